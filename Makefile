@@ -1,0 +1,105 @@
+# kladder — plain Makefile. `make` builds build/kladder; `make run` and `make test` are the two
+# commands of the README and install what is missing first (scripts/deps.sh).
+#
+# Sources are found by folder, so a new file needs no edit here. Build variants live in their
+# own trees: BUILD=build (default) and BUILD=build/asan (ASan+UBSan, `make asan`).
+
+BUILD    ?= build
+CC       ?= cc
+CXX      ?= c++
+PKG      ?= pkg-config
+SANITIZE ?=
+
+VERSION  := 0.1.0
+COMMIT   := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wold-style-definition -Wwrite-strings -Wcast-qual -Wpointer-arith -Wundef \
+        -Wformat=2 -Wformat-security -Wnull-dereference -Wdouble-promotion -Wfloat-equal \
+        -Wmissing-noreturn -Werror=implicit-function-declaration -Wvla
+ifneq ($(CI),)
+WARN += -Werror
+endif
+
+NCURSES_CFLAGS := $(shell $(PKG) --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   := $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
+CJSON_CFLAGS   := $(shell $(PKG) --cflags libcjson 2>/dev/null)
+
+OPT      ?= -O2 -g
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -MMD -MP -I. -I$(BUILD)/gen \
+            $(CJSON_CFLAGS) -DKL_VERSION='"$(VERSION)"' -DKL_COMMIT='"$(COMMIT)"' $(SANITIZE)
+LDFLAGS  += $(SANITIZE)
+LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -ldl -lpthread -lm
+
+LIB_DIRS := common casedb importers engine
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)) $(filter-out tui/main.c,$(wildcard tui/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
+MAIN_OBJ := $(BUILD)/obj/tui/main.o
+
+# Everything the binary carries inside it (DESIGN: kernels, suites, data, default theme).
+EMBED_FILES := $(sort $(wildcard data/*.json data/schema/*.json kernels/*.h kernels/*.kl \
+                 kernels/*.cu kernels/*.hip kernels/suites/*.json themes/*.theme))
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_HELP  := $(wildcard tests/unit/helpers/*.c)
+TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
+
+.PHONY: all run test asan unit clean deps deps-test install
+all: $(BUILD)/kladder
+
+$(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/embedgen: scripts/embedgen.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -o $@ $<
+
+$(BUILD)/gen/embedded.c: $(BUILD)/embedgen $(EMBED_FILES) Makefile
+	@mkdir -p $(dir $@)
+	$(BUILD)/embedgen $@ $(EMBED_FILES)
+
+$(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -I. -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TEST_HOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+unit: $(UNIT_BINS)
+
+deps:
+	@scripts/deps.sh
+
+deps-test:
+	@scripts/deps.sh --test
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/kladder
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	    SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all unit
+
+test: deps-test
+	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory asan
+	@tests/run.sh
+
+PREFIX ?= /usr/local
+install: $(BUILD)/kladder
+	install -D -m 0755 $(BUILD)/kladder $(DESTDIR)$(PREFIX)/bin/kladder
+	install -D -m 0644 docs/kladder.1 $(DESTDIR)$(PREFIX)/share/man/man1/kladder.1
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,66 @@
+/* The kladder database: SQLite in WAL mode with foreign keys on, migrated by PRAGMA user_version.
+ * Every SQL statement of the program lives in casedb/ (DESIGN). Functions return 0 on success
+ * and -1 on failure with a message in err (a person can act on it); they never print. */
+#ifndef KL_CASEDB_CDB_H
+#define KL_CASEDB_CDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "casedb/case.h"
+
+struct cdb; /* opaque handle */
+
+/* The schema version this build migrates to. */
+#define CDB_SCHEMA_VERSION 1
+
+/* Opens (creating and migrating when needed) the database at path; ":memory:" works for tests.
+ * A database newer than CDB_SCHEMA_VERSION is refused. */
+int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen);
+void cdb_close(struct cdb *db);
+
+/* Number of cases stored (0 on a fresh database). */
+int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);
+
+/* Filter for case queries. Zero/NULL fields do not filter. */
+struct cdb_case_filter {
+    int gap;             /* primary gap 1..7 */
+    int rung;            /* 1..8 */
+    const char *repo;    /* "aiter", "flydsl", "sglang", "atom" (any ref of the case) */
+    const char *symptom; /* one tag */
+    const char *search;  /* English or Chinese text; every whitespace-separated term must occur
+                            (case-insensitively for ASCII) in the id, refs, titles, summaries,
+                            figures, models, symptoms or the test that catches it */
+};
+
+struct cdb_case_list {
+    struct cdb_case *items;
+    size_t n;
+};
+
+/* Loads the cases matching f (NULL: all), ordered by gap, rung, id. */
+int cdb_cases_query(struct cdb *db, const struct cdb_case_filter *f, struct cdb_case_list *out,
+                    char *err, size_t errlen);
+/* Loads one case by id; returns 1 when found, 0 when not, -1 on error. */
+int cdb_case_get(struct cdb *db, const char *id, struct cdb_case *out, char *err, size_t errlen);
+void cdb_case_list_free(struct cdb_case_list *l);
+
+/* Gaps (7) and rungs (8), ordered by number. The arrays are malloc'd; free each element with
+ * cdb_gap_free/cdb_rung_free and then the array. */
+int cdb_gaps_load(struct cdb *db, struct cdb_gap **out, size_t *n, char *err, size_t errlen);
+int cdb_rungs_load(struct cdb *db, struct cdb_rung **out, size_t *n, char *err, size_t errlen);
+
+/* A facet count: how many cases (under the other filters) have each value. */
+struct cdb_facet {
+    char *value; /* "1".."7" for gaps and rungs, the repo name, or the tag */
+    int count;
+};
+enum cdb_facet_kind { CDB_FACET_GAP, CDB_FACET_RUNG, CDB_FACET_REPO, CDB_FACET_SYMPTOM };
+int cdb_facets(struct cdb *db, enum cdb_facet_kind kind, const struct cdb_case_filter *f,
+               struct cdb_facet **out, size_t *n, char *err, size_t errlen);
+void cdb_facets_free(struct cdb_facet *f, size_t n);
+
+/* The raw SQLite handle, for casedb's own files only (results.c, sink.c). */
+struct sqlite3 *cdb_handle(struct cdb *db);
+
+#endif

@@ -1,0 +1,15 @@
+/* XDG base directories for kladder's files. Each function returns a malloc'd path (caller
+ * frees); none creates anything. $HOME missing falls back to the current folder. */
+#ifndef KL_COMMON_PATHS_H
+#define KL_COMMON_PATHS_H
+
+/* $XDG_DATA_HOME/kladder (default ~/.local/share/kladder): the database lives here. */
+char *paths_data_dir(void);
+/* $XDG_CACHE_HOME/kladder (default ~/.cache/kladder): compiled code objects. */
+char *paths_cache_dir(void);
+/* $XDG_CONFIG_HOME/kladder (default ~/.config/kladder): user theme files. */
+char *paths_config_dir(void);
+/* paths_data_dir()/kladder.db */
+char *paths_default_db(void);
+
+#endif

@@ -1,0 +1,282 @@
+#define _XOPEN_SOURCE 700
+#include "common/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "common/xalloc.h"
+
+size_t text_decode(const char *s, size_t n, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (n == 0) {
+        *cp = TEXT_REPLACEMENT;
+        return 1;
+    }
+    unsigned char c = u[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len;
+    uint32_t v, min;
+    if ((c & 0xE0) == 0xC0) {
+        len = 2, v = c & 0x1F, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        len = 3, v = c & 0x0F, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        len = 4, v = c & 0x07, min = 0x10000;
+    } else {
+        *cp = TEXT_REPLACEMENT;
+        return 1;
+    }
+    if (len > n)
+        goto bad;
+    for (size_t i = 1; i < len; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            goto bad;
+        v = (v << 6) | (u[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        goto bad;
+    *cp = v;
+    return len;
+bad:
+    *cp = TEXT_REPLACEMENT;
+    return 1;
+}
+
+static size_t encode(uint32_t cp, char *out)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+bool text_is_control(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0);
+}
+
+bool text_is_clean(const char *s, const char *allowed)
+{
+    size_t n = strlen(s);
+    while (n) {
+        uint32_t cp;
+        size_t k = text_decode(s, n, &cp);
+        if (cp == TEXT_REPLACEMENT && !(k == 3 && memcmp(s, "\xEF\xBF\xBD", 3) == 0))
+            return false;
+        if (text_is_control(cp) && !(allowed && cp < 0x80 && strchr(allowed, (int)cp)))
+            return false;
+        s += k;
+        n -= k;
+    }
+    return true;
+}
+
+/* East Asian Wide/Fullwidth ranges: the fallback when the locale's wcwidth cannot answer. */
+static bool is_wide(uint32_t cp)
+{
+    return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+           (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+           (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+           (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+           (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+           (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+           (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
+int text_cp_width(uint32_t cp)
+{
+    if (text_is_control(cp))
+        return 1; /* shown as U+FFFD */
+    if (cp < 0x7F)
+        return 1;
+    int w = wcwidth((wchar_t)cp);
+    if (w >= 0)
+        return w > 2 ? 2 : w;
+    return is_wide(cp) ? 2 : 1;
+}
+
+int text_width(const char *s)
+{
+    int w = 0;
+    size_t n = strlen(s);
+    while (n) {
+        uint32_t cp;
+        size_t k = text_decode(s, n, &cp);
+        w += text_cp_width(cp);
+        s += k;
+        n -= k;
+    }
+    return w;
+}
+
+char *text_sanitize(const char *s, bool keep_newlines)
+{
+    size_t n = strlen(s);
+    char *out = xmalloc(n * 3 + 1), *o = out; /* a replaced byte grows to 3 bytes at most */
+    while (n) {
+        uint32_t cp;
+        size_t k = text_decode(s, n, &cp);
+        if (cp == '\n' && keep_newlines)
+            *o++ = '\n';
+        else if (cp == '\t')
+            *o++ = ' ';
+        else
+            o += encode(text_is_control(cp) ? TEXT_REPLACEMENT : cp, o);
+        s += k;
+        n -= k;
+    }
+    *o = '\0';
+    return out;
+}
+
+char *text_fit(const char *s, int cells, bool ascii_only, int *used)
+{
+    char *clean = text_sanitize(s, false);
+    int total = text_width(clean);
+    if (cells < 0)
+        cells = 0;
+    if (total <= cells) {
+        if (used)
+            *used = total;
+        return clean;
+    }
+    /* Keep as many whole characters as fit in cells - 1, then the one-cell marker. */
+    int w = 0;
+    size_t n = strlen(clean), pos = 0;
+    while (pos < n) {
+        uint32_t cp;
+        size_t k = text_decode(clean + pos, n - pos, &cp);
+        int cw = text_cp_width(cp);
+        if (w + cw > cells - 1)
+            break;
+        w += cw;
+        pos += k;
+    }
+    /* A zero-width mark after the cut belongs to the kept character. */
+    while (pos < n) {
+        uint32_t cp;
+        size_t k = text_decode(clean + pos, n - pos, &cp);
+        if (text_cp_width(cp) != 0)
+            break;
+        pos += k;
+    }
+    const char *mark = ascii_only ? "~" : "\xE2\x80\xA6";
+    char *out = xmalloc(pos + 4);
+    memcpy(out, clean, pos);
+    if (cells > 0) {
+        strcpy(out + pos, mark);
+        w += 1;
+    } else {
+        out[pos] = '\0';
+    }
+    free(clean);
+    if (used)
+        *used = w;
+    return out;
+}
+
+char *text_fit_pad(const char *s, int cells, bool ascii_only)
+{
+    int used;
+    char *fit = text_fit(s, cells, ascii_only, &used);
+    if (used >= cells)
+        return fit;
+    size_t len = strlen(fit);
+    fit = xrealloc(fit, len + (size_t)(cells - used) + 1);
+    memset(fit + len, ' ', (size_t)(cells - used));
+    fit[len + (size_t)(cells - used)] = '\0';
+    return fit;
+}
+
+static void push_line(char ***lines, size_t *count, size_t *cap, const char *s, size_t len)
+{
+    if (*count == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        *lines = xrealloc(*lines, *cap * sizeof **lines);
+    }
+    char *l = xmalloc(len + 1);
+    memcpy(l, s, len);
+    l[len] = '\0';
+    while (len && l[len - 1] == ' ')
+        l[--len] = '\0';
+    (*lines)[(*count)++] = l;
+}
+
+char **text_wrap(const char *s, int cells, size_t *count)
+{
+    char *clean = text_sanitize(s, true);
+    char **lines = NULL;
+    size_t cap = 0;
+    *count = 0;
+    if (cells < 1)
+        cells = 1;
+    size_t n = strlen(clean), start = 0, pos = 0, brk = 0;
+    int w = 0;
+    while (pos < n) {
+        uint32_t cp;
+        size_t k = text_decode(clean + pos, n - pos, &cp);
+        if (cp == '\n') {
+            push_line(&lines, count, &cap, clean + start, pos - start);
+            pos += k;
+            start = pos, brk = 0, w = 0;
+            continue;
+        }
+        int cw = text_cp_width(cp);
+        if (w + cw > cells && pos > start) {
+            /* Break at the last space if there is one, else before this character
+             * (Chinese has no spaces, and any character boundary is a fine break there). */
+            size_t end = brk > start ? brk : pos;
+            push_line(&lines, count, &cap, clean + start, end - start);
+            start = end;
+            while (start < n && clean[start] == ' ')
+                start++;
+            brk = 0;
+            w = 0; /* the carried-over part is measured again */
+            for (size_t q = start; q < pos;) {
+                uint32_t c2;
+                size_t k2 = text_decode(clean + q, n - q, &c2);
+                w += text_cp_width(c2);
+                q += k2;
+            }
+            if (pos < start)
+                pos = start;
+            continue;
+        }
+        if (cp == ' ')
+            brk = pos;
+        w += cw;
+        pos += k;
+    }
+    if (pos > start || *count == 0)
+        push_line(&lines, count, &cap, clean + start, pos - start);
+    free(clean);
+    return lines;
+}
+
+void text_lines_free(char **lines, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(lines[i]);
+    free(lines);
+}

@@ -1,0 +1,141 @@
+/* GPU backends: one vtable per runtime (nvtop's model), listed in one explicit array.
+ *
+ * A backend loads its vendor libraries with dlopen at run time (load()), so the binary builds and
+ * runs with no ROCm or CUDA SDK; a backend that cannot load says why. Every call returns 0 on
+ * success or -1 with a message in err that names the API call and the runtime's own error text.
+ *
+ * Contract for all backends:
+ *  - One eng_ctx per opened device; all other calls take it. A context is used by one thread.
+ *  - Device memory is addressed by eng_dptr (a device virtual address; on the cpu backend a host
+ *    pointer). Kernel arguments are passed as an array of pointers to each argument's value, in
+ *    declaration order, exactly like cuLaunchKernel/hipModuleLaunchKernel's kernelParams.
+ *  - A NULL eng_stream means the backend's default (legacy null) stream.
+ *  - compile() gets the complete source (kernels/kl.h already prepended) and returns a code
+ *    object (CUBIN, HSA code object, or a host shared object for cpu) that module_load accepts;
+ *    the engine caches it, keyed with the source, the target, compiler_id() and the flags.
+ *  - Graph capture records the work issued to one stream between graph_begin and graph_end;
+ *    nothing runs until graph_launch. Backends without graphs leave the three pointers NULL.
+ *  - Timing comes from events (event_elapsed_ms); a backend that cannot time leaves it NULL and
+ *    the engine reports timings as n/a. */
+#ifndef KL_ENGINE_BACKEND_H
+#define KL_ENGINE_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t eng_dptr;
+
+struct eng_ctx;    /* an opened device, backend-defined */
+struct eng_module; /* a loaded code object */
+struct eng_kernel; /* an entry point in a module; owned by its module */
+struct eng_stream;
+struct eng_event;
+struct eng_graph;
+
+/* Static facts about one device. Unknown strings are "" and unknown numbers 0. */
+struct eng_device_info {
+    int index;
+    char name[128];             /* "NVIDIA H200", "AMD Instinct MI455X" */
+    char target[64];            /* "sm_90", "gfx1250" (gcnArchName without feature suffixes) */
+    char target_full[96];       /* "gfx90a:sramecc+:xnack-" as the runtime reports it */
+    int wave_size;              /* 32 or 64 */
+    int compute_units;          /* CUs or SMs */
+    int64_t mem_bytes;
+    int max_threads_per_block;
+    int shared_mem_per_block;
+    char pci_bus_id[32];
+    char driver_version[64];
+    char runtime_version[64];
+    char compiler_version[64];  /* hipRTC / NVRTC / c++ version */
+    char compute_partition[16]; /* AMD sysfs current_compute_partition (SPX, DPX...) or "" */
+    char memory_partition[16];  /* AMD sysfs current_memory_partition (NPS1, NPS2...) or "" */
+};
+
+/* Options that only some backends honour (the cpu backend's emulation choices). */
+enum eng_schedule {
+    ENG_SCHED_DEFAULT,     /* each thread runs to its next barrier in thread order */
+    ENG_SCHED_ADVERSARIAL, /* orders threads and stream queues to expose missing syncs */
+    ENG_SCHED_RANDOM,      /* seeded random interleaving at barriers and sync points */
+};
+struct eng_open_opts {
+    int wave_size;         /* cpu: 32 or 64 (0 = 32); GPUs ignore it and report their own */
+    enum eng_schedule schedule;
+    uint64_t seed;         /* for ENG_SCHED_RANDOM */
+};
+
+struct eng_backend {
+    const char *name; /* "hip", "cuda", "cpu" */
+
+    /* Loads the libraries once; later calls return the first result. */
+    int (*load)(char *why, size_t whylen);
+    int (*device_count)(int *count, char *err, size_t errlen);
+    int (*device_info)(int index, struct eng_device_info *out, char *err, size_t errlen);
+
+    int (*open)(int index, const struct eng_open_opts *opts, struct eng_ctx **out, char *err,
+                size_t errlen);
+    void (*close)(struct eng_ctx *ctx);
+
+    /* Compilation needs no device (CI compiles for gfx90a, gfx1030 and sm_90 on machines
+     * without a GPU): target is a device_info.target such as "gfx1250", "sm_90" or, for cpu,
+     * "cpu-wave32"/"cpu-wave64". Requires load() only.
+     * compiler_id: identity and version of the compiler, for cache keys, e.g. "nvrtc 12.4",
+     * "hiprtc 6.2.41133", "c++ (Debian 12.2.0-14) 12.2.0"; static storage.
+     * compile: flags are NULL-terminated extra options. *code is malloc'd (caller frees). On a
+     * compile error the compiler's log is copied into log and -1 returned. */
+    const char *(*compiler_id)(void);
+    int (*compile)(const char *target, const char *source, const char *name,
+                   const char *const *flags, void **code, size_t *code_len, char *log,
+                   size_t loglen);
+    int (*module_load)(struct eng_ctx *ctx, const void *code, size_t len,
+                       struct eng_module **out, char *err, size_t errlen);
+    void (*module_unload)(struct eng_ctx *ctx, struct eng_module *mod);
+    int (*kernel_get)(struct eng_ctx *ctx, struct eng_module *mod, const char *entry,
+                      struct eng_kernel **out, char *err, size_t errlen);
+
+    int (*mem_alloc)(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err, size_t errlen);
+    void (*mem_free)(struct eng_ctx *ctx, eng_dptr p);
+    int (*memcpy_htod)(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
+                       struct eng_stream *s, char *err, size_t errlen);
+    int (*memcpy_dtoh)(struct eng_ctx *ctx, void *dst, eng_dptr src, size_t bytes,
+                       struct eng_stream *s, char *err, size_t errlen);
+    int (*memset_d8)(struct eng_ctx *ctx, eng_dptr dst, uint8_t value, size_t bytes,
+                     struct eng_stream *s, char *err, size_t errlen);
+
+    int (*stream_create)(struct eng_ctx *ctx, struct eng_stream **out, char *err, size_t errlen);
+    void (*stream_destroy)(struct eng_ctx *ctx, struct eng_stream *s);
+    int (*stream_sync)(struct eng_ctx *ctx, struct eng_stream *s, char *err, size_t errlen);
+
+    int (*event_create)(struct eng_ctx *ctx, struct eng_event **out, char *err, size_t errlen);
+    void (*event_destroy)(struct eng_ctx *ctx, struct eng_event *e);
+    int (*event_record)(struct eng_ctx *ctx, struct eng_event *e, struct eng_stream *s, char *err,
+                        size_t errlen);
+    int (*stream_wait_event)(struct eng_ctx *ctx, struct eng_stream *s, struct eng_event *e,
+                             char *err, size_t errlen);
+    int (*event_elapsed_ms)(struct eng_ctx *ctx, struct eng_event *start, struct eng_event *end,
+                            float *ms, char *err, size_t errlen);
+
+    /* grid and block are {x, y, z}; shared_bytes is dynamic shared memory. */
+    int (*launch)(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned grid[3],
+                  const unsigned block[3], unsigned shared_bytes, struct eng_stream *s,
+                  void **args, char *err, size_t errlen);
+
+    int (*graph_begin)(struct eng_ctx *ctx, struct eng_stream *s, char *err, size_t errlen);
+    int (*graph_end)(struct eng_ctx *ctx, struct eng_stream *s, struct eng_graph **out,
+                     char *err, size_t errlen);
+    int (*graph_launch)(struct eng_ctx *ctx, struct eng_graph *g, struct eng_stream *s,
+                        char *err, size_t errlen);
+    void (*graph_destroy)(struct eng_ctx *ctx, struct eng_graph *g);
+};
+
+extern const struct eng_backend eng_backend_hip;
+extern const struct eng_backend eng_backend_cuda;
+extern const struct eng_backend eng_backend_cpu;
+
+/* Every backend, in preference order (hip, cuda, cpu), NULL-terminated. */
+extern const struct eng_backend *const eng_backends[];
+
+/* The backend called name, or NULL. */
+const struct eng_backend *eng_backend_find(const char *name);
+
+#endif

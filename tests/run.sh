@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every test of kladder twice: on the normal build and on the ASan+UBSan build.
+#
+# A test is a cmocka binary (build*/tests/test_*) or a script tests/<group>/*.sh. Every test
+# speaks TAP: lines "ok N - name" and "not ok N - name" are counted; a test that exits non-zero
+# without reporting a failure counts as one failure of its own. Scripts get:
+#   KLADDER   the binary under test      KL_BUILD   its build folder
+#   KL_SAN    1 on the sanitizer pass    KL_TMP     a fresh scratch folder, removed afterwards
+# The last line is "N passed, N failed" (and ", N skipped" when any test said "# SKIP").
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+logdir=$root/build/test-logs
+rm -rf "$logdir"
+mkdir -p "$logdir"
+
+passed=0 failed=0 skipped=0
+failures=()
+export LC_ALL=C.UTF-8 TERM=xterm-256color
+unset NO_COLOR
+
+run_one() { # $1 label, $2... command
+    local label=$1; shift
+    local log="$logdir/$(echo "$label" | tr '/ ' '__').log"
+    local t0=$SECONDS
+    "$@" >"$log" 2>&1
+    local rc=$?
+    local ok nok skip
+    ok=$(grep -c -E '^ok [0-9]+' "$log")
+    skip=$(grep -c -E '^ok [0-9]+.*# ?SKIP' "$log")
+    nok=$(grep -c -E '^not ok [0-9]+' "$log")
+    ok=$((ok - skip))
+    if [ "$rc" -ne 0 ] && [ "$nok" -eq 0 ]; then
+        nok=1
+        echo "not ok 0 - $label exited with status $rc" >>"$log"
+    fi
+    if [ "$ok" -eq 0 ] && [ "$nok" -eq 0 ] && [ "$skip" -eq 0 ]; then
+        nok=1
+        echo "not ok 0 - $label reported no test at all" >>"$log"
+    fi
+    passed=$((passed + ok)); failed=$((failed + nok)); skipped=$((skipped + skip))
+    printf '%-52s %4d ok %3d failed %3d skipped  %3ds\n' "$label" "$ok" "$nok" "$skip" $((SECONDS - t0))
+    if [ "$nok" -gt 0 ]; then
+        failures+=("$label")
+        grep -E '^not ok' "$log" | head -n 20 | sed 's/^/    /'
+        echo "    (log: ${log#$root/})"
+    fi
+}
+
+for build in build build/asan; do
+    [ -x "$build/kladder" ] || { echo "missing $build/kladder: run make first"; failed=$((failed + 1)); continue; }
+    san=0
+    [ "$build" = build/asan ] && san=1
+    export KLADDER=$root/$build/kladder KL_BUILD=$root/$build KL_SAN=$san
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
+    export CMOCKA_MESSAGE_OUTPUT=TAP
+    echo "== $build"
+    for t in "$build"/tests/test_*; do
+        [ -x "$t" ] || continue
+        run_one "$build/${t##*/}" "$t"
+    done
+    for group in unitsh screen engine gpu importers e2e; do
+        for s in tests/$group/*.sh; do
+            [ -f "$s" ] || continue
+            KL_TMP=$(mktemp -d)
+            export KL_TMP
+            run_one "$build/$s" bash "$s"
+            rm -rf "$KL_TMP"
+        done
+    done
+done
+
+echo
+if [ ${#failures[@]} -gt 0 ]; then
+    echo "failed: ${failures[*]}"
+fi
+if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

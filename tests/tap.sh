@@ -1,0 +1,11 @@
+# TAP helpers for test scripts (sourced). Each check prints "ok N - name" or "not ok N - name".
+_tap_n=0
+tap_ok()   { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
+tap_fail() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
+tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
+# tap_check NAME COMMAND...: ok when the command succeeds.
+tap_check() { local name=$1; shift; if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi; }
+# tap_diff NAME EXPECTED_FILE ACTUAL_FILE: ok when identical, else the diff goes to the log.
+tap_diff() {
+    if diff -u "$2" "$3"; then tap_ok "$1"; else tap_fail "$1"; fi
+}
