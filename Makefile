@@ -25,6 +25,8 @@ NCURSES_CFLAGS := $(shell $(PKG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 CJSON_CFLAGS   := $(shell $(PKG) --cflags libcjson 2>/dev/null)
 
+# V=1 shows every command; by default only errors and warnings are printed.
+Q        := $(if $(V),,@)
 OPT      ?= -O2 -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -MMD -MP -I. -I$(BUILD)/gen \
             $(CJSON_CFLAGS) -DKL_VERSION='"$(VERSION)"' -DKL_COMMIT='"$(COMMIT)"' $(SANITIZE)
@@ -49,13 +51,13 @@ TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
 all: $(BUILD)/kladder
 
 $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/embedgen: scripts/embedgen.c
 	@mkdir -p $(dir $@)
@@ -71,7 +73,7 @@ $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TEST_HOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS) $(NCURSES_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 unit: $(UNIT_BINS)
 

@@ -1,5 +1,5 @@
 /* The in-memory form of one case of the index, of a gap and of a rung, shared by the importer
- * (which fills them from data/*.json), casedb (which stores and loads them) and the views.
+ * (which fills them from the JSON files in data/), casedb (which stores and loads them) and the views.
  * All strings are UTF-8 with no control characters (the importer refuses any; '\n' is allowed in
  * summaries only). A struct owns every pointer in it; cdb_case_free() releases them. */
 #ifndef KL_CASEDB_CASE_H

@@ -1,0 +1,124 @@
+#include "casedb/cdb.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/cdb_internal.h"
+#include "casedb/schema.h"
+#include "common/xalloc.h"
+
+int cdb_fail(struct cdb *db, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s%s%s: %s", db && db->path ? db->path : "", db && db->path ? ": " : "",
+             what, db && db->h ? sqlite3_errmsg(db->h) : "no database");
+    return -1;
+}
+
+int cdb_exec(struct cdb *db, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", db->path, msg ? msg : "unknown error");
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+int cdb_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+char *cdb_col_strdup(sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? xstrdup((const char *)s) : NULL;
+}
+
+struct sqlite3 *cdb_handle(struct cdb *db)
+{
+    return db->h;
+}
+
+static int user_version(struct cdb *db, int *v, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "reading the schema version", err, errlen);
+    *v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    return 0;
+}
+
+static int migrate(struct cdb *db, char *err, size_t errlen)
+{
+    int v;
+    if (user_version(db, &v, err, errlen) != 0)
+        return -1;
+    if (v > (int)cdb_migration_count) {
+        snprintf(err, errlen,
+                 "%s: schema version %d is newer than this kladder understands (%zu); "
+                 "use a newer kladder or another --db",
+                 db->path, v, cdb_migration_count);
+        return -1;
+    }
+    for (; v < (int)cdb_migration_count; v++) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", v + 1);
+        if (cdb_exec(db, "BEGIN IMMEDIATE;", err, errlen) != 0)
+            return -1;
+        if (cdb_exec(db, cdb_migrations[v], err, errlen) != 0 ||
+            cdb_exec(db, pragma, err, errlen) != 0) {
+            sqlite3_exec(db->h, "ROLLBACK;", NULL, NULL, NULL);
+            return -1;
+        }
+        if (cdb_exec(db, "COMMIT;", err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen)
+{
+    struct cdb *db = xcalloc(1, sizeof *db);
+    db->path = xstrdup(path);
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+        cdb_fail(db, "cannot open the database", err, errlen);
+        cdb_close(db);
+        return -1;
+    }
+    sqlite3_extended_result_codes(db->h, 1);
+    sqlite3_busy_timeout(db->h, 5000); /* the TUI reads while a `kladder run` child writes */
+    if (cdb_exec(db, "PRAGMA foreign_keys = ON;", err, errlen) != 0 ||
+        (strcmp(path, ":memory:") != 0 &&
+         cdb_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;", err, errlen) != 0) ||
+        migrate(db, err, errlen) != 0) {
+        cdb_close(db);
+        return -1;
+    }
+    *out = db;
+    return 0;
+}
+
+void cdb_close(struct cdb *db)
+{
+    if (!db)
+        return;
+    sqlite3_close_v2(db->h);
+    free(db->path);
+    free(db);
+}
+
+int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM cases", -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "counting cases", err, errlen);
+    *count = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    return 0;
+}
