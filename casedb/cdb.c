@@ -70,8 +70,10 @@ static int migrate(struct cdb *db, char *err, size_t errlen)
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", v + 1);
         if (cdb_exec(db, "BEGIN IMMEDIATE;", err, errlen) != 0)
             return -1;
-        if (cdb_exec(db, cdb_migrations[v], err, errlen) != 0 ||
-            cdb_exec(db, pragma, err, errlen) != 0) {
+        int rc = 0;
+        for (const char *const *part = cdb_migrations[v]; *part && rc == 0; part++)
+            rc = cdb_exec(db, *part, err, errlen);
+        if (rc != 0 || cdb_exec(db, pragma, err, errlen) != 0) {
             sqlite3_exec(db->h, "ROLLBACK;", NULL, NULL, NULL);
             return -1;
         }
@@ -121,4 +123,29 @@ int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen)
     *count = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
     sqlite3_finalize(st);
     return 0;
+}
+
+char *cdb_meta_get(struct cdb *db, const char *key)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT value FROM meta WHERE key = ?1", -1, &st, NULL) !=
+        SQLITE_OK)
+        return NULL;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    char *v = sqlite3_step(st) == SQLITE_ROW ? cdb_col_strdup(st, 0) : NULL;
+    sqlite3_finalize(st);
+    return v;
+}
+
+int cdb_meta_set(struct cdb *db, const char *key, const char *value, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", -1,
+                           &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "storing a setting", err, errlen);
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : cdb_fail(db, "storing a setting", err, errlen);
 }

@@ -60,6 +60,11 @@ int cdb_facets(struct cdb *db, enum cdb_facet_kind kind, const struct cdb_case_f
                struct cdb_facet **out, size_t *n, char *err, size_t errlen);
 void cdb_facets_free(struct cdb_facet *f, size_t n);
 
+/* Small facts about the database (e.g. "index_source", "index_hash"). get returns a malloc'd
+ * value or NULL when unset; set replaces. */
+char *cdb_meta_get(struct cdb *db, const char *key);
+int cdb_meta_set(struct cdb *db, const char *key, const char *value, char *err, size_t errlen);
+
 /* The raw SQLite handle, for casedb's own files only (results.c, sink.c). */
 struct sqlite3 *cdb_handle(struct cdb *db);
 

@@ -2,7 +2,9 @@
 
 /* Migration 1: the case index and the results tables. Later versions append a migration;
  * they never edit one that has shipped. */
-static const char migration_1[] =
+static const char migration_1_index[] =
+    /* --- key/value facts about the database itself (where its index came from...) --- */
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     /* --- the case index (replaced whole by each import) --- */
     "CREATE TABLE gaps ("
     "  n INTEGER PRIMARY KEY CHECK (n BETWEEN 1 AND 7),"
@@ -63,8 +65,9 @@ static const char migration_1[] =
     /* One row per case: all searchable text of both languages. The trigram tokenizer matches
      * any substring of three or more characters, Chinese included; shorter terms (挂) are found
      * with LIKE over the same table. */
-    "CREATE VIRTUAL TABLE case_fts USING fts5(case_id UNINDEXED, body, tokenize='trigram');"
-    /* --- results --- */
+    "CREATE VIRTUAL TABLE case_fts USING fts5(case_id UNINDEXED, body, tokenize='trigram');";
+
+static const char migration_1_results[] =
     "CREATE TABLE hosts ("
     "  name TEXT PRIMARY KEY,"
     "  url TEXT NOT NULL,"
@@ -102,5 +105,7 @@ static const char migration_1[] =
     "  PRIMARY KEY (run_uuid, seq));"
     "CREATE INDEX checks_by_key ON checks(rung, suite, check_name, shape, variant);";
 
-const char *const cdb_migrations[] = {migration_1};
+static const char *const migration_1[] = {migration_1_index, migration_1_results, NULL};
+
+const char *const *const cdb_migrations[] = {migration_1};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];
