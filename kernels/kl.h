@@ -1,0 +1,517 @@
+/* kl.h — the kladder kernel dialect. One kernel source compiles under hipRTC (__HIPCC_RTC__),
+ * NVRTC (__CUDACC_RTC__) and the cpu backend (KL_CPU: the host C++ compiler builds a shared
+ * object that the engine's emulator drives). The engine prepends this header to every kernel
+ * source, so a kernel file includes nothing.
+ *
+ * What a kernel may use (and nothing else: no printf, no host headers, no templates):
+ *   KL_KERNEL void name(args)     an entry point (extern "C" __global__)
+ *   KL_DEVICE                     an inline device helper
+ *   __shared__ T a[N];            fixed-size shared memory inside a kernel
+ *   KL_DYNAMIC_SHARED(T, name);   dynamic shared memory (the launch's shared_bytes)
+ *   KL_EXPORT(name)               once per entry point at the end of the file (the cpu backend's
+ *                                 trampoline that unpacks void **args; empty on GPUs)
+ *   threadIdx blockIdx blockDim gridDim (.x .y .z), __syncthreads()
+ *   KL_WAVE (wave size; a run-time value on hip and cpu), kl_lane(),
+ *   kl_shfl(v, lane) kl_shfl_xor(v, mask) kl_shfl_down(v, delta) on int/unsigned/float,
+ *   kl_ballot(pred) -> kl_u64 (bit i = lane i)
+ *   atomicAdd atomicCAS atomicExch atomicMax on int/unsigned/kl_u64 (atomicAdd, atomicExch and
+ *   atomicMax also on float); kl_atomic_max(float *, float) is the same as atomicMax for float
+ *   kl_atomic_load_acquire(p, scope) kl_atomic_store_release(p, v, scope)
+ *   kl_atomic_load_relaxed(p, scope) kl_atomic_store_relaxed(p, v, scope) on int/unsigned/kl_u64,
+ *   scope KL_SCOPE_BLOCK / KL_SCOPE_DEVICE / KL_SCOPE_SYSTEM
+ *   kl_fence_block() kl_fence_device() kl_fence_system(), kl_sleep_ns(n), kl_clock64()
+ *   kl_i32 kl_u32 kl_i64 kl_u64 kl_u16 kl_u8 kl_size (64-bit)
+ *   kl_bf16 (struct {kl_u16 bits;}), kl_bf16_to_f32, kl_f32_to_bf16 (round to nearest even, NaN
+ *   stays a quiet NaN); kl_fp8e4m3 (struct {kl_u8 bits;}), kl_fp8e4m3_to_f32,
+ *   kl_f32_to_fp8e4m3 (saturating to +-448, NaN -> 0x7f)
+ *   kl_f32_bits(f) kl_bits_f32(u), sqrtf rsqrtf fabsf fmaxf fminf expf, kl_isnan kl_isfinite
+ *
+ * Rules that keep one source correct everywhere:
+ *   - Spin loops that wait for another thread or block must call kl_sleep_ns() in the loop: on
+ *     the cpu backend that is where a spinning thread lets the others run.
+ *   - Wave operations are called by every live lane of the wave (no divergence around them).
+ *   - Index with 64-bit arithmetic and grid-stride loops wherever a size can pass 2^31.
+ *
+ * With KL_ABI_ONLY defined (C or C++), only the cpu backend's ABI structs are declared: the
+ * engine's emulator includes this file that way, so both sides share one definition. */
+#ifndef KL_DIALECT_H
+#define KL_DIALECT_H
+
+/* ---- cpu backend ABI (shared with engine/cpu_*.c) --------------------------------------- */
+#if defined(KL_CPU) || defined(KL_ABI_ONLY)
+#define KL_CPU_ABI_VERSION 1
+/* Why an emulated thread hands control back to the scheduler. */
+#define KL_CPU_WAIT_BARRIER 1 /* __syncthreads */
+#define KL_CPU_WAIT_WAVE 2    /* a wave operation: all live lanes must arrive */
+#define KL_CPU_WAIT_SLEEP 3   /* kl_sleep_ns or a long run of atomic polls: let others run */
+/* Wave operations (kl_cpu_thread.wv_op). */
+#define KL_CPU_WAVE_SHFL 1    /* out = in of lane wv_src, or own in when wv_src is out of range */
+#define KL_CPU_WAVE_BALLOT 2  /* out = OR over live lanes of ((in != 0) << lane) */
+
+struct kl_cpu_dim3 {
+    unsigned x, y, z;
+};
+struct kl_cpu_thread;
+struct kl_cpu_rt {
+    /* Suspends t until the condition `why` is met; returns on the same OS thread. */
+    void (*wait)(struct kl_cpu_thread *t, int why);
+};
+/* One emulated GPU thread. The scheduler fills the geometry; the wave fields carry one wave
+ * operation's input and result. */
+struct kl_cpu_thread {
+    struct kl_cpu_dim3 tid, bid, bdim, gdim;
+    unsigned lane, wave, linear;
+    unsigned polls;          /* atomic polls since the last wait (spin detection) */
+    const struct kl_cpu_rt *rt;
+    void *dyn_shared;        /* the block's dynamic shared memory */
+    unsigned long long wv_in, wv_out;
+    int wv_src, wv_op;
+    void *host;              /* scheduler-private */
+};
+/* The signature record KL_EXPORT emits as kl_cpu_sig_NAME. */
+#define KL_CPU_MAX_ARGS 32
+struct kl_cpu_sig {
+    int abi;
+    int nargs;
+    unsigned sizes[KL_CPU_MAX_ARGS];
+};
+/* KL_EXPORT also emits: void kl_cpu_run_NAME(struct kl_cpu_thread *self, void **args). */
+#endif /* KL_CPU || KL_ABI_ONLY */
+
+#ifndef KL_ABI_ONLY
+
+/* ---- integer types (NVRTC has no stdint.h) ---------------------------------------------- */
+typedef int kl_i32;
+typedef unsigned int kl_u32;
+typedef long long kl_i64;
+typedef unsigned long long kl_u64;
+typedef unsigned short kl_u16;
+typedef unsigned char kl_u8;
+typedef unsigned long long kl_size;
+
+#define KL_SCOPE_BLOCK 0
+#define KL_SCOPE_DEVICE 1
+#define KL_SCOPE_SYSTEM 2
+
+/* ======================================================================================== */
+#if defined(KL_CPU)
+/* The cpu backend: plain host C++. Each emulated thread is a coroutine; kl_cpu_cur is the
+ * thread the current OS thread is running. Every point that may switch threads saves `me` on
+ * the coroutine's own stack and restores kl_cpu_cur afterwards. */
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <utility>
+
+static thread_local struct kl_cpu_thread *kl_cpu_cur;
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+/* One block runs on one OS thread at a time, so per-OS-thread storage is per-block storage. */
+#define __shared__ static thread_local
+#define KL_KERNEL extern "C" __attribute__((visibility("default"))) void
+#define KL_DEVICE static inline
+#define KL_DYNAMIC_SHARED(type, name) type *name = (type *)kl_cpu_cur->dyn_shared
+
+#define threadIdx (kl_cpu_cur->tid)
+#define blockIdx (kl_cpu_cur->bid)
+#define blockDim (kl_cpu_cur->bdim)
+#define gridDim (kl_cpu_cur->gdim)
+#define KL_WAVE ((int)kl_cpu_cur->wave)
+
+static inline void kl_cpu_wait(int why)
+{
+    struct kl_cpu_thread *me = kl_cpu_cur;
+    me->polls = 0;
+    me->rt->wait(me, why);
+    kl_cpu_cur = me;
+}
+static inline void kl_cpu_poll(void)
+{
+    if (++kl_cpu_cur->polls >= 256)
+        kl_cpu_wait(KL_CPU_WAIT_SLEEP);
+}
+static inline unsigned long long kl_cpu_wave_op(int op, unsigned long long v, int src)
+{
+    struct kl_cpu_thread *me = kl_cpu_cur;
+    me->wv_op = op;
+    me->wv_in = v;
+    me->wv_src = src;
+    me->polls = 0;
+    me->rt->wait(me, KL_CPU_WAIT_WAVE);
+    kl_cpu_cur = me;
+    return me->wv_out;
+}
+
+static inline void __syncthreads(void) { kl_cpu_wait(KL_CPU_WAIT_BARRIER); }
+static inline int kl_lane(void) { return (int)kl_cpu_cur->lane; }
+
+static inline kl_u32 kl_f32_bits(float f)
+{
+    kl_u32 u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+static inline float kl_bits_f32(kl_u32 u)
+{
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline kl_u32 kl_cpu_shfl_raw(kl_u32 v, int src)
+{
+    return (kl_u32)kl_cpu_wave_op(KL_CPU_WAVE_SHFL, v, src);
+}
+static inline int kl_cpu_src_down(int d) { return kl_lane() + d; }
+static inline int kl_cpu_src_xor(int m) { return kl_lane() ^ m; }
+static inline int kl_cpu_src_idx(int l) { return l & (KL_WAVE - 1); }
+
+static inline int kl_shfl(int v, int l) { return (int)kl_cpu_shfl_raw((kl_u32)v, kl_cpu_src_idx(l)); }
+static inline unsigned kl_shfl(unsigned v, int l) { return kl_cpu_shfl_raw(v, kl_cpu_src_idx(l)); }
+static inline float kl_shfl(float v, int l) { return kl_bits_f32(kl_cpu_shfl_raw(kl_f32_bits(v), kl_cpu_src_idx(l))); }
+static inline int kl_shfl_xor(int v, int m) { return (int)kl_cpu_shfl_raw((kl_u32)v, kl_cpu_src_xor(m)); }
+static inline unsigned kl_shfl_xor(unsigned v, int m) { return kl_cpu_shfl_raw(v, kl_cpu_src_xor(m)); }
+static inline float kl_shfl_xor(float v, int m) { return kl_bits_f32(kl_cpu_shfl_raw(kl_f32_bits(v), kl_cpu_src_xor(m))); }
+static inline int kl_shfl_down(int v, int d) { return (int)kl_cpu_shfl_raw((kl_u32)v, kl_cpu_src_down(d)); }
+static inline unsigned kl_shfl_down(unsigned v, int d) { return kl_cpu_shfl_raw(v, kl_cpu_src_down(d)); }
+static inline float kl_shfl_down(float v, int d) { return kl_bits_f32(kl_cpu_shfl_raw(kl_f32_bits(v), kl_cpu_src_down(d))); }
+static inline kl_u64 kl_ballot(int pred) { return kl_cpu_wave_op(KL_CPU_WAVE_BALLOT, pred ? 1u : 0u, 0); }
+
+/* Atomics: real host atomics (blocks may run on several OS threads). */
+#define KL_CPU_ATOMIC_INT(T)                                                                     \
+    static inline T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicExch(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicCAS(T *p, T cmp, T v)                                                  \
+    {                                                                                            \
+        __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);      \
+        kl_cpu_poll();                                                                           \
+        return cmp;                                                                              \
+    }                                                                                            \
+    static inline T atomicMax(T *p, T v)                                                         \
+    {                                                                                            \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                            \
+        while (old < v &&                                                                        \
+               !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
+            ;                                                                                    \
+        return old;                                                                              \
+    }                                                                                            \
+    static inline T kl_atomic_load_acquire(const T *p, int) { kl_cpu_poll(); return __atomic_load_n(p, __ATOMIC_ACQUIRE); } \
+    static inline T kl_atomic_load_relaxed(const T *p, int) { kl_cpu_poll(); return __atomic_load_n(p, __ATOMIC_RELAXED); } \
+    static inline void kl_atomic_store_release(T *p, T v, int) { __atomic_store_n(p, v, __ATOMIC_RELEASE); } \
+    static inline void kl_atomic_store_relaxed(T *p, T v, int) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+KL_CPU_ATOMIC_INT(int)
+KL_CPU_ATOMIC_INT(unsigned)
+KL_CPU_ATOMIC_INT(unsigned long long)
+#undef KL_CPU_ATOMIC_INT
+
+static inline float kl_cpu_atomic_f32(float *p, float v, int op)
+{
+    kl_u32 *u = (kl_u32 *)p;
+    kl_u32 old = __atomic_load_n(u, __ATOMIC_RELAXED);
+    for (;;) {
+        float o = kl_bits_f32(old), n;
+        if (op == 0)
+            n = o + v;
+        else if (op == 1)
+            n = v;
+        else {
+            if (!(v > o))
+                return o;
+            n = v;
+        }
+        if (__atomic_compare_exchange_n(u, &old, kl_f32_bits(n), true, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED))
+            return o;
+    }
+}
+static inline float atomicAdd(float *p, float v) { return kl_cpu_atomic_f32(p, v, 0); }
+static inline float atomicExch(float *p, float v) { return kl_cpu_atomic_f32(p, v, 1); }
+static inline float atomicMax(float *p, float v) { return kl_cpu_atomic_f32(p, v, 2); }
+static inline float kl_atomic_max(float *p, float v) { return kl_cpu_atomic_f32(p, v, 2); }
+
+static inline void kl_fence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void kl_fence_device(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void kl_fence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void kl_sleep_ns(unsigned) { kl_cpu_wait(KL_CPU_WAIT_SLEEP); }
+static inline kl_i64 kl_clock64(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (kl_i64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+using std::sqrt;
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+
+/* KL_EXPORT: a trampoline that unpacks void **args by the entry point's parameter types, and a
+ * record of the parameter sizes (the engine copies argument values when it queues a launch). */
+template <typename... A, unsigned long... I>
+static inline void kl_cpu_call(void (*f)(A...), void **args, std::integer_sequence<unsigned long, I...>)
+{
+    f(*(A *)args[I]...);
+}
+template <typename... A>
+static inline void kl_cpu_invoke(void (*f)(A...), struct kl_cpu_thread *self, void **args)
+{
+    kl_cpu_cur = self;
+    kl_cpu_call(f, args, std::make_integer_sequence<unsigned long, sizeof...(A)>{});
+}
+template <typename... A>
+static constexpr struct kl_cpu_sig kl_cpu_make_sig(void (*)(A...))
+{
+    static_assert(sizeof...(A) <= KL_CPU_MAX_ARGS, "too many kernel arguments");
+    return {KL_CPU_ABI_VERSION, (int)sizeof...(A), {(unsigned)sizeof(A)...}};
+}
+#define KL_EXPORT(name)                                                                        \
+    extern "C" __attribute__((visibility("default"))) void kl_cpu_run_##name(                  \
+        struct kl_cpu_thread *self, void **args)                                               \
+    {                                                                                          \
+        kl_cpu_invoke(name, self, args);                                                       \
+    }                                                                                          \
+    extern "C" __attribute__((visibility("default")))                                          \
+    const struct kl_cpu_sig kl_cpu_sig_##name = kl_cpu_make_sig(name);
+
+/* ======================================================================================== */
+#elif defined(__HIPCC_RTC__) || defined(__HIP__)
+#define KL_KERNEL extern "C" __global__ void
+#define KL_DEVICE __device__ inline
+#define KL_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#define KL_EXPORT(name)
+#define KL_WAVE ((int)warpSize)
+
+KL_DEVICE int kl_lane(void) { return (int)__lane_id(); }
+KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
+KL_DEVICE float kl_bits_f32(kl_u32 u) { return __uint_as_float(u); }
+
+/* Out-of-range sources read the lane's own value, as on CUDA and the cpu backend. */
+#define KL_HIP_SHFL(T)                                                                          \
+    KL_DEVICE T kl_shfl(T v, int l) { return __shfl(v, l, warpSize); }                          \
+    KL_DEVICE T kl_shfl_xor(T v, int m) { return __shfl_xor(v, m, warpSize); }                  \
+    KL_DEVICE T kl_shfl_down(T v, int d) { return __shfl_down(v, (unsigned)d, warpSize); }
+KL_HIP_SHFL(int)
+KL_HIP_SHFL(unsigned)
+KL_HIP_SHFL(float)
+#undef KL_HIP_SHFL
+KL_DEVICE kl_u64 kl_ballot(int pred) { return (kl_u64)__ballot(pred); }
+
+KL_DEVICE float kl_atomic_max(float *p, float v) { return atomicMax(p, v); }
+
+#define KL_HIP_SCOPE(s)                                                                         \
+    ((s) == KL_SCOPE_BLOCK ? __HIP_MEMORY_SCOPE_WORKGROUP                                       \
+                           : (s) == KL_SCOPE_DEVICE ? __HIP_MEMORY_SCOPE_AGENT : __HIP_MEMORY_SCOPE_SYSTEM)
+/* The scope must be a constant for the builtins, so each case is spelled out. */
+#define KL_HIP_SCOPED(call_block, call_device, call_system, s)                                  \
+    ((s) == KL_SCOPE_BLOCK ? (call_block) : (s) == KL_SCOPE_DEVICE ? (call_device) : (call_system))
+#define KL_HIP_ATOMIC(T)                                                                        \
+    KL_DEVICE T kl_atomic_load_acquire(const T *p, int s)                                       \
+    {                                                                                           \
+        return KL_HIP_SCOPED(__hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_WORKGROUP), \
+                             __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT),  \
+                             __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM), s); \
+    }                                                                                           \
+    KL_DEVICE T kl_atomic_load_relaxed(const T *p, int s)                                       \
+    {                                                                                           \
+        return KL_HIP_SCOPED(__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP), \
+                             __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT),  \
+                             __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM), s); \
+    }                                                                                           \
+    KL_DEVICE void kl_atomic_store_release(T *p, T v, int s)                                    \
+    {                                                                                           \
+        if (s == KL_SCOPE_BLOCK)                                                                \
+            __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_WORKGROUP);           \
+        else if (s == KL_SCOPE_DEVICE)                                                          \
+            __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);               \
+        else                                                                                    \
+            __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);              \
+    }                                                                                           \
+    KL_DEVICE void kl_atomic_store_relaxed(T *p, T v, int s)                                    \
+    {                                                                                           \
+        if (s == KL_SCOPE_BLOCK)                                                                \
+            __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);           \
+        else if (s == KL_SCOPE_DEVICE)                                                          \
+            __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);               \
+        else                                                                                    \
+            __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);              \
+    }
+KL_HIP_ATOMIC(int)
+KL_HIP_ATOMIC(unsigned)
+KL_HIP_ATOMIC(unsigned long long)
+#undef KL_HIP_ATOMIC
+
+KL_DEVICE void kl_fence_block(void) { __threadfence_block(); }
+KL_DEVICE void kl_fence_device(void) { __threadfence(); }
+KL_DEVICE void kl_fence_system(void) { __threadfence_system(); }
+/* s_sleep takes a constant; each unit is about 64 clocks. */
+KL_DEVICE void kl_sleep_ns(unsigned ns)
+{
+    for (unsigned i = 0; i < ns; i += 64)
+        __builtin_amdgcn_s_sleep(1);
+}
+KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
+
+/* ======================================================================================== */
+#elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define KL_KERNEL extern "C" __global__ void
+#define KL_DEVICE __device__ inline
+#define KL_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#define KL_EXPORT(name)
+#define KL_WAVE 32
+
+KL_DEVICE int kl_lane(void) { return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31; }
+KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
+KL_DEVICE float kl_bits_f32(kl_u32 u) { return __uint_as_float(u); }
+
+#define KL_CUDA_SHFL(T)                                                                         \
+    KL_DEVICE T kl_shfl(T v, int l) { return __shfl_sync(0xffffffffu, v, l, 32); }              \
+    KL_DEVICE T kl_shfl_xor(T v, int m) { return __shfl_xor_sync(0xffffffffu, v, m, 32); }      \
+    KL_DEVICE T kl_shfl_down(T v, int d) { return __shfl_down_sync(0xffffffffu, v, (unsigned)d, 32); }
+KL_CUDA_SHFL(int)
+KL_CUDA_SHFL(unsigned)
+KL_CUDA_SHFL(float)
+#undef KL_CUDA_SHFL
+KL_DEVICE kl_u64 kl_ballot(int pred) { return (kl_u64)__ballot_sync(0xffffffffu, pred); }
+
+KL_DEVICE float kl_atomic_max(float *p, float v)
+{
+    unsigned *u = (unsigned *)p;
+    unsigned old = *(volatile unsigned *)u;
+    while (!(__uint_as_float(old) >= v)) {
+        unsigned seen = atomicCAS(u, old, __float_as_uint(v));
+        if (seen == old)
+            break;
+        old = seen;
+    }
+    return __uint_as_float(old);
+}
+KL_DEVICE float atomicMax(float *p, float v) { return kl_atomic_max(p, v); }
+
+/* Scoped loads and stores in PTX (sm_70+); the scope selects .cta/.gpu/.sys. */
+#define KL_PTX_LD(T, R, W, ord)                                                                 \
+    KL_DEVICE T kl_atomic_load_##ord(const T *p, int s)                                         \
+    {                                                                                           \
+        T v;                                                                                    \
+        if (s == KL_SCOPE_BLOCK)                                                                \
+            asm volatile("ld." #ord ".cta." W " %0, [%1];" : "=" R(v) : "l"(p) : "memory");     \
+        else if (s == KL_SCOPE_DEVICE)                                                          \
+            asm volatile("ld." #ord ".gpu." W " %0, [%1];" : "=" R(v) : "l"(p) : "memory");     \
+        else                                                                                    \
+            asm volatile("ld." #ord ".sys." W " %0, [%1];" : "=" R(v) : "l"(p) : "memory");     \
+        return v;                                                                               \
+    }
+#define KL_PTX_ST(T, R, W, name, ord)                                                           \
+    KL_DEVICE void kl_atomic_store_##name(T *p, T v, int s)                                     \
+    {                                                                                           \
+        if (s == KL_SCOPE_BLOCK)                                                                \
+            asm volatile("st." #ord ".cta." W " [%0], %1;" ::"l"(p), R(v) : "memory");          \
+        else if (s == KL_SCOPE_DEVICE)                                                          \
+            asm volatile("st." #ord ".gpu." W " [%0], %1;" ::"l"(p), R(v) : "memory");          \
+        else                                                                                    \
+            asm volatile("st." #ord ".sys." W " [%0], %1;" ::"l"(p), R(v) : "memory");          \
+    }
+#define KL_PTX_ALL(T, R, W)                                                                     \
+    KL_PTX_LD(T, R, W, acquire)                                                                 \
+    KL_PTX_LD(T, R, W, relaxed)                                                                 \
+    KL_PTX_ST(T, R, W, release, release)                                                        \
+    KL_PTX_ST(T, R, W, relaxed, relaxed)
+KL_PTX_ALL(int, "r", "b32")
+KL_PTX_ALL(unsigned, "r", "b32")
+KL_PTX_ALL(unsigned long long, "l", "b64")
+#undef KL_PTX_ALL
+#undef KL_PTX_LD
+#undef KL_PTX_ST
+
+KL_DEVICE void kl_fence_block(void) { __threadfence_block(); }
+KL_DEVICE void kl_fence_device(void) { __threadfence(); }
+KL_DEVICE void kl_fence_system(void) { __threadfence_system(); }
+KL_DEVICE void kl_sleep_ns(unsigned ns) { __nanosleep(ns); }
+KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
+
+#else
+#error "kl.h: compile with hipRTC, NVRTC, or -DKL_CPU for the cpu backend"
+#endif
+
+/* ---- shared by every target ------------------------------------------------------------- */
+struct kl_bf16 {
+    kl_u16 bits;
+};
+struct kl_fp8e4m3 {
+    kl_u8 bits;
+};
+
+KL_DEVICE bool kl_isnan(float f) { return (kl_f32_bits(f) & 0x7fffffffu) > 0x7f800000u; }
+KL_DEVICE bool kl_isfinite(float f) { return (kl_f32_bits(f) & 0x7f800000u) != 0x7f800000u; }
+
+KL_DEVICE float kl_bf16_to_f32(kl_bf16 x) { return kl_bits_f32((kl_u32)x.bits << 16); }
+KL_DEVICE kl_bf16 kl_f32_to_bf16(float f)
+{
+    kl_u32 u = kl_f32_bits(f);
+    kl_bf16 r;
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        r.bits = (kl_u16)((u >> 16) | 0x40u); /* keep sign and payload top, force quiet */
+        return r;
+    }
+    u += 0x7fffu + ((u >> 16) & 1u); /* round to nearest, ties to even */
+    r.bits = (kl_u16)(u >> 16);
+    return r;
+}
+
+/* fp8 e4m3 (OCP "fn" variant): bias 7, no infinities, 0x7f/0xff are NaN, max normal 448. */
+KL_DEVICE float kl_fp8e4m3_to_f32(kl_fp8e4m3 x)
+{
+    kl_u32 s = (kl_u32)(x.bits & 0x80u) << 24;
+    kl_u32 e = (x.bits >> 3) & 0xfu, m = x.bits & 0x7u;
+    if (e == 0xfu && m == 0x7u)
+        return kl_bits_f32(s | 0x7fc00000u);
+    if (e == 0) { /* subnormal: m * 2^-9 */
+        float v = (float)m * 0.001953125f;
+        return s ? -v : v;
+    }
+    return kl_bits_f32(s | ((e + 120u) << 23) | (m << 20));
+}
+KL_DEVICE kl_fp8e4m3 kl_f32_to_fp8e4m3(float f)
+{
+    kl_fp8e4m3 r;
+    kl_u32 u = kl_f32_bits(f);
+    kl_u8 sign = (kl_u8)((u >> 24) & 0x80u);
+    if (kl_isnan(f)) {
+        r.bits = (kl_u8)(sign | 0x7fu);
+        return r;
+    }
+    float a = fabsf(f);
+    if (a >= 448.0f) {
+        r.bits = (kl_u8)(sign | 0x7eu);
+        return r;
+    }
+    if (a < 0.015625f) { /* below the smallest normal 2^-6: subnormal steps of 2^-9 */
+        float q = a * 512.0f;
+        kl_u32 m = (kl_u32)q;
+        float rem = q - (float)m;
+        if (rem > 0.5f || (rem == 0.5f && (m & 1u)))
+            m++;
+        r.bits = (kl_u8)(sign | m); /* m == 8 rolls into the smallest normal, as it should */
+        return r;
+    }
+    kl_u32 au = kl_f32_bits(a);
+    kl_u32 e = ((au >> 23) & 0xffu) - 120u;
+    kl_u32 mant = au & 0x7fffffu;
+    kl_u32 m = mant >> 20, rest = mant & 0xfffffu;
+    if (rest > 0x80000u || (rest == 0x80000u && (m & 1u))) {
+        m++;
+        if (m == 8u) {
+            m = 0;
+            e++;
+        }
+    }
+    if (e > 15u || (e == 15u && m == 7u)) { /* rounded past 448 */
+        e = 15u;
+        m = 6u;
+    }
+    r.bits = (kl_u8)(sign | (e << 3) | m);
+    return r;
+}
+
+#endif /* !KL_ABI_ONLY */
+#endif /* KL_DIALECT_H */
