@@ -1,0 +1,65 @@
+# The case-index CLI: cases/show/import with filters, JSON, usage errors, and imports that fail
+# leaving the database as it was.
+. tests/tap.sh
+fix=tests/fixtures/import
+db=$KL_TMP/cases.db
+k() { "$KLADDER" --db "$db" "$@"; }
+count() { python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+
+k import cases "$fix/cases.json" >"$KL_TMP/out" 2>&1
+tap_check "import a valid index" grep -q "imported 4 cases" "$KL_TMP/out"
+tap_check "cases --json lists all" test "$(k cases --json | count)" = 4
+tap_check "--gap filters the primary gap" test "$(k cases --gap 4 --json | count)" = 2
+tap_check "--repo matches any reference" test "$(k cases --repo flydsl --json | count)" = 2
+tap_check "--symptom" test "$(k cases --symptom hang --json | count)" = 1
+tap_check "--search Chinese single character" test "$(k cases --search 挂 --json | python3 -c 'import json,sys; print(",".join(c["id"] for c in json.load(sys.stdin)))')" = aiter-4494
+tap_check "--search two English words" test "$(k cases --search 'semaphore replay' --json | count)" = 1
+tap_check "filters combine" test "$(k cases --gap 4 --search stream --json | count)" = 1
+k show aiter-4494 --lang zh >"$KL_TMP/zh"
+tap_check "show in Chinese" grep -q "信号量" "$KL_TMP/zh"
+k show aiter-4494 --json | python3 -c 'import json,sys; c=json.load(sys.stdin); assert c["id"]=="aiter-4494" and c["refs"][0]["kind"]=="pr"'
+tap_check "show --json is a case object" test $? = 0
+k cases --json >"$KL_TMP/before.json"
+
+# usage errors: exit 2 and a message that names the problem
+k cases --gap 9 2>"$KL_TMP/err"; rc=$?
+tap_check "--gap 9 is a usage error" test $rc = 2
+tap_check "the message names the option" grep -q -- "--gap expects a whole number from 1 to 7" "$KL_TMP/err"
+k cases --symptom nope 2>"$KL_TMP/err"; tap_check "unknown symptom exits 2" test $? = 2
+k frobnicate 2>"$KL_TMP/err"; tap_check "unknown verb exits 2" test $? = 2
+tap_check "unknown verb is named" grep -q "unknown verb 'frobnicate'" "$KL_TMP/err"
+k show no-such-case 2>"$KL_TMP/err"; tap_check "unknown case exits 2" test $? = 2
+
+# hostile files: each refused with file/field named, database unchanged
+mkdir -p "$KL_TMP/bad"
+cp "$fix/gaps.json" "$fix/rungs.json" "$KL_TMP/bad/"
+while IFS='|' read -r name expr want; do
+    python3 - "$fix/cases.json" "$KL_TMP/bad/cases.json" "$expr" <<'PY'
+import json, sys
+src, dst, expr = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(src, encoding="utf-8").read()
+doc = json.loads(text)
+c = doc["cases"]
+if expr == "truncate":
+    open(dst, "w").write(text[: len(text) // 3]); sys.exit()
+exec(expr)
+open(dst, "w", encoding="utf-8").write(json.dumps(doc, ensure_ascii=False))
+PY
+    k import cases "$KL_TMP/bad/cases.json" 2>"$KL_TMP/err" >/dev/null; rc=$?
+    k cases --json >"$KL_TMP/after.json"
+    if [ $rc = 2 ] && grep -q -- "$want" "$KL_TMP/err" && grep -q "bad/cases.json" "$KL_TMP/err" \
+        && cmp -s "$KL_TMP/before.json" "$KL_TMP/after.json" \
+        && ! grep -q $'\x1b' "$KL_TMP/err"; then
+        tap_ok "hostile file refused, database unchanged: $name"
+    else
+        tap_fail "hostile file: $name (rc=$rc)"; cat "$KL_TMP/err"
+    fi
+done <<'CASES'
+escape sequence in a title|c[0]["title_en"] = "\x1b]0;pwned\x07\x1b[2J"|title_en
+truncated JSON|truncate|not valid JSON
+wrong type|c[1]["rung"] = "4"|'rung'
+1 MB string|c[2]["summary_en"] = "x" * (1 << 20)|at most
+duplicate id|c[1]["id"] = c[0]["id"]; c[1]["refs"] = c[0]["refs"]|aiter-6402
+missing list|del doc["cases"]|'cases'
+CASES
+tap_check "--version" sh -c "'$KLADDER' --version | grep -q '^kladder '"

@@ -1,0 +1,121 @@
+/* common/text: decoding, sanitising, widths (Chinese two cells), truncation, wrapping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/text.h"
+
+static void test_decode(void **state)
+{
+    (void)state;
+    uint32_t cp;
+    assert_int_equal(text_decode("A", 1, &cp), 1);
+    assert_int_equal(cp, 'A');
+    assert_int_equal(text_decode("\xE6\x8C\x82", 3, &cp), 3); /* 挂 */
+    assert_int_equal(cp, 0x6302);
+    assert_int_equal(text_decode("\xC0\x80", 2, &cp), 1); /* overlong NUL */
+    assert_int_equal(cp, TEXT_REPLACEMENT);
+    assert_int_equal(text_decode("\xED\xA0\x80", 3, &cp), 1); /* surrogate */
+    assert_int_equal(cp, TEXT_REPLACEMENT);
+    assert_int_equal(text_decode("\xE6\x8C", 2, &cp), 1); /* truncated */
+    assert_int_equal(cp, TEXT_REPLACEMENT);
+}
+
+static void test_sanitize_removes_every_control(void **state)
+{
+    (void)state;
+    char *s = text_sanitize("a\x1b[31mb\x07\x7f\xC2\x9B" "c\tx\ny", false);
+    /* ESC, BEL, DEL and the C1 CSI each become U+FFFD; tab a space; newline too in one-line mode */
+    for (const char *p = s; *p; p++)
+        assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+    assert_null(strstr(s, "\xC2\x9B"));
+    assert_non_null(strstr(s, "[31mb"));
+    free(s);
+    s = text_sanitize("x\ny", true);
+    assert_string_equal(s, "x\ny");
+    free(s);
+    assert_true(text_is_clean("挂住 ok", NULL));
+    assert_false(text_is_clean("a\x1b", NULL));
+    assert_false(text_is_clean("a\nb", NULL));
+    assert_true(text_is_clean("a\nb", "\n"));
+    assert_false(text_is_clean("\xff", NULL));
+}
+
+static void test_width(void **state)
+{
+    (void)state;
+    assert_int_equal(text_width("abc"), 3);
+    assert_int_equal(text_width("挂住"), 4);
+    assert_int_equal(text_width("e\xCC\x81"), 1); /* e + combining acute */
+    assert_int_equal(text_width("\x1b"), 1);      /* shown as one replacement cell */
+}
+
+static void test_fit_cuts_on_character_boundaries(void **state)
+{
+    (void)state;
+    int used;
+    char *s = text_fit("挂住挂住", 5, false, &used);
+    /* 2 + 2 cells fit in 4, then the marker: never half a wide character */
+    assert_string_equal(s, "挂住…");
+    assert_int_equal(used, 5);
+    free(s);
+    s = text_fit("挂住挂住", 4, false, &used);
+    assert_string_equal(s, "挂…");
+    assert_int_equal(used, 3);
+    free(s);
+    s = text_fit("abcdef", 4, true, &used);
+    assert_string_equal(s, "abc~");
+    free(s);
+    s = text_fit("abc", 10, false, &used);
+    assert_string_equal(s, "abc");
+    assert_int_equal(used, 3);
+    free(s);
+    s = text_fit_pad("挂", 4, false);
+    assert_string_equal(s, "挂  ");
+    free(s);
+    s = text_fit("abc", 0, false, &used);
+    assert_string_equal(s, "");
+    free(s);
+}
+
+static void test_wrap(void **state)
+{
+    (void)state;
+    size_t n;
+    char **l = text_wrap("the quick brown fox jumps", 10, &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(l[0], "the quick");
+    assert_string_equal(l[1], "brown fox");
+    assert_string_equal(l[2], "jumps");
+    text_lines_free(l, n);
+    l = text_wrap("单测过了跑模型出问题", 8, &n); /* no spaces: break between characters */
+    assert_int_equal(n, 3);
+    assert_string_equal(l[0], "单测过了");
+    for (size_t i = 0; i < n; i++)
+        assert_true(text_width(l[i]) <= 8);
+    text_lines_free(l, n);
+    l = text_wrap("a\nb", 10, &n);
+    assert_int_equal(n, 2);
+    text_lines_free(l, n);
+    l = text_wrap("", 10, &n);
+    assert_int_equal(n, 1);
+    text_lines_free(l, n);
+}
+
+int main(void)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_sanitize_removes_every_control),
+        cmocka_unit_test(test_width),
+        cmocka_unit_test(test_fit_cuts_on_character_boundaries),
+        cmocka_unit_test(test_wrap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
