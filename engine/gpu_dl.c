@@ -4,7 +4,9 @@
 
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void gpu_dl_fmt(char *buf, size_t len, const char *fmt, ...)
@@ -86,8 +88,27 @@ void gpu_dl_path_of(void *lib, const char *symbol, char *buf, size_t buflen)
     gpu_dl_copy(buf, buflen, "");
     void *p = lib ? dlsym(lib, symbol) : NULL;
     Dl_info info;
-    if (p && dladdr(p, &info) && info.dli_fname)
-        gpu_dl_copy(buf, buflen, info.dli_fname);
+    if (p && dladdr(p, &info) && info.dli_fname) {
+        gpu_dl_realpath(info.dli_fname, buf, buflen);
+        if (!buf[0])
+            gpu_dl_copy(buf, buflen, info.dli_fname);
+    }
+}
+
+void gpu_dl_realpath(const char *path, char *buf, size_t buflen)
+{
+    char *real = realpath(path, NULL);
+    gpu_dl_copy(buf, buflen, real ? real : "");
+    free(real);
+}
+
+void gpu_dl_find_file(const char *const *candidates, const char *symbol, char *buf, size_t buflen)
+{
+    gpu_dl_copy(buf, buflen, "");
+    void *h = gpu_dl_open_first(candidates, NULL, NULL, 0);
+    if (!h)
+        return;
+    gpu_dl_path_of(h, symbol, buf, buflen);
 }
 
 int gpu_dl_read_line(const char *path, char *out, size_t outlen)

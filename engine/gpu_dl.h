@@ -32,12 +32,19 @@ void *gpu_dl_open_first(const char *const *candidates, const char **chosen, char
 int gpu_dl_bind(void *lib, const char *libname, const struct gpu_dl_sym *syms, size_t n,
                 char *why, size_t whylen);
 
-/* The path of the file that lib was loaded from, found through one of its symbols; "" when
- * unknown. Used to say which copy of a library was picked (several CUDA toolkits may coexist). */
+/* The real path (symlinks resolved) of the file that lib was loaded from, found through one of
+ * its symbols; "" when unknown. Used to say which copy of a library was picked (several CUDA toolkits may coexist). */
 void gpu_dl_path_of(void *lib, const char *symbol, char *buf, size_t buflen);
+
+/* The real file (symlinks resolved) of the first candidate library that opens, or "" when none
+ * does; the library stays loaded. For compiler identities: "libamd_comgr.so.2.4.0". */
+void gpu_dl_find_file(const char *const *candidates, const char *symbol, char *buf, size_t buflen);
 
 /* snprintf into buf that never overflows and tolerates buf == NULL or len == 0. */
 void gpu_dl_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* realpath() into a fixed buffer; "" when the path does not resolve. */
+void gpu_dl_realpath(const char *path, char *buf, size_t buflen);
 
 /* Reads the first line of a small text file (sysfs, procfs) into out without the newline.
  * Returns 0, or -1 when it cannot be read (out is then ""). */
