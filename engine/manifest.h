@@ -1,0 +1,216 @@
+/* Suite manifests (kernels/suites/NAME.json): what a kernel computes and how the rungs drive it.
+ * docs/engine.md documents the format for people writing one; this header is its contract.
+ *
+ *   {"format": "kladder-suite", "version": 1,
+ *    "name": "flydsl-1199", "case": "flydsl-1199", "title_en": "...", "title_zh": "...",
+ *    "source": "flydsl_1199.kl",                      kernel file (beside kernels/ or the manifest)
+ *    "variants": {"fixed": ENTRY, "buggy": ENTRY},    entry points; "fixed" is required
+ *    "reference": ENTRY,                              slow obviously-correct kernel, same args
+ *    "reference_launch": LAUNCH,                      optional; default "launch"
+ *    "params": {"M": 128, "eps": 1e-6},               defaults; numbers (integers unless only an
+ *                                                     f32 argument uses them)
+ *    "tiles": {"tile_k": [64, 128, 256]},             accepted values per tile parameter
+ *    "tuned": [{"M": 128, "K": 512, "tile_k": 256}],  shapes with a tuned entry
+ *    "buffers": [{"name": "C", "dtype": "f32", "shape": ["M", "N"], "role": "output",
+ *                 "init": "normal", "pad_to": {"M": 256}}],
+ *    "args": ["C", "A", "M", "eps"],                  buffer names -> device pointers; anything
+ *                                                     else is an expression -> a scalar
+ *    "arg_types": {"M": "i32", "eps": "f32"},         i32 (default) u32 i64 u64 f32
+ *    "launch": {"block": [256, 1, 1], "grid": ["ceil(N, 64)", "M", 1], "shared_bytes": 0},
+ *    "tolerance": {"abs": 0.01, "rel": 0.01},
+ *    "baseline": [{"M": 128, "N": 128, "K": 512}],    the plain unit test's shapes
+ *    "variant_options": {"buggy": {"event": false, "scratch_reset": "once"}},
+ *    "rungs": {"1": {...}, "4": {...}, "5": {...}}}   see struct eng_rung*_spec
+ *
+ * Loading validates everything a run will need (names, dtypes, expressions, entry points are
+ * identifiers) and reports the first problem as "FILE: FIELD: expected WHAT, got WHAT". */
+#ifndef KL_ENGINE_MANIFEST_H
+#define KL_ENGINE_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum eng_dtype { ENG_F32, ENG_BF16, ENG_FP8E4M3, ENG_I32, ENG_U32, ENG_I64, ENG_U8,
+                 ENG_DTYPE_COUNT };
+enum eng_role { ENG_ROLE_INPUT, ENG_ROLE_OUTPUT, ENG_ROLE_SCRATCH };
+/* Codes shared with kernels/util.kl (kl_util_fill). */
+enum eng_init { ENG_INIT_NORMAL, ENG_INIT_UNIFORM, ENG_INIT_ZEROS, ENG_INIT_ONES, ENG_INIT_IOTA,
+                ENG_INIT_GARBAGE };
+enum eng_argtype { ENG_ARG_I32, ENG_ARG_U32, ENG_ARG_I64, ENG_ARG_U64, ENG_ARG_F32, ENG_ARG_PTR };
+
+const char *eng_dtype_name(enum eng_dtype d);
+size_t eng_dtype_size(enum eng_dtype d);
+/* The 8-byte sentinel pattern of a dtype (a signaling NaN for f32 and bf16; 0x7f NaN for fp8;
+ * 0xa5 bytes for integers), as kernels/util.kl uses it. */
+uint64_t eng_dtype_sentinel(enum eng_dtype d);
+
+/* A partial assignment of parameters: a shape, a tuned entry, a "with" override. */
+struct eng_shape {
+    char *name;      /* "k640" for named extra shapes; NULL otherwise */
+    size_t n;
+    char **keys;
+    int64_t *values;
+};
+
+struct eng_param {
+    char *name;
+    double value;
+    bool integral;
+};
+
+struct eng_tile {
+    char *param;
+    size_t n;
+    int64_t *values;
+};
+
+struct eng_buffer_spec {
+    char *name;
+    enum eng_dtype dtype;
+    size_t ndims;
+    char **dims;     /* expressions */
+    char **pad_to;   /* per dim: expression of the multiple to pad to, or NULL */
+    enum eng_role role;
+    enum eng_init init;
+};
+
+struct eng_arg {
+    char *expr;      /* a buffer name or an expression */
+    int buffer;      /* index into buffers, or -1 for a scalar */
+    enum eng_argtype type;
+};
+
+struct eng_launch {
+    char *grid[3];
+    char *block[3];
+    char *shared;    /* expression of dynamic shared bytes */
+};
+
+/* Host-side behaviour of a variant (what the library around the kernel does). */
+struct eng_variant_opts {
+    bool event;          /* record an event between producer and consumer streams (true) */
+    bool scratch_once;   /* scratch buffers are reset once before a graph capture, outside it,
+                          * instead of before every launch (false) */
+};
+
+/* rung 1: shape and data. */
+struct eng_cliff {
+    char *buffer;        /* the output whose padded size crosses 2^31 and 2^32 bytes */
+    char *param;         /* the parameter that grows it */
+    struct eng_shape with; /* other parameters for these checks */
+};
+struct eng_rung1_spec {
+    size_t ntail;
+    char **tail_tile, **tail_dim; /* tile parameter -> the dimension it divides; default
+                                   * "tile_x" -> "X" or "x" when such a parameter exists */
+    size_t ncliffs;
+    struct eng_cliff *cliffs;
+    bool untuned;                 /* shapes next to tuned ones without a tuned entry (true) */
+    size_t nextra;
+    struct eng_shape *extra;      /* named shapes: [{"name": "k640", "K": 640}] */
+};
+/* rung 4: environment and timing. */
+#define ENG_R4_GRAPH 1u
+#define ENG_R4_STREAMS 2u
+#define ENG_R4_WARM 4u
+#define ENG_R4_GARBAGE 8u
+#define ENG_R4_POOL 16u
+struct eng_rung4_spec {
+    unsigned checks;              /* ENG_R4_* (default all but POOL, which needs shapes) */
+    int replays;                  /* graph replays (default 3) */
+    size_t nwarm;
+    struct eng_shape *warm;       /* default: baseline shapes plus the default shape */
+    size_t npool;
+    struct eng_shape *pool;       /* full-pool shapes (large offsets) */
+};
+/* rung 5: scale and repeats. */
+struct eng_rung5_spec {
+    double failure_rate;          /* p to catch (default 0.01) */
+    double confidence;            /* default 0.99: N = ceil(ln(1-c) / ln(1-p)) */
+    int repeats;                  /* explicit N; 0 = from p and c */
+    size_t nwide;
+    struct eng_shape *wide;       /* widest rows; default the default shape */
+};
+
+struct eng_manifest {
+    char *path;        /* where it came from, for messages ("kernels/suites/x.json") */
+    char *dir;         /* folder for the source, or NULL for the embedded kernels/ */
+    char *name, *case_id, *title_en, *title_zh, *source;
+    char *entry_fixed, *entry_buggy, *entry_reference; /* buggy may be NULL */
+    size_t nparams;
+    struct eng_param *params;
+    size_t ntiles;
+    struct eng_tile *tiles;
+    size_t ntuned;
+    struct eng_shape *tuned;
+    size_t nbuffers;
+    struct eng_buffer_spec *buffers;
+    size_t nargs;
+    struct eng_arg *args;
+    struct eng_launch launch, ref_launch;
+    double tol_abs, tol_rel;
+    size_t nbaseline;
+    struct eng_shape *baseline;
+    struct eng_variant_opts opt_fixed, opt_buggy;
+    struct eng_rung1_spec r1;
+    struct eng_rung4_spec r4;
+    struct eng_rung5_spec r5;
+    bool has_rung[9];  /* which rungs the manifest lists (1, 4, 5 are implemented) */
+};
+
+/* Parses and validates manifest text. path names it in messages, dir is where its source
+ * lives (NULL: embedded kernels/). Returns a manifest (free with eng_manifest_free) or NULL
+ * with "PATH: FIELD: expected ..., got ..." in err. */
+struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char *path,
+                                        const char *dir, char *err, size_t errlen);
+
+/* Loads a suite by name ("flydsl-1199": the embedded kernels/suites/flydsl-1199.json, or
+ * kernels/suites/ under dir when dir is given) or by path (anything with a '/' or ending in
+ * ".json": the file, with its source beside it). */
+struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir, char *err,
+                                       size_t errlen);
+
+/* Names of the embedded suites, sorted; malloc'd array of static strings, *n set. */
+const char **eng_manifest_list(size_t *n);
+
+/* The source text of the manifest's kernel file (malloc'd) or NULL with a message. */
+char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen);
+
+void eng_manifest_free(struct eng_manifest *m);
+
+/* ---- evaluating a manifest at one shape --------------------------------------------------- */
+
+/* Every parameter's value at a shape: defaults overridden by the shape's keys (in order). */
+struct eng_values {
+    size_t n;
+    char **names;      /* borrowed from the manifest / shapes */
+    int64_t *ints;
+    double *reals;
+};
+/* Builds values from the defaults and up to three overriding shapes (NULLs allowed). Returns -1
+ * when a shape names an unknown parameter. */
+int eng_values_make(const struct eng_manifest *m, const struct eng_shape *a,
+                    const struct eng_shape *b, const struct eng_shape *c, struct eng_values *out,
+                    char *err, size_t errlen);
+void eng_values_free(struct eng_values *v);
+int eng_values_eval(const struct eng_values *v, const char *expr, int64_t *out, char *err,
+                    size_t errlen);
+/* "M=128,N=128,K=640" for the shape's integral parameters. malloc'd. */
+char *eng_values_describe(const struct eng_manifest *m, const struct eng_values *v);
+
+/* A buffer's size at values: logical elements and padded (allocated) bytes. */
+struct eng_buffer_size {
+    uint64_t elems;        /* product of the logical dims */
+    uint64_t padded_elems; /* product of the padded dims */
+    uint64_t bytes, padded_bytes;
+};
+int eng_buffer_size(const struct eng_manifest *m, size_t buffer, const struct eng_values *v,
+                    struct eng_buffer_size *out, char *err, size_t errlen);
+
+/* Launch geometry at values (ref selects reference_launch). */
+int eng_launch_eval(const struct eng_manifest *m, bool ref, const struct eng_values *v,
+                    unsigned grid[3], unsigned block[3], unsigned *shared, char *err,
+                    size_t errlen);
+
+#endif
