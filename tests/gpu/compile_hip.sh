@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# hipRTC compiles every kernel (kernels/*.kl, with kl.h prepended as a run does) for gfx90a
+# (wave64) and gfx1030 (wave32), with no GPU: the code objects must name the right processor
+# and wave size, and a broken kernel must fail with the compiler's message.
+. tests/tap.sh
+set -u
+
+probe=$("$KLADDER" compile --backend hip --target gfx90a kernels/util.kl 2>&1)
+if [ $? -eq 2 ]; then
+    tap_skip "hipRTC unavailable here: ${probe//$'\n'/ }"
+    exit 0
+fi
+
+check_target() { # target  elf-mach  wave
+    local target=$1 mach=$2 wave=$3 out
+    out=$("$KLADDER" compile --backend hip --target "$target" kernels/*.kl 2>&1)
+    for k in kernels/*.kl; do
+        if grep -qF "ok hip $target $k " <<<"$out"; then
+            tap_ok "hipRTC $target compiles $k"
+        else
+            tap_fail "hipRTC $target compiles $k"
+            awk -v k="$k" '$0 ~ "^FAIL hip .* " k "$" {p=1} /^(ok|FAIL) / && $0 !~ k {p=0} p' <<<"$out" | head -n 30
+        fi
+    done
+    # The code object really is for this processor and wave size (not a default the runtime
+    # chose for a device that is not here).
+    "$KLADDER" compile --backend hip --target "$target" --out "$KL_TMP/$target.co" kernels/util.kl >/dev/null
+    local facts
+    facts=$(python3 tests/gpu/codeobj.py "$KL_TMP/$target.co")
+    tap_check "gfx target $target: code object says '$facts', want 'amdgpu $mach $wave'" \
+        test "$facts" = "amdgpu $mach $wave"
+}
+check_target gfx90a 0x3f 64
+check_target gfx1030 0x36 32
+
+# A kernel with an error fails, exit 1, and the compiler's message points into the kernel file.
+cat >"$KL_TMP/broken.kl" <<'KL'
+KL_KERNEL void broken(float *x)
+{
+    x[threadIdx.x] = not_declared_anywhere;
+}
+KL_EXPORT(broken)
+KL
+out=$("$KLADDER" compile --backend hip --target gfx90a "$KL_TMP/broken.kl" 2>&1)
+rc=$?
+tap_check "a broken kernel exits 1 (got $rc)" test "$rc" -eq 1
+tap_check "the log names the undeclared identifier" grep -q "not_declared_anywhere" <<<"$out"
+tap_check "the log points at line 3 of the kernel file" grep -q "broken.kl:3" <<<"$out"
+
+# Not a gfx target: refused before hipRTC guesses.
+out=$("$KLADDER" compile --backend hip --target sm_90 kernels/util.kl 2>&1)
+tap_check "hip refuses target sm_90 with a reason" grep -q 'not a gfx target' <<<"$out"
