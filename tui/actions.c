@@ -24,7 +24,8 @@ static const struct {
     {"Enter", TUI_KEY_ENTER},
     {"Esc", TUI_KEY_ESC},
     {"Tab", TUI_KEY_TAB},
-    {"BTab", TUI_KEY_FN(KEY_BTAB)},
+    {"S-Tab", TUI_KEY_FN(KEY_BTAB)},
+    {"BTab", TUI_KEY_FN(KEY_BTAB)}, /* tig's name, accepted too */
     {"Space", ' '},
     {"Backspace", TUI_KEY_FN(KEY_BACKSPACE)},
     {"Up", TUI_KEY_FN(KEY_UP)},

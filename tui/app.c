@@ -1,11 +1,527 @@
-/* Placeholder until the interactive interface lands: keeps the binary linkable. */
+/* The interactive interface: start-up, the event loop, and what every view shares on screen
+ * (header with tabs, status line, key bar, the too-small screen). Views live in view_*.c. */
+#include <langinfo.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "common/text.h"
+#include "common/xalloc.h"
 #include "tui/cli.h"
+#include "tui/draw.h"
+#include "tui/script.h"
+#include "tui/term.h"
+#include "tui/view.h"
+
+static const struct tui_view_ops *const views[TUI_VIEW_COUNT] = {
+    [TUI_VIEW_DASHBOARD] = &tui_view_dashboard,
+    [TUI_VIEW_CASES] = &tui_view_cases,
+    [TUI_VIEW_DETAIL] = &tui_view_detail,
+    [TUI_VIEW_HELP] = &tui_view_help,
+};
+
+/* The tabs of the header, in Tab order. */
+static const enum tui_view_id tab_views[3] = {TUI_VIEW_DASHBOARD, TUI_VIEW_CASES, TUI_VIEW_HELP};
+
+const char *tui_tr(const struct tui_app *app, const char *en, const char *zh)
+{
+    if (app->lang == TUI_LANG_ZH && zh && *zh)
+        return zh;
+    return en ? en : "";
+}
+
+const struct cdb_gap *tui_app_gap(const struct tui_app *app, int n)
+{
+    for (size_t i = 0; i < app->n_gaps; i++)
+        if (app->gaps[i].n == n)
+            return &app->gaps[i];
+    return NULL;
+}
+
+const struct cdb_rung *tui_app_rung(const struct tui_app *app, int n)
+{
+    for (size_t i = 0; i < app->n_rungs; i++)
+        if (app->rungs[i].n == n)
+            return &app->rungs[i];
+    return NULL;
+}
+
+void tui_app_message(struct tui_app *app, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(app->message, sizeof app->message, fmt, ap);
+    va_end(ap);
+}
+
+void tui_app_show(struct tui_app *app, enum tui_view_id v)
+{
+    if (v == TUI_VIEW_CASES && app->detail_open)
+        v = TUI_VIEW_DETAIL;
+    app->view = v;
+}
+
+static int tab_index(const struct tui_app *app)
+{
+    enum tui_view_id v = app->view == TUI_VIEW_DETAIL ? TUI_VIEW_CASES : app->view;
+    for (int i = 0; i < 3; i++)
+        if (tab_views[i] == v)
+            return i;
+    return 0;
+}
+
+void tui_app_prompt_open(struct tui_app *app)
+{
+    const struct tui_view_ops *ops = views[app->view];
+    if (!ops->search) {
+        tui_app_message(app, "%s", tui_tr(app, "No search in this view", "此视图不支持搜索"));
+        return;
+    }
+    const char *cur = ops->search_text ? ops->search_text(app->state[app->view]) : "";
+    snprintf(app->prompt_saved, sizeof app->prompt_saved, "%s", cur);
+    snprintf(app->prompt_text, sizeof app->prompt_text, "%s", cur);
+    app->prompt = true;
+}
+
+/* ---- shared parts of the screen ---- */
+
+static void draw_header(struct tui_app *app)
+{
+    const struct tui_rect *r = &app->lay.header;
+    tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_HEADER);
+    int x = r->x + tui_draw_text(r->y, r->x, r->w, TUI_ROLE_HEADER, " kladder ");
+    static const char *const names[3][2] = {
+        {"Dashboard", "仪表盘"}, {"Cases", "案例"}, {"Help", "帮助"}};
+    int cur = tab_index(app);
+    for (int i = 0; i < 3; i++) {
+        char label[64];
+        snprintf(label, sizeof label, " %d %s ", i + 1, tui_tr(app, names[i][0], names[i][1]));
+        x += 1;
+        int w = tui_draw_text(r->y, x, r->x + r->w - x, i == cur ? TUI_ROLE_TAB_ACTIVE : TUI_ROLE_TAB,
+                              label);
+        app->tabs[i].x0 = x;
+        app->tabs[i].x1 = x + w;
+        app->tabs[i].view = tab_views[i];
+        x += w;
+    }
+    char right[96];
+    snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中文" : "English",
+             tui_theme_names[app->theme]);
+    int rw = text_width(right);
+    if (r->x + r->w - x > rw + 1)
+        tui_draw_text(r->y, r->x + r->w - rw, rw, TUI_ROLE_HEADER, right);
+}
+
+static void draw_status(struct tui_app *app)
+{
+    const struct tui_rect *r = &app->lay.status;
+    if (app->prompt) {
+        tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_NORMAL);
+        int x = r->x + tui_draw_text(r->y, r->x, r->w, TUI_ROLE_KEY, "/");
+        /* Show the end of a long search text: that is where the typing happens. */
+        const char *t = app->prompt_text;
+        while (text_width(t) > r->w - 3 && *t) {
+            uint32_t cp;
+            t += text_decode(t, strlen(t), &cp);
+        }
+        x += tui_draw_text(r->y, x, r->w - 2, TUI_ROLE_NORMAL, t);
+        tui_draw_text(r->y, x, 1, TUI_ROLE_SELECTED, " ");
+        return;
+    }
+    char buf[512] = "";
+    if (app->message[0])
+        snprintf(buf, sizeof buf, "%s", app->message);
+    else if (views[app->view]->status)
+        views[app->view]->status(app, app->state[app->view], buf, sizeof buf);
+    tui_draw_pad(r->y, r->x, r->w, app->message[0] ? TUI_ROLE_WARN : TUI_ROLE_STATUS, buf);
+}
+
+static bool in_scope(enum tui_scope a, enum tui_scope want)
+{
+    return a == want;
+}
+
+static void draw_keybar(struct tui_app *app)
+{
+    const struct tui_rect *r = &app->lay.keybar;
+    tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_KEYBAR);
+    enum tui_scope scope = app->prompt ? TUI_SCOPE_SEARCH : views[app->view]->scope;
+    int x = r->x, end = r->x + r->w;
+    app->n_bar = 0;
+    /* The view's own keys first, then the global ones (none while the prompt is open). */
+    for (int pass = 0; pass < 2; pass++) {
+        enum tui_scope want = pass == 0 ? scope : TUI_SCOPE_GLOBAL;
+        if (pass == 1 && (scope == TUI_SCOPE_SEARCH || scope == TUI_SCOPE_GLOBAL))
+            break;
+        for (int a = TUI_ACT_NONE + 1; a < TUI_ACT_COUNT; a++) {
+            const struct tui_action_info *in = &tui_actions[a];
+            if (!in_scope(in->scope, want) || !in->bar[0])
+                continue;
+            const char *key = tui_action_key_label((enum tui_action)a);
+            const char *label = in->bar[app->lang == TUI_LANG_ZH ? 1 : 0];
+            int need = text_width(key) + 1 + text_width(label) + 1;
+            if (x + need > end)
+                break;
+            int x0 = x;
+            x += tui_draw_text(r->y, x, end - x, TUI_ROLE_KEY, key);
+            x += tui_draw_text(r->y, x, end - x, TUI_ROLE_KEYBAR, " ");
+            x += tui_draw_text(r->y, x, end - x, TUI_ROLE_KEYBAR, label);
+            if (app->n_bar < (int)(sizeof app->bar / sizeof app->bar[0])) {
+                app->bar[app->n_bar].x0 = x0;
+                app->bar[app->n_bar].x1 = x;
+                app->bar[app->n_bar].act = (enum tui_action)a;
+                app->n_bar++;
+            }
+            x += 1;
+        }
+    }
+}
+
+static void draw_too_small(struct tui_app *app)
+{
+    int rows = app->lay.screen.h, cols = app->lay.screen.w;
+    char msg[256];
+    if (app->lang == TUI_LANG_ZH)
+        snprintf(msg, sizeof msg, "终端太小：%d×%d。kladder 至少需要 %d×%d。\n请放大窗口，或按 q 退出。",
+                 cols, rows, TUI_MIN_COLS, TUI_MIN_ROWS);
+    else
+        snprintf(msg, sizeof msg,
+                 "Terminal too small: %d×%d. kladder needs at least %d×%d.\n"
+                 "Enlarge the window, or press q to quit.",
+                 cols, rows, TUI_MIN_COLS, TUI_MIN_ROWS);
+    size_t n;
+    char **lines = text_wrap(msg, cols > 2 ? cols - 2 : 1, &n);
+    int y0 = rows > (int)n ? (rows - (int)n) / 2 : 0;
+    for (size_t i = 0; i < n && y0 + (int)i < rows; i++) {
+        int w = text_width(lines[i]);
+        int x = cols > w ? (cols - w) / 2 : 0;
+        tui_draw_text(y0 + (int)i, x, cols - x, i == 0 ? TUI_ROLE_WARN : TUI_ROLE_NORMAL,
+                      lines[i]);
+    }
+    text_lines_free(lines, n);
+}
+
+static void draw_all(struct tui_app *app)
+{
+    attrset(tui_term_attr(TUI_ROLE_NORMAL));
+    erase();
+    if (app->lay.too_small) {
+        draw_too_small(app);
+    } else {
+        draw_header(app);
+        views[app->view]->draw(app, app->state[app->view]);
+        draw_status(app);
+        draw_keybar(app);
+    }
+    refresh();
+}
+
+/* ---- input ---- */
+
+static void apply_theme(struct tui_app *app)
+{
+    struct tui_theme t;
+    char err[256];
+    if (tui_theme_load(tui_theme_names[app->theme], &t, err, sizeof err) != 0) {
+        tui_app_message(app, "%s", err);
+        if (tui_theme_load("default", &t, err, sizeof err) != 0)
+            die("kladder: the built-in default theme is broken: %s", err);
+    }
+    tui_term_apply(&t, app->color_mode);
+}
+
+static void refresh_views(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++)
+        if (views[v]->changed)
+            views[v]->changed(app, app->state[v]);
+}
+
+static unsigned generic_action(struct tui_app *app, enum tui_action act)
+{
+    int tab = tab_index(app);
+    switch (act) {
+    case TUI_ACT_QUIT:
+        return TUI_R_QUIT;
+    case TUI_ACT_HELP:
+    case TUI_ACT_VIEW_HELP:
+        tui_app_show(app, TUI_VIEW_HELP);
+        return TUI_R_DRAW;
+    case TUI_ACT_VIEW_DASHBOARD:
+        tui_app_show(app, TUI_VIEW_DASHBOARD);
+        return TUI_R_DRAW;
+    case TUI_ACT_VIEW_CASES:
+        tui_app_show(app, TUI_VIEW_CASES);
+        return TUI_R_DRAW;
+    case TUI_ACT_NEXT_VIEW:
+        tui_app_show(app, tab_views[(tab + 1) % 3]);
+        return TUI_R_DRAW;
+    case TUI_ACT_PREV_VIEW:
+        tui_app_show(app, tab_views[(tab + 2) % 3]);
+        return TUI_R_DRAW;
+    case TUI_ACT_LANG:
+        app->lang = app->lang == TUI_LANG_EN ? TUI_LANG_ZH : TUI_LANG_EN;
+        refresh_views(app);
+        return TUI_R_DRAW;
+    case TUI_ACT_THEME:
+        app->theme = tui_theme_names[app->theme + 1] ? app->theme + 1 : 0;
+        apply_theme(app);
+        return TUI_R_DRAW;
+    case TUI_ACT_REDRAW:
+        clearok(curscr, TRUE);
+        return TUI_R_DRAW;
+    case TUI_ACT_SEARCH:
+        tui_app_prompt_open(app);
+        return TUI_R_DRAW;
+    default:
+        return TUI_R_NONE;
+    }
+}
+
+static unsigned dispatch(struct tui_app *app, enum tui_action act)
+{
+    const struct tui_view_ops *ops = views[app->view];
+    unsigned r = ops->action ? ops->action(app, app->state[app->view], act) : TUI_R_UNHANDLED;
+    if (r & TUI_R_UNHANDLED)
+        r = (r & ~(unsigned)TUI_R_UNHANDLED) | generic_action(app, act);
+    return r;
+}
+
+static void prompt_changed(struct tui_app *app)
+{
+    const struct tui_view_ops *ops = views[app->view];
+    if (ops->search)
+        ops->search(app, app->state[app->view], app->prompt_text);
+}
+
+static unsigned prompt_key(struct tui_app *app, int key)
+{
+    enum tui_action act = tui_action_for_key(TUI_SCOPE_SEARCH, key);
+    size_t len = strlen(app->prompt_text);
+    switch (act) {
+    case TUI_ACT_SEARCH_KEEP:
+        app->prompt = false;
+        return TUI_R_DRAW;
+    case TUI_ACT_SEARCH_CANCEL:
+        app->prompt = false;
+        snprintf(app->prompt_text, sizeof app->prompt_text, "%s", app->prompt_saved);
+        prompt_changed(app);
+        return TUI_R_DRAW;
+    case TUI_ACT_SEARCH_ERASE:
+        /* Back over one whole UTF-8 character. */
+        while (len > 0 && ((unsigned char)app->prompt_text[len - 1] & 0xC0) == 0x80)
+            len--;
+        if (len > 0)
+            len--;
+        app->prompt_text[len] = '\0';
+        prompt_changed(app);
+        return TUI_R_DRAW;
+    case TUI_ACT_SEARCH_CLEAR:
+        app->prompt_text[0] = '\0';
+        prompt_changed(app);
+        return TUI_R_DRAW;
+    default:
+        break;
+    }
+    if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key))
+        return TUI_R_NONE;
+    char name[16];
+    tui_key_name(key, name, sizeof name); /* UTF-8 of the character */
+    if (len + strlen(name) <= TUI_SEARCH_MAX) {
+        memcpy(app->prompt_text + len, name, strlen(name) + 1);
+        prompt_changed(app);
+    }
+    return TUI_R_DRAW;
+}
+
+static unsigned handle_key(struct tui_app *app, int key)
+{
+    app->message[0] = '\0';
+    if (app->prompt)
+        return prompt_key(app, key);
+    if (app->lay.too_small)
+        return key == 'q' || key == TUI_KEY_FN(KEY_F(10)) ? TUI_R_QUIT : TUI_R_NONE;
+    if (key == ' ' && app->view != TUI_VIEW_CASES)
+        key = TUI_KEY_FN(KEY_NPAGE); /* Space pages down where it has no other use */
+    enum tui_action act = tui_action_for_key(views[app->view]->scope, key);
+    if (act == TUI_ACT_NONE)
+        return TUI_R_NONE;
+    return dispatch(app, act);
+}
+
+static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
+{
+    app->message[0] = '\0';
+    if (app->lay.too_small)
+        return TUI_R_NONE;
+    if (ev->wheel == 0 && ev->y == app->lay.header.y) {
+        for (int i = 0; i < 3; i++)
+            if (ev->x >= app->tabs[i].x0 && ev->x < app->tabs[i].x1) {
+                app->prompt = false;
+                tui_app_show(app, app->tabs[i].view);
+                return TUI_R_DRAW;
+            }
+        return TUI_R_NONE;
+    }
+    if (ev->wheel == 0 && ev->y == app->lay.keybar.y) {
+        for (int i = 0; i < app->n_bar; i++)
+            if (ev->x >= app->bar[i].x0 && ev->x < app->bar[i].x1) {
+                enum tui_action act = app->bar[i].act;
+                if (app->prompt) {
+                    const char *k = tui_action_key_label(act);
+                    return prompt_key(app, tui_key_parse(k));
+                }
+                return dispatch(app, act);
+            }
+        return TUI_R_NONE;
+    }
+    if (tui_rect_contains(&app->lay.body, ev->y, ev->x) && views[app->view]->mouse)
+        return views[app->view]->mouse(app, app->state[app->view], ev->y, ev->x, ev->wheel);
+    return TUI_R_NONE;
+}
+
+/* ---- start and end ---- */
+
+static void load_reference(struct tui_app *app)
+{
+    char err[512];
+    if (cdb_gaps_load(app->db, &app->gaps, &app->n_gaps, err, sizeof err) != 0 ||
+        cdb_rungs_load(app->db, &app->rungs, &app->n_rungs, err, sizeof err) != 0)
+        die("kladder: cannot read gaps and rungs from the database: %s", err);
+}
+
+static void free_app(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++)
+        if (app->state[v] && views[v]->fini)
+            views[v]->fini(app->state[v]);
+    for (size_t i = 0; i < app->n_gaps; i++)
+        cdb_gap_free(&app->gaps[i]);
+    free(app->gaps);
+    for (size_t i = 0; i < app->n_rungs; i++)
+        cdb_rung_free(&app->rungs[i]);
+    free(app->rungs);
+    if (app->db)
+        cdb_close(app->db);
+}
+
+static bool parse_size(const char *s, int *rows, int *cols)
+{
+    int c, r;
+    char x;
+    if (!s || sscanf(s, "%d%c%d", &c, &x, &r) != 3 || (x != 'x' && x != 'X') || c < 1 ||
+        r < 1 || c > 1000 || r > 1000)
+        return false;
+    *rows = r;
+    *cols = c;
+    return true;
+}
 
 int tui_main(const struct cli_global *g)
 {
-    (void)g;
-    fprintf(stderr, "kladder: the interactive interface is not built yet\n");
-    return 2;
+    const char *script_path = getenv("KLADDER_SCRIPT");
+    bool headless = script_path && *script_path;
+    int rows = 24, cols = 80;
+    if (headless && getenv("KLADDER_SIZE") && !parse_size(getenv("KLADDER_SIZE"), &rows, &cols)) {
+        fprintf(stderr, "kladder: KLADDER_SIZE must look like 80x24, not '%s'\n",
+                getenv("KLADDER_SIZE"));
+        return 2;
+    }
+    char err[sizeof ((struct tui_app *)0)->message];
+    struct tui_script *script = NULL;
+    if (headless && !(script = tui_script_open(script_path, err, sizeof err))) {
+        fprintf(stderr, "kladder: KLADDER_SCRIPT: %s\n", err);
+        return 2;
+    }
+
+    struct tui_app app = {.g = g};
+    app.db = cli_open_db(g);
+    if (!app.db) {
+        tui_script_free(script);
+        return 2;
+    }
+    load_reference(&app);
+    const char *lang = getenv("KLADDER_LANG");
+    if (lang && strncmp(lang, "zh", 2) == 0)
+        app.lang = TUI_LANG_ZH;
+    const char *theme = getenv("KLADDER_THEME");
+    for (int i = 0; theme && tui_theme_names[i]; i++)
+        if (strcmp(theme, tui_theme_names[i]) == 0)
+            app.theme = i;
+
+    const char *codeset = nl_langinfo(CODESET);
+    tui_draw_set_ascii(!codeset || strcmp(codeset, "UTF-8") != 0);
+
+    if (tui_term_start(headless, rows, cols, err, sizeof err) != 0) {
+        fprintf(stderr, "kladder: %s\n", err);
+        tui_script_free(script);
+        free_app(&app);
+        return 2;
+    }
+    die_set_cleanup(tui_term_end);
+    app.color_mode = tui_theme_color_mode(g->color, getenv("NO_COLOR"), tui_term_has_colors(),
+                                          tui_term_colors());
+    apply_theme(&app);
+    tui_layout_compute(LINES, COLS, &app.lay);
+    for (int v = 0; v < TUI_VIEW_COUNT; v++)
+        app.state[v] = views[v]->init(&app);
+    app.view = TUI_VIEW_DASHBOARD;
+
+    int status = 0;
+    bool dirty = true;
+    for (;;) {
+        if (dirty)
+            draw_all(&app);
+        dirty = false;
+        struct tui_event ev;
+        if (script) {
+            if (tui_script_next(script, &ev, err, sizeof err) != 0) {
+                snprintf(app.message, sizeof app.message, "%s", err);
+                status = 2;
+                break;
+            }
+        } else {
+            tui_term_read(&ev);
+        }
+        unsigned r = TUI_R_NONE;
+        switch (ev.kind) {
+        case TUI_EV_END:
+            r = TUI_R_QUIT;
+            break;
+        case TUI_EV_KEY:
+            r = handle_key(&app, ev.key);
+            break;
+        case TUI_EV_MOUSE:
+            r = handle_mouse(&app, &ev);
+            break;
+        case TUI_EV_RESIZE:
+            if (script)
+                tui_term_resize(ev.y, ev.x);
+            tui_layout_compute(LINES, COLS, &app.lay);
+            r = TUI_R_DRAW;
+            break;
+        case TUI_EV_SAVE:
+            if (dirty)
+                draw_all(&app);
+            if (tui_term_save_screen(ev.path, err, sizeof err) != 0) {
+                snprintf(app.message, sizeof app.message, "%s", err);
+                status = 2;
+                r = TUI_R_QUIT;
+            }
+            break;
+        }
+        if (r & TUI_R_QUIT)
+            break;
+        /* Every key can change what is shown (a message goes away), so redraw after each;
+         * drawing the whole frame is cheap and curses sends only the difference. */
+        dirty = true;
+    }
+    tui_term_end();
+    die_set_cleanup(NULL);
+    if (status != 0)
+        fprintf(stderr, "kladder: %s\n", app.message);
+    tui_script_free(script);
+    free_app(&app);
+    return status;
 }

@@ -1,0 +1,258 @@
+/* Dashboard: the 7 gaps × 8 rungs matrix. A marked cell means the rung closes the gap
+ * (rungs.json "closes"); the number is how many cases have that primary gap and lowest rung.
+ * Enter on a cell opens the case list filtered to it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "tui/draw.h"
+#include "tui/view.h"
+
+struct dash_state {
+    int counts[CDB_GAPS][CDB_RUNGS];
+    int total;
+    int gap, rung; /* cursor, 0-based */
+    /* geometry of the last frame, for the mouse */
+    int y0, x0, label_w, cell_w;
+};
+
+static void dash_load(struct tui_app *app, struct dash_state *s)
+{
+    memset(s->counts, 0, sizeof s->counts);
+    s->total = 0;
+    struct cdb_case_list l = {0};
+    char err[256];
+    if (cdb_cases_query(app->db, NULL, &l, err, sizeof err) != 0) {
+        tui_app_message(app, "%s", err);
+        return;
+    }
+    for (size_t i = 0; i < l.n; i++) {
+        int g = l.items[i].gap, r = l.items[i].rung;
+        if (g >= 1 && g <= CDB_GAPS && r >= 1 && r <= CDB_RUNGS)
+            s->counts[g - 1][r - 1]++;
+        s->total++;
+    }
+    cdb_case_list_free(&l);
+}
+
+static void *dash_init(struct tui_app *app)
+{
+    struct dash_state *s = xcalloc(1, sizeof *s);
+    dash_load(app, s);
+    return s;
+}
+
+static void dash_fini(void *state)
+{
+    free(state);
+}
+
+static bool closes(const struct cdb_rung *r, int gap)
+{
+    for (size_t i = 0; r && i < r->n_closes; i++)
+        if (r->closes[i] == gap)
+            return true;
+    return false;
+}
+
+static enum tui_role gap_role(int gap)
+{
+    return gap >= 1 && gap <= 7 ? (enum tui_role)(TUI_ROLE_GAP1 + gap - 1) : TUI_ROLE_NORMAL;
+}
+
+/* Wrapped text under the matrix; returns the next free row. */
+static int para(int y, int x, int w, int ymax, enum tui_role role, const char *text)
+{
+    size_t n;
+    char **lines = text_wrap(text, w, &n);
+    for (size_t i = 0; i < n && y < ymax; i++, y++)
+        tui_draw_text(y, x, w, role, lines[i]);
+    text_lines_free(lines, n);
+    return y;
+}
+
+static void dash_draw(struct tui_app *app, void *state)
+{
+    struct dash_state *s = state;
+    const struct tui_rect *r = &app->lay.body;
+    int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
+    char buf[512];
+
+    snprintf(buf, sizeof buf, "%s",
+             tui_tr(app, "Which rung of the ladder closes which gap",
+                    "验证阶梯的哪一级填补哪个缺口"));
+    tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
+    snprintf(buf, sizeof buf, "%s %s   %s",
+             tui_glyph(TUI_GLYPH_MARK),
+             tui_tr(app, "the rung closes the gap", "该级填补该缺口"),
+             tui_tr(app, "number: cases with that primary gap and lowest catching rung",
+                    "数字：主缺口与最低可发现阶梯落在此格的案例数"));
+    y = para(y, x, w, ymax, TUI_ROLE_DIM, buf);
+    y++;
+
+    /* Column geometry: a label column for the gap names, then 8 equal cells. */
+    int label_w = w >= 120 ? 26 : w >= 90 ? 22 : 18;
+    int cell_w = (w - label_w) / CDB_RUNGS;
+    if (cell_w > 22)
+        cell_w = 22;
+    if (cell_w < 4)
+        cell_w = 4;
+    s->x0 = x;
+    s->label_w = label_w;
+    s->cell_w = cell_w;
+
+    /* Header rows: rung numbers, and names when the cells are wide enough. */
+    tui_draw_pad(y, x, label_w, TUI_ROLE_COLHEAD, tui_tr(app, "gap \\ rung", "缺口 \\ 阶梯"));
+    for (int j = 0; j < CDB_RUNGS; j++) {
+        const struct cdb_rung *rg = tui_app_rung(app, j + 1);
+        if (cell_w >= 10 && rg)
+            snprintf(buf, sizeof buf, "%d %s", j + 1, tui_tr(app, rg->name_en, rg->name_zh));
+        else
+            snprintf(buf, sizeof buf, "R%d", j + 1);
+        tui_draw_pad(y, x + label_w + j * cell_w, cell_w - 1, TUI_ROLE_COLHEAD, buf);
+    }
+    y++;
+    s->y0 = y;
+    for (int i = 0; i < CDB_GAPS && y < ymax; i++, y++) {
+        const struct cdb_gap *g = tui_app_gap(app, i + 1);
+        snprintf(buf, sizeof buf, "%d %s", i + 1, g ? tui_tr(app, g->name_en, g->name_zh) : "?");
+        tui_draw_pad(y, x, label_w, gap_role(i + 1), buf);
+        for (int j = 0; j < CDB_RUNGS; j++) {
+            bool mark = closes(tui_app_rung(app, j + 1), i + 1);
+            bool cur = i == s->gap && j == s->rung;
+            int cx = x + label_w + j * cell_w;
+            int n = s->counts[i][j];
+            char cell[32];
+            if (n)
+                snprintf(cell, sizeof cell, " %s %d", mark ? tui_glyph(TUI_GLYPH_MARK)
+                                                           : tui_glyph(TUI_GLYPH_DOT), n);
+            else
+                snprintf(cell, sizeof cell, " %s", mark ? tui_glyph(TUI_GLYPH_MARK)
+                                                        : tui_glyph(TUI_GLYPH_DOT));
+            enum tui_role role = cur ? TUI_ROLE_SELECTED
+                                 : mark ? TUI_ROLE_MARK
+                                        : TUI_ROLE_DIM;
+            if (!cur && n && !mark)
+                role = TUI_ROLE_WARN; /* cases in a cell no rung closes: worth a look */
+            tui_draw_pad(y, cx, cell_w - 1, role, cell);
+        }
+    }
+    y++;
+
+    /* The cell under the cursor, explained. */
+    const struct cdb_gap *g = tui_app_gap(app, s->gap + 1);
+    const struct cdb_rung *rg = tui_app_rung(app, s->rung + 1);
+    int n = s->counts[s->gap][s->rung];
+    if (y < ymax) {
+        snprintf(buf, sizeof buf, "%s %d %s %s %s %d %s: %d %s%s",
+                 tui_tr(app, "Gap", "缺口"), s->gap + 1, g ? tui_tr(app, g->name_en, g->name_zh) : "",
+                 tui_glyph(TUI_GLYPH_TIMES), tui_tr(app, "rung", "阶梯"), s->rung + 1,
+                 rg ? tui_tr(app, rg->name_en, rg->name_zh) : "", n,
+                 tui_tr(app, n == 1 ? "case" : "cases", "个案例"),
+                 closes(rg, s->gap + 1) ? tui_tr(app, "; this rung closes this gap",
+                                                 "；该级填补此缺口")
+                                        : "");
+        tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
+    }
+    if (g && y < ymax)
+        y = para(y, x, w, ymax, TUI_ROLE_NORMAL, tui_tr(app, g->summary_en, g->summary_zh));
+    if (rg && y < ymax) {
+        snprintf(buf, sizeof buf, "%s %d %s: %s", tui_tr(app, "Rung", "阶梯"), rg->n,
+                 tui_tr(app, rg->name_en, rg->name_zh), tui_tr(app, rg->runs_en, rg->runs_zh));
+        y = para(y, x, w, ymax, TUI_ROLE_NORMAL, buf);
+    }
+    if (y + 1 < ymax) {
+        y++;
+        snprintf(buf, sizeof buf, "%d %s. %s", s->total, tui_tr(app, "cases in the index", "个案例"),
+                 tui_tr(app, "Enter lists the cases of the cell.", "按 Enter 列出此格中的案例。"));
+        tui_draw_text(y, x, w, TUI_ROLE_DIM, buf);
+    }
+}
+
+static unsigned open_cell(struct tui_app *app, struct dash_state *s)
+{
+    tui_cases_show_cell(app, s->gap + 1, s->rung + 1);
+    return TUI_R_DRAW;
+}
+
+static unsigned dash_action(struct tui_app *app, void *state, enum tui_action act)
+{
+    struct dash_state *s = state;
+    switch (act) {
+    case TUI_ACT_DOWN:
+        s->gap = s->gap + 1 < CDB_GAPS ? s->gap + 1 : s->gap;
+        return TUI_R_DRAW;
+    case TUI_ACT_UP:
+        s->gap = s->gap > 0 ? s->gap - 1 : 0;
+        return TUI_R_DRAW;
+    case TUI_ACT_RIGHT:
+        s->rung = s->rung + 1 < CDB_RUNGS ? s->rung + 1 : s->rung;
+        return TUI_R_DRAW;
+    case TUI_ACT_LEFT:
+        s->rung = s->rung > 0 ? s->rung - 1 : 0;
+        return TUI_R_DRAW;
+    case TUI_ACT_FIRST:
+    case TUI_ACT_PAGE_UP:
+        s->gap = 0;
+        return TUI_R_DRAW;
+    case TUI_ACT_LAST:
+    case TUI_ACT_PAGE_DOWN:
+        s->gap = CDB_GAPS - 1;
+        return TUI_R_DRAW;
+    case TUI_ACT_OPEN:
+        return open_cell(app, s);
+    case TUI_ACT_SEARCH:
+        /* Search lives in the case list: go there and open the prompt. */
+        tui_app_show(app, TUI_VIEW_CASES);
+        tui_app_prompt_open(app);
+        return TUI_R_DRAW;
+    default:
+        return TUI_R_UNHANDLED;
+    }
+}
+
+static unsigned dash_mouse(struct tui_app *app, void *state, int y, int x, int wheel)
+{
+    struct dash_state *s = state;
+    if (wheel) {
+        s->gap += wheel;
+        s->gap = s->gap < 0 ? 0 : s->gap >= CDB_GAPS ? CDB_GAPS - 1 : s->gap;
+        return TUI_R_DRAW;
+    }
+    int i = y - s->y0, cx = x - s->x0 - s->label_w;
+    if (i < 0 || i >= CDB_GAPS || cx < 0 || s->cell_w <= 0 || cx / s->cell_w >= CDB_RUNGS)
+        return TUI_R_NONE;
+    int j = cx / s->cell_w;
+    if (i == s->gap && j == s->rung)
+        return open_cell(app, s); /* a second click opens, like Enter */
+    s->gap = i;
+    s->rung = j;
+    return TUI_R_DRAW;
+}
+
+static void dash_status(struct tui_app *app, void *state, char *buf, size_t len)
+{
+    (void)state;
+    snprintf(buf, len, "%s",
+             tui_tr(app, "Arrows or h/j/k/l move, Enter opens the cell, Tab switches view",
+                    "方向键或 h/j/k/l 移动，Enter 打开格子，Tab 切换视图"));
+}
+
+static void dash_refresh(struct tui_app *app, void *state)
+{
+    (void)app, (void)state;
+}
+
+const struct tui_view_ops tui_view_dashboard = {
+    .name = "dashboard",
+    .scope = TUI_SCOPE_GLOBAL,
+    .init = dash_init,
+    .fini = dash_fini,
+    .draw = dash_draw,
+    .action = dash_action,
+    .mouse = dash_mouse,
+    .status = dash_status,
+    .changed = dash_refresh,
+};
