@@ -8,6 +8,8 @@ static void keep_visible(struct tui_list *l)
     }
     if (l->sel >= l->n)
         l->sel = l->n - 1;
+    if (l->height <= 0)
+        return; /* not drawn yet: the first draw scrolls */
     size_t h = l->height > 0 ? (size_t)l->height : 1;
     if (l->sel < l->top)
         l->top = l->sel;

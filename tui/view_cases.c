@@ -547,8 +547,13 @@ static void cases_status(struct tui_app *app, void *state, char *buf, size_t len
 {
     struct cases_state *s = state;
     size_t o = 0;
-    o += (size_t)snprintf(buf + o, len - o, "%zu / %d %s", s->cases.n, s->total,
-                          tui_tr(app, "cases", "个案例"));
+    /* The row number tells where the selection is even without colour or reverse video. */
+    if (app->lang == TUI_LANG_ZH)
+        o += (size_t)snprintf(buf + o, len - o, "第 %zu / %zu 个（索引中共 %d 个）",
+                              s->cases.n ? s->list.sel + 1 : 0, s->cases.n, s->total);
+    else
+        o += (size_t)snprintf(buf + o, len - o, "Case %zu of %zu (%d in the index)",
+                              s->cases.n ? s->list.sel + 1 : 0, s->cases.n, s->total);
     if (s->gap && o < len) {
         const struct cdb_gap *g = tui_app_gap(app, s->gap);
         o += (size_t)snprintf(buf + o, len - o, " · %s %d %s", tui_tr(app, "gap", "缺口"), s->gap,

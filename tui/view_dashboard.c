@@ -93,7 +93,16 @@ static void dash_draw(struct tui_app *app, void *state)
     y++;
 
     /* Column geometry: a label column for the gap names, then 8 equal cells. */
-    int label_w = w >= 120 ? 26 : w >= 90 ? 22 : 18;
+    int label_w = 12;
+    for (int i = 1; i <= CDB_GAPS; i++) {
+        const struct cdb_gap *g = tui_app_gap(app, i);
+        int lw = g ? text_width(tui_tr(app, g->name_en, g->name_zh)) + 3 : 0;
+        label_w = lw > label_w ? lw : label_w;
+    }
+    if (label_w > 30)
+        label_w = 30;
+    if (label_w > w - CDB_RUNGS * 6)
+        label_w = w - CDB_RUNGS * 6;
     int cell_w = (w - label_w) / CDB_RUNGS;
     if (cell_w > 22)
         cell_w = 22;
@@ -146,10 +155,10 @@ static void dash_draw(struct tui_app *app, void *state)
     const struct cdb_rung *rg = tui_app_rung(app, s->rung + 1);
     int n = s->counts[s->gap][s->rung];
     if (y < ymax) {
-        snprintf(buf, sizeof buf, "%s %d %s %s %s %d %s: %d %s%s",
+        snprintf(buf, sizeof buf, "%s %d %s %s %s %d %s%s%d %s%s",
                  tui_tr(app, "Gap", "缺口"), s->gap + 1, g ? tui_tr(app, g->name_en, g->name_zh) : "",
                  tui_glyph(TUI_GLYPH_TIMES), tui_tr(app, "rung", "阶梯"), s->rung + 1,
-                 rg ? tui_tr(app, rg->name_en, rg->name_zh) : "", n,
+                 rg ? tui_tr(app, rg->name_en, rg->name_zh) : "", tui_tr(app, ": ", "："), n,
                  tui_tr(app, n == 1 ? "case" : "cases", "个案例"),
                  closes(rg, s->gap + 1) ? tui_tr(app, "; this rung closes this gap",
                                                  "；该级填补此缺口")
@@ -159,14 +168,18 @@ static void dash_draw(struct tui_app *app, void *state)
     if (g && y < ymax)
         y = para(y, x, w, ymax, TUI_ROLE_NORMAL, tui_tr(app, g->summary_en, g->summary_zh));
     if (rg && y < ymax) {
-        snprintf(buf, sizeof buf, "%s %d %s: %s", tui_tr(app, "Rung", "阶梯"), rg->n,
-                 tui_tr(app, rg->name_en, rg->name_zh), tui_tr(app, rg->runs_en, rg->runs_zh));
+        snprintf(buf, sizeof buf, "%s %d %s%s%s", tui_tr(app, "Rung", "阶梯"), rg->n,
+                 tui_tr(app, rg->name_en, rg->name_zh), tui_tr(app, ": ", "："),
+                 tui_tr(app, rg->runs_en, rg->runs_zh));
         y = para(y, x, w, ymax, TUI_ROLE_NORMAL, buf);
     }
     if (y + 1 < ymax) {
         y++;
-        snprintf(buf, sizeof buf, "%d %s. %s", s->total, tui_tr(app, "cases in the index", "个案例"),
-                 tui_tr(app, "Enter lists the cases of the cell.", "按 Enter 列出此格中的案例。"));
+        if (app->lang == TUI_LANG_ZH)
+            snprintf(buf, sizeof buf, "索引中共 %d 个案例。按 Enter 列出此格中的案例。", s->total);
+        else
+            snprintf(buf, sizeof buf, "%d cases in the index. Enter lists the cases of the cell.",
+                     s->total);
         tui_draw_text(y, x, w, TUI_ROLE_DIM, buf);
     }
 }

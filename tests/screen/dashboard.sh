@@ -1,0 +1,34 @@
+# The dashboard matrix at three terminal sizes, in English and in Chinese; Enter on a cell opens
+# the case list filtered to that gap and rung.
+. tests/screen/screen_lib
+
+screen_run 80x24 ':save-screen dashboard-80x24
+:resize 120 40
+:save-screen dashboard-120x40
+:resize 200 60
+:save-screen dashboard-200x60
+:resize 80 24
+L
+:save-screen dashboard-zh-80x24
+L
+j
+j
+j
+j
+l
+l
+l
+l
+:save-screen dashboard-cursor
+Enter
+:save-screen dashboard-cell-opens-cases'
+for s in dashboard-80x24 dashboard-120x40 dashboard-200x60 dashboard-zh-80x24 dashboard-cursor \
+         dashboard-cell-opens-cases; do
+    screen_check "$s"
+done
+# The matrix itself: rung 8 closes every gap, and gap 5 x rung 5 holds the 3 timing cases.
+tap_check "rung 8 column marked on every gap row" \
+    test "$(grep -c '●$' "$SCREENS/dashboard-80x24.screen")" -eq 7
+tap_check "cell 5x5 counts 3 cases" grep -q '^ 5 Timing .*● 3' "$SCREENS/dashboard-80x24.screen"
+tap_check "cell opens the list filtered to gap 5, rung 5" \
+    grep -q 'Case 1 of 3 (9 in the index) · gap 5 Timing · rung 5 Repeat' "$SCREENS/dashboard-cell-opens-cases.screen"

@@ -1,0 +1,21 @@
+# Help, generated from the action table, in both languages; `/` finds text in it.
+. tests/screen/screen_lib
+
+screen_run 100x50 '?
+:save-screen help-en
+L
+:save-screen help-zh
+L
+/
+:type theme
+Enter
+:save-screen help-find'
+for s in help-en help-zh help-find; do
+    screen_check "$s"
+done
+# Every action of the table appears: count the help lines against tui/actions.def.
+n_actions=$(grep -c '^ACT(' tui/actions.def)
+tap_check "one help line per action ($n_actions)" \
+    test "$(grep -cE '^ \S.{0,14}  +\S' "$SCREENS/help-en.screen")" -ge "$n_actions"
+tap_check "the key bar's labels come from the same table" \
+    grep -q '^Enter Open / Search Esc Back Tab View L 中文 t Theme ? Help q Quit' "$SCREENS/help-en.screen"
