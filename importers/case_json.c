@@ -39,7 +39,9 @@ cJSON *imp_case_to_json(const struct cdb_case *c)
     }
     cJSON_AddStringToObject(o, "arch", c->arch);
     cJSON_AddNumberToObject(o, "gap", c->gap);
-    cJSON_AddItemToObject(o, "gaps", cJSON_CreateIntArray(c->gaps, (int)c->n_gaps));
+    cJSON *gaps = cJSON_AddArrayToObject(o, "gaps"); /* CreateIntArray gives NULL when empty */
+    for (size_t i = 0; i < c->n_gaps; i++)
+        cJSON_AddItemToArray(gaps, cJSON_CreateNumber(c->gaps[i]));
     cJSON_AddNumberToObject(o, "rung", c->rung);
     cJSON_AddItemToObject(o, "symptoms", strv(c->symptoms, c->n_symptoms));
     cJSON_AddItemToObject(o, "models", strv(c->models, c->n_models));

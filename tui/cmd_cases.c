@@ -19,11 +19,13 @@ static void print_help(void)
            "--json prints an array of case objects with the fields of data/cases.json.\n");
 }
 
-/* Prints one table cell: sanitised, cut and padded to `cells` display cells. */
+/* Prints one table cell: sanitised, cut and padded to `cells` display cells, the last of which
+ * is always a space so neighbouring columns never touch. */
 static void cell(const char *s, int cells)
 {
-    char *t = text_fit_pad(s ? s : "", cells, false);
+    char *t = text_fit_pad(s ? s : "", cells - 1, false);
     fputs(t, stdout);
+    putchar(' ');
     free(t);
 }
 
@@ -89,19 +91,19 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         cJSON_free(out);
         cJSON_Delete(arr);
     } else {
-        cell("ID", 14), cell(" GAP", 5), cell(" RUNG", 6), cell(zh ? "症状" : "SYMPTOMS", 28);
+        cell("ID", 14), cell("GAP", 4), cell("RUNG", 5), cell(zh ? "症状" : "SYMPTOMS", 30);
         puts(zh ? "标题" : "TITLE");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_case *c = &l.items[i];
             char gap[8], rung[8], sym[256] = "";
-            snprintf(gap, sizeof gap, " %d", c->gap);
-            snprintf(rung, sizeof rung, " %d", c->rung);
+            snprintf(gap, sizeof gap, "%d", c->gap);
+            snprintf(rung, sizeof rung, "%d", c->rung);
             for (size_t s = 0; s < c->n_symptoms; s++) {
                 if (s)
                     strncat(sym, ",", sizeof sym - strlen(sym) - 1);
                 strncat(sym, c->symptoms[s], sizeof sym - strlen(sym) - 1);
             }
-            cell(c->id, 14), cell(gap, 5), cell(rung, 6), cell(sym, 28);
+            cell(c->id, 14), cell(gap, 4), cell(rung, 5), cell(sym, 30);
             char *t = text_sanitize(zh ? c->title_zh : c->title_en, false);
             puts(t);
             free(t);

@@ -63,3 +63,24 @@ duplicate id|c[1]["id"] = c[0]["id"]; c[1]["refs"] = c[0]["refs"]|aiter-6402
 missing list|del doc["cases"]|'cases'
 CASES
 tap_check "--version" sh -c "'$KLADDER' --version | grep -q '^kladder '"
+
+# The built-in index (data/): 32 cases, filters and bilingual search agree with the data.
+rdb=$KL_TMP/real.db
+r() { "$KLADDER" --db "$rdb" "$@"; }
+ids() { python3 -c 'import json,sys; print(" ".join(sorted(c["id"] for c in json.load(sys.stdin))))'; }
+tap_check "built-in index has 32 cases" test "$(r cases --json | count)" = 32
+tap_check "searching 挂 finds exactly the hang cases" test "$(r cases --search 挂 --json | ids)" = "$(r cases --symptom hang --json | ids)"
+tap_check "gap 5 holds the five timing cases" test "$(r cases --gap 5 --json | count)" = 5
+tap_check "English search: 151936" test "$(r cases --search 151936 --json | ids)" = "aiter-6402"
+tap_check "Chinese search: 信号量" sh -c "'$KLADDER' --db '$rdb' cases --search 信号量 --json | grep -q aiter-4494"
+tap_check "--repo atom" test "$(r cases --repo atom --json | ids)" = "atom-1750 atom-2533"
+r cases --json | python3 -c '
+import json, sys
+cases = json.load(sys.stdin)
+src = json.load(open("data/cases.json", encoding="utf-8"))["cases"]
+by = {c["id"]: c for c in cases}
+assert len(by) == len(src) == 32
+for c in src:
+    assert by[c["id"]] == c, c["id"]
+'
+tap_check "cases --json reproduces data/cases.json field for field" test $? = 0
