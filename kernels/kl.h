@@ -104,6 +104,12 @@ typedef unsigned long long kl_size;
 #include <utility>
 
 static thread_local struct kl_cpu_thread *kl_cpu_cur;
+/* An address inside this module's per-OS-thread storage: touching it makes sure the storage
+ * exists (the adversarial schedule fills it with garbage before each block). */
+extern "C" __attribute__((visibility("default"))) void *kl_cpu_tls_anchor(void)
+{
+    return &kl_cpu_cur;
+}
 
 #define __global__
 #define __device__

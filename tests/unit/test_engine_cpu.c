@@ -1,0 +1,496 @@
+/* The cpu backend's emulation: barriers, wave shuffles at both wave widths, ballot, dynamic
+ * shared memory, inter-block spin waits, deadlock reports, stream queues (a missing event shows
+ * every time), graph capture (nothing runs before the replay) and the on-device oracles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/embed.h"
+#include "common/xalloc.h"
+#include "engine/backend.h"
+
+static const struct eng_backend *B;
+
+static const char test_src[] =
+    "KL_KERNEL sum_good(float *out, const float *in)\n"
+    "{\n"
+    "    __shared__ float s[256];\n"
+    "    int t = threadIdx.x;\n"
+    "    s[t] = in[blockIdx.x * blockDim.x + t];\n"
+    "    __syncthreads();\n"
+    "    for (int k = blockDim.x / 2; k > 0; k /= 2) {\n"
+    "        if (t < k) s[t] += s[t + k];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (t == 0) out[blockIdx.x] = s[0];\n"
+    "}\n"
+    /* The missing barrier: each thread reads its neighbour's slot right after writing its own. */
+    "KL_KERNEL neighbour_bad(float *out, const float *in)\n"
+    "{\n"
+    "    __shared__ float s[256];\n"
+    "    int t = threadIdx.x;\n"
+    "    s[t] = in[t];\n"
+    "    out[t] = s[(t + 1) % blockDim.x] + s[(t + blockDim.x - 1) % blockDim.x];\n"
+    "}\n"
+    "KL_KERNEL neighbour_good(float *out, const float *in)\n"
+    "{\n"
+    "    __shared__ float s[256];\n"
+    "    int t = threadIdx.x;\n"
+    "    s[t] = in[t];\n"
+    "    __syncthreads();\n"
+    "    out[t] = s[(t + 1) % blockDim.x] + s[(t + blockDim.x - 1) % blockDim.x];\n"
+    "}\n"
+    "KL_KERNEL wave_ops(int *out, unsigned long long *ballots)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    int v = t;\n"
+    "    for (int m = KL_WAVE / 2; m > 0; m /= 2) v += kl_shfl_xor(v, m);\n"
+    "    int d = kl_shfl_down(t, 1);\n"
+    "    int b = kl_shfl(t, 3);\n"
+    "    kl_u64 bal = kl_ballot(t % 3 == 0);\n"
+    "    out[t * 4 + 0] = v; out[t * 4 + 1] = d; out[t * 4 + 2] = b; out[t * 4 + 3] = KL_WAVE;\n"
+    "    if (kl_lane() == 0) ballots[t / KL_WAVE] = bal;\n"
+    "}\n"
+    "KL_KERNEL dyn(float *out)\n"
+    "{\n"
+    "    KL_DYNAMIC_SHARED(float, d);\n"
+    "    d[threadIdx.x] = (float)threadIdx.x;\n"
+    "    __syncthreads();\n"
+    "    out[blockIdx.x * blockDim.x + threadIdx.x] = d[blockDim.x - 1 - threadIdx.x];\n"
+    "}\n"
+    /* Block 0 waits until every other block has arrived: needs more than one OS thread when
+     * blocks run one after another. */
+    "KL_KERNEL spin(unsigned *counter, int *out)\n"
+    "{\n"
+    "    if (blockIdx.x == 0) {\n"
+    "        if (threadIdx.x == 0)\n"
+    "            while (kl_atomic_load_acquire(counter, KL_SCOPE_DEVICE) < gridDim.x - 1) kl_sleep_ns(100);\n"
+    "        __syncthreads();\n"
+    "        out[0] = (int)kl_atomic_load_relaxed(counter, KL_SCOPE_DEVICE);\n"
+    "    } else if (threadIdx.x == 0) {\n"
+    "        atomicAdd(counter, 1u);\n"
+    "    }\n"
+    "}\n"
+    "KL_KERNEL diverge(int *out)\n"
+    "{\n"
+    "    if (threadIdx.x < 16) __syncthreads();\n"
+    "    else out[0] = kl_shfl(1, 0);\n"
+    "}\n"
+    "KL_KERNEL add_one(float *p, int n)\n"
+    "{\n"
+    "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] += 1.0f;\n"
+    "}\n"
+    "KL_EXPORT(sum_good)\nKL_EXPORT(neighbour_bad)\nKL_EXPORT(neighbour_good)\nKL_EXPORT(wave_ops)\n"
+    "KL_EXPORT(dyn)\nKL_EXPORT(spin)\nKL_EXPORT(diverge)\nKL_EXPORT(add_one)\n";
+
+struct fix {
+    struct eng_ctx *ctx;
+    struct eng_module *mod;
+};
+
+static void *code;
+static size_t code_len;
+static void *util_code;
+static size_t util_len;
+
+static char *with_header(const char *body)
+{
+    const struct embed_file *h = embed_find("kernels/kl.h");
+    assert_non_null(h);
+    return xasprintf("%s\n#line 1 \"test.kl\"\n%s", (const char *)h->data, body);
+}
+
+static int setup_all(void **state)
+{
+    (void)state;
+    B = eng_backend_find("cpu");
+    char why[512];
+    if (!B || B->load(why, sizeof why) != 0) {
+        fprintf(stderr, "cpu backend unavailable: %s\n", why);
+        return -1;
+    }
+    char log[8192];
+    char *src = with_header(test_src);
+    int rc = B->compile("cpu-wave32", src, "test.kl", NULL, &code, &code_len, log, sizeof log);
+    free(src);
+    if (rc != 0) {
+        fprintf(stderr, "compile failed: %s\n", log);
+        return -1;
+    }
+    const struct embed_file *u = embed_find("kernels/util.kl");
+    src = with_header((const char *)u->data);
+    rc = B->compile("cpu-wave32", src, "util.kl", NULL, &util_code, &util_len, log, sizeof log);
+    free(src);
+    if (rc != 0) {
+        fprintf(stderr, "util compile failed: %s\n", log);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    free(code);
+    free(util_code);
+    return 0;
+}
+
+static struct fix open_fix(int wave, enum eng_schedule sched)
+{
+    struct fix f;
+    char err[512];
+    struct eng_open_opts o = {.wave_size = wave, .schedule = sched, .seed = 7};
+    assert_int_equal(B->open(0, &o, &f.ctx, err, sizeof err), 0);
+    assert_int_equal(B->module_load(f.ctx, code, code_len, &f.mod, err, sizeof err), 0);
+    return f;
+}
+
+static void close_fix(struct fix *f)
+{
+    B->module_unload(f->ctx, f->mod);
+    B->close(f->ctx);
+}
+
+static struct eng_kernel *kernel(struct fix *f, const char *name)
+{
+    struct eng_kernel *k;
+    char err[512];
+    assert_int_equal(B->kernel_get(f->ctx, f->mod, name, &k, err, sizeof err), 0);
+    return k;
+}
+
+static eng_dptr alloc(struct fix *f, size_t bytes)
+{
+    eng_dptr p;
+    char err[512];
+    assert_int_equal(B->mem_alloc(f->ctx, bytes, &p, err, sizeof err), 0);
+    return p;
+}
+
+static void launch(struct fix *f, struct eng_kernel *k, unsigned gx, unsigned bx, unsigned shared,
+                   struct eng_stream *s, void **args)
+{
+    unsigned g[3] = {gx, 1, 1}, b[3] = {bx, 1, 1};
+    char err[512];
+    assert_int_equal(B->launch(f->ctx, k, g, b, shared, s, args, err, sizeof err), 0);
+}
+
+static void test_barrier_reduction(void **state)
+{
+    (void)state;
+    enum eng_schedule scheds[] = {ENG_SCHED_DEFAULT, ENG_SCHED_ADVERSARIAL, ENG_SCHED_RANDOM};
+    for (int si = 0; si < 3; si++) {
+        struct fix f = open_fix(32, scheds[si]);
+        float in[4 * 256], out[4];
+        for (int i = 0; i < 4 * 256; i++)
+            in[i] = (float)(i % 7);
+        eng_dptr din = alloc(&f, sizeof in), dout = alloc(&f, sizeof out);
+        char err[512];
+        assert_int_equal(B->memcpy_htod(f.ctx, din, in, sizeof in, NULL, err, sizeof err), 0);
+        void *args[] = {&dout, &din};
+        launch(&f, kernel(&f, "sum_good"), 4, 256, 0, NULL, args);
+        assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+        for (int b = 0; b < 4; b++) {
+            float want = 0;
+            for (int i = 0; i < 256; i++)
+                want += in[b * 256 + i];
+            assert_true(out[b] > want - 0.5f && out[b] < want + 0.5f);
+        }
+        close_fix(&f);
+    }
+}
+
+/* The adversarial schedule exposes the missing barrier on every launch; the barrier fixes it. */
+static void test_missing_barrier_adversarial(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_ADVERSARIAL);
+    float in[256], out[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (float)(i + 1);
+    eng_dptr din = alloc(&f, sizeof in), dout = alloc(&f, sizeof out);
+    char err[512];
+    assert_int_equal(B->memcpy_htod(f.ctx, din, in, sizeof in, NULL, err, sizeof err), 0);
+    void *args[] = {&dout, &din};
+    for (int rep = 0; rep < 10; rep++) {
+        const char *names[2] = {"neighbour_bad", "neighbour_good"};
+        for (int v = 0; v < 2; v++) {
+            assert_int_equal(B->memset_d8(f.ctx, dout, 0, sizeof out, NULL, err, sizeof err), 0);
+            launch(&f, kernel(&f, names[v]), 1, 256, 0, NULL, args);
+            assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+            int wrong = 0;
+            for (int t = 0; t < 256; t++) {
+                float want = in[(t + 1) % 256] + in[(t + 255) % 256];
+                wrong += !(out[t] > want - 0.5f && out[t] < want + 0.5f); /* NaN is wrong too */
+            }
+            if (v == 0)
+                assert_true(wrong > 0);
+            else
+                assert_int_equal(wrong, 0);
+        }
+    }
+    close_fix(&f);
+}
+
+static void check_wave(int W)
+{
+    struct fix f = open_fix(W, ENG_SCHED_DEFAULT);
+    int out[128 * 4];
+    unsigned long long bal[4];
+    eng_dptr dout = alloc(&f, sizeof out), dbal = alloc(&f, sizeof bal);
+    void *args[] = {&dout, &dbal};
+    launch(&f, kernel(&f, "wave_ops"), 1, 128, 0, NULL, args);
+    char err[512];
+    assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+    assert_int_equal(B->memcpy_dtoh(f.ctx, bal, dbal, sizeof bal, NULL, err, sizeof err), 0);
+    for (int t = 0; t < 128; t++) {
+        int base = t / W * W, sum = 0;
+        for (int l = 0; l < W; l++)
+            sum += base + l;
+        assert_int_equal(out[t * 4 + 0], sum);
+        assert_int_equal(out[t * 4 + 1], (t % W) + 1 < W ? t + 1 : t);
+        assert_int_equal(out[t * 4 + 2], base + 3);
+        assert_int_equal(out[t * 4 + 3], W);
+    }
+    for (int w = 0; w < 128 / W; w++) {
+        unsigned long long want = 0;
+        for (int l = 0; l < W; l++)
+            if ((w * W + l) % 3 == 0)
+                want |= 1ull << l;
+        assert_true(bal[w] == want);
+    }
+    close_fix(&f);
+}
+
+static void test_wave32(void **state)
+{
+    (void)state;
+    check_wave(32);
+}
+
+static void test_wave64(void **state)
+{
+    (void)state;
+    check_wave(64);
+}
+
+static void test_dynamic_shared(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_ADVERSARIAL);
+    float out[3 * 64];
+    eng_dptr dout = alloc(&f, sizeof out);
+    void *args[] = {&dout};
+    launch(&f, kernel(&f, "dyn"), 3, 64, 64 * sizeof(float), NULL, args);
+    char err[512];
+    assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+    for (int i = 0; i < 3 * 64; i++)
+        assert_true((int)out[i] == 63 - i % 64);
+    close_fix(&f);
+}
+
+static void test_inter_block_spin(void **state)
+{
+    (void)state;
+    enum eng_schedule scheds[] = {ENG_SCHED_DEFAULT, ENG_SCHED_ADVERSARIAL};
+    for (int si = 0; si < 2; si++) {
+        struct fix f = open_fix(32, scheds[si]);
+        eng_dptr cnt = alloc(&f, 4), dout = alloc(&f, 4);
+        void *args[] = {&cnt, &dout};
+        launch(&f, kernel(&f, "spin"), 8, 64, 0, NULL, args);
+        int out = 0;
+        char err[512];
+        assert_int_equal(B->memcpy_dtoh(f.ctx, &out, dout, 4, NULL, err, sizeof err), 0);
+        assert_int_equal(out, 7);
+        close_fix(&f);
+    }
+}
+
+static void test_deadlock_reported(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_DEFAULT);
+    eng_dptr dout = alloc(&f, 4);
+    void *args[] = {&dout};
+    launch(&f, kernel(&f, "diverge"), 1, 32, 0, NULL, args);
+    int out;
+    char err[512] = "";
+    assert_int_equal(B->memcpy_dtoh(f.ctx, &out, dout, 4, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "deadlock"));
+    /* The error is sticky, like a GPU context after a fault. */
+    assert_int_equal(B->stream_sync(f.ctx, NULL, err, sizeof err), -1);
+    close_fix(&f);
+}
+
+/* Producer on one stream, consumer on another: without the event the consumer runs first every
+ * time; with it, after the producer. */
+static void test_streams_missing_event(void **state)
+{
+    (void)state;
+    enum eng_schedule scheds[] = {ENG_SCHED_DEFAULT, ENG_SCHED_ADVERSARIAL, ENG_SCHED_RANDOM};
+    for (int si = 0; si < 3; si++)
+        for (int with_event = 0; with_event < 2; with_event++) {
+            struct fix f = open_fix(32, scheds[si]);
+            struct eng_stream *p, *c;
+            struct eng_event *e;
+            char err[512];
+            assert_int_equal(B->stream_create(f.ctx, &p, err, sizeof err), 0);
+            assert_int_equal(B->stream_create(f.ctx, &c, err, sizeof err), 0);
+            assert_int_equal(B->event_create(f.ctx, &e, err, sizeof err), 0);
+            float host[64];
+            eng_dptr buf = alloc(&f, sizeof host);
+            assert_int_equal(B->memset_d8(f.ctx, buf, 0, sizeof host, NULL, err, sizeof err), 0);
+            assert_int_equal(B->stream_sync(f.ctx, NULL, err, sizeof err), 0);
+            int n = 64;
+            void *args[] = {&buf, &n};
+            struct eng_kernel *k = kernel(&f, "add_one");
+            launch(&f, k, 1, 64, 0, p, args); /* producer: 0 -> 1 */
+            if (with_event) {
+                assert_int_equal(B->event_record(f.ctx, e, p, err, sizeof err), 0);
+                assert_int_equal(B->stream_wait_event(f.ctx, c, e, err, sizeof err), 0);
+            }
+            launch(&f, k, 1, 64, 0, c, args); /* consumer: +1 */
+            assert_int_equal(B->memcpy_dtoh(f.ctx, host, buf, sizeof host, c, err, sizeof err), 0);
+            /* Without the event the consumer saw the unproduced buffer. */
+            assert_true((int)host[0] == (with_event ? 2 : 1));
+            assert_int_equal(B->stream_sync(f.ctx, p, err, sizeof err), 0);
+            B->event_destroy(f.ctx, e);
+            B->stream_destroy(f.ctx, p);
+            B->stream_destroy(f.ctx, c);
+            close_fix(&f);
+        }
+}
+
+static void test_graph_replay(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_DEFAULT);
+    struct eng_stream *s;
+    char err[512];
+    assert_int_equal(B->stream_create(f.ctx, &s, err, sizeof err), 0);
+    float host[32];
+    eng_dptr buf = alloc(&f, sizeof host);
+    assert_int_equal(B->memset_d8(f.ctx, buf, 0, sizeof host, s, err, sizeof err), 0);
+    int n = 32;
+    void *args[] = {&buf, &n};
+    assert_int_equal(B->graph_begin(f.ctx, s, err, sizeof err), 0);
+    launch(&f, kernel(&f, "add_one"), 1, 32, 0, s, args);
+    n = 0; /* the graph keeps the value captured */
+    struct eng_graph *g;
+    assert_int_equal(B->graph_end(f.ctx, s, &g, err, sizeof err), 0);
+    assert_int_equal(B->memcpy_dtoh(f.ctx, host, buf, sizeof host, s, err, sizeof err), 0);
+    assert_true((int)host[5] == 0); /* capture ran nothing */
+    for (int r = 0; r < 3; r++)
+        assert_int_equal(B->graph_launch(f.ctx, g, s, err, sizeof err), 0);
+    assert_int_equal(B->memcpy_dtoh(f.ctx, host, buf, sizeof host, s, err, sizeof err), 0);
+    assert_true((int)host[5] == 3 && (int)host[31] == 3);
+    B->graph_destroy(f.ctx, g);
+    B->stream_destroy(f.ctx, s);
+    close_fix(&f);
+}
+
+/* util.kl's oracles on the cpu backend: fill, compare with tolerance, sentinel patterns. */
+static void test_util_oracles(void **state)
+{
+    (void)state;
+    struct eng_ctx *ctx;
+    struct eng_module *m;
+    char err[512];
+    struct eng_open_opts o = {.wave_size = 32};
+    assert_int_equal(B->open(0, &o, &ctx, err, sizeof err), 0);
+    assert_int_equal(B->module_load(ctx, util_code, util_len, &m, err, sizeof err), 0);
+    struct eng_kernel *fill, *cmp, *pat, *chk;
+    assert_int_equal(B->kernel_get(ctx, m, "kl_util_fill", &fill, err, sizeof err), 0);
+    assert_int_equal(B->kernel_get(ctx, m, "kl_util_compare", &cmp, err, sizeof err), 0);
+    assert_int_equal(B->kernel_get(ctx, m, "kl_util_fill_pattern", &pat, err, sizeof err), 0);
+    assert_int_equal(B->kernel_get(ctx, m, "kl_util_check_pattern", &chk, err, sizeof err), 0);
+    uint64_t n64 = 1000;
+    const uint64_t n = n64;
+    eng_dptr a, b, res;
+    assert_int_equal(B->mem_alloc(ctx, n * 4, &a, err, sizeof err), 0);
+    assert_int_equal(B->mem_alloc(ctx, n * 4, &b, err, sizeof err), 0);
+    assert_int_equal(B->mem_alloc(ctx, 64, &res, err, sizeof err), 0);
+    int dtype = 0, init = 0;
+    uint64_t seed = 42, first = 0;
+    void *fa[] = {&a, &n64, &dtype, &init, &seed, &first};
+    void *fb[] = {&b, &n64, &dtype, &init, &seed, &first};
+    unsigned g[3] = {4, 1, 1}, bl[3] = {64, 1, 1};
+    assert_int_equal(B->launch(ctx, fill, g, bl, 0, NULL, fa, err, sizeof err), 0);
+    assert_int_equal(B->launch(ctx, fill, g, bl, 0, NULL, fb, err, sizeof err), 0);
+    float vals[1000];
+    assert_int_equal(B->memcpy_dtoh(ctx, vals, a, sizeof vals, NULL, err, sizeof err), 0);
+    double mean = 0, var = 0;
+    for (int i = 0; i < 1000; i++)
+        mean += (double)vals[i];
+    mean /= 1000;
+    for (int i = 0; i < 1000; i++)
+        var += ((double)vals[i] - mean) * ((double)vals[i] - mean);
+    var /= 1000;
+    assert_true(mean > -0.2 && mean < 0.2 && var > 0.7 && var < 1.3);
+    /* Break two elements of b: one beyond tolerance, one to the sentinel (never written). */
+    float bad = vals[10] + 1.0f;
+    uint32_t sent = 0x7fa5a5a5u;
+    assert_int_equal(B->memcpy_htod(ctx, b + 10 * 4, &bad, 4, NULL, err, sizeof err), 0);
+    assert_int_equal(B->memcpy_htod(ctx, b + 700 * 4, &sent, 4, NULL, err, sizeof err), 0);
+    assert_int_equal(B->memset_d8(ctx, res, 0, 64, NULL, err, sizeof err), 0);
+    float atol = 0.01f, rtol = 0.01f;
+    void *ca[] = {&b, &a, &n64, &dtype, &atol, &rtol, &res};
+    assert_int_equal(B->launch(ctx, cmp, g, bl, 0, NULL, ca, err, sizeof err), 0);
+    uint64_t r[8];
+    assert_int_equal(B->memcpy_dtoh(ctx, r, res, sizeof r, NULL, err, sizeof err), 0);
+    assert_int_equal(r[0], 2);  /* two wrong */
+    assert_int_equal(r[1], 11); /* first at 10 (+1) */
+    assert_int_equal(r[3], 1);  /* one non-finite */
+    assert_int_equal(r[4], 1);  /* one still the sentinel */
+    assert_int_equal(r[5], 701);
+    /* Pattern fill and check over an odd length. */
+    uint64_t nb = 1003, pattern = 0x7fa5a5a57fa5a5a5ull;
+    void *pa[] = {&a, &nb, &pattern};
+    assert_int_equal(B->launch(ctx, pat, g, bl, 0, NULL, pa, err, sizeof err), 0);
+    uint8_t poke = 1;
+    assert_int_equal(B->memcpy_htod(ctx, a + 1001, &poke, 1, NULL, err, sizeof err), 0);
+    assert_int_equal(B->memset_d8(ctx, res, 0, 64, NULL, err, sizeof err), 0);
+    void *ka[] = {&a, &nb, &pattern, &res};
+    assert_int_equal(B->launch(ctx, chk, g, bl, 0, NULL, ka, err, sizeof err), 0);
+    assert_int_equal(B->memcpy_dtoh(ctx, r, res, sizeof r, NULL, err, sizeof err), 0);
+    assert_int_equal(r[0], 1);
+    assert_int_equal(r[1], 1002);
+    B->module_unload(ctx, m);
+    B->close(ctx);
+}
+
+static void test_missing_entry_message(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_DEFAULT);
+    struct eng_kernel *k;
+    char err[512];
+    assert_int_equal(B->kernel_get(f.ctx, f.mod, "nope", &k, err, sizeof err), -1);
+    assert_non_null(strstr(err, "KL_EXPORT(nope)"));
+    close_fix(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_barrier_reduction),
+        cmocka_unit_test(test_missing_barrier_adversarial),
+        cmocka_unit_test(test_wave32),
+        cmocka_unit_test(test_wave64),
+        cmocka_unit_test(test_dynamic_shared),
+        cmocka_unit_test(test_inter_block_spin),
+        cmocka_unit_test(test_deadlock_reported),
+        cmocka_unit_test(test_streams_missing_event),
+        cmocka_unit_test(test_graph_replay),
+        cmocka_unit_test(test_util_oracles),
+        cmocka_unit_test(test_missing_entry_message),
+    };
+    return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
