@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Run here, on the build machine: builds kladder and bench/kbench and copies them, with every
+# shared library they load at start-up except the C library's own, into BUILD/device/, so both
+# run on another x86-64 Linux (with a newer or equal glibc) without installing packages.
+#
+# Not bundled on purpose: libcuda (belongs to the installed driver) and NVRTC (the machine's own
+# CUDA toolkit is found under /usr/local/cuda*; KLADDER_NVRTC names another), libamdhip64.
+#
+#   scripts/device-bundle.sh            BUILD=build (default) or BUILD=build/gpu
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+make --no-print-directory -j"$(nproc)" BUILD="$BUILD" all
+
+# kbench links with the same objects as the unit tests (everything but the CLI's main).
+PKG=${PKG:-pkg-config}
+objs=$(find "$BUILD/obj" -name '*.o' ! -path "$BUILD/obj/tui/main.o" ! -path "$BUILD/obj/tests/*")
+# shellcheck disable=SC2086
+${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I. -I"$BUILD/gen" \
+    $($PKG --cflags libcjson 2>/dev/null) -o "$BUILD/kbench" bench/kbench.c $objs \
+    $($PKG --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo) \
+    -lsqlite3 -lcjson -lcurl -ldl -lpthread -lm
+
+out=$BUILD/device
+rm -rf "$out"
+mkdir -p "$out/lib"
+cp "$BUILD/kladder" "$BUILD/kbench" "$out/"
+
+# glibc's own libraries must come from the target machine (they go with its ld.so).
+is_glibc() {
+    case "$(basename "$1")" in
+        ld-linux*|libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|libresolv.so.*|\
+        libutil.so.*|libanl.so.*|libnss_*|libmvec.so.*|libBrokenLocale.so.*) return 0 ;;
+    esac
+    return 1
+}
+for bin in "$out/kladder" "$out/kbench"; do
+    if ldd "$bin" | grep -q 'not found'; then
+        ldd "$bin" | grep 'not found' >&2
+        echo "device-bundle: $bin has unresolved libraries here" >&2
+        exit 1
+    fi
+    ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+        is_glibc "$lib" || cp -Lu "$lib" "$out/lib/"
+    done
+done
+{
+    echo "kladder device bundle, built $(date -u +%Y-%m-%dT%H:%M:%SZ) from $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+    echo "build glibc: $(ldd --version | head -n 1)"
+    echo "libraries:"
+    (cd "$out/lib" && ls -1)
+} >"$out/MANIFEST"
+size=$(du -sm "$out" | cut -f1)
+echo "device-bundle: $out ($size MiB): kladder, kbench and $(ls "$out/lib" | wc -l) libraries"
+if [ "$size" -ge 60 ]; then
+    echo "device-bundle: warning: $size MiB is close to what can be carried to a device machine" >&2
+fi
