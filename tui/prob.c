@@ -25,11 +25,11 @@ double tui_prob_catch(double p, double n)
 double tui_prob_calls_for(double p, double target)
 {
     if (!(p > 0))
-        return INFINITY;
+        return HUGE_VAL;
     if (p >= 1.0 || !(target > 0))
         return 1.0;
     if (target >= 1.0)
-        return INFINITY;
+        return HUGE_VAL;
     double n = ceil(log1p(-target) / log1p(-p));
     /* ceil() of a quotient that should be whole can land one too high or low by rounding. */
     if (n > 1 && tui_prob_catch(p, n - 1) >= target)

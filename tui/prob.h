@@ -16,7 +16,7 @@ double tui_prob_rate(double failures, double trials);
 double tui_prob_catch(double p, double n);
 
 /* The smallest whole N with P(N) >= target (0 < target < 1). Returns 1 for p >= 1 and
- * INFINITY for p <= 0 (no number of calls ever catches it). */
+ * HUGE_VAL (infinity) for p <= 0 (no number of calls ever catches it). */
 double tui_prob_calls_for(double p, double target);
 
 /* Writes P as a percentage a person can read: "6.7%", "0.0024%", "99.995%" (never rounds a
@@ -24,7 +24,7 @@ double tui_prob_calls_for(double p, double target);
 void tui_prob_format_pct(double prob, char *buf, size_t len);
 
 /* Writes a count with thousands separators ("292,889,600"); very large ones as "1.2e+18",
- * INFINITY as "never". */
+ * infinity as "never". */
 void tui_prob_format_count(double n, char *buf, size_t len);
 
 /* The next larger / smaller N of the 1-2-5 series (1, 2, 5, 10, 20, ...), within

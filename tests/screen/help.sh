@@ -19,3 +19,12 @@ tap_check "one help line per action ($n_actions)" \
     test "$(grep -cE '^ \S.{0,14}  +\S' "$SCREENS/help-en.screen")" -ge "$n_actions"
 tap_check "the key bar's labels come from the same table" \
     grep -q '^Enter Open / Search Esc Back Tab View L 中文 t Theme ? Help q Quit' "$SCREENS/help-en.screen"
+# docs/tui.md carries the same key table: every action's English help must appear there.
+missing=$(sed -nE 's/^ACT\([A-Z_]+, *[A-Z]+, *"[^"]*", *(NULL|"[^"]*"), *(NULL|"[^"]*"), *"([^"]*)".*/\3/p' tui/actions.def |
+          while IFS= read -r h; do grep -qF -- "$h" docs/tui.md || echo "$h"; done)
+if [ -z "$missing" ]; then
+    tap_ok "docs/tui.md lists every action of tui/actions.def"
+else
+    tap_fail "docs/tui.md lists every action of tui/actions.def"
+    printf '# missing: %s\n' "$missing"
+fi

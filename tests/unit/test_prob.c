@@ -106,7 +106,7 @@ static void test_format_count(void **state)
     assert_string_equal(b, "1,000");
     tui_prob_format_count(100, b, sizeof b);
     assert_string_equal(b, "100");
-    tui_prob_format_count(INFINITY, b, sizeof b);
+    tui_prob_format_count(HUGE_VAL, b, sizeof b);
     assert_string_equal(b, "never");
     tui_prob_format_count(1234567, b, 6); /* truncated, still terminated */
     assert_int_equal(strlen(b), 5);
