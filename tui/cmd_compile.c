@@ -1,4 +1,4 @@
-/* kladder compile --backend hip|cuda --target T [--flag OPT]... [--out FILE] FILE...
+/* kladder compile --backend hip|cuda|cpu --target T [--flag OPT]... [--out FILE] FILE...
  *
  * Compiles kernel sources exactly as a run would (kernels/kl.h prepended) for a target that need
  * not be present: hipRTC and NVRTC need no GPU. It is how CI proves every kernel builds for
@@ -15,13 +15,14 @@
 
 static void print_help(void)
 {
-    printf("usage: kladder compile --backend hip|cuda --target TARGET [--flag OPTION]...\n"
+    printf("usage: kladder compile --backend hip|cuda|cpu --target TARGET [--flag OPTION]...\n"
            "                       [--out FILE] FILE...\n\n"
            "Compiles each kernel source with kernels/kl.h prepended, as `kladder run` does, for\n"
-           "TARGET (gfx90a, gfx1030, gfx942, sm_90, ...); no GPU is needed. --flag passes one\n"
-           "extra compiler option (repeatable); --out writes the code object of the last FILE.\n"
-           "A FILE that does not exist on disk is looked up among the embedded kernels\n"
-           "(kernels/NAME.kl). Exit 0 when all compile, 1 when any fails, 2 on a setup error.\n");
+           "TARGET (gfx90a, gfx1030, gfx942, sm_90, cpu-wave32, ...); no GPU is needed. --flag\n"
+           "passes one extra compiler option (repeatable); --out writes the code object of the\n"
+           "last FILE. A FILE that does not exist on disk is looked up among the embedded\n"
+           "kernels (kernels/NAME.kl). Exit 0 when all compile, 1 when any fails, 2 on a setup\n"
+           "error.\n");
 }
 
 /* The dialect header first, then the kernel with its own line numbers, so the compiler's
@@ -87,13 +88,9 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
             files[nfiles++] = a;
         }
     }
-    const struct eng_backend *b = NULL;
-    if (backend && strcmp(backend, "hip") == 0)
-        b = &eng_backend_hip;
-    else if (backend && strcmp(backend, "cuda") == 0)
-        b = &eng_backend_cuda;
+    const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
     if (!b) {
-        status = cli_usage_error("compile", "--backend expects hip or cuda");
+        status = cli_usage_error("compile", "--backend expects hip, cuda or cpu");
         goto done;
     }
     if (!target || nfiles == 0) {
