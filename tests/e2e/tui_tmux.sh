@@ -56,6 +56,10 @@ wait_for "the probability helper is there" 'Probability helper'
 keys L
 wait_for "L switches to Chinese" '能发现它的测试'
 wait_for "the tabs are in Chinese too" '1 仪表盘'
+tm resize-window -t "$session" -x 50 -y 12
+wait_for "a resize below 60x16 shows the too-small screen" '终端太小：50×12'
+tm resize-window -t "$session" -x 100 -y 30
+wait_for "growing the window brings the detail back" '能发现它的测试'
 keys q
 wait_for "q closes the detail first" '第 1 / 1 个'
 keys q

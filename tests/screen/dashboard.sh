@@ -20,6 +20,12 @@ l
 l
 l
 :save-screen dashboard-cursor
+t
+:save-screen dashboard-theme-light
+t
+t
+t
+:save-screen dashboard-theme-back
 Enter
 :save-screen dashboard-cell-opens-cases'
 for s in dashboard-80x24 dashboard-120x40 dashboard-200x60 dashboard-zh-80x24 dashboard-cursor \
@@ -32,3 +38,5 @@ tap_check "rung 8 column marked on every gap row" \
 tap_check "cell 5x5 counts 3 cases" grep -q '^ 5 Timing .*● 3' "$SCREENS/dashboard-80x24.screen"
 tap_check "cell opens the list filtered to gap 5, rung 5" \
     grep -q 'Case 1 of 3 (9 in the index) · gap 5 Timing · rung 5 Repeat' "$SCREENS/dashboard-cell-opens-cases.screen"
+tap_check "t switches to the light theme" grep -q '· light $\|· light$' "$SCREENS/dashboard-theme-light.screen"
+tap_check "four t cycle back to default" cmp -s "$SCREENS/dashboard-cursor.screen" "$SCREENS/dashboard-theme-back.screen"
