@@ -1,7 +1,7 @@
 /* kbench: the GPU benchmarks of kladder's rung machinery (not timed tests).
  *
  *   kbench [--backend cuda|hip] [--device I] [--json FILE] [--quick] [--bench-kl FILE]
- *          [tiny] [wide] [fill]                                   (default: all three)
+ *          [selftest] [tiny] [wide] [fill]                        (default: all four)
  *
  *   tiny  rung 5 cost per repeat on a tiny kernel: N repeats replayed from one graph, each
  *         repeat's output compared bitwise on the device. Two kernels: one block writing 256
@@ -16,6 +16,9 @@
  *         content hash per repeat (reads one).                        target: <= 1.2x
  *   fill  rung 1 sentinel fill + verify over 5 GiB (kl_util_fill_pattern, kl_util_check_pattern)
  *         against the copy bandwidth over the same bytes.            target: >= 80%
+ *
+ *   selftest  backend calls the benchmarks do not use: copies both ways, two streams ordered by
+ *         an event, captured work that waits for its launch, a missing entry point.
  *
  * It drives the engine's backend interface (engine/backend.h) and the engine's own kernels
  * (kernels/util.kl, kernels/aiter_6344.kl, embedded in the binary) plus bench/bench.kl. Every
@@ -528,10 +531,93 @@ static void bench_fill(struct bench *B)
     B->b->mem_free(B->ctx, j.res);
 }
 
+/* ---- selftest: the backend calls the benchmarks do not use ------------------------------ */
+
+/* Copies in both directions, two streams ordered by an event, a captured graph that must not run
+ * before it is launched, and a launch refused for a missing kernel. Prints one line per check. */
+static void selftest(struct bench *B)
+{
+    const size_t n = 1 << 20;
+    uint32_t *host = malloc(n * 4), *back = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        host[i] = (uint32_t)(i * 2654435761u);
+    eng_dptr a = alloc(B, n * 4), c = alloc(B, n * 4);
+    int bad = 0;
+
+    CHECK(B->b->memcpy_htod(B->ctx, a, host, n * 4, B->s, err, sizeof err), "htod");
+    CHECK(B->b->memcpy_dtoh(B->ctx, back, a, n * 4, B->s, err, sizeof err), "dtoh");
+    bool same = memcmp(host, back, n * 4) == 0;
+    printf("selftest host->device->host round trip of 4 MiB: %s\n", same ? "ok" : "FAILED");
+    bad += !same;
+
+    /* Producer on stream 2 (a fill), consumer on B->s (a copy), ordered by an event. The
+     * producer is queued behind a long kernel so that without the event the copy would win. */
+    struct eng_stream *s2 = NULL;
+    struct eng_event *ev = NULL;
+    CHECK(B->b->stream_create(B->ctx, &s2, err, sizeof err), "stream 2");
+    CHECK(B->b->event_create(B->ctx, &ev, err, sizeof err), "event");
+    eng_dptr big = alloc(B, GIB);
+    struct eng_kernel *pat = kernel(B, B->util, "kl_util_fill_pattern");
+    struct eng_kernel *copy = kernel(B, B->local, "bench_copy16");
+    uint64_t gb = GIB, pattern = 0x0123456789abcdefULL, nv = n * 4 / 16;
+    const unsigned g1[3] = {stream_blocks(B), 1, 1}, b1[3] = {256, 1, 1};
+    void *bigargs[] = {&big, &gb, &pattern};
+    for (int i = 0; i < 8; i++)
+        CHECK(B->b->launch(B->ctx, pat, g1, b1, 0, s2, bigargs, err, sizeof err), "launch");
+    uint64_t bytes = n * 4;
+    void *pargs[] = {&a, &bytes, &pattern};
+    CHECK(B->b->launch(B->ctx, pat, g1, b1, 0, s2, pargs, err, sizeof err), "launch");
+    CHECK(B->b->event_record(B->ctx, ev, s2, err, sizeof err), "event record");
+    CHECK(B->b->stream_wait_event(B->ctx, B->s, ev, err, sizeof err), "stream wait");
+    void *cargs[] = {&c, &a, &nv};
+    CHECK(B->b->launch(B->ctx, copy, g1, b1, 0, B->s, cargs, err, sizeof err), "launch");
+    CHECK(B->b->memcpy_dtoh(B->ctx, back, c, n * 4, B->s, err, sizeof err), "dtoh");
+    CHECK(B->b->stream_sync(B->ctx, s2, err, sizeof err), "sync");
+    bool ordered = true;
+    for (size_t i = 0; i < n; i += 2)
+        if (((uint64_t)back[i + 1] << 32 | back[i]) != pattern)
+            ordered = false;
+    printf("selftest consumer waits for a side stream's event: %s\n", ordered ? "ok" : "FAILED");
+    bad += !ordered;
+
+    /* Capture: the sentinel must survive until the graph is launched. */
+    CHECK(B->b->memset_d8(B->ctx, c, 0xa5, n * 4, B->s, err, sizeof err), "memset");
+    sync_stream(B);
+    CHECK(B->b->graph_begin(B->ctx, B->s, err, sizeof err), "capture");
+    CHECK(B->b->memset_d8(B->ctx, c, 0x00, n * 4, B->s, err, sizeof err), "memset in capture");
+    CHECK(B->b->launch(B->ctx, copy, g1, b1, 0, B->s, cargs, err, sizeof err), "launch");
+    struct eng_graph *g = NULL;
+    CHECK(B->b->graph_end(B->ctx, B->s, &g, err, sizeof err), "capture");
+    CHECK(B->b->memcpy_dtoh(B->ctx, back, c, 16, B->s, err, sizeof err), "dtoh");
+    bool untouched = back[0] == 0xa5a5a5a5u && back[3] == 0xa5a5a5a5u;
+    CHECK(B->b->graph_launch(B->ctx, g, B->s, err, sizeof err), "graph launch");
+    CHECK(B->b->memcpy_dtoh(B->ctx, back, c, n * 4, B->s, err, sizeof err), "dtoh");
+    bool ran = ((uint64_t)back[n - 1] << 32 | back[n - 2]) == pattern;
+    printf("selftest captured work waits for the launch: %s; the replay ran: %s\n",
+           untouched ? "ok" : "FAILED", ran ? "ok" : "FAILED");
+    bad += !untouched + !ran;
+    B->b->graph_destroy(B->ctx, g);
+
+    struct eng_kernel *none = NULL;
+    int rc = B->b->kernel_get(B->ctx, B->local, "no_such_kernel", &none, err, sizeof err);
+    printf("selftest a missing entry point is refused: %s (%s)\n", rc ? "ok" : "FAILED", err);
+    bad += rc == 0;
+
+    B->b->event_destroy(B->ctx, ev);
+    B->b->stream_destroy(B->ctx, s2);
+    B->b->mem_free(B->ctx, big);
+    B->b->mem_free(B->ctx, a);
+    B->b->mem_free(B->ctx, c);
+    free(host);
+    free(back);
+    report(B, "self", "failed backend checks", bad, "", 0, "max", "");
+    B->failures += bad;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: kbench [--backend cuda|hip] [--device I] [--json FILE] [--quick]\n"
-                    "              [--bench-kl FILE] [tiny] [wide] [fill]\n");
+                    "              [--bench-kl FILE] [selftest] [tiny] [wide] [fill]\n");
     exit(2);
 }
 
@@ -540,7 +626,7 @@ int main(int argc, char **argv)
     struct bench B = {0};
     const char *backend = "cuda", *json = NULL, *local_path = "bench/bench.kl";
     int device = 0;
-    bool want[3] = {false, false, false}, any = false;
+    bool want[4] = {false, false, false, false}, any = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--backend") == 0 && i + 1 < argc)
@@ -559,11 +645,13 @@ int main(int argc, char **argv)
             want[1] = any = true;
         else if (strcmp(a, "fill") == 0)
             want[2] = any = true;
+        else if (strcmp(a, "selftest") == 0)
+            want[3] = any = true;
         else
             usage();
     }
     if (!any)
-        want[0] = want[1] = want[2] = true;
+        want[0] = want[1] = want[2] = want[3] = true;
     if (strcmp(backend, "cuda") == 0)
         B.b = &eng_backend_cuda;
     else if (strcmp(backend, "hip") == 0)
@@ -597,6 +685,8 @@ int main(int argc, char **argv)
     B.local = load_source(&B, local_path, local);
     free(local);
 
+    if (want[3])
+        selftest(&B);
     if (want[0]) {
         bench_tiny(&B, true);
         bench_tiny(&B, false);
