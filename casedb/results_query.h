@@ -1,0 +1,179 @@
+/* Reading results back: runs with their verdict counts and machine, one run with its checks,
+ * machines, the hosts table (remote sources), and the rows of a two-sided comparison.
+ *
+ * Nothing here prints; the CLI verbs and the TUI views format the same structures.
+ * Ownership: every list owns its strings (one arena per list, freed by the list's _free); the
+ * const char * fields point into that arena and stay valid until the _free call. */
+#ifndef KL_CASEDB_RESULTS_QUERY_H
+#define KL_CASEDB_RESULTS_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "casedb/results.h"
+
+struct cdb;
+struct cdb_pool; /* string arena owned by a list */
+
+/* ---- runs ------------------------------------------------------------------------------- */
+
+/* A run as listed: the run, where it came from, its machine and how many checks had each
+ * verdict. */
+struct cdb_run_info {
+    struct cdb_run run;
+    const char *origin;            /* hosts.name it was pulled from; NULL: run here */
+    struct cdb_machine machine;    /* id copied into machine.id */
+    int counts[CDB_VERDICT_COUNT]; /* checks per verdict (CDB_RUNNING stays 0) */
+    int n_checks;
+};
+
+/* Zero / NULL fields do not filter (use cdb_run_filter_init for the "any" values). */
+struct cdb_run_filter {
+    const char *host;       /* runs.host or the origin host name; "local": runs made here */
+    int rung;               /* -1 any */
+    int verdict;            /* -1 any, else enum cdb_verdict */
+    bool local_only;        /* only runs made here (origin NULL) */
+    bool finished_only;     /* leave out runs still running */
+    const char *since_time; /* finished >= this ISO time */
+    const char *after_uuid; /* recorded after this run (insertion order) */
+};
+void cdb_run_filter_init(struct cdb_run_filter *f);
+
+struct cdb_run_list {
+    struct cdb_run_info *items;
+    size_t n;
+    struct cdb_pool *pool;
+};
+
+/* Runs matching f (NULL: all), newest first (started, then insertion order). */
+int cdb_runs_query(struct cdb *db, const struct cdb_run_filter *f, struct cdb_run_list *out,
+                   char *err, size_t errlen);
+/* Same runs, oldest first (the order of an export). */
+int cdb_runs_query_oldest_first(struct cdb *db, const struct cdb_run_filter *f,
+                                struct cdb_run_list *out, char *err, size_t errlen);
+void cdb_run_list_free(struct cdb_run_list *l);
+
+/* Whether a run with exactly this UUID exists: 1 yes, 0 no, -1 error. */
+int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen);
+
+/* One run with its checks (ordered by seq). */
+struct cdb_run_detail {
+    struct cdb_run_info info;
+    struct cdb_check *checks;
+    size_t n_checks;
+    struct cdb_pool *pool;
+};
+/* id is a full UUID or a unique prefix of at least 4 characters. Returns 1 found, 0 not found,
+ * -1 on error (an ambiguous prefix is an error naming the candidates' count). */
+int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, char *err,
+                 size_t errlen);
+void cdb_run_detail_free(struct cdb_run_detail *d);
+
+/* Calls fn for every check of the runs matching f, in the runs' insertion order and then by
+ * seq. The check and its strings are valid only during the call. fn returning non-zero stops
+ * the walk and is returned. */
+int cdb_checks_each(struct cdb *db, const struct cdb_run_filter *f,
+                    int (*fn)(void *ctx, const struct cdb_check *c), void *ctx, char *err,
+                    size_t errlen);
+
+/* ---- machines --------------------------------------------------------------------------- */
+
+struct cdb_machine_list {
+    struct cdb_machine *items;
+    size_t n;
+    struct cdb_pool *pool;
+};
+/* Machines used by runs matching f (NULL: every machine), ordered by host and id. */
+int cdb_machines_query(struct cdb *db, const struct cdb_run_filter *f,
+                       struct cdb_machine_list *out, char *err, size_t errlen);
+void cdb_machine_list_free(struct cdb_machine_list *l);
+
+/* ---- hosts (remote result sources) -------------------------------------------------------- */
+
+struct cdb_host {
+    const char *name;
+    const char *url;
+    const char *added;     /* ISO time */
+    const char *last_pull; /* ISO time of the last successful pull; NULL never */
+    const char *last_error;
+    const char *cursor;    /* newest `finished` pulled; NULL: nothing yet */
+    int runs;              /* runs pulled from it */
+};
+struct cdb_host_list {
+    struct cdb_host *items;
+    size_t n;
+    struct cdb_pool *pool;
+};
+
+/* A host name: 1 to 64 characters of [a-z0-9._-], not starting with '.' or '-', and not the
+ * reserved word "local". */
+bool cdb_host_name_valid(const char *name);
+
+int cdb_hosts_list(struct cdb *db, struct cdb_host_list *out, char *err, size_t errlen);
+/* Looks a host up by name (by_url false) or by URL. Returns 1 found (out holds it), 0 not, -1
+ * error. */
+int cdb_host_find(struct cdb *db, const char *key, bool by_url, struct cdb_host_list *out,
+                  char *err, size_t errlen);
+void cdb_host_list_free(struct cdb_host_list *l);
+/* Adds a host; an existing name is an error. The caller validates the URL. */
+int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, size_t errlen);
+/* Removes a host. Runs pulled from it would otherwise look local, so with purge false a host
+ * that has runs is refused; purge deletes them (and their checks) in the same transaction.
+ * Returns 1 removed, 0 no such host, -1 error; *purged gets the runs deleted. */
+int cdb_host_remove(struct cdb *db, const char *name, bool purge, int *purged, char *err,
+                    size_t errlen);
+/* Records a successful pull: last_pull, the new cursor (NULL keeps the old one), clears
+ * last_error. Meant to run inside the pull's transaction. */
+int cdb_host_set_pulled(struct cdb *db, const char *name, const char *when, const char *cursor,
+                        char *err, size_t errlen);
+/* Forgets the cursor, so the next pull reads everything again. */
+int cdb_host_reset_cursor(struct cdb *db, const char *name, char *err, size_t errlen);
+
+/* ---- comparison ------------------------------------------------------------------------- */
+
+/* One side of a comparison, resolved from what a person typed. */
+enum cdb_side_kind { CDB_SIDE_LOCAL, CDB_SIDE_ORIGIN, CDB_SIDE_HOST, CDB_SIDE_MACHINE };
+struct cdb_side {
+    enum cdb_side_kind kind;
+    char value[80]; /* origin name, host name or full machine id; empty for local */
+};
+/* "local" → runs made here; a name in the hosts table → runs pulled from it; a host name that
+ * produced runs → those runs; else a machine id or a unique prefix of one (4+ characters).
+ * Returns 0, or -1 with a message saying what was looked for. */
+int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, char *err,
+                     size_t errlen);
+
+struct cdb_compare_cell {
+    bool present;
+    enum cdb_verdict verdict;
+    double median_us, min_us, max_us; /* NAN: n/a */
+    const char *run_uuid;
+};
+struct cdb_compare_row {
+    int rung;
+    const char *suite, *check, *shape, *variant;
+    struct cdb_compare_cell a, b;
+    double ratio;         /* b.median / a.median; NAN unless both are known and a's is > 0 */
+    bool flagged;         /* both [min, max] spreads known and disjoint */
+    bool verdict_differs; /* both present, verdicts differ */
+};
+struct cdb_compare_summary {
+    double geomean_ratio; /* over rows with a ratio > 0; NAN when none */
+    int with_ratio, flagged, differing_verdicts, only_a, only_b, both;
+};
+struct cdb_compare {
+    struct cdb_compare_row *rows; /* ordered by rung, suite, check, shape, variant */
+    size_t n;
+    struct cdb_compare_summary summary;
+    struct cdb_pool *pool;
+};
+/* Matches checks on (rung, suite, check, shape, variant), taking each side's latest finished
+ * run that has the key. rung < 0: all rungs. */
+int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_side *b, int rung,
+                     struct cdb_compare *out, char *err, size_t errlen);
+/* Fills ratio/flagged/verdict_differs of each row and the summary; cdb_compare_load calls it,
+ * and tests call it on hand-made rows. */
+void cdb_compare_finish(struct cdb_compare *c);
+void cdb_compare_free(struct cdb_compare *c);
+
+#endif

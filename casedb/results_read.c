@@ -1,0 +1,788 @@
+/* Reading results: runs, checks, machines, hosts and comparison rows (results_query.h). */
+#include "casedb/results_query.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/cdb_internal.h"
+#include "common/xalloc.h"
+
+/* ---- string arena: one per list, so freeing 100,000 checks is one walk over a few blocks -- */
+
+struct pool_block {
+    struct pool_block *next;
+    size_t used, cap;
+    char data[];
+};
+struct cdb_pool {
+    struct pool_block *head;
+};
+
+static struct cdb_pool *pool_new(void)
+{
+    return xcalloc(1, sizeof(struct cdb_pool));
+}
+
+static void pool_free(struct cdb_pool *p)
+{
+    if (!p)
+        return;
+    for (struct pool_block *b = p->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(p);
+}
+
+static const char *pool_strn(struct cdb_pool *p, const char *s, size_t n)
+{
+    if (!s)
+        return NULL;
+    struct pool_block *b = p->head;
+    if (!b || b->cap - b->used < n + 1) {
+        size_t cap = n + 1 > 64 * 1024 ? n + 1 : 64 * 1024;
+        b = xmalloc(sizeof *b + cap);
+        b->used = 0, b->cap = cap, b->next = p->head;
+        p->head = b;
+    }
+    char *d = b->data + b->used;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    b->used += n + 1;
+    return d;
+}
+
+static const char *col_str(struct cdb_pool *p, sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? pool_strn(p, (const char *)s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
+}
+
+static double col_double(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? (double)NAN : sqlite3_column_double(st, i);
+}
+
+static int64_t col_int64_or(sqlite3_stmt *st, int i, int64_t none)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? none : sqlite3_column_int64(st, i);
+}
+
+static enum cdb_verdict col_verdict(sqlite3_stmt *st, int i)
+{
+    int v = cdb_verdict_parse((const char *)sqlite3_column_text(st, i));
+    return v < 0 ? CDB_ERROR : (enum cdb_verdict)v;
+}
+
+/* ---- the run filter, shared by every query over runs ------------------------------------ */
+
+void cdb_run_filter_init(struct cdb_run_filter *f)
+{
+    memset(f, 0, sizeof *f);
+    f->rung = -1;
+    f->verdict = -1;
+}
+
+/* Parameters ?1..?7 of RUN_WHERE. */
+#define RUN_WHERE                                                                               \
+    " (?1 IS NULL OR r.host = ?1 OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                 \
+    " AND (?3 IS NULL OR r.verdict = ?3) AND (?4 = 0 OR r.origin IS NULL)"                      \
+    " AND (?5 = 0 OR r.verdict != 'running') AND (?6 IS NULL OR r.finished >= ?6)"              \
+    " AND (?7 IS NULL OR r.rowid > (SELECT rowid FROM runs WHERE uuid = ?7)) "
+
+static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
+{
+    struct cdb_run_filter any;
+    if (!f) {
+        cdb_run_filter_init(&any);
+        f = &any;
+    }
+    bool local = f->local_only || (f->host && strcmp(f->host, "local") == 0);
+    cdb_bind_text(st, 1, local ? NULL : f->host);
+    sqlite3_bind_int(st, 2, f->rung);
+    cdb_bind_text(st, 3, f->verdict >= 0 ? cdb_verdict_name((enum cdb_verdict)f->verdict) : NULL);
+    sqlite3_bind_int(st, 4, local);
+    sqlite3_bind_int(st, 5, f->finished_only);
+    cdb_bind_text(st, 6, f->since_time);
+    cdb_bind_text(st, 7, f->after_uuid);
+}
+
+/* ---- runs ------------------------------------------------------------------------------- */
+
+#define RUN_COLUMNS                                                                             \
+    "r.uuid, r.machine_id, r.host, r.origin, r.rung, r.suite, r.case_id, r.variant, r.argv,"    \
+    " r.started, r.finished, r.verdict, m.host, m.backend, m.device, m.target, m.wave_size,"    \
+    " m.compute_units, m.mem_bytes, m.driver_version, m.runtime_version, m.compiler_version,"   \
+    " m.compute_partition, m.memory_partition, m.kladder_version, m.kladder_commit,"            \
+    " (SELECT group_concat(verdict || ':' || n) FROM (SELECT verdict, count(*) AS n FROM checks" \
+    "   WHERE run_uuid = r.uuid GROUP BY verdict))"
+#define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
+
+static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *ri)
+{
+    memset(ri, 0, sizeof *ri);
+    struct cdb_run *r = &ri->run;
+    r->uuid = col_str(p, st, 0);
+    r->machine_id = col_str(p, st, 1);
+    r->host = col_str(p, st, 2);
+    ri->origin = col_str(p, st, 3);
+    r->rung = sqlite3_column_int(st, 4);
+    r->suite = col_str(p, st, 5);
+    r->case_id = col_str(p, st, 6);
+    r->variant = col_str(p, st, 7);
+    r->argv = col_str(p, st, 8);
+    r->started = col_str(p, st, 9);
+    r->finished = col_str(p, st, 10);
+    r->verdict = col_verdict(st, 11);
+    struct cdb_machine *m = &ri->machine;
+    snprintf(m->id, sizeof m->id, "%s", r->machine_id ? r->machine_id : "");
+    m->host = col_str(p, st, 12);
+    m->backend = col_str(p, st, 13);
+    m->device = col_str(p, st, 14);
+    m->target = col_str(p, st, 15);
+    m->wave_size = sqlite3_column_int(st, 16);
+    m->compute_units = sqlite3_column_int(st, 17);
+    m->mem_bytes = sqlite3_column_int64(st, 18);
+    m->driver_version = col_str(p, st, 19);
+    m->runtime_version = col_str(p, st, 20);
+    m->compiler_version = col_str(p, st, 21);
+    m->compute_partition = col_str(p, st, 22);
+    m->memory_partition = col_str(p, st, 23);
+    m->kladder_version = col_str(p, st, 24);
+    m->kladder_commit = col_str(p, st, 25);
+    /* "pass:12,fail:1": a short string per run instead of six correlated subqueries */
+    const char *c = (const char *)sqlite3_column_text(st, 26);
+    while (c && *c) {
+        const char *colon = strchr(c, ':');
+        if (!colon)
+            break;
+        char name[16];
+        size_t len = (size_t)(colon - c) < sizeof name - 1 ? (size_t)(colon - c) : sizeof name - 1;
+        memcpy(name, c, len);
+        name[len] = '\0';
+        int n = atoi(colon + 1);
+        int v = cdb_verdict_parse(name);
+        if (v >= 0)
+            ri->counts[v] += n;
+        ri->n_checks += n;
+        c = strchr(colon, ',');
+        c = c ? c + 1 : NULL;
+    }
+}
+
+static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char *order,
+                      struct cdb_run_list *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char *sql = xasprintf("SELECT " RUN_COLUMNS RUN_FROM "WHERE" RUN_WHERE "ORDER BY %s", order);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK)
+        return cdb_fail(db, "listing runs", err, errlen);
+    bind_filter(st, f);
+    out->pool = pool_new();
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 32;
+            out->items = xrealloc(out->items, cap * sizeof *out->items);
+        }
+        read_run(out->pool, st, &out->items[out->n++]);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cdb_run_list_free(out);
+        return cdb_fail(db, "listing runs", err, errlen);
+    }
+    return 0;
+}
+
+int cdb_runs_query(struct cdb *db, const struct cdb_run_filter *f, struct cdb_run_list *out,
+                   char *err, size_t errlen)
+{
+    return runs_query(db, f, "r.started DESC, r.rowid DESC", out, err, errlen);
+}
+
+int cdb_runs_query_oldest_first(struct cdb *db, const struct cdb_run_filter *f,
+                                struct cdb_run_list *out, char *err, size_t errlen)
+{
+    return runs_query(db, f, "r.rowid", out, err, errlen);
+}
+
+void cdb_run_list_free(struct cdb_run_list *l)
+{
+    free(l->items);
+    pool_free(l->pool);
+    memset(l, 0, sizeof *l);
+}
+
+int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM runs WHERE uuid = ?1", -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "looking up a run", err, errlen);
+    cdb_bind_text(st, 1, uuid);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return cdb_fail(db, "looking up a run", err, errlen);
+    return rc == SQLITE_ROW;
+}
+
+#define CHECK_COLUMNS                                                                           \
+    "c.run_uuid, c.seq, c.rung, c.suite, c.variant, c.check_name, c.shape, c.oracle, c.verdict," \
+    " c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us, c.time_min_us,"          \
+    " c.time_max_us, c.repeats, c.limit_s"
+
+/* With p NULL the strings point into SQLite's row (valid until the next step). */
+static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c)
+{
+#define S(i) (p ? col_str(p, st, i) : (const char *)sqlite3_column_text(st, i))
+    c->run_uuid = S(0);
+    c->seq = sqlite3_column_int(st, 1);
+    c->rung = sqlite3_column_int(st, 2);
+    c->suite = S(3);
+    c->variant = S(4);
+    c->check = S(5);
+    c->shape = S(6);
+    c->oracle = S(7);
+    c->verdict = col_verdict(st, 8);
+    c->detail = S(9);
+#undef S
+    c->first_bad = col_int64_or(st, 10, -1);
+    c->bad_count = col_int64_or(st, 11, -1);
+    c->max_err = col_double(st, 12);
+    c->time_median_us = col_double(st, 13);
+    c->time_min_us = col_double(st, 14);
+    c->time_max_us = col_double(st, 15);
+    c->repeats = sqlite3_column_int(st, 16);
+    c->limit_s = col_double(st, 17);
+}
+
+int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, char *err,
+                 size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    size_t len = strlen(id);
+    if (len < 4 || len > 36 || strspn(id, "0123456789abcdef-") != len) {
+        snprintf(err, errlen, "'%.40s' is not a run id (a UUID, or 4 or more of its first characters)",
+                 strspn(id, "0123456789abcdefABCDEF-") == len ? id : "?");
+        return -1;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT " RUN_COLUMNS RUN_FROM
+                           "WHERE r.uuid >= ?1 AND r.uuid < ?1 || 'g' LIMIT 2",
+                           -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "loading a run", err, errlen);
+    cdb_bind_text(st, 1, id);
+    out->pool = pool_new();
+    int found = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (found++ == 0)
+            read_run(out->pool, st, &out->info);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cdb_run_detail_free(out);
+        return cdb_fail(db, "loading a run", err, errlen);
+    }
+    if (found != 1) {
+        cdb_run_detail_free(out);
+        if (found == 0)
+            return 0;
+        snprintf(err, errlen, "run id '%s' matches more than one run; give more of it", id);
+        return -1;
+    }
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT " CHECK_COLUMNS " FROM checks c WHERE c.run_uuid = ?1 ORDER BY c.seq",
+                           -1, &st, NULL) != SQLITE_OK) {
+        cdb_run_detail_free(out);
+        return cdb_fail(db, "loading a run's checks", err, errlen);
+    }
+    cdb_bind_text(st, 1, out->info.run.uuid);
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->n_checks == cap) {
+            cap = cap ? cap * 2 : 64;
+            out->checks = xrealloc(out->checks, cap * sizeof *out->checks);
+        }
+        read_check(out->pool, st, &out->checks[out->n_checks++]);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cdb_run_detail_free(out);
+        return cdb_fail(db, "loading a run's checks", err, errlen);
+    }
+    return 1;
+}
+
+void cdb_run_detail_free(struct cdb_run_detail *d)
+{
+    free(d->checks);
+    pool_free(d->pool);
+    memset(d, 0, sizeof *d);
+}
+
+int cdb_checks_each(struct cdb *db, const struct cdb_run_filter *f,
+                    int (*fn)(void *ctx, const struct cdb_check *c), void *ctx, char *err,
+                    size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT " CHECK_COLUMNS " FROM runs r JOIN checks c ON c.run_uuid = r.uuid"
+                           " WHERE" RUN_WHERE "ORDER BY r.rowid, c.seq",
+                           -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "reading checks", err, errlen);
+    bind_filter(st, f);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct cdb_check c;
+        read_check(NULL, st, &c);
+        stop = fn(ctx, &c);
+    }
+    if (!stop && rc != SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return cdb_fail(db, "reading checks", err, errlen);
+    }
+    sqlite3_finalize(st);
+    return stop;
+}
+
+/* ---- machines --------------------------------------------------------------------------- */
+
+int cdb_machines_query(struct cdb *db, const struct cdb_run_filter *f,
+                       struct cdb_machine_list *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st;
+    const char *sql =
+        f ? "SELECT id, host, backend, device, target, wave_size, compute_units, mem_bytes,"
+            " driver_version, runtime_version, compiler_version, compute_partition,"
+            " memory_partition, kladder_version, kladder_commit FROM machines"
+            " WHERE id IN (SELECT r.machine_id FROM runs r WHERE" RUN_WHERE ") ORDER BY host, id"
+          : "SELECT id, host, backend, device, target, wave_size, compute_units, mem_bytes,"
+            " driver_version, runtime_version, compiler_version, compute_partition,"
+            " memory_partition, kladder_version, kladder_commit FROM machines ORDER BY host, id";
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "listing machines", err, errlen);
+    if (f)
+        bind_filter(st, f);
+    out->pool = pool_new();
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            out->items = xrealloc(out->items, cap * sizeof *out->items);
+        }
+        struct cdb_machine *m = &out->items[out->n++];
+        memset(m, 0, sizeof *m);
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        snprintf(m->id, sizeof m->id, "%s", id ? id : "");
+        struct cdb_pool *p = out->pool;
+        m->host = col_str(p, st, 1);
+        m->backend = col_str(p, st, 2);
+        m->device = col_str(p, st, 3);
+        m->target = col_str(p, st, 4);
+        m->wave_size = sqlite3_column_int(st, 5);
+        m->compute_units = sqlite3_column_int(st, 6);
+        m->mem_bytes = sqlite3_column_int64(st, 7);
+        m->driver_version = col_str(p, st, 8);
+        m->runtime_version = col_str(p, st, 9);
+        m->compiler_version = col_str(p, st, 10);
+        m->compute_partition = col_str(p, st, 11);
+        m->memory_partition = col_str(p, st, 12);
+        m->kladder_version = col_str(p, st, 13);
+        m->kladder_commit = col_str(p, st, 14);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cdb_machine_list_free(out);
+        return cdb_fail(db, "listing machines", err, errlen);
+    }
+    return 0;
+}
+
+void cdb_machine_list_free(struct cdb_machine_list *l)
+{
+    free(l->items);
+    pool_free(l->pool);
+    memset(l, 0, sizeof *l);
+}
+
+/* ---- hosts ------------------------------------------------------------------------------ */
+
+bool cdb_host_name_valid(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 64 || name[0] == '.' || name[0] == '-' || strcmp(name, "local") == 0)
+        return false;
+    return strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+static int hosts_select(struct cdb *db, const char *where, const char *key,
+                        struct cdb_host_list *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char *sql = xasprintf("SELECT h.name, h.url, h.added, h.last_pull, h.last_error, h.cursor,"
+                          " (SELECT count(*) FROM runs WHERE origin = h.name) FROM hosts h %s"
+                          " ORDER BY h.name",
+                          where);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK)
+        return cdb_fail(db, "listing hosts", err, errlen);
+    if (key)
+        cdb_bind_text(st, 1, key);
+    out->pool = pool_new();
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            out->items = xrealloc(out->items, cap * sizeof *out->items);
+        }
+        struct cdb_host *h = &out->items[out->n++];
+        h->name = col_str(out->pool, st, 0);
+        h->url = col_str(out->pool, st, 1);
+        h->added = col_str(out->pool, st, 2);
+        h->last_pull = col_str(out->pool, st, 3);
+        h->last_error = col_str(out->pool, st, 4);
+        h->cursor = col_str(out->pool, st, 5);
+        h->runs = sqlite3_column_int(st, 6);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cdb_host_list_free(out);
+        return cdb_fail(db, "listing hosts", err, errlen);
+    }
+    return 0;
+}
+
+int cdb_hosts_list(struct cdb *db, struct cdb_host_list *out, char *err, size_t errlen)
+{
+    return hosts_select(db, "", NULL, out, err, errlen);
+}
+
+int cdb_host_find(struct cdb *db, const char *key, bool by_url, struct cdb_host_list *out,
+                  char *err, size_t errlen)
+{
+    if (hosts_select(db, by_url ? "WHERE h.url = ?1" : "WHERE h.name = ?1", key, out, err,
+                     errlen) != 0)
+        return -1;
+    return out->n > 0;
+}
+
+void cdb_host_list_free(struct cdb_host_list *l)
+{
+    free(l->items);
+    pool_free(l->pool);
+    memset(l, 0, sizeof *l);
+}
+
+static int exec_bound(struct cdb *db, const char *sql, const char *what, const char *a,
+                      const char *b, const char *c, int *changes, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, what, err, errlen);
+    cdb_bind_text(st, 1, a);
+    if (sqlite3_bind_parameter_count(st) >= 2)
+        cdb_bind_text(st, 2, b);
+    if (sqlite3_bind_parameter_count(st) >= 3)
+        cdb_bind_text(st, 3, c);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return cdb_fail(db, what, err, errlen);
+    if (changes)
+        *changes = sqlite3_changes(db->h);
+    return 0;
+}
+
+int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, size_t errlen)
+{
+    struct cdb_host_list l;
+    int found = cdb_host_find(db, name, false, &l, err, errlen);
+    cdb_host_list_free(&l);
+    if (found < 0)
+        return -1;
+    if (found) {
+        snprintf(err, errlen, "a host named '%s' exists already (kladder hosts rm %s first)", name,
+                 name);
+        return -1;
+    }
+    char now[21];
+    cdb_now_iso(now);
+    return exec_bound(db, "INSERT INTO hosts (name, url, added) VALUES (?1, ?2, ?3)",
+                      "adding a host", name, url, now, NULL, err, errlen);
+}
+
+int cdb_host_remove(struct cdb *db, const char *name, bool purge, int *purged, char *err,
+                    size_t errlen)
+{
+    struct cdb_host_list l;
+    *purged = 0;
+    int found = cdb_host_find(db, name, false, &l, err, errlen);
+    int runs = found > 0 ? l.items[0].runs : 0;
+    cdb_host_list_free(&l);
+    if (found <= 0)
+        return found;
+    if (runs > 0 && !purge) {
+        snprintf(err, errlen,
+                 "host '%s' has %d pulled run%s; add --purge to remove them with it", name, runs,
+                 runs == 1 ? "" : "s");
+        return -1;
+    }
+    if (cdb_tx_begin(db, err, errlen) != 0)
+        return -1;
+    if (exec_bound(db, "DELETE FROM runs WHERE origin = ?1", "removing a host's runs", name, NULL,
+                   NULL, purged, err, errlen) != 0 ||
+        exec_bound(db, "DELETE FROM hosts WHERE name = ?1", "removing a host", name, NULL, NULL,
+                   NULL, err, errlen) != 0 ||
+        cdb_tx_commit(db, err, errlen) != 0) {
+        cdb_tx_rollback(db);
+        return -1;
+    }
+    return 1;
+}
+
+int cdb_host_set_pulled(struct cdb *db, const char *name, const char *when, const char *cursor,
+                        char *err, size_t errlen)
+{
+    return exec_bound(db,
+                      "UPDATE hosts SET last_pull = ?2, last_error = NULL,"
+                      " cursor = coalesce(?3, cursor) WHERE name = ?1",
+                      "recording a pull", name, when, cursor, NULL, err, errlen);
+}
+
+int cdb_host_reset_cursor(struct cdb *db, const char *name, char *err, size_t errlen)
+{
+    return exec_bound(db, "UPDATE hosts SET cursor = NULL WHERE name = ?1", "resetting a cursor",
+                      name, NULL, NULL, NULL, err, errlen);
+}
+
+/* ---- comparison ------------------------------------------------------------------------- */
+
+static int exists_one(struct cdb *db, const char *sql, const char *key, char *out, size_t outlen,
+                      int *count, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "resolving a comparison side", err, errlen);
+    cdb_bind_text(st, 1, key);
+    int rc;
+    *count = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((*count)++ == 0 && out) {
+            const char *v = (const char *)sqlite3_column_text(st, 0);
+            snprintf(out, outlen, "%s", v ? v : "");
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : cdb_fail(db, "resolving a comparison side", err, errlen);
+}
+
+int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, char *err,
+                     size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(spec, "local") == 0) {
+        out->kind = CDB_SIDE_LOCAL;
+        return 0;
+    }
+    if (strlen(spec) >= sizeof out->value) {
+        snprintf(err, errlen, "'%.20s…' is too long for a host name or machine id", spec);
+        return -1;
+    }
+    int n;
+    if (exists_one(db, "SELECT name FROM hosts WHERE name = ?1", spec, NULL, 0, &n, err, errlen))
+        return -1;
+    if (n) {
+        out->kind = CDB_SIDE_ORIGIN;
+        snprintf(out->value, sizeof out->value, "%s", spec);
+        return 0;
+    }
+    if (exists_one(db, "SELECT 1 FROM runs WHERE host = ?1 LIMIT 1", spec, NULL, 0, &n, err,
+                   errlen))
+        return -1;
+    if (n) {
+        out->kind = CDB_SIDE_HOST;
+        snprintf(out->value, sizeof out->value, "%s", spec);
+        return 0;
+    }
+    size_t len = strlen(spec);
+    if (len >= 4 && len <= 32 && strspn(spec, "0123456789abcdef") == len) {
+        if (exists_one(db, "SELECT id FROM machines WHERE id >= ?1 AND id < ?1 || 'g' LIMIT 2",
+                       spec, out->value, sizeof out->value, &n, err, errlen))
+            return -1;
+        if (n == 1) {
+            out->kind = CDB_SIDE_MACHINE;
+            return 0;
+        }
+        if (n > 1) {
+            snprintf(err, errlen, "machine id prefix '%s' matches more than one machine", spec);
+            return -1;
+        }
+    }
+    char *safe = xstrdup(spec);
+    for (char *c = safe; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    snprintf(err, errlen,
+             "'%.80s' is not 'local', a host of `kladder hosts list`, a host that produced runs, "
+             "or a machine id",
+             safe);
+    free(safe);
+    return -1;
+}
+
+struct side_rows {
+    struct cdb_compare_row *rows; /* only the key and one cell filled */
+    size_t n, cap;
+};
+
+static int side_load(struct cdb *db, const struct cdb_side *s, int rung, struct cdb_pool *p,
+                     struct side_rows *out, char *err, size_t errlen)
+{
+    static const char sql[] =
+        "WITH s AS (SELECT c.rung, c.suite, c.check_name, c.shape, c.variant, c.verdict,"
+        "  c.time_median_us, c.time_min_us, c.time_max_us, c.run_uuid,"
+        "  row_number() OVER (PARTITION BY c.rung, c.suite, c.check_name, c.shape, c.variant"
+        "    ORDER BY r.started DESC, r.rowid DESC, c.seq DESC) AS k"
+        "  FROM runs r JOIN checks c ON c.run_uuid = r.uuid"
+        "  WHERE r.verdict != 'running' AND (?2 < 0 OR c.rung = ?2) AND CASE ?1"
+        "    WHEN 0 THEN r.origin IS NULL WHEN 1 THEN r.origin = ?3"
+        "    WHEN 2 THEN r.host = ?3 ELSE r.machine_id = ?3 END)"
+        " SELECT rung, suite, check_name, shape, variant, verdict, time_median_us, time_min_us,"
+        "  time_max_us, run_uuid FROM s WHERE k = 1"
+        " ORDER BY rung, suite, check_name, shape, variant";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return cdb_fail(db, "loading a comparison", err, errlen);
+    sqlite3_bind_int(st, 1, (int)s->kind);
+    sqlite3_bind_int(st, 2, rung);
+    cdb_bind_text(st, 3, s->value);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 64;
+            out->rows = xrealloc(out->rows, out->cap * sizeof *out->rows);
+        }
+        struct cdb_compare_row *r = &out->rows[out->n++];
+        memset(r, 0, sizeof *r);
+        r->rung = sqlite3_column_int(st, 0);
+        r->suite = col_str(p, st, 1);
+        r->check = col_str(p, st, 2);
+        r->shape = col_str(p, st, 3);
+        r->variant = col_str(p, st, 4);
+        r->a.present = true;
+        r->a.verdict = col_verdict(st, 5);
+        r->a.median_us = col_double(st, 6);
+        r->a.min_us = col_double(st, 7);
+        r->a.max_us = col_double(st, 8);
+        r->a.run_uuid = col_str(p, st, 9);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : cdb_fail(db, "loading a comparison", err, errlen);
+}
+
+/* The order of ORDER BY rung, suite, check_name, shape, variant (BINARY collation = bytes). */
+static int key_cmp(const struct cdb_compare_row *x, const struct cdb_compare_row *y)
+{
+    if (x->rung != y->rung)
+        return x->rung < y->rung ? -1 : 1;
+    int c;
+    if ((c = strcmp(x->suite, y->suite)) || (c = strcmp(x->check, y->check)) ||
+        (c = strcmp(x->shape, y->shape)) || (c = strcmp(x->variant, y->variant)))
+        return c;
+    return 0;
+}
+
+int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_side *b, int rung,
+                     struct cdb_compare *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->pool = pool_new();
+    struct side_rows ra = {0}, rb = {0};
+    if (side_load(db, a, rung, out->pool, &ra, err, errlen) != 0 ||
+        side_load(db, b, rung, out->pool, &rb, err, errlen) != 0) {
+        free(ra.rows), free(rb.rows);
+        cdb_compare_free(out);
+        return -1;
+    }
+    out->rows = xcalloc(ra.n + rb.n + 1, sizeof *out->rows);
+    size_t i = 0, j = 0;
+    while (i < ra.n || j < rb.n) {
+        struct cdb_compare_row *r = &out->rows[out->n++];
+        int c = i == ra.n ? 1 : j == rb.n ? -1 : key_cmp(&ra.rows[i], &rb.rows[j]);
+        if (c < 0) {
+            *r = ra.rows[i++];
+        } else if (c > 0) {
+            *r = rb.rows[j];
+            r->b = rb.rows[j++].a;
+            memset(&r->a, 0, sizeof r->a);
+        } else {
+            *r = ra.rows[i++];
+            r->b = rb.rows[j++].a;
+        }
+    }
+    free(ra.rows), free(rb.rows);
+    cdb_compare_finish(out);
+    return 0;
+}
+
+static bool known(double v)
+{
+    return isfinite(v);
+}
+
+void cdb_compare_finish(struct cdb_compare *c)
+{
+    struct cdb_compare_summary *s = &c->summary;
+    memset(s, 0, sizeof *s);
+    double log_sum = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        struct cdb_compare_row *r = &c->rows[i];
+        r->ratio = NAN;
+        r->flagged = r->verdict_differs = false;
+        if (r->a.present && !r->b.present) {
+            s->only_a++;
+            continue;
+        }
+        if (!r->a.present) {
+            s->only_b++;
+            continue;
+        }
+        s->both++;
+        if (r->a.verdict != r->b.verdict) {
+            r->verdict_differs = true;
+            s->differing_verdicts++;
+        }
+        if (known(r->a.median_us) && known(r->b.median_us) && r->a.median_us > 0 &&
+            r->b.median_us > 0) {
+            r->ratio = r->b.median_us / r->a.median_us;
+            s->with_ratio++;
+            log_sum += log(r->ratio);
+            /* a difference counts only when the repeat spreads do not even touch */
+            if (known(r->a.min_us) && known(r->a.max_us) && known(r->b.min_us) &&
+                known(r->b.max_us) && (r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us)) {
+                r->flagged = true;
+                s->flagged++;
+            }
+        }
+    }
+    s->geomean_ratio = s->with_ratio ? exp(log_sum / s->with_ratio) : (double)NAN;
+}
+
+void cdb_compare_free(struct cdb_compare *c)
+{
+    free(c->rows);
+    pool_free(c->pool);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,817 @@
+/* The results document: strict parser/validator and writer (results_json.h). */
+#include "importers/results_json.h"
+
+#include <cJSON.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "casedb/cdb.h"
+#include "common/text.h"
+#include "common/xalloc.h"
+
+/* ---- formats ------------------------------------------------------------------------------ */
+
+bool imp_iso_time_valid(const char *s)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    if (strlen(s) != sizeof shape - 1)
+        return false;
+    for (size_t i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[i])
+            return false;
+    int y = atoi(s), mo = atoi(s + 5), d = atoi(s + 8), h = atoi(s + 11), mi = atoi(s + 14),
+        se = atoi(s + 17);
+    static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return y >= 1970 && y <= 9999 && mo >= 1 && mo <= 12 && d >= 1 && d <= days[mo - 1] &&
+           h <= 23 && mi <= 59 && se <= 60;
+}
+
+bool imp_uuid_valid(const char *s)
+{
+    if (strlen(s) != 36)
+        return false;
+    for (int i = 0; i < 36; i++) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? s[i] != '-' : !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    }
+    return true;
+}
+
+static bool machine_id_valid(const char *s)
+{
+    return strlen(s) == 32 && strspn(s, "0123456789abcdef") == 32;
+}
+
+/* ---- errors ------------------------------------------------------------------------------- */
+
+struct ctx {
+    char *source;      /* sanitised, shortened */
+    const char *array; /* "runs", ... or NULL at the top */
+    size_t index;
+    const char *id;    /* the element's id when known */
+    char *err;
+    size_t errlen;
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(const struct ctx *x, const char *field,
+                                                       const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char where[160] = "";
+    if (x->array && x->id)
+        snprintf(where, sizeof where, "%s[%zu] (%.40s): ", x->array, x->index, x->id);
+    else if (x->array)
+        snprintf(where, sizeof where, "%s[%zu]: ", x->array, x->index);
+    if (field)
+        snprintf(x->err, x->errlen, "%s: %sfield '%s': %s", x->source, where, field, msg);
+    else
+        snprintf(x->err, x->errlen, "%s: %s%s", x->source, where, msg);
+    return -1;
+}
+
+static const char *type_name(const cJSON *j)
+{
+    if (!j)
+        return "nothing";
+    if (cJSON_IsNull(j))
+        return "null";
+    if (cJSON_IsBool(j))
+        return "a boolean";
+    if (cJSON_IsNumber(j))
+        return "a number";
+    if (cJSON_IsString(j))
+        return "a string";
+    if (cJSON_IsArray(j))
+        return "an array";
+    if (cJSON_IsObject(j))
+        return "an object";
+    return "something else";
+}
+
+/* A value quoted in a message: sanitised and short, so the message itself is safe to print. */
+static char *quote(const char *s)
+{
+    return text_fit(s, 40, true, NULL);
+}
+
+/* ---- fields ------------------------------------------------------------------------------- */
+
+/* Fills vals[i] with the member named names[i]. Unknown, repeated and missing members are
+ * errors: a hostile document could hide a second value behind the first. */
+static int take(const struct ctx *x, const char *what, const cJSON *obj, const char *const *names,
+                size_t n, const cJSON **vals)
+{
+    if (!cJSON_IsObject(obj))
+        return fail(x, what, "expected an object, got %s", type_name(obj));
+    for (size_t i = 0; i < n; i++)
+        vals[i] = NULL;
+    for (const cJSON *a = obj->child; a; a = a->next) {
+        size_t k = 0;
+        while (k < n && strcmp(a->string, names[k]) != 0)
+            k++;
+        if (k == n) {
+            char *q = quote(a->string);
+            int rc = fail(x, q, "is not a known field%s%s", what ? " of " : "", what ? what : "");
+            free(q);
+            return rc;
+        }
+        if (vals[k])
+            return fail(x, names[k], "appears more than once");
+        vals[k] = a;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!vals[i])
+            return fail(x, names[i], "is required (use null for \"not known\" where allowed)");
+    return 0;
+}
+
+enum str_kind { S_NAME, S_NAME_NULL, S_TEXT, S_TEXT_NULL };
+
+static int get_str(const struct ctx *x, const cJSON *v, const char *field, enum str_kind k,
+                   const char **out)
+{
+    bool nullable = k == S_NAME_NULL || k == S_TEXT_NULL;
+    bool text = k == S_TEXT || k == S_TEXT_NULL;
+    *out = NULL;
+    if (nullable && cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v))
+        return fail(x, field, "expected %s, got %s", nullable ? "a string or null" : "a string",
+                    type_name(v));
+    size_t len = strlen(v->valuestring), max = text ? IMP_RESULTS_MAX_TEXT : IMP_RESULTS_MAX_NAME;
+    if (len > max)
+        return fail(x, field, "expected at most %zu bytes, got %zu", max, len);
+    if (!text_is_clean(v->valuestring, text ? "\n" : NULL))
+        return fail(x, field, "contains a control character (an escape sequence?) or invalid "
+                              "UTF-8; refused");
+    *out = v->valuestring;
+    return 0;
+}
+
+/* A whole number in [lo, hi] (hi at most 2^53, where doubles stop being exact). */
+static int get_int(const struct ctx *x, const cJSON *v, const char *field, double lo, double hi,
+                   bool nullable, int64_t *out)
+{
+    if (nullable && cJSON_IsNull(v)) {
+        *out = -1;
+        return 0;
+    }
+    if (!cJSON_IsNumber(v))
+        return fail(x, field, "expected a whole number%s, got %s", nullable ? " or null" : "",
+                    type_name(v));
+    double d = v->valuedouble;
+    if (!isfinite(d) || d < lo || d > hi || floor(d) < d)
+        return fail(x, field, "expected a whole number from %.0f to %.0f", lo, hi);
+    *out = (int64_t)d;
+    return 0;
+}
+
+/* A finite number >= 0 (or > 0 when positive), or null (NAN) when nullable. */
+static int get_num(const struct ctx *x, const cJSON *v, const char *field, bool positive,
+                   double *out)
+{
+    if (cJSON_IsNull(v)) {
+        *out = NAN;
+        return 0;
+    }
+    if (!cJSON_IsNumber(v))
+        return fail(x, field, "expected a number or null, got %s", type_name(v));
+    double d = v->valuedouble;
+    if (!isfinite(d))
+        return fail(x, field, "expected a finite number (NaN and infinities are refused)");
+    if (positive ? !(d > 0) : d < 0)
+        return fail(x, field, "expected a number %s 0", positive ? ">" : ">=");
+    *out = d;
+    return 0;
+}
+
+static int get_verdict(const struct ctx *x, const cJSON *v, const char *field,
+                       enum cdb_verdict *out)
+{
+    const char *s;
+    if (get_str(x, v, field, S_NAME, &s) != 0)
+        return -1;
+    int vd = cdb_verdict_parse(s);
+    if (vd < 0 || vd == CDB_RUNNING) {
+        char *q = quote(s);
+        int rc = fail(x, field, "expected pass, fail, hang, error, skip or cancelled, got '%s'", q);
+        free(q);
+        return rc;
+    }
+    *out = (enum cdb_verdict)vd;
+    return 0;
+}
+
+/* ---- string-keyed index (open addressing), for UUIDs and machine ids ------------------------ */
+
+struct index {
+    size_t *slot; /* element index + 1; 0 empty */
+    size_t mask;
+};
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void index_init(struct index *ix, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n + 1)
+        cap *= 2;
+    ix->slot = xcalloc(cap, sizeof *ix->slot);
+    ix->mask = cap - 1;
+}
+
+/* Returns the element index stored for key, or inserts `add` (when add != SIZE_MAX) and returns
+ * SIZE_MAX. keyof(i) gives element i's key. */
+static size_t index_find(struct index *ix, const char *key, size_t add,
+                         const char *(*keyof)(const void *, size_t), const void *base)
+{
+    for (size_t i = str_hash(key) & ix->mask;; i = (i + 1) & ix->mask) {
+        if (!ix->slot[i]) {
+            if (add != SIZE_MAX)
+                ix->slot[i] = add + 1;
+            return SIZE_MAX;
+        }
+        if (strcmp(keyof(base, ix->slot[i] - 1), key) == 0)
+            return ix->slot[i] - 1;
+    }
+}
+
+static const char *machine_key(const void *base, size_t i)
+{
+    return ((const struct cdb_machine *)base)[i].id;
+}
+
+static const char *run_key(const void *base, size_t i)
+{
+    return ((const struct cdb_merge_run *)base)[i].run.uuid;
+}
+
+/* ---- elements ----------------------------------------------------------------------------- */
+
+static int parse_machine(struct ctx *x, const cJSON *o, struct cdb_machine *m)
+{
+    static const char *const names[] = {
+        "id", "host", "backend", "device", "target", "wave_size", "compute_units", "mem_bytes",
+        "driver_version", "runtime_version", "compiler_version", "compute_partition",
+        "memory_partition", "kladder_version", "kladder_commit"};
+    const cJSON *v[15];
+    if (take(x, NULL, o, names, 15, v) != 0)
+        return -1;
+    const char *id;
+    if (get_str(x, v[0], "id", S_NAME, &id) != 0)
+        return -1;
+    if (!machine_id_valid(id))
+        return fail(x, "id", "expected 32 lower-case hex digits");
+    snprintf(m->id, sizeof m->id, "%s", id);
+    x->id = id;
+    int64_t ws, cu, mem;
+    if (get_str(x, v[1], "host", S_NAME, &m->host) || get_str(x, v[2], "backend", S_NAME, &m->backend) ||
+        get_str(x, v[3], "device", S_NAME, &m->device) ||
+        get_str(x, v[4], "target", S_NAME, &m->target) ||
+        get_int(x, v[5], "wave_size", 0, 1024, false, &ws) ||
+        get_int(x, v[6], "compute_units", 0, 1 << 20, false, &cu) ||
+        get_int(x, v[7], "mem_bytes", 0, 9007199254740992.0, false, &mem) ||
+        get_str(x, v[8], "driver_version", S_NAME_NULL, &m->driver_version) ||
+        get_str(x, v[9], "runtime_version", S_NAME_NULL, &m->runtime_version) ||
+        get_str(x, v[10], "compiler_version", S_NAME_NULL, &m->compiler_version) ||
+        get_str(x, v[11], "compute_partition", S_NAME_NULL, &m->compute_partition) ||
+        get_str(x, v[12], "memory_partition", S_NAME_NULL, &m->memory_partition) ||
+        get_str(x, v[13], "kladder_version", S_NAME, &m->kladder_version) ||
+        get_str(x, v[14], "kladder_commit", S_NAME_NULL, &m->kladder_commit))
+        return -1;
+    m->wave_size = (int)ws;
+    m->compute_units = (int)cu;
+    m->mem_bytes = mem;
+    return 0;
+}
+
+static const char *const count_names[] = {"pass", "fail", "hang", "error", "skip", "cancelled"};
+#define N_COUNTS 6
+
+static int parse_run(struct ctx *x, const cJSON *o, struct cdb_merge_run *mr, int counts[N_COUNTS])
+{
+    static const char *const names[] = {"run_id", "machine_id", "host", "rung", "suite", "case",
+                                        "variant", "argv", "started", "finished", "verdict",
+                                        "counts"};
+    const cJSON *v[12];
+    if (take(x, NULL, o, names, 12, v) != 0)
+        return -1;
+    struct cdb_run *r = &mr->run;
+    if (get_str(x, v[0], "run_id", S_NAME, &r->uuid) != 0)
+        return -1;
+    if (!imp_uuid_valid(r->uuid))
+        return fail(x, "run_id", "expected a lower-case UUID (8-4-4-4-12 hex digits)");
+    x->id = r->uuid;
+    int64_t rung;
+    if (get_str(x, v[1], "machine_id", S_NAME, &r->machine_id) ||
+        get_str(x, v[2], "host", S_NAME, &r->host) || get_int(x, v[3], "rung", 0, 8, false, &rung) ||
+        get_str(x, v[4], "suite", S_NAME_NULL, &r->suite) ||
+        get_str(x, v[5], "case", S_NAME_NULL, &r->case_id) ||
+        get_str(x, v[6], "variant", S_NAME_NULL, &r->variant) ||
+        get_str(x, v[7], "argv", S_TEXT_NULL, &r->argv) ||
+        get_str(x, v[8], "started", S_NAME, &r->started) ||
+        get_str(x, v[9], "finished", S_NAME, &r->finished) ||
+        get_verdict(x, v[10], "verdict", &r->verdict))
+        return -1;
+    r->rung = (int)rung;
+    if (!imp_iso_time_valid(r->started))
+        return fail(x, "started", "expected a UTC time like 2026-11-29T08:51:17Z");
+    if (!imp_iso_time_valid(r->finished))
+        return fail(x, "finished", "expected a UTC time like 2026-11-29T08:51:17Z");
+    if (strcmp(r->finished, r->started) < 0)
+        return fail(x, "finished", "is before 'started'");
+    const cJSON *cv[N_COUNTS];
+    if (take(x, "counts", v[11], count_names, N_COUNTS, cv) != 0)
+        return -1;
+    for (int i = 0; i < N_COUNTS; i++) {
+        int64_t n;
+        if (get_int(x, cv[i], count_names[i], 0, INT_MAX, false, &n) != 0)
+            return -1;
+        counts[i] = (int)n;
+    }
+    return 0;
+}
+
+struct pending_check {
+    struct cdb_check c;
+    size_t run;
+};
+
+static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
+{
+    static const char *const names[] = {"run_id", "seq", "rung", "suite", "variant", "check",
+                                        "shape", "oracle", "verdict", "detail", "first_bad",
+                                        "bad_count", "max_err", "time_us", "repeats", "limit_s"};
+    const cJSON *v[16];
+    if (take(x, NULL, o, names, 16, v) != 0)
+        return -1;
+    if (get_str(x, v[0], "run_id", S_NAME, &c->run_uuid) != 0)
+        return -1;
+    x->id = c->run_uuid;
+    int64_t seq, rung, rep;
+    if (get_int(x, v[1], "seq", 0, INT_MAX, false, &seq) ||
+        get_int(x, v[2], "rung", 0, 8, false, &rung) || get_str(x, v[3], "suite", S_NAME, &c->suite) ||
+        get_str(x, v[4], "variant", S_NAME, &c->variant) ||
+        get_str(x, v[5], "check", S_NAME, &c->check) || get_str(x, v[6], "shape", S_NAME, &c->shape) ||
+        get_str(x, v[7], "oracle", S_NAME, &c->oracle) ||
+        get_verdict(x, v[8], "verdict", &c->verdict) ||
+        get_str(x, v[9], "detail", S_TEXT, &c->detail) ||
+        get_int(x, v[10], "first_bad", 0, 9007199254740992.0, true, &c->first_bad) ||
+        get_int(x, v[11], "bad_count", 0, 9007199254740992.0, true, &c->bad_count) ||
+        get_num(x, v[12], "max_err", false, &c->max_err))
+        return -1;
+    static const char *const tnames[] = {"median", "min", "max"};
+    const cJSON *tv[3];
+    if (take(x, "time_us", v[13], tnames, 3, tv) || get_num(x, tv[0], "median", false, &c->time_median_us) ||
+        get_num(x, tv[1], "min", false, &c->time_min_us) ||
+        get_num(x, tv[2], "max", false, &c->time_max_us) ||
+        get_int(x, v[14], "repeats", 0, INT_MAX, false, &rep) ||
+        get_num(x, v[15], "limit_s", true, &c->limit_s))
+        return -1;
+    if (!isnan(c->time_min_us) && !isnan(c->time_median_us) && !isnan(c->time_max_us) &&
+        !(c->time_min_us <= c->time_median_us && c->time_median_us <= c->time_max_us))
+        return fail(x, "time_us", "expected min <= median <= max");
+    c->seq = (int)seq;
+    c->rung = (int)rung;
+    c->repeats = (int)rep;
+    return 0;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+    int x = ((const struct cdb_check *)a)->seq, y = ((const struct cdb_check *)b)->seq;
+    return (x > y) - (x < y);
+}
+
+/* cJSON ends a string at an escaped NUL and would silently keep only the part before it. */
+static bool has_escaped_nul(const char *t, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (t[i] != '\\')
+            continue;
+        if (t[i + 1] == 'u' && i + 5 < len && memcmp(t + i + 2, "0000", 4) == 0)
+            return true;
+        i++; /* skip the escaped character */
+    }
+    return false;
+}
+
+static int get_array(const struct ctx *x, const cJSON *v, const char *field, size_t *n)
+{
+    if (!cJSON_IsArray(v))
+        return fail(x, field, "expected an array, got %s", type_name(v));
+    *n = (size_t)cJSON_GetArraySize(v);
+    return 0;
+}
+
+int imp_results_parse(const char *text, size_t len, const char *name, struct imp_results_doc *out,
+                      char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct ctx x = {.source = text_fit(name, 100, true, NULL), .err = err, .errlen = errlen};
+    struct pending_check *pend = NULL;
+    int (*counts)[N_COUNTS] = NULL;
+    struct index mix = {0}, rix = {0};
+    int rc = -1;
+
+    if (memchr(text, '\0', len) || has_escaped_nul(text, len)) {
+        fail(&x, NULL, "the document contains a NUL character; refused");
+        goto out;
+    }
+    const char *end = NULL;
+    out->tree = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (!out->tree) {
+        size_t at = end && end >= text ? (size_t)(end - text) : 0;
+        fail(&x, NULL, "not valid JSON (near byte %zu of %zu; truncated, or nested too deeply?)",
+             at, len);
+        goto out;
+    }
+    for (const char *p = end; p && p < text + len; p++)
+        if (!(*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) {
+            fail(&x, NULL, "unexpected data after the JSON document (byte %zu)", (size_t)(p - text));
+            goto out;
+        }
+
+    static const char *const top[] = {"format", "version", "exported_by", "exported_at",
+                                      "machines", "runs", "checks"};
+    const cJSON *v[7];
+    if (!cJSON_IsObject(out->tree)) {
+        fail(&x, NULL, "expected a JSON object (a kladder-results document), got %s",
+             type_name(out->tree));
+        goto out;
+    }
+    /* The format and version come first so that another kind of document gets the right
+     * message instead of "field X is not known". */
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(out->tree, "format");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, IMP_RESULTS_FORMAT) != 0) {
+        fail(&x, "format", "expected \"%s\": this is not a kladder results document",
+             IMP_RESULTS_FORMAT);
+        goto out;
+    }
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(out->tree, "version");
+    if (!cJSON_IsNumber(ver) || !(ver->valuedouble >= IMP_RESULTS_VERSION &&
+                                  ver->valuedouble <= IMP_RESULTS_VERSION)) {
+        fail(&x, "version",
+             "expected %d; a document of another version needs the kladder that wrote it",
+             IMP_RESULTS_VERSION);
+        goto out;
+    }
+    if (take(&x, NULL, out->tree, top, 7, v) != 0)
+        goto out;
+    static const char *const by[] = {"host", "kladder_version", "commit"};
+    const cJSON *bv[3];
+    if (take(&x, "exported_by", v[2], by, 3, bv) ||
+        get_str(&x, bv[0], "host", S_NAME, &out->exported_host) ||
+        get_str(&x, bv[1], "kladder_version", S_NAME, &out->exported_version) ||
+        get_str(&x, bv[2], "commit", S_NAME_NULL, &out->exported_commit) ||
+        get_str(&x, v[3], "exported_at", S_NAME, &out->exported_at))
+        goto out;
+    if (!imp_iso_time_valid(out->exported_at)) {
+        fail(&x, "exported_at", "expected a UTC time like 2026-11-29T08:51:17Z");
+        goto out;
+    }
+    size_t nm = 0, nr = 0, nc = 0;
+    if (get_array(&x, v[4], "machines", &nm) || get_array(&x, v[5], "runs", &nr) ||
+        get_array(&x, v[6], "checks", &nc))
+        goto out;
+
+    /* machines */
+    out->machines = xcalloc(nm + 1, sizeof *out->machines);
+    index_init(&mix, nm);
+    x.array = "machines";
+    x.index = 0;
+    for (const cJSON *e = v[4]->child; e; e = e->next, x.index++) {
+        x.id = NULL;
+        struct cdb_machine *m = &out->machines[x.index];
+        if (parse_machine(&x, e, m) != 0)
+            goto out;
+        if (index_find(&mix, m->id, x.index, machine_key, out->machines) != SIZE_MAX) {
+            fail(&x, "id", "the same machine id appears twice in the document");
+            goto out;
+        }
+    }
+    out->n_machines = nm;
+
+    /* runs */
+    out->runs = xcalloc(nr + 1, sizeof *out->runs);
+    counts = xcalloc(nr + 1, sizeof *counts);
+    index_init(&rix, nr);
+    x.array = "runs";
+    x.index = 0;
+    for (const cJSON *e = v[5]->child; e; e = e->next, x.index++) {
+        x.id = NULL;
+        struct cdb_merge_run *mr = &out->runs[x.index];
+        if (parse_run(&x, e, mr, counts[x.index]) != 0)
+            goto out;
+        if (index_find(&mix, mr->run.machine_id, SIZE_MAX, machine_key, out->machines) ==
+            SIZE_MAX) {
+            fail(&x, "machine_id", "names no machine of the document's \"machines\"");
+            goto out;
+        }
+        if (index_find(&rix, mr->run.uuid, x.index, run_key, out->runs) != SIZE_MAX) {
+            fail(&x, "run_id", "the same run UUID appears twice in the document");
+            goto out;
+        }
+        if (!out->newest_finished || strcmp(mr->run.finished, out->newest_finished) > 0)
+            out->newest_finished = mr->run.finished;
+    }
+    out->n_runs = nr;
+
+    /* checks: parsed in document order, then grouped by run and sorted by seq */
+    pend = xcalloc(nc + 1, sizeof *pend);
+    size_t *per_run = xcalloc(nr + 1, sizeof *per_run);
+    x.array = "checks";
+    x.index = 0;
+    for (const cJSON *e = v[6]->child; e; e = e->next, x.index++) {
+        x.id = NULL;
+        struct pending_check *p = &pend[x.index];
+        if (parse_check(&x, e, &p->c) != 0) {
+            free(per_run);
+            goto out;
+        }
+        p->run = index_find(&rix, p->c.run_uuid, SIZE_MAX, run_key, out->runs);
+        if (p->run == SIZE_MAX) {
+            free(per_run);
+            fail(&x, "run_id", "names no run of the document's \"runs\"");
+            goto out;
+        }
+        per_run[p->run]++;
+    }
+    out->checks = xcalloc(nc + 1, sizeof *out->checks);
+    size_t at = 0;
+    for (size_t r = 0; r < nr; r++) {
+        out->runs[r].checks = out->checks + at;
+        at += per_run[r];
+        per_run[r] = 0;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        struct cdb_merge_run *mr = &out->runs[pend[i].run];
+        /* cast: the run's slice of out->checks, which this function owns */
+        ((struct cdb_check *)(uintptr_t)mr->checks)[per_run[pend[i].run]++] = pend[i].c;
+    }
+    out->n_checks = nc;
+    x.array = "runs";
+    for (size_t r = 0; r < nr; r++) {
+        struct cdb_merge_run *mr = &out->runs[r];
+        mr->n_checks = per_run[r];
+        struct cdb_check *cs = (struct cdb_check *)(uintptr_t)mr->checks;
+        qsort(cs, mr->n_checks, sizeof *cs, by_seq);
+        int got[N_COUNTS] = {0};
+        for (size_t i = 0; i < mr->n_checks; i++) {
+            if (i > 0 && cs[i].seq == cs[i - 1].seq) {
+                free(per_run);
+                x.index = r, x.id = mr->run.uuid;
+                fail(&x, NULL, "two checks of this run have seq %d", cs[i].seq);
+                goto out;
+            }
+            got[cs[i].verdict]++;
+        }
+        for (int k = 0; k < N_COUNTS; k++)
+            if (got[k] != counts[r][k]) {
+                free(per_run);
+                x.index = r, x.id = mr->run.uuid;
+                fail(&x, "counts", "says %d %s, but the document has %d such checks of this run",
+                     counts[r][k], count_names[k], got[k]);
+                goto out;
+            }
+    }
+    free(per_run);
+    rc = 0;
+out:
+    free(pend);
+    free(counts);
+    free(mix.slot);
+    free(rix.slot);
+    free(x.source);
+    if (rc != 0)
+        imp_results_doc_free(out);
+    return rc;
+}
+
+void imp_results_doc_free(struct imp_results_doc *d)
+{
+    free(d->machines);
+    free(d->runs);
+    free(d->checks);
+    cJSON_Delete(d->tree);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+/* Adds s (or null) sanitised, so that every document kladder writes passes its own parser. */
+static void add_str(cJSON *o, const char *key, const char *s, bool text)
+{
+    if (!s) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    if (text_is_clean(s, text ? "\n" : NULL)) {
+        cJSON_AddStringToObject(o, key, s);
+        return;
+    }
+    char *t = text_sanitize(s, text);
+    cJSON_AddStringToObject(o, key, t);
+    free(t);
+}
+
+static void add_num_or_null(cJSON *o, const char *key, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+cJSON *imp_machine_to_json(const struct cdb_machine *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_str(o, "id", m->id, false);
+    add_str(o, "host", m->host ? m->host : "", false);
+    add_str(o, "backend", m->backend ? m->backend : "", false);
+    add_str(o, "device", m->device ? m->device : "", false);
+    add_str(o, "target", m->target ? m->target : "", false);
+    cJSON_AddNumberToObject(o, "wave_size", m->wave_size);
+    cJSON_AddNumberToObject(o, "compute_units", m->compute_units);
+    cJSON_AddNumberToObject(o, "mem_bytes", (double)m->mem_bytes);
+    add_str(o, "driver_version", m->driver_version, false);
+    add_str(o, "runtime_version", m->runtime_version, false);
+    add_str(o, "compiler_version", m->compiler_version, false);
+    add_str(o, "compute_partition", m->compute_partition, false);
+    add_str(o, "memory_partition", m->memory_partition, false);
+    add_str(o, "kladder_version", m->kladder_version ? m->kladder_version : "", false);
+    add_str(o, "kladder_commit", m->kladder_commit, false);
+    return o;
+}
+
+cJSON *imp_run_to_json(const struct cdb_run_info *ri, bool with_machine)
+{
+    const struct cdb_run *r = &ri->run;
+    cJSON *o = cJSON_CreateObject();
+    add_str(o, "run_id", r->uuid, false);
+    if (with_machine) {
+        add_str(o, "host", r->host, false);
+        add_str(o, "origin", ri->origin, false);
+        cJSON_AddItemToObject(o, "machine", imp_machine_to_json(&ri->machine));
+    } else {
+        add_str(o, "machine_id", r->machine_id, false);
+        add_str(o, "host", r->host, false);
+    }
+    cJSON_AddNumberToObject(o, "rung", r->rung);
+    add_str(o, "suite", r->suite, false);
+    add_str(o, "case", r->case_id, false);
+    add_str(o, "variant", r->variant, false);
+    add_str(o, "argv", r->argv, true);
+    add_str(o, "started", r->started, false);
+    add_str(o, "finished", r->finished, false);
+    add_str(o, "verdict", cdb_verdict_name(r->verdict), false);
+    cJSON *c = cJSON_AddObjectToObject(o, "counts");
+    for (int i = 0; i < N_COUNTS; i++)
+        cJSON_AddNumberToObject(c, count_names[i], ri->counts[cdb_verdict_parse(count_names[i])]);
+    return o;
+}
+
+cJSON *imp_check_to_json(const struct cdb_check *c, bool with_run_id)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (with_run_id)
+        add_str(o, "run_id", c->run_uuid, false);
+    cJSON_AddNumberToObject(o, "seq", c->seq);
+    cJSON_AddNumberToObject(o, "rung", c->rung);
+    add_str(o, "suite", c->suite ? c->suite : "", false);
+    add_str(o, "variant", c->variant ? c->variant : "", false);
+    add_str(o, "check", c->check ? c->check : "", false);
+    add_str(o, "shape", c->shape ? c->shape : "", false);
+    add_str(o, "oracle", c->oracle ? c->oracle : "", false);
+    add_str(o, "verdict", cdb_verdict_name(c->verdict), false);
+    add_str(o, "detail", c->detail ? c->detail : "", true);
+    if (c->first_bad >= 0)
+        cJSON_AddNumberToObject(o, "first_bad", (double)c->first_bad);
+    else
+        cJSON_AddNullToObject(o, "first_bad");
+    if (c->bad_count >= 0)
+        cJSON_AddNumberToObject(o, "bad_count", (double)c->bad_count);
+    else
+        cJSON_AddNullToObject(o, "bad_count");
+    add_num_or_null(o, "max_err", c->max_err);
+    cJSON *t = cJSON_AddObjectToObject(o, "time_us");
+    add_num_or_null(t, "median", c->time_median_us);
+    add_num_or_null(t, "min", c->time_min_us);
+    add_num_or_null(t, "max", c->time_max_us);
+    cJSON_AddNumberToObject(o, "repeats", c->repeats);
+    add_num_or_null(o, "limit_s", c->limit_s);
+    return o;
+}
+
+static int add_check(void *ctx, const struct cdb_check *c)
+{
+    cJSON_AddItemToArray(ctx, imp_check_to_json(c, true));
+    return 0;
+}
+
+static bool is_date(const char *s)
+{
+    char t[21];
+    return strlen(s) == 10 && (snprintf(t, sizeof t, "%sT00:00:00Z", s), imp_iso_time_valid(t));
+}
+
+int imp_results_export(struct cdb *db, const struct imp_export_opts *o, char **out, size_t *len,
+                       char *err, size_t errlen)
+{
+    struct cdb_run_filter f;
+    cdb_run_filter_init(&f);
+    f.finished_only = true; /* a running run would change after it was pulled */
+    f.local_only = !o->include_pulled;
+    char since[21];
+    if (o->since) {
+        if (imp_iso_time_valid(o->since)) {
+            f.since_time = o->since;
+        } else if (is_date(o->since)) {
+            snprintf(since, sizeof since, "%sT00:00:00Z", o->since);
+            f.since_time = since;
+        } else if (imp_uuid_valid(o->since)) {
+            int e = cdb_run_exists(db, o->since, err, errlen);
+            if (e < 0)
+                return -1;
+            if (e == 0) {
+                snprintf(err, errlen, "--since: no run %s in this database", o->since);
+                return -1;
+            }
+            f.after_uuid = o->since;
+        } else {
+            char *q = quote(o->since);
+            snprintf(err, errlen,
+                     "--since expects a run UUID, a UTC time (2026-11-29T08:51:17Z) or a date "
+                     "(2026-11-29), not '%s'",
+                     q);
+            free(q);
+            return -1;
+        }
+    }
+    struct cdb_run_list runs;
+    struct cdb_machine_list machines;
+    if (cdb_runs_query_oldest_first(db, &f, &runs, err, errlen) != 0)
+        return -1;
+    if (cdb_machines_query(db, &f, &machines, err, errlen) != 0) {
+        cdb_run_list_free(&runs);
+        return -1;
+    }
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", IMP_RESULTS_FORMAT);
+    cJSON_AddNumberToObject(doc, "version", IMP_RESULTS_VERSION);
+    cJSON *by = cJSON_AddObjectToObject(doc, "exported_by");
+    char host[256] = "unknown";
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    add_str(by, "host", host, false);
+    add_str(by, "kladder_version", KL_VERSION, false);
+    add_str(by, "commit", KL_COMMIT, false);
+    char now[21];
+    cdb_now_iso(now);
+    add_str(doc, "exported_at", now, false);
+    cJSON *ma = cJSON_AddArrayToObject(doc, "machines");
+    for (size_t i = 0; i < machines.n; i++)
+        cJSON_AddItemToArray(ma, imp_machine_to_json(&machines.items[i]));
+    cJSON *ra = cJSON_AddArrayToObject(doc, "runs");
+    for (size_t i = 0; i < runs.n; i++)
+        cJSON_AddItemToArray(ra, imp_run_to_json(&runs.items[i], false));
+    cJSON *ca = cJSON_AddArrayToObject(doc, "checks");
+    int rc = cdb_checks_each(db, &f, add_check, ca, err, errlen);
+    cdb_run_list_free(&runs);
+    cdb_machine_list_free(&machines);
+    if (rc != 0) {
+        cJSON_Delete(doc);
+        return -1;
+    }
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!text) {
+        snprintf(err, errlen, "out of memory while writing the document");
+        return -1;
+    }
+    *len = strlen(text);
+    *out = xmalloc(*len + 2);
+    memcpy(*out, text, *len);
+    (*out)[(*len)++] = '\n';
+    (*out)[*len] = '\0';
+    cJSON_free(text);
+    return 0;
+}
