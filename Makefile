@@ -65,7 +65,7 @@ $(BUILD)/embedgen: scripts/embedgen.c
 
 $(BUILD)/gen/embedded.c: $(BUILD)/embedgen $(EMBED_FILES) Makefile
 	@mkdir -p $(dir $@)
-	$(BUILD)/embedgen $@ $(EMBED_FILES)
+	$(Q)$(BUILD)/embedgen $@ $(EMBED_FILES)
 
 $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@)
