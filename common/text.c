@@ -223,6 +223,17 @@ static void push_line(char ***lines, size_t *count, size_t *cap, const char *s, 
     (*lines)[(*count)++] = l;
 }
 
+/* Chinese punctuation that must not begin a line (、。，：；！？ and closing brackets). */
+static bool no_break_before(uint32_t cp)
+{
+    static const uint32_t closing[] = {0x3001, 0x3002, 0xFF0C, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,
+                                       0xFF09, 0x300D, 0x300F, 0x300B, 0x3009, 0x3011, 0xFF3D};
+    for (size_t i = 0; i < sizeof closing / sizeof closing[0]; i++)
+        if (cp == closing[i])
+            return true;
+    return false;
+}
+
 char **text_wrap(const char *s, int cells, size_t *count)
 {
     char *clean = text_sanitize(s, true);
@@ -231,6 +242,8 @@ char **text_wrap(const char *s, int cells, size_t *count)
     *count = 0;
     if (cells < 1)
         cells = 1;
+    /* Break opportunities: at a space, and after or before any wide (CJK) character, since
+     * Chinese has no spaces between words. The latest opportunity before the overflow wins. */
     size_t n = strlen(clean), start = 0, pos = 0, brk = 0;
     int w = 0;
     while (pos < n) {
@@ -243,9 +256,9 @@ char **text_wrap(const char *s, int cells, size_t *count)
             continue;
         }
         int cw = text_cp_width(cp);
+        if (cw == 2 && pos > start && !no_break_before(cp))
+            brk = pos;
         if (w + cw > cells && pos > start) {
-            /* Break at the last space if there is one, else before this character
-             * (Chinese has no spaces, and any character boundary is a fine break there). */
             size_t end = brk > start ? brk : pos;
             push_line(&lines, count, &cap, clean + start, end - start);
             start = end;
@@ -267,6 +280,12 @@ char **text_wrap(const char *s, int cells, size_t *count)
             brk = pos;
         w += cw;
         pos += k;
+        if (cw == 2 && pos < n) {
+            uint32_t next;
+            text_decode(clean + pos, n - pos, &next);
+            if (!no_break_before(next))
+                brk = pos;
+        }
     }
     if (pos > start || *count == 0)
         push_line(&lines, count, &cap, clean + start, pos - start);

@@ -99,6 +99,15 @@ static void test_wrap(void **state)
     for (size_t i = 0; i < n; i++)
         assert_true(text_width(l[i]) <= 8);
     text_lines_free(l, n);
+    /* a space early in a Chinese sentence is not the only place to break */
+    l = text_wrap("abc 中文中文中文", 8, &n);
+    assert_string_equal(l[0], "abc 中文");
+    assert_string_equal(l[1], "中文中文");
+    text_lines_free(l, n);
+    l = text_wrap("中文中、文", 6, &n); /* 、 never starts a line */
+    assert_string_equal(l[0], "中文");
+    assert_string_equal(l[1], "中、文");
+    text_lines_free(l, n);
     l = text_wrap("a\nb", 10, &n);
     assert_int_equal(n, 2);
     text_lines_free(l, n);
