@@ -1,0 +1,79 @@
+/* One check: what the parent plans (struct eng_check_spec), what the worker process that runs it
+ * reports back (struct eng_check_result), and their JSON forms on the pipe between the two.
+ *
+ * A check runs one variant (or the reference-only baseline of a variant) of one suite at one
+ * or more shapes in one execution mode, and evaluates oracles on the device. */
+#ifndef KL_ENGINE_CHECK_H
+#define KL_ENGINE_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "casedb/results.h"
+#include "engine/backend.h"
+#include "engine/manifest.h"
+
+enum eng_mode {
+    ENG_MODE_PLAIN,   /* one launch on the default stream */
+    ENG_MODE_GRAPH,   /* capture, prove nothing ran, replay several times */
+    ENG_MODE_STREAMS, /* inputs produced on a side stream, kernel on another */
+    ENG_MODE_WARM,    /* several shapes in one process, one module */
+    ENG_MODE_GARBAGE, /* buffers reused across shapes, outputs filled with garbage */
+    ENG_MODE_REPEAT,  /* one checked launch, then N bitwise repeats compared on the device */
+    ENG_MODE_COUNT
+};
+const char *eng_mode_name(enum eng_mode m);
+
+struct eng_check_spec {
+    char backend[16];
+    int device;
+    int wave;                   /* cpu: 32 or 64 */
+    enum eng_schedule schedule; /* cpu */
+    uint64_t seed;
+    char *suite;                /* a suite name or a manifest path */
+    char *variant;              /* "fixed" or "buggy" */
+    bool baseline;              /* the plain unit test: zeros outputs, reference oracle only */
+    int rung;
+    char *name;                 /* "tail-K257-tile_k256" */
+    enum eng_mode mode;
+    size_t nshapes;
+    struct eng_shape *shapes;   /* each one overrides the manifest's defaults */
+    int repeats;                /* ENG_MODE_REPEAT */
+    int replays;                /* ENG_MODE_GRAPH */
+    bool scratch_once;          /* from the variant's options */
+    bool event;                 /* from the variant's options */
+    double timeout_s;
+};
+
+struct eng_check_result {
+    enum cdb_verdict verdict;
+    char detail[1536];
+    char shape[256];
+    char oracle[48];
+    int64_t first_bad, bad_count;
+    double max_err;
+    double t_med_us, t_min_us, t_max_us; /* NAN when the backend cannot time */
+    int repeats;
+};
+
+void eng_check_result_init(struct eng_check_result *r);
+void eng_check_spec_free(struct eng_check_spec *s);
+/* Deep copy of a shape. */
+void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src);
+void eng_shape_free(struct eng_shape *s);
+
+/* JSON forms (malloc'd text, one line) and their parsers (0 or -1 with a message). */
+char *eng_check_spec_json(const struct eng_check_spec *s);
+int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err, size_t errlen);
+char *eng_check_result_json(const struct eng_check_result *r);
+int eng_check_result_parse(const char *text, struct eng_check_result *out, char *err,
+                           size_t errlen);
+
+/* Runs a check in this process (the worker side). ready() is called once everything is
+ * compiled and allocated, just before the first kernel of the check runs: the watchdog's limit
+ * starts there. Never returns early on a hang: the parent kills the process. */
+void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                   struct eng_check_result *out);
+
+#endif

@@ -1,0 +1,52 @@
+/* `kladder run`: plans the checks of one or more (suite, rung) targets, runs each in a worker
+ * under the watchdog, records run, checks and machine in casedb, and reports them (text, JSON,
+ * JUnit XML, an event stream for the TUI).
+ *
+ * Expectations (docs/engine.md): baseline and fixed checks must pass (or be skipped with a
+ * reason); a buggy variant must be caught by its rung — at least one of its checks fails or
+ * hangs — wherever it ran a check that was not skipped. The run's exit status is 0 when every
+ * expectation is met, 1 when one is not, 2 on a setup error. */
+#ifndef KL_ENGINE_RUNNER_H
+#define KL_ENGINE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/backend.h"
+
+struct cdb;
+
+struct eng_run_target {
+    const char *suite;  /* name or manifest path */
+    int rung;
+};
+
+struct eng_run_opts {
+    const char *exe;           /* this binary, for workers */
+    const char *backend;       /* NULL: the first available of hip, cuda, cpu */
+    int device;
+    int wave;                  /* cpu: 32 or 64 (0: 32) */
+    enum eng_schedule schedule;
+    uint64_t seed;
+    int repeats;               /* 0: from the manifest */
+    double timeout_s;          /* per check, from ready; default 60 */
+    bool fixed, buggy;
+    bool json;                 /* the JSON report on stdout instead of text */
+    const char *junit;         /* write JUnit XML here, or NULL */
+    int events_fd;             /* -1: none */
+    bool progress;             /* a progress bar on stderr */
+    struct cdb *db;            /* may be NULL (nothing recorded) */
+    const char *argv_text;     /* the command line, recorded with the run */
+    const char *case_id;       /* for --case, recorded with the run */
+};
+
+/* Runs everything and returns the exit status (0, 1 or 2). Messages for setup errors go to
+ * stderr. */
+int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, size_t ntargets);
+
+/* The worker mode: reads one job from stdin, runs it, answers on stdout. Returns the exit
+ * status for the worker process. */
+int eng_worker_main(void);
+
+#endif

@@ -1,0 +1,241 @@
+/* kladder run --rung N --suite NAME | --case ID [options]: option parsing only; the engine
+ * (engine/runner.c) plans, runs, records and reports. `run --worker` is the watchdog's worker
+ * mode: it is how every check runs in a process of its own. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "casedb/cdb.h"
+#include "common/xalloc.h"
+#include "engine/manifest.h"
+#include "engine/runner.h"
+#include "engine/watchdog.h"
+#include "tui/cli.h"
+
+static void print_help(void)
+{
+    printf("usage: kladder run --rung N --suite NAME|PATH [options]\n"
+           "       kladder run --case ID [options]\n"
+           "       kladder run --list\n\n"
+           "Runs a rung of the verification ladder (1, 4 or 5) on a suite's reproducer, with the\n"
+           "plain unit-test baseline beside it. --case runs every rung its suites list, both\n"
+           "variants. A rung must fail the buggy variant and pass the fixed one; the baseline\n"
+           "passes both.\n\n"
+           "options:\n"
+           "  --variant fixed|buggy|both   which variant (default both)\n"
+           "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
+           "  --device I                   device index (default 0)\n"
+           "  --repeat N                   rung 5 repeats (default: from the suite's failure rate)\n"
+           "  --timeout S                  per-check limit in seconds after setup (default 60)\n"
+           "  --wave 32|64                 cpu backend wave width (default 32)\n"
+           "  --schedule default|adversarial|random\n"
+           "                               cpu backend schedule for rung checks (default\n"
+           "                               adversarial; baselines always run the default)\n"
+           "  --seed N                     seed for inputs and the random schedule (default 1)\n"
+           "  --json                       print the report as JSON\n"
+           "  --junit FILE                 also write JUnit XML\n"
+           "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
+           "  --no-progress                no progress bar on stderr\n\n"
+           "exit status: 0 every expectation met (buggy caught, fixed and baselines pass),\n"
+           "1 an expectation not met, 2 usage or setup error\n");
+}
+
+static int list_suites(void)
+{
+    size_t n;
+    const char **names = eng_manifest_list(&n);
+    for (size_t i = 0; i < n; i++) {
+        char err[512];
+        const char *base = strrchr(names[i], '/') + 1;
+        char *name = xstrdup(base);
+        name[strlen(name) - 5] = '\0';
+        struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
+        if (!m) {
+            printf("%-18s (invalid: %s)\n", name, err);
+        } else {
+            char rungs[32] = "";
+            for (int r = 1; r <= 8; r++)
+                if (m->has_rung[r])
+                    snprintf(rungs + strlen(rungs), sizeof rungs - strlen(rungs), "%s%d",
+                             rungs[0] ? "," : "", r);
+            printf("%-18s case %-12s rungs %-6s %s\n", m->name, m->case_id ? m->case_id : "-",
+                   rungs, m->title_en ? m->title_en : "");
+            eng_manifest_free(m);
+        }
+        free(name);
+    }
+    free(names);
+    return 0;
+}
+
+/* Every built-in suite of a case, each with the rungs it lists. */
+static int case_targets(const char *id, struct eng_run_target **out, size_t *n, char ***names)
+{
+    size_t cnt;
+    const char **files = eng_manifest_list(&cnt);
+    *out = xcalloc(cnt * 8 + 1, sizeof **out);
+    *names = xcalloc(cnt + 1, sizeof **names);
+    *n = 0;
+    size_t nn = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        char *name = xstrdup(strrchr(files[i], '/') + 1);
+        name[strlen(name) - 5] = '\0';
+        char err[512];
+        struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
+        if (m && m->case_id && strcmp(m->case_id, id) == 0) {
+            (*names)[nn++] = name;
+            for (int r = 1; r <= 8; r++)
+                if (m->has_rung[r] && (r == 1 || r == 4 || r == 5))
+                    (*out)[(*n)++] = (struct eng_run_target){name, r};
+        } else {
+            free(name);
+        }
+        eng_manifest_free(m);
+    }
+    free(files);
+    return *n ? 0 : -1;
+}
+
+int cmd_run(int argc, char **argv, const struct cli_global *g)
+{
+    struct eng_run_opts o = {.device = 0, .schedule = ENG_SCHED_ADVERSARIAL, .seed = 1,
+                             .timeout_s = 60, .fixed = true, .buggy = true, .events_fd = -1,
+                             .progress = isatty(2)};
+    const char *suite = NULL, *case_id = NULL;
+    int rung = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                                                  \
+    do {                                                                                        \
+        if (!v)                                                                                 \
+            return cli_usage_error("run", "%s expects a value", a);                             \
+        i++;                                                                                    \
+    } while (0)
+        if (!strcmp(a, "--worker")) {
+            return eng_worker_main();
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            print_help();
+            return 0;
+        } else if (!strcmp(a, "--list")) {
+            return list_suites();
+        } else if (!strcmp(a, "--rung")) {
+            NEED();
+            if (!cli_parse_int("run", a, v, 1, 8, &rung))
+                return 2;
+        } else if (!strcmp(a, "--suite")) {
+            NEED();
+            suite = v;
+        } else if (!strcmp(a, "--case")) {
+            NEED();
+            case_id = v;
+        } else if (!strcmp(a, "--variant")) {
+            NEED();
+            if (!strcmp(v, "fixed"))
+                o.buggy = false;
+            else if (!strcmp(v, "buggy"))
+                o.fixed = false;
+            else if (strcmp(v, "both"))
+                return cli_usage_error("run", "--variant expects fixed, buggy or both, not '%s'", v);
+        } else if (!strcmp(a, "--backend")) {
+            NEED();
+            if (strcmp(v, "hip") && strcmp(v, "cuda") && strcmp(v, "cpu"))
+                return cli_usage_error("run", "--backend expects hip, cuda or cpu, not '%s'", v);
+            o.backend = v;
+        } else if (!strcmp(a, "--device")) {
+            NEED();
+            if (!cli_parse_int("run", a, v, 0, 255, &o.device))
+                return 2;
+        } else if (!strcmp(a, "--repeat")) {
+            NEED();
+            if (!cli_parse_int("run", a, v, 1, 1000000, &o.repeats))
+                return 2;
+        } else if (!strcmp(a, "--timeout")) {
+            NEED();
+            int t;
+            if (!cli_parse_int("run", a, v, 1, 86400, &t))
+                return 2;
+            o.timeout_s = t;
+        } else if (!strcmp(a, "--wave")) {
+            NEED();
+            if (!cli_parse_int("run", a, v, 32, 64, &o.wave) || (o.wave != 32 && o.wave != 64))
+                return cli_usage_error("run", "--wave expects 32 or 64, not '%s'", v);
+        } else if (!strcmp(a, "--schedule")) {
+            NEED();
+            if (!strcmp(v, "default"))
+                o.schedule = ENG_SCHED_DEFAULT;
+            else if (!strcmp(v, "adversarial"))
+                o.schedule = ENG_SCHED_ADVERSARIAL;
+            else if (!strcmp(v, "random"))
+                o.schedule = ENG_SCHED_RANDOM;
+            else
+                return cli_usage_error("run", "--schedule expects default, adversarial or random, not '%s'", v);
+        } else if (!strcmp(a, "--seed")) {
+            NEED();
+            char *end;
+            unsigned long long s = strtoull(v, &end, 10);
+            if (!*v || *end)
+                return cli_usage_error("run", "--seed expects a whole number, not '%s'", v);
+            o.seed = s;
+        } else if (!strcmp(a, "--json")) {
+            o.json = true;
+        } else if (!strcmp(a, "--junit")) {
+            NEED();
+            o.junit = v;
+        } else if (!strcmp(a, "--events")) {
+            NEED();
+            if (!cli_parse_int("run", a, v, 0, 1 << 20, &o.events_fd))
+                return 2;
+        } else if (!strcmp(a, "--no-progress")) {
+            o.progress = false;
+        } else {
+            return cli_usage_error("run", "unknown option '%s'", a);
+        }
+#undef NEED
+    }
+    if (case_id && (suite || rung))
+        return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
+    if (!case_id && (!suite || !rung))
+        return cli_usage_error("run", "give --rung N and --suite NAME, or --case ID (--list shows the suites)");
+    if (!case_id && rung != 1 && rung != 4 && rung != 5)
+        return cli_usage_error("run", "rung %d has no engine checks; rungs 1, 4 and 5 do", rung);
+
+    struct eng_run_target one = {suite, rung}, *targets = &one;
+    size_t ntargets = 1;
+    char **names = NULL;
+    if (case_id && case_targets(case_id, &targets, &ntargets, &names) != 0) {
+        free(targets);
+        free(names);
+        fprintf(stderr, "kladder run: no built-in suite reproduces case '%s' (kladder run --list)\n",
+                case_id);
+        return 2;
+    }
+    o.case_id = case_id;
+    o.exe = eng_self_exe(g->argv0);
+    size_t len = 1;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *cmd = xmalloc(len + 8);
+    strcpy(cmd, "kladder");
+    for (int i = 0; i < argc; i++) {
+        strcat(cmd, " ");
+        strcat(cmd, argv[i]);
+    }
+    o.argv_text = cmd;
+    struct cdb *db = cli_open_db(g);
+    int status = 2;
+    if (db) {
+        o.db = db;
+        status = eng_run(&o, targets, ntargets);
+        cdb_close(db);
+    }
+    free(cmd);
+    if (names) {
+        for (size_t i = 0; names[i]; i++)
+            free(names[i]);
+        free(names);
+        free(targets);
+    }
+    return status;
+}
