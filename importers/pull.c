@@ -3,6 +3,7 @@
 #include "importers/pull.h"
 
 #include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,13 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "importers/results_json.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 void imp_pull_opts_init(struct imp_pull_opts *o)
 {
@@ -134,9 +142,11 @@ static int origin_for_url(struct cdb *db, struct target *t)
 static void *parse_one(void *arg)
 {
     struct target *t = arg;
+    double t0 = now_s();
     t->parsed = imp_results_parse(t->fetch.body, t->fetch.len, t->url, &t->doc, t->res->err,
                                   sizeof t->res->err) == 0;
-    imp_fetch_item_clear(&t->fetch); /* the tree holds what is needed */
+    imp_fetch_item_clear(&t->fetch); /* the arena holds what is needed */
+    t->res->parse_s = now_s() - t0;
     return NULL;
 }
 
@@ -191,7 +201,10 @@ static void merge_one(struct cdb *db, struct target *t, const struct imp_pull_op
     struct cdb_merge_target mt = {.origin = t->origin, .url = t->url, .when = now, .cursor = newest};
     struct cdb_merge_stats st;
     char err[600];
-    if (cdb_merge(db, &mt, &in, &st, err, sizeof err) != 0) {
+    double t0 = now_s();
+    int rc = cdb_merge(db, &mt, &in, &st, err, sizeof err);
+    r->merge_s = now_s() - t0;
+    if (rc != 0) {
         char *src = text_fit(t->url, 100, true, NULL);
         snprintf(r->err, sizeof r->err, "%s: %s", src, err);
         free(src);
@@ -256,6 +269,7 @@ int imp_pull(struct cdb *db, const char *const *specs, size_t n, const struct im
             items[nf] = ts[i].fetch;
             map[nf++] = i;
         }
+    double t0 = now_s();
     if (nf > 0 && imp_fetch_all(items, nf, &o->fetch) < 0) {
         for (size_t i = 0; i < nf; i++)
             snprintf(items[i].err, sizeof items[i].err, "libcurl could not be started");
@@ -267,6 +281,8 @@ int imp_pull(struct cdb *db, const char *const *specs, size_t n, const struct im
         if (!t->fetch.ok)
             snprintf(t->res->err, sizeof t->res->err, "%s", items[i].err);
     }
+    for (size_t i = 0; i < nt; i++)
+        res[i].fetch_s = now_s() - t0;
     free(items);
     free(map);
     parse_all(ts, nt);

@@ -27,6 +27,7 @@ struct imp_pull_result {
     char origin[72]; /* the hosts row the runs were filed under; empty when none */
     bool ok;
     size_t new_runs, new_checks, present_runs, new_machines, older_runs;
+    double fetch_s, parse_s, merge_s; /* wall time of each step (the fetch is shared) */
     char err[768];
 };
 

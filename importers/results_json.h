@@ -23,6 +23,7 @@
 
 struct cdb;
 struct cJSON;
+struct imp_json;
 
 #define IMP_RESULTS_FORMAT "kladder-results"
 #define IMP_RESULTS_VERSION 1
@@ -30,7 +31,7 @@ struct cJSON;
 #define IMP_RESULTS_MAX_NAME 256
 #define IMP_RESULTS_MAX_TEXT 4096
 
-/* A parsed, validated document. The strings point into `tree`; everything is owned by the
+/* A parsed, validated document. The strings point into `arena`; everything is owned by the
  * document and freed by imp_results_doc_free. runs[i].checks are sorted by seq. */
 struct imp_results_doc {
     const char *exported_host;
@@ -44,7 +45,7 @@ struct imp_results_doc {
     struct cdb_check *checks;   /* grouped by run, in runs' order */
     size_t n_checks;
     const char *newest_finished; /* max finished over all runs; NULL when no runs */
-    struct cJSON *tree;
+    struct imp_json *arena; /* importers/json_arena.h */
 };
 
 /* Parses and validates len bytes of text. name is the source used in messages (a URL or path;

@@ -57,6 +57,7 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
     const char **specs = calloc((size_t)argc + 1, sizeof *specs);
     size_t n = 0;
     int rc = 2;
+    bool timing = false;
     if (!specs)
         return 2;
     for (int i = 1; i < argc; i++) {
@@ -69,6 +70,8 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
             return 0;
         } else if (strcmp(a, "--full") == 0) {
             o.full = true;
+        } else if (strcmp(a, "--timing") == 0) {
+            timing = true;
         } else if (a[0] == '-' && !v) {
             cli_usage_error("pull", "%s expects a value", a);
             goto out;
@@ -120,6 +123,9 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
                    r->present_runs);
         else
             printf("%s: error: %s\n", r->label, r->err);
+        if (timing)
+            fprintf(stderr, "%s: fetch %.3f s, parse %.3f s, merge %.3f s\n", r->label, r->fetch_s,
+                    r->parse_s, r->merge_s);
     }
     fflush(stdout);
     free(res);
