@@ -400,6 +400,6 @@ rollback:
 out:
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(m.st[i]);
-    sqlite3_exec(db->h, "PRAGMA foreign_keys = ON;", NULL, NULL, NULL);
+    sqlite3_exec(db->h, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000;", NULL, NULL, NULL);
     return rc;
 }
