@@ -10,11 +10,12 @@
 # devices.json, steps.tsv, commands.txt and device-run.tar.gz (the whole work folder: logs,
 # JUnit files, the results database).
 #
-#   bash scripts/device-run.sh [STEP...]     steps: env devices compile cases matrix bench peer
-#                                            (default: all, in that order)
+#   bash scripts/device-run.sh [STEP...]     steps: env devices compile bench peer cases matrix
+#                                            (default: all, in that order: the short ones first,
+#                                            the rung matrix last with whatever time is left)
 # Environment: OUT, KL_BUNDLE, KL_BACKEND (cuda), KL_DEADLINE (seconds for the whole run, 510),
 #   KL_PYTHON (a python with torch; found automatically otherwise), KL_CHECK_TIMEOUT (seconds a
-#   single check may run before it counts as a hang, 20).
+#   single check may run before it counts as a hang, 30).
 #
 # Robust on purpose: every step runs under `timeout`, a failing step is recorded and the next
 # one runs, and steps that would pass the deadline are skipped (and say so) so the whole run
@@ -30,7 +31,7 @@ mkdir -p "$OUT" "$WORK"
 BUNDLE=${KL_BUNDLE:-build/device}
 BACKEND=${KL_BACKEND:-cuda}
 DEADLINE=${KL_DEADLINE:-510}
-CHECK_TIMEOUT=${KL_CHECK_TIMEOUT:-20}
+CHECK_TIMEOUT=${KL_CHECK_TIMEOUT:-30}
 t0=$SECONDS
 
 if [ -x "$BUNDLE/kladder" ]; then
@@ -52,7 +53,8 @@ echo "device-run: kladder=$K work=$WORK out=$OUT backend=$BACKEND deadline=${DEA
 left() { echo $((DEADLINE - (SECONDS - t0))); }
 
 # step NAME LIMIT OUTFILE CMD...: runs CMD under timeout (shortened to what the deadline leaves),
-# output to OUTFILE, one line in steps.tsv; never stops the script.
+# stdout to OUTFILE, stderr to OUTFILE.stderr (kept when not empty), one line in steps.tsv;
+# never stops the script.
 step() {
     local name=$1 limit=$2 outfile=$3
     shift 3
@@ -66,8 +68,9 @@ step() {
     [ "$limit" -gt "$remain" ] && limit=$remain
     echo "$*" >>"$WORK/commands.txt"
     local s=$SECONDS
-    timeout -k 5 "$limit" "$@" >"$outfile" 2>&1
+    timeout -k 5 "$limit" "$@" >"$outfile" 2>"$outfile.stderr"
     local rc=$?
+    [ -s "$outfile.stderr" ] || rm -f "$outfile.stderr"
     local took=$((SECONDS - s))
     printf '%s\t%d\t%d\t%s\t%s\n' "$name" "$rc" "$took" "${outfile#"$WORK"/}" "$*" >>"$WORK/steps.tsv"
     local what="exit $rc"
@@ -133,8 +136,8 @@ do_cases() {
         return
     fi
     for c in $(cases); do
-        step "case-$c" 75 "$WORK/case-$c.json" "$K" --db "$DB" run --case "$c" --backend "$BACKEND" \
-            --timeout "$CHECK_TIMEOUT" --json --junit "$WORK/case-$c.junit.xml"
+        step "case-$c" 150 "$WORK/case-$c.json" "$K" --db "$DB" run --case "$c" --backend "$BACKEND" \
+            --timeout "$CHECK_TIMEOUT" --json --no-progress --junit "$WORK/case-$c.junit.xml"
     done
 }
 
@@ -146,8 +149,8 @@ do_matrix() {
     fi
     for s in $(suites); do
         for r in 1 4 5; do
-            step "rung$r-$s" 60 "$WORK/rung$r-$s.json" "$K" --db "$DB" run --rung "$r" --suite "$s" \
-                --variant both --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json \
+            step "rung$r-$s" 120 "$WORK/rung$r-$s.json" "$K" --db "$DB" run --rung "$r" --suite "$s" \
+                --variant both --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress \
                 --junit "$WORK/rung$r-$s.junit.xml"
         done
     done
@@ -186,7 +189,7 @@ do_peer() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(env devices compile cases matrix bench peer)
+[ ${#steps[@]} -eq 0 ] && steps=(env devices compile bench peer cases matrix)
 for s in "${steps[@]}"; do
     case "$s" in
         env) do_env ;;
@@ -209,10 +212,12 @@ done
     for f in "$WORK"/case-*.json "$WORK"/rung*.json; do
         [ -f "$f" ] || continue
         v=$(grep -o '"verdict"[[:space:]]*:[[:space:]]*"[a-z]*"' "$f" | head -n 1 | sed 's/.*"\([a-z]*\)"$/\1/')
-        printf '%-40s %s\n' "$(basename "$f" .json)" "${v:-no verdict}"
+        m=$(grep -o '"expectation_met"[[:space:]]*:[[:space:]]*[a-z]*' "$f" | head -n 1 | sed 's/.*[[:space:]:]//')
+        printf '%-32s verdict %-8s expectations met: %s\n' "$(basename "$f" .json)" "${v:-none}" "${m:-?}"
     done
-    [ -f "$WORK/kbench.txt" ] && { echo; cat "$WORK/kbench.txt"; }
-    [ -f "$WORK/peer.txt" ] && { echo; cat "$WORK/peer.txt"; }
+    for f in kbench.txt kbench.txt.stderr peer.txt peer.txt.stderr; do
+        [ -f "$WORK/$f" ] && { echo; cat "$WORK/$f"; }
+    done
 } >"$WORK/summary.txt" 2>&1
 
 # results.json: every case and rung run with its command and exit status, and its --json output
@@ -233,8 +238,11 @@ for line in open(os.path.join(work, "steps.tsv")):
         result = json.loads(text)
     except ValueError:
         result = None
+    errpath = path + ".stderr"
+    errtext = open(errpath, errors="replace").read() if os.path.isfile(errpath) else ""
     runs.append({"name": f[0], "command": f[4], "exit": f[1], "seconds": int(f[2]),
-                 "result": result, "output_tail": None if result is not None else text[-4000:]})
+                 "result": result, "output_tail": None if result is not None else text[-4000:],
+                 "stderr_tail": errtext[-2000:] or None})
 json.dump({"format": "kladder-device-run", "backend": backend, "runs": runs}, sys.stdout, indent=1)
 PY
 fi
