@@ -41,7 +41,8 @@ static void cell(const char *s, int cells, bool ascii)
 /* Right-aligned number cell. */
 static void rcell(const char *s, int cells)
 {
-    printf("%*s ", cells, s);
+    int w = text_width(s);
+    printf("%*s%s ", w < cells ? cells - w : 0, "", s);
 }
 
 static void fmt_us(const struct cdb_compare_cell *c, char *buf, size_t len)
