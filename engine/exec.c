@@ -226,11 +226,16 @@ static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shap
                  in->desc, hb, lim);
             return 1;
         }
-        if (threads > maxt || rthreads > maxt) {
-            note(e, "%s: launches %llu emulated threads; the cpu backend runs up to %llu per launch "
-                    "in reasonable time (run it on a GPU)",
-                 in->desc, (unsigned long long)(threads > rthreads ? threads : rthreads),
-                 (unsigned long long)maxt);
+        /* Every launch of the variant counts: repeats and replays multiply the work. */
+        uint64_t launches = e->s->mode == ENG_MODE_REPEAT   ? (uint64_t)e->s->repeats + 1
+                            : e->s->mode == ENG_MODE_GRAPH ? (uint64_t)e->s->replays + 1
+                                                           : 1;
+        uint64_t work = threads * launches + rthreads;
+        if (work > maxt) {
+            note(e, "%s: %llu emulated threads (%llu launch%s of %llu, and the reference); the cpu "
+                    "backend runs up to %llu per check in reasonable time (run it on a GPU)",
+                 in->desc, (unsigned long long)work, (unsigned long long)launches,
+                 launches == 1 ? "" : "es", (unsigned long long)threads, (unsigned long long)maxt);
             return 1;
         }
     } else if (e->info.mem_bytes > 0 && total > (uint64_t)e->info.mem_bytes / 10 * 9) {
@@ -349,9 +354,9 @@ static int fill_inputs(struct ex *e, struct inst *in, struct eng_stream *s, bool
 
 enum out_style { OUT_SENTINEL, OUT_ZEROS, OUT_GARBAGE };
 
-/* Outputs of both the variant and the reference, prepared identically. */
-static int prepare_outputs(struct ex *e, struct inst *in, enum out_style style,
-                           struct eng_stream *s)
+/* Outputs of the variant (which & 1) and the reference (which & 2), prepared identically. */
+static int prepare_outputs_of(struct ex *e, struct inst *in, enum out_style style, int which,
+                              struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
     for (size_t i = 0; i < m->nbuffers; i++) {
@@ -361,6 +366,8 @@ static int prepare_outputs(struct ex *e, struct inst *in, enum out_style style,
         uint64_t pat = eng_dtype_sentinel(dt);
         struct bufi *bs[2] = {&in->var[i], &in->ref[i]};
         for (int k = 0; k < 2; k++) {
+            if (!(which & (1 << k)))
+                continue;
             struct bufi *b = bs[k];
             if (style == OUT_SENTINEL) {
                 TRY(u_pattern(e, b->base, b->alloc, pat, s));
@@ -374,6 +381,12 @@ static int prepare_outputs(struct ex *e, struct inst *in, enum out_style style,
         }
     }
     return 0;
+}
+
+static int prepare_outputs(struct ex *e, struct inst *in, enum out_style style,
+                           struct eng_stream *s)
+{
+    return prepare_outputs_of(e, in, style, 3, s);
 }
 
 /* Scratch buffers to their manifest init (which = 1 variant, 2 reference, 3 both). */
@@ -674,7 +687,7 @@ static int mode_graph(struct ex *e, struct inst *in, struct timer *t)
         e->failed = true;
     int replays = e->s->replays > 0 ? e->s->replays : 3;
     for (int r = 1; r <= replays && !e->failed; r++) {
-        if (prepare_outputs(e, in, OUT_SENTINEL, s) != 0)
+        if (prepare_outputs_of(e, in, OUT_SENTINEL, 1, s) != 0)
             goto out;
         timer_start(e, t, s);
         if (e->B->graph_launch(e->ctx, g, s, e->err, sizeof e->err) != 0)

@@ -88,6 +88,7 @@ struct done {
     struct eng_planned *p;
     struct eng_check_result r;
     double limit_s;
+    double elapsed_s;    /* the worker's wall time after setup (until killed, for a hang) */
     bool met;            /* this check's own expectation */
 };
 
@@ -223,6 +224,7 @@ static void run_one(struct run *rn, struct done *d)
                  w.status > 128 ? "died with signal" : "exited with status",
                  w.status > 128 ? w.status - 128 : w.status, tail[0] ? ": " : "", tail);
     }
+    d->elapsed_s = w.elapsed_s;
     free(rt);
     cJSON_Delete(j);
     eng_worker_result_free(&w);
@@ -265,6 +267,8 @@ struct summary {
     enum cdb_verdict verdict;
     /* per suite: was the buggy variant caught where it ran */
     char escaped[512];
+    /* buggy variants not caught while some of their checks were skipped (beyond this backend) */
+    char inconclusive[512];
 };
 
 static void summarise(struct run *rn, struct summary *s)
@@ -310,16 +314,22 @@ static void summarise(struct run *rn, struct summary *s)
                 first = false;
         if (!first)
             continue;
-        bool ran = false, caught = false;
+        bool skipped = false, caught = false;
         for (size_t k = i; k < rn->n; k++) {
             struct done *e = &rn->checks[k];
             if (!e->p->expect_fail || e->p->spec.rung != d->p->spec.rung ||
                 strcmp(e->p->spec.suite, d->p->spec.suite))
                 continue;
-            ran |= e->r.verdict != CDB_SKIP;
+            skipped |= e->r.verdict == CDB_SKIP;
             caught |= e->r.verdict == CDB_FAIL || e->r.verdict == CDB_HANG;
         }
-        if (ran && !caught) {
+        /* Not caught but some checks could not run here: inconclusive, reported, not failed. */
+        if (!caught && skipped) {
+            size_t l = strlen(s->inconclusive);
+            snprintf(s->inconclusive + l, sizeof s->inconclusive - l, "%s%s rung %d",
+                     l ? ", " : "", d->p->spec.suite, d->p->spec.rung);
+        }
+        if (!caught && !skipped) {
             s->met = false;
             any_fail = true;
             size_t l = strlen(s->escaped);
@@ -398,6 +408,7 @@ static cJSON *check_json(const struct done *d)
     add_num_or_null(c, "max_err", d->r.max_err);
     cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
     cJSON_AddNumberToObject(c, "limit_s", d->limit_s);
+    cJSON_AddNumberToObject(c, "elapsed_s", round(d->elapsed_s * 1000) / 1000);
     return c;
 }
 
@@ -517,6 +528,9 @@ static void print_text(struct run *rn, const struct summary *s)
            s->met ? "expectation met" : "EXPECTATION NOT MET", s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    if (s->inconclusive[0])
+        printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
+               s->inconclusive);
 }
 
 int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, size_t ntargets)
@@ -531,9 +545,26 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
         }
     }
     char err[1024] = "";
+    /* Manifests first: a mistake in one is reported before any device is touched. */
+    struct eng_manifest **ms = xcalloc(ntargets + 1, sizeof *ms);
+    for (size_t t = 0; t < ntargets; t++) {
+        ms[t] = eng_manifest_load(targets[t].suite, NULL, err, sizeof err);
+        if (!ms[t]) {
+            fprintf(stderr, "kladder run: %s\n", err);
+            for (size_t k = 0; k < t; k++)
+                eng_manifest_free(ms[k]);
+            free(ms);
+            if (rn.events)
+                fclose(rn.events);
+            return 2;
+        }
+    }
     char backend[16];
     struct eng_device_info info;
     if (probe(&rn, backend, sizeof backend, &info, err, sizeof err) != 0) {
+        for (size_t t = 0; t < ntargets; t++)
+            eng_manifest_free(ms[t]);
+        free(ms);
         fprintf(stderr, "kladder run: %s\n", err);
         if (rn.events)
             fclose(rn.events);
@@ -549,18 +580,19 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true};
-    for (size_t t = 0; t < ntargets; t++) {
-        struct eng_manifest *m = eng_manifest_load(targets[t].suite, NULL, err, sizeof err);
-        if (!m || eng_plan_rung(m, targets[t].suite, targets[t].rung, &po, &plan, &nplan, err,
-                                sizeof err) != 0) {
-            fprintf(stderr, "kladder run: %s\n", err);
-            eng_manifest_free(m);
-            eng_planned_free(plan, nplan);
-            if (rn.events)
-                fclose(rn.events);
-            return 2;
-        }
-        eng_manifest_free(m);
+    int plan_rc = 0;
+    for (size_t t = 0; t < ntargets && plan_rc == 0; t++)
+        plan_rc = eng_plan_rung(ms[t], targets[t].suite, targets[t].rung, &po, &plan, &nplan, err,
+                                sizeof err);
+    for (size_t t = 0; t < ntargets; t++)
+        eng_manifest_free(ms[t]);
+    free(ms);
+    if (plan_rc != 0) {
+        fprintf(stderr, "kladder run: %s\n", err);
+        eng_planned_free(plan, nplan);
+        if (rn.events)
+            fclose(rn.events);
+        return 2;
     }
     rn.checks = xcalloc(nplan + 1, sizeof *rn.checks);
     rn.n = nplan;
@@ -654,6 +686,8 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     cJSON_AddBoolToObject(rep, "expectation_met", s.met);
     if (s.escaped[0])
         cJSON_AddStringToObject(rep, "buggy_not_caught", s.escaped);
+    if (s.inconclusive[0])
+        cJSON_AddStringToObject(rep, "inconclusive", s.inconclusive);
     cJSON_AddStringToObject(rep, "started", rn.started);
     cJSON_AddStringToObject(rep, "finished", finished);
     cJSON_AddStringToObject(rep, "schedule", schedule_name(o->schedule));

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# What `kladder run` reports besides its text: the JSON document, the event stream for the TUI,
+# JUnit XML, the database record, and `kladder devices`.
+. tests/tap.sh
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+db=$KL_TMP/k.db
+"$KLADDER" --db "$db" run --rung 4 --suite flydsl-1220 --backend cpu --no-progress --timeout 20 \
+    --json --junit "$KL_TMP/junit.xml" --events 3 >"$KL_TMP/run.json" 2>"$KL_TMP/err.txt" \
+    3>"$KL_TMP/events.jsonl"
+rc=$?
+tap_check "flydsl-1220 rung 4 on cpu: exit 0" test $rc -eq 0
+sed 's/^/# /' "$KL_TMP/err.txt"
+j=$KL_TMP/run.json
+for key in run_id verdict expectation_met machine checks rung suite variant check shape detail \
+    time_us median min max host backend device target wave_size kladder_version kladder_commit; do
+    tap_check "JSON has \"$key\"" grep -q "\"$key\":" "$j"
+done
+tap_check "JSON: expectation met" grep -q '"expectation_met":[[:space:]]*true' "$j"
+tap_check "JSON: the buggy variant failed" grep -q '"variant":[[:space:]]*"buggy"' "$j"
+id=$(sed -nE 's/^[[:space:]]*"run_id":[[:space:]]*"([0-9a-f-]{36})".*/\1/p' "$j" | head -n 1)
+tap_check "JSON: a UUID run id ($id)" test ${#id} -eq 36
+ev=$KL_TMP/events.jsonl
+tap_check "events: one start first" test "$(head -n 1 "$ev" | grep -c '"event":"start"')" -eq 1
+tap_check "events: one end last" test "$(tail -n 1 "$ev" | grep -c '"event":"end"')" -eq 1
+starts=$(grep -c '"event":"check-start"' "$ev")
+dones=$(grep -c '"event":"check-done"' "$ev")
+tap_check "events: every check-start has its check-done ($starts/$dones)" test "$starts" -eq "$dones" -a "$starts" -gt 0
+tap_check "events: check-done carries the verdict" grep -q '"event":"check-done".*"verdict":"fail"' "$ev"
+x=$KL_TMP/junit.xml
+tap_check "JUnit: a testsuite with counts" grep -q '<testsuite name="kladder" tests="[0-9]*" failures="0"' "$x"
+tap_check "JUnit: one testcase per check plus the buggy summary" \
+    test "$(grep -c '<testcase ' "$x")" -eq $((dones + 1))
+tap_check "JUnit: well-formed enough (balanced testcase tags)" \
+    test "$(grep -c '<testcase ' "$x")" -eq "$(grep -c '</testcase>' "$x")"
+out=$("$KLADDER" --db "$db" results 2>&1)
+tap_check "the run is in the database" sh -c "printf '%s' \"\$1\" | grep -q \"\${2%%-*}\"" _ "$out" "$id"
+
+# A run that misses an expectation (only the buggy variant of a suite whose bug the rung does
+# not reach) exits 1 and says so.
+"$KLADDER" --db "$db" run --rung 4 --suite tests/engine/fixtures/hang.json --backend cpu \
+    --variant buggy --no-progress --timeout 20 >"$KL_TMP/esc.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/esc.txt"
+tap_check "a buggy variant the rung does not catch: exit 1" test $rc -eq 1
+tap_check "and the report names it" grep -q 'not caught: tests/engine/fixtures/hang.json rung 4' "$KL_TMP/esc.txt"
+
+d=$("$KLADDER" devices --json | tr -d '[:space:]')
+tap_check "devices --json lists cpu as available" sh -c "printf '%s' \"\$1\" | grep -q '\"backend\":\"cpu\",\"available\":true'" _ "$d"
+for b in hip cuda; do
+    tap_check "devices --json lists $b with available and reason" sh -c "printf '%s' \"\$1\" | grep -Eq '\"backend\":\"$b\",\"available\":(true|false),\"reason\"'" _ "$d"
+done

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# A kernel that never returns becomes `hang` within the limit plus two seconds, the limit is
+# recorded, and the run goes on with the next check. A fixed variant that hangs fails the run.
+. tests/tap.sh
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+fx=tests/engine/fixtures
+limit=2
+start=$(date +%s.%N)
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite $fx/hang.json --backend cpu --timeout $limit \
+    --no-progress --json --events 3 >"$KL_TMP/out.json" 2>"$KL_TMP/err.txt" 3>"$KL_TMP/events.jsonl"
+rc=$?
+end=$(date +%s.%N)
+tap_check "a buggy variant that hangs is caught: exit 0" test $rc -eq 0
+sed 's/^/# /' "$KL_TMP/err.txt"
+# One line per check-done event: verdict, variant, check name, elapsed_s, limit_s.
+grep '"check-done"' "$KL_TMP/events.jsonl" |
+    sed -E 's/.*"variant":"([^"]*)","check":"([^"]*)".*"verdict":"([^"]*)".*"limit_s":([0-9.]+),"elapsed_s":([0-9.]+).*/\3 \1 \2 \4 \5/' \
+    >"$KL_TMP/done.txt"
+sed 's/^/# /' "$KL_TMP/done.txt"
+hang_line=$(grep ' buggy big ' "$KL_TMP/done.txt")
+tap_check "the hanging check's verdict is hang" test "${hang_line%% *}" = hang
+el=$(echo "$hang_line" | awk '{print $5}')
+lim=$(echo "$hang_line" | awk '{print $4}')
+tap_check "it was stopped within the limit plus 2 s (elapsed $el s, limit $lim s)" \
+    awk -v e="$el" -v l="$limit" 'BEGIN { exit !(e >= l - 0.5 && e <= l + 2) }'
+tap_check "the limit is recorded with the check" test "$lim" = "$limit"
+tap_check "the run went on: the next buggy check ran and passed" grep -q '^pass buggy after ' "$KL_TMP/done.txt"
+tap_check "the fixed variant passed both checks" test "$(grep -c '^pass fixed ' "$KL_TMP/done.txt")" -eq 2
+total=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%d", b - a }')
+tap_check "the whole run took less than 60 s ($total s)" test "$total" -lt 60
+tap_check "the JSON report says hang for it" grep -q '"verdict":[[:space:]]*"hang"' "$KL_TMP/out.json"
+
+# The same kernel as the *fixed* variant: an unexpected hang, exit 1.
+sed 's/"fixed": "copy_fixed", "buggy": "copy_hang"/"fixed": "copy_hang"/' $fx/hang.json >"$KL_TMP/swapped.json"
+cp $fx/hang.kl "$KL_TMP/"
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$KL_TMP/swapped.json" --backend cpu \
+    --timeout $limit --no-progress >"$KL_TMP/out2.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/out2.txt"
+tap_check "a fixed variant that hangs fails the run: exit 1" test $rc -eq 1
+tap_check "and is reported as unexpected" grep -q '^hang .*fixed .*UNEXPECTED' "$KL_TMP/out2.txt"
