@@ -5,7 +5,7 @@ set -euo pipefail
 
 build_pkgs=(gcc g++ make pkg-config libncurses-dev libsqlite3-dev libcjson-dev
             libcurl4-openssl-dev libexpat1-dev)
-test_pkgs=(libcmocka-dev tmux valgrind libamdhip64-dev python3)
+test_pkgs=(libcmocka-dev tmux valgrind libamdhip64-dev python3 openssl)
 
 want=("${build_pkgs[@]}")
 [ "${1:-}" = "--test" ] && want+=("${test_pkgs[@]}")
