@@ -16,7 +16,10 @@
  *  - Graph capture records the work issued to one stream between graph_begin and graph_end;
  *    nothing runs until graph_launch. Backends without graphs leave the three pointers NULL.
  *  - Timing comes from events (event_elapsed_ms); a backend that cannot time leaves it NULL and
- *    the engine reports timings as n/a. */
+ *    the engine reports timings as n/a. event_elapsed_ms waits until `end` has completed.
+ *  - memcpy_htod/memcpy_dtoh return when the host buffer may be reused or read, except on a
+ *    stream being captured, where they are recorded like any other work. Created streams do
+ *    not synchronise with the default stream (order them with events or stream_sync). */
 #ifndef KL_ENGINE_BACKEND_H
 #define KL_ENGINE_BACKEND_H
 

@@ -40,6 +40,7 @@ typedef void *cu_handle; /* CUcontext, CUmodule, CUfunction, CUstream, CUevent, 
 
 enum {
     CUDA_SUCCESS = 0,
+    CUDA_ERROR_NOT_READY = 600,
     CU_ATTR_MAX_THREADS_PER_BLOCK = 1,
     CU_ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_ATTR_WARP_SIZE = 10,
@@ -103,6 +104,7 @@ static struct {
     cu_result (*EventDestroy)(cu_handle);
     cu_result (*EventRecord)(cu_handle, cu_handle);
     cu_result (*EventElapsedTime)(float *, cu_handle, cu_handle);
+    cu_result (*EventSynchronize)(cu_handle);
     cu_result (*StreamBeginCapture)(cu_handle, int);
     cu_result (*StreamEndCapture)(cu_handle, cu_handle *);
     cu_result (*GraphInstantiateWithFlags)(cu_handle *, cu_handle, unsigned long long);
@@ -226,6 +228,7 @@ static int load_driver(void)
         SYM(EventDestroy, "cuEventDestroy_v2"),
         SYM(EventRecord, "cuEventRecord"),
         SYM(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
+        SYM(EventSynchronize, "cuEventSynchronize"),
         SYM(StreamBeginCapture, "cuStreamBeginCapture_v2"),
         SYM(StreamEndCapture, "cuStreamEndCapture"),
         OPT(GraphInstantiateWithFlags, "cuGraphInstantiateWithFlags"),
@@ -894,8 +897,25 @@ static int cuda_event_elapsed_ms(struct eng_ctx *ctx, struct eng_event *start,
     *ms = 0.0f;
     if (use_ctx(ctx, err, errlen))
         return -1;
+    /* The interval may still be running: wait for its end rather than answer "not ready". */
     cu_result rc = C.EventElapsedTime(ms, start->e, end->e);
+    if (rc == CUDA_ERROR_NOT_READY) {
+        rc = C.EventSynchronize(end->e);
+        if (rc != CUDA_SUCCESS)
+            return fail(err, errlen, "cuEventSynchronize", rc);
+        rc = C.EventElapsedTime(ms, start->e, end->e);
+    }
     return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuEventElapsedTime", rc);
+}
+
+static bool sync_launches(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("KLADDER_SYNC_LAUNCHES");
+        on = v && v[0] && strcmp(v, "0") != 0;
+    }
+    return on;
 }
 
 static int cuda_launch(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned grid[3],
@@ -917,11 +937,18 @@ static int cuda_launch(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned
     }
     cu_result rc = C.LaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1],
                                   block[2], shared_bytes, stream_of(s), args, NULL);
+    const char *what = "cuLaunchKernel";
+    /* KLADDER_SYNC_LAUNCHES=1: wait for every launch, so a fault is blamed on its kernel
+     * instead of surfacing at the next synchronisation. */
+    if (rc == CUDA_SUCCESS && sync_launches() && !(s && s->capturing)) {
+        what = "the kernel, run synchronously";
+        rc = C.StreamSynchronize(stream_of(s));
+    }
     if (rc != CUDA_SUCCESS) {
         char call[256];
-        gpu_dl_fmt(call, sizeof call, "cuLaunchKernel(%s, grid %ux%ux%u, block %ux%ux%u, "
-                   "%u B shared)", k->name, grid[0], grid[1], grid[2], block[0], block[1],
-                   block[2], shared_bytes);
+        gpu_dl_fmt(call, sizeof call, "%s (%s, grid %ux%ux%u, block %ux%ux%u, %u B shared)", what,
+                   k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                   shared_bytes);
         return fail(err, errlen, call, rc);
     }
     return 0;

@@ -33,6 +33,7 @@ typedef void *hip_handle; /* hipModule_t, hipFunction_t, hipStream_t, hipEvent_t
 
 enum {
     HIP_SUCCESS = 0,
+    HIP_ERROR_NOT_READY = 600,
     /* hipDeviceAttribute_t values (identical in ROCm 5.2, 6.x and 7.x headers). */
     HIP_ATTR_MAX_THREADS_PER_BLOCK = 56,
     HIP_ATTR_MULTIPROCESSOR_COUNT = 63,
@@ -89,6 +90,7 @@ static struct {
     hip_err (*EventDestroy)(hip_handle);
     hip_err (*EventRecord)(hip_handle, hip_handle);
     hip_err (*EventElapsedTime)(float *, hip_handle, hip_handle);
+    hip_err (*EventSynchronize)(hip_handle);
     hip_err (*ModuleLoadData)(hip_handle *, const void *);
     hip_err (*ModuleUnload)(hip_handle);
     hip_err (*ModuleGetFunction)(hip_handle *, hip_handle, const char *);
@@ -230,6 +232,7 @@ static int load_runtime(void)
         SYM(EventDestroy, "hipEventDestroy"),
         SYM(EventRecord, "hipEventRecord"),
         SYM(EventElapsedTime, "hipEventElapsedTime"),
+        SYM(EventSynchronize, "hipEventSynchronize"),
         SYM(ModuleLoadData, "hipModuleLoadData"),
         SYM(ModuleUnload, "hipModuleUnload"),
         SYM(ModuleGetFunction, "hipModuleGetFunction"),
@@ -888,8 +891,25 @@ static int hip_event_elapsed_ms(struct eng_ctx *ctx, struct eng_event *start,
     *ms = 0.0f;
     if (use_device(ctx->dev, err, errlen))
         return -1;
+    /* The interval may still be running: wait for its end rather than answer "not ready". */
     hip_err rc = H.EventElapsedTime(ms, start->e, end->e);
+    if (rc == HIP_ERROR_NOT_READY) {
+        rc = H.EventSynchronize(end->e);
+        if (rc != HIP_SUCCESS)
+            return fail(err, errlen, "hipEventSynchronize", rc);
+        rc = H.EventElapsedTime(ms, start->e, end->e);
+    }
     return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipEventElapsedTime", rc);
+}
+
+static bool sync_launches(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("KLADDER_SYNC_LAUNCHES");
+        on = v && v[0] && strcmp(v, "0") != 0;
+    }
+    return on;
 }
 
 static int hip_launch(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned grid[3],
@@ -908,11 +928,18 @@ static int hip_launch(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned 
         return -1;
     hip_err rc = H.ModuleLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1],
                                       block[2], shared_bytes, stream_of(s), args, NULL);
+    const char *what = "hipModuleLaunchKernel";
+    /* KLADDER_SYNC_LAUNCHES=1: wait for every launch, so a fault is blamed on its kernel
+     * instead of surfacing at the next synchronisation. */
+    if (rc == HIP_SUCCESS && sync_launches() && !(s && s->capturing)) {
+        what = "the kernel, run synchronously";
+        rc = H.StreamSynchronize(stream_of(s));
+    }
     if (rc != HIP_SUCCESS) {
         char call[256];
-        gpu_dl_fmt(call, sizeof call, "hipModuleLaunchKernel(%s, grid %ux%ux%u, block %ux%ux%u, "
-                   "%u B shared)", k->name, grid[0], grid[1], grid[2], block[0], block[1],
-                   block[2], shared_bytes);
+        gpu_dl_fmt(call, sizeof call, "%s (%s, grid %ux%ux%u, block %ux%ux%u, %u B shared)", what,
+                   k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                   shared_bytes);
         return fail(err, errlen, call, rc);
     }
     return 0;
