@@ -32,6 +32,7 @@
 #include "common/embed.h"
 #include "common/fileio.h"
 #include "engine/backend.h"
+#include "engine/cache.h"
 
 #define GIB ((size_t)1 << 30)
 
@@ -103,9 +104,7 @@ static struct eng_module *load_source(struct bench *B, const char *name, const c
         snprintf(err, sizeof err, "kernels/kl.h is not embedded");
         fatal("compile");
     }
-    size_t n = h->size + strlen(body) + strlen(name) + 32;
-    char *src = malloc(n);
-    snprintf(src, n, "%s\n#line 1 \"%s\"\n%s", (const char *)h->data, name, body);
+    char *src = eng_source_join((const char *)h->data, name, body);
     void *code = NULL;
     size_t len = 0;
     if (B->b->compile(B->info.target, src, name, NULL, &code, &len, err, sizeof err) != 0)

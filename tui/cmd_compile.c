@@ -11,6 +11,7 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "engine/backend.h"
+#include "engine/cache.h"
 #include "tui/cli.h"
 
 static void print_help(void)
@@ -23,17 +24,6 @@ static void print_help(void)
            "last FILE. A FILE that does not exist on disk is looked up among the embedded\n"
            "kernels (kernels/NAME.kl). Exit 0 when all compile, 1 when any fails, 2 on a setup\n"
            "error.\n");
-}
-
-/* The dialect header first, then the kernel with its own line numbers, so the compiler's
- * messages point into the kernel file. */
-static char *with_dialect(const char *header, const char *name, const char *body)
-{
-    size_t n = strlen(header) + strlen(name) + strlen(body) + 32;
-    char *src = malloc(n);
-    if (src)
-        snprintf(src, n, "%s\n#line 1 \"%s\"\n%s", header, name, body);
-    return src;
 }
 
 static char *read_kernel(const char *path, char *err, size_t errlen)
@@ -118,12 +108,13 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
             status = status ? status : 2;
             continue;
         }
-        char *src = with_dialect((const char *)header->data, files[f], body);
+        /* Joined exactly as a run joins it (the engine's own function). */
+        char *src = eng_source_join((const char *)header->data, files[f], body);
         free(body);
         void *code = NULL;
         size_t len = 0;
-        if (!src || b->compile(target, src, files[f], flags, &code, &len, log, loglen) != 0) {
-            printf("FAIL %s %s %s\n%s\n", b->name, target, files[f], src ? log : "out of memory");
+        if (b->compile(target, src, files[f], flags, &code, &len, log, loglen) != 0) {
+            printf("FAIL %s %s %s\n%s\n", b->name, target, files[f], log);
             status = 1;
         } else {
             printf("ok %s %s %s (%zu bytes, %s)\n", b->name, target, files[f], len,
