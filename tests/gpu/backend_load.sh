@@ -35,7 +35,14 @@ assert len(gpu)==2, gpu
 for b in gpu:
     assert b["available"] is False or b["devices"]==[], b
     assert b["reason"], b' <<<"$out"
+        if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+            tap_check "without a driver, the cuda reason names libcuda.so.1" \
+                grep -q 'libcuda.so.1' <<<"$out"
+        fi
     fi
+    out=$(KLADDER_NVRTC=/nonexistent/libnvrtc.so "$KLADDER" devices 2>&1)
+    tap_check "devices shows the NVRTC that could not be opened" \
+        grep -q 'cuda .*unavailable.*/nonexistent/libnvrtc.so' <<<"$out"
 else
     tap_skip "kladder devices is not built yet"
 fi
