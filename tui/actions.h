@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 enum tui_scope { TUI_SCOPE_GLOBAL, TUI_SCOPE_CASES, TUI_SCOPE_DETAIL, TUI_SCOPE_SEARCH,
+                 TUI_SCOPE_RUNS, TUI_SCOPE_RUN, TUI_SCOPE_LIVE, TUI_SCOPE_COMPARE,
                  TUI_SCOPE_NONE /* a view with no keys of its own */ };
 
 enum tui_action {

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/child.h"
 #include "tui/cli.h"
 #include "tui/draw.h"
 #include "tui/script.h"
@@ -19,10 +22,17 @@ static const struct tui_view_ops *const views[TUI_VIEW_COUNT] = {
     [TUI_VIEW_CASES] = &tui_view_cases,
     [TUI_VIEW_DETAIL] = &tui_view_detail,
     [TUI_VIEW_HELP] = &tui_view_help,
+    [TUI_VIEW_RUNS] = &tui_view_runs,
+    [TUI_VIEW_RUN] = &tui_view_run,
+    [TUI_VIEW_MACHINE] = &tui_view_machine,
+    [TUI_VIEW_LAUNCH] = &tui_view_launch,
+    [TUI_VIEW_LIVE] = &tui_view_live,
+    [TUI_VIEW_COMPARE] = &tui_view_compare,
 };
 
-/* The tabs of the header, in Tab order. */
-static const enum tui_view_id tab_views[3] = {TUI_VIEW_DASHBOARD, TUI_VIEW_CASES, TUI_VIEW_HELP};
+static const enum tui_view_id tab_views[TUI_TABS] = {TUI_VIEW_DASHBOARD, TUI_VIEW_CASES,
+                                                     TUI_VIEW_RUNS, TUI_VIEW_COMPARE,
+                                                     TUI_VIEW_HELP};
 
 const char *tui_tr(const struct tui_app *app, const char *en, const char *zh)
 {
@@ -59,13 +69,50 @@ void tui_app_show(struct tui_app *app, enum tui_view_id v)
 {
     if (v == TUI_VIEW_CASES && app->detail_open)
         v = TUI_VIEW_DETAIL;
+    if (v == TUI_VIEW_RUNS)
+        v = app->runs_stack[app->runs_depth - 1];
     app->view = v;
+}
+
+void tui_runs_push(struct tui_app *app, enum tui_view_id v)
+{
+    if (app->runs_stack[app->runs_depth - 1] != v) {
+        if (app->runs_depth == TUI_RUNS_STACK) /* forget the oldest above the list */
+            memmove(app->runs_stack + 1, app->runs_stack + 2,
+                    (TUI_RUNS_STACK - 2) * sizeof app->runs_stack[0]);
+        else
+            app->runs_depth++;
+        app->runs_stack[app->runs_depth - 1] = v;
+    }
+    app->view = v;
+}
+
+void tui_runs_pop(struct tui_app *app)
+{
+    if (app->runs_depth > 1)
+        app->runs_depth--;
+    app->view = app->runs_stack[app->runs_depth - 1];
+}
+
+bool tui_app_watch(struct tui_app *app, const struct tui_job *job)
+{
+    if (app->n_jobs == TUI_JOBS_MAX)
+        return false;
+    app->jobs[app->n_jobs++] = *job;
+    return true;
+}
+
+void tui_app_results_changed(struct tui_app *app)
+{
+    app->results_gen++;
 }
 
 static int tab_index(const struct tui_app *app)
 {
     enum tui_view_id v = app->view == TUI_VIEW_DETAIL ? TUI_VIEW_CASES : app->view;
-    for (int i = 0; i < 3; i++)
+    if (v == TUI_VIEW_RUN || v == TUI_VIEW_MACHINE || v == TUI_VIEW_LAUNCH || v == TUI_VIEW_LIVE)
+        v = TUI_VIEW_RUNS;
+    for (int i = 0; i < TUI_TABS; i++)
         if (tab_views[i] == v)
             return i;
     return 0;
@@ -91,13 +138,23 @@ static void draw_header(struct tui_app *app)
     const struct tui_rect *r = &app->lay.header;
     tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_HEADER);
     int x = r->x + tui_draw_text(r->y, r->x, r->w, TUI_ROLE_HEADER, " kladder ");
-    static const char *const names[3][2] = {
-        {"Dashboard", "仪表盘"}, {"Cases", "案例"}, {"Help", "帮助"}};
+    static const char *const names[TUI_TABS][2] = {
+        {"Dashboard", "仪表盘"}, {"Cases", "案例"}, {"Runs", "运行"}, {"Compare", "对比"},
+        {"Help", "帮助"}};
     int cur = tab_index(app);
-    for (int i = 0; i < 3; i++) {
+    char right[96];
+    snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中文" : "English",
+             tui_theme_names[app->theme]);
+    int rw = text_width(right);
+    /* A space between tabs where the language and theme still fit at the right. */
+    int need = x + rw + 1;
+    for (int i = 0; i < TUI_TABS; i++)
+        need += text_width(tui_tr(app, names[i][0], names[i][1])) + 4 + 1;
+    int gap = need < r->x + r->w ? 1 : 0;
+    for (int i = 0; i < TUI_TABS; i++) {
         char label[64];
         snprintf(label, sizeof label, " %d %s ", i + 1, tui_tr(app, names[i][0], names[i][1]));
-        x += 1;
+        x += gap;
         int w = tui_draw_text(r->y, x, r->x + r->w - x, i == cur ? TUI_ROLE_TAB_ACTIVE : TUI_ROLE_TAB,
                               label);
         app->tabs[i].x0 = x;
@@ -105,10 +162,6 @@ static void draw_header(struct tui_app *app)
         app->tabs[i].view = tab_views[i];
         x += w;
     }
-    char right[96];
-    snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中文" : "English",
-             tui_theme_names[app->theme]);
-    int rw = text_width(right);
     if (r->x + r->w - x > rw + 1)
         tui_draw_text(r->y, r->x + r->w - rw, rw, TUI_ROLE_HEADER, right);
 }
@@ -254,11 +307,24 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
     case TUI_ACT_VIEW_CASES:
         tui_app_show(app, TUI_VIEW_CASES);
         return TUI_R_DRAW;
+    case TUI_ACT_VIEW_RUNS:
+        tui_app_show(app, TUI_VIEW_RUNS);
+        return TUI_R_DRAW;
+    case TUI_ACT_VIEW_COMPARE:
+        tui_app_show(app, TUI_VIEW_COMPARE);
+        return TUI_R_DRAW;
     case TUI_ACT_NEXT_VIEW:
-        tui_app_show(app, tab_views[(tab + 1) % 3]);
+        tui_app_show(app, tab_views[(tab + 1) % TUI_TABS]);
         return TUI_R_DRAW;
     case TUI_ACT_PREV_VIEW:
-        tui_app_show(app, tab_views[(tab + 2) % 3]);
+        tui_app_show(app, tab_views[(tab + TUI_TABS - 1) % TUI_TABS]);
+        return TUI_R_DRAW;
+    case TUI_ACT_LAUNCH:
+        tui_app_message(app, "%s", tui_tr(app, "r runs a case or a dashboard cell: select one first",
+                                          "r 运行案例或仪表盘格子：请先选中一个"));
+        return TUI_R_DRAW;
+    case TUI_ACT_PULL:
+        tui_pull_start(app);
         return TUI_R_DRAW;
     case TUI_ACT_LANG:
         app->lang = app->lang == TUI_LANG_EN ? TUI_LANG_ZH : TUI_LANG_EN;
@@ -356,7 +422,7 @@ static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
     if (app->lay.too_small)
         return TUI_R_NONE;
     if (ev->wheel == 0 && ev->y == app->lay.header.y) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < TUI_TABS; i++)
             if (ev->x >= app->tabs[i].x0 && ev->x < app->tabs[i].x1) {
                 app->prompt = false;
                 tui_app_show(app, app->tabs[i].view);
@@ -379,6 +445,88 @@ static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
     if (tui_rect_contains(&app->lay.body, ev->y, ev->x) && views[app->view]->mouse)
         return views[app->view]->mouse(app, app->state[app->view], ev->y, ev->x, ev->wheel);
     return TUI_R_NONE;
+}
+
+/* ---- children (runs, pulls, device probes) ---- */
+
+static struct tui_app *pump_app;
+static struct tui_job *pump_job;
+
+static void job_line(void *ctx, enum tui_child_stream st, const char *line)
+{
+    (void)ctx;
+    if (pump_job->on_line)
+        pump_job->on_line(pump_app, pump_job->ctx, st, line);
+}
+
+/* Takes what every child has written; calls on_exit for those that ended and forgets them.
+ * Returns true when anything happened. */
+static bool pump_jobs(struct tui_app *app)
+{
+    bool any = false;
+    for (int i = 0; i < app->n_jobs;) {
+        pump_app = app;
+        pump_job = &app->jobs[i];
+        any |= tui_child_pump(app->jobs[i].child, job_line, NULL);
+        if (tui_child_done(app->jobs[i].child)) {
+            struct tui_job j = app->jobs[i];
+            memmove(app->jobs + i, app->jobs + i + 1, (size_t)(app->n_jobs - i - 1) * sizeof j);
+            app->n_jobs--;
+            if (j.on_exit)
+                j.on_exit(app, j.ctx);
+            any = true;
+        } else {
+            i++;
+        }
+    }
+    return any;
+}
+
+/* Waits for a key while watching the children: a key returns true with ev; activity or the
+ * quarter-second tick (elapsed times on screen) returns false. */
+static bool wait_input(struct tui_app *app, struct tui_event *ev)
+{
+    if (tui_term_read_timeout(ev, 0)) /* curses may hold keys already read from the terminal */
+        return true;
+    struct tui_child *ch[TUI_JOBS_MAX];
+    for (int i = 0; i < app->n_jobs; i++)
+        ch[i] = app->jobs[i].child;
+    if (tui_child_wait(STDIN_FILENO, ch, (size_t)app->n_jobs, 250) == 1)
+        return tui_term_read_timeout(ev, 0);
+    return false;
+}
+
+/* Leaving with children still running: cancel each (a run records itself as cancelled), give
+ * them the grace to do so, then they are killed by their owners' fini. */
+static void stop_jobs(struct tui_app *app)
+{
+    for (int i = 0; i < app->n_jobs; i++)
+        tui_child_cancel(app->jobs[i].child);
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (app->n_jobs > 0) {
+        struct tui_child *ch[TUI_JOBS_MAX];
+        for (int i = 0; i < app->n_jobs; i++)
+            ch[i] = app->jobs[i].child;
+        tui_child_wait(-1, ch, (size_t)app->n_jobs, 100);
+        pump_jobs(app);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >
+            TUI_CHILD_GRACE_MS + 1000)
+            break;
+    }
+}
+
+/* KLADDER_TIMING=FILE: one line per frame, "first-frame US" (from start) then "key US" (from
+ * the key's arrival to the end of its frame), for bench/tui_bench.sh. */
+static FILE *timing;
+static struct timespec timing_t0;
+
+static long us_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long)(now.tv_sec - t->tv_sec) * 1000000 + (now.tv_nsec - t->tv_nsec) / 1000;
 }
 
 /* ---- start and end ---- */
@@ -420,6 +568,7 @@ static bool parse_size(const char *s, int *rows, int *cols)
 
 int tui_main(const struct cli_global *g)
 {
+    clock_gettime(CLOCK_MONOTONIC, &timing_t0);
     const char *script_path = getenv("KLADDER_SCRIPT");
     bool headless = script_path && *script_path;
     int rows = 24, cols = 80;
@@ -467,15 +616,43 @@ int tui_main(const struct cli_global *g)
     for (int v = 0; v < TUI_VIEW_COUNT; v++)
         app.state[v] = views[v]->init(&app);
     app.view = TUI_VIEW_DASHBOARD;
+    app.runs_stack[0] = TUI_VIEW_RUNS;
+    app.runs_depth = 1;
+    const char *timing_path = getenv("KLADDER_TIMING");
+    if (timing_path && *timing_path)
+        timing = fopen(timing_path, "w");
 
     int status = 0;
-    bool dirty = true;
+    bool dirty = true, first = true;
+    struct timespec key_t0 = timing_t0;
     for (;;) {
-        if (dirty)
+        if (dirty) {
             draw_all(&app);
+            if (timing) {
+                fprintf(timing, "%s %ld\n", first ? "first-frame" : "key", us_since(&key_t0));
+                first = false;
+            }
+        }
         dirty = false;
         struct tui_event ev;
-        if (script) {
+        if (app.n_jobs > 0 && pump_jobs(&app))
+            dirty = true;
+        if (script && app.n_jobs > 0) {
+            /* Scripts are deterministic: a child started by one step finishes before the next
+             * step is read. */
+            struct tui_child *ch[TUI_JOBS_MAX];
+            for (int i = 0; i < app.n_jobs; i++)
+                ch[i] = app.jobs[i].child;
+            tui_child_wait(-1, ch, (size_t)app.n_jobs, 250);
+            continue;
+        }
+        if (!script && app.n_jobs > 0) {
+            if (!wait_input(&app, &ev)) {
+                pump_jobs(&app);
+                dirty = true; /* new lines, an exit, or the tick of an elapsed time */
+                continue;
+            }
+        } else if (script) {
             if (tui_script_next(script, &ev, err, sizeof err) != 0) {
                 snprintf(app.message, sizeof app.message, "%s", err);
                 status = 2;
@@ -484,6 +661,7 @@ int tui_main(const struct cli_global *g)
         } else {
             tui_term_read(&ev);
         }
+        clock_gettime(CLOCK_MONOTONIC, &key_t0);
         unsigned r = TUI_R_NONE;
         switch (ev.kind) {
         case TUI_EV_END:
@@ -517,8 +695,11 @@ int tui_main(const struct cli_global *g)
          * drawing the whole frame is cheap and curses sends only the difference. */
         dirty = true;
     }
+    stop_jobs(&app);
     tui_term_end();
     die_set_cleanup(NULL);
+    if (timing)
+        fclose(timing);
     if (status != 0)
         fprintf(stderr, "kladder: %s\n", app.message);
     tui_script_free(script);

@@ -140,10 +140,20 @@ attr_t tui_term_attr(enum tui_role r)
 
 void tui_term_read(struct tui_event *ev)
 {
+    (void)tui_term_read_timeout(ev, -1);
+}
+
+bool tui_term_read_timeout(struct tui_event *ev, int ms)
+{
     memset(ev, 0, sizeof *ev);
+    wtimeout(stdscr, ms);
     for (;;) {
         wint_t wc;
         int rc = wget_wch(stdscr, &wc);
+        if (rc == ERR && ms >= 0) {
+            wtimeout(stdscr, -1);
+            return false;
+        }
         if (rc == ERR)
             continue;
         if (rc == KEY_CODE_YES) {
@@ -152,7 +162,7 @@ void tui_term_read(struct tui_event *ev)
                 ev->kind = TUI_EV_RESIZE;
                 ev->y = LINES;
                 ev->x = COLS;
-                return;
+                return true;
             case KEY_MOUSE: {
                 MEVENT me;
                 if (getmouse(&me) != OK)
@@ -168,16 +178,16 @@ void tui_term_read(struct tui_event *ev)
 #endif
                 else if (!(me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
                     continue;
-                return;
+                return true;
             }
             case KEY_ENTER:
                 ev->kind = TUI_EV_KEY;
                 ev->key = TUI_KEY_ENTER;
-                return;
+                return true;
             default:
                 ev->kind = TUI_EV_KEY;
                 ev->key = TUI_KEY_FN((int)wc);
-                return;
+                return true;
             }
         }
         ev->kind = TUI_EV_KEY;
@@ -187,7 +197,7 @@ void tui_term_read(struct tui_event *ev)
             ev->key = TUI_KEY_FN(KEY_BACKSPACE);
         else
             ev->key = (int)wc;
-        return;
+        return true;
     }
 }
 

@@ -41,6 +41,9 @@ attr_t tui_term_attr(enum tui_role r);
 
 /* Blocks for the next key, resize or mouse event from the terminal. */
 void tui_term_read(struct tui_event *ev);
+/* Like tui_term_read, waiting at most ms milliseconds (0: only what curses or the terminal
+ * already has; -1: forever). Returns false when nothing came in time. */
+bool tui_term_read_timeout(struct tui_event *ev, int ms);
 
 /* Headless: resizes the virtual screen. */
 void tui_term_resize(int rows, int cols);

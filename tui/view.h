@@ -12,6 +12,7 @@
 
 #include "casedb/cdb.h"
 #include "tui/actions.h"
+#include "tui/child.h"
 #include "tui/cli.h"
 #include "tui/layout.h"
 #include "tui/theme.h"
@@ -19,7 +20,12 @@
 enum tui_lang { TUI_LANG_EN, TUI_LANG_ZH };
 
 enum tui_view_id { TUI_VIEW_DASHBOARD, TUI_VIEW_CASES, TUI_VIEW_DETAIL, TUI_VIEW_HELP,
-                   TUI_VIEW_COUNT };
+                   TUI_VIEW_RUNS, TUI_VIEW_RUN, TUI_VIEW_MACHINE, TUI_VIEW_LAUNCH, TUI_VIEW_LIVE,
+                   TUI_VIEW_COMPARE, TUI_VIEW_COUNT };
+
+/* The tabs of the header, in Tab order. The Runs tab shows a stack of views (the list, a run,
+ * a machine, the launch panel, a live run); the Cases tab shows the list or a case's detail. */
+enum { TUI_TABS = 5, TUI_RUNS_STACK = 6 };
 
 struct tui_app;
 
@@ -43,7 +49,19 @@ struct tui_view_ops {
 };
 
 extern const struct tui_view_ops tui_view_dashboard, tui_view_cases, tui_view_detail,
-    tui_view_help;
+    tui_view_help, tui_view_runs, tui_view_run, tui_view_machine, tui_view_launch, tui_view_live,
+    tui_view_compare;
+
+
+/* A child process the event loop watches (tui/child.h): its lines go to on_line as they come,
+ * on_exit is called once when it has ended. The owner keeps the child and frees it after. */
+struct tui_job {
+    struct tui_child *child;
+    void (*on_line)(struct tui_app *app, void *ctx, enum tui_child_stream s, const char *line);
+    void (*on_exit)(struct tui_app *app, void *ctx);
+    void *ctx;
+};
+#define TUI_JOBS_MAX 4
 
 #define TUI_SEARCH_MAX 200
 
@@ -69,8 +87,15 @@ struct tui_app {
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
 
+    /* The Runs tab: the views it shows, the top one on screen (Esc pops). */
+    enum tui_view_id runs_stack[TUI_RUNS_STACK];
+    int runs_depth;                 /* >= 1 */
+    unsigned results_gen;           /* bumped when runs arrive (a run ends, a pull lands) */
+    struct tui_job jobs[TUI_JOBS_MAX];
+    int n_jobs;
+
     /* Mouse targets of the last frame: header tabs and key bar items. */
-    struct { int x0, x1; enum tui_view_id view; } tabs[3];
+    struct { int x0, x1; enum tui_view_id view; } tabs[TUI_TABS];
     struct { int x0, x1; enum tui_action act; } bar[24];
     int n_bar;
 };
@@ -91,7 +116,36 @@ void tui_app_prompt_open(struct tui_app *app);
 /* Sets the status line message (formatted), shown until the next key. */
 void tui_app_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Watches a child from the event loop (see struct tui_job). Returns false when the table is
+ * full. */
+bool tui_app_watch(struct tui_app *app, const struct tui_job *job);
+/* Runs changed in the database: views that show results reload when next drawn. */
+void tui_app_results_changed(struct tui_app *app);
+
+/* The Runs tab's stack: push shows v on top (and the tab); pop returns to the view below (the
+ * list stays at the bottom). */
+void tui_runs_push(struct tui_app *app, enum tui_view_id v);
+void tui_runs_pop(struct tui_app *app);
+
+/* Verdict display shared by the results views: a one-cell glyph (ASCII when the locale is not
+ * UTF-8) and the theme role that colours it. */
+const char *tui_verdict_glyph(int verdict);
+enum tui_role tui_verdict_role(int verdict);
+/* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN. */
+void tui_fmt_us(double us, char *buf, size_t len);
+
+/* The start of a command line that runs this same binary on the same database: argv[0] (the
+ * executable) and --db PATH when one was given. Returns how many entries it wrote (<= 3). */
+int tui_kladder_argv(const struct tui_app *app, const char **argv, int max);
+
 /* Cross-view entries. */
+void tui_run_show(struct tui_app *app, const char *uuid);          /* a run's checks */
+void tui_machine_show(struct tui_app *app, const char *machine_id);
+void tui_launch_open_case(struct tui_app *app, const char *case_id); /* r on a case */
+void tui_launch_open_cell(struct tui_app *app, int gap, int rung);    /* r on a dashboard cell */
+void tui_pull_start(struct tui_app *app);                             /* P */
+/* The pull under way or last done, for the Runs view: lines "NAME: ..." (NULL when none). */
+const char *tui_pull_report(const struct tui_app *app, bool *running);
 void tui_cases_show_cell(struct tui_app *app, int gap, int rung); /* dashboard Enter */
 void tui_detail_show(struct tui_app *app, const char *id, bool push); /* open a case */
 

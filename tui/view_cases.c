@@ -464,6 +464,10 @@ static unsigned cases_action(struct tui_app *app, void *state, enum tui_action a
         return TUI_R_DRAW;
     case TUI_ACT_OPEN:
         return open_selected(app, s);
+    case TUI_ACT_LAUNCH:
+        if (s->cases.n)
+            tui_launch_open_case(app, s->cases.items[s->list.sel].id);
+        return TUI_R_DRAW;
     case TUI_ACT_FILTER_TOGGLE:
         if (s->focus_side)
             side_toggle(app, s, s->sl.sel);

@@ -5,12 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/draw.h"
 #include "tui/view.h"
 
+/* The latest verdict per rung of one host ("local" for runs made here), under the matrix. */
+#define DASH_HOSTS 6
+struct dash_host {
+    char name[72];
+    int verdict[CDB_RUNGS]; /* -1: no finished run of that rung */
+};
+
 struct dash_state {
+    struct dash_host hosts[DASH_HOSTS];
+    int n_hosts, more_hosts;
+    unsigned results_gen;
+    bool results_loaded;
     int counts[CDB_GAPS][CDB_RUNGS];
     int total;
     int gap, rung; /* cursor, 0-based */
@@ -35,6 +47,84 @@ static void dash_load(struct tui_app *app, struct dash_state *s)
         s->total++;
     }
     cdb_case_list_free(&l);
+}
+
+static struct dash_host *host_slot(struct dash_state *s, const char *name)
+{
+    for (int i = 0; i < s->n_hosts; i++)
+        if (strcmp(s->hosts[i].name, name) == 0)
+            return &s->hosts[i];
+    if (s->n_hosts == DASH_HOSTS) {
+        s->more_hosts++;
+        return NULL;
+    }
+    struct dash_host *h = &s->hosts[s->n_hosts++];
+    snprintf(h->name, sizeof h->name, "%s", name);
+    for (int r = 0; r < CDB_RUNGS; r++)
+        h->verdict[r] = -1;
+    return h;
+}
+
+/* Newest finished run first: the first run seen of a (host, rung) gives its verdict. A run of
+ * several rungs (kladder run --case) gives each rung the worst verdict of its checks there. */
+static void dash_load_results(struct tui_app *app, struct dash_state *s)
+{
+    s->n_hosts = s->more_hosts = 0;
+    s->results_loaded = true;
+    s->results_gen = app->results_gen;
+    struct cdb_run_filter f;
+    cdb_run_filter_init(&f);
+    f.finished_only = true;
+    struct cdb_run_list l = {0};
+    char err[256];
+    if (cdb_runs_query(app->db, &f, &l, err, sizeof err) != 0) {
+        tui_app_message(app, "%s", err);
+        return;
+    }
+    int detail_loads = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        const struct cdb_run_info *ri = &l.items[i];
+        const char *name = ri->origin ? ri->origin : "local";
+        struct dash_host *h = host_slot(s, name);
+        if (!h)
+            continue;
+        int r = ri->run.rung;
+        if (r >= 1 && r <= CDB_RUNGS) {
+            if (h->verdict[r - 1] < 0)
+                h->verdict[r - 1] = (int)ri->run.verdict;
+            continue;
+        }
+        if (r != 0 || detail_loads >= 16)
+            continue;
+        struct cdb_run_detail d;
+        detail_loads++;
+        if (cdb_run_load(app->db, ri->run.uuid, &d, err, sizeof err) != 1)
+            continue;
+        int worst[CDB_RUNGS];
+        for (int k = 0; k < CDB_RUNGS; k++)
+            worst[k] = -1;
+        for (size_t c = 0; c < d.n_checks; c++) {
+            int cr = d.checks[c].rung, v = (int)d.checks[c].verdict;
+            if (cr < 1 || cr > CDB_RUNGS)
+                continue;
+            /* pass < skip < cancelled < error < hang < fail: the one worth seeing wins */
+            static const int rank[CDB_VERDICT_COUNT] = {0, 5, 4, 3, 1, 2, 0};
+            if (worst[cr - 1] < 0 || rank[v] > rank[worst[cr - 1]])
+                worst[cr - 1] = v;
+        }
+        for (int k = 0; k < CDB_RUNGS; k++)
+            if (h->verdict[k] < 0 && worst[k] >= 0)
+                h->verdict[k] = worst[k];
+        cdb_run_detail_free(&d);
+    }
+    cdb_run_list_free(&l);
+    /* local first, the pulled hosts after it in the order they were met */
+    for (int i = 1; i < s->n_hosts; i++)
+        if (strcmp(s->hosts[i].name, "local") == 0) {
+            struct dash_host t = s->hosts[i];
+            memmove(s->hosts + 1, s->hosts, (size_t)i * sizeof t);
+            s->hosts[0] = t;
+        }
 }
 
 static void *dash_init(struct tui_app *app)
@@ -148,6 +238,33 @@ static void dash_draw(struct tui_app *app, void *state)
             tui_draw_pad(y, cx, cell_w - 1, role, cell);
         }
     }
+    if (!s->results_loaded || s->results_gen != app->results_gen)
+        dash_load_results(app, s);
+    for (int h = 0; h < s->n_hosts && y < ymax; h++, y++) {
+        const struct dash_host *dh = &s->hosts[h];
+        snprintf(buf, sizeof buf, "%s %s", tui_glyph(TUI_GLYPH_ARROW),
+                 strcmp(dh->name, "local") == 0 ? tui_tr(app, "local", "本机") : dh->name);
+        tui_draw_pad(y, x, label_w, TUI_ROLE_TITLE, buf);
+        for (int j = 0; j < CDB_RUNGS; j++) {
+            int v = dh->verdict[j];
+            int cx = x + label_w + j * cell_w;
+            if (v < 0) {
+                tui_draw_pad(y, cx, cell_w - 1, TUI_ROLE_DIM, "");
+                continue;
+            }
+            if (cell_w >= 9)
+                snprintf(buf, sizeof buf, " %s %s", tui_verdict_glyph(v),
+                         cdb_verdict_name((enum cdb_verdict)v));
+            else
+                snprintf(buf, sizeof buf, " %s", tui_verdict_glyph(v));
+            tui_draw_pad(y, cx, cell_w - 1, tui_verdict_role(v), buf);
+        }
+    }
+    if (s->more_hosts && y < ymax) {
+        snprintf(buf, sizeof buf, "+%d %s", s->more_hosts,
+                 tui_tr(app, "more hosts (Runs view, H filters by host)", "个主机（见运行视图，H 按主机筛选）"));
+        tui_draw_text(y++, x, w, TUI_ROLE_DIM, buf);
+    }
     y++;
 
     /* The cell under the cursor, explained. */
@@ -216,6 +333,9 @@ static unsigned dash_action(struct tui_app *app, void *state, enum tui_action ac
         return TUI_R_DRAW;
     case TUI_ACT_OPEN:
         return open_cell(app, s);
+    case TUI_ACT_LAUNCH:
+        tui_launch_open_cell(app, s->gap + 1, s->rung + 1);
+        return TUI_R_DRAW;
     case TUI_ACT_SEARCH:
         /* Search lives in the case list: go there and open the prompt. */
         tui_app_show(app, TUI_VIEW_CASES);

@@ -363,6 +363,10 @@ static unsigned detail_action(struct tui_app *app, void *state, enum tui_action 
         return TUI_R_DRAW;
     case TUI_ACT_OPEN:
         return follow(app, s, l->sel);
+    case TUI_ACT_LAUNCH:
+        if (s->loaded)
+            tui_launch_open_case(app, s->c.id);
+        return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->term[0]) {
             s->term[0] = '\0';

@@ -55,6 +55,10 @@ static void build(struct tui_app *app, struct help_state *s, int width)
         {TUI_SCOPE_GLOBAL, {"Keys everywhere", "全局按键"}},
         {TUI_SCOPE_CASES, {"Cases view", "案例视图"}},
         {TUI_SCOPE_DETAIL, {"Case detail", "案例详情"}},
+        {TUI_SCOPE_RUNS, {"Runs", "运行记录"}},
+        {TUI_SCOPE_RUN, {"A run's checks", "单次运行的检查"}},
+        {TUI_SCOPE_LIVE, {"Live run", "进行中的运行"}},
+        {TUI_SCOPE_COMPARE, {"Compare", "对比"}},
         {TUI_SCOPE_SEARCH, {"Search prompt", "搜索输入框"}},
     };
     tui_doc_add(d, TUI_ROLE_TITLE,

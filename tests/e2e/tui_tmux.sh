@@ -38,7 +38,7 @@ wait_for() {
 }
 keys() { tm send-keys -t "$session" "$@"; }
 
-wait_for "the dashboard comes up" '1 Dashboard.*2 Cases.*3 Help' || exit 0
+wait_for "the dashboard comes up" '1 Dashboard.*2 Cases.*3 Runs.*4 Compare.*5 Help' || exit 0
 wait_for "the matrix shows the seven gaps" '^ 7 Software'
 keys Tab
 wait_for "Tab opens the case list" 'Case 1 of [0-9]+ \([0-9]+ in the index\)'

@@ -10,7 +10,7 @@ screen_run 80x24 ':click 25 0
 :click 30 3
 :click 30 3
 :save-screen mouse-row-opens
-:click 36 0
+:click 53 0
 :wheel down 30 10
 :wheel down 30 10
 :save-screen mouse-wheel

@@ -1,0 +1,314 @@
+/* A run's checks: one row per check (verdict, variant, check, shape, median time and spread),
+ * and under the list the selected check in full — oracle, detail, first bad index, counts,
+ * error, timings, repeats and the time limit; n/a wherever the backend could not measure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/results_query.h"
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "tui/draw.h"
+#include "tui/list.h"
+#include "tui/view.h"
+
+struct run_state {
+    char uuid[40];
+    struct cdb_run_detail d;
+    bool loaded;
+    unsigned gen;
+    struct tui_list list;
+    int list_y0;
+};
+
+static void *run_init(struct tui_app *app)
+{
+    (void)app;
+    return xcalloc(1, sizeof(struct run_state));
+}
+
+static void run_fini(void *state)
+{
+    struct run_state *s = state;
+    if (s->loaded)
+        cdb_run_detail_free(&s->d);
+    free(s);
+}
+
+static void load(struct tui_app *app, struct run_state *s)
+{
+    if (s->loaded)
+        cdb_run_detail_free(&s->d);
+    memset(&s->d, 0, sizeof s->d);
+    s->loaded = false;
+    s->gen = app->results_gen;
+    char err[512];
+    int rc = cdb_run_load(app->db, s->uuid, &s->d, err, sizeof err);
+    if (rc != 1) {
+        tui_app_message(app, "%s", rc == 0 ? tui_tr(app, "That run is no longer in the database",
+                                                    "数据库中已没有这次运行")
+                                           : err);
+        tui_list_reset(&s->list, 0);
+        return;
+    }
+    s->loaded = true;
+    tui_list_set_count(&s->list, s->d.n_checks);
+}
+
+void tui_run_show(struct tui_app *app, const char *uuid)
+{
+    struct run_state *s = app->state[TUI_VIEW_RUN];
+    if (strcmp(s->uuid, uuid) != 0) {
+        snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
+        tui_list_reset(&s->list, 0);
+    }
+    load(app, s);
+    tui_runs_push(app, TUI_VIEW_RUN);
+}
+
+struct draw_ctx {
+    struct tui_app *app;
+    struct run_state *s;
+    int y, x, w;
+    int seq_w, verdict_w, variant_w, check_w, shape_w, time_w;
+};
+
+static void draw_row(size_t row, int line, bool selected, void *vctx)
+{
+    struct draw_ctx *c = vctx;
+    const struct cdb_check *k = &c->s->d.checks[row];
+    int y = c->y + line, x = c->x;
+    enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
+    char buf[256];
+    tui_draw_fill(y, x, c->w, base);
+    snprintf(buf, sizeof buf, "%d", k->seq);
+    tui_draw_right(y, x, c->seq_w, selected ? base : TUI_ROLE_DIM, buf);
+    x += c->seq_w + 1;
+    snprintf(buf, sizeof buf, "%s %s", tui_verdict_glyph(k->verdict), cdb_verdict_name(k->verdict));
+    tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(k->verdict), buf);
+    x += c->verdict_w + 1;
+    tui_draw_pad(y, x, c->variant_w, base, k->variant ? k->variant : "");
+    x += c->variant_w + 1;
+    tui_draw_pad(y, x, c->check_w, base, k->check ? k->check : "");
+    x += c->check_w + 1;
+    if (c->shape_w > 0) {
+        tui_draw_pad(y, x, c->shape_w, selected ? base : TUI_ROLE_DIM, k->shape ? k->shape : "");
+        x += c->shape_w + 1;
+    }
+    char med[32];
+    tui_fmt_us(k->time_median_us, med, sizeof med);
+    tui_draw_right(y, x, c->time_w, base, med);
+}
+
+static int line_kv(int y, int x, int w, const char *k, const char *v, enum tui_role role)
+{
+    int kw = tui_draw_text(y, x, w, TUI_ROLE_COLHEAD, k);
+    tui_draw_text(y, x + kw + 1, w - kw - 1, role, v);
+    return y + 1;
+}
+
+/* The selected check in full, below the list. */
+static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, int x, int w,
+                       int ymax)
+{
+    char buf[512], a[48], b[48];
+    if (y >= ymax)
+        return;
+    snprintf(buf, sizeof buf, "%s %s · %s · %s", tui_verdict_glyph(k->verdict),
+             cdb_verdict_name(k->verdict), k->check ? k->check : "", k->variant ? k->variant : "");
+    tui_draw_text(y++, x, w, tui_verdict_role(k->verdict), buf);
+    if (y < ymax) {
+        snprintf(buf, sizeof buf, "%s · %s %d · %s", k->shape ? k->shape : "",
+                 tui_tr(app, "rung", "阶梯"), k->rung, k->suite ? k->suite : "");
+        y = line_kv(y, x, w, tui_tr(app, "Shape", "形状"), buf, TUI_ROLE_NORMAL);
+    }
+    if (y < ymax) {
+        const char *det = k->detail && *k->detail ? k->detail : tui_tr(app, "(none)", "（无）");
+        snprintf(buf, sizeof buf, "%s: %s", k->oracle ? k->oracle : "n/a", det);
+        size_t n;
+        char **lines = text_wrap(buf, w - 8, &n);
+        for (size_t i = 0; i < n && y < ymax; i++)
+            y = line_kv(y, x, w, i == 0 ? tui_tr(app, "Oracle", "判定器") : "      ", lines[i],
+                        TUI_ROLE_NORMAL);
+        text_lines_free(lines, n);
+    }
+    if (y < ymax) {
+        if (k->first_bad >= 0)
+            snprintf(a, sizeof a, "%lld", (long long)k->first_bad);
+        else
+            snprintf(a, sizeof a, "n/a");
+        if (k->bad_count >= 0)
+            snprintf(b, sizeof b, "%lld", (long long)k->bad_count);
+        else
+            snprintf(b, sizeof b, "n/a");
+        char e[32];
+        if (isnan(k->max_err))
+            snprintf(e, sizeof e, "n/a");
+        else
+            snprintf(e, sizeof e, "%.4g", k->max_err);
+        snprintf(buf, sizeof buf, "%s %s · %s %s · %s %s", tui_tr(app, "first bad", "首个错误"), a,
+                 tui_tr(app, "bad", "错误数"), b, tui_tr(app, "max error", "最大误差"), e);
+        y = line_kv(y, x, w, tui_tr(app, "Errors", "错误"), buf, TUI_ROLE_NORMAL);
+    }
+    if (y < ymax) {
+        char med[32], lim[32];
+        tui_fmt_us(k->time_median_us, med, sizeof med);
+        tui_fmt_us(k->time_min_us, a, sizeof a);
+        tui_fmt_us(k->time_max_us, b, sizeof b);
+        if (isnan(k->limit_s))
+            snprintf(lim, sizeof lim, "n/a");
+        else
+            snprintf(lim, sizeof lim, "%g s", k->limit_s);
+        snprintf(buf, sizeof buf, "%s %s · min %s · max %s · %s %d · %s %s",
+                 tui_tr(app, "median", "中位数"), med, a, b, tui_tr(app, "repeats", "重复"),
+                 k->repeats, tui_tr(app, "limit", "时限"), lim);
+        line_kv(y, x, w, tui_tr(app, "Time", "时间"), buf, TUI_ROLE_NORMAL);
+    }
+}
+
+static void run_draw(struct tui_app *app, void *state)
+{
+    struct run_state *s = state;
+    if (s->gen != app->results_gen && s->uuid[0])
+        load(app, s);
+    const struct tui_rect *r = &app->lay.body;
+    int y = r->y, x = r->x + 1, w = r->w - 2, ymax = r->y + r->h;
+    if (!s->loaded) {
+        tui_draw_text(y + 1, x, w, TUI_ROLE_DIM, tui_tr(app, "No run.", "没有运行。"));
+        return;
+    }
+    const struct cdb_run_info *ri = &s->d.info;
+    char buf[512], counts[160] = "";
+    size_t o = 0;
+    for (int v = 0; v < CDB_RUNNING; v++)
+        if (ri->counts[v])
+            o += (size_t)snprintf(counts + o, sizeof counts - o, "%s%d %s", o ? ", " : "",
+                                  ri->counts[v], cdb_verdict_name((enum cdb_verdict)v));
+    snprintf(buf, sizeof buf, "%s %s · %s %s%s%s · %s", tui_verdict_glyph(ri->run.verdict),
+             cdb_verdict_name(ri->run.verdict), tui_tr(app, "run", "运行"), ri->run.uuid,
+             ri->origin ? " · " : "", ri->origin ? ri->origin : "", counts[0] ? counts : "-");
+    tui_draw_text(y++, x, w, tui_verdict_role(ri->run.verdict), buf);
+    snprintf(buf, sizeof buf, "%s %s · %s %s %s · %s %s%s%s", tui_tr(app, "host", "主机"),
+             ri->run.host ? ri->run.host : "?", tui_tr(app, "machine", "机器"),
+             ri->machine.device ? ri->machine.device : "?",
+             ri->machine.target ? ri->machine.target : "", ri->run.started ? ri->run.started : "",
+             ri->run.finished ? "→ " : "", ri->run.finished ? ri->run.finished : "", "");
+    tui_draw_text(y++, x, w, TUI_ROLE_DIM, buf);
+    if (ri->run.argv) {
+        tui_draw_text(y++, x, w, TUI_ROLE_DIM, ri->run.argv);
+    }
+
+    struct draw_ctx c = {.app = app, .s = s, .x = x, .w = w};
+    c.seq_w = 3;
+    c.verdict_w = 11;
+    c.variant_w = 14;
+    c.time_w = 10;
+    c.shape_w = w >= 100 ? 30 : w >= 80 ? 18 : 0;
+    c.check_w = w - (c.seq_w + c.verdict_w + c.variant_w + c.time_w + 5) -
+                (c.shape_w ? c.shape_w + 1 : 0);
+    int xx = x;
+    tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
+    tui_draw_right(y, xx, c.seq_w, TUI_ROLE_COLHEAD, "#");
+    xx += c.seq_w + 1;
+    tui_draw_pad(y, xx, c.verdict_w, TUI_ROLE_COLHEAD, tui_tr(app, "Verdict", "判定"));
+    xx += c.verdict_w + 1;
+    tui_draw_pad(y, xx, c.variant_w, TUI_ROLE_COLHEAD, tui_tr(app, "Variant", "变体"));
+    xx += c.variant_w + 1;
+    tui_draw_pad(y, xx, c.check_w, TUI_ROLE_COLHEAD, tui_tr(app, "Check", "检查"));
+    xx += c.check_w + 1;
+    if (c.shape_w) {
+        tui_draw_pad(y, xx, c.shape_w, TUI_ROLE_COLHEAD, tui_tr(app, "Shape", "形状"));
+        xx += c.shape_w + 1;
+    }
+    tui_draw_right(y, xx, c.time_w, TUI_ROLE_COLHEAD, tui_tr(app, "Median", "中位数"));
+    y++;
+    int detail_h = 7;
+    int list_h = ymax - y - detail_h;
+    if (list_h < 3)
+        list_h = ymax - y, detail_h = 0;
+    s->list_y0 = y;
+    c.y = y;
+    if (s->d.n_checks == 0) {
+        tui_draw_text(y, x, w, TUI_ROLE_DIM, tui_tr(app, "No checks recorded.", "没有记录检查。"));
+        return;
+    }
+    tui_list_draw(&s->list, list_h, draw_row, &c);
+    if (detail_h) {
+        int dy = y + list_h;
+        for (int i = 0; i < w; i++)
+            tui_draw_text(dy, x + i, 1, TUI_ROLE_BORDER, tui_glyph(TUI_GLYPH_HLINE));
+        draw_check(app, &s->d.checks[s->list.sel], dy + 1, x, w, ymax);
+    }
+}
+
+static unsigned run_action(struct tui_app *app, void *state, enum tui_action act)
+{
+    struct run_state *s = state;
+    struct tui_list *l = &s->list;
+    switch (act) {
+    case TUI_ACT_DOWN:
+    case TUI_ACT_UP:
+        tui_list_move(l, act == TUI_ACT_DOWN ? 1 : -1);
+        return TUI_R_DRAW;
+    case TUI_ACT_PAGE_DOWN:
+    case TUI_ACT_PAGE_UP:
+        tui_list_page(l, act == TUI_ACT_PAGE_DOWN ? 1 : -1);
+        return TUI_R_DRAW;
+    case TUI_ACT_FIRST:
+        tui_list_first(l);
+        return TUI_R_DRAW;
+    case TUI_ACT_LAST:
+        tui_list_last(l);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_MACHINE:
+        if (s->loaded)
+            tui_machine_show(app, s->d.info.machine.id);
+        return TUI_R_DRAW;
+    case TUI_ACT_BACK:
+        tui_runs_pop(app);
+        return TUI_R_DRAW;
+    case TUI_ACT_QUIT:
+        tui_runs_pop(app); /* q closes the run first, as it closes a case's detail */
+        return TUI_R_DRAW;
+    default:
+        return TUI_R_UNHANDLED;
+    }
+}
+
+static unsigned run_mouse(struct tui_app *app, void *state, int y, int x, int wheel)
+{
+    (void)app, (void)x;
+    struct run_state *s = state;
+    if (wheel) {
+        tui_list_scroll(&s->list, wheel * 3);
+        return TUI_R_DRAW;
+    }
+    long row = tui_list_row_at(&s->list, y - s->list_y0);
+    if (row < 0)
+        return TUI_R_NONE;
+    tui_list_select(&s->list, (size_t)row);
+    return TUI_R_DRAW;
+}
+
+static void run_status(struct tui_app *app, void *state, char *buf, size_t len)
+{
+    struct run_state *s = state;
+    if (app->lang == TUI_LANG_ZH)
+        snprintf(buf, len, "第 %zu / %zu 项检查 · m 机器指纹 · Esc 返回",
+                 s->d.n_checks ? s->list.sel + 1 : 0, s->loaded ? s->d.n_checks : 0);
+    else
+        snprintf(buf, len, "Check %zu of %zu · m the machine · Esc back",
+                 s->d.n_checks ? s->list.sel + 1 : 0, s->loaded ? s->d.n_checks : 0);
+}
+
+const struct tui_view_ops tui_view_run = {
+    .name = "run",
+    .scope = TUI_SCOPE_RUN,
+    .init = run_init,
+    .fini = run_fini,
+    .draw = run_draw,
+    .action = run_action,
+    .mouse = run_mouse,
+    .status = run_status,
+};

@@ -1,0 +1,494 @@
+/* Runs: every recorded run, newest first — made here or pulled from other hosts — with its
+ * host, machine, rung, suite, verdict and the count of checks per verdict. H, R and V cycle the
+ * host, rung and verdict filters, x clears them; Enter opens a run's checks, m its machine.
+ *
+ * Also here: P, the pull of every host. It runs `kladder pull` as a child (the transfers and
+ * their time limits stay out of this process) and shows one line per host as they finish. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/results_query.h"
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "tui/child.h"
+#include "tui/draw.h"
+#include "tui/list.h"
+#include "tui/view.h"
+
+struct runs_state {
+    struct cdb_run_list runs;
+    bool loaded;
+    unsigned gen;           /* app->results_gen of the loaded list */
+    struct tui_list list;
+    int list_y0;
+    /* filters: host "" = any */
+    char host[80];
+    int rung;    /* -1 any */
+    int verdict; /* -1 any */
+    /* the pull */
+    struct tui_child *pull;
+    char *pull_report;      /* "NAME: ..." lines, newest pull */
+    size_t n_hosts;         /* hosts asked */
+    size_t n_answered;
+    long pull_ms;
+};
+
+/* ---- shared formatting ---- */
+
+const char *tui_verdict_glyph(int v)
+{
+    static const char *const utf8[] = {"✓", "✗", "⧗", "!", "-", "⊘", "…"};
+    static const char *const ascii[] = {"+", "x", "H", "!", "-", "c", "."};
+    if (v < 0 || v >= CDB_VERDICT_COUNT)
+        return "?";
+    return tui_draw_ascii() ? ascii[v] : utf8[v];
+}
+
+enum tui_role tui_verdict_role(int v)
+{
+    switch (v) {
+    case CDB_PASS:
+        return TUI_ROLE_OK;
+    case CDB_FAIL:
+    case CDB_HANG:
+    case CDB_ERROR:
+        return TUI_ROLE_FAIL;
+    case CDB_CANCELLED:
+    case CDB_RUNNING:
+        return TUI_ROLE_WARN;
+    default:
+        return TUI_ROLE_DIM;
+    }
+}
+
+void tui_fmt_us(double us, char *buf, size_t len)
+{
+    if (isnan(us))
+        snprintf(buf, len, "n/a");
+    else if (us < 1000)
+        snprintf(buf, len, "%.3g us", us);
+    else if (us < 1e6)
+        snprintf(buf, len, "%.3g ms", us / 1e3);
+    else
+        snprintf(buf, len, "%.3g s", us / 1e6);
+}
+
+/* ---- loading ---- */
+
+static void load(struct tui_app *app, struct runs_state *s)
+{
+    struct cdb_run_filter f;
+    cdb_run_filter_init(&f);
+    f.host = s->host[0] ? s->host : NULL;
+    f.rung = s->rung;
+    f.verdict = s->verdict;
+    if (s->loaded)
+        cdb_run_list_free(&s->runs);
+    memset(&s->runs, 0, sizeof s->runs);
+    char err[512];
+    if (cdb_runs_query(app->db, &f, &s->runs, err, sizeof err) != 0)
+        tui_app_message(app, "%s", err);
+    s->loaded = true;
+    s->gen = app->results_gen;
+    tui_list_set_count(&s->list, s->runs.n);
+}
+
+static void *runs_init(struct tui_app *app)
+{
+    (void)app;
+    struct runs_state *s = xcalloc(1, sizeof *s);
+    s->rung = -1;
+    s->verdict = -1;
+    return s; /* loaded when first shown: start-up stays quick on a large database */
+}
+
+static void runs_fini(void *state)
+{
+    struct runs_state *s = state;
+    if (s->loaded)
+        cdb_run_list_free(&s->runs);
+    tui_child_free(s->pull);
+    free(s->pull_report);
+    free(s);
+}
+
+/* ---- drawing ---- */
+
+struct draw_ctx {
+    struct tui_app *app;
+    struct runs_state *s;
+    int y, x, w;
+    int when_w, host_w, mach_w, rung_w, suite_w, verdict_w, counts_w;
+};
+
+static void counts_text(const struct cdb_run_info *ri, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int v = 0; v < CDB_RUNNING && o < len; v++)
+        if (ri->counts[v])
+            o += (size_t)snprintf(buf + o, len - o, "%s%d%s", o ? " " : "", ri->counts[v],
+                                  tui_verdict_glyph(v));
+    if (!buf[0])
+        snprintf(buf, len, "-");
+}
+
+static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
+{
+    const char *h = ri->run.host ? ri->run.host : "?";
+    if (!ri->origin)
+        snprintf(buf, len, "%s", h);
+    else if (strcmp(ri->origin, h) != 0)
+        snprintf(buf, len, "%s@%s", h, ri->origin);
+    else
+        snprintf(buf, len, "%s", h);
+}
+
+static void when_text(const char *iso, char *buf, size_t len)
+{
+    /* "2026-11-29T08:51:17Z" -> "2026-11-29 08:51" */
+    if (iso && strlen(iso) >= 16)
+        snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
+    else
+        snprintf(buf, len, "%s", iso ? iso : "");
+}
+
+static void draw_row(size_t row, int line, bool selected, void *vctx)
+{
+    struct draw_ctx *c = vctx;
+    const struct cdb_run_info *ri = &c->s->runs.items[row];
+    int y = c->y + line, x = c->x;
+    enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
+    char buf[256];
+    tui_draw_fill(y, x, c->w, base);
+    when_text(ri->run.started, buf, sizeof buf);
+    tui_draw_pad(y, x, c->when_w, selected ? base : TUI_ROLE_DIM, buf);
+    x += c->when_w + 1;
+    host_text(ri, buf, sizeof buf);
+    tui_draw_pad(y, x, c->host_w, ri->origin || selected ? base : TUI_ROLE_TITLE, buf);
+    x += c->host_w + 1;
+    if (c->mach_w > 0) {
+        snprintf(buf, sizeof buf, "%s %s", ri->machine.device ? ri->machine.device : "?",
+                 ri->machine.target ? ri->machine.target : "");
+        tui_draw_pad(y, x, c->mach_w, base, buf);
+        x += c->mach_w + 1;
+    }
+    if (ri->run.rung > 0)
+        snprintf(buf, sizeof buf, "R%d", ri->run.rung);
+    else
+        snprintf(buf, sizeof buf, "-");
+    tui_draw_pad(y, x, c->rung_w, base, buf);
+    x += c->rung_w + 1;
+    snprintf(buf, sizeof buf, "%s", ri->run.suite ? ri->run.suite
+                                    : ri->run.case_id ? ri->run.case_id : "-");
+    tui_draw_pad(y, x, c->suite_w, base, buf);
+    x += c->suite_w + 1;
+    snprintf(buf, sizeof buf, "%s %s", tui_verdict_glyph(ri->run.verdict),
+             cdb_verdict_name(ri->run.verdict));
+    tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(ri->run.verdict), buf);
+    x += c->verdict_w + 1;
+    counts_text(ri, buf, sizeof buf);
+    tui_draw_pad(y, x, c->counts_w, base, buf);
+}
+
+static int draw_pull(struct tui_app *app, struct runs_state *s, int y, int x, int w, int ymax)
+{
+    if (!s->pull && !s->pull_report)
+        return y;
+    char buf[256];
+    bool zh = app->lang == TUI_LANG_ZH;
+    double secs = (double)(s->pull ? tui_child_elapsed_ms(s->pull) : s->pull_ms) / 1000.0;
+    if (s->pull && zh)
+        snprintf(buf, sizeof buf, "正在拉取 %zu 个主机… %.1f 秒", s->n_hosts, secs);
+    else if (s->pull)
+        snprintf(buf, sizeof buf, "Pulling %zu host(s)… %.1f s", s->n_hosts, secs);
+    else if (zh)
+        snprintf(buf, sizeof buf, "拉取 %zu 个主机，用时 %.1f 秒（Esc 收起）：", s->n_hosts, secs);
+    else
+        snprintf(buf, sizeof buf, "Pull of %zu host(s), %.1f s (Esc hides this):", s->n_hosts, secs);
+    tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
+    const char *p = s->pull_report ? s->pull_report : "";
+    while (*p && y < ymax) {
+        size_t n = strcspn(p, "\n");
+        char *line = xasprintf("  %.*s", (int)n, p);
+        tui_draw_text(y++, x, w, strstr(line, ": error: ") ? TUI_ROLE_FAIL : TUI_ROLE_NORMAL,
+                      line);
+        free(line);
+        p += n + (p[n] == '\n');
+    }
+    return y + 1;
+}
+
+static void runs_draw(struct tui_app *app, void *state)
+{
+    struct runs_state *s = state;
+    if (!s->loaded || s->gen != app->results_gen)
+        load(app, s);
+    const struct tui_rect *r = &app->lay.body;
+    int y = r->y, ymax = r->y + r->h;
+    struct draw_ctx c = {.app = app, .s = s, .x = r->x + 1, .w = r->w - 2};
+    y = draw_pull(app, s, y, c.x, c.w, ymax - 3);
+
+    c.when_w = 16;
+    c.host_w = 14;
+    c.rung_w = 4;
+    c.suite_w = 14;
+    c.verdict_w = 11;
+    c.counts_w = 16;
+    int fixed = c.when_w + c.host_w + c.rung_w + c.suite_w + c.verdict_w + c.counts_w + 5;
+    c.mach_w = c.w - fixed - 1;
+    if (c.mach_w < 12) {
+        c.mach_w = 0;
+        c.counts_w = c.w - (fixed - c.counts_w);
+    } else if (c.mach_w > 40) {
+        c.counts_w += c.mach_w - 40;
+        c.mach_w = 40;
+    }
+    int x = c.x;
+    static const char *const heads[][2] = {{"Started", "开始时间"}, {"Host", "主机"},
+                                           {"Machine", "机器"}, {"Rung", "阶梯"},
+                                           {"Suite/case", "套件/案例"}, {"Verdict", "判定"},
+                                           {"Checks", "检查"}};
+    const int widths[] = {c.when_w, c.host_w, c.mach_w, c.rung_w, c.suite_w, c.verdict_w,
+                          c.counts_w};
+    tui_draw_fill(y, c.x, c.w, TUI_ROLE_COLHEAD);
+    for (int i = 0; i < 7; i++) {
+        if (widths[i] <= 0)
+            continue;
+        tui_draw_pad(y, x, widths[i], TUI_ROLE_COLHEAD, tui_tr(app, heads[i][0], heads[i][1]));
+        x += widths[i] + 1;
+    }
+    y++;
+    s->list_y0 = y;
+    if (s->runs.n == 0) {
+        bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0;
+        tui_draw_text(y + 1, c.x, c.w, TUI_ROLE_DIM,
+                      filtered ? tui_tr(app, "No run matches the filters. x clears them.",
+                                        "没有符合筛选的运行。按 x 清除筛选。")
+                               : tui_tr(app, "No runs yet. r on a case or a dashboard cell "
+                                             "runs it; P pulls other hosts' results.",
+                                        "还没有运行记录。在案例或仪表盘格子上按 r 运行；按 P "
+                                        "拉取其他主机的结果。"));
+        return;
+    }
+    c.y = y;
+    tui_list_draw(&s->list, ymax - y, draw_row, &c);
+}
+
+/* ---- actions ---- */
+
+static void cycle_host(struct tui_app *app, struct runs_state *s)
+{
+    /* "" (any) -> local -> each host of the hosts table -> "" */
+    struct cdb_host_list hl = {0};
+    char err[256];
+    if (cdb_hosts_list(app->db, &hl, err, sizeof err) != 0)
+        tui_app_message(app, "%s", err);
+    const char *next = "local";
+    if (strcmp(s->host, "local") == 0) {
+        next = hl.n ? hl.items[0].name : "";
+    } else if (s->host[0]) {
+        next = "";
+        for (size_t i = 0; i < hl.n; i++)
+            if (strcmp(hl.items[i].name, s->host) == 0)
+                next = i + 1 < hl.n ? hl.items[i + 1].name : "";
+    }
+    snprintf(s->host, sizeof s->host, "%s", next);
+    cdb_host_list_free(&hl);
+}
+
+static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
+{
+    struct runs_state *s = state;
+    struct tui_list *l = &s->list;
+    switch (act) {
+    case TUI_ACT_DOWN:
+    case TUI_ACT_UP:
+        tui_list_move(l, act == TUI_ACT_DOWN ? 1 : -1);
+        return TUI_R_DRAW;
+    case TUI_ACT_PAGE_DOWN:
+    case TUI_ACT_PAGE_UP:
+        tui_list_page(l, act == TUI_ACT_PAGE_DOWN ? 1 : -1);
+        return TUI_R_DRAW;
+    case TUI_ACT_FIRST:
+        tui_list_first(l);
+        return TUI_R_DRAW;
+    case TUI_ACT_LAST:
+        tui_list_last(l);
+        return TUI_R_DRAW;
+    case TUI_ACT_OPEN:
+        if (s->runs.n)
+            tui_run_show(app, s->runs.items[l->sel].run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_MACHINE:
+        if (s->runs.n)
+            tui_machine_show(app, s->runs.items[l->sel].machine.id);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_HOST:
+        cycle_host(app, s);
+        tui_list_first(l);
+        load(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_RUNG:
+        s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
+        tui_list_first(l);
+        load(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_VERDICT:
+        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
+        tui_list_first(l);
+        load(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_CLEAR:
+        s->host[0] = '\0';
+        s->rung = s->verdict = -1;
+        load(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_BACK:
+        if (s->pull_report && !s->pull) { /* Esc dismisses the report of the last pull */
+            free(s->pull_report);
+            s->pull_report = NULL;
+            return TUI_R_DRAW;
+        }
+        return TUI_R_UNHANDLED;
+    default:
+        return TUI_R_UNHANDLED;
+    }
+}
+
+static unsigned runs_mouse(struct tui_app *app, void *state, int y, int x, int wheel)
+{
+    (void)x;
+    struct runs_state *s = state;
+    if (wheel) {
+        tui_list_scroll(&s->list, wheel * 3);
+        return TUI_R_DRAW;
+    }
+    long row = tui_list_row_at(&s->list, y - s->list_y0);
+    if (row < 0)
+        return TUI_R_NONE;
+    bool again = (size_t)row == s->list.sel;
+    tui_list_select(&s->list, (size_t)row);
+    if (again)
+        tui_run_show(app, s->runs.items[row].run.uuid);
+    return TUI_R_DRAW;
+}
+
+static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
+{
+    struct runs_state *s = state;
+    size_t o = (size_t)snprintf(buf, len, app->lang == TUI_LANG_ZH ? "第 %zu / %zu 个运行" : "Run %zu of %zu",
+                                s->runs.n ? s->list.sel + 1 : 0, s->runs.n);
+    if (s->host[0] && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "host", "主机"), s->host);
+    if (s->rung >= 0 && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %d", tui_tr(app, "rung", "阶梯"), s->rung);
+    if (s->verdict >= 0 && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "verdict", "判定"),
+                              cdb_verdict_name((enum cdb_verdict)s->verdict));
+    if (o < len)
+        snprintf(buf + o, len - o, "%s", tui_tr(app, " · P pulls every host", " · P 拉取所有主机"));
+}
+
+const struct tui_view_ops tui_view_runs = {
+    .name = "runs",
+    .scope = TUI_SCOPE_RUNS,
+    .init = runs_init,
+    .fini = runs_fini,
+    .draw = runs_draw,
+    .action = runs_action,
+    .mouse = runs_mouse,
+    .status = runs_status,
+};
+
+/* ---- the pull ---- */
+
+static void pull_line(struct tui_app *app, void *ctx, enum tui_child_stream st, const char *line)
+{
+    (void)app, (void)st;
+    struct runs_state *s = ctx;
+    if (!line[0])
+        return;
+    char *clean = text_sanitize(line, false);
+    char *old = s->pull_report;
+    s->pull_report = old && *old ? xasprintf("%s\n%s", old, clean) : xstrdup(clean);
+    free(old);
+    free(clean);
+    s->n_answered++;
+}
+
+static void pull_exit(struct tui_app *app, void *ctx)
+{
+    struct runs_state *s = ctx;
+    int st = tui_child_status(s->pull);
+    s->pull_ms = tui_child_elapsed_ms(s->pull);
+    if (st != 0 && st != 1 && !s->n_answered) {
+        /* The pull did not get to any host: show why (its last output). */
+        char *why = text_sanitize(tui_child_tail(s->pull), false);
+        char *old = s->pull_report;
+        s->pull_report = xasprintf("%s%serror: %s", old ? old : "", old && *old ? "\n" : "", why);
+        free(old);
+        free(why);
+    }
+    tui_child_free(s->pull);
+    s->pull = NULL;
+    tui_app_results_changed(app);
+    tui_app_message(app, "%s", st == 0 ? tui_tr(app, "Pull done: every host answered",
+                                                "拉取完成：所有主机均已响应")
+                                       : tui_tr(app, "Pull done, with errors (see the Runs view)",
+                                                "拉取完成，但有错误（见运行视图）"));
+}
+
+void tui_pull_start(struct tui_app *app)
+{
+    struct runs_state *s = app->state[TUI_VIEW_RUNS];
+    if (s->pull) {
+        tui_app_message(app, "%s", tui_tr(app, "A pull is already under way", "正在拉取中"));
+        return;
+    }
+    struct cdb_host_list hl = {0};
+    char err[512];
+    if (cdb_hosts_list(app->db, &hl, err, sizeof err) != 0) {
+        tui_app_message(app, "%s", err);
+        return;
+    }
+    size_t n = hl.n;
+    cdb_host_list_free(&hl);
+    if (n == 0) {
+        tui_app_message(app, "%s", tui_tr(app, "No hosts to pull: add one with kladder hosts add NAME URL",
+                                          "没有可拉取的主机：用 kladder hosts add NAME URL 添加"));
+        return;
+    }
+    const char *argv[8];
+    int k = tui_kladder_argv(app, argv, 6);
+    argv[k++] = "pull";
+    argv[k] = NULL;
+    struct tui_child *c = tui_child_spawn(argv, false, err, sizeof err);
+    if (!c) {
+        tui_app_message(app, "%s", err);
+        return;
+    }
+    s->pull = c;
+    free(s->pull_report);
+    s->pull_report = NULL;
+    s->n_hosts = n;
+    s->n_answered = 0;
+    struct tui_job job = {.child = c, .on_line = pull_line, .on_exit = pull_exit, .ctx = s};
+    if (!tui_app_watch(app, &job)) {
+        tui_child_free(c);
+        s->pull = NULL;
+        tui_app_message(app, "%s", tui_tr(app, "Too many tasks at once", "同时进行的任务太多"));
+        return;
+    }
+    app->runs_depth = 1;
+    tui_app_show(app, TUI_VIEW_RUNS);
+}
+
+const char *tui_pull_report(const struct tui_app *app, bool *running)
+{
+    const struct runs_state *s = app->state[TUI_VIEW_RUNS];
+    *running = s->pull != NULL;
+    return s->pull_report;
+}
