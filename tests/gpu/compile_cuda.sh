@@ -10,13 +10,14 @@ if [ -z "$nvrtc" ] && [ -z "${KLADDER_NVRTC:-}" ]; then
     exit 0
 fi
 
-out=$("$KLADDER" compile --backend cuda --target sm_90 kernels/*.kl 2>&1)
+kernels=(kernels/*.kl) # one list for the command and the checks
+out=$("$KLADDER" compile --backend cuda --target sm_90 "${kernels[@]}" 2>&1)
 rc=$?
 if [ $rc -eq 2 ]; then
     tap_fail "NVRTC found at ${nvrtc:-$KLADDER_NVRTC} but the cuda backend cannot load: ${out//$'\n'/ }"
     exit 0
 fi
-for k in kernels/*.kl; do
+for k in "${kernels[@]}"; do
     if grep -qF "ok cuda sm_90 $k " <<<"$out"; then
         tap_ok "NVRTC sm_90 compiles $k"
     else

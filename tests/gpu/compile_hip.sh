@@ -13,8 +13,9 @@ fi
 
 check_target() { # target  elf-mach  wave
     local target=$1 mach=$2 wave=$3 out
-    out=$("$KLADDER" compile --backend hip --target "$target" kernels/*.kl 2>&1)
-    for k in kernels/*.kl; do
+    local kernels=(kernels/*.kl) # one list for the command and the checks
+    out=$("$KLADDER" compile --backend hip --target "$target" "${kernels[@]}" 2>&1)
+    for k in "${kernels[@]}"; do
         if grep -qF "ok hip $target $k " <<<"$out"; then
             tap_ok "hipRTC $target compiles $k"
         else
