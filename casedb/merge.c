@@ -355,9 +355,38 @@ static int ensure_host(struct merge *m, const struct cdb_merge_target *t)
     return sqlite3_step(st) == SQLITE_DONE ? 0 : fail(m, "adding a host");
 }
 
+/* A bulk merge builds the check-key index once, sorted, instead of updating it row by row
+ * (about a third of the insert cost). Only worth it when the merge brings at least as many
+ * checks as half of those stored: rebuilding covers the whole table. The index's own SQL is
+ * read from the schema, so the rebuilt index is the one the migrations made. Returns the SQL to
+ * run after the inserts (sqlite3_malloc'd), or NULL when the index was left alone. */
+static char *bulk_index_begin(struct cdb *db, size_t incoming)
+{
+    if (incoming < 10000)
+        return NULL;
+    sqlite3_stmt *st;
+    char *create = NULL;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT (SELECT coalesce(max(rowid), 0) FROM checks),"
+                           " (SELECT sql FROM sqlite_master WHERE type = 'index'"
+                           "  AND name = 'checks_by_key')",
+                           -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 1) == SQLITE_TEXT &&
+        (sqlite3_int64)incoming * 2 >= sqlite3_column_int64(st, 0))
+        create = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
+    sqlite3_finalize(st);
+    if (create && sqlite3_exec(db->h, "DROP INDEX checks_by_key", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_free(create);
+        return NULL;
+    }
+    return create;
+}
+
 int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb_merge_input *in,
               struct cdb_merge_stats *stats, char *err, size_t errlen)
 {
+    char *index_sql = NULL;
     struct merge m = {.db = db, .err = err, .errlen = errlen};
     struct cdb_merge_stats s = {0};
     int rc = -1;
@@ -375,10 +404,19 @@ int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb
      * foreign-key probes would only repeat that; they cost about a fifth of a large merge.
      * The pragma is a no-op inside an outer transaction, where the probes simply stay on. */
     sqlite3_exec(db->h, "PRAGMA foreign_keys = OFF;", NULL, NULL, NULL);
+    /* The index rebuild may sort on a helper thread, and the merge's commit leaves the copy of
+     * its pages into the database file to the next checkpoint (at the latest, when the
+     * connection closes): a pull of several hosts then copies the shared index pages once.
+     * Measured on 2 cores with two hosts of 50,000 checks: 1.05 s -> 0.91 s (bench/RESULTS.md). */
+    sqlite3_exec(db->h, "PRAGMA threads = 2; PRAGMA wal_autocheckpoint = 0;", NULL, NULL, NULL);
     if (cdb_tx_begin(db, err, errlen) != 0)
         goto out;
     if (ensure_host(&m, t) != 0)
         goto rollback;
+    size_t incoming = 0;
+    for (size_t i = 0; i < in->n_runs; i++)
+        incoming += in->runs[i].n_checks;
+    index_sql = bulk_index_begin(db, incoming);
     for (size_t i = 0; i < in->n_machines; i++)
         if (put_machine(&m, &in->machines[i], &s) != 0)
             goto rollback;
@@ -389,6 +427,8 @@ int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb
         sqlite3_finalize(m.st[i]);
         m.st[i] = NULL;
     }
+    if (index_sql && cdb_exec(db, index_sql, err, errlen) != 0)
+        goto rollback;
     if (cdb_host_set_pulled(db, t->origin, t->when, t->cursor, err, errlen) != 0 ||
         cdb_tx_commit(db, err, errlen) != 0)
         goto rollback;
@@ -400,6 +440,10 @@ rollback:
 out:
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(m.st[i]);
-    sqlite3_exec(db->h, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000;", NULL, NULL, NULL);
+    sqlite3_exec(db->h,
+                 "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000; PRAGMA threads = 0;"
+                 " PRAGMA wal_autocheckpoint = 1000;",
+                 NULL, NULL, NULL);
+    sqlite3_free(index_sql);
     return rc;
 }
