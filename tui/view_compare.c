@@ -346,7 +346,7 @@ static void compare_draw(struct tui_app *app, void *state)
         const char *t[2];
         bool right;
     } heads[] = {
-        {c.rung_w, {"Rung", "阶"}, false},     {c.suite_w, {"Suite", "套件"}, false},
+        {c.rung_w, {"R", "阶"}, false},     {c.suite_w, {"Suite", "套件"}, false},
         {c.check_w, {"Check", "检查"}, false}, {c.shape_w, {"Shape", "形状"}, false},
         {c.variant_w, {"Variant", "变体"}, false}, {c.time_w, {"Time A", "时间 A"}, true},
         {c.time_w, {"Time B", "时间 B"}, true}, {c.ratio_w, {"B/A", "B/A"}, true},
@@ -473,6 +473,12 @@ static void compare_status(struct tui_app *app, void *state, char *buf, size_t l
                  s->n_vis ? s->list.sel + 1 : 0, s->n_vis, s->only_flagged ? " (standing out)" : "");
 }
 
+static void compare_changed(struct tui_app *app, void *state)
+{
+    (void)app;
+    ((struct compare_state *)state)->sides_ready = false; /* labels in the new language */
+}
+
 const struct tui_view_ops tui_view_compare = {
     .name = "compare",
     .scope = TUI_SCOPE_COMPARE,
@@ -482,4 +488,5 @@ const struct tui_view_ops tui_view_compare = {
     .action = compare_action,
     .mouse = compare_mouse,
     .status = compare_status,
+    .changed = compare_changed,
 };
