@@ -129,6 +129,20 @@ struct eng_backend {
     int (*graph_launch)(struct eng_ctx *ctx, struct eng_graph *g, struct eng_stream *s,
                         char *err, size_t errlen);
     void (*graph_destroy)(struct eng_ctx *ctx, struct eng_graph *g);
+
+    /* ---- optional: several devices in one process (rung 6); NULL = unsupported ---------
+     * peer_enable: kernels running on ctx may then dereference device pointers of peer's
+     * allocations (CUDA peer access / HIP peer access; on cpu every pointer is a host
+     * pointer already). Enabling twice is not an error.
+     * stream_native: the runtime's own stream handle (CUstream, hipStream_t) for handing to a
+     * vendor library such as NCCL/RCCL; also makes ctx current on the calling thread. NULL
+     * stream = the null stream. Returns NULL where the backend has no such handle.
+     * module_symbol: the address of a global variable exported by a loaded module (cpu: the
+     * shared object's symbol), or -1 with a message. */
+    int (*peer_enable)(struct eng_ctx *ctx, struct eng_ctx *peer, char *err, size_t errlen);
+    void *(*stream_native)(struct eng_ctx *ctx, struct eng_stream *s);
+    int (*module_symbol)(struct eng_ctx *ctx, struct eng_module *mod, const char *name,
+                         void **addr, char *err, size_t errlen);
 };
 
 extern const struct eng_backend eng_backend_hip;
