@@ -402,7 +402,6 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct launch_state *ls = w->ls;
-    const struct cpu_launch *l = ls->l;
     tl_worker = w;
 #if !FAST_SWITCH
     getcontext(&w->tmpl);
