@@ -26,6 +26,8 @@
 #include "engine/backend.h"
 #include "engine/gpu_dl.h"
 
+#include <dlfcn.h> /* peer_enable binds its one call lazily */
+
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
@@ -1033,6 +1035,35 @@ static void cuda_graph_destroy(struct eng_ctx *ctx, struct eng_graph *g)
     free(g);
 }
 
+/* ---- several devices in one process (rung 6) -------------------------------------------- */
+
+/* cuCtxEnablePeerAccess is bound here, on first use, so the backend's symbol table stays as
+ * it is for single-device work. */
+static int cuda_peer_enable(struct eng_ctx *ctx, struct eng_ctx *peer, char *err, size_t errlen)
+{
+    static cu_result (*enable)(cu_handle, unsigned);
+    if (!enable)
+        *(void **)&enable = C.lib ? dlsym(C.lib, "cuCtxEnablePeerAccess") : NULL;
+    if (!enable) {
+        gpu_dl_fmt(err, errlen, "cuCtxEnablePeerAccess is not exported by the driver library");
+        return -1;
+    }
+    if (ctx == peer)
+        return 0;
+    if (use_ctx(ctx, err, errlen))
+        return -1;
+    cu_result rc = enable(peer->ctx, 0);
+    /* 704: CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
+    return rc == CUDA_SUCCESS || rc == 704 ? 0 : fail(err, errlen, "cuCtxEnablePeerAccess", rc);
+}
+
+static void *cuda_stream_native(struct eng_ctx *ctx, struct eng_stream *s)
+{
+    if (use_ctx(ctx, NULL, 0))
+        return NULL;
+    return stream_of(s);
+}
+
 const struct eng_backend eng_backend_cuda = {
     .name = "cuda",
     .load = cuda_load,
@@ -1063,4 +1094,6 @@ const struct eng_backend eng_backend_cuda = {
     .graph_end = cuda_graph_end,
     .graph_launch = cuda_graph_launch,
     .graph_destroy = cuda_graph_destroy,
+    .peer_enable = cuda_peer_enable,
+    .stream_native = cuda_stream_native,
 };

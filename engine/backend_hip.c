@@ -20,6 +20,8 @@
 #include "engine/backend.h"
 #include "engine/gpu_dl.h"
 
+#include <dlfcn.h> /* peer_enable binds its one call lazily */
+
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
@@ -1025,6 +1027,35 @@ static void hip_graph_destroy(struct eng_ctx *ctx, struct eng_graph *g)
     free(g);
 }
 
+/* ---- several devices in one process (rung 6) -------------------------------------------- */
+
+/* hipDeviceEnablePeerAccess is bound here, on first use, so the backend's symbol table stays
+ * as it is for single-device work. */
+static int hip_peer_enable(struct eng_ctx *ctx, struct eng_ctx *peer, char *err, size_t errlen)
+{
+    static hip_err (*enable)(int, unsigned);
+    if (!enable)
+        *(void **)&enable = H.lib ? dlsym(H.lib, "hipDeviceEnablePeerAccess") : NULL;
+    if (!enable) {
+        gpu_dl_fmt(err, errlen, "hipDeviceEnablePeerAccess is not exported by the HIP runtime");
+        return -1;
+    }
+    if (ctx->dev == peer->dev)
+        return 0;
+    if (use_device(ctx->dev, err, errlen))
+        return -1;
+    hip_err rc = enable(peer->dev, 0);
+    /* 704: hipErrorPeerAccessAlreadyEnabled */
+    return rc == 0 || rc == 704 ? 0 : fail(err, errlen, "hipDeviceEnablePeerAccess", rc);
+}
+
+static void *hip_stream_native(struct eng_ctx *ctx, struct eng_stream *s)
+{
+    if (use_device(ctx->dev, NULL, 0))
+        return NULL;
+    return stream_of(s);
+}
+
 const struct eng_backend eng_backend_hip = {
     .name = "hip",
     .load = hip_load,
@@ -1055,4 +1086,6 @@ const struct eng_backend eng_backend_hip = {
     .graph_end = hip_graph_end,
     .graph_launch = hip_graph_launch,
     .graph_destroy = hip_graph_destroy,
+    .peer_enable = hip_peer_enable,
+    .stream_native = hip_stream_native,
 };

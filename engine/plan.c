@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/rung6.h"
 
 int eng_plan_repeats(double p, double c)
 {
@@ -349,8 +350,10 @@ int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
                   size_t errlen)
 {
     struct builder b = {m, suite_ref, o, list, n, rung};
+    if (rung == 6)
+        return eng_rung6_plan(m, suite_ref, o, list, n, err, errlen);
     if (rung != 1 && rung != 4 && rung != 5) {
-        snprintf(err, errlen, "rung %d has no engine checks (rungs 1, 4 and 5 do)", rung);
+        snprintf(err, errlen, "rung %d has no engine checks (rungs 1, 4, 5 and 6 do)", rung);
         return -1;
     }
     if (o->baseline)

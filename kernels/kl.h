@@ -76,6 +76,19 @@ struct kl_cpu_sig {
     unsigned sizes[KL_CPU_MAX_ARGS];
 };
 /* KL_EXPORT also emits: void kl_cpu_run_NAME(struct kl_cpu_thread *self, void **args). */
+
+/* Peer-memory visibility hooks (rung 6). Every kernel module exports one `kl_cpu_sysmem`;
+ * all its members are NULL unless the engine sets them for a module it loaded. x86 hosts are
+ * coherent, so a relaxed publication can never show its classic failure on its own; with
+ * these hooks the engine keeps what peers read of a rank's plain stores apart from what the
+ * rank wrote, and refreshes it only where a GPU would guarantee it: release() on a
+ * system-scope release store or system fence (addr NULL for a fence), thread_done() when an
+ * emulated thread returns (launch_threads = the launch's threads: a kernel's end). */
+struct kl_cpu_sysmem {
+    void (*release)(void *arg, const void *addr);
+    void (*thread_done)(void *arg, unsigned long long launch_threads);
+    void *arg;
+};
 #endif /* KL_CPU || KL_ABI_ONLY */
 
 #ifndef KL_ABI_ONLY
@@ -126,6 +139,14 @@ extern "C" __attribute__((visibility("default"))) void *kl_cpu_tls_anchor(void)
 #define blockDim (kl_cpu_cur->bdim)
 #define gridDim (kl_cpu_cur->gdim)
 #define KL_WAVE ((int)kl_cpu_cur->wave)
+
+extern "C" __attribute__((visibility("default"))) struct kl_cpu_sysmem kl_cpu_sysmem;
+struct kl_cpu_sysmem kl_cpu_sysmem = {nullptr, nullptr, nullptr};
+static inline void kl_cpu_sys_release(const void *addr)
+{
+    if (kl_cpu_sysmem.release)
+        kl_cpu_sysmem.release(kl_cpu_sysmem.arg, addr);
+}
 
 static inline void kl_cpu_wait(int why)
 {
@@ -206,7 +227,12 @@ static inline kl_u64 kl_ballot(int pred) { return kl_cpu_wave_op(KL_CPU_WAVE_BAL
     }                                                                                            \
     static inline T kl_atomic_load_acquire(const T *p, int) { kl_cpu_poll(); return __atomic_load_n(p, __ATOMIC_ACQUIRE); } \
     static inline T kl_atomic_load_relaxed(const T *p, int) { kl_cpu_poll(); return __atomic_load_n(p, __ATOMIC_RELAXED); } \
-    static inline void kl_atomic_store_release(T *p, T v, int) { __atomic_store_n(p, v, __ATOMIC_RELEASE); } \
+    static inline void kl_atomic_store_release(T *p, T v, int s)                                 \
+    {                                                                                            \
+        if (s == KL_SCOPE_SYSTEM)                                                                \
+            kl_cpu_sys_release(p);                                                               \
+        __atomic_store_n(p, v, __ATOMIC_RELEASE);                                                \
+    }                                                                                            \
     static inline void kl_atomic_store_relaxed(T *p, T v, int) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 KL_CPU_ATOMIC_INT(int)
 KL_CPU_ATOMIC_INT(unsigned)
@@ -240,7 +266,11 @@ static inline float kl_atomic_max(float *p, float v) { return kl_cpu_atomic_f32(
 
 static inline void kl_fence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void kl_fence_device(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void kl_fence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void kl_fence_system(void)
+{
+    kl_cpu_sys_release(nullptr);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 static inline void kl_sleep_ns(unsigned) { kl_cpu_wait(KL_CPU_WAIT_SLEEP); }
 static inline kl_i64 kl_clock64(void)
 {
@@ -264,6 +294,10 @@ static inline void kl_cpu_invoke(void (*f)(A...), struct kl_cpu_thread *self, vo
 {
     kl_cpu_cur = self;
     kl_cpu_call(f, args, std::make_integer_sequence<unsigned long, sizeof...(A)>{});
+    if (kl_cpu_sysmem.thread_done)
+        kl_cpu_sysmem.thread_done(kl_cpu_sysmem.arg,
+                                  (unsigned long long)self->gdim.x * self->gdim.y * self->gdim.z *
+                                      self->bdim.x * self->bdim.y * self->bdim.z);
 }
 template <typename... A>
 static constexpr struct kl_cpu_sig kl_cpu_make_sig(void (*)(A...))

@@ -18,7 +18,7 @@ static void print_help(void)
     printf("usage: kladder run --rung N --suite NAME|PATH [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --list\n\n"
-           "Runs a rung of the verification ladder (1, 4 or 5) on a suite's reproducer, with the\n"
+           "Runs a rung of the verification ladder (1, 4, 5 or 6) on a suite's reproducer, with the\n"
            "plain unit-test baseline beside it. --case runs every rung its suites list, both\n"
            "variants. A rung must fail the buggy variant and pass the fixed one; the baseline\n"
            "passes both.\n\n"
@@ -86,7 +86,7 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
         if (m && m->case_id && strcmp(m->case_id, id) == 0) {
             (*names)[nn++] = name;
             for (int r = 1; r <= 8; r++)
-                if (m->has_rung[r] && (r == 1 || r == 4 || r == 5))
+                if (m->has_rung[r] && (r == 1 || r == 4 || r == 5 || r == 6))
                     (*out)[(*n)++] = (struct eng_run_target){name, r};
         } else {
             free(name);
@@ -198,8 +198,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
     if (!case_id && (!suite || !rung))
         return cli_usage_error("run", "give --rung N and --suite NAME, or --case ID (--list shows the suites)");
-    if (!case_id && rung != 1 && rung != 4 && rung != 5)
-        return cli_usage_error("run", "rung %d has no engine checks; rungs 1, 4 and 5 do", rung);
+    if (!case_id && rung != 1 && rung != 4 && rung != 5 && rung != 6)
+        return cli_usage_error("run", "rung %d has no engine checks; rungs 1, 4, 5 and 6 do", rung);
 
     struct eng_run_target one = {suite, rung}, *targets = &one;
     size_t ntargets = 1;

@@ -1,0 +1,107 @@
+/* Rung 6 planning: which multi-rank checks a collective suite gets (engine/rung6.h). */
+#include "engine/rung6.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+/* The per-check keys rung 6 sets; the suite must declare each as a parameter. */
+static const char *const needed[] = {"ranks", "calls", "changing", "lag", "nsizes", "sync_each",
+                                     "size_a", "size_b", "size_c", "ll_threshold", "max_ranks"};
+
+struct r6_check {
+    const char *name;
+    int ranks, changing;
+    int lag;            /* the lagging rank + 1; 0: nobody lags */
+    int nsizes, sync_each, calls; /* calls 0: the suite's */
+};
+
+static void shape_put(struct eng_shape *s, const char *k, int64_t v)
+{
+    s->keys = xrealloc(s->keys, (s->n + 1) * sizeof *s->keys);
+    s->values = xrealloc(s->values, (s->n + 1) * sizeof *s->values);
+    s->keys[s->n] = xstrdup(k);
+    s->values[s->n++] = v;
+}
+
+static void add(const struct eng_manifest *m, const char *suite_ref,
+                const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
+                const struct r6_check *c, bool baseline)
+{
+    const char *variants[2] = {"fixed", "buggy"};
+    for (int v = 0; v < 2; v++) {
+        if ((v == 0 && !o->fixed) || (v == 1 && (!o->buggy || !m->entry_buggy)))
+            continue;
+        *list = xrealloc(*list, (*n + 1) * sizeof **list);
+        struct eng_planned *p = &(*list)[(*n)++];
+        memset(p, 0, sizeof *p);
+        struct eng_check_spec *s = &p->spec;
+        snprintf(s->backend, sizeof s->backend, "%s", o->backend);
+        s->device = o->device;
+        s->wave = o->wave;
+        s->schedule = baseline ? ENG_SCHED_DEFAULT : o->schedule;
+        s->seed = o->seed;
+        s->suite = xstrdup(suite_ref);
+        s->variant = xstrdup(variants[v]);
+        s->baseline = baseline;
+        s->rung = 6;
+        s->name = xstrdup(c->name);
+        s->mode = baseline ? ENG_MODE_PLAIN : ENG_MODE_REPEAT;
+        s->nshapes = 1;
+        s->shapes = xcalloc(2, sizeof *s->shapes);
+        shape_put(&s->shapes[0], "ranks", c->ranks);
+        shape_put(&s->shapes[0], "changing", c->changing);
+        shape_put(&s->shapes[0], "lag", c->lag);
+        shape_put(&s->shapes[0], "nsizes", c->nsizes);
+        shape_put(&s->shapes[0], "sync_each", c->sync_each);
+        if (c->calls)
+            shape_put(&s->shapes[0], "calls", c->calls);
+        s->timeout_s = o->timeout_s;
+        snprintf(p->label, sizeof p->label, "%s%s", baseline ? "baseline-" : "", variants[v]);
+        p->expect_fail = !baseline && v == 1;
+    }
+}
+
+int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
+                   const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
+                   char *err, size_t errlen)
+{
+    int max_ranks = 0;
+    for (size_t k = 0; k < sizeof needed / sizeof *needed; k++) {
+        bool found = false;
+        for (size_t i = 0; i < m->nparams; i++)
+            if (strcmp(m->params[i].name, needed[k]) == 0) {
+                found = true;
+                if (!strcmp(needed[k], "max_ranks"))
+                    max_ranks = (int)m->params[i].value;
+            }
+        if (!found) {
+            snprintf(err, errlen, "%s: rung 6 needs the parameter \"%s\" (docs/multi-gpu.md)",
+                     m->path, needed[k]);
+            return -1;
+        }
+    }
+    /* The plain unit test: two ranks, one call per size with a synchronisation after each,
+     * the same inputs every call, nobody lagging. */
+    static const struct r6_check base = {"unit-test-tp2", 2, 0, 0, 3, 1, 3};
+    static const struct r6_check checks[] = {
+        /* many calls back to back, inputs changing every call (aiter-4812's regression test) */
+        {"tp2-changing", 2, 1, 0, 3, 0, 0},
+        /* the same, inputs constant: stale contents equal fresh ones, the lesson's contrast */
+        {"tp2-constant", 2, 0, 0, 3, 0, 0},
+        /* one rank lags every call: a rank one call ahead meets a reader still in the last one */
+        {"tp2-lag", 2, 1, 2, 3, 0, 0},
+        /* one size only: every call lands in the same place (aiter-6446's review remark) */
+        {"tp2-lag-one-size", 2, 1, 2, 1, 0, 0},
+        {"tp4-changing", 4, 1, 0, 3, 0, 0},
+        {"tp4-lag", 4, 1, 4, 3, 0, 0},
+    };
+    if (o->baseline)
+        add(m, suite_ref, o, list, n, &base, true);
+    for (size_t i = 0; i < sizeof checks / sizeof *checks; i++)
+        if (checks[i].ranks <= max_ranks)
+            add(m, suite_ref, o, list, n, &checks[i], false);
+    return 0;
+}
