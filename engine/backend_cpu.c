@@ -1050,28 +1050,6 @@ static int cpu_module_symbol(struct eng_ctx *c, struct eng_module *m, const char
     return 0;
 }
 
-/* ---- several emulated devices in one process (rung 6) ---------------------------------- */
-
-static int cpu_peer_enable(struct eng_ctx *c, struct eng_ctx *peer, char *err, size_t errlen)
-{
-    /* Every allocation is a host mapping: a peer's pointers are already usable. */
-    (void)c, (void)peer, (void)err, (void)errlen;
-    return 0;
-}
-
-static int cpu_module_symbol(struct eng_ctx *c, struct eng_module *m, const char *name,
-                             void **addr, char *err, size_t errlen)
-{
-    (void)c;
-    void *p = dlsym(m->dl, name);
-    if (!p) {
-        snprintf(err, errlen, "cpu backend: the kernel module exports no '%s'", name);
-        return -1;
-    }
-    *addr = p;
-    return 0;
-}
-
 const struct eng_backend eng_backend_cpu = {
     .name = "cpu",
     .load = cpu_load,
@@ -1102,8 +1080,6 @@ const struct eng_backend eng_backend_cpu = {
     .graph_end = cpu_graph_end,
     .graph_launch = cpu_graph_launch,
     .graph_destroy = cpu_graph_destroy,
-    .peer_enable = cpu_peer_enable,
-    .module_symbol = cpu_module_symbol,
     .peer_enable = cpu_peer_enable,
     .module_symbol = cpu_module_symbol,
 };
