@@ -24,7 +24,9 @@ static void print_help(void)
            "  --stall S            give up when less than 1 byte/s arrives for S s (default %d)\n"
            "  --max-bytes N        largest document (default 256M; K, M, G suffixes)\n"
            "  --cacert FILE        also trust this CA certificate (PEM), for private servers\n"
-           "  --known-hosts FILE   SSH host keys (default ~/.ssh/known_hosts)\n\n"
+           "  --known-hosts FILE   SSH host keys (default ~/.ssh/known_hosts)\n"
+           "  --full               ignore the hosts' cursors and look at every run again\n"
+           "  --timing             print the fetch, parse and merge time of each host on stderr\n\n"
            "One line per host: \"NAME: N new runs, M checks (K already present)\" or\n"
            "\"NAME: error: ...\". Exit status 0 when every host succeeded, 1 when any failed.\n",
            IMP_FETCH_DEFAULT_CONNECT_S, IMP_FETCH_DEFAULT_TIMEOUT_S, IMP_FETCH_DEFAULT_STALL_S);
