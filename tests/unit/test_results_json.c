@@ -157,11 +157,11 @@ static struct cdb *source_db(void)
                                   .verdict = i == 2 ? CDB_FAIL : CDB_PASS,
                                   .detail = i == 2 ? "bad\x1b[2J at 7\tx" : "",
                                   .first_bad = i == 2 ? 7 : -1, .bad_count = i == 2 ? 3 : -1,
-                                  .max_err = i == 2 ? 0.125 : NAN,
-                                  .time_median_us = i ? 0.1 + i : NAN,
-                                  .time_min_us = i ? 0.05 + i : NAN,
-                                  .time_max_us = i ? 0.3 + i : NAN, .repeats = 7,
-                                  .limit_s = i ? 2.5 : NAN};
+                                  .max_err = i == 2 ? 0.125 : (double)NAN,
+                                  .time_median_us = i ? 0.1 + i : (double)NAN,
+                                  .time_min_us = i ? 0.05 + i : (double)NAN,
+                                  .time_max_us = i ? 0.3 + i : (double)NAN, .repeats = 7,
+                                  .limit_s = i ? 2.5 : (double)NAN};
             assert_int_equal(cdb_check_put(db, &c, err, sizeof err), 0);
         }
         assert_int_equal(cdb_run_finish(db, ids[r], "2026-11-01T10:00:30Z",
