@@ -635,8 +635,10 @@ int tui_main(const struct cli_global *g)
         }
         dirty = false;
         struct tui_event ev;
-        if (app.n_jobs > 0 && pump_jobs(&app))
-            dirty = true;
+        if (app.n_jobs > 0 && pump_jobs(&app)) {
+            dirty = true; /* show what changed first: the last child may have just ended */
+            continue;
+        }
         if (script && app.n_jobs > 0) {
             /* Scripts are deterministic: a child started by one step finishes before the next
              * step is read. */

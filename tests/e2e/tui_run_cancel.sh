@@ -1,0 +1,55 @@
+# Cancel a run whose check hangs, from the interface. The suite tests/fixtures/tui_run/hang.json
+# (offered for the aiter-4494 case through KLADDER_SUITE_PATH) has a buggy variant that never
+# returns. While its check hangs the interface keeps answering keys and its elapsed time keeps
+# moving; x stops the run; the run is recorded as cancelled, and the check that had finished
+# keeps its verdict.
+. tests/e2e/tui_run_lib
+if ! command -v tmux >/dev/null; then
+    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
+    exit 0
+fi
+db=$KL_TMP/cancel.db
+tui_start "$db" "KLADDER_SUITE_PATH=$PWD/tests/fixtures/tui_run/hang.json"
+wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0
+keys 2 /
+keys -l 4494
+keys Enter r
+wait_for "r on the case in the list opens the launch panel" 'Run case aiter-4494' || exit 0
+keys l
+wait_for "the suite of one's own is offered" 'Run +‹ tui-hang · rung 4 · .*hang.json ›' || exit 0
+keys Enter
+wait_for "the baseline of the fixed variant passes" '0 ✓ pass +baseline-fixed' 30 || exit 0
+wait_for "the next check hangs" 'Now: unit-test-n256 · baseline-buggy' || exit 0
+# The interface answers while the check hangs: switch views and back, and the clock moves.
+t1=$(pane | sed -nE 's/.* checks done · ([0-9.]+) s.*/\1/p' | head -1)
+keys 1
+wait_for "a key during the hang changes the screen (dashboard)" 'Which rung of the ladder closes which gap' 5
+keys 3
+wait_for "and back to the live run, still running" '^ running · 1 of 4 checks done' 5
+sleep 1.5
+t2=$(pane | sed -nE 's/.* checks done · ([0-9.]+) s.*/\1/p' | head -1)
+tap_check "the elapsed time moves during the hang ($t1 s, then $t2 s)" \
+    awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b > a) }'
+# The run and its worker, to check that cancelling leaves neither behind.
+runpid=$(pgrep -f "[k]ladder --db $db run" | head -1)
+procs="$runpid $(pgrep -P "$runpid" 2>/dev/null | tr '\n' ' ')"
+tap_check "the run has a worker process for the hanging check" test "$(echo $procs | wc -w)" -ge 2
+keys x
+wait_for "x cancels: the run ends as cancelled" '^ cancelled · ' 20 || exit 0
+wait_for "the status line says so" 'The run ended: cancelled'
+run=$(pane | sed -nE 's/^ run ([0-9a-f-]{36}) .*/\1/p' | head -1)
+tap_check "the live view names the run ($run)" test -n "$run"
+json=$KL_TMP/run.json
+"$KLADDER" --db "$db" results "$run" --json >"$json" 2>&1
+tap_check "the run is recorded as cancelled" \
+    python3 -c "import json,sys; d=json.load(open('$json')); sys.exit(d['verdict'] != 'cancelled')"
+tap_check "the finished check kept its verdict (pass)" \
+    python3 -c "import json,sys; d=json.load(open('$json')); c=[c for c in d['checks'] if c['seq']==0]; sys.exit(not c or c[0]['verdict'] != 'pass')"
+tap_check "no check is left running" \
+    python3 -c "import json,sys; d=json.load(open('$json')); sys.exit(any(c['verdict']=='running' for c in d['checks']))"
+alive=""
+for p in $procs; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+tap_check "neither the run nor its worker is left behind ($procs)" test -z "$alive"
+keys Enter
+wait_for "Enter opens the cancelled run's checks" 'Check 1 of [0-9]+ · m the machine'
+tui_quit

@@ -1,0 +1,46 @@
+# Launch a run from the interface and watch it to its end: the flydsl-1220 case's rung 4 suite on
+# the cpu backend, buggy variant only (3 checks). The live view shows the progress and every
+# verdict as it arrives; the run lands in the database with its checks (kladder results), and
+# Enter opens them.
+. tests/e2e/tui_run_lib
+if ! command -v tmux >/dev/null; then
+    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
+    exit 0
+fi
+db=$KL_TMP/launch.db
+tui_start "$db"
+wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0
+keys 2 /
+keys -l 1220
+keys Enter Enter
+wait_for "the flydsl-1220 case opens" 'The test that catches it' || exit 0
+keys r
+wait_for "r opens the launch panel" 'Run case flydsl-1220' || exit 0
+wait_for "the panel lists the case's suite" 'Run +‹ flydsl-1220 · rung 4 ›'
+wait_for "kladder devices answered: the cpu backend is available" 'cpu +available: 1 device'
+keys l
+wait_for "h/l change the backend to cpu" 'Backend +‹ cpu ›'
+keys j j l l
+wait_for "variants: buggy" 'Variants +‹ buggy ›'
+wait_for "the command line is shown" 'kladder --db .* run --rung 4 --suite flydsl-1220 --backend cpu --device 0'
+keys Enter
+wait_for "the live view starts" 'running · [0-9]+ of 3 checks done|of 3 checks done' 10 || exit 0
+wait_for "the run ends with every expectation met" '^ pass · 3 of 3 checks done' 60 || exit 0
+wait_for "the buggy variant was caught" '2 ✗ fail +buggy '
+wait_for "the baseline passed" '0 ✓ pass +baseline-buggy'
+wait_for "the status line says so" 'The run ended: pass'
+run=$(pane | sed -nE 's/^ run ([0-9a-f-]{36}) .*/\1/p' | head -1)
+tap_check "the live view names the run ($run)" test -n "$run"
+keys Enter
+wait_for "Enter opens the run's checks" 'Check 1 of 3 · m the machine'
+keys m
+wait_for "m shows the machine" 'backend +cpu'
+# The database has the run, finished, with its three checks.
+json=$KL_TMP/run.json
+"$KLADDER" --db "$db" results "$run" --json >"$json" 2>&1
+tap_check "kladder results knows the run" grep -qE "\"run_id\":[[:space:]]*\"$run\"" "$json"
+tap_check "it is recorded as pass" grep -qE '"verdict":[[:space:]]*"pass"' "$json"
+tap_check "with its three checks" test "$(grep -cE '"seq":' "$json")" -eq 3
+keys 1
+wait_for "the dashboard shows the local verdict at rung 4" '^ ▸ local +✓'
+tui_quit
