@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "casedb/results_query.h"
+#include "casedb/runs_latest.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/draw.h"
@@ -65,60 +65,26 @@ static struct dash_host *host_slot(struct dash_state *s, const char *name)
     return h;
 }
 
-/* Newest finished run first: the first run seen of a (host, rung) gives its verdict. A run of
- * several rungs (kladder run --case) gives each rung the worst verdict of its checks there. */
+/* The newest finished verdict of each (host, rung), from one cheap pass over the runs. */
 static void dash_load_results(struct tui_app *app, struct dash_state *s)
 {
     s->n_hosts = s->more_hosts = 0;
     s->results_loaded = true;
     s->results_gen = app->results_gen;
-    struct cdb_run_filter f;
-    cdb_run_filter_init(&f);
-    f.finished_only = true;
-    struct cdb_run_list l = {0};
+    struct cdb_latest *l = NULL;
+    size_t n = 0;
     char err[256];
-    if (cdb_runs_query(app->db, &f, &l, err, sizeof err) != 0) {
+    if (cdb_latest_verdicts(app->db, 16, &l, &n, err, sizeof err) != 0) {
         tui_app_message(app, "%s", err);
         return;
     }
-    int detail_loads = 0;
-    for (size_t i = 0; i < l.n; i++) {
-        const struct cdb_run_info *ri = &l.items[i];
-        const char *name = ri->origin ? ri->origin : "local";
-        struct dash_host *h = host_slot(s, name);
-        if (!h)
-            continue;
-        int r = ri->run.rung;
-        if (r >= 1 && r <= CDB_RUNGS) {
-            if (h->verdict[r - 1] < 0)
-                h->verdict[r - 1] = (int)ri->run.verdict;
-            continue;
-        }
-        if (r != 0 || detail_loads >= 16)
-            continue;
-        struct cdb_run_detail d;
-        detail_loads++;
-        if (cdb_run_load(app->db, ri->run.uuid, &d, err, sizeof err) != 1)
-            continue;
-        int worst[CDB_RUNGS];
-        for (int k = 0; k < CDB_RUNGS; k++)
-            worst[k] = -1;
-        for (size_t c = 0; c < d.n_checks; c++) {
-            int cr = d.checks[c].rung, v = (int)d.checks[c].verdict;
-            if (cr < 1 || cr > CDB_RUNGS)
-                continue;
-            /* pass < skip < cancelled < error < hang < fail: the one worth seeing wins */
-            static const int rank[CDB_VERDICT_COUNT] = {0, 5, 4, 3, 1, 2, 0};
-            if (worst[cr - 1] < 0 || rank[v] > rank[worst[cr - 1]])
-                worst[cr - 1] = v;
-        }
-        for (int k = 0; k < CDB_RUNGS; k++)
-            if (h->verdict[k] < 0 && worst[k] >= 0)
-                h->verdict[k] = worst[k];
-        cdb_run_detail_free(&d);
+    for (size_t i = 0; i < n; i++) {
+        struct dash_host *h = host_slot(s, l[i].source[0] ? l[i].source : "local");
+        if (h)
+            h->verdict[l[i].rung - 1] = (int)l[i].verdict;
     }
-    cdb_run_list_free(&l);
-    /* local first, the pulled hosts after it in the order they were met */
+    free(l);
+    /* local first, the pulled hosts after it in the order of their newest run */
     for (int i = 1; i < s->n_hosts; i++)
         if (strcmp(s->hosts[i].name, "local") == 0) {
             struct dash_host t = s->hosts[i];

@@ -1,0 +1,95 @@
+#include "casedb/runs_latest.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/cdb_internal.h"
+#include "common/xalloc.h"
+
+/* Which verdict of a rung's checks is worth seeing: fail over hang over error over cancelled
+ * over skip over pass. */
+static int rank(int v)
+{
+    static const int r[CDB_VERDICT_COUNT] = {[CDB_PASS] = 0, [CDB_FAIL] = 5, [CDB_HANG] = 4,
+                                             [CDB_ERROR] = 3, [CDB_SKIP] = 1,
+                                             [CDB_CANCELLED] = 2, [CDB_RUNNING] = 0};
+    return v >= 0 && v < CDB_VERDICT_COUNT ? r[v] : 0;
+}
+
+static size_t find(const struct cdb_latest *l, size_t n, const char *src, int rung)
+{
+    for (size_t i = 0; i < n; i++)
+        if (l[i].rung == rung && strcmp(l[i].source, src) == 0)
+            return i;
+    return n;
+}
+
+static void put(struct cdb_latest **l, size_t *n, size_t *cap, const char *src, int rung, int v)
+{
+    if (find(*l, *n, src, rung) < *n)
+        return; /* a newer run already gave this rung its verdict */
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 32;
+        *l = xrealloc(*l, *cap * sizeof **l);
+    }
+    struct cdb_latest *e = &(*l)[(*n)++];
+    snprintf(e->source, sizeof e->source, "%s", src);
+    e->rung = rung;
+    e->verdict = (enum cdb_verdict)v;
+}
+
+int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, size_t *n,
+                        char *err, size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    sqlite3_stmt *st = NULL, *ck = NULL;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT coalesce(origin, ''), rung, verdict, uuid FROM runs"
+                           " WHERE verdict != 'running' ORDER BY started DESC, rowid DESC",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h, "SELECT rung, verdict FROM checks WHERE run_uuid = ?1", -1, &ck,
+                           NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return cdb_fail(db, "reading the latest verdicts", err, errlen);
+    }
+    int rc, multi = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *src = (const char *)sqlite3_column_text(st, 0);
+        int rung = sqlite3_column_int(st, 1);
+        int v = cdb_verdict_parse((const char *)sqlite3_column_text(st, 2));
+        if (rung >= 1 && rung <= 8) {
+            put(out, n, &cap, src ? src : "", rung, v < 0 ? CDB_ERROR : v);
+            continue;
+        }
+        if (rung != 0 || multi >= max_multi)
+            continue;
+        multi++;
+        int worst[9];
+        for (int r = 0; r < 9; r++)
+            worst[r] = -1;
+        sqlite3_reset(ck);
+        cdb_bind_text(ck, 1, (const char *)sqlite3_column_text(st, 3));
+        while (sqlite3_step(ck) == SQLITE_ROW) {
+            int r = sqlite3_column_int(ck, 0);
+            int cv = cdb_verdict_parse((const char *)sqlite3_column_text(ck, 1));
+            if (r >= 1 && r <= 8 && cv >= 0 && (worst[r] < 0 || rank(cv) > rank(worst[r])))
+                worst[r] = cv;
+        }
+        for (int r = 1; r <= 8; r++)
+            if (worst[r] >= 0)
+                put(out, n, &cap, src ? src : "", r, worst[r]);
+    }
+    sqlite3_finalize(ck);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return cdb_fail(db, "reading the latest verdicts", err, errlen);
+    }
+    return 0;
+}

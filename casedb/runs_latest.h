@@ -1,0 +1,26 @@
+/* The newest finished verdict of each (source, rung): what the dashboard shows under its matrix
+ * for the local host and each pulled host. Cheap on a large database: one pass over the runs
+ * table, newest first, without per-run counts; a run of several rungs (rung 0, `kladder run
+ * --case`) gives each of its rungs the worst verdict of its checks there (at most max_multi such
+ * runs are read, newest first). */
+#ifndef KL_CASEDB_RUNS_LATEST_H
+#define KL_CASEDB_RUNS_LATEST_H
+
+#include <stddef.h>
+
+#include "casedb/results.h"
+
+struct cdb;
+
+struct cdb_latest {
+    char source[72];         /* hosts.name the run was pulled from; "" for runs made here */
+    int rung;                /* 1..8 */
+    enum cdb_verdict verdict;
+};
+
+/* *out (malloc'd, *n entries) gets one entry per (source, rung) that has a finished run, sources
+ * in the order of their newest run. Returns 0, or -1 with err. */
+int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, size_t *n,
+                        char *err, size_t errlen);
+
+#endif
