@@ -96,6 +96,7 @@ static void add(struct builder *b, const char *name, enum eng_mode mode, bool ba
         s->timeout_s = b->o->timeout_s;
         snprintf(p->label, sizeof p->label, "%s%s", baseline ? "baseline-" : "", variants[v]);
         p->expect_fail = !baseline && v == 1;
+        p->claimed = b->rung >= 1 && b->rung <= 8 && b->m->has_rung[b->rung];
     }
 }
 

@@ -25,6 +25,9 @@ struct eng_planned {
     struct eng_check_spec spec;
     char label[32];             /* "fixed", "buggy", "baseline-fixed", "baseline-buggy" */
     bool expect_fail;           /* a buggy rung check: failing is the point */
+    bool claimed;               /* the suite names this rung as the one that catches its bug:
+                                   only there must the buggy variant be caught; elsewhere its
+                                   checks are shown (a rung that is not the bug's) but not owed */
 };
 
 /* Appends the checks of `rung` for suite m (referred to as suite_ref: a name or a path) to
