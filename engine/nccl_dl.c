@@ -80,7 +80,7 @@ const struct eng_nccl *eng_nccl_load(const char *backend, char *why, size_t whyl
         }
         state[k] = -1;
         if (!h) {
-            snprintf(why_saved[k], sizeof why_saved[k], "%s not found (%s); set KLADDER_NCCL_LIBRARY",
+            snprintf(why_saved[k], sizeof why_saved[k], "%s not found (%.900s); set KLADDER_NCCL_LIBRARY",
                      k ? "RCCL" : "NCCL", tried);
         } else {
             struct eng_nccl *t = &lib[k];

@@ -168,7 +168,7 @@ static int probe(struct run *rn, char *backend, size_t blen, struct eng_device_i
         break;
     }
     if (rc != 0 && !err[0])
-        snprintf(err, errlen, "%s%s", o->backend ? "backend unavailable: " : "no backend available: ",
+        snprintf(err, errlen, "%s%.900s", o->backend ? "backend unavailable: " : "no backend available: ",
                  reasons[0] ? reasons : o->backend ? o->backend : "none");
     cJSON_Delete(j);
     return rc;
@@ -220,7 +220,7 @@ static void run_one(struct run *rn, struct done *d)
         if (tl > 600)
             tail += tl - 600;
         r->verdict = CDB_ERROR;
-        snprintf(r->detail, sizeof r->detail, "the worker %s %d without a result%s%s",
+        snprintf(r->detail, sizeof r->detail, "the worker %s %d without a result%s%.600s",
                  w.status > 128 ? "died with signal" : "exited with status",
                  w.status > 128 ? w.status - 128 : w.status, tail[0] ? ": " : "", tail);
     }

@@ -96,7 +96,7 @@ static void requery(struct tui_app *app, struct cases_state *s)
         if (k < 2) {
             int max = k == 0 ? CDB_GAPS : CDB_RUNGS;
             for (int i = 1; i <= max; i++) {
-                char v[8];
+                char v[16];
                 snprintf(v, sizeof v, "%d", i);
                 side_push(s, &cap, k == 0 ? SIDE_GAP : SIDE_RUNG, i, NULL,
                           facet_count(fa, nf, v));

@@ -193,7 +193,7 @@ static void collect_one(void *ctx, const struct eng_manifest *m, const char *spe
             continue;
         if (c->case_id && builtin)
             c->builtin++;
-        char rs[8];
+        char rs[16];
         snprintf(rs, sizeof rs, "%d", r);
         target_add(c->s, xasprintf("%s · rung %d%s%s", m->name, r, builtin ? "" : " · ",
                                    builtin ? "" : spec),
