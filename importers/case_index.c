@@ -17,6 +17,7 @@
 #include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "importers/json_util.h"
 
 /* Where an error is: file, and the case (id or index) when inside one. */
 struct where {
@@ -47,25 +48,6 @@ __attribute__((format(printf, 3, 4))) static int fail(const struct where *w, con
         snprintf(w->err, w->errlen, "%s: field '%s': %s", w->file, field, msg);
     free(id);
     return -1;
-}
-
-static const char *type_name(const cJSON *j)
-{
-    if (!j)
-        return "nothing (missing)";
-    if (cJSON_IsNull(j))
-        return "null";
-    if (cJSON_IsBool(j))
-        return "a boolean";
-    if (cJSON_IsNumber(j))
-        return "a number";
-    if (cJSON_IsString(j))
-        return "a string";
-    if (cJSON_IsArray(j))
-        return "an array";
-    if (cJSON_IsObject(j))
-        return "an object";
-    return "something else";
 }
 
 /* Rejects keys not in `allowed` and keys given twice (a hostile file could hide a second value
@@ -102,7 +84,7 @@ static int get_str(const struct where *w, const cJSON *obj, const char *field, b
         return 0;
     if (!cJSON_IsString(j))
         return fail(w, field, "expected %s, got %s", nullable ? "a string or null" : "a string",
-                    type_name(j));
+                    imp_json_type_name(j));
     size_t len = strlen(j->valuestring);
     if (len == 0)
         return fail(w, field, "expected a non-empty string");
@@ -128,7 +110,7 @@ static int get_int(const struct where *w, const cJSON *obj, const char *field, i
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, field);
     if (!whole_in(j, lo, hi))
         return fail(w, field, "expected a whole number from %d to %d, got %s", lo, hi,
-                    cJSON_IsNumber(j) ? "an out-of-range or fractional number" : type_name(j));
+                    cJSON_IsNumber(j) ? "an out-of-range or fractional number" : imp_json_type_name(j));
     *out = (int)j->valuedouble;
     return 0;
 }
@@ -137,7 +119,7 @@ static int get_bool(const struct where *w, const cJSON *obj, const char *field, 
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, field);
     if (!cJSON_IsBool(j))
-        return fail(w, field, "expected true or false, got %s", type_name(j));
+        return fail(w, field, "expected true or false, got %s", imp_json_type_name(j));
     *out = cJSON_IsTrue(j);
     return 0;
 }
@@ -147,7 +129,7 @@ static int get_array(const struct where *w, const cJSON *obj, const char *field,
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, field);
     if (!cJSON_IsArray(j))
-        return fail(w, field, "expected an array, got %s", type_name(j));
+        return fail(w, field, "expected an array, got %s", imp_json_type_name(j));
     size_t count = (size_t)cJSON_GetArraySize(j);
     if (count < min || count > max)
         return fail(w, field, "expected %zu to %zu entries, got %zu", min, max, count);
@@ -199,7 +181,7 @@ static int parse_strv(const struct where *w, const cJSON *obj, const char *field
     for (const cJSON *e = arr->child; e; e = e->next, i++) {
         if (!cJSON_IsString(e) || !e->valuestring[0])
             return fail(w, field, "entry %zu: expected a non-empty string, got %s", i + 1,
-                        type_name(e));
+                        imp_json_type_name(e));
         if (strlen(e->valuestring) > 200 || !text_is_clean(e->valuestring, NULL))
             return fail(w, field, "entry %zu: too long or contains control characters", i + 1);
         for (size_t k = 0; k < i; k++)
@@ -215,7 +197,7 @@ static int parse_ref(const struct where *w, const cJSON *j, size_t i, struct cdb
     char field[32];
     snprintf(field, sizeof field, "refs[%zu]", i);
     if (!cJSON_IsObject(j))
-        return fail(w, field, "expected an object, got %s", type_name(j));
+        return fail(w, field, "expected an object, got %s", imp_json_type_name(j));
     static const char *const keys[] = {"ref", "repo", "number", "url", "kind", "state",
                                        "date", "title", "verified", NULL};
     struct where sub = *w;
@@ -269,7 +251,7 @@ static int parse_case(struct where *w, const cJSON *j, struct cdb_case *c)
         "catch_zh", "title_en", "title_zh", "summary_en", "summary_zh", "related",
         "reproducer", "notes", "verified", NULL};
     if (!cJSON_IsObject(j))
-        return fail(w, "cases", "expected each case to be an object, got %s", type_name(j));
+        return fail(w, "cases", "expected each case to be an object, got %s", imp_json_type_name(j));
     /* Name the case in messages as early as possible. */
     const cJSON *idj = cJSON_GetObjectItemCaseSensitive(j, "id");
     if (cJSON_IsString(idj) && text_is_clean(idj->valuestring, NULL) &&
@@ -354,7 +336,7 @@ static int parse_case(struct where *w, const cJSON *j, struct cdb_case *c)
         static const char *const fk[] = {"value", "label_en", "label_zh", NULL};
         struct cdb_figure *f = &c->figures[c->n_figures++];
         if (!cJSON_IsObject(e))
-            return fail(w, "figures", "expected objects, got %s", type_name(e));
+            return fail(w, "figures", "expected objects, got %s", imp_json_type_name(e));
         if (check_keys(w, e, fk) || get_str(w, e, "value", false, false, 100, &f->value) ||
             get_str(w, e, "label_en", false, false, 400, &f->label_en) ||
             get_str(w, e, "label_zh", false, false, 400, &f->label_zh))
@@ -367,7 +349,7 @@ static int parse_case(struct where *w, const cJSON *j, struct cdb_case *c)
         static const char *const rk[] = {"failures", "trials", "label_en", "label_zh", NULL};
         struct cdb_rate *r = &c->rates[c->n_rates++];
         if (!cJSON_IsObject(e))
-            return fail(w, "rates", "expected objects, got %s", type_name(e));
+            return fail(w, "rates", "expected objects, got %s", imp_json_type_name(e));
         if (check_keys(w, e, rk) || get_str(w, e, "label_en", false, false, 400, &r->label_en) ||
             get_str(w, e, "label_zh", false, false, 400, &r->label_zh))
             return -1;
@@ -410,7 +392,7 @@ static int parse_header(const cJSON *root, const char *name, const char *format,
 {
     struct where w = {.file = name, .err = err, .errlen = errlen};
     if (!cJSON_IsObject(root))
-        return fail(&w, "(top level)", "expected an object, got %s", type_name(root));
+        return fail(&w, "(top level)", "expected an object, got %s", imp_json_type_name(root));
     const char *keys[] = {"format", "version", list, NULL};
     if (check_keys(&w, root, keys) != 0)
         return -1;
@@ -422,7 +404,7 @@ static int parse_header(const cJSON *root, const char *name, const char *format,
         return fail(&w, "version", "expected 1 (the only version this kladder reads)");
     *items = cJSON_GetObjectItemCaseSensitive(root, list);
     if (!cJSON_IsArray(*items))
-        return fail(&w, list, "expected an array, got %s", type_name(*items));
+        return fail(&w, list, "expected an array, got %s", imp_json_type_name(*items));
     return 0;
 }
 
@@ -441,7 +423,7 @@ static int parse_gaps(const cJSON *root, const char *name, struct imp_index *ix,
     for (const cJSON *e = arr->child; e; e = e->next, w.index++) {
         struct cdb_gap *g = &ix->gaps[ix->n_gaps++];
         if (!cJSON_IsObject(e))
-            return fail(&w, "gaps", "expected an object, got %s", type_name(e));
+            return fail(&w, "gaps", "expected an object, got %s", imp_json_type_name(e));
         if (check_keys(&w, e, keys) || get_int(&w, e, "n", 1, CDB_GAPS, &g->n) ||
             get_str(&w, e, "key", false, false, 32, &g->key) ||
             get_str(&w, e, "name_en", false, false, 100, &g->name_en) ||
@@ -470,7 +452,7 @@ static int parse_rungs(const cJSON *root, const char *name, struct imp_index *ix
     for (const cJSON *e = arr->child; e; e = e->next, w.index++) {
         struct cdb_rung *r = &ix->rungs[ix->n_rungs++];
         if (!cJSON_IsObject(e))
-            return fail(&w, "rungs", "expected an object, got %s", type_name(e));
+            return fail(&w, "rungs", "expected an object, got %s", imp_json_type_name(e));
         if (check_keys(&w, e, keys) || get_int(&w, e, "n", 1, CDB_RUNGS, &r->n) ||
             get_str(&w, e, "key", false, false, 32, &r->key) ||
             get_str(&w, e, "name_en", false, false, 100, &r->name_en) ||

@@ -14,6 +14,7 @@
 #include "casedb/cdb.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "importers/json_util.h"
 #include "importers/json_arena.h"
 
 /* ---- formats ------------------------------------------------------------------------------ */
@@ -81,25 +82,6 @@ __attribute__((format(printf, 3, 4))) static int fail(const struct ctx *x, const
     return -1;
 }
 
-static const char *type_name(const cJSON *j)
-{
-    if (!j)
-        return "nothing";
-    if (cJSON_IsNull(j))
-        return "null";
-    if (cJSON_IsBool(j))
-        return "a boolean";
-    if (cJSON_IsNumber(j))
-        return "a number";
-    if (cJSON_IsString(j))
-        return "a string";
-    if (cJSON_IsArray(j))
-        return "an array";
-    if (cJSON_IsObject(j))
-        return "an object";
-    return "something else";
-}
-
 /* A value quoted in a message: sanitised and short, so the message itself is safe to print. */
 static char *quote(const char *s)
 {
@@ -114,7 +96,7 @@ static int take(const struct ctx *x, const char *what, const cJSON *obj, const c
                 size_t n, const cJSON **vals)
 {
     if (!cJSON_IsObject(obj))
-        return fail(x, what, "expected an object, got %s", type_name(obj));
+        return fail(x, what, "expected an object, got %s", imp_json_type_name(obj));
     for (size_t i = 0; i < n; i++)
         vals[i] = NULL;
     for (const cJSON *a = obj->child; a; a = a->next) {
@@ -149,7 +131,7 @@ static int get_str(const struct ctx *x, const cJSON *v, const char *field, enum 
         return 0;
     if (!cJSON_IsString(v))
         return fail(x, field, "expected %s, got %s", nullable ? "a string or null" : "a string",
-                    type_name(v));
+                    imp_json_type_name(v));
     size_t len = strlen(v->valuestring), max = text ? IMP_RESULTS_MAX_TEXT : IMP_RESULTS_MAX_NAME;
     if (len > max)
         return fail(x, field, "expected at most %zu bytes, got %zu", max, len);
@@ -170,7 +152,7 @@ static int get_int(const struct ctx *x, const cJSON *v, const char *field, doubl
     }
     if (!cJSON_IsNumber(v))
         return fail(x, field, "expected a whole number%s, got %s", nullable ? " or null" : "",
-                    type_name(v));
+                    imp_json_type_name(v));
     double d = v->valuedouble;
     if (!isfinite(d) || d < lo || d > hi || floor(d) < d)
         return fail(x, field, "expected a whole number from %.0f to %.0f", lo, hi);
@@ -187,7 +169,7 @@ static int get_num(const struct ctx *x, const cJSON *v, const char *field, bool 
         return 0;
     }
     if (!cJSON_IsNumber(v))
-        return fail(x, field, "expected a number or null, got %s", type_name(v));
+        return fail(x, field, "expected a number or null, got %s", imp_json_type_name(v));
     double d = v->valuedouble;
     if (!isfinite(d))
         return fail(x, field, "expected a finite number (NaN and infinities are refused)");
@@ -404,7 +386,7 @@ static int by_seq(const void *a, const void *b)
 static int get_array(const struct ctx *x, const cJSON *v, const char *field, size_t *n)
 {
     if (!cJSON_IsArray(v))
-        return fail(x, field, "expected an array, got %s", type_name(v));
+        return fail(x, field, "expected an array, got %s", imp_json_type_name(v));
     *n = (size_t)cJSON_GetArraySize(v);
     return 0;
 }
@@ -432,7 +414,7 @@ int imp_results_parse(const char *text, size_t len, const char *name, struct imp
     const cJSON *v[7];
     if (!cJSON_IsObject(root)) {
         fail(&x, NULL, "expected a JSON object (a kladder-results document), got %s",
-             type_name(root));
+             imp_json_type_name(root));
         goto out;
     }
     /* The format and version come first so that another kind of document gets the right
