@@ -1,0 +1,25 @@
+# The Compare tab over the committed H200 results (pulled over file://) and a cpu run made here:
+# the same flydsl-1199 checks side by side, the H200 far faster, no verdict differing. The times
+# of the local side vary from run to run, so the screen is checked line by line, not against a
+# golden file.
+. tests/screen/screen_lib
+db=$KL_TMP/h200.db
+"$KLADDER" --db "$db" run --rung 1 --suite flydsl-1199 --backend cpu --no-progress >/dev/null 2>&1
+tap_check "a cpu run of flydsl-1199 rung 1 made here" test $? = 0
+"$KLADDER" --db "$db" hosts add h200 "file://$PWD/bench/results/h200-2026-11-29/export.json" >/dev/null
+"$KLADDER" --db "$db" pull >/dev/null 2>&1
+tap_check "the H200 results pulled" test $? = 0
+
+SCREEN_DB=$db SCREEN_KEEP_DB=1 screen_run 120x34 '4
+:save-screen h200-all
+f
+:save-screen h200-flagged'
+all=$SCREENS/h200-all.screen flagged=$SCREENS/h200-flagged.screen
+tap_check "side A is this machine" grep -q '^ A local' "$all"
+tap_check "side B is the H200 host" grep -q '^ B h200 (host, 34 runs)' "$all"
+tap_check "54 checks matched, none with a differing verdict" \
+    grep -Eq ' geometric-mean ratio B/A 0\.0[0-9]+× \(over 54\) .* verdicts differ 0 ' "$all"
+tap_check "the matched rows stand out as flagged (spreads apart)" \
+    test "$(grep -c '^ ! R1  flydsl-1199 ' "$flagged")" -ge 20
+tap_check "a buggy row fails on both machines" grep -Eq 'flydsl-1199 +k640_t256 +buggy .*✗/✗' "$flagged"
+tap_check "its fixed row passes on both" grep -Eq 'flydsl-1199 +k640_t256 +fixed .*✓/✓' "$flagged"
