@@ -13,8 +13,10 @@ sed 's/^/# /' "$KL_TMP/adv.txt"
 tap_check "adversarial: expectation met (exit 0)" test $rc -eq 0
 tap_check "the fixed reduction repeats bitwise" grep -qE '^pass +fixed +r5 repeat-default' "$KL_TMP/adv.txt"
 tap_check "the atomic reduction is caught by its repeats" grep -qE '^fail +buggy +r5 repeat-default' "$KL_TMP/adv.txt"
-tap_check "by the bitwise comparison, not the reference (--repeat 3 honoured)" \
-    grep -qE '^ +3 repeats: [0-9]+ 8-byte words differed from the first run' "$KL_TMP/adv.txt"
+tap_check "by the repeats' content hashes, not the reference (--repeat 3 honoured)" \
+    grep -qE "^ +3 repeats: [0-9]+ differed from the first run's content hash" "$KL_TMP/adv.txt"
+tap_check "and a byte-for-byte re-run names the first differing byte" \
+    grep -qE '[0-9]+ 8-byte words differed from the first run \(first at byte [0-9]+\)' "$KL_TMP/adv.txt"
 tap_check "the baseline passes it" grep -qE '^pass +baseline-buggy' "$KL_TMP/adv.txt"
 "$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite $s --backend cpu --repeat 3 --no-progress \
     --schedule default --timeout 30 >"$KL_TMP/def.txt" 2>&1
