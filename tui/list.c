@@ -131,3 +131,25 @@ void tui_list_draw(struct tui_list *l, int height,
         draw(row, line, row == l->sel, ctx);
     }
 }
+
+bool tui_list_navigate(struct tui_list *l, enum tui_action act)
+{
+    switch (act) {
+    case TUI_ACT_DOWN:
+    case TUI_ACT_UP:
+        tui_list_move(l, act == TUI_ACT_DOWN ? 1 : -1);
+        return true;
+    case TUI_ACT_PAGE_DOWN:
+    case TUI_ACT_PAGE_UP:
+        tui_list_page(l, act == TUI_ACT_PAGE_DOWN ? 1 : -1);
+        return true;
+    case TUI_ACT_FIRST:
+        tui_list_first(l);
+        return true;
+    case TUI_ACT_LAST:
+        tui_list_last(l);
+        return true;
+    default:
+        return false;
+    }
+}

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tui/actions.h"
+
 struct tui_list {
     size_t n;   /* rows */
     size_t sel; /* selected row (0 when n == 0) */
@@ -22,6 +24,9 @@ void tui_list_move(struct tui_list *l, long delta);         /* j/k: +1/-1; clamp
 void tui_list_page(struct tui_list *l, int dir);            /* PgDn/PgUp */
 void tui_list_first(struct tui_list *l);
 void tui_list_last(struct tui_list *l);
+/* The movement keys every list view shares (j/k and arrows, PgDn/PgUp, g/G and Home/End):
+ * applies act to l and returns true, or returns false for any other action. */
+bool tui_list_navigate(struct tui_list *l, enum tui_action act);
 /* Scrolls the view by delta rows without moving past the ends (mouse wheel); the selection
  * follows only when it would leave the view. */
 void tui_list_scroll(struct tui_list *l, long delta);

@@ -396,21 +396,9 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
 {
     struct compare_state *s = state;
     struct tui_list *l = &s->list;
+    if (tui_list_navigate(l, act))
+        return TUI_R_DRAW;
     switch (act) {
-    case TUI_ACT_DOWN:
-    case TUI_ACT_UP:
-        tui_list_move(l, act == TUI_ACT_DOWN ? 1 : -1);
-        return TUI_R_DRAW;
-    case TUI_ACT_PAGE_DOWN:
-    case TUI_ACT_PAGE_UP:
-        tui_list_page(l, act == TUI_ACT_PAGE_DOWN ? 1 : -1);
-        return TUI_R_DRAW;
-    case TUI_ACT_FIRST:
-        tui_list_first(l);
-        return TUI_R_DRAW;
-    case TUI_ACT_LAST:
-        tui_list_last(l);
-        return TUI_R_DRAW;
     case TUI_ACT_COMPARE_A:
     case TUI_ACT_COMPARE_B:
         if (!s->sides_ready)

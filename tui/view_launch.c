@@ -889,22 +889,8 @@ static unsigned live_action(struct tui_app *app, void *state, enum tui_action ac
         if (s->finished && s->run_id[0])
             tui_run_show(app, s->run_id);
         return TUI_R_DRAW;
-    case TUI_ACT_DOWN:
-    case TUI_ACT_UP:
-        tui_list_move(&s->list, act == TUI_ACT_DOWN ? 1 : -1);
-        return TUI_R_DRAW;
-    case TUI_ACT_PAGE_DOWN:
-    case TUI_ACT_PAGE_UP:
-        tui_list_page(&s->list, act == TUI_ACT_PAGE_DOWN ? 1 : -1);
-        return TUI_R_DRAW;
-    case TUI_ACT_FIRST:
-        tui_list_first(&s->list);
-        return TUI_R_DRAW;
-    case TUI_ACT_LAST:
-        tui_list_last(&s->list);
-        return TUI_R_DRAW;
     default:
-        return TUI_R_UNHANDLED;
+        return tui_list_navigate(&s->list, act) ? TUI_R_DRAW : TUI_R_UNHANDLED;
     }
 }
 

@@ -303,21 +303,9 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
 {
     struct runs_state *s = state;
     struct tui_list *l = &s->list;
+    if (tui_list_navigate(l, act))
+        return TUI_R_DRAW;
     switch (act) {
-    case TUI_ACT_DOWN:
-    case TUI_ACT_UP:
-        tui_list_move(l, act == TUI_ACT_DOWN ? 1 : -1);
-        return TUI_R_DRAW;
-    case TUI_ACT_PAGE_DOWN:
-    case TUI_ACT_PAGE_UP:
-        tui_list_page(l, act == TUI_ACT_PAGE_DOWN ? 1 : -1);
-        return TUI_R_DRAW;
-    case TUI_ACT_FIRST:
-        tui_list_first(l);
-        return TUI_R_DRAW;
-    case TUI_ACT_LAST:
-        tui_list_last(l);
-        return TUI_R_DRAW;
     case TUI_ACT_OPEN:
         if (s->runs.n)
             tui_run_show(app, s->runs.items[l->sel].run.uuid);
