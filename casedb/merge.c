@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "casedb/cdb_internal.h"
+#include "casedb/check_keys.h"
 #include "casedb/results_query.h"
 
 enum {
@@ -34,17 +35,20 @@ static const char *const sql[ST_COUNT] = {
                        " kladder_commit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
                        " ?13, ?14, ?15)",
     [ST_RUN_GET] = "SELECT machine_id, host, rung, suite, case_id, variant, argv, started, finished,"
-                   " verdict FROM runs WHERE uuid = ?1",
+                   " verdict, id FROM runs WHERE uuid = ?1",
     [ST_RUN_PUT] = "INSERT INTO runs (uuid, machine_id, host, origin, rung, suite, case_id, variant,"
-                   " argv, started, finished, verdict) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-                   " ?10, ?11, ?12)",
-    [ST_CHECKS_GET] = "SELECT seq, rung, suite, variant, check_name, shape, oracle, verdict, detail,"
-                      " first_bad, bad_count, max_err, time_median_us, time_min_us, time_max_us,"
-                      " repeats, limit_s FROM checks WHERE run_uuid = ?1 ORDER BY seq",
-    [ST_CHECK_PUT] = "INSERT INTO checks (run_uuid, seq, rung, suite, variant, check_name, shape,"
-                     " oracle, verdict, detail, first_bad, bad_count, max_err, time_median_us,"
-                     " time_min_us, time_max_us, repeats, limit_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-                     " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                   " argv, started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip,"
+                   " n_cancelled) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+                   " ?14, ?15, ?16, ?17, ?18)",
+    [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
+                      " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
+                      " c.time_min_us, c.time_max_us, c.repeats, c.limit_s"
+                      " FROM checks c JOIN check_keys k ON k.id = c.key_id"
+                      " WHERE c.run_id = ?1 ORDER BY c.seq",
+    [ST_CHECK_PUT] = "INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, first_bad,"
+                     " bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
+                     " limit_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+                     " ?14)",
     [ST_HOST_GET] = "SELECT 1 FROM hosts WHERE name = ?1",
     [ST_HOST_PUT] = "INSERT INTO hosts (name, url, added) VALUES (?1, ?2, ?3)",
 };
@@ -52,6 +56,7 @@ static const char *const sql[ST_COUNT] = {
 struct merge {
     struct cdb *db;
     sqlite3_stmt *st[ST_COUNT];
+    struct cdb_key_cache *keys;
     char *err;
     size_t errlen;
 };
@@ -250,8 +255,9 @@ static const char *run_differs(struct merge *m, const struct cdb_merge_run *mr, 
         return "finished";
     if (!same_str(cdb_verdict_name(r->verdict), TXT(st, 9)))
         return "verdict";
+    sqlite3_int64 run_id = sqlite3_column_int64(st, 10);
     st = ready(m, ST_CHECKS_GET);
-    bind_str(st, 1, r->uuid);
+    sqlite3_bind_int64(st, 1, run_id);
     size_t i = 0;
     const char *field = NULL;
     int rc;
@@ -307,29 +313,34 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
     bind_str(st, 10, r->started);
     bind_str(st, 11, r->finished);
     bind_str(st, 12, cdb_verdict_name(r->verdict));
+    int counts[CDB_VERDICT_COUNT] = {0};
+    for (size_t i = 0; i < mr->n_checks; i++)
+        counts[mr->checks[i].verdict]++;
+    for (int v = CDB_PASS; v <= CDB_CANCELLED; v++)
+        sqlite3_bind_int(st, 13 + v, counts[v]);
     if (sqlite3_step(st) != SQLITE_DONE)
         return fail(m, "storing a run");
+    sqlite3_int64 run_id = sqlite3_last_insert_rowid(m->db->h);
     for (size_t i = 0; i < mr->n_checks; i++) {
         const struct cdb_check *c = &mr->checks[i];
+        sqlite3_int64 key_id;
+        if (cdb_key_id(m->keys, c, &key_id, m->err, m->errlen) != 0)
+            return -1;
         st = ready(m, ST_CHECK_PUT);
-        bind_str(st, 1, r->uuid);
+        sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int(st, 2, c->seq);
-        sqlite3_bind_int(st, 3, c->rung);
-        bind_str(st, 4, c->suite);
-        bind_str(st, 5, c->variant);
-        bind_str(st, 6, c->check);
-        bind_str(st, 7, c->shape);
-        bind_str(st, 8, c->oracle);
-        bind_str(st, 9, cdb_verdict_name(c->verdict));
-        bind_str(st, 10, c->detail);
-        bind_i64_or_null(st, 11, c->first_bad);
-        bind_i64_or_null(st, 12, c->bad_count);
-        bind_dbl(st, 13, c->max_err);
-        bind_dbl(st, 14, c->time_median_us);
-        bind_dbl(st, 15, c->time_min_us);
-        bind_dbl(st, 16, c->time_max_us);
-        sqlite3_bind_int(st, 17, c->repeats);
-        bind_dbl(st, 18, c->limit_s);
+        sqlite3_bind_int64(st, 3, key_id);
+        bind_str(st, 4, c->oracle);
+        bind_str(st, 5, cdb_verdict_name(c->verdict));
+        bind_str(st, 6, c->detail);
+        bind_i64_or_null(st, 7, c->first_bad);
+        bind_i64_or_null(st, 8, c->bad_count);
+        bind_dbl(st, 9, c->max_err);
+        bind_dbl(st, 10, c->time_median_us);
+        bind_dbl(st, 11, c->time_min_us);
+        bind_dbl(st, 12, c->time_max_us);
+        sqlite3_bind_int(st, 13, c->repeats);
+        bind_dbl(st, 14, c->limit_s);
         if (sqlite3_step(st) != SQLITE_DONE)
             return fail(m, "storing a check");
     }
@@ -367,7 +378,7 @@ static char *bulk_index_begin(struct cdb *db, size_t incoming)
     sqlite3_stmt *st;
     char *create = NULL;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT (SELECT coalesce(max(rowid), 0) FROM checks),"
+                           "SELECT (SELECT count(*) FROM checks),"
                            " (SELECT sql FROM sqlite_master WHERE type = 'index'"
                            "  AND name = 'checks_by_key')",
                            -1, &st, NULL) != SQLITE_OK)
@@ -411,7 +422,7 @@ int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb
     sqlite3_exec(db->h, "PRAGMA threads = 2; PRAGMA wal_autocheckpoint = 0;", NULL, NULL, NULL);
     if (cdb_tx_begin(db, err, errlen) != 0)
         goto out;
-    if (ensure_host(&m, t) != 0)
+    if (!(m.keys = cdb_key_cache_new(db, err, errlen)) || ensure_host(&m, t) != 0)
         goto rollback;
     size_t incoming = 0;
     for (size_t i = 0; i < in->n_runs; i++)
@@ -427,6 +438,8 @@ int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb
         sqlite3_finalize(m.st[i]);
         m.st[i] = NULL;
     }
+    cdb_key_cache_free(m.keys);
+    m.keys = NULL;
     if (index_sql && cdb_exec(db, index_sql, err, errlen) != 0)
         goto rollback;
     if (cdb_host_set_pulled(db, t->origin, t->when, t->cursor, err, errlen) != 0 ||
@@ -440,6 +453,7 @@ rollback:
 out:
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(m.st[i]);
+    cdb_key_cache_free(m.keys);
     sqlite3_exec(db->h,
                  "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000; PRAGMA threads = 0;"
                  " PRAGMA wal_autocheckpoint = 1000;",

@@ -5,12 +5,15 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "casedb/cdb_internal.h"
+#include "casedb/check_keys.h"
 #include "common/hash.h"
+#include "common/xalloc.h"
 
 static const char *const verdict_names[CDB_VERDICT_COUNT] = {
     [CDB_PASS] = "pass",   [CDB_FAIL] = "fail",           [CDB_HANG] = "hang",
@@ -157,40 +160,62 @@ int cdb_run_finish(struct cdb *db, const char *uuid, const char *finished,
 
 int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h,
-                           "INSERT INTO checks (run_uuid, seq, rung, suite, variant, check_name, "
-                           "shape, oracle, verdict, detail, first_bad, bad_count, max_err, "
-                           "time_median_us, time_min_us, time_max_us, repeats, limit_s) VALUES "
-                           "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-                           "?17, ?18)",
+    /* the check, its key and its run's count change together or not at all */
+    if (cdb_exec(db, "SAVEPOINT check_put;", err, errlen) != 0)
+        return -1;
+    sqlite3_int64 key_id;
+    struct cdb_key_cache *kc = cdb_key_cache_new(db, err, errlen);
+    int rc = kc ? cdb_key_id(kc, c, &key_id, err, errlen) : -1;
+    cdb_key_cache_free(kc);
+    sqlite3_stmt *st = NULL;
+    if (rc == 0 &&
+        sqlite3_prepare_v2(db->h,
+                           "INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail,"
+                           " first_bad, bad_count, max_err, time_median_us, time_min_us,"
+                           " time_max_us, repeats, limit_s) VALUES ((SELECT id FROM runs WHERE"
+                           " uuid = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                            -1, &st, NULL) != SQLITE_OK)
-        return cdb_fail(db, "storing a check", err, errlen);
-    cdb_bind_text(st, 1, c->run_uuid);
-    sqlite3_bind_int(st, 2, c->seq);
-    sqlite3_bind_int(st, 3, c->rung);
-    cdb_bind_text(st, 4, c->suite ? c->suite : "");
-    cdb_bind_text(st, 5, c->variant ? c->variant : "");
-    cdb_bind_text(st, 6, c->check ? c->check : "");
-    cdb_bind_text(st, 7, c->shape ? c->shape : "");
-    cdb_bind_text(st, 8, c->oracle ? c->oracle : "");
-    cdb_bind_text(st, 9, cdb_verdict_name(c->verdict));
-    cdb_bind_text(st, 10, c->detail ? c->detail : "");
-    if (c->first_bad < 0)
-        sqlite3_bind_null(st, 11);
-    else
-        sqlite3_bind_int64(st, 11, c->first_bad);
-    if (c->bad_count < 0)
-        sqlite3_bind_null(st, 12);
-    else
-        sqlite3_bind_int64(st, 12, c->bad_count);
-    bind_double_or_null(st, 13, c->max_err);
-    bind_double_or_null(st, 14, c->time_median_us);
-    bind_double_or_null(st, 15, c->time_min_us);
-    bind_double_or_null(st, 16, c->time_max_us);
-    sqlite3_bind_int(st, 17, c->repeats);
-    bind_double_or_null(st, 18, c->limit_s);
-    return step_done(db, st, "storing a check", err, errlen);
+        rc = cdb_fail(db, "storing a check", err, errlen);
+    if (rc == 0) {
+        cdb_bind_text(st, 1, c->run_uuid);
+        sqlite3_bind_int(st, 2, c->seq);
+        sqlite3_bind_int64(st, 3, key_id);
+        cdb_bind_text(st, 4, c->oracle ? c->oracle : "");
+        cdb_bind_text(st, 5, cdb_verdict_name(c->verdict));
+        cdb_bind_text(st, 6, c->detail ? c->detail : "");
+        if (c->first_bad < 0)
+            sqlite3_bind_null(st, 7);
+        else
+            sqlite3_bind_int64(st, 7, c->first_bad);
+        if (c->bad_count < 0)
+            sqlite3_bind_null(st, 8);
+        else
+            sqlite3_bind_int64(st, 8, c->bad_count);
+        bind_double_or_null(st, 9, c->max_err);
+        bind_double_or_null(st, 10, c->time_median_us);
+        bind_double_or_null(st, 11, c->time_min_us);
+        bind_double_or_null(st, 12, c->time_max_us);
+        sqlite3_bind_int(st, 13, c->repeats);
+        bind_double_or_null(st, 14, c->limit_s);
+        rc = step_done(db, st, "storing a check", err, errlen);
+    }
+    if (rc == 0 && c->verdict >= CDB_PASS && c->verdict <= CDB_CANCELLED) {
+        /* the column name comes from the verdict's own name, never from input text */
+        char *sql = xasprintf("UPDATE runs SET n_%s = n_%s + 1 WHERE uuid = ?1",
+                              cdb_verdict_name(c->verdict), cdb_verdict_name(c->verdict));
+        if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
+            rc = cdb_fail(db, "counting a check", err, errlen);
+        } else {
+            cdb_bind_text(st, 1, c->run_uuid);
+            rc = step_done(db, st, "counting a check", err, errlen);
+        }
+        free(sql);
+    }
+    if (rc != 0) {
+        sqlite3_exec(db->h, "ROLLBACK TO check_put; RELEASE check_put;", NULL, NULL, NULL);
+        return -1;
+    }
+    return cdb_exec(db, "RELEASE check_put;", err, errlen);
 }
 
 void cdb_uuid_new(char out[37])

@@ -91,7 +91,7 @@ void cdb_run_filter_init(struct cdb_run_filter *f)
     " (?1 IS NULL OR r.host = ?1 OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                 \
     " AND (?3 IS NULL OR r.verdict = ?3) AND (?4 = 0 OR r.origin IS NULL)"                      \
     " AND (?5 = 0 OR r.verdict != 'running') AND (?6 IS NULL OR r.finished >= ?6)"              \
-    " AND (?7 IS NULL OR r.rowid > (SELECT rowid FROM runs WHERE uuid = ?7)) "
+    " AND (?7 IS NULL OR r.id > (SELECT id FROM runs WHERE uuid = ?7)) "
 
 static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
 {
@@ -117,8 +117,7 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
     " r.started, r.finished, r.verdict, m.host, m.backend, m.device, m.target, m.wave_size,"    \
     " m.compute_units, m.mem_bytes, m.driver_version, m.runtime_version, m.compiler_version,"   \
     " m.compute_partition, m.memory_partition, m.kladder_version, m.kladder_commit,"            \
-    " (SELECT group_concat(verdict || ':' || n) FROM (SELECT verdict, count(*) AS n FROM checks" \
-    "   WHERE run_uuid = r.uuid GROUP BY verdict))"
+    " r.n_pass, r.n_fail, r.n_hang, r.n_error, r.n_skip, r.n_cancelled"
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
 static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *ri)
@@ -153,23 +152,10 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
     m->memory_partition = col_str(p, st, 23);
     m->kladder_version = col_str(p, st, 24);
     m->kladder_commit = col_str(p, st, 25);
-    /* "pass:12,fail:1": a short string per run instead of six correlated subqueries */
-    const char *c = (const char *)sqlite3_column_text(st, 26);
-    while (c && *c) {
-        const char *colon = strchr(c, ':');
-        if (!colon)
-            break;
-        char name[16];
-        size_t len = (size_t)(colon - c) < sizeof name - 1 ? (size_t)(colon - c) : sizeof name - 1;
-        memcpy(name, c, len);
-        name[len] = '\0';
-        int n = atoi(colon + 1);
-        int v = cdb_verdict_parse(name);
-        if (v >= 0)
-            ri->counts[v] += n;
-        ri->n_checks += n;
-        c = strchr(colon, ',');
-        c = c ? c + 1 : NULL;
+    /* counts stored with the run (migration 2), in the order of enum cdb_verdict */
+    for (int v = CDB_PASS; v <= CDB_CANCELLED; v++) {
+        ri->counts[v] = sqlite3_column_int(st, 26 + v);
+        ri->n_checks += ri->counts[v];
     }
 }
 
@@ -204,13 +190,13 @@ static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char
 int cdb_runs_query(struct cdb *db, const struct cdb_run_filter *f, struct cdb_run_list *out,
                    char *err, size_t errlen)
 {
-    return runs_query(db, f, "r.started DESC, r.rowid DESC", out, err, errlen);
+    return runs_query(db, f, "r.started DESC, r.id DESC", out, err, errlen);
 }
 
 int cdb_runs_query_oldest_first(struct cdb *db, const struct cdb_run_filter *f,
                                 struct cdb_run_list *out, char *err, size_t errlen)
 {
-    return runs_query(db, f, "r.rowid", out, err, errlen);
+    return runs_query(db, f, "r.id", out, err, errlen);
 }
 
 void cdb_run_list_free(struct cdb_run_list *l)
@@ -234,9 +220,11 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
 }
 
 #define CHECK_COLUMNS                                                                           \
-    "c.run_uuid, c.seq, c.rung, c.suite, c.variant, c.check_name, c.shape, c.oracle, c.verdict," \
+    "r.uuid, c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle, c.verdict,"    \
     " c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us, c.time_min_us,"          \
     " c.time_max_us, c.repeats, c.limit_s"
+/* CHECK_COLUMNS read from runs r and checks c joined with their key */
+#define CHECK_KEY_JOIN " JOIN check_keys k ON k.id = c.key_id "
 
 /* With p NULL the strings point into SQLite's row (valid until the next step). */
 static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c)
@@ -299,7 +287,8 @@ int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, cha
         return -1;
     }
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT " CHECK_COLUMNS " FROM checks c WHERE c.run_uuid = ?1 ORDER BY c.seq",
+                           "SELECT " CHECK_COLUMNS " FROM runs r JOIN checks c ON c.run_id = r.id" CHECK_KEY_JOIN
+                           "WHERE r.uuid = ?1 ORDER BY c.seq",
                            -1, &st, NULL) != SQLITE_OK) {
         cdb_run_detail_free(out);
         return cdb_fail(db, "loading a run's checks", err, errlen);
@@ -334,8 +323,8 @@ int cdb_checks_each(struct cdb *db, const struct cdb_run_filter *f,
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT " CHECK_COLUMNS " FROM runs r JOIN checks c ON c.run_uuid = r.uuid"
-                           " WHERE" RUN_WHERE "ORDER BY r.rowid, c.seq",
+                           "SELECT " CHECK_COLUMNS " FROM runs r JOIN checks c ON c.run_id = r.id" CHECK_KEY_JOIN
+                           "WHERE" RUN_WHERE "ORDER BY r.id, c.seq",
                            -1, &st, NULL) != SQLITE_OK)
         return cdb_fail(db, "reading checks", err, errlen);
     bind_filter(st, f);
@@ -642,66 +631,60 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
     return -1;
 }
 
-struct side_rows {
-    struct cdb_compare_row *rows; /* only the key and one cell filled */
-    size_t n, cap;
-};
+/* Which runs belong to a side: parameters ?1 (enum cdb_side_kind) and ?2 (its value). */
+#define SIDE_WHERE                                                                              \
+    " r.verdict != 'running' AND CASE ?1 WHEN 0 THEN r.origin IS NULL WHEN 1 THEN r.origin = ?2" \
+    " WHEN 2 THEN r.host = ?2 ELSE r.machine_id = ?2 END "
 
-static int side_load(struct cdb *db, const struct cdb_side *s, int rung, struct cdb_pool *p,
-                     struct side_rows *out, char *err, size_t errlen)
+/* Fills cells[key id] with each key's latest check on one side: runs newest started first, and
+ * within a run its later checks first, so the first check seen for a key is the one kept.
+ * Walking runs in that order and each run's checks by its primary key needs no sort of the
+ * checks, and matching by integer key id needs no string comparison. */
+static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *p,
+                     struct cdb_compare_cell *cells, sqlite3_int64 max_key, char *err,
+                     size_t errlen)
 {
-    static const char sql[] =
-        "WITH s AS (SELECT c.rung, c.suite, c.check_name, c.shape, c.variant, c.verdict,"
-        "  c.time_median_us, c.time_min_us, c.time_max_us, c.run_uuid,"
-        "  row_number() OVER (PARTITION BY c.rung, c.suite, c.check_name, c.shape, c.variant"
-        "    ORDER BY r.started DESC, r.rowid DESC, c.seq DESC) AS k"
-        "  FROM runs r JOIN checks c ON c.run_uuid = r.uuid"
-        "  WHERE r.verdict != 'running' AND (?2 < 0 OR c.rung = ?2) AND CASE ?1"
-        "    WHEN 0 THEN r.origin IS NULL WHEN 1 THEN r.origin = ?3"
-        "    WHEN 2 THEN r.host = ?3 ELSE r.machine_id = ?3 END)"
-        " SELECT rung, suite, check_name, shape, variant, verdict, time_median_us, time_min_us,"
-        "  time_max_us, run_uuid FROM s WHERE k = 1"
-        " ORDER BY rung, suite, check_name, shape, variant";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *runs = NULL, *checks = NULL;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT r.id, r.uuid FROM runs r WHERE" SIDE_WHERE
+                           "ORDER BY r.started DESC, r.id DESC",
+                           -1, &runs, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h,
+                           "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us"
+                           " FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
+                           -1, &checks, NULL) != SQLITE_OK) {
+        sqlite3_finalize(runs);
         return cdb_fail(db, "loading a comparison", err, errlen);
-    sqlite3_bind_int(st, 1, (int)s->kind);
-    sqlite3_bind_int(st, 2, rung);
-    cdb_bind_text(st, 3, s->value);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (out->n == out->cap) {
-            out->cap = out->cap ? out->cap * 2 : 64;
-            out->rows = xrealloc(out->rows, out->cap * sizeof *out->rows);
-        }
-        struct cdb_compare_row *r = &out->rows[out->n++];
-        memset(r, 0, sizeof *r);
-        r->rung = sqlite3_column_int(st, 0);
-        r->suite = col_str(p, st, 1);
-        r->check = col_str(p, st, 2);
-        r->shape = col_str(p, st, 3);
-        r->variant = col_str(p, st, 4);
-        r->a.present = true;
-        r->a.verdict = col_verdict(st, 5);
-        r->a.median_us = col_double(st, 6);
-        r->a.min_us = col_double(st, 7);
-        r->a.max_us = col_double(st, 8);
-        r->a.run_uuid = col_str(p, st, 9);
     }
-    sqlite3_finalize(st);
+    sqlite3_bind_int(runs, 1, (int)s->kind);
+    cdb_bind_text(runs, 2, s->value);
+    int rc = SQLITE_DONE, crc;
+    while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
+        const char *uuid = NULL;
+        sqlite3_reset(checks);
+        sqlite3_bind_int64(checks, 1, sqlite3_column_int64(runs, 0));
+        while ((crc = sqlite3_step(checks)) == SQLITE_ROW) {
+            sqlite3_int64 key = sqlite3_column_int64(checks, 0);
+            if (key < 1 || key > max_key || cells[key].present)
+                continue;
+            struct cdb_compare_cell *c = &cells[key];
+            if (!uuid)
+                uuid = col_str(p, runs, 1);
+            c->present = true;
+            c->verdict = col_verdict(checks, 1);
+            c->median_us = col_double(checks, 2);
+            c->min_us = col_double(checks, 3);
+            c->max_us = col_double(checks, 4);
+            c->run_uuid = uuid;
+        }
+        if (crc != SQLITE_DONE) {
+            rc = crc;
+            break;
+        }
+    }
+    sqlite3_finalize(checks);
+    sqlite3_finalize(runs);
     return rc == SQLITE_DONE ? 0 : cdb_fail(db, "loading a comparison", err, errlen);
-}
-
-/* The order of ORDER BY rung, suite, check_name, shape, variant (BINARY collation = bytes). */
-static int key_cmp(const struct cdb_compare_row *x, const struct cdb_compare_row *y)
-{
-    if (x->rung != y->rung)
-        return x->rung < y->rung ? -1 : 1;
-    int c;
-    if ((c = strcmp(x->suite, y->suite)) || (c = strcmp(x->check, y->check)) ||
-        (c = strcmp(x->shape, y->shape)) || (c = strcmp(x->variant, y->variant)))
-        return c;
-    return 0;
 }
 
 int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_side *b, int rung,
@@ -709,32 +692,64 @@ int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_
 {
     memset(out, 0, sizeof *out);
     out->pool = pool_new();
-    struct side_rows ra = {0}, rb = {0};
-    if (side_load(db, a, rung, out->pool, &ra, err, errlen) != 0 ||
-        side_load(db, b, rung, out->pool, &rb, err, errlen) != 0) {
-        free(ra.rows), free(rb.rows);
-        cdb_compare_free(out);
-        return -1;
+    struct cdb_compare_cell *ca = NULL, *cb = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_int64 max_key = 0;
+    int rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(max(id), 0) FROM check_keys", -1, &st,
+                                NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        max_key = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) {
+        cdb_fail(db, "loading a comparison", err, errlen);
+        goto fail;
     }
-    out->rows = xcalloc(ra.n + rb.n + 1, sizeof *out->rows);
-    size_t i = 0, j = 0;
-    while (i < ra.n || j < rb.n) {
-        struct cdb_compare_row *r = &out->rows[out->n++];
-        int c = i == ra.n ? 1 : j == rb.n ? -1 : key_cmp(&ra.rows[i], &rb.rows[j]);
-        if (c < 0) {
-            *r = ra.rows[i++];
-        } else if (c > 0) {
-            *r = rb.rows[j];
-            r->b = rb.rows[j++].a;
-            memset(&r->a, 0, sizeof r->a);
-        } else {
-            *r = ra.rows[i++];
-            r->b = rb.rows[j++].a;
+    ca = xcalloc((size_t)max_key + 1, sizeof *ca);
+    cb = xcalloc((size_t)max_key + 1, sizeof *cb);
+    if (side_load(db, a, out->pool, ca, max_key, err, errlen) != 0 ||
+        side_load(db, b, out->pool, cb, max_key, err, errlen) != 0)
+        goto fail;
+    /* the unique index on the key's columns hands the keys over already in row order */
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT id, rung, suite, check_name, shape, variant FROM check_keys"
+                           " WHERE ?1 < 0 OR rung = ?1"
+                           " ORDER BY rung, suite, check_name, shape, variant",
+                           -1, &st, NULL) != SQLITE_OK) {
+        cdb_fail(db, "loading a comparison", err, errlen);
+        goto fail;
+    }
+    sqlite3_bind_int(st, 1, rung);
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sqlite3_int64 key = sqlite3_column_int64(st, 0);
+        if (key < 1 || key > max_key || (!ca[key].present && !cb[key].present))
+            continue;
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            out->rows = xrealloc(out->rows, cap * sizeof *out->rows);
         }
+        struct cdb_compare_row *r = &out->rows[out->n++];
+        memset(r, 0, sizeof *r);
+        r->rung = sqlite3_column_int(st, 1);
+        r->suite = col_str(out->pool, st, 2);
+        r->check = col_str(out->pool, st, 3);
+        r->shape = col_str(out->pool, st, 4);
+        r->variant = col_str(out->pool, st, 5);
+        r->a = ca[key];
+        r->b = cb[key];
     }
-    free(ra.rows), free(rb.rows);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cdb_fail(db, "loading a comparison", err, errlen);
+        goto fail;
+    }
+    free(ca), free(cb);
     cdb_compare_finish(out);
     return 0;
+fail:
+    free(ca), free(cb);
+    cdb_compare_free(out);
+    return -1;
 }
 
 static bool known(double v)

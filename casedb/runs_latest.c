@@ -48,11 +48,13 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
     size_t cap = 0;
     sqlite3_stmt *st = NULL, *ck = NULL;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT coalesce(origin, ''), rung, verdict, uuid FROM runs"
-                           " WHERE verdict != 'running' ORDER BY started DESC, rowid DESC",
+                           "SELECT coalesce(origin, ''), rung, verdict, id FROM runs"
+                           " WHERE verdict != 'running' ORDER BY started DESC, id DESC",
                            -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->h, "SELECT rung, verdict FROM checks WHERE run_uuid = ?1", -1, &ck,
-                           NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(db->h,
+                           "SELECT k.rung, c.verdict FROM checks c JOIN check_keys k"
+                           " ON k.id = c.key_id WHERE c.run_id = ?1",
+                           -1, &ck, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
         return cdb_fail(db, "reading the latest verdicts", err, errlen);
     }
@@ -72,7 +74,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         for (int r = 0; r < 9; r++)
             worst[r] = -1;
         sqlite3_reset(ck);
-        cdb_bind_text(ck, 1, (const char *)sqlite3_column_text(st, 3));
+        sqlite3_bind_int64(ck, 1, sqlite3_column_int64(st, 3));
         while (sqlite3_step(ck) == SQLITE_ROW) {
             int r = sqlite3_column_int(ck, 0);
             int cv = cdb_verdict_parse((const char *)sqlite3_column_text(ck, 1));

@@ -1,0 +1,251 @@
+/* Migration 2 (casedb/schema.c) rebuilds runs and checks around integer ids. A database written
+ * at version 1 must come through whole: every run in its order, every check with its key and
+ * values, the per-run verdict counts computed from the old rows, the cascade from runs to checks
+ * still in force, and SQLite's own integrity and foreign-key checks clean. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdbool.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "casedb/cdb.h"
+#include "casedb/results.h"
+#include "casedb/results_query.h"
+#include "casedb/schema.h"
+
+/* Version 1 as it shipped, with results written by its own SQL: two machines, three runs (one
+ * still running), checks sharing keys across runs, NULLs in the optional columns. */
+static const char v1_rows[] =
+    "INSERT INTO hosts (name, url, added) VALUES ('far', 'https://far.example/x.json', 't');"
+    "INSERT INTO machines (id, host, backend, device, target, wave_size, kladder_version)"
+    " VALUES ('m1', 'here', 'cpu', 'cpu', 'cpu-wave32', 32, '0.1.0'),"
+    "        ('m2', 'far', 'cuda', 'NVIDIA H200', 'sm_90', 32, '0.1.0');"
+    /* inserted out of time order on purpose: rowid order is what the oldest-first list keeps */
+    "INSERT INTO runs (uuid, machine_id, host, origin, rung, suite, started, finished, verdict)"
+    " VALUES ('bbbb0000-0000-4000-8000-000000000002', 'm2', 'far', 'far', 1, 's', '2026-11-02T00:00:00Z',"
+    "          '2026-11-02T00:01:00Z', 'fail'),"
+    "        ('aaaa0000-0000-4000-8000-000000000001', 'm1', 'here', NULL, 1, 's', '2026-11-01T00:00:00Z',"
+    "          '2026-11-01T00:01:00Z', 'pass'),"
+    "        ('cccc0000-0000-4000-8000-000000000003', 'm1', 'here', NULL, 5, 't', '2026-11-03T00:00:00Z',"
+    "          NULL, 'running');"
+    "INSERT INTO checks (run_uuid, seq, rung, suite, variant, check_name, shape, oracle, verdict,"
+    " detail, first_bad, bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
+    " limit_s) VALUES"
+    " ('aaaa0000-0000-4000-8000-000000000001', 0, 1, 's', 'fixed', 'tail', 'M=64', 'reference', 'pass',"
+    "  '', NULL, NULL, NULL, 10.0, 9.0, 11.0, 5, NULL),"
+    " ('aaaa0000-0000-4000-8000-000000000001', 1, 1, 's', 'buggy', 'tail', 'M=64', 'reference', 'pass',"
+    "  'missed', NULL, NULL, 0.0, 12.0, 11.0, 13.0, 5, 10.0),"
+    " ('bbbb0000-0000-4000-8000-000000000002', 0, 1, 's', 'fixed', 'tail', 'M=64', 'reference', 'pass',"
+    "  '', NULL, NULL, NULL, 20.0, 19.0, 21.0, 5, NULL),"
+    " ('bbbb0000-0000-4000-8000-000000000002', 1, 1, 's', 'buggy', 'tail', 'M=64', 'reference', 'fail',"
+    "  '7 of 64 differ', 57, 7, 3.5, 21.0, 20.0, 22.0, 5, NULL),"
+    " ('bbbb0000-0000-4000-8000-000000000002', 2, 1, 's', 'buggy', 'hang', 'M=64', 'no-hang', 'hang',"
+    "  'no progress', NULL, NULL, NULL, NULL, NULL, NULL, 1, 2.0),"
+    " ('cccc0000-0000-4000-8000-000000000003', 0, 5, 't', 'fixed', 'repeat', 'N=8', 'bitwise-repeat',"
+    "  'skip', 'no device', NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL);";
+
+static char path[64];
+
+static bool same(double x, double y)
+{
+    return fabs(x - y) < 1e-12;
+}
+
+static int make_v1(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/kl-migrate-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    for (const char *const *part = cdb_migrations[0]; *part; part++)
+        assert_int_equal(sqlite3_exec(h, *part, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, v1_rows, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    return 0;
+}
+
+static int drop_file(void **state)
+{
+    (void)state;
+    char p[96];
+    unlink(path);
+    snprintf(p, sizeof p, "%s-wal", path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", path);
+    unlink(p);
+    return 0;
+}
+
+static struct cdb *open_migrated(void)
+{
+    struct cdb *db;
+    char err[512];
+    int rc = cdb_open(path, &db, err, sizeof err);
+    if (rc != 0)
+        fail_msg("%s", err);
+    return db;
+}
+
+static long long one_int(struct cdb *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(cdb_handle(db), sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    long long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static void test_version_and_integrity(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    assert_int_equal(one_int(db, "PRAGMA user_version"), (long long)cdb_migration_count);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(cdb_handle(db), "PRAGMA integrity_check", -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(cdb_handle(db), "PRAGMA foreign_key_check", -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_DONE); /* no dangling reference */
+    sqlite3_finalize(st);
+    /* four distinct keys among six checks */
+    assert_int_equal(one_int(db, "SELECT count(*) FROM check_keys"), 4);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks"), 6);
+    cdb_close(db);
+}
+
+static void test_runs_keep_order_and_counts(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    char err[512];
+    struct cdb_run_list l;
+    assert_int_equal(cdb_runs_query_oldest_first(db, NULL, &l, err, sizeof err), 0);
+    assert_int_equal(l.n, 3);
+    assert_string_equal(l.items[0].run.uuid, "bbbb0000-0000-4000-8000-000000000002");
+    assert_string_equal(l.items[1].run.uuid, "aaaa0000-0000-4000-8000-000000000001");
+    assert_string_equal(l.items[2].run.uuid, "cccc0000-0000-4000-8000-000000000003");
+    assert_string_equal(l.items[0].origin, "far");
+    assert_null(l.items[1].origin);
+    assert_int_equal(l.items[0].counts[CDB_PASS], 1);
+    assert_int_equal(l.items[0].counts[CDB_FAIL], 1);
+    assert_int_equal(l.items[0].counts[CDB_HANG], 1);
+    assert_int_equal(l.items[0].n_checks, 3);
+    assert_int_equal(l.items[1].counts[CDB_PASS], 2);
+    assert_int_equal(l.items[2].counts[CDB_SKIP], 1);
+    assert_int_equal(l.items[2].run.verdict, CDB_RUNNING);
+    assert_null(l.items[2].run.finished);
+    cdb_run_list_free(&l);
+    cdb_close(db);
+}
+
+static void test_checks_keep_every_field(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    char err[512];
+    struct cdb_run_detail d;
+    assert_int_equal(cdb_run_load(db, "bbbb", &d, err, sizeof err), 1);
+    assert_int_equal(d.n_checks, 3);
+    const struct cdb_check *c = &d.checks[1];
+    assert_string_equal(c->run_uuid, "bbbb0000-0000-4000-8000-000000000002");
+    assert_int_equal(c->seq, 1);
+    assert_int_equal(c->rung, 1);
+    assert_string_equal(c->suite, "s");
+    assert_string_equal(c->variant, "buggy");
+    assert_string_equal(c->check, "tail");
+    assert_string_equal(c->shape, "M=64");
+    assert_string_equal(c->oracle, "reference");
+    assert_int_equal(c->verdict, CDB_FAIL);
+    assert_string_equal(c->detail, "7 of 64 differ");
+    assert_int_equal(c->first_bad, 57);
+    assert_int_equal(c->bad_count, 7);
+    assert_true(same(c->max_err, 3.5));
+    assert_true(same(c->time_median_us, 21) && same(c->time_min_us, 20) && same(c->time_max_us, 22));
+    assert_int_equal(c->repeats, 5);
+    assert_true(isnan(c->limit_s));
+    assert_int_equal(d.checks[2].verdict, CDB_HANG);
+    assert_true(isnan(d.checks[2].time_median_us));
+    assert_true(same(d.checks[2].limit_s, 2));
+    cdb_run_detail_free(&d);
+    cdb_close(db);
+}
+
+/* After the migration the tables behave as if created new: a run written with checks counts
+ * them, removing a host's runs takes their checks, and a comparison matches by key. */
+static void test_writes_after_migration(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    char err[512];
+    struct cdb_run r = {.uuid = "dddd0000-0000-4000-8000-000000000004", .machine_id = "m1",
+                        .host = "here", .rung = 1, .suite = "s", .started = "2026-11-04T00:00:00Z",
+                        .verdict = CDB_RUNNING};
+    assert_int_equal(cdb_run_put(db, &r, err, sizeof err), 0);
+    struct cdb_check c = {.run_uuid = r.uuid, .seq = 0, .rung = 1, .suite = "s",
+                          .variant = "buggy", .check = "tail", .shape = "M=64",
+                          .oracle = "reference", .verdict = CDB_FAIL, .detail = "x",
+                          .first_bad = 3, .bad_count = 1, .max_err = 1, .time_median_us = 9,
+                          .time_min_us = 8, .time_max_us = 10, .repeats = 5, .limit_s = NAN};
+    assert_int_equal(cdb_check_put(db, &c, err, sizeof err), 0);
+    assert_int_equal(cdb_run_finish(db, r.uuid, "2026-11-04T00:01:00Z", CDB_FAIL, err, sizeof err), 0);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM check_keys"), 4); /* key reused */
+    assert_int_equal(
+        one_int(db, "SELECT n_fail FROM runs WHERE uuid = 'dddd0000-0000-4000-8000-000000000004'"), 1);
+    /* a check for a run that does not exist is refused and leaves nothing behind */
+    struct cdb_check orphan = c;
+    orphan.run_uuid = "eeee0000-0000-4000-8000-000000000005";
+    orphan.check = "new-key";
+    assert_int_not_equal(cdb_check_put(db, &orphan, err, sizeof err), 0);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM check_keys"), 4);
+
+    struct cdb_side a = {.kind = CDB_SIDE_LOCAL}, b = {.kind = CDB_SIDE_ORIGIN};
+    snprintf(b.value, sizeof b.value, "far");
+    struct cdb_compare cmp;
+    assert_int_equal(cdb_compare_load(db, &a, &b, -1, &cmp, err, sizeof err), 0);
+    /* local's latest buggy tail is the new run's fail (9 us); far's is 21 us */
+    int seen = 0;
+    for (size_t i = 0; i < cmp.n; i++) {
+        const struct cdb_compare_row *row = &cmp.rows[i];
+        if (strcmp(row->check, "tail") == 0 && strcmp(row->variant, "buggy") == 0) {
+            seen++;
+            assert_true(row->a.present && row->b.present);
+            assert_int_equal(row->a.verdict, CDB_FAIL);
+            assert_true(same(row->a.median_us, 9) && same(row->b.median_us, 21));
+            assert_string_equal(row->a.run_uuid, r.uuid);
+        }
+    }
+    assert_int_equal(seen, 1);
+    cdb_compare_free(&cmp);
+
+    int purged = 0;
+    assert_int_equal(cdb_host_remove(db, "far", true, &purged, err, sizeof err), 1);
+    assert_int_equal(purged, 1);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks"), 4); /* far's 3 went with it */
+    cdb_close(db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_version_and_integrity, make_v1, drop_file),
+        cmocka_unit_test_setup_teardown(test_runs_keep_order_and_counts, make_v1, drop_file),
+        cmocka_unit_test_setup_teardown(test_checks_keep_every_field, make_v1, drop_file),
+        cmocka_unit_test_setup_teardown(test_writes_after_migration, make_v1, drop_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
