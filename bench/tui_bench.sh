@@ -73,10 +73,12 @@ cut -d' ' -f1 "$w/plan" >"$w/steps"
 : >"$w/all"
 for i in $(seq 1 "$repeat"); do
     KLADDER_TIMING=$w/t KLADDER_SCRIPT=$w/steps KLADDER_SIZE=$size "$K" --db "$db"
-    # first-frame line, then one "key US" line per key of the plan
+    # first-frame line, then one "key US" line per key of the plan; a "loaded US" line follows
+    # the key whose view was read in the background, when its data is on screen
     awk -v plan="$w/plan" 'BEGIN { n = 0; while ((getline l < plan) > 0) { split(l, f, " "); g[++n] = f[2]; k[n] = f[1] } }
-        NR == 1 { print "first", $2, "start"; next }
-        { print g[NR - 1], $2, k[NR - 1] }' "$w/t" >>"$w/all"
+        $1 == "first-frame" { print "first", $2, "start"; next }
+        $1 == "loaded" { print "loaded", $2, k[i]; next }
+        { i++; print g[i], $2, k[i] }' "$w/t" >>"$w/all"
 done
 summary() { # group label
     sort -n -k2 <(grep "^$1 " "$w/all") | awk -v label="$2" '{ v[NR] = $2; key[NR] = $3 }
@@ -87,6 +89,7 @@ echo "interface at $size, $repeat runs of the script:"
 summary first "start to first frame (dashboard)"
 summary nav "navigation keystroke"
 summary load "keystroke that loads a view"
+summary loaded "background read shown (from its key)"
 for k in 3 H x 4; do
     grep "^load [0-9]* $k\$" "$w/all" | sort -n -k2 | awk -v k="$k" '{ v[NR] = $2 } END { if (NR) printf "  load key %-3s median %8.2f ms\n", k, v[int((NR + 1) / 2)] / 1000 }'
 done

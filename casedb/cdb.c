@@ -106,6 +106,44 @@ int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen)
     return 0;
 }
 
+int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen)
+{
+    if (strcmp(path, ":memory:") == 0) {
+        snprintf(err, errlen, "an in-memory database has no second connection");
+        return -1;
+    }
+    struct cdb *db = xcalloc(1, sizeof *db);
+    db->path = xstrdup(path);
+    int v = -1;
+    if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        cdb_fail(db, "cannot open the database for reading", err, errlen);
+        cdb_close(db);
+        return -1;
+    }
+    sqlite3_extended_result_codes(db->h, 1);
+    sqlite3_busy_timeout(db->h, 5000);
+    if (user_version(db, &v, err, errlen) != 0 || v != CDB_SCHEMA_VERSION) {
+        if (v >= 0)
+            snprintf(err, errlen, "%s: schema version %d, expected %d", path, v,
+                     CDB_SCHEMA_VERSION);
+        cdb_close(db);
+        return -1;
+    }
+    *out = db;
+    return 0;
+}
+
+const char *cdb_path(const struct cdb *db)
+{
+    return db->path;
+}
+
+void cdb_interrupt(struct cdb *db)
+{
+    sqlite3_interrupt(db->h);
+}
+
 void cdb_close(struct cdb *db)
 {
     if (!db)

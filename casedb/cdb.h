@@ -11,13 +11,22 @@
 
 struct cdb; /* opaque handle */
 
-/* The schema version this build migrates to. */
-#define CDB_SCHEMA_VERSION 1
+/* The schema version this build migrates to (the length of casedb/schema.c's list). */
+#define CDB_SCHEMA_VERSION 2
 
 /* Opens (creating and migrating when needed) the database at path; ":memory:" works for tests.
  * A database newer than CDB_SCHEMA_VERSION is refused. */
 int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen);
+/* A second, read-only connection to a database another connection has opened (and migrated):
+ * for a reader on another thread. A database at any other schema version is refused;
+ * ":memory:" cannot be shared and is refused too. */
+int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen);
 void cdb_close(struct cdb *db);
+/* The path the database was opened with. */
+const char *cdb_path(const struct cdb *db);
+/* Makes the statement running on db's connection stop soon with an error; safe to call from
+ * another thread while db is in use (sqlite3_interrupt). */
+void cdb_interrupt(struct cdb *db);
 
 /* Number of cases stored (0 on a fresh database). */
 int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);

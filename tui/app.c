@@ -1,6 +1,7 @@
 /* The interactive interface: start-up, the event loop, and what every view shares on screen
  * (header with tabs, status line, key bar, the too-small screen). Views live in view_*.c. */
 #include <langinfo.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,25 @@ bool tui_app_watch(struct tui_app *app, const struct tui_job *job)
         return false;
     app->jobs[app->n_jobs++] = *job;
     return true;
+}
+
+bool tui_app_wait(struct tui_app *app, const struct tui_wait *w)
+{
+    if (app->n_waits == TUI_WAITS_MAX)
+        return false;
+    app->waits[app->n_waits++] = *w;
+    return true;
+}
+
+void tui_app_unwait(struct tui_app *app, int fd)
+{
+    for (int i = 0; i < app->n_waits; i++)
+        if (app->waits[i].fd == fd) {
+            memmove(app->waits + i, app->waits + i + 1,
+                    (size_t)(app->n_waits - i - 1) * sizeof app->waits[0]);
+            app->n_waits--;
+            return;
+        }
 }
 
 void tui_app_results_changed(struct tui_app *app)
@@ -482,16 +502,54 @@ static bool pump_jobs(struct tui_app *app)
     return any;
 }
 
-/* Waits for a key while watching the children: a key returns true with ev; activity or the
- * quarter-second tick (elapsed times on screen) returns false. */
+/* Calls ready for every watched descriptor that is readable now and forgets it. Returns true
+ * when any was. */
+static bool pump_waits(struct tui_app *app)
+{
+    bool any = false;
+    for (int i = 0; i < app->n_waits;) {
+        struct pollfd p = {.fd = app->waits[i].fd, .events = POLLIN};
+        if (poll(&p, 1, 0) == 1) {
+            struct tui_wait w = app->waits[i];
+            tui_app_unwait(app, w.fd);
+            w.ready(app, w.ctx);
+            any = true;
+        } else {
+            i++;
+        }
+    }
+    return any;
+}
+
+/* Sleeps until key_fd (-1: none), a child or a watched descriptor has something to read, or
+ * timeout_ms passes. Returns true when key_fd is readable. */
+static bool wait_events(struct tui_app *app, int key_fd, int timeout_ms)
+{
+    struct pollfd p[1 + 2 * TUI_JOBS_MAX + TUI_WAITS_MAX];
+    nfds_t np = 0;
+    if (key_fd >= 0)
+        p[np++] = (struct pollfd){.fd = key_fd, .events = POLLIN};
+    for (int i = 0; i < app->n_jobs; i++) {
+        int f[2];
+        tui_child_fds(app->jobs[i].child, f);
+        for (int k = 0; k < 2; k++)
+            if (f[k] >= 0)
+                p[np++] = (struct pollfd){.fd = f[k], .events = POLLIN};
+    }
+    for (int i = 0; i < app->n_waits; i++)
+        p[np++] = (struct pollfd){.fd = app->waits[i].fd, .events = POLLIN};
+    if (poll(p, np, timeout_ms) <= 0 || key_fd < 0)
+        return false;
+    return (p[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+}
+
+/* Waits for a key while watching the children and background reads: a key returns true with
+ * ev; activity or the quarter-second tick (elapsed times on screen) returns false. */
 static bool wait_input(struct tui_app *app, struct tui_event *ev)
 {
     if (tui_term_read_timeout(ev, 0)) /* curses may hold keys already read from the terminal */
         return true;
-    struct tui_child *ch[TUI_JOBS_MAX];
-    for (int i = 0; i < app->n_jobs; i++)
-        ch[i] = app->jobs[i].child;
-    if (tui_child_wait(STDIN_FILENO, ch, (size_t)app->n_jobs, 250) == 1)
+    if (wait_events(app, STDIN_FILENO, 250))
         return tui_term_read_timeout(ev, 0);
     return false;
 }
@@ -505,10 +563,7 @@ static void stop_jobs(struct tui_app *app)
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     while (app->n_jobs > 0) {
-        struct tui_child *ch[TUI_JOBS_MAX];
-        for (int i = 0; i < app->n_jobs; i++)
-            ch[i] = app->jobs[i].child;
-        tui_child_wait(-1, ch, (size_t)app->n_jobs, 100);
+        wait_events(app, -1, 100);
         pump_jobs(app);
         clock_gettime(CLOCK_MONOTONIC, &now);
         if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >
@@ -518,7 +573,8 @@ static void stop_jobs(struct tui_app *app)
 }
 
 /* KLADDER_TIMING=FILE: one line per frame, "first-frame US" (from start) then "key US" (from
- * the key's arrival to the end of its frame), for bench/tui_bench.sh. */
+ * the key's arrival to the end of its frame), and "loaded US" (from the key that asked for it
+ * to the end of the frame that shows a background read's result), for bench/tui_bench.sh. */
 static FILE *timing;
 static struct timespec timing_t0;
 
@@ -623,32 +679,34 @@ int tui_main(const struct cli_global *g)
         timing = fopen(timing_path, "w");
 
     int status = 0;
-    bool dirty = true, first = true;
+    bool dirty = true, first = true, loaded = false;
     struct timespec key_t0 = timing_t0;
     for (;;) {
         if (dirty) {
             draw_all(&app);
             if (timing) {
-                fprintf(timing, "%s %ld\n", first ? "first-frame" : "key", us_since(&key_t0));
+                fprintf(timing, "%s %ld\n", first ? "first-frame" : loaded ? "loaded" : "key",
+                        us_since(&key_t0));
                 first = false;
             }
         }
-        dirty = false;
+        dirty = loaded = false;
         struct tui_event ev;
         if (app.n_jobs > 0 && pump_jobs(&app)) {
             dirty = true; /* show what changed first: the last child may have just ended */
             continue;
         }
-        if (script && app.n_jobs > 0) {
-            /* Scripts are deterministic: a child started by one step finishes before the next
-             * step is read. */
-            struct tui_child *ch[TUI_JOBS_MAX];
-            for (int i = 0; i < app.n_jobs; i++)
-                ch[i] = app.jobs[i].child;
-            tui_child_wait(-1, ch, (size_t)app.n_jobs, 250);
+        if (app.n_waits > 0 && pump_waits(&app)) {
+            dirty = loaded = true;
             continue;
         }
-        if (!script && app.n_jobs > 0) {
+        if (script && (app.n_jobs > 0 || app.n_waits > 0)) {
+            /* Scripts are deterministic: a child or a background read started by one step
+             * finishes before the next step is read. */
+            wait_events(&app, -1, 250);
+            continue;
+        }
+        if (!script && (app.n_jobs > 0 || app.n_waits > 0)) {
             if (!wait_input(&app, &ev)) {
                 pump_jobs(&app);
                 dirty = true; /* new lines, an exit, or the tick of an elapsed time */

@@ -62,6 +62,14 @@ struct tui_job {
     void *ctx;
 };
 #define TUI_JOBS_MAX 4
+/* A descriptor the event loop watches for a view (a background read's pipe, tui/bgread.h):
+ * ready is called once, from the loop, when fd turns readable; the entry is then dropped. */
+struct tui_wait {
+    int fd;
+    void (*ready)(struct tui_app *app, void *ctx);
+    void *ctx;
+};
+#define TUI_WAITS_MAX 4
 
 #define TUI_SEARCH_MAX 200
 
@@ -93,6 +101,8 @@ struct tui_app {
     unsigned results_gen;           /* bumped when runs arrive (a run ends, a pull lands) */
     struct tui_job jobs[TUI_JOBS_MAX];
     int n_jobs;
+    struct tui_wait waits[TUI_WAITS_MAX];
+    int n_waits;
 
     /* Mouse targets of the last frame: header tabs and key bar items. */
     struct { int x0, x1; enum tui_view_id view; } tabs[TUI_TABS];
@@ -119,6 +129,10 @@ void tui_app_message(struct tui_app *app, const char *fmt, ...) __attribute__((f
 /* Watches a child from the event loop (see struct tui_job). Returns false when the table is
  * full. */
 bool tui_app_watch(struct tui_app *app, const struct tui_job *job);
+/* Watches a descriptor (see struct tui_wait); false when the table is full. unwait forgets it
+ * before it was ready (a read abandoned). */
+bool tui_app_wait(struct tui_app *app, const struct tui_wait *w);
+void tui_app_unwait(struct tui_app *app, int fd);
 /* Runs changed in the database: views that show results reload when next drawn. */
 void tui_app_results_changed(struct tui_app *app);
 

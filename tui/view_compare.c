@@ -12,6 +12,7 @@
 
 #include "casedb/results_query.h"
 #include "common/text.h"
+#include "tui/bgread.h"
 #include "common/xalloc.h"
 #include "tui/draw.h"
 #include "tui/list.h"
@@ -30,6 +31,7 @@ struct compare_state {
     bool only_flagged;
     struct cdb_compare cmp;
     bool loaded;
+    struct tui_bgread *reading; /* the comparison being read in the background, NULL none */
     unsigned gen;
     bool sides_ready;
     size_t *vis;       /* rows shown (indexes into cmp.rows) */
@@ -51,6 +53,7 @@ static void *compare_init(struct tui_app *app)
 static void compare_fini(void *state)
 {
     struct compare_state *s = state;
+    tui_bgread_cancel(s->reading);
     if (s->loaded)
         cdb_compare_free(&s->cmp);
     free(s->sides);
@@ -144,8 +147,61 @@ static void select_rows(struct compare_state *s)
     tui_list_set_count(&s->list, s->n_vis);
 }
 
+/* ---- reading the comparison ----
+ * Matching 100,000 checks takes tens of milliseconds, more than a keystroke may: the
+ * comparison is read on a worker thread (tui/bgread.h) while the view says it is coming. */
+
+struct compare_job {
+    struct cdb_side a, b;
+    int rung;
+};
+
+static void *compare_read(struct cdb *db, void *arg, char *err, size_t errlen)
+{
+    const struct compare_job *j = arg;
+    struct cdb_compare *c = xmalloc(sizeof *c);
+    if (cdb_compare_load(db, &j->a, &j->b, j->rung, c, err, errlen) != 0) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void compare_result_free(void *result)
+{
+    cdb_compare_free(result);
+    free(result);
+}
+
+static void compare_ready(struct tui_app *app, void *ctx)
+{
+    (void)app;
+    struct compare_state *s = ctx;
+    char err[sizeof s->err];
+    struct cdb_compare *c = tui_bgread_take(s->reading, err, sizeof err);
+    s->reading = NULL;
+    if (c) {
+        s->cmp = *c;
+        s->loaded = true;
+        free(c);
+    } else {
+        snprintf(s->err, sizeof s->err, "%s", err);
+    }
+    select_rows(s);
+}
+
+static void stop_reading(struct tui_app *app, struct compare_state *s)
+{
+    if (!s->reading)
+        return;
+    tui_app_unwait(app, tui_bgread_fd(s->reading));
+    tui_bgread_cancel(s->reading);
+    s->reading = NULL;
+}
+
 static void load(struct tui_app *app, struct compare_state *s)
 {
+    stop_reading(app, s);
     if (!s->sides_ready || s->gen != app->results_gen)
         load_sides(app, s);
     if (s->loaded)
@@ -159,14 +215,30 @@ static void load(struct tui_app *app, struct compare_state *s)
                  tui_tr(app, "Nothing to compare yet: run something here, or pull another host (P)",
                         "还没有可对比的内容：在此运行，或拉取其他主机（P）"));
     } else {
-        struct cdb_side a, b;
+        struct compare_job j = {.rung = s->rung};
         char err[300];
-        if (cdb_side_resolve(app->db, s->sides[s->a].spec, &a, err, sizeof err) != 0 ||
-            cdb_side_resolve(app->db, s->sides[s->b].spec, &b, err, sizeof err) != 0 ||
-            cdb_compare_load(app->db, &a, &b, s->rung, &s->cmp, err, sizeof err) != 0)
+        if (cdb_side_resolve(app->db, s->sides[s->a].spec, &j.a, err, sizeof err) != 0 ||
+            cdb_side_resolve(app->db, s->sides[s->b].spec, &j.b, err, sizeof err) != 0) {
             snprintf(s->err, sizeof s->err, "%s", err);
-        else
-            s->loaded = true;
+        } else {
+            s->reading = tui_bgread_start(cdb_path(app->db), compare_read, &j, sizeof j,
+                                          compare_result_free, err, sizeof err);
+            struct tui_wait w = {.ctx = s, .ready = compare_ready};
+            if (s->reading) {
+                w.fd = tui_bgread_fd(s->reading);
+                if (!tui_app_wait(app, &w)) {
+                    tui_bgread_cancel(s->reading);
+                    s->reading = NULL;
+                }
+            }
+            /* no worker (an in-memory database, or no thread to be had): read here */
+            if (!s->reading) {
+                if (cdb_compare_load(app->db, &j.a, &j.b, s->rung, &s->cmp, err, sizeof err) != 0)
+                    snprintf(s->err, sizeof s->err, "%s", err);
+                else
+                    s->loaded = true;
+            }
+        }
     }
     select_rows(s);
 }
@@ -294,6 +366,11 @@ static void compare_draw(struct tui_app *app, void *state)
     tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
     if (s->err[0]) {
         tui_draw_text(y + 1, x, w, TUI_ROLE_WARN, s->err);
+        return;
+    }
+    if (s->reading) {
+        tui_draw_text(y + 1, x, w, TUI_ROLE_DIM,
+                      tui_tr(app, "Matching the two sides' checks…", "正在匹配两方的检查…"));
         return;
     }
     const struct cdb_compare_summary *m = &s->cmp.summary;

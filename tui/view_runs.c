@@ -18,7 +18,9 @@
 #include "tui/view.h"
 
 struct runs_state {
-    struct cdb_run_list runs;
+    struct cdb_run_list runs; /* every run, newest first */
+    size_t *vis;              /* the runs that pass the filters (indexes into runs.items) */
+    size_t n_vis;
     bool loaded;
     unsigned gen;           /* app->results_gen of the loaded list */
     struct tui_list list;
@@ -77,22 +79,49 @@ void tui_fmt_us(double us, char *buf, size_t len)
 
 /* ---- loading ---- */
 
+/* The filters work on the list in memory, as cdb_run_filter would in SQL (a host is the one
+ * that made the run or the one it was pulled from; "local" is runs made here): a filter key
+ * then costs no read, whatever the size of the database. */
+static bool passes(const struct runs_state *s, const struct cdb_run_info *ri)
+{
+    if (s->host[0]) {
+        bool local = strcmp(s->host, "local") == 0;
+        if (local ? ri->origin != NULL
+                  : !((ri->run.host && strcmp(ri->run.host, s->host) == 0) ||
+                      (ri->origin && strcmp(ri->origin, s->host) == 0)))
+            return false;
+    }
+    return (s->rung < 0 || ri->run.rung == s->rung) &&
+           (s->verdict < 0 || (int)ri->run.verdict == s->verdict);
+}
+
+static void apply_filters(struct runs_state *s)
+{
+    free(s->vis);
+    s->vis = xmalloc((s->runs.n + 1) * sizeof *s->vis);
+    s->n_vis = 0;
+    for (size_t i = 0; i < s->runs.n; i++)
+        if (passes(s, &s->runs.items[i]))
+            s->vis[s->n_vis++] = i;
+    tui_list_set_count(&s->list, s->n_vis);
+}
+
+static const struct cdb_run_info *shown(const struct runs_state *s, size_t row)
+{
+    return &s->runs.items[s->vis[row]];
+}
+
 static void load(struct tui_app *app, struct runs_state *s)
 {
-    struct cdb_run_filter f;
-    cdb_run_filter_init(&f);
-    f.host = s->host[0] ? s->host : NULL;
-    f.rung = s->rung;
-    f.verdict = s->verdict;
     if (s->loaded)
         cdb_run_list_free(&s->runs);
     memset(&s->runs, 0, sizeof s->runs);
     char err[512];
-    if (cdb_runs_query(app->db, &f, &s->runs, err, sizeof err) != 0)
+    if (cdb_runs_query(app->db, NULL, &s->runs, err, sizeof err) != 0)
         tui_app_message(app, "%s", err);
     s->loaded = true;
     s->gen = app->results_gen;
-    tui_list_set_count(&s->list, s->runs.n);
+    apply_filters(s);
 }
 
 static void *runs_init(struct tui_app *app)
@@ -109,6 +138,7 @@ static void runs_fini(void *state)
     struct runs_state *s = state;
     if (s->loaded)
         cdb_run_list_free(&s->runs);
+    free(s->vis);
     tui_child_free(s->pull);
     free(s->pull_report);
     free(s);
@@ -158,7 +188,7 @@ static void when_text(const char *iso, char *buf, size_t len)
 static void draw_row(size_t row, int line, bool selected, void *vctx)
 {
     struct draw_ctx *c = vctx;
-    const struct cdb_run_info *ri = &c->s->runs.items[row];
+    const struct cdb_run_info *ri = shown(c->s, row);
     int y = c->y + line, x = c->x;
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[256];
@@ -262,7 +292,7 @@ static void runs_draw(struct tui_app *app, void *state)
     }
     y++;
     s->list_y0 = y;
-    if (s->runs.n == 0) {
+    if (s->n_vis == 0) {
         bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0;
         tui_draw_text(y + 1, c.x, c.w, TUI_ROLE_DIM,
                       filtered ? tui_tr(app, "No run matches the filters. x clears them.",
@@ -307,32 +337,32 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         return TUI_R_DRAW;
     switch (act) {
     case TUI_ACT_OPEN:
-        if (s->runs.n)
-            tui_run_show(app, s->runs.items[l->sel].run.uuid);
+        if (s->n_vis)
+            tui_run_show(app, shown(s, l->sel)->run.uuid);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_MACHINE:
-        if (s->runs.n)
-            tui_machine_show(app, s->runs.items[l->sel].machine.id);
+        if (s->n_vis)
+            tui_machine_show(app, shown(s, l->sel)->machine.id);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_HOST:
         cycle_host(app, s);
         tui_list_first(l);
-        load(app, s);
+        apply_filters(s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_RUNG:
         s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
         tui_list_first(l);
-        load(app, s);
+        apply_filters(s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_VERDICT:
         s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
         tui_list_first(l);
-        load(app, s);
+        apply_filters(s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_CLEAR:
         s->host[0] = '\0';
         s->rung = s->verdict = -1;
-        load(app, s);
+        apply_filters(s);
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->pull_report && !s->pull) { /* Esc dismisses the report of the last pull */
@@ -360,7 +390,7 @@ static unsigned runs_mouse(struct tui_app *app, void *state, int y, int x, int w
     bool again = (size_t)row == s->list.sel;
     tui_list_select(&s->list, (size_t)row);
     if (again)
-        tui_run_show(app, s->runs.items[row].run.uuid);
+        tui_run_show(app, shown(s, (size_t)row)->run.uuid);
     return TUI_R_DRAW;
 }
 
@@ -368,7 +398,7 @@ static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     struct runs_state *s = state;
     size_t o = (size_t)snprintf(buf, len, app->lang == TUI_LANG_ZH ? "第 %zu / %zu 个运行" : "Run %zu of %zu",
-                                s->runs.n ? s->list.sel + 1 : 0, s->runs.n);
+                                s->n_vis ? s->list.sel + 1 : 0, s->n_vis);
     if (s->host[0] && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "host", "主机"), s->host);
     if (s->rung >= 0 && o < len)

@@ -112,6 +112,7 @@ static void test_version_and_integrity(void **state)
     (void)state;
     struct cdb *db = open_migrated();
     assert_int_equal(one_int(db, "PRAGMA user_version"), (long long)cdb_migration_count);
+    assert_int_equal(CDB_SCHEMA_VERSION, (int)cdb_migration_count);
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(cdb_handle(db), "PRAGMA integrity_check", -1, &st, NULL),
                      SQLITE_OK);
