@@ -19,6 +19,7 @@
 #include "casedb/results.h"
 #include "casedb/results_query.h"
 #include "casedb/schema.h"
+#include "tests/unit/helpers/tmpdb.h"
 
 /* Version 1 as it shipped, with results written by its own SQL: two machines, three runs (one
  * still running), checks sharing keys across runs, NULLs in the optional columns. */
@@ -61,10 +62,7 @@ static bool same(double x, double y)
 static int make_v1(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "/tmp/kl-migrate-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    assert_int_equal(tmpdb_make("migrate", path, sizeof path), 0);
     sqlite3 *h;
     assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
     for (const char *const *part = cdb_migrations[0]; *part; part++)
@@ -78,12 +76,7 @@ static int make_v1(void **state)
 static int drop_file(void **state)
 {
     (void)state;
-    char p[96];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    unlink(p);
+    tmpdb_remove(path);
     return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "casedb/cdb.h"
+#include "tests/unit/helpers/tmpdb.h"
 #include "tui/bgread.h"
 
 static char path[64];
@@ -23,10 +24,7 @@ static char path[64];
 static int make_db(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "/tmp/kl-bgread-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    assert_int_equal(tmpdb_make("bgread", path, sizeof path), 0);
     struct cdb *db;
     char err[512];
     assert_int_equal(cdb_open(path, &db, err, sizeof err), 0); /* creates and migrates */
@@ -37,12 +35,7 @@ static int make_db(void **state)
 static int drop_db(void **state)
 {
     (void)state;
-    char p[96];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    unlink(p);
+    tmpdb_remove(path);
     return 0;
 }
 
