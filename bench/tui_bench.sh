@@ -37,8 +37,8 @@ python3 "$gen" --host mi455 --runs "$runs" --checks "$checks" --seed 2 --speed 1
 db=$w/bench.db
 "$K" --db "$db" hosts add h200 "file://$w/a.json" >/dev/null
 "$K" --db "$db" hosts add mi455 "file://$w/b.json" >/dev/null
-"$K" --db "$db" pull >/dev/null
-echo "database: $(sqlite3 "$db" 'select count(*) from runs') runs, $(sqlite3 "$db" 'select count(*) from checks') checks"
+"$K" --db "$db" pull >"$w/pulled"
+echo "database: $(tr '\n' ';' <"$w/pulled" | sed 's/;$//; s/;/; /g')"
 
 # One key per line; the second column says which group its frame belongs to.
 cat >"$w/plan" <<'PLAN'
