@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common/text.h"
 #include "common/xalloc.h"
@@ -100,7 +101,24 @@ static int on_host_key(CURL *h, const struct curl_khkey *known, const struct cur
     return CURLKHSTAT_REJECT;
 }
 
-static void setup(struct xfer *x, const char *known_hosts)
+/* The identity to offer: the one asked for, else the first usual key file that exists (curl
+ * alone would look only for id_rsa, and most keys made today are ed25519). */
+static char *ssh_identity(const struct imp_fetch_opts *o)
+{
+    if (o->identity)
+        return xstrdup(o->identity);
+    const char *home = getenv("HOME") ? getenv("HOME") : ".";
+    static const char *const names[] = {"id_ed25519", "id_ecdsa", "id_rsa"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *p = xasprintf("%s/.ssh/%s", home, names[i]);
+        if (access(p, R_OK) == 0)
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
+static void setup(struct xfer *x, const char *known_hosts, const char *identity)
 {
     const struct imp_fetch_opts *o = x->o;
     CURL *h = x->h;
@@ -124,6 +142,10 @@ static void setup(struct xfer *x, const char *known_hosts)
     curl_easy_setopt(h, CURLOPT_SSH_KEYDATA, x);
     curl_easy_setopt(h, CURLOPT_SSH_AUTH_TYPES,
                      (long)(CURLSSH_AUTH_PUBLICKEY | CURLSSH_AUTH_AGENT));
+    if (identity) {
+        curl_easy_setopt(h, CURLOPT_SSH_PRIVATE_KEYFILE, identity);
+        curl_easy_setopt(h, CURLOPT_SSH_PUBLIC_KEYFILE, ""); /* derived from the private key */
+    }
     curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(h, CURLOPT_USERAGENT, "kladder/" KL_VERSION);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
@@ -198,9 +220,11 @@ int imp_fetch_all(struct imp_fetch_item *items, size_t n, const struct imp_fetch
     char *known_hosts = o->known_hosts ? xstrdup(o->known_hosts)
                                        : xasprintf("%s/.ssh/known_hosts",
                                                    getenv("HOME") ? getenv("HOME") : ".");
+    char *identity = ssh_identity(o);
     CURLM *multi = curl_multi_init();
     if (!multi) {
         free(known_hosts);
+        free(identity);
         return -1;
     }
     struct xfer *xs = xcalloc(n + 1, sizeof *xs);
@@ -219,7 +243,7 @@ int imp_fetch_all(struct imp_fetch_item *items, size_t n, const struct imp_fetch
             failed++;
             continue;
         }
-        setup(x, known_hosts);
+        setup(x, known_hosts, identity);
         if (curl_multi_add_handle(multi, x->h) != CURLM_OK) {
             snprintf(items[i].err, sizeof items[i].err, "libcurl could not start a transfer");
             failed++;
@@ -261,6 +285,7 @@ int imp_fetch_all(struct imp_fetch_item *items, size_t n, const struct imp_fetch
     curl_multi_cleanup(multi);
     free(xs);
     free(known_hosts);
+    free(identity);
     return failed;
 }
 

@@ -25,6 +25,9 @@ struct imp_fetch_opts {
     long long max_bytes;
     const char *cacert;      /* extra CA bundle (PEM) to trust; NULL: the system's */
     const char *known_hosts; /* NULL: ~/.ssh/known_hosts */
+    /* SSH private key for sftp/scp (its public half is derived from it); NULL: the first of
+     * ~/.ssh/id_ed25519, id_ecdsa, id_rsa that exists. An SSH agent is tried as well. */
+    const char *identity;
     /* Called from imp_fetch_all between transfers' progress (may be NULL): item i has got
      * bytes so far of total (0 unknown). */
     void (*progress)(void *ctx, size_t i, long long got, long long total);

@@ -5,7 +5,8 @@ set -euo pipefail
 
 build_pkgs=(gcc g++ make pkg-config libncurses-dev libsqlite3-dev libcjson-dev
             libcurl4-openssl-dev libexpat1-dev)
-test_pkgs=(libcmocka-dev tmux valgrind libamdhip64-dev python3 openssl)
+test_pkgs=(libcmocka-dev tmux valgrind libamdhip64-dev python3 openssl openssh-server
+           openssh-client)
 
 want=("${build_pkgs[@]}")
 [ "${1:-}" = "--test" ] && want+=("${test_pkgs[@]}")

@@ -12,7 +12,8 @@
 static void print_help(void)
 {
     printf("usage: kladder pull [NAME|URL ...] [--connect-timeout S] [--timeout S] [--stall S]\n"
-           "                    [--max-bytes N] [--cacert FILE] [--known-hosts FILE] [--full]\n\n"
+           "                    [--max-bytes N] [--cacert FILE] [--known-hosts FILE]\n"
+           "                    [--identity FILE] [--full]\n\n"
            "Fetches the results documents of hosts (default: every host of `kladder hosts list`)\n"
            "concurrently, validates each whole and merges each host in one transaction. Runs are\n"
            "identified by UUID: a run already stored is skipped, and one stored with different\n"
@@ -25,6 +26,8 @@ static void print_help(void)
            "  --max-bytes N        largest document (default 256M; K, M, G suffixes)\n"
            "  --cacert FILE        also trust this CA certificate (PEM), for private servers\n"
            "  --known-hosts FILE   SSH host keys (default ~/.ssh/known_hosts)\n"
+           "  --identity FILE      SSH private key for sftp:// and scp:// (default: the first of\n"
+           "                       ~/.ssh/id_ed25519, id_ecdsa, id_rsa; an agent is tried too)\n"
            "  --full               ignore the hosts' cursors and look at every run again\n"
            "  --timing             print the fetch, parse and merge time of each host on stderr\n\n"
            "One line per host: \"NAME: N new runs, M checks (K already present)\" or\n"
@@ -98,6 +101,8 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
             o.fetch.cacert = v, i++;
         } else if (strcmp(a, "--known-hosts") == 0) {
             o.fetch.known_hosts = v, i++;
+        } else if (strcmp(a, "--identity") == 0) {
+            o.fetch.identity = v, i++;
         } else if (a[0] == '-') {
             cli_usage_error("pull", "unknown option '%s'", a);
             goto out;

@@ -127,10 +127,5 @@ if command -v openssl >/dev/null; then
 else
     tap_skip "openssl missing: https tests"
 fi
-# sftp:// needs an sshd on a loopback port with a throw-away host key and user key
-if command -v sshd >/dev/null 2>&1; then
-    tap_skip "sftp: sshd is installed, but the loopback sftp test is not written yet"
-else
-    tap_skip "sftp: no sshd on this machine"
-fi
+# sftp:// and scp:// are tested in tests/importers/pull_ssh.sh, against a loopback sshd
 stop_servers
