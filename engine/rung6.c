@@ -61,10 +61,17 @@ struct r6_rank {
     uint32_t cnt[12], diagh[R6_DIAG_WORDS];
 };
 
+/* What the collective does: the TP all-reduce, or the EP dispatch (an all-to-all whose counts
+ * follow a routing that changes every call; kernels/aiter_4812.kl describes it). */
+enum r6_pattern { R6_ALLREDUCE, R6_DISPATCH };
+
 struct r6 {
     const struct eng_check_spec *s;
     const struct eng_backend *B;
     bool cpu, weak;
+    bool one_device; /* every rank on one GPU (KLADDER_RUNG6_ONE_DEVICE=1) */
+    enum r6_pattern pattern;
+    int skew; /* the dispatch's routing: 0 even, 1 a hot rank */
     int ranks, calls, changing, lag_rank, nsizes, sync_each;
     int64_t bytes[3], n[3], ll_max, cap;
     unsigned blocks, threads, spin;
@@ -127,16 +134,21 @@ static int rank_setup(struct r6_rank *r)
     const struct eng_backend *B = g->B;
     struct eng_open_opts o = {.wave_size = g->s->wave, .schedule = g->s->schedule,
                               .seed = g->s->seed + (uint64_t)r->rank};
-    TRY(B->open(g->cpu ? g->s->device : r->rank, &o, &r->ctx, r->err, sizeof r->err));
+    TRY(B->open(g->cpu || g->one_device ? g->s->device : r->rank, &o, &r->ctx, r->err,
+                sizeof r->err));
     TRY(B->module_load(r->ctx, g->code, g->code_len, &r->mod, r->err, sizeof r->err));
     TRY(B->kernel_get(r->ctx, r->mod, g->entry, &r->kar, r->err, sizeof r->err));
     TRY(B->kernel_get(r->ctx, r->mod, "allreduce_gen", &r->kgen, r->err, sizeof r->err));
-    TRY(B->kernel_get(r->ctx, r->mod, "allreduce_check", &r->kchk, r->err, sizeof r->err));
+    TRY(B->kernel_get(r->ctx, r->mod,
+                      g->pattern == R6_DISPATCH ? "dispatch_check" : "allreduce_check", &r->kchk,
+                      r->err, sizeof r->err));
     TRY(B->stream_create(r->ctx, &r->s, r->err, sizeof r->err));
     int64_t nmax = 0;
     for (int k = 0; k < 3; k++) {
         TRY(alloc0(r, (size_t)g->n[k] * 4, &r->inp[k]));
-        TRY(alloc0(r, (size_t)g->n[k] * 4, &r->out[k]));
+        /* a dispatch can bring a rank every other rank's whole input */
+        TRY(alloc0(r, (size_t)g->n[k] * 4 * (g->pattern == R6_DISPATCH ? (size_t)g->ranks : 1),
+                   &r->out[k]));
         if (g->nccl)
             TRY(alloc0(r, (size_t)g->n[k] * 4, &r->ref[k]));
         nmax = g->n[k] > nmax ? g->n[k] : nmax;
@@ -176,7 +188,7 @@ static int rank_connect(struct r6_rank *r)
     const struct eng_backend *B = g->B;
     uint64_t table[3 * R6_MAX_RANKS];
     for (int j = 0; j < g->ranks; j++) {
-        if (j != r->rank && !g->cpu) {
+        if (j != r->rank && !g->cpu && !g->one_device) {
             if (!B->peer_enable) {
                 snprintf(r->err, sizeof r->err, "the %s backend cannot enable peer access", B->name);
                 return -1;
@@ -222,10 +234,14 @@ static int rank_call(struct r6_rank *r, int k, uint32_t seq, uint32_t tag, int c
     void *ga[] = {&r->inp[k], &n, &rank, &tag};
     TRY(B->launch(r->ctx, r->kgen, grid, blk, 0, r->s, ga, r->err, sizeof r->err));
     eng_dptr diag0 = g->rk[0].diag;
+    int skew = g->skew;
     void *aa[] = {&r->out[k], &r->inp[k], &r->reg, &r->ptrs, &diag0, &n, &rank, &ranks, &seq,
                   &ll_max, &cap, &spin, &lag, &last};
+    void *da[] = {&r->out[k], &r->inp[k], &r->reg, &r->ptrs, &diag0, &n, &rank, &ranks, &seq,
+                  &skew, &spin};
     unsigned agrid[3] = {g->blocks, 1, 1};
-    TRY(B->launch(r->ctx, r->kar, agrid, blk, 0, r->s, aa, r->err, sizeof r->err));
+    TRY(B->launch(r->ctx, r->kar, agrid, blk, 0, r->s, g->pattern == R6_DISPATCH ? da : aa,
+                  r->err, sizeof r->err));
     if (g->nccl) {
         void *stream = B->stream_native(r->ctx, r->s);
         int rc = g->nccl->AllReduce((const void *)(uintptr_t)r->inp[k], (void *)(uintptr_t)r->ref[k],
@@ -241,7 +257,11 @@ static int rank_call(struct r6_rank *r, int k, uint32_t seq, uint32_t tag, int c
     eng_dptr cnt = r->counters + (eng_dptr)(16 * k), ref = g->nccl ? r->ref[k] : 0;
     uint32_t ucall = (uint32_t)call;
     void *ca[] = {&r->out[k], &ref, &cnt, &n, &ranks, &tag, &ucall};
-    return B->launch(r->ctx, r->kchk, grid, blk, 0, r->s, ca, r->err, sizeof r->err);
+    void *dc[] = {&r->out[k], &cnt, &n, &rank, &ranks, &tag, &ucall, &seq, &skew};
+    if (g->pattern == R6_DISPATCH)
+        grid[0] = grid_for(g, n * ranks);
+    return B->launch(r->ctx, r->kchk, grid, blk, 0, r->s, g->pattern == R6_DISPATCH ? dc : ca,
+                     r->err, sizeof r->err);
 }
 
 static int rank_run(struct r6_rank *r)
@@ -342,6 +362,14 @@ static void append(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Which path of the protocol a message size takes, for the report. */
+static const char *path_name(const struct r6 *g, int k)
+{
+    if (g->pattern == R6_DISPATCH)
+        return "dispatch";
+    return g->n[k] <= g->ll_max ? "LL path" : "registered path";
+}
+
 static int get(const struct eng_values *v, const char *name, int64_t *out, char *err, size_t n)
 {
     return eng_values_eval(v, name, out, err, n);
@@ -360,7 +388,12 @@ static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size
     int rc = 0;
     for (size_t i = 0; i < sizeof names / sizeof *names && rc == 0; i++)
         rc = get(&v, names[i], &x[i], err, errlen);
-    int64_t blocks = 8, threads = 256, scale = 1, cpu_calls = 0;
+    int64_t blocks = 8, threads = 256, scale = 1, cpu_calls = 0, pattern = 0, skew = 1;
+    if (rc == 0) {
+        /* optional: a suite without them is an all-reduce; a check without skew routes unevenly */
+        (void)(get(&v, "pattern", &pattern, err, errlen) == 0 || (pattern = 0));
+        (void)(get(&v, "skew", &skew, err, errlen) == 0 || (skew = 1));
+    }
     if (rc == 0 && g->cpu) {
         (void)(get(&v, "cpu_blocks", &blocks, err, errlen) == 0 || (blocks = 2));
         (void)(get(&v, "cpu_threads", &threads, err, errlen) == 0 || (threads = 64));
@@ -374,6 +407,8 @@ static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size
     eng_values_free(&v);
     if (rc != 0)
         return -1;
+    g->pattern = pattern == 1 ? R6_DISPATCH : R6_ALLREDUCE;
+    g->skew = skew != 0;
     g->ranks = (int)x[0];
     g->calls = (int)x[1];
     if (g->cpu && cpu_calls > 0 && !s->baseline)
@@ -461,9 +496,11 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     char sz[3][32];
     for (int k = 0; k < 3; k++)
         human(g->bytes[k], sz[k], sizeof sz[k]);
-    snprintf(out->shape, sizeof out->shape, "tp%d %s x%d calls%s%s", g->ranks,
+    snprintf(out->shape, sizeof out->shape, "%s%d %s x%d calls%s%s%s",
+             g->pattern == R6_DISPATCH ? "ep" : "tp", g->ranks,
              g->nsizes == 1 ? sz[0] : "3 sizes", g->calls, g->changing ? " changing" : " constant",
-             g->lag_rank >= 0 ? " lag" : "");
+             g->lag_rank >= 0 ? " lag" : "",
+             g->pattern != R6_DISPATCH ? "" : g->skew ? " skewed" : " even");
     out->repeats = g->calls;
     int ndev = 0;
     if (g->B->device_count(&ndev, err, sizeof err) != 0 ||
@@ -471,10 +508,16 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         snprintf(out->detail, sizeof out->detail, "setup: %s", err);
         goto done;
     }
-    if (!g->cpu && ndev < g->ranks) {
+    /* One GPU can still host every rank (one context, a stream per rank, all blocks resident
+     * at once): the protocol's logic, its bounded waits and a lagging rank run on real hardware,
+     * but no memory is crossed between devices, so an ordering bug between GPUs cannot show. */
+    const char *one = getenv("KLADDER_RUNG6_ONE_DEVICE");
+    g->one_device = !g->cpu && one && strcmp(one, "1") == 0;
+    if (!g->cpu && !g->one_device && ndev < g->ranks) {
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail,
-                 "needs %d %s devices, %d visible (the cpu backend emulates the ranks)", g->ranks,
+                 "needs %d %s devices, %d visible (the cpu backend emulates the ranks; "
+                 "KLADDER_RUNG6_ONE_DEVICE=1 puts every rank on one GPU)", g->ranks,
                  g->B->name, ndev);
         goto done;
     }
@@ -504,9 +547,16 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         goto done;
     }
     free(log);
-    /* The reference collective. */
-    snprintf(g->ref_desc, sizeof g->ref_desc, "the exact sum, on the device");
-    if (!g->cpu) {
+    /* The reference collective. The dispatch's reference is exact without one: every rank can
+     * say which element of which source it must hold. */
+    snprintf(g->ref_desc, sizeof g->ref_desc, "%s",
+             g->pattern == R6_DISPATCH ? "the elements each source rank sent, by the call's routing, "
+                                         "checked on the device"
+                                       : "the exact sum, on the device");
+    if (g->one_device && g->pattern == R6_ALLREDUCE)
+        snprintf(g->ref_desc, sizeof g->ref_desc,
+                 "the exact sum, on the device (NCCL wants one GPU per rank)");
+    if (!g->cpu && !g->one_device && g->pattern == R6_ALLREDUCE) {
         char nwhy[512];
         g->nccl = eng_nccl_load(g->B->name, nwhy, sizeof nwhy);
         if (g->nccl && g->nccl->GetUniqueId(&g->nid) != 0)
@@ -590,14 +640,12 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
             if (c[0]) {
                 int64_t f = (int64_t)(0xffffffffu - c[2]);
                 first = first < 0 || f < first ? f : first;
-                append(per, sizeof per, " rank %d size %s (%s path): %u wrong, calls %lld..%u;", r,
-                       sz[k], g->n[k] <= g->ll_max ? "LL" : "registered", c[0], (long long)f,
-                       c[1] - 1);
+                append(per, sizeof per, " rank %d size %s (%s): %u wrong, calls %lld..%u;", r,
+                       sz[k], path_name(g, k), c[0], (long long)f, c[1] - 1);
             }
         }
         if (!kb)
-            append(per, sizeof per, " size %s (%s path): every rank right;", sz[k],
-                   g->n[k] <= g->ll_max ? "LL" : "registered");
+            append(per, sizeof per, " size %s (%s): every rank right;", sz[k], path_name(g, k));
         if (kref)
             append(per, sizeof per, " the reference collective itself differs from the exact sum "
                    "in %lld elements at size %s;", (long long)kref, sz[k]);
@@ -620,9 +668,13 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     append(out->detail, sizeof out->detail, "%s reference: %s", per, g->ref_desc);
     if (g->cpu)
         append(out->detail, sizeof out->detail, "; cpu backend: %d emulated ranks, sizes divided by "
-               "%lld (threshold %lld B)%s", g->ranks, (long long)g->scale,
-               (long long)(g->ll_max * 4),
+               "%lld%s%s", g->ranks, (long long)g->scale,
+               g->pattern == R6_DISPATCH ? "" : " (LL threshold scaled too)",
                g->weak ? ", peer memory emulated as weakly ordered (docs/multi-gpu.md)" : "");
+    if (g->one_device)
+        append(out->detail, sizeof out->detail, "; all %d ranks on %s device %d "
+               "(KLADDER_RUNG6_ONE_DEVICE): ordering between GPUs is not exercised", g->ranks,
+               g->B->name, g->s->device);
     if (g->info.compute_partition[0] || g->info.memory_partition[0])
         append(out->detail, sizeof out->detail, "; partition %s/%s", g->info.compute_partition,
                g->info.memory_partition);

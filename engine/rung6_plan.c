@@ -16,6 +16,7 @@ struct r6_check {
     int ranks, changing;
     int lag;            /* the lagging rank + 1; 0: nobody lags */
     int nsizes, sync_each, calls; /* calls 0: the suite's */
+    int skew;           /* EP dispatch only: 1 routing with a hot rank, 0 an even split */
 };
 
 static void shape_put(struct eng_shape *s, const char *k, int64_t v)
@@ -28,7 +29,7 @@ static void shape_put(struct eng_shape *s, const char *k, int64_t v)
 
 static void add(const struct eng_manifest *m, const char *suite_ref,
                 const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
-                const struct r6_check *c, bool baseline)
+                const struct r6_check *c, bool baseline, bool dispatch)
 {
     const char *variants[2] = {"fixed", "buggy"};
     for (int v = 0; v < 2; v++) {
@@ -58,6 +59,8 @@ static void add(const struct eng_manifest *m, const char *suite_ref,
         shape_put(&s->shapes[0], "sync_each", c->sync_each);
         if (c->calls)
             shape_put(&s->shapes[0], "calls", c->calls);
+        if (dispatch)
+            shape_put(&s->shapes[0], "skew", c->skew);
         s->timeout_s = o->timeout_s;
         snprintf(p->label, sizeof p->label, "%s%s", baseline ? "baseline-" : "", variants[v]);
         p->expect_fail = !baseline && v == 1;
@@ -70,6 +73,10 @@ int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
                    char *err, size_t errlen)
 {
     int max_ranks = 0;
+    bool dispatch = false; /* the suite's "pattern": 1 is the EP dispatch, else the all-reduce */
+    for (size_t i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, "pattern") == 0)
+            dispatch = m->params[i].value > 0.5 && m->params[i].value < 1.5;
     for (size_t k = 0; k < sizeof needed / sizeof *needed; k++) {
         bool found = false;
         for (size_t i = 0; i < m->nparams; i++)
@@ -86,23 +93,38 @@ int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
     }
     /* The plain unit test: two ranks, one call per size with a synchronisation after each,
      * the same inputs every call, nobody lagging. */
-    static const struct r6_check base = {"unit-test-tp2", 2, 0, 0, 3, 1, 3};
+    static const struct r6_check base = {"unit-test-tp2", 2, 0, 0, 3, 1, 3, 0};
     static const struct r6_check checks[] = {
         /* many calls back to back, inputs changing every call (aiter-4812's regression test) */
-        {"tp2-changing", 2, 1, 0, 3, 0, 0},
+        {"tp2-changing", 2, 1, 0, 3, 0, 0, 0},
         /* the same, inputs constant: stale contents equal fresh ones, the lesson's contrast */
-        {"tp2-constant", 2, 0, 0, 3, 0, 0},
+        {"tp2-constant", 2, 0, 0, 3, 0, 0, 0},
         /* one rank lags every call: a rank one call ahead meets a reader still in the last one */
-        {"tp2-lag", 2, 1, 2, 3, 0, 0},
+        {"tp2-lag", 2, 1, 2, 3, 0, 0, 0},
         /* one size only: every call lands in the same place (aiter-6446's review remark) */
-        {"tp2-lag-one-size", 2, 1, 2, 1, 0, 0},
-        {"tp4-changing", 4, 1, 0, 3, 0, 0},
-        {"tp4-lag", 4, 1, 4, 3, 0, 0},
+        {"tp2-lag-one-size", 2, 1, 2, 1, 0, 0, 0},
+        {"tp4-changing", 4, 1, 0, 3, 0, 0, 0},
+        {"tp4-lag", 4, 1, 4, 3, 0, 0, 0},
     };
+    /* EP: the dispatch of a MoE layer. Its unit test routes evenly with the same tokens every
+     * call and synchronises after each; a model routes unevenly, differently every call, with
+     * the calls of its layers queued back to back. */
+    static const struct r6_check ep_base = {"unit-test-ep2", 2, 0, 0, 3, 1, 3, 0};
+    static const struct r6_check ep_checks[] = {
+        {"ep2-changing", 2, 1, 0, 3, 0, 0, 1},
+        /* constant tokens: the lesson's contrast again */
+        {"ep2-constant", 2, 0, 0, 3, 0, 0, 1},
+        /* an even split with changing tokens: what is left of the model when routing is uniform */
+        {"ep2-even-changing", 2, 1, 0, 3, 0, 0, 0},
+        {"ep4-changing", 4, 1, 0, 3, 0, 0, 1},
+    };
+    const struct r6_check *b0 = dispatch ? &ep_base : &base;
+    const struct r6_check *table = dispatch ? ep_checks : checks;
+    size_t count = dispatch ? sizeof ep_checks / sizeof *ep_checks : sizeof checks / sizeof *checks;
     if (o->baseline)
-        add(m, suite_ref, o, list, n, &base, true);
-    for (size_t i = 0; i < sizeof checks / sizeof *checks; i++)
-        if (checks[i].ranks <= max_ranks)
-            add(m, suite_ref, o, list, n, &checks[i], false);
+        add(m, suite_ref, o, list, n, b0, true, dispatch);
+    for (size_t i = 0; i < count; i++)
+        if (table[i].ranks <= max_ranks)
+            add(m, suite_ref, o, list, n, &table[i], false, dispatch);
     return 0;
 }

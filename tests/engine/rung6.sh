@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rung 6 on the cpu backend with emulated ranks: aiter-4812 (relaxed ready flag) returns wrong
-# sums only on the registered-buffer path with inputs changing every call, aiter-6446 (slot
+# sums only on the registered-buffer path with inputs changing every call, and its EP dispatch
+# gathers stale tokens only when they change every call; aiter-6446 (slot
 # stride from the message size) hangs only with a lagging rank and sizes that differ; fixed
 # variants and the plain baselines pass; the default schedule (coherent memory) lets 4812 escape.
 . tests/tap.sh
@@ -60,6 +61,28 @@ d=$(detail buggy "${caught:-tp2-changing}" "$o")
 echo "# $d"
 tap_check "4812 buggy: the LL path stays right" grep -q 'KiB (LL path): every rank right' <<<"$d"
 tap_check "4812 buggy: the registered path is wrong" grep -q 'KiB (registered path): [0-9]* wrong' <<<"$d"
+
+# EP: aiter-4812's publication in a MoE dispatch (kernels/suites/aiter-4812-ep.json), run by
+# `run --case aiter-4812` with the all-reduce suite.
+tap_check "4812 EP: baseline-fixed unit-test-ep2 passes" test "$(verdict baseline-fixed unit-test-ep2 "$o")" = pass
+tap_check "4812 EP: baseline-buggy unit-test-ep2 passes (the unit test misses it)" \
+    test "$(verdict baseline-buggy unit-test-ep2 "$o")" = pass
+for c in ep2-changing ep2-constant ep2-even-changing ep4-changing; do
+    tap_check "4812 EP: fixed $c passes" test "$(verdict fixed $c "$o")" = pass
+done
+caught=
+for c in ep2-changing ep4-changing ep2-even-changing; do
+    [ "$(verdict buggy $c "$o")" = fail ] && { caught=$c; break; }
+done
+tap_check "4812 EP buggy: a dispatch with tokens changing every call gathers stale tokens (${caught:-none})" \
+    test -n "$caught"
+tap_check "4812 EP buggy: constant tokens hide it" test "$(verdict buggy ep2-constant "$o")" = pass
+d=$(detail buggy "${caught:-ep2-changing}" "$o")
+echo "# $d"
+tap_check "4812 EP buggy: the detail counts wrong elements per rank and size" \
+    grep -Eq 'rank [0-9]+ size [0-9]+ KiB \(dispatch\): [0-9]+ wrong' <<<"$d"
+shape=$(python3 -c "import json,sys; print([c['shape'] for c in json.load(open(sys.argv[1]))['checks'] if c['check'] == 'ep4-changing'][0])" "$o")
+tap_check "4812 EP: the shape says ep4 with skewed routing ($shape)" grep -q '^ep4 3 sizes.*changing skewed' <<<"$shape"
 
 o=$KL_TMP/aiter-6446.json
 tap_check "6446 buggy: a lagging rank with three sizes hangs" test "$(verdict buggy tp2-lag "$o")" = hang
