@@ -64,7 +64,9 @@ for build in build build/asan; do
         for s in tests/$group/*.sh; do
             [ -f "$s" ] || continue
             KL_TMP=$(mktemp -d)
-            export KL_TMP
+            # a user's own themes or settings never reach a test
+            XDG_CONFIG_HOME=$KL_TMP/config
+            export KL_TMP XDG_CONFIG_HOME
             run_one "$build/$s" bash "$s"
             rm -rf "$KL_TMP"
         done

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/paths.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/child.h"
@@ -164,7 +165,7 @@ static void draw_header(struct tui_app *app)
     int cur = tab_index(app);
     char right[96];
     snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中文" : "English",
-             tui_theme_names[app->theme]);
+             app->themes[app->theme].name);
     int rw = text_width(right);
     /* A space between tabs where the language and theme still fit at the right. */
     int need = x + rw + 1;
@@ -296,7 +297,8 @@ static void apply_theme(struct tui_app *app)
 {
     struct tui_theme t;
     char err[256];
-    if (tui_theme_load(tui_theme_names[app->theme], &t, err, sizeof err) != 0) {
+    if (tui_theme_entry_load(&app->themes[app->theme], &t, err, sizeof err) != 0) {
+        /* a broken file of the user's: say where, and carry on with the default colours */
         tui_app_message(app, "%s", err);
         if (tui_theme_load("default", &t, err, sizeof err) != 0)
             die("kladder: the built-in default theme is broken: %s", err);
@@ -351,7 +353,7 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         refresh_views(app);
         return TUI_R_DRAW;
     case TUI_ACT_THEME:
-        app->theme = tui_theme_names[app->theme + 1] ? app->theme + 1 : 0;
+        app->theme = (size_t)app->theme + 1 < app->n_themes ? app->theme + 1 : 0;
         apply_theme(app);
         return TUI_R_DRAW;
     case TUI_ACT_REDRAW:
@@ -597,6 +599,7 @@ static void load_reference(struct tui_app *app)
 
 static void free_app(struct tui_app *app)
 {
+    tui_theme_list_free(app->themes, app->n_themes);
     for (int v = 0; v < TUI_VIEW_COUNT; v++)
         if (app->state[v] && views[v]->fini)
             views[v]->fini(app->state[v]);
@@ -650,10 +653,16 @@ int tui_main(const struct cli_global *g)
     const char *lang = getenv("KLADDER_LANG");
     if (lang && strncmp(lang, "zh", 2) == 0)
         app.lang = TUI_LANG_ZH;
+    /* themes: the built-in ones, then the user's files in $XDG_CONFIG_HOME/kladder/themes */
+    char *config = paths_config_dir();
+    char *theme_dir = xasprintf("%s/themes", config);
+    app.themes = tui_theme_list(theme_dir, &app.n_themes);
+    free(theme_dir);
+    free(config);
     const char *theme = getenv("KLADDER_THEME");
-    for (int i = 0; theme && tui_theme_names[i]; i++)
-        if (strcmp(theme, tui_theme_names[i]) == 0)
-            app.theme = i;
+    for (size_t i = 0; theme && i < app.n_themes; i++)
+        if (strcmp(theme, app.themes[i].name) == 0)
+            app.theme = (int)i;
 
     const char *codeset = nl_langinfo(CODESET);
     tui_draw_set_ascii(!codeset || strcmp(codeset, "UTF-8") != 0);

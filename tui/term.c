@@ -57,7 +57,11 @@ int tui_term_start(bool headless, int rows, int cols, char *err, size_t errlen)
         start_color();
         use_default_colors();
     }
-    if (!headless) {
+    /* KLADDER_MOUSE=off leaves the mouse to the terminal: its own selection and scrolling */
+    const char *mouse = getenv("KLADDER_MOUSE");
+    bool mouse_off = mouse && (strcmp(mouse, "off") == 0 || strcmp(mouse, "0") == 0 ||
+                               strcmp(mouse, "no") == 0);
+    if (!headless && !mouse_off) {
         mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
 #if NCURSES_MOUSE_VERSION > 1
                       | BUTTON5_PRESSED

@@ -1,12 +1,14 @@
 #include "tui/theme.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/embed.h"
 #include "common/fileio.h"
+#include "common/xalloc.h"
 
 static const char *const role_names[] = {
 #define TUI_ROLE_NAME(id, name) name,
@@ -209,6 +211,91 @@ int tui_theme_load(const char *name, struct tui_theme *out, char *err, size_t er
         return -1;
     }
     return tui_theme_parse((const char *)f->data, path, out, err, errlen);
+}
+
+/* A user theme's name from its file name ("NAME.theme"), or false for a file to pass over. */
+static bool user_theme_name(const char *file, char name[32])
+{
+    size_t len = strlen(file);
+    static const char ext[] = ".theme";
+    if (len <= sizeof ext - 1 || strcmp(file + len - (sizeof ext - 1), ext) != 0)
+        return false;
+    len -= sizeof ext - 1;
+    if (len > 31 || file[0] == '.')
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)file[i]) && !strchr("._-", file[i]))
+            return false;
+    memcpy(name, file, len);
+    name[len] = '\0';
+    return true;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct tui_theme_entry *)a)->name,
+                  ((const struct tui_theme_entry *)b)->name);
+}
+
+struct tui_theme_entry *tui_theme_list(const char *user_dir, size_t *n)
+{
+    size_t builtin = 0, cap = 8;
+    while (tui_theme_names[builtin])
+        builtin++;
+    struct tui_theme_entry *l = xcalloc(cap + builtin, sizeof *l);
+    for (size_t i = 0; i < builtin; i++)
+        snprintf(l[i].name, sizeof l[i].name, "%s", tui_theme_names[i]);
+    *n = builtin;
+    DIR *d = user_dir ? opendir(user_dir) : NULL;
+    struct dirent *de;
+    size_t first_user = builtin;
+    while (d && (de = readdir(d))) {
+        char name[32];
+        if (!user_theme_name(de->d_name, name))
+            continue;
+        char *path = xasprintf("%s/%s", user_dir, de->d_name);
+        size_t at = 0;
+        while (at < builtin && strcmp(l[at].name, name) != 0)
+            at++;
+        if (at < builtin) { /* the user's file replaces the built-in theme of that name */
+            free(l[at].path);
+            l[at].path = path;
+            continue;
+        }
+        if (*n == cap + builtin) {
+            cap *= 2;
+            l = xrealloc(l, (cap + builtin) * sizeof *l);
+        }
+        snprintf(l[*n].name, sizeof l[*n].name, "%s", name);
+        l[(*n)++].path = path;
+    }
+    if (d)
+        closedir(d);
+    qsort(l + first_user, *n - first_user, sizeof *l, entry_cmp);
+    return l;
+}
+
+void tui_theme_list_free(struct tui_theme_entry *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        free(list[i].path);
+    free(list);
+}
+
+int tui_theme_entry_load(const struct tui_theme_entry *e, struct tui_theme *out, char *err,
+                         size_t errlen)
+{
+    if (!e->path)
+        return tui_theme_load(e->name, out, err, errlen);
+    size_t len;
+    char *text = file_read_all(e->path, &len, err, errlen);
+    if (!text)
+        return -1;
+    int rc = tui_theme_parse(text, e->path, out, err, errlen);
+    free(text);
+    if (rc == 0)
+        snprintf(out->name, sizeof out->name, "%s", e->name);
+    return rc;
 }
 
 enum tui_color_mode tui_theme_color_mode(enum cli_color opt, const char *no_color,

@@ -95,6 +95,20 @@ extern const char *const tui_theme_names[];
  * the theme file at that path. */
 int tui_theme_load(const char *name, struct tui_theme *out, char *err, size_t errlen);
 
+/* The themes `t` cycles through: the built-in ones in their order, then the user's own, one per
+ * file NAME.theme in user_dir (NULL or missing: none), sorted by name. A user file named like a
+ * built-in theme takes that theme's place. NAME is 1 to 31 characters of [A-Za-z0-9._-] not
+ * starting with '.'; other files are passed over. Free with tui_theme_list_free. */
+struct tui_theme_entry {
+    char name[32];
+    char *path; /* the user's file; NULL for a built-in theme */
+};
+struct tui_theme_entry *tui_theme_list(const char *user_dir, size_t *n);
+void tui_theme_list_free(struct tui_theme_entry *list, size_t n);
+/* Loads an entry of the list: the user's file or the built-in theme. */
+int tui_theme_entry_load(const struct tui_theme_entry *e, struct tui_theme *out, char *err,
+                         size_t errlen);
+
 /* Which form to use. --color=never gives monochrome and --color=always colour (it wins over
  * NO_COLOR); auto gives monochrome when NO_COLOR is set and non-empty. Colour also needs a
  * terminal that has it; 256 colours when it reports at least 256. */

@@ -82,7 +82,9 @@ struct tui_app {
     size_t n_rungs;
 
     enum tui_lang lang;
-    int theme;                      /* index in tui_theme_names */
+    struct tui_theme_entry *themes; /* built-in and the user's (tui_theme_list) */
+    size_t n_themes;
+    int theme;                      /* index in themes */
     enum tui_color_mode color_mode;
     struct tui_layout lay;
 

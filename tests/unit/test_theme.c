@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -117,6 +118,68 @@ static void test_color_mode(void **state)
     assert_int_equal(tui_theme_color_mode(CLI_COLOR_ALWAYS, NULL, false, 0), TUI_COLOR_MONO);
 }
 
+/* ---- the user's own themes ---- */
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_user_themes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kl-themes-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "mine.theme", theme_text(-1, NULL));
+    write_file(dir, "aurora.theme", theme_text(-1, NULL));
+    /* replaces the built-in default, in its place at the head of the list */
+    write_file(dir, "default.theme", theme_text(-1, NULL));
+    write_file(dir, "broken.theme", theme_text(TUI_ROLE_TITLE, "title  bold  red/default  300/16"));
+    write_file(dir, "bad name!.theme", theme_text(-1, NULL)); /* not a name: passed over */
+    write_file(dir, ".hidden.theme", theme_text(-1, NULL));
+    write_file(dir, "notes.txt", "not a theme");
+    size_t n = 0;
+    struct tui_theme_entry *l = tui_theme_list(dir, &n);
+    const char *want[] = {"default", "light", "high-contrast", "mono", "aurora", "broken", "mine"};
+    assert_int_equal(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(l[i].name, want[i]);
+    assert_non_null(l[0].path); /* the user's default */
+    assert_null(l[1].path);     /* built-in light */
+    struct tui_theme t;
+    char err[512] = "";
+    if (tui_theme_entry_load(&l[6], &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_string_equal(t.name, "mine");
+    assert_int_equal(t.form[TUI_COLOR_256][TUI_ROLE_TITLE].fg, 203); /* its colours, not default's */
+    /* a broken file names itself, the line and the reason */
+    assert_int_equal(tui_theme_entry_load(&l[5], &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "broken.theme:"));
+    assert_non_null(strstr(err, "300"));
+    assert_int_equal(tui_theme_entry_load(&l[2], &t, err, sizeof err), 0); /* built-in */
+    assert_string_equal(t.name, "high-contrast");
+    tui_theme_list_free(l, n);
+
+    /* no folder, or none given: the built-in themes alone */
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    l = tui_theme_list(missing, &n);
+    assert_int_equal(n, 4);
+    tui_theme_list_free(l, n);
+    l = tui_theme_list(NULL, &n);
+    assert_int_equal(n, 4);
+    assert_null(l[0].path);
+    tui_theme_list_free(l, n);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_valid_text),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_color_mode),
+        cmocka_unit_test(test_user_themes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
