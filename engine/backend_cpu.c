@@ -325,6 +325,9 @@ enum work_kind { W_LAUNCH, W_COPY, W_MEMSET, W_RECORD, W_WAIT, W_GRAPH };
 struct eng_module {
     void *dl;
     char *path;
+    /* Unique for the life of the process. A module freed and the next one loaded can share an
+     * address, so per-thread caches keyed by the module must use this, not the pointer. */
+    unsigned long long serial;
     struct eng_kernel **kernels; /* owned: freed with the module */
     size_t nkernels;
 };
@@ -488,9 +491,11 @@ static int cpu_module_load(struct eng_ctx *c, const void *code, size_t len,
         free(path);
         return -1;
     }
+    static unsigned long long next_serial;
     struct eng_module *m = xcalloc(1, sizeof *m);
     m->dl = dl;
     m->path = path;
+    m->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
     *out = m;
     return 0;
 }
@@ -633,8 +638,12 @@ static int exec_graph(struct eng_ctx *c, struct eng_graph *g, char *err, size_t 
     return 0;
 }
 
+/* Where this OS thread's instance of a module's __shared__ storage is. Keyed by the module's
+ * serial: keyed by its address, a module loaded where an unloaded one was would be given the
+ * old module's freed TLS block, and poisoning it would write 0xff over whatever the allocator
+ * had put there since (once seen: a check's whole output turned to NaN). */
 static _Thread_local struct {
-    const struct eng_module *mod;
+    unsigned long long serial;
     void *data;
     size_t size;
 } tls_cache;
@@ -658,12 +667,12 @@ static int find_tls(struct dl_phdr_info *info, size_t size, void *arg)
 static void poison_shared(void *arg)
 {
     struct eng_module *m = arg;
-    if (tls_cache.mod != m) {
+    if (tls_cache.serial != m->serial) {
         void *(*anchor)(void) = NULL;
         *(void **)&anchor = dlsym(m->dl, "kl_cpu_tls_anchor");
         if (anchor)
             anchor();
-        tls_cache.mod = m;
+        tls_cache.serial = m->serial;
         tls_cache.data = NULL;
         tls_cache.size = 0;
         dl_iterate_phdr(find_tls, m);

@@ -38,6 +38,14 @@ static const char test_src[] =
     "    s[t] = in[t];\n"
     "    out[t] = s[(t + 1) % blockDim.x] + s[(t + blockDim.x - 1) % blockDim.x];\n"
     "}\n"
+    /* Reads shared memory nothing wrote: the adversarial schedule's poison shows as NaN. */
+    "KL_KERNEL shared_unwritten(unsigned *out, int write)\n"
+    "{\n"
+    "    __shared__ unsigned s[64];\n"
+    "    if (write) s[threadIdx.x] = 7u; /* never taken: keeps the read from being folded */\n"
+    "    __syncthreads();\n"
+    "    out[threadIdx.x] = s[threadIdx.x];\n"
+    "}\n"
     "KL_KERNEL neighbour_good(float *out, const float *in)\n"
     "{\n"
     "    __shared__ float s[256];\n"
@@ -87,7 +95,8 @@ static const char test_src[] =
     "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] += 1.0f;\n"
     "}\n"
     "KL_EXPORT(sum_good)\nKL_EXPORT(neighbour_bad)\nKL_EXPORT(neighbour_good)\nKL_EXPORT(wave_ops)\n"
-    "KL_EXPORT(dyn)\nKL_EXPORT(spin)\nKL_EXPORT(diverge)\nKL_EXPORT(add_one)\n";
+    "KL_EXPORT(dyn)\nKL_EXPORT(spin)\nKL_EXPORT(diverge)\nKL_EXPORT(add_one)\n"
+    "KL_EXPORT(shared_unwritten)\n";
 
 struct fix {
     struct eng_ctx *ctx;
@@ -267,6 +276,35 @@ static void check_wave(int W)
         assert_true(bal[w] == want);
     }
     close_fix(&f);
+}
+
+/* Modules loaded one after another on one context, each freed before the next: with glibc's
+ * allocator the next module usually lands at the freed one's address (under ASan's quarantine it
+ * does not). The poison of __shared__ storage must reach each new module's own storage. It was
+ * once cached by the module's address; this test passes with that code too, because the new
+ * module's TLS block then also took the old block's place, so the fix (a serial per module)
+ * rests on the reasoning in engine/backend_cpu.c, and this guards the poison across reloads. */
+static void test_module_reload_poison(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_ADVERSARIAL);
+    unsigned out[64];
+    eng_dptr dout = alloc(&f, sizeof out);
+    char err[512];
+    for (int cycle = 0; cycle < 12; cycle++) {
+        if (cycle > 0) /* the fixture's module first, then one loaded where the last one was */
+            assert_int_equal(B->module_load(f.ctx, code, code_len, &f.mod, err, sizeof err), 0);
+        int write = 0;
+        void *args[] = {&dout, &write};
+        launch(&f, kernel(&f, "shared_unwritten"), 1, 64, 0, NULL, args);
+        assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+        for (int t = 0; t < 64; t++)
+            if (out[t] != 0xffffffffu)
+                fail_msg("cycle %d thread %d read %#x from unwritten shared memory, not the "
+                         "poison 0xffffffff", cycle, t, out[t]);
+        B->module_unload(f.ctx, f.mod);
+    }
+    B->close(f.ctx);
 }
 
 static void test_wave32(void **state)
@@ -482,6 +520,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_barrier_reduction),
         cmocka_unit_test(test_missing_barrier_adversarial),
+        cmocka_unit_test(test_module_reload_poison),
         cmocka_unit_test(test_wave32),
         cmocka_unit_test(test_wave64),
         cmocka_unit_test(test_dynamic_shared),
