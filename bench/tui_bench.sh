@@ -93,3 +93,6 @@ summary loaded "background read shown (from its key)"
 for k in 3 H x 4; do
     grep "^load [0-9]* $k\$" "$w/all" | sort -n -k2 | awk -v k="$k" '{ v[NR] = $2 } END { if (NR) printf "  load key %-3s median %8.2f ms\n", k, v[int((NR + 1) / 2)] / 1000 }'
 done
+for k in 3 4; do
+    grep "^loaded [0-9]* $k\$" "$w/all" | sort -n -k2 | awk -v k="$k" '{ v[NR] = $2 } END { if (NR) printf "  data of key %-3s on screen, median %8.2f ms\n", k, v[int((NR + 1) / 2)] / 1000 }'
+done

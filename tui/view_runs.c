@@ -12,6 +12,7 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/bgread.h"
 #include "tui/child.h"
 #include "tui/draw.h"
 #include "tui/list.h"
@@ -22,6 +23,7 @@ struct runs_state {
     size_t *vis;              /* the runs that pass the filters (indexes into runs.items) */
     size_t n_vis;
     bool loaded;
+    struct tui_bgread *reading; /* the list being read in the background, NULL none */
     unsigned gen;           /* app->results_gen of the loaded list */
     struct tui_list list;
     int list_y0;
@@ -111,17 +113,73 @@ static const struct cdb_run_info *shown(const struct runs_state *s, size_t row)
     return &s->runs.items[s->vis[row]];
 }
 
-static void load(struct tui_app *app, struct runs_state *s)
+/* The list is read on a worker thread (tui/bgread.h), as the comparison is: 1,000 runs take a
+ * few milliseconds, a year of runs far more than a keystroke may. Until a new list arrives the
+ * old one stays on screen. */
+static void install(struct runs_state *s, struct cdb_run_list *l)
 {
     if (s->loaded)
         cdb_run_list_free(&s->runs);
-    memset(&s->runs, 0, sizeof s->runs);
-    char err[512];
-    if (cdb_runs_query(app->db, NULL, &s->runs, err, sizeof err) != 0)
-        tui_app_message(app, "%s", err);
+    s->runs = *l;
     s->loaded = true;
-    s->gen = app->results_gen;
     apply_filters(s);
+}
+
+static void *runs_read(struct cdb *db, void *arg, char *err, size_t errlen)
+{
+    (void)arg;
+    struct cdb_run_list *l = xcalloc(1, sizeof *l);
+    if (cdb_runs_query(db, NULL, l, err, errlen) != 0) {
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void runs_result_free(void *result)
+{
+    cdb_run_list_free(result);
+    free(result);
+}
+
+static void runs_ready(struct tui_app *app, void *ctx)
+{
+    struct runs_state *s = ctx;
+    char err[512];
+    struct cdb_run_list *l = tui_bgread_take(s->reading, err, sizeof err);
+    s->reading = NULL;
+    if (!l) {
+        tui_app_message(app, "%s", err);
+        return;
+    }
+    install(s, l);
+    free(l);
+}
+
+static void load(struct tui_app *app, struct runs_state *s)
+{
+    if (s->reading) {
+        tui_app_unwait(app, tui_bgread_fd(s->reading));
+        tui_bgread_cancel(s->reading);
+        s->reading = NULL;
+    }
+    s->gen = app->results_gen;
+    char err[512];
+    char none = 0;
+    s->reading = tui_bgread_start(cdb_path(app->db), runs_read, &none, sizeof none,
+                                  runs_result_free, err, sizeof err);
+    if (s->reading) {
+        struct tui_wait w = {.fd = tui_bgread_fd(s->reading), .ready = runs_ready, .ctx = s};
+        if (tui_app_wait(app, &w))
+            return;
+        tui_bgread_cancel(s->reading);
+        s->reading = NULL;
+    }
+    /* no worker (an in-memory database, or no thread to be had): read here */
+    struct cdb_run_list l = {0};
+    if (cdb_runs_query(app->db, NULL, &l, err, sizeof err) != 0)
+        tui_app_message(app, "%s", err);
+    install(s, &l);
 }
 
 static void *runs_init(struct tui_app *app)
@@ -136,6 +194,7 @@ static void *runs_init(struct tui_app *app)
 static void runs_fini(void *state)
 {
     struct runs_state *s = state;
+    tui_bgread_cancel(s->reading);
     if (s->loaded)
         cdb_run_list_free(&s->runs);
     free(s->vis);
@@ -254,7 +313,7 @@ static int draw_pull(struct tui_app *app, struct runs_state *s, int y, int x, in
 static void runs_draw(struct tui_app *app, void *state)
 {
     struct runs_state *s = state;
-    if (!s->loaded || s->gen != app->results_gen)
+    if ((!s->loaded && !s->reading) || s->gen != app->results_gen)
         load(app, s);
     const struct tui_rect *r = &app->lay.body;
     int y = r->y, ymax = r->y + r->h;
@@ -292,6 +351,10 @@ static void runs_draw(struct tui_app *app, void *state)
     }
     y++;
     s->list_y0 = y;
+    if (s->n_vis == 0 && s->reading) {
+        tui_draw_text(y + 1, c.x, c.w, TUI_ROLE_DIM, tui_tr(app, "Reading the runs…", "正在读取运行记录…"));
+        return;
+    }
     if (s->n_vis == 0) {
         bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0;
         tui_draw_text(y + 1, c.x, c.w, TUI_ROLE_DIM,
