@@ -12,6 +12,7 @@
 #include "common/paths.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/bgread.h"
 #include "tui/child.h"
 #include "tui/cli.h"
 #include "tui/draw.h"
@@ -121,6 +122,33 @@ void tui_app_unwait(struct tui_app *app, int fd)
             app->n_waits--;
             return;
         }
+}
+
+struct tui_bgread *tui_app_read(struct tui_app *app,
+                                void *(*fn)(struct cdb *db, void *arg, char *err, size_t errlen),
+                                const void *arg, size_t arg_size, void (*free_result)(void *),
+                                void (*ready)(struct tui_app *app, void *ctx), void *ctx)
+{
+    char err[256];
+    struct tui_bgread *r =
+        tui_bgread_start(cdb_path(app->db), fn, arg, arg_size, free_result, err, sizeof err);
+    if (!r)
+        return NULL;
+    struct tui_wait w = {.fd = tui_bgread_fd(r), .ready = ready, .ctx = ctx};
+    if (!tui_app_wait(app, &w)) {
+        tui_bgread_cancel(r);
+        return NULL;
+    }
+    return r;
+}
+
+void tui_app_read_cancel(struct tui_app *app, struct tui_bgread **r)
+{
+    if (!*r)
+        return;
+    tui_app_unwait(app, tui_bgread_fd(*r));
+    tui_bgread_cancel(*r);
+    *r = NULL;
 }
 
 void tui_app_results_changed(struct tui_app *app)

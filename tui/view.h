@@ -135,6 +135,17 @@ bool tui_app_watch(struct tui_app *app, const struct tui_job *job);
  * before it was ready (a read abandoned). */
 bool tui_app_wait(struct tui_app *app, const struct tui_wait *w);
 void tui_app_unwait(struct tui_app *app, int fd);
+/* A read of the database on a worker (tui/bgread.h) whose end the loop reports by calling
+ * ready(app, ctx); ready takes the result with tui_bgread_take. Returns NULL when no worker can
+ * start (an in-memory database) or the wait table is full: the caller then reads on its own
+ * connection. */
+struct tui_bgread;
+struct tui_bgread *tui_app_read(struct tui_app *app,
+                                void *(*fn)(struct cdb *db, void *arg, char *err, size_t errlen),
+                                const void *arg, size_t arg_size, void (*free_result)(void *),
+                                void (*ready)(struct tui_app *app, void *ctx), void *ctx);
+/* Abandons the read *r (NULL: none) and sets *r to NULL. */
+void tui_app_read_cancel(struct tui_app *app, struct tui_bgread **r);
 /* Runs changed in the database: views that show results reload when next drawn. */
 void tui_app_results_changed(struct tui_app *app);
 

@@ -190,18 +190,9 @@ static void compare_ready(struct tui_app *app, void *ctx)
     select_rows(s);
 }
 
-static void stop_reading(struct tui_app *app, struct compare_state *s)
-{
-    if (!s->reading)
-        return;
-    tui_app_unwait(app, tui_bgread_fd(s->reading));
-    tui_bgread_cancel(s->reading);
-    s->reading = NULL;
-}
-
 static void load(struct tui_app *app, struct compare_state *s)
 {
-    stop_reading(app, s);
+    tui_app_read_cancel(app, &s->reading);
     if (!s->sides_ready || s->gen != app->results_gen)
         load_sides(app, s);
     if (s->loaded)
@@ -221,16 +212,8 @@ static void load(struct tui_app *app, struct compare_state *s)
             cdb_side_resolve(app->db, s->sides[s->b].spec, &j.b, err, sizeof err) != 0) {
             snprintf(s->err, sizeof s->err, "%s", err);
         } else {
-            s->reading = tui_bgread_start(cdb_path(app->db), compare_read, &j, sizeof j,
-                                          compare_result_free, err, sizeof err);
-            struct tui_wait w = {.ctx = s, .ready = compare_ready};
-            if (s->reading) {
-                w.fd = tui_bgread_fd(s->reading);
-                if (!tui_app_wait(app, &w)) {
-                    tui_bgread_cancel(s->reading);
-                    s->reading = NULL;
-                }
-            }
+            s->reading = tui_app_read(app, compare_read, &j, sizeof j, compare_result_free,
+                                      compare_ready, s);
             /* no worker (an in-memory database, or no thread to be had): read here */
             if (!s->reading) {
                 if (cdb_compare_load(app->db, &j.a, &j.b, s->rung, &s->cmp, err, sizeof err) != 0)

@@ -158,24 +158,14 @@ static void runs_ready(struct tui_app *app, void *ctx)
 
 static void load(struct tui_app *app, struct runs_state *s)
 {
-    if (s->reading) {
-        tui_app_unwait(app, tui_bgread_fd(s->reading));
-        tui_bgread_cancel(s->reading);
-        s->reading = NULL;
-    }
+    tui_app_read_cancel(app, &s->reading);
     s->gen = app->results_gen;
-    char err[512];
     char none = 0;
-    s->reading = tui_bgread_start(cdb_path(app->db), runs_read, &none, sizeof none,
-                                  runs_result_free, err, sizeof err);
-    if (s->reading) {
-        struct tui_wait w = {.fd = tui_bgread_fd(s->reading), .ready = runs_ready, .ctx = s};
-        if (tui_app_wait(app, &w))
-            return;
-        tui_bgread_cancel(s->reading);
-        s->reading = NULL;
-    }
+    s->reading = tui_app_read(app, runs_read, &none, sizeof none, runs_result_free, runs_ready, s);
+    if (s->reading)
+        return;
     /* no worker (an in-memory database, or no thread to be had): read here */
+    char err[512];
     struct cdb_run_list l = {0};
     if (cdb_runs_query(app->db, NULL, &l, err, sizeof err) != 0)
         tui_app_message(app, "%s", err);
