@@ -106,6 +106,21 @@ long tui_list_row_at(const struct tui_list *l, int line)
     return row < l->n ? (long)row : -1;
 }
 
+long tui_list_mouse(struct tui_list *l, int line, int wheel, bool *again)
+{
+    if (wheel) {
+        tui_list_scroll(l, (long)wheel * 3);
+        return TUI_LIST_WHEEL;
+    }
+    long row = tui_list_row_at(l, line);
+    if (row < 0)
+        return TUI_LIST_NO_ROW;
+    if (again)
+        *again = (size_t)row == l->sel;
+    tui_list_select(l, (size_t)row);
+    return row;
+}
+
 bool tui_list_find(struct tui_list *l, int dir, bool (*match)(size_t row, void *ctx), void *ctx)
 {
     if (l->n == 0)

@@ -34,6 +34,13 @@ void tui_list_scroll(struct tui_list *l, long delta);
 /* The row drawn on screen line `line` (0 = first visible line), or -1 for none. */
 long tui_list_row_at(const struct tui_list *l, int line);
 
+/* The mouse over a list, as every list view takes it: a wheel notch (wheel != 0) scrolls three
+ * rows and returns TUI_LIST_WHEEL; a click on screen line `line` selects the row there and
+ * returns it, with *again (may be NULL) true when that row was selected already (a second
+ * click, which opens it), or returns TUI_LIST_NO_ROW. */
+enum { TUI_LIST_WHEEL = -1, TUI_LIST_NO_ROW = -2 };
+long tui_list_mouse(struct tui_list *l, int line, int wheel, bool *again);
+
 /* Searches from the row after (dir > 0) or before (dir < 0) the selection, wrapping around, for
  * a row where match(row, ctx) is true; selects it and returns true, or returns false. */
 bool tui_list_find(struct tui_list *l, int dir, bool (*match)(size_t row, void *ctx), void *ctx);

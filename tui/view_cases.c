@@ -510,7 +510,7 @@ static unsigned cases_mouse(struct tui_app *app, void *state, int y, int x, int 
     const struct tui_layout *lay = &app->lay;
     bool side = tui_rect_contains(&lay->sidebar, y, x);
     if (wheel) {
-        tui_list_scroll(side ? &s->sl : &s->list, wheel * 3);
+        (void)tui_list_mouse(side ? &s->sl : &s->list, 0, wheel, NULL);
         return TUI_R_DRAW;
     }
     if (side) {

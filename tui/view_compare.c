@@ -499,15 +499,8 @@ static unsigned compare_mouse(struct tui_app *app, void *state, int y, int x, in
 {
     (void)app, (void)x;
     struct compare_state *s = state;
-    if (wheel) {
-        tui_list_scroll(&s->list, wheel * 3);
-        return TUI_R_DRAW;
-    }
-    long row = tui_list_row_at(&s->list, y - s->list_y0);
-    if (row < 0)
-        return TUI_R_NONE;
-    tui_list_select(&s->list, (size_t)row);
-    return TUI_R_DRAW;
+    return tui_list_mouse(&s->list, y - s->list_y0, wheel, NULL) == TUI_LIST_NO_ROW ? TUI_R_NONE
+                                                                                 : TUI_R_DRAW;
 }
 
 static void compare_status(struct tui_app *app, void *state, char *buf, size_t len)

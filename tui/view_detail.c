@@ -385,15 +385,10 @@ static unsigned detail_mouse(struct tui_app *app, void *state, int y, int x, int
 {
     (void)x;
     struct detail_state *s = state;
-    if (wheel) {
-        tui_list_scroll(&s->doc.list, wheel * 3);
-        return TUI_R_DRAW;
-    }
-    long row = tui_list_row_at(&s->doc.list, y - app->lay.body.y);
-    if (row < 0)
+    long row = tui_list_mouse(&s->doc.list, y - app->lay.body.y, wheel, NULL);
+    if (row == TUI_LIST_NO_ROW)
         return TUI_R_NONE;
-    tui_list_select(&s->doc.list, (size_t)row);
-    if (s->doc.lines[row].link)
+    if (row >= 0 && s->doc.lines[row].link)
         return follow(app, s, (size_t)row);
     return TUI_R_DRAW;
 }

@@ -165,7 +165,7 @@ static unsigned help_mouse(struct tui_app *app, void *state, int y, int x, int w
     (void)app, (void)y, (void)x;
     struct help_state *s = state;
     if (wheel)
-        tui_list_scroll(&s->doc.list, wheel * 3);
+        (void)tui_list_mouse(&s->doc.list, 0, wheel, NULL); /* clicks on help text do nothing */
     return TUI_R_DRAW;
 }
 

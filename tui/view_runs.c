@@ -433,16 +433,11 @@ static unsigned runs_mouse(struct tui_app *app, void *state, int y, int x, int w
 {
     (void)x;
     struct runs_state *s = state;
-    if (wheel) {
-        tui_list_scroll(&s->list, wheel * 3);
-        return TUI_R_DRAW;
-    }
-    long row = tui_list_row_at(&s->list, y - s->list_y0);
-    if (row < 0)
+    bool again = false;
+    long row = tui_list_mouse(&s->list, y - s->list_y0, wheel, &again);
+    if (row == TUI_LIST_NO_ROW)
         return TUI_R_NONE;
-    bool again = (size_t)row == s->list.sel;
-    tui_list_select(&s->list, (size_t)row);
-    if (again)
+    if (row >= 0 && again)
         tui_run_show(app, shown(s, (size_t)row)->run.uuid);
     return TUI_R_DRAW;
 }
