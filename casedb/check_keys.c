@@ -49,7 +49,7 @@ struct cdb_key_cache *cdb_key_cache_new(struct cdb *db, char *err, size_t errlen
         cdb_key_cache_free(kc);
         return NULL;
     }
-    kc->cap = 1024;
+    kc->cap = 64; /* grows with the keys; a local run's check put needs one */
     kc->slots = xcalloc(kc->cap, sizeof *kc->slots);
     return kc;
 }

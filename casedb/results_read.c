@@ -120,6 +120,26 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
     " r.n_pass, r.n_fail, r.n_hang, r.n_error, r.n_skip, r.n_cancelled"
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
+/* The machine columns host .. kladder_commit, in the order of the machines table, from column
+ * `at` on (both readers of machines select them so). */
+static void read_machine(struct cdb_pool *p, sqlite3_stmt *st, int at, struct cdb_machine *m)
+{
+    m->host = col_str(p, st, at);
+    m->backend = col_str(p, st, at + 1);
+    m->device = col_str(p, st, at + 2);
+    m->target = col_str(p, st, at + 3);
+    m->wave_size = sqlite3_column_int(st, at + 4);
+    m->compute_units = sqlite3_column_int(st, at + 5);
+    m->mem_bytes = sqlite3_column_int64(st, at + 6);
+    m->driver_version = col_str(p, st, at + 7);
+    m->runtime_version = col_str(p, st, at + 8);
+    m->compiler_version = col_str(p, st, at + 9);
+    m->compute_partition = col_str(p, st, at + 10);
+    m->memory_partition = col_str(p, st, at + 11);
+    m->kladder_version = col_str(p, st, at + 12);
+    m->kladder_commit = col_str(p, st, at + 13);
+}
+
 static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *ri)
 {
     memset(ri, 0, sizeof *ri);
@@ -138,20 +158,7 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
     r->verdict = col_verdict(st, 11);
     struct cdb_machine *m = &ri->machine;
     snprintf(m->id, sizeof m->id, "%s", r->machine_id ? r->machine_id : "");
-    m->host = col_str(p, st, 12);
-    m->backend = col_str(p, st, 13);
-    m->device = col_str(p, st, 14);
-    m->target = col_str(p, st, 15);
-    m->wave_size = sqlite3_column_int(st, 16);
-    m->compute_units = sqlite3_column_int(st, 17);
-    m->mem_bytes = sqlite3_column_int64(st, 18);
-    m->driver_version = col_str(p, st, 19);
-    m->runtime_version = col_str(p, st, 20);
-    m->compiler_version = col_str(p, st, 21);
-    m->compute_partition = col_str(p, st, 22);
-    m->memory_partition = col_str(p, st, 23);
-    m->kladder_version = col_str(p, st, 24);
-    m->kladder_commit = col_str(p, st, 25);
+    read_machine(p, st, 12, m);
     /* counts stored with the run (migration 2), in the order of enum cdb_verdict */
     for (int v = CDB_PASS; v <= CDB_CANCELLED; v++) {
         ri->counts[v] = sqlite3_column_int(st, 26 + v);
@@ -373,21 +380,7 @@ int cdb_machines_query(struct cdb *db, const struct cdb_run_filter *f,
         memset(m, 0, sizeof *m);
         const char *id = (const char *)sqlite3_column_text(st, 0);
         snprintf(m->id, sizeof m->id, "%s", id ? id : "");
-        struct cdb_pool *p = out->pool;
-        m->host = col_str(p, st, 1);
-        m->backend = col_str(p, st, 2);
-        m->device = col_str(p, st, 3);
-        m->target = col_str(p, st, 4);
-        m->wave_size = sqlite3_column_int(st, 5);
-        m->compute_units = sqlite3_column_int(st, 6);
-        m->mem_bytes = sqlite3_column_int64(st, 7);
-        m->driver_version = col_str(p, st, 8);
-        m->runtime_version = col_str(p, st, 9);
-        m->compiler_version = col_str(p, st, 10);
-        m->compute_partition = col_str(p, st, 11);
-        m->memory_partition = col_str(p, st, 12);
-        m->kladder_version = col_str(p, st, 13);
-        m->kladder_commit = col_str(p, st, 14);
+        read_machine(out->pool, st, 1, m);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {

@@ -555,22 +555,14 @@ static bool pump_waits(struct tui_app *app)
  * timeout_ms passes. Returns true when key_fd is readable. */
 static bool wait_events(struct tui_app *app, int key_fd, int timeout_ms)
 {
-    struct pollfd p[1 + 2 * TUI_JOBS_MAX + TUI_WAITS_MAX];
-    nfds_t np = 0;
-    if (key_fd >= 0)
-        p[np++] = (struct pollfd){.fd = key_fd, .events = POLLIN};
-    for (int i = 0; i < app->n_jobs; i++) {
-        int f[2];
-        tui_child_fds(app->jobs[i].child, f);
-        for (int k = 0; k < 2; k++)
-            if (f[k] >= 0)
-                p[np++] = (struct pollfd){.fd = f[k], .events = POLLIN};
-    }
+    struct tui_child *ch[TUI_JOBS_MAX];
+    int fds[TUI_WAITS_MAX];
+    for (int i = 0; i < app->n_jobs; i++)
+        ch[i] = app->jobs[i].child;
     for (int i = 0; i < app->n_waits; i++)
-        p[np++] = (struct pollfd){.fd = app->waits[i].fd, .events = POLLIN};
-    if (poll(p, np, timeout_ms) <= 0 || key_fd < 0)
-        return false;
-    return (p[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+        fds[i] = app->waits[i].fd;
+    return tui_child_wait(key_fd, ch, (size_t)app->n_jobs, fds, (size_t)app->n_waits,
+                          timeout_ms) == 1;
 }
 
 /* Waits for a key while watching the children and background reads: a key returns true with

@@ -321,9 +321,10 @@ void tui_child_free(struct tui_child *c)
     free(c);
 }
 
-int tui_child_wait(int fd, struct tui_child *const *children, size_t n, int timeout_ms)
+int tui_child_wait(int fd, struct tui_child *const *children, size_t n, const int *extra,
+                   size_t nextra, int timeout_ms)
 {
-    struct pollfd p[1 + 2 * 8];
+    struct pollfd p[1 + 2 * 8 + 8];
     nfds_t np = 0;
     if (fd >= 0)
         p[np++] = (struct pollfd){.fd = fd, .events = POLLIN};
@@ -334,6 +335,8 @@ int tui_child_wait(int fd, struct tui_child *const *children, size_t n, int time
             if (f[k] >= 0)
                 p[np++] = (struct pollfd){.fd = f[k], .events = POLLIN};
     }
+    for (size_t i = 0; i < nextra && np < sizeof p / sizeof p[0]; i++)
+        p[np++] = (struct pollfd){.fd = extra[i], .events = POLLIN};
     int r = poll(p, np, timeout_ms);
     if (r <= 0 || fd < 0)
         return 0;

@@ -59,8 +59,10 @@ long tui_child_elapsed_ms(const struct tui_child *c);
 /* Stops (SIGKILL to the group) a child still running, reaps it, closes and frees. NULL is fine. */
 void tui_child_free(struct tui_child *c);
 
-/* Waits up to timeout_ms until fd (the keyboard; -1 for none) or one of the n children has
- * something to read. Returns 1 when fd is readable, 0 otherwise (children or timeout). */
-int tui_child_wait(int fd, struct tui_child *const *children, size_t n, int timeout_ms);
+/* Waits up to timeout_ms until fd (the keyboard; -1 for none), one of the n children or one of
+ * the nextra other descriptors (a background read's pipe) has something to read. Returns 1 when
+ * fd is readable, 0 otherwise (children, others or timeout). */
+int tui_child_wait(int fd, struct tui_child *const *children, size_t n, const int *extra,
+                   size_t nextra, int timeout_ms);
 
 #endif

@@ -53,7 +53,7 @@ static long run_until_done(struct tui_child *c, struct got *g, long limit_ms)
         if (tui_child_done(c) || ms > limit_ms)
             return ms;
         struct tui_child *one[1] = {c};
-        tui_child_wait(-1, one, 1, 50);
+        tui_child_wait(-1, one, 1, NULL, 0, 50);
     }
 }
 
@@ -138,7 +138,7 @@ static void test_cancel_term(void **state)
     struct tui_child *c = sh("echo started; exec sleep 30", false);
     while (g.n_out == 0) {
         struct tui_child *one[1] = {c};
-        tui_child_wait(-1, one, 1, 50);
+        tui_child_wait(-1, one, 1, NULL, 0, 50);
         tui_child_pump(c, on_line, &g);
     }
     tui_child_cancel(c);
@@ -157,7 +157,7 @@ static void test_cancel_kill_after_grace(void **state)
     struct tui_child *c = sh("trap '' TERM; echo started; while :; do sleep 1; done", false);
     while (g.n_out == 0) {
         struct tui_child *one[1] = {c};
-        tui_child_wait(-1, one, 1, 50);
+        tui_child_wait(-1, one, 1, NULL, 0, 50);
         tui_child_pump(c, on_line, &g);
     }
     tui_child_cancel(c);
