@@ -67,8 +67,37 @@ struct eng_open_opts {
     uint64_t seed;         /* for ENG_SCHED_RANDOM */
 };
 
+/* What differs between backends, as facts the engine reads; nothing outside engine/backend_*.c
+ * tests a backend's name. */
+struct eng_caps {
+    /* Kernels run on the host, emulated: the run picks the wave width and the schedule
+     * (eng_open_opts), every rank of a multi-rank check lives on the one device, a suite's
+     * cpu_* sizes apply, and the run says that it is slow. */
+    bool emulated;
+    /* Peer memory can be made weakly ordered on purpose (the kl_cpu_sysmem hooks of a module)
+     * when the schedule is adversarial. */
+    bool weak_memory;
+    /* Separately issued work really runs at once (streams, ranks); false where the backend
+     * orders it itself. */
+    bool real_concurrency;
+    /* Reach of one check: bytes of buffers and threads launched in all; 0 = the device's own
+     * limits. A check beyond it is skipped with the reason, never passed. */
+    uint64_t max_check_bytes, max_check_threads;
+    /* Geometry of the engine's utility kernels (fill, compare, hash): block size, and grid in
+     * blocks (0 = 8 per compute unit). */
+    unsigned util_block, util_grid;
+    /* Clock ticks kl_util_delay spins to make a producer late (0: the backend's schedule
+     * makes it late by itself). */
+    int64_t delay_ticks;
+    /* Polls a bounded wait in a multi-rank protocol makes before it gives up. */
+    uint32_t poll_spins;
+    /* The collective library of this runtime ("NCCL", "RCCL") or NULL. */
+    const char *collectives;
+};
+
 struct eng_backend {
     const char *name; /* "hip", "cuda", "cpu" */
+    struct eng_caps caps;
 
     /* Loads the libraries once; later calls return the first result. */
     int (*load)(char *why, size_t whylen);
@@ -87,6 +116,9 @@ struct eng_backend {
      * compile: flags are NULL-terminated extra options. *code is malloc'd (caller frees). On a
      * compile error the compiler's log is copied into log and -1 returned. */
     const char *(*compiler_id)(void);
+    /* The compile target for a device at a wave width (wave 0: the device's own): info->target
+     * on a GPU, "cpu-wave32"/"cpu-wave64" on the cpu backend. */
+    void (*compile_target)(const struct eng_device_info *info, int wave, char *out, size_t n);
     int (*compile)(const char *target, const char *source, const char *name,
                    const char *const *flags, void **code, size_t *code_len, char *log,
                    size_t loglen);
@@ -151,6 +183,9 @@ extern const struct eng_backend eng_backend_cpu;
 
 /* Every backend, in preference order (hip, cuda, cpu), NULL-terminated. */
 extern const struct eng_backend *const eng_backends[];
+
+/* compile_target of the GPU backends: the device's own target id. */
+void eng_backend_gpu_target(const struct eng_device_info *info, int wave, char *out, size_t n);
 
 /* The backend called name, or NULL. */
 const struct eng_backend *eng_backend_find(const char *name);

@@ -190,6 +190,12 @@ static int cpu_device_info(int index, struct eng_device_info *out, char *err, si
 
 /* ---- compile ---------------------------------------------------------------------------- */
 
+static void cpu_compile_target(const struct eng_device_info *info, int wave, char *out, size_t n)
+{
+    (void)info;
+    snprintf(out, n, "cpu-wave%d", wave == 64 ? 64 : 32);
+}
+
 static char *make_tmpdir(char *err, size_t errlen)
 {
     const char *t = getenv("TMPDIR");
@@ -1061,12 +1067,19 @@ static int cpu_module_symbol(struct eng_ctx *c, struct eng_module *m, const char
 
 const struct eng_backend eng_backend_cpu = {
     .name = "cpu",
+    /* The limits keep a check to seconds and a laptop's memory; KLADDER_CPU_MAX_BYTES and
+     * KLADDER_CPU_MAX_THREADS lower them for tests. A poll of a bounded wait is a scheduling
+     * point of the emulation, far slower than a GPU's. */
+    .caps = {.emulated = true, .weak_memory = true, .max_check_bytes = (uint64_t)1 << 30,
+             .max_check_threads = (uint64_t)1 << 22, .util_block = 64, .util_grid = 8,
+             .poll_spins = 1u << 14},
     .load = cpu_load,
     .device_count = cpu_device_count,
     .device_info = cpu_device_info,
     .open = cpu_open,
     .close = cpu_close,
     .compiler_id = cpu_compiler_id,
+    .compile_target = cpu_compile_target,
     .compile = cpu_compile,
     .module_load = cpu_module_load,
     .module_unload = cpu_module_unload,

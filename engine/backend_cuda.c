@@ -1066,12 +1066,15 @@ static void *cuda_stream_native(struct eng_ctx *ctx, struct eng_stream *s)
 
 const struct eng_backend eng_backend_cuda = {
     .name = "cuda",
+    .caps = {.real_concurrency = true, .util_block = 256, .delay_ticks = 20000000,
+             .poll_spins = 1u << 24, .collectives = "NCCL"},
     .load = cuda_load,
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
     .open = cuda_open,
     .close = cuda_close,
     .compiler_id = cuda_compiler_id,
+    .compile_target = eng_backend_gpu_target,
     .compile = cuda_compile,
     .module_load = cuda_module_load,
     .module_unload = cuda_module_unload,

@@ -1058,12 +1058,15 @@ static void *hip_stream_native(struct eng_ctx *ctx, struct eng_stream *s)
 
 const struct eng_backend eng_backend_hip = {
     .name = "hip",
+    .caps = {.real_concurrency = true, .util_block = 256, .delay_ticks = 20000000,
+             .poll_spins = 1u << 24, .collectives = "RCCL"},
     .load = hip_load,
     .device_count = hip_device_count,
     .device_info = hip_device_info,
     .open = hip_open,
     .close = hip_close,
     .compiler_id = hip_compiler_id,
+    .compile_target = eng_backend_gpu_target,
     .compile = hip_compile,
     .module_load = hip_module_load,
     .module_unload = hip_module_unload,

@@ -22,10 +22,6 @@
 #define GUARD_BYTES ((uint64_t)4096)
 #define RES_WORDS 64
 
-/* The cpu backend's reach: a check beyond it is skipped with the reason, never passed.
- * KLADDER_CPU_MAX_BYTES / KLADDER_CPU_MAX_THREADS override (tests lower them). */
-#define CPU_MAX_BYTES ((uint64_t)1 << 30)
-#define CPU_MAX_THREADS ((uint64_t)1 << 22)
 
 struct bufi {
     eng_dptr base, data;
@@ -53,7 +49,6 @@ struct ex {
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khcheck, *kcopy,
         *kdelay;
     eng_dptr res;
-    bool cpu;
     unsigned ugrid, ublock;
     char err[1024];
     struct eng_check_result *out;
@@ -212,9 +207,11 @@ static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shap
                         in->rblock[1] * in->rblock[2];
     char hb[64], lim[64];
     human_bytes(total, hb, sizeof hb);
-    if (e->cpu) {
-        uint64_t maxb = env_limit("KLADDER_CPU_MAX_BYTES", CPU_MAX_BYTES);
-        uint64_t maxt = env_limit("KLADDER_CPU_MAX_THREADS", CPU_MAX_THREADS);
+    /* A backend with a reach of its own (the cpu emulation) skips what lies beyond it, with the
+     * reason; KLADDER_CPU_MAX_BYTES / KLADDER_CPU_MAX_THREADS lower it (tests do). */
+    if (e->B->caps.max_check_bytes) {
+        uint64_t maxb = env_limit("KLADDER_CPU_MAX_BYTES", e->B->caps.max_check_bytes);
+        uint64_t maxt = env_limit("KLADDER_CPU_MAX_THREADS", e->B->caps.max_check_threads);
         human_bytes(maxb, lim, sizeof lim);
         for (size_t i = 0; i < m->nbuffers; i++)
             if (m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31)) {
@@ -233,7 +230,7 @@ static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shap
                             : e->s->mode == ENG_MODE_GRAPH ? (uint64_t)e->s->replays + 1
                                                            : 1;
         uint64_t work = threads * launches + rthreads;
-        if (work > maxt) {
+        if (maxt && work > maxt) {
             note(e, "%s: %llu emulated threads (%llu launch%s of %llu, and the reference); the cpu "
                     "backend runs up to %llu per check in reasonable time (run it on a GPU)",
                  in->desc, (unsigned long long)work, (unsigned long long)launches,
@@ -725,7 +722,7 @@ static int mode_streams(struct ex *e, struct inst *in, struct timer *t)
     if (fill_inputs(e, in, NULL, true) || prepare_outputs(e, in, OUT_SENTINEL, NULL) ||
         guards_scratch(e, in, NULL) || reset_scratch(e, in, 3, NULL) || sync_all(e, NULL))
         goto out;
-    int64_t ticks = e->cpu ? 0 : 20000000; /* ~10 ms at GPU clock rates */
+    int64_t ticks = e->B->caps.delay_ticks;
     eng_dptr sink = e->res + 32 * 8;
     void *da[] = {&ticks, &sink};
     unsigned one[3] = {1, 1, 1};
@@ -927,10 +924,7 @@ static int compile_load(struct ex *e, const char *file, const char *src, struct 
         return -1;
     }
     char target[80];
-    if (e->cpu)
-        snprintf(target, sizeof target, "cpu-wave%d", e->s->wave ? e->s->wave : 32);
-    else
-        snprintf(target, sizeof target, "%s", e->info.target);
+    e->B->compile_target(&e->info, e->s->wave, target, sizeof target);
     void *code;
     size_t len;
     char *log = xmalloc(16384);
@@ -955,7 +949,6 @@ static int setup(struct ex *e)
         snprintf(e->err, sizeof e->err, "unknown backend '%s'", s->backend);
         return -1;
     }
-    e->cpu = strcmp(e->B->name, "cpu") == 0;
     char why[512];
     if (e->B->load(why, sizeof why) != 0) {
         snprintf(e->err, sizeof e->err, "the %s backend is not available: %s", e->B->name, why);
@@ -996,14 +989,10 @@ static int setup(struct ex *e)
     TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
     TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
     TRY(e->B->mem_alloc(e->ctx, RES_WORDS * 8, &e->res, e->err, sizeof e->err));
-    if (e->cpu) {
-        e->ublock = 64;
-        e->ugrid = 8;
-    } else {
-        e->ublock = 256;
-        int cus = e->info.compute_units > 0 ? e->info.compute_units : 128;
-        e->ugrid = (unsigned)cus * 8;
-    }
+    e->ublock = e->B->caps.util_block;
+    e->ugrid = e->B->caps.util_grid;
+    if (!e->ugrid)
+        e->ugrid = (unsigned)(e->info.compute_units > 0 ? e->info.compute_units : 128) * 8;
     return 0;
 }
 

@@ -12,9 +12,10 @@ void eng_fingerprint(struct eng_machine *out, const char *backend,
         snprintf(out->host, sizeof out->host, "unknown");
     snprintf(out->backend, sizeof out->backend, "%s", backend);
     out->info = *info;
-    bool cpu = strcmp(backend, "cpu") == 0;
-    if (cpu && wave)
-        snprintf(out->target, sizeof out->target, "cpu-wave%d", wave);
+    const struct eng_backend *B = eng_backend_find(backend);
+    bool per_run = B && B->caps.emulated && wave; /* the run chose the wave width */
+    if (B)
+        B->compile_target(info, per_run ? wave : 0, out->target, sizeof out->target);
     else
         snprintf(out->target, sizeof out->target, "%s", info->target);
     struct cdb_machine *m = &out->m;
@@ -22,7 +23,7 @@ void eng_fingerprint(struct eng_machine *out, const char *backend,
     m->backend = out->backend;
     m->device = out->info.name;
     m->target = out->target;
-    m->wave_size = cpu && wave ? wave : info->wave_size;
+    m->wave_size = per_run ? wave : info->wave_size;
     m->compute_units = info->compute_units;
     m->mem_bytes = info->mem_bytes;
     m->driver_version = out->info.driver_version;

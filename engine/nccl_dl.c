@@ -44,11 +44,11 @@ static int bind(void *h, struct eng_nccl *t, char *why, size_t n)
     return 0;
 }
 
-const struct eng_nccl *eng_nccl_load(const char *backend, char *why, size_t whylen)
+const struct eng_nccl *eng_nccl_load(const char *family, char *why, size_t whylen)
 {
-    int k = strcmp(backend, "hip") == 0;
-    if (!k && strcmp(backend, "cuda") != 0) {
-        snprintf(why, whylen, "no collective library for the %s backend", backend);
+    int k = family && strcmp(family, "RCCL") == 0;
+    if (!k && (!family || strcmp(family, "NCCL") != 0)) {
+        snprintf(why, whylen, "no collective library for this backend");
         return NULL;
     }
     pthread_mutex_lock(&mu);
@@ -101,9 +101,9 @@ const struct eng_nccl *eng_nccl_load(const char *backend, char *why, size_t whyl
     return r;
 }
 
-void eng_nccl_describe(const struct eng_nccl *n, const char *backend, char *out, size_t len)
+void eng_nccl_describe(const struct eng_nccl *n, const char *family, char *out, size_t len)
 {
-    const char *name = strcmp(backend, "hip") == 0 ? "RCCL" : "NCCL";
+    const char *name = family;
     int v = n->version;
     /* 2.9 and later encode major*10000 + minor*100 + patch; older ones major*1000. */
     if (v >= 10000)

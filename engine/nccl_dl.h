@@ -30,11 +30,12 @@ struct eng_nccl {
     int (*GetVersion)(int *version);
 };
 
-/* Loads the library for a backend ("cuda" or "hip"). Returns a process-wide table, or NULL
- * with what was tried in why. Thread-safe. */
-const struct eng_nccl *eng_nccl_load(const char *backend, char *why, size_t whylen);
+/* Loads a collective library: family is a backend's caps.collectives, "NCCL" or "RCCL" (NULL:
+ * the backend has none). Returns a process-wide table, or NULL with what was tried in why.
+ * Thread-safe. */
+const struct eng_nccl *eng_nccl_load(const char *family, char *why, size_t whylen);
 
 /* "NCCL 2.21.5 (libnccl.so.2)" or "RCCL ..." for reports. */
-void eng_nccl_describe(const struct eng_nccl *n, const char *backend, char *out, size_t len);
+void eng_nccl_describe(const struct eng_nccl *n, const char *family, char *out, size_t len);
 
 #endif

@@ -68,7 +68,7 @@ enum r6_pattern { R6_ALLREDUCE, R6_DISPATCH };
 struct r6 {
     const struct eng_check_spec *s;
     const struct eng_backend *B;
-    bool cpu, weak;
+    bool emulated, weak; /* the backend emulates the ranks; peer memory weakly ordered */
     bool one_device; /* every rank on one GPU (KLADDER_RUNG6_ONE_DEVICE=1) */
     enum r6_pattern pattern;
     int skew; /* the dispatch's routing: 0 even, 1 a hot rank */
@@ -134,7 +134,7 @@ static int rank_setup(struct r6_rank *r)
     const struct eng_backend *B = g->B;
     struct eng_open_opts o = {.wave_size = g->s->wave, .schedule = g->s->schedule,
                               .seed = g->s->seed + (uint64_t)r->rank};
-    TRY(B->open(g->cpu || g->one_device ? g->s->device : r->rank, &o, &r->ctx, r->err,
+    TRY(B->open(g->emulated || g->one_device ? g->s->device : r->rank, &o, &r->ctx, r->err,
                 sizeof r->err));
     TRY(B->module_load(r->ctx, g->code, g->code_len, &r->mod, r->err, sizeof r->err));
     TRY(B->kernel_get(r->ctx, r->mod, g->entry, &r->kar, r->err, sizeof r->err));
@@ -188,7 +188,7 @@ static int rank_connect(struct r6_rank *r)
     const struct eng_backend *B = g->B;
     uint64_t table[3 * R6_MAX_RANKS];
     for (int j = 0; j < g->ranks; j++) {
-        if (j != r->rank && !g->cpu && !g->one_device) {
+        if (j != r->rank && !g->emulated && !g->one_device) {
             if (!B->peer_enable) {
                 snprintf(r->err, sizeof r->err, "the %s backend cannot enable peer access", B->name);
                 return -1;
@@ -394,7 +394,7 @@ static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size
         (void)(get(&v, "pattern", &pattern, err, errlen) == 0 || (pattern = 0));
         (void)(get(&v, "skew", &skew, err, errlen) == 0 || (skew = 1));
     }
-    if (rc == 0 && g->cpu) {
+    if (rc == 0 && g->emulated) {
         (void)(get(&v, "cpu_blocks", &blocks, err, errlen) == 0 || (blocks = 2));
         (void)(get(&v, "cpu_threads", &threads, err, errlen) == 0 || (threads = 64));
         (void)(get(&v, "cpu_scale", &scale, err, errlen) == 0 || (scale = 256));
@@ -411,7 +411,7 @@ static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size
     g->skew = skew != 0;
     g->ranks = (int)x[0];
     g->calls = (int)x[1];
-    if (g->cpu && cpu_calls > 0 && !s->baseline)
+    if (g->emulated && cpu_calls > 0 && !s->baseline)
         g->calls = (int)cpu_calls;
     g->changing = x[2] != 0;
     g->lag_rank = (int)x[3] - 1;
@@ -443,7 +443,7 @@ static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size
     g->cap = nmax_ll > 0 ? nmax_ll : 1;
     /* The give-up bound: a few seconds of polling on a GPU; on the cpu backend a poll of a
      * block that only waits costs a nap of tens of microseconds. */
-    g->spin = g->cpu ? (1u << 14) : (1u << 24);
+    g->spin = g->B->caps.poll_spins;
     if (g->lag_rank >= g->ranks)
         g->lag_rank = g->ranks - 1;
     return 0;
@@ -475,8 +475,8 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         snprintf(out->detail, sizeof out->detail, "setup: unknown backend '%s'", s->backend);
         goto done;
     }
-    g->cpu = strcmp(g->B->name, "cpu") == 0;
-    g->weak = g->cpu && s->schedule == ENG_SCHED_ADVERSARIAL;
+    g->emulated = g->B->caps.emulated;
+    g->weak = g->B->caps.weak_memory && s->schedule == ENG_SCHED_ADVERSARIAL;
     char why[512];
     if (g->B->load(why, sizeof why) != 0) {
         snprintf(out->detail, sizeof out->detail, "setup: the %s backend is not available: %s",
@@ -504,7 +504,7 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     out->repeats = g->calls;
     int ndev = 0;
     if (g->B->device_count(&ndev, err, sizeof err) != 0 ||
-        g->B->device_info(g->cpu ? s->device : 0, &g->info, err, sizeof err) != 0) {
+        g->B->device_info(g->emulated ? s->device : 0, &g->info, err, sizeof err) != 0) {
         snprintf(out->detail, sizeof out->detail, "setup: %s", err);
         goto done;
     }
@@ -512,8 +512,8 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
      * at once): the protocol's logic, its bounded waits and a lagging rank run on real hardware,
      * but no memory is crossed between devices, so an ordering bug between GPUs cannot show. */
     const char *one = getenv("KLADDER_RUNG6_ONE_DEVICE");
-    g->one_device = !g->cpu && one && strcmp(one, "1") == 0;
-    if (!g->cpu && !g->one_device && ndev < g->ranks) {
+    g->one_device = !g->emulated && one && strcmp(one, "1") == 0;
+    if (!g->emulated && !g->one_device && ndev < g->ranks) {
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail,
                  "needs %d %s devices, %d visible (the cpu backend emulates the ranks; "
@@ -521,7 +521,7 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
                  g->B->name, ndev);
         goto done;
     }
-    if (!g->cpu && (!g->B->peer_enable || !g->B->stream_native)) {
+    if (!g->emulated && (!g->B->peer_enable || !g->B->stream_native)) {
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail, "the %s backend has no peer access", g->B->name);
         goto done;
@@ -533,10 +533,7 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         goto done;
     }
     char target[96];
-    if (g->cpu)
-        snprintf(target, sizeof target, "cpu-wave%d", s->wave ? s->wave : 32);
-    else
-        snprintf(target, sizeof target, "%s", g->info.target);
+    g->B->compile_target(&g->info, s->wave, target, sizeof target);
     char *log = xmalloc(16384);
     log[0] = '\0';
     if (eng_compile_cached(g->B, target, m->source, (const char *)h->data, src, NULL, &g->code,
@@ -556,14 +553,14 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     if (g->one_device && g->pattern == R6_ALLREDUCE)
         snprintf(g->ref_desc, sizeof g->ref_desc,
                  "the exact sum, on the device (NCCL wants one GPU per rank)");
-    if (!g->cpu && !g->one_device && g->pattern == R6_ALLREDUCE) {
+    if (!g->emulated && !g->one_device && g->pattern == R6_ALLREDUCE) {
         char nwhy[512];
-        g->nccl = eng_nccl_load(g->B->name, nwhy, sizeof nwhy);
+        g->nccl = eng_nccl_load(g->B->caps.collectives, nwhy, sizeof nwhy);
         if (g->nccl && g->nccl->GetUniqueId(&g->nid) != 0)
             g->nccl = NULL;
         if (g->nccl) {
             char d[560];
-            eng_nccl_describe(g->nccl, g->B->name, d, sizeof d);
+            eng_nccl_describe(g->nccl, g->B->caps.collectives, d, sizeof d);
             snprintf(g->ref_desc, sizeof g->ref_desc, "%s", d);
         } else {
             snprintf(g->ref_desc, sizeof g->ref_desc, "the exact sum, on the device (%.500s)", nwhy);
@@ -666,7 +663,7 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         out->verdict = bad ? CDB_FAIL : CDB_PASS;
     }
     append(out->detail, sizeof out->detail, "%s reference: %s", per, g->ref_desc);
-    if (g->cpu)
+    if (g->emulated)
         append(out->detail, sizeof out->detail, "; cpu backend: %d emulated ranks, sizes divided by "
                "%lld%s%s", g->ranks, (long long)g->scale,
                g->pattern == R6_DISPATCH ? "" : " (LL threshold scaled too)",

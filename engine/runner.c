@@ -574,7 +574,9 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
             fclose(rn.events);
         return 2;
     }
-    int wave = strcmp(backend, "cpu") == 0 ? (o->wave ? o->wave : 32) : info.wave_size;
+    const struct eng_backend *B = eng_backend_find(backend);
+    bool emulated = B && B->caps.emulated;
+    int wave = emulated ? (o->wave ? o->wave : 32) : info.wave_size;
     eng_fingerprint(&rn.mach, backend, &info, wave);
 
     /* Plan every target. */
@@ -631,9 +633,9 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     emit(&rn, ev);
     if (!o->json)
         printf("kladder run %s: %zu checks on %s (%s, %s, wave %d)%s%s\n", rn.uuid, nplan, backend,
-               info.name, rn.mach.target, wave, strcmp(backend, "cpu") == 0 ? ", schedule " : "",
-               strcmp(backend, "cpu") == 0 ? schedule_name(o->schedule) : "");
-    if (!o->json && strcmp(backend, "cpu") == 0)
+               info.name, rn.mach.target, wave, emulated ? ", schedule " : "",
+               emulated ? schedule_name(o->schedule) : "");
+    if (!o->json && emulated)
         printf("the cpu backend emulates a GPU: it is slow, and checks beyond its reach are "
                "skipped with the reason\n");
     fflush(stdout);
