@@ -127,6 +127,9 @@ struct eng_backend {
     void (*module_unload)(struct eng_ctx *ctx, struct eng_module *mod);
     int (*kernel_get)(struct eng_ctx *ctx, struct eng_module *mod, const char *entry,
                       struct eng_kernel **out, char *err, size_t errlen);
+    /* The kernel's parameters as the code object declares them: their count, and the size in
+     * bytes of each of the first max in sizes. -1 where the runtime cannot tell; NULL = never. */
+    int (*kernel_params)(struct eng_kernel *k, size_t *sizes, int max);
 
     int (*mem_alloc)(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err, size_t errlen);
     void (*mem_free)(struct eng_ctx *ctx, eng_dptr p);

@@ -551,6 +551,13 @@ static int cpu_kernel_get(struct eng_ctx *c, struct eng_module *m, const char *e
     return 0;
 }
 
+static int cpu_kernel_params(struct eng_kernel *k, size_t *sizes, int max)
+{
+    for (int i = 0; i < k->sig->nargs && i < max; i++)
+        sizes[i] = k->sig->sizes[i];
+    return k->sig->nargs;
+}
+
 static int cpu_mem_alloc(struct eng_ctx *c, size_t bytes, eng_dptr *out, char *err,
                          size_t errlen)
 {
@@ -1084,6 +1091,7 @@ const struct eng_backend eng_backend_cpu = {
     .module_load = cpu_module_load,
     .module_unload = cpu_module_unload,
     .kernel_get = cpu_kernel_get,
+    .kernel_params = cpu_kernel_params,
     .mem_alloc = cpu_mem_alloc,
     .mem_free = cpu_mem_free,
     .memcpy_htod = cpu_memcpy_htod,

@@ -59,9 +59,6 @@ struct eng_check_result {
 
 void eng_check_result_init(struct eng_check_result *r);
 void eng_check_spec_free(struct eng_check_spec *s);
-/* Deep copy of a shape. */
-void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src);
-void eng_shape_free(struct eng_shape *s);
 
 /* JSON forms (malloc'd text, one line) and their parsers (0 or -1 with a message). */
 char *eng_check_spec_json(const struct eng_check_spec *s);

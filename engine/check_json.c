@@ -25,28 +25,6 @@ void eng_check_result_init(struct eng_check_result *r)
     r->t_med_us = r->t_min_us = r->t_max_us = NAN;
 }
 
-void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src)
-{
-    dst->name = xstrdup_or_null(src->name);
-    dst->n = src->n;
-    dst->keys = xcalloc(src->n + 1, sizeof *dst->keys);
-    dst->values = xcalloc(src->n + 1, sizeof *dst->values);
-    for (size_t i = 0; i < src->n; i++) {
-        dst->keys[i] = xstrdup(src->keys[i]);
-        dst->values[i] = src->values[i];
-    }
-}
-
-void eng_shape_free(struct eng_shape *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->keys[i]);
-    free(s->keys);
-    free(s->values);
-    free(s->name);
-    memset(s, 0, sizeof *s);
-}
-
 void eng_check_spec_free(struct eng_check_spec *s)
 {
     free(s->suite);

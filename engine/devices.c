@@ -40,11 +40,13 @@ static cJSON *device_json(const struct eng_device_info *d)
     return o;
 }
 
-cJSON *eng_devices_json(void)
+cJSON *eng_devices_json(const char *only)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; eng_backends[i]; i++) {
         const struct eng_backend *b = eng_backends[i];
+        if (only && strcmp(only, b->name) != 0)
+            continue;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "backend", b->name);
         char why[512] = "";

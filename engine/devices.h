@@ -7,8 +7,9 @@
 #include "engine/backend.h"
 
 /* An array [{backend, available, reason, devices: [{index, name, target, ...}]}] in backend
- * preference order. Loads every backend in this process. Caller frees with cJSON_Delete. */
-cJSON *eng_devices_json(void);
+ * preference order: every backend, or only the one called `only` (NULL: all). Loads them in
+ * this process. Caller frees with cJSON_Delete. */
+cJSON *eng_devices_json(const char *only);
 
 /* Reads one device object of that array back. */
 void eng_device_info_from_json(const cJSON *j, struct eng_device_info *out);

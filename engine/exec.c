@@ -5,7 +5,7 @@
  * same way, and the oracles in kernels/util.kl compare on the device; only a few result words
  * come back to the host. */
 #define _GNU_SOURCE
-#include "engine/check.h"
+#include "engine/exec.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -17,48 +17,11 @@
 #include "common/hash.h"
 #include "common/xalloc.h"
 #include "engine/cache.h"
-#include "engine/rung6.h"
+#include "engine/rung.h"
+#include "engine/session.h"
 
-#define GUARD_BYTES ((uint64_t)4096)
-#define RES_WORDS 64
-
-
-struct bufi {
-    eng_dptr base, data;
-    uint64_t alloc, padded_bytes, elems, padded_elems;
-    bool shared_with_var; /* a reference copy that is the variant's buffer (inputs) */
-};
-
-struct inst {
-    struct eng_values v;
-    struct bufi *var, *ref;
-    unsigned grid[3], block[3], shared, rgrid[3], rblock[3], rshared;
-    uint64_t (*vals_var)[2], (*vals_ref)[2]; /* scalar argument storage (16 bytes each) */
-    void **args_var, **args_ref;
-    char *desc;
-    bool allocated;
-};
-
-struct ex {
-    const struct eng_check_spec *s;
-    const struct eng_backend *B;
-    struct eng_ctx *ctx;
-    struct eng_device_info info;
-    struct eng_manifest *m;
-    struct eng_module *mod, *umod;
-    struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khcheck, *kcopy,
-        *kdelay;
-    eng_dptr res;
-    unsigned ugrid, ublock;
-    char err[1024];
-    struct eng_check_result *out;
-    /* detail accumulation */
-    char detail[1536];
-    bool failed;
-};
-
-static void note(struct ex *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct ex *e, const char *fmt, ...)
+void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void eng_exec_note(struct eng_exec *e, const char *fmt, ...)
 {
     size_t len = strlen(e->detail);
     if (len + 4 >= sizeof e->detail)
@@ -73,13 +36,8 @@ static void note(struct ex *e, const char *fmt, ...)
 
 /* ---- small wrappers --------------------------------------------------------------------- */
 
-#define TRY(call)                                                                               \
-    do {                                                                                        \
-        if ((call) != 0)                                                                        \
-            return -1;                                                                          \
-    } while (0)
 
-static int ulaunch(struct ex *e, struct eng_kernel *k, uint64_t work, struct eng_stream *s,
+int eng_exec_ulaunch(struct eng_exec *e, struct eng_kernel *k, uint64_t work, struct eng_stream *s,
                    void **args)
 {
     uint64_t blocks = (work + e->ublock - 1) / e->ublock;
@@ -91,16 +49,16 @@ static int ulaunch(struct ex *e, struct eng_kernel *k, uint64_t work, struct eng
     return e->B->launch(e->ctx, k, g, b, 0, s, args, e->err, sizeof e->err);
 }
 
-static int u_pattern(struct ex *e, eng_dptr p, uint64_t nbytes, uint64_t pattern,
+static int u_pattern(struct eng_exec *e, eng_dptr p, uint64_t nbytes, uint64_t pattern,
                      struct eng_stream *s)
 {
     if (!nbytes)
         return 0;
     void *a[] = {&p, &nbytes, &pattern};
-    return ulaunch(e, e->kpat, nbytes / 8 + 1, s, a);
+    return eng_exec_ulaunch(e, e->kpat, nbytes / 8 + 1, s, a);
 }
 
-static int u_fill(struct ex *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum eng_init init,
+static int u_fill(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum eng_init init,
                   uint64_t seed, struct eng_stream *s)
 {
     if (!n)
@@ -110,23 +68,23 @@ static int u_fill(struct ex *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum 
     int dtype = (int)dt, in = (int)init;
     uint64_t first = 0;
     void *a[] = {&p, &n, &dtype, &in, &seed, &first};
-    return ulaunch(e, e->kfill, n, s, a);
+    return eng_exec_ulaunch(e, e->kfill, n, s, a);
 }
 
-static int res_clear(struct ex *e, struct eng_stream *s)
+int eng_exec_res_clear(struct eng_exec *e, struct eng_stream *s)
 {
-    return e->B->memset_d8(e->ctx, e->res, 0, RES_WORDS * 8, s, e->err, sizeof e->err);
+    return e->B->memset_d8(e->ctx, e->res, 0, ENG_RES_WORDS * 8, s, e->err, sizeof e->err);
 }
 
-static int res_read(struct ex *e, uint64_t *r, struct eng_stream *s)
+int eng_exec_res_read(struct eng_exec *e, uint64_t *r, struct eng_stream *s)
 {
-    return e->B->memcpy_dtoh(e->ctx, r, e->res, RES_WORDS * 8, s, e->err, sizeof e->err);
+    return e->B->memcpy_dtoh(e->ctx, r, e->res, ENG_RES_WORDS * 8, s, e->err, sizeof e->err);
 }
 
-static int sync_all(struct ex *e, struct eng_stream *s)
+int eng_exec_sync_all(struct eng_exec *e, struct eng_stream *s)
 {
     if (s)
-        TRY(e->B->stream_sync(e->ctx, s, e->err, sizeof e->err));
+        ENG_TRY(e->B->stream_sync(e->ctx, s, e->err, sizeof e->err));
     return e->B->stream_sync(e->ctx, NULL, e->err, sizeof e->err);
 }
 
@@ -151,10 +109,10 @@ static void human_bytes(uint64_t b, char *out, size_t n)
         snprintf(out, n, "%llu bytes", (unsigned long long)b);
 }
 
-static void inst_free(struct ex *e, struct inst *in)
+static void inst_free(struct eng_exec *e, struct eng_inst *in)
 {
     size_t nb = e->m->nbuffers;
-    if (in->allocated)
+    if (in->allocated && !in->borrowed)
         for (size_t i = 0; i < nb; i++) {
             if (in->var[i].base)
                 e->B->mem_free(e->ctx, in->var[i].base);
@@ -173,7 +131,7 @@ static void inst_free(struct ex *e, struct inst *in)
 }
 
 /* Sizes, geometry and the cpu backend's reach. Returns 0, 1 (skip, reason in e->detail) or -1. */
-static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shape)
+static int inst_plan(struct eng_exec *e, struct eng_inst *in, const struct eng_shape *shape)
 {
     const struct eng_manifest *m = e->m;
     memset(in, 0, sizeof *in);
@@ -187,11 +145,11 @@ static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shap
         struct eng_buffer_size sz;
         if (eng_buffer_size(m, i, &in->v, &sz, e->err, sizeof e->err) != 0)
             return -1;
-        struct bufi *b = &in->var[i];
+        struct eng_bufi *b = &in->var[i];
         b->elems = sz.elems;
         b->padded_elems = sz.padded_elems;
         b->padded_bytes = sz.padded_bytes;
-        b->alloc = GUARD_BYTES + ((sz.padded_bytes + 255) & ~(uint64_t)255) + GUARD_BYTES;
+        b->alloc = ENG_GUARD_BYTES + ((sz.padded_bytes + 255) & ~(uint64_t)255) + ENG_GUARD_BYTES;
         in->ref[i] = *b;
         in->ref[i].shared_with_var = m->buffers[i].role == ENG_ROLE_INPUT;
         total += b->alloc * (in->ref[i].shared_with_var ? 1 : 2);
@@ -216,22 +174,21 @@ static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shap
         for (size_t i = 0; i < m->nbuffers; i++)
             if (m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31)) {
                 human_bytes(in->var[i].padded_bytes, hb, sizeof hb);
-                note(e, "%s: output %s is %s, past 2^31 bytes: beyond the cpu backend (run it on a GPU)",
+                eng_exec_note(e, "%s: output %s is %s, past 2^31 bytes: beyond the cpu backend (run it on a GPU)",
                      in->desc, m->buffers[i].name, hb);
                 return 1;
             }
         if (total > maxb) {
-            note(e, "%s: needs %s of buffers; the cpu backend runs checks up to %s (run it on a GPU)",
+            eng_exec_note(e, "%s: needs %s of buffers; the cpu backend runs checks up to %s (run it on a GPU)",
                  in->desc, hb, lim);
             return 1;
         }
         /* Every launch of the variant counts: repeats and replays multiply the work. */
-        uint64_t launches = e->s->mode == ENG_MODE_REPEAT   ? (uint64_t)e->s->repeats + 1
-                            : e->s->mode == ENG_MODE_GRAPH ? (uint64_t)e->s->replays + 1
-                                                           : 1;
+        uint64_t launches = 1 + (uint64_t)(e->s->repeats > 0 ? e->s->repeats : 0) +
+                            (uint64_t)(e->s->replays > 0 ? e->s->replays : 0);
         uint64_t work = threads * launches + rthreads;
         if (maxt && work > maxt) {
-            note(e, "%s: %llu emulated threads (%llu launch%s of %llu, and the reference); the cpu "
+            eng_exec_note(e, "%s: %llu emulated threads (%llu launch%s of %llu, and the reference); the cpu "
                     "backend runs up to %llu per check in reasonable time (run it on a GPU)",
                  in->desc, (unsigned long long)work, (unsigned long long)launches,
                  launches == 1 ? "" : "es", (unsigned long long)threads, (unsigned long long)maxt);
@@ -239,33 +196,33 @@ static int inst_plan(struct ex *e, struct inst *in, const struct eng_shape *shap
         }
     } else if (e->info.mem_bytes > 0 && total > (uint64_t)e->info.mem_bytes / 10 * 9) {
         human_bytes((uint64_t)e->info.mem_bytes, lim, sizeof lim);
-        note(e, "%s: needs %s of buffers; the device has %s", in->desc, hb, lim);
+        eng_exec_note(e, "%s: needs %s of buffers; the device has %s", in->desc, hb, lim);
         return 1;
     }
     return 0;
 }
 
-static int inst_alloc(struct ex *e, struct inst *in)
+int eng_exec_inst_alloc(struct eng_exec *e, struct eng_inst *in)
 {
     const struct eng_manifest *m = e->m;
     in->allocated = true;
     for (size_t i = 0; i < m->nbuffers; i++) {
-        struct bufi *v = &in->var[i], *r = &in->ref[i];
-        TRY(e->B->mem_alloc(e->ctx, v->alloc, &v->base, e->err, sizeof e->err));
-        v->data = v->base + GUARD_BYTES;
+        struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
+        ENG_TRY(e->B->mem_alloc(e->ctx, v->alloc, &v->base, e->err, sizeof e->err));
+        v->data = v->base + ENG_GUARD_BYTES;
         if (r->shared_with_var) {
             r->base = v->base;
             r->data = v->data;
         } else {
-            TRY(e->B->mem_alloc(e->ctx, r->alloc, &r->base, e->err, sizeof e->err));
-            r->data = r->base + GUARD_BYTES;
+            ENG_TRY(e->B->mem_alloc(e->ctx, r->alloc, &r->base, e->err, sizeof e->err));
+            r->data = r->base + ENG_GUARD_BYTES;
         }
     }
     return 0;
 }
 
 /* Builds both argument arrays (variant and reference) pointing at the instance's buffers. */
-static int inst_args(struct ex *e, struct inst *in)
+int eng_exec_inst_args(struct eng_exec *e, struct eng_inst *in)
 {
     const struct eng_manifest *m = e->m;
     free(in->vals_var);
@@ -325,7 +282,7 @@ static int inst_args(struct ex *e, struct inst *in)
     return 0;
 }
 
-static uint64_t buffer_seed(const struct ex *e, size_t i)
+static uint64_t buffer_seed(const struct eng_exec *e, size_t i)
 {
     struct hash_state h;
     hash_init(&h);
@@ -334,27 +291,25 @@ static uint64_t buffer_seed(const struct ex *e, size_t i)
     return h.a;
 }
 
-static int fill_inputs(struct ex *e, struct inst *in, struct eng_stream *s, bool garbage)
+int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
 {
     const struct eng_manifest *m = e->m;
     for (size_t i = 0; i < m->nbuffers; i++) {
         if (m->buffers[i].role != ENG_ROLE_INPUT)
             continue;
-        struct bufi *b = &in->var[i];
+        struct eng_bufi *b = &in->var[i];
         enum eng_dtype dt = m->buffers[i].dtype;
-        TRY(u_pattern(e, b->base, GUARD_BYTES, eng_dtype_sentinel(dt), s));
-        TRY(u_fill(e, b->data, b->padded_elems, dt, garbage ? ENG_INIT_GARBAGE : m->buffers[i].init,
+        ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
+        ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, garbage ? ENG_INIT_GARBAGE : m->buffers[i].init,
                    buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
-        TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - GUARD_BYTES - b->padded_bytes,
+        ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
     }
     return 0;
 }
 
-enum out_style { OUT_SENTINEL, OUT_ZEROS, OUT_GARBAGE };
-
 /* Outputs of the variant (which & 1) and the reference (which & 2), prepared identically. */
-static int prepare_outputs_of(struct ex *e, struct inst *in, enum out_style style, int which,
+int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum eng_out_style style, int which,
                               struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
@@ -363,33 +318,33 @@ static int prepare_outputs_of(struct ex *e, struct inst *in, enum out_style styl
             continue;
         enum eng_dtype dt = m->buffers[i].dtype;
         uint64_t pat = eng_dtype_sentinel(dt);
-        struct bufi *bs[2] = {&in->var[i], &in->ref[i]};
+        struct eng_bufi *bs[2] = {&in->var[i], &in->ref[i]};
         for (int k = 0; k < 2; k++) {
             if (!(which & (1 << k)))
                 continue;
-            struct bufi *b = bs[k];
-            if (style == OUT_SENTINEL) {
-                TRY(u_pattern(e, b->base, b->alloc, pat, s));
+            struct eng_bufi *b = bs[k];
+            if (style == ENG_OUT_SENTINEL) {
+                ENG_TRY(u_pattern(e, b->base, b->alloc, pat, s));
                 continue;
             }
-            TRY(u_pattern(e, b->base, GUARD_BYTES, pat, s));
-            TRY(u_fill(e, b->data, b->padded_elems, dt,
-                       style == OUT_ZEROS ? ENG_INIT_ZEROS : ENG_INIT_GARBAGE, buffer_seed(e, i), s));
-            TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - GUARD_BYTES - b->padded_bytes,
+            ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
+            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt,
+                       style == ENG_OUT_ZEROS ? ENG_INIT_ZEROS : ENG_INIT_GARBAGE, buffer_seed(e, i), s));
+            ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                           pat, s));
         }
     }
     return 0;
 }
 
-static int prepare_outputs(struct ex *e, struct inst *in, enum out_style style,
+int eng_exec_prepare_outputs(struct eng_exec *e, struct eng_inst *in, enum eng_out_style style,
                            struct eng_stream *s)
 {
-    return prepare_outputs_of(e, in, style, 3, s);
+    return eng_exec_prepare_outputs_of(e, in, style, 3, s);
 }
 
 /* Scratch buffers to their manifest init (which = 1 variant, 2 reference, 3 both). */
-static int reset_scratch(struct ex *e, struct inst *in, int which, struct eng_stream *s)
+int eng_exec_reset_scratch(struct eng_exec *e, struct eng_inst *in, int which, struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
     for (size_t i = 0; i < m->nbuffers; i++) {
@@ -399,14 +354,14 @@ static int reset_scratch(struct ex *e, struct inst *in, int which, struct eng_st
         for (int k = 0; k < 2; k++) {
             if (!(which & (1 << k)))
                 continue;
-            struct bufi *b = k ? &in->ref[i] : &in->var[i];
-            TRY(u_fill(e, b->data, b->padded_elems, dt, m->buffers[i].init, buffer_seed(e, i), s));
+            struct eng_bufi *b = k ? &in->ref[i] : &in->var[i];
+            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, m->buffers[i].init, buffer_seed(e, i), s));
         }
     }
     return 0;
 }
 
-static int guards_scratch(struct ex *e, struct inst *in, struct eng_stream *s)
+int eng_exec_guards_scratch(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
     for (size_t i = 0; i < m->nbuffers; i++) {
@@ -414,22 +369,22 @@ static int guards_scratch(struct ex *e, struct inst *in, struct eng_stream *s)
             continue;
         uint64_t pat = eng_dtype_sentinel(m->buffers[i].dtype);
         for (int k = 0; k < 2; k++) {
-            struct bufi *b = k ? &in->ref[i] : &in->var[i];
-            TRY(u_pattern(e, b->base, GUARD_BYTES, pat, s));
-            TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - GUARD_BYTES - b->padded_bytes,
+            struct eng_bufi *b = k ? &in->ref[i] : &in->var[i];
+            ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
+            ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                           pat, s));
         }
     }
     return 0;
 }
 
-static int launch_var(struct ex *e, struct inst *in, struct eng_stream *s)
+int eng_exec_launch_var(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
     return e->B->launch(e->ctx, e->kvar, in->grid, in->block, in->shared, s, in->args_var, e->err,
                         sizeof e->err);
 }
 
-static int launch_ref(struct ex *e, struct inst *in, struct eng_stream *s)
+int eng_exec_launch_ref(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
     return e->B->launch(e->ctx, e->kref, in->rgrid, in->rblock, in->rshared, s, in->args_ref,
                         e->err, sizeof e->err);
@@ -437,7 +392,7 @@ static int launch_ref(struct ex *e, struct inst *in, struct eng_stream *s)
 
 /* ---- oracles ---------------------------------------------------------------------------- */
 
-static void coords(const struct ex *e, const struct inst *in, size_t b, uint64_t flat, char *out,
+static void coords(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat, char *out,
                    size_t n)
 {
     const struct eng_buffer_spec *bs = &e->m->buffers[b];
@@ -464,7 +419,7 @@ static void coords(const struct ex *e, const struct inst *in, size_t b, uint64_t
         snprintf(out + len, n - len, "]");
 }
 
-static void record_bad(struct ex *e, int64_t first, int64_t count, double maxerr)
+void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr)
 {
     struct eng_check_result *r = e->out;
     if (r->bad_count < 0)
@@ -478,32 +433,32 @@ static void record_bad(struct ex *e, int64_t first, int64_t count, double maxerr
 
 /* Compares every output with the reference; with full, also the guards. Returns -1 on a device
  * error, else 0 (failures go to e->failed / e->detail). prefix names the step ("replay 2"). */
-static int oracle(struct ex *e, struct inst *in, bool full, const char *prefix,
+int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const char *prefix,
                   struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
     for (size_t i = 0; i < m->nbuffers; i++) {
         if (m->buffers[i].role != ENG_ROLE_OUTPUT)
             continue;
-        struct bufi *v = &in->var[i], *r = &in->ref[i];
+        struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
         enum eng_dtype dt = m->buffers[i].dtype;
-        TRY(res_clear(e, s));
+        ENG_TRY(eng_exec_res_clear(e, s));
         int dtype = (int)dt;
         float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
         eng_dptr res = e->res, g1 = e->res + 8 * 8, g2 = e->res + 16 * 8;
         void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
-        TRY(ulaunch(e, e->kcmp, v->padded_elems, s, ca));
-        uint64_t pat = eng_dtype_sentinel(dt), gsz = GUARD_BYTES;
-        uint64_t tail = v->alloc - GUARD_BYTES - v->padded_bytes;
+        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+        uint64_t pat = eng_dtype_sentinel(dt), gsz = ENG_GUARD_BYTES;
+        uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
         eng_dptr after = v->data + v->padded_bytes;
         void *k1[] = {&v->base, &gsz, &pat, &g1};
         void *k2[] = {&after, &tail, &pat, &g2};
         if (full) {
-            TRY(ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
-            TRY(ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
+            ENG_TRY(eng_exec_ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
+            ENG_TRY(eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
         }
-        uint64_t w[RES_WORDS];
-        TRY(res_read(e, w, s));
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, s));
         const char *bn = m->buffers[i].name;
         char pre[96] = "";
         if (prefix && *prefix)
@@ -524,49 +479,49 @@ static int oracle(struct ex *e, struct inst *in, bool full, const char *prefix,
             if (w[3])
                 snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
                          (unsigned long long)w[3]);
-            note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), max error %.4g%s%s",
+            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), max error %.4g%s%s",
                  pre, bn, (unsigned long long)w[0], (unsigned long long)v->padded_elems, at,
                  (double)mx, never, nonfin);
             e->failed = true;
-            record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)mx);
+            eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)mx);
         } else {
             float mx;
             uint32_t bits = (uint32_t)w[2];
             memcpy(&mx, &bits, 4);
-            record_bad(e, -1, 0, (double)mx);
+            eng_exec_record_bad(e, -1, 0, (double)mx);
         }
         if (full && (w[8] || w[16])) {
             if (w[8])
-                note(e, "%s%s: %llu words of the guard before it were written (first at byte %lld)",
-                     pre, bn, (unsigned long long)w[8], (long long)w[9] - 1 - (long long)GUARD_BYTES);
+                eng_exec_note(e, "%s%s: %llu words of the guard before it were written (first at byte %lld)",
+                     pre, bn, (unsigned long long)w[8], (long long)w[9] - 1 - (long long)ENG_GUARD_BYTES);
             if (w[16])
-                note(e, "%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
+                eng_exec_note(e, "%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
                      pre, bn, (unsigned long long)w[16], (unsigned long long)(w[17] - 1));
             e->failed = true;
-            record_bad(e, -1, (int64_t)(w[8] + w[16]), NAN);
+            eng_exec_record_bad(e, -1, (int64_t)(w[8] + w[16]), NAN);
         }
     }
     return 0;
 }
 
 /* Proof that a captured graph has not run: every output still holds the sentinel. */
-static int still_sentinel(struct ex *e, struct inst *in, struct eng_stream *s, bool *ok)
+int eng_exec_still_sentinel(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool *ok)
 {
     const struct eng_manifest *m = e->m;
     *ok = true;
     for (size_t i = 0; i < m->nbuffers; i++) {
         if (m->buffers[i].role != ENG_ROLE_OUTPUT)
             continue;
-        struct bufi *v = &in->var[i];
-        TRY(res_clear(e, s));
+        struct eng_bufi *v = &in->var[i];
+        ENG_TRY(eng_exec_res_clear(e, s));
         uint64_t pat = eng_dtype_sentinel(m->buffers[i].dtype);
         eng_dptr res = e->res;
         void *a[] = {&v->base, &v->alloc, &pat, &res};
-        TRY(ulaunch(e, e->kchk, v->alloc / 8 + 1, s, a));
-        uint64_t w[RES_WORDS];
-        TRY(res_read(e, w, s));
+        ENG_TRY(eng_exec_ulaunch(e, e->kchk, v->alloc / 8 + 1, s, a));
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, s));
         if (w[0]) {
-            note(e, "%s changed between capture and the first replay (%llu words): the capture ran "
+            eng_exec_note(e, "%s changed between capture and the first replay (%llu words): the capture ran "
                     "the work eagerly",
                  m->buffers[i].name, (unsigned long long)w[0]);
             *ok = false;
@@ -577,13 +532,7 @@ static int still_sentinel(struct ex *e, struct inst *in, struct eng_stream *s, b
 
 /* ---- timing ----------------------------------------------------------------------------- */
 
-struct timer {
-    struct eng_event *a, *b;
-    double *samples;
-    size_t n, cap;
-};
-
-static void timer_init(struct ex *e, struct timer *t)
+static void timer_init(struct eng_exec *e, struct eng_timer *t)
 {
     memset(t, 0, sizeof *t);
     if (!e->B->event_elapsed_ms)
@@ -593,14 +542,14 @@ static void timer_init(struct ex *e, struct timer *t)
         t->a = t->b = NULL;
 }
 
-static void timer_start(struct ex *e, struct timer *t, struct eng_stream *s)
+void eng_exec_timer_start(struct eng_exec *e, struct eng_timer *t, struct eng_stream *s)
 {
     if (t->a && e->B->event_record(e->ctx, t->a, s, e->err, sizeof e->err) != 0)
         t->a = NULL;
 }
 
 /* Records the end and stores the elapsed time divided by per (launches in the interval). */
-static void timer_stop(struct ex *e, struct timer *t, struct eng_stream *s, int per)
+void eng_exec_timer_stop(struct eng_exec *e, struct eng_timer *t, struct eng_stream *s, int per)
 {
     if (!t->a || !t->b)
         return;
@@ -620,7 +569,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void timer_finish(struct ex *e, struct timer *t)
+static void timer_finish(struct eng_exec *e, struct eng_timer *t)
 {
     if (t->n) {
         qsort(t->samples, t->n, sizeof *t->samples, cmp_double);
@@ -639,309 +588,73 @@ static void timer_finish(struct ex *e, struct timer *t)
 /* ---- modes ------------------------------------------------------------------------------ */
 
 /* One shape, one launch on the default stream. */
-static int mode_plain(struct ex *e, struct inst *in, struct timer *t, enum out_style style,
+int eng_exec_mode_plain(struct eng_exec *e, struct eng_inst *in, struct eng_timer *t, enum eng_out_style style,
                       bool full, const char *prefix)
 {
-    TRY(fill_inputs(e, in, NULL, false));
-    TRY(prepare_outputs(e, in, style, NULL));
-    TRY(guards_scratch(e, in, NULL));
-    TRY(reset_scratch(e, in, 3, NULL));
-    TRY(launch_ref(e, in, NULL));
-    timer_start(e, t, NULL);
-    TRY(launch_var(e, in, NULL));
-    timer_stop(e, t, NULL, 1);
-    TRY(sync_all(e, NULL));
-    return oracle(e, in, full, prefix, NULL);
-}
-
-static int mode_graph(struct ex *e, struct inst *in, struct timer *t)
-{
-    if (!e->B->graph_begin) {
-        note(e, "the %s backend has no graphs", e->B->name);
-        return 1;
-    }
-    struct eng_stream *s;
-    TRY(e->B->stream_create(e->ctx, &s, e->err, sizeof e->err));
-    int rc = -1;
-    struct eng_graph *g = NULL;
-    if (fill_inputs(e, in, s, false) || prepare_outputs(e, in, OUT_SENTINEL, s) ||
-        guards_scratch(e, in, s) || reset_scratch(e, in, 3, s) || launch_ref(e, in, s) ||
-        sync_all(e, s))
-        goto out;
-    if (e->B->graph_begin(e->ctx, s, e->err, sizeof e->err) != 0)
-        goto out;
-    /* The library's own reset inside the captured work, unless it resets only once, outside. */
-    if (!e->s->scratch_once && reset_scratch(e, in, 1, s) != 0)
-        goto out;
-    if (launch_var(e, in, s) != 0)
-        goto out;
-    if (e->B->graph_end(e->ctx, s, &g, e->err, sizeof e->err) != 0)
-        goto out;
-    if (sync_all(e, s) != 0)
-        goto out;
-    bool ok;
-    if (still_sentinel(e, in, s, &ok) != 0)
-        goto out;
-    if (!ok)
-        e->failed = true;
-    int replays = e->s->replays > 0 ? e->s->replays : 3;
-    for (int r = 1; r <= replays && !e->failed; r++) {
-        if (prepare_outputs_of(e, in, OUT_SENTINEL, 1, s) != 0)
-            goto out;
-        timer_start(e, t, s);
-        if (e->B->graph_launch(e->ctx, g, s, e->err, sizeof e->err) != 0)
-            goto out;
-        timer_stop(e, t, s, 1);
-        if (sync_all(e, s) != 0)
-            goto out;
-        char pre[32];
-        snprintf(pre, sizeof pre, "replay %d of %d", r, replays);
-        if (oracle(e, in, true, pre, s) != 0)
-            goto out;
-    }
-    e->out->repeats = replays;
-    rc = 0;
-out:
-    if (g)
-        e->B->graph_destroy(e->ctx, g);
-    e->B->stream_destroy(e->ctx, s);
-    return rc;
-}
-
-static int mode_streams(struct ex *e, struct inst *in, struct timer *t)
-{
-    struct eng_stream *p = NULL, *c = NULL;
-    struct eng_event *ev = NULL;
-    int rc = -1;
-    if (e->B->stream_create(e->ctx, &p, e->err, sizeof e->err) ||
-        e->B->stream_create(e->ctx, &c, e->err, sizeof e->err) ||
-        e->B->event_create(e->ctx, &ev, e->err, sizeof e->err))
-        goto out;
-    /* Inputs start as garbage; the producer writes the real ones on its own stream, after a
-     * delay so that a consumer which does not wait for it reads too early. */
-    if (fill_inputs(e, in, NULL, true) || prepare_outputs(e, in, OUT_SENTINEL, NULL) ||
-        guards_scratch(e, in, NULL) || reset_scratch(e, in, 3, NULL) || sync_all(e, NULL))
-        goto out;
-    int64_t ticks = e->B->caps.delay_ticks;
-    eng_dptr sink = e->res + 32 * 8;
-    void *da[] = {&ticks, &sink};
-    unsigned one[3] = {1, 1, 1};
-    if (e->B->launch(e->ctx, e->kdelay, one, one, 0, p, da, e->err, sizeof e->err) ||
-        fill_inputs(e, in, p, false))
-        goto out;
-    if (e->s->event && (e->B->event_record(e->ctx, ev, p, e->err, sizeof e->err) ||
-                        e->B->stream_wait_event(e->ctx, c, ev, e->err, sizeof e->err)))
-        goto out;
-    timer_start(e, t, c);
-    if (launch_var(e, in, c))
-        goto out;
-    timer_stop(e, t, c, 1);
-    if (sync_all(e, c) || sync_all(e, p))
-        goto out;
-    if (launch_ref(e, in, NULL) || sync_all(e, NULL))
-        goto out;
-    if (!e->s->event)
-        note(e, "no event between the producer stream and the kernel's stream");
-    if (oracle(e, in, true, "", NULL))
-        goto out;
-    if (!e->failed && !e->s->event)
-        e->detail[0] = '\0';
-    rc = 0;
-out:
-    if (ev)
-        e->B->event_destroy(e->ctx, ev);
-    if (p)
-        e->B->stream_destroy(e->ctx, p);
-    if (c)
-        e->B->stream_destroy(e->ctx, c);
-    return rc;
-}
-
-/* The first launch checked against the reference, its output kept; then N launches each
- * compared bitwise with it on the device (captured once and replayed where graphs exist). */
-/* Byte comparison of every output with its first-run copy (gold), repeats times on stream s:
- * res[24] counts differing 8-byte words, res[25] the first differing byte + 1. */
-static int repeat_bytes(struct ex *e, struct inst *in, eng_dptr *gold, int repeats,
-                        struct eng_stream *s)
-{
-    const struct eng_manifest *m = e->m;
-    eng_dptr bits = e->res + 24 * 8;
-    for (int r = 0; r < repeats; r++) {
-        TRY((!e->s->scratch_once && reset_scratch(e, in, 1, s)) || launch_var(e, in, s));
-        for (size_t i = 0; i < m->nbuffers; i++) {
-            if (m->buffers[i].role != ENG_ROLE_OUTPUT)
-                continue;
-            struct bufi *v = &in->var[i];
-            void *a[] = {&v->data, &gold[i], &v->padded_bytes, &bits};
-            TRY(ulaunch(e, e->kbit, v->padded_bytes / 8 + 1, s, a));
-        }
-    }
-    return 0;
-}
-
-/* Rung 5: N repeats must equal the first run bit for bit. Each repeat adds a one-pass content
- * hash of every output into its own slot, and one check per batch compares the slots with the
- * first run's hashes on the device: a repeat reads its output once (a byte comparison with the
- * kept copy reads two outputs; bench/RESULTS.md has the numbers). Only when a hash differs are
- * repeats run again with the byte comparison, to name the first differing byte. */
-static int mode_repeat(struct ex *e, struct inst *in, struct timer *t)
-{
-    TRY(mode_plain(e, in, t, OUT_SENTINEL, true, "first run"));
-    if (e->failed)
-        return 0;
-    const struct eng_manifest *m = e->m;
-    int n = e->s->repeats > 0 ? e->s->repeats : 1;
-    eng_dptr *gold = xcalloc(m->nbuffers + 1, sizeof *gold);
-    size_t *outs = xcalloc(m->nbuffers + 1, sizeof *outs);
-    uint64_t nout = 0;
-    int rc = -1;
-    struct eng_stream *s = NULL;
-    struct eng_graph *g = NULL;
-    eng_dptr gold_hash = 0, slots = 0;
-    bool use_graph = e->B->graph_begin != NULL;
-    /* Up to 32 repeats per graph, so the per-replay launch cost is spread over them; the
-     * repeat count is rounded up to whole replays. */
-    int batch = use_graph ? (n < 32 ? n : 32) : n;
-    int replays = use_graph ? (n + batch - 1) / batch : 0;
-    if (use_graph)
-        n = batch * replays;
-    for (size_t i = 0; i < m->nbuffers; i++)
-        if (m->buffers[i].role == ENG_ROLE_OUTPUT)
-            outs[nout++] = i;
-    uint64_t nslots = (uint64_t)batch * nout;
-    if (e->B->mem_alloc(e->ctx, (nout ? nout : 1) * 8, &gold_hash, e->err, sizeof e->err) ||
-        e->B->mem_alloc(e->ctx, (nslots ? nslots : 1) * 8, &slots, e->err, sizeof e->err) ||
-        e->B->memset_d8(e->ctx, gold_hash, 0, (nout ? nout : 1) * 8, NULL, e->err,
-                        sizeof e->err) ||
-        e->B->memset_d8(e->ctx, slots, 0, (nslots ? nslots : 1) * 8, NULL, e->err,
-                        sizeof e->err))
-        goto out;
-    /* The first run: a copy of every output (for locating a difference) and its hash. */
-    for (uint64_t o = 0; o < nout; o++) {
-        struct bufi *v = &in->var[outs[o]];
-        if (e->B->mem_alloc(e->ctx, v->padded_bytes ? v->padded_bytes : 8, &gold[outs[o]], e->err,
-                            sizeof e->err))
-            goto out;
-        void *a[] = {&gold[outs[o]], &v->data, &v->padded_bytes};
-        if (ulaunch(e, e->kcopy, v->padded_bytes / 8 + 1, NULL, a))
-            goto out;
-        eng_dptr h = gold_hash + o * 8;
-        void *ha[] = {&v->data, &v->padded_bytes, &h};
-        if (ulaunch(e, e->khash, v->padded_bytes / 8 + 1, NULL, ha))
-            goto out;
-    }
-    if (res_clear(e, NULL) || sync_all(e, NULL))
-        goto out;
-    if (e->B->stream_create(e->ctx, &s, e->err, sizeof e->err))
-        goto out;
-    if (use_graph && e->B->graph_begin(e->ctx, s, e->err, sizeof e->err))
-        goto out;
-    for (int r = 0; r < batch; r++) {
-        if ((!e->s->scratch_once && reset_scratch(e, in, 1, s)) || launch_var(e, in, s))
-            goto out;
-        for (uint64_t o = 0; o < nout; o++) {
-            struct bufi *v = &in->var[outs[o]];
-            eng_dptr h = slots + ((uint64_t)r * nout + o) * 8;
-            void *ha[] = {&v->data, &v->padded_bytes, &h};
-            if (ulaunch(e, e->khash, v->padded_bytes / 8 + 1, s, ha))
-                goto out;
-        }
-    }
-    eng_dptr diff = e->res + 26 * 8;
-    void *ca[] = {&slots, &nslots, &gold_hash, &nout, &diff};
-    if (ulaunch(e, e->khcheck, nslots, s, ca))
-        goto out;
-    if (use_graph) {
-        if (e->B->graph_end(e->ctx, s, &g, e->err, sizeof e->err))
-            goto out;
-        /* Timed in up to 16 groups of replays: min/median/max of the per-repeat cost. */
-        int groups = replays < 16 ? replays : 16, done = 0;
-        for (int gi = 0; gi < groups; gi++) {
-            int cnt = (replays - done) / (groups - gi);
-            timer_start(e, t, s);
-            for (int r = 0; r < cnt; r++)
-                if (e->B->graph_launch(e->ctx, g, s, e->err, sizeof e->err))
-                    goto out;
-            timer_stop(e, t, s, cnt * batch);
-            done += cnt;
-        }
-    }
-    if (sync_all(e, s))
-        goto out;
-    uint64_t w[RES_WORDS];
-    if (res_read(e, w, NULL))
-        goto out;
-    e->out->repeats = n;
-    if (w[26]) {
-        e->failed = true;
-        /* Name the first differing byte: the same repeats again, compared byte for byte. */
-        if (repeat_bytes(e, in, gold, batch, s) || sync_all(e, s) || res_read(e, w, NULL))
-            goto out;
-        if (w[24]) {
-            note(e, "%d repeats: %llu differed from the first run's content hash; run again byte "
-                    "for byte, %llu 8-byte words differed from the first run (first at byte %llu)",
-                 n, (unsigned long long)w[26], (unsigned long long)w[24],
-                 (unsigned long long)(w[25] - 1));
-            record_bad(e, (int64_t)w[25] - 1, (int64_t)w[24], NAN);
-        } else {
-            note(e, "%d repeats: %llu differed from the first run's content hash (the byte-for-byte "
-                    "re-run of %d repeats matched)",
-                 n, (unsigned long long)w[26], batch);
-            record_bad(e, -1, (int64_t)w[26], NAN);
-        }
-    }
-    rc = 0;
-out:
-    if (g)
-        e->B->graph_destroy(e->ctx, g);
-    if (s)
-        e->B->stream_destroy(e->ctx, s);
-    for (size_t i = 0; i < m->nbuffers; i++)
-        if (gold[i])
-            e->B->mem_free(e->ctx, gold[i]);
-    if (gold_hash)
-        e->B->mem_free(e->ctx, gold_hash);
-    if (slots)
-        e->B->mem_free(e->ctx, slots);
-    free(gold);
-    free(outs);
-    return rc;
+    ENG_TRY(eng_exec_fill_inputs(e, in, NULL, false));
+    ENG_TRY(eng_exec_prepare_outputs(e, in, style, NULL));
+    ENG_TRY(eng_exec_guards_scratch(e, in, NULL));
+    ENG_TRY(eng_exec_reset_scratch(e, in, 3, NULL));
+    ENG_TRY(eng_exec_launch_ref(e, in, NULL));
+    eng_exec_timer_start(e, t, NULL);
+    ENG_TRY(eng_exec_launch_var(e, in, NULL));
+    eng_exec_timer_stop(e, t, NULL, 1);
+    ENG_TRY(eng_exec_sync_all(e, NULL));
+    return eng_exec_oracle(e, in, full, prefix, NULL);
 }
 
 /* ---- setup ------------------------------------------------------------------------------ */
 
-static int get_kernel(struct ex *e, struct eng_module *mod, const char *name,
+static int get_kernel(struct eng_exec *e, struct eng_module *mod, const char *name,
                       struct eng_kernel **k)
 {
     return e->B->kernel_get(e->ctx, mod, name, k, e->err, sizeof e->err);
 }
 
-static int compile_load(struct ex *e, const char *file, const char *src, struct eng_module **mod)
+static int compile_load(struct eng_exec *e, const char *file, const char *src, struct eng_module **mod)
 {
-    const struct embed_file *h = embed_find("kernels/kl.h");
-    if (!h) {
-        snprintf(e->err, sizeof e->err, "kernels/kl.h is not built in");
-        return -1;
-    }
-    char target[80];
-    e->B->compile_target(&e->info, e->s->wave, target, sizeof target);
-    void *code;
+    const void *code;
     size_t len;
     char *log = xmalloc(16384);
     log[0] = '\0';
-    if (eng_compile_cached(e->B, target, file, (const char *)h->data, src, NULL, &code, &len,
-                           NULL, log, 16384) != 0) {
-        snprintf(e->err, sizeof e->err, "compiling %s for %s failed: %.900s", file, target, log);
+    if (eng_session_code(e->B, e->target, file, src, &code, &len, log, 16384) != 0) {
+        snprintf(e->err, sizeof e->err, "compiling %s for %s failed: %.900s", file, e->target, log);
         free(log);
         return -1;
     }
     free(log);
-    int rc = e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
-    free(code);
-    return rc;
+    return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
 }
 
-static int setup(struct ex *e)
+/* The manifest's "args" against the parameters the code object declares, where the backend can
+ * tell: a kernel that takes more or other arguments than it is given would read garbage (or
+ * crash the worker) instead of naming the mismatch. */
+static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *entry)
+{
+    size_t sizes[64];
+    int n = e->B->kernel_params ? e->B->kernel_params(k, sizes, 64) : -1;
+    if (n < 0)
+        return 0;
+    const struct eng_manifest *m = e->m;
+    if ((size_t)n != m->nargs) {
+        snprintf(e->err, sizeof e->err, "%s: kernel %s takes %d argument%s, the manifest's \"args\" "
+                 "gives %zu", m->path, entry, n, n == 1 ? "" : "s", m->nargs);
+        return -1;
+    }
+    for (size_t i = 0; i < m->nargs && i < 64; i++) {
+        enum eng_argtype t = m->args[i].type;
+        size_t want = t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4 : 8;
+        if (sizes[i] != want) {
+            snprintf(e->err, sizeof e->err, "%s: kernel %s's argument %zu is %zu bytes, the "
+                     "manifest's args[%zu] (%s) is %zu", m->path, entry, i + 1, sizes[i], i,
+                     m->args[i].expr, want);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int setup(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
     e->B = eng_backend_find(s->backend);
@@ -954,9 +667,10 @@ static int setup(struct ex *e)
         snprintf(e->err, sizeof e->err, "the %s backend is not available: %s", e->B->name, why);
         return -1;
     }
-    TRY(e->B->device_info(s->device, &e->info, e->err, sizeof e->err));
+    ENG_TRY(e->B->device_info(s->device, &e->info, e->err, sizeof e->err));
     struct eng_open_opts o = {.wave_size = s->wave, .schedule = s->schedule, .seed = s->seed};
-    TRY(e->B->open(s->device, &o, &e->ctx, e->err, sizeof e->err));
+    ENG_TRY(eng_session_get(e->B, s->device, &o, &e->ctx, e->err, sizeof e->err));
+    e->B->compile_target(&e->info, s->wave, e->target, sizeof e->target);
     e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
     if (!e->m)
         return -1;
@@ -970,25 +684,22 @@ static int setup(struct ex *e)
         return -1;
     int rc = compile_load(e, e->m->source, src, &e->mod);
     free(src);
-    TRY(rc);
-    const struct embed_file *u = embed_find("kernels/util.kl");
-    if (!u) {
-        snprintf(e->err, sizeof e->err, "kernels/util.kl is not built in");
-        return -1;
-    }
-    TRY(compile_load(e, "util.kl", (const char *)u->data, &e->umod));
-    TRY(get_kernel(e, e->mod, entry, &e->kvar));
-    TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
-    TRY(get_kernel(e, e->umod, "kl_util_fill", &e->kfill));
-    TRY(get_kernel(e, e->umod, "kl_util_fill_pattern", &e->kpat));
-    TRY(get_kernel(e, e->umod, "kl_util_check_pattern", &e->kchk));
-    TRY(get_kernel(e, e->umod, "kl_util_compare", &e->kcmp));
-    TRY(get_kernel(e, e->umod, "kl_util_bitwise", &e->kbit));
-    TRY(get_kernel(e, e->umod, "kl_util_hash", &e->khash));
-    TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
-    TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
-    TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
-    TRY(e->B->mem_alloc(e->ctx, RES_WORDS * 8, &e->res, e->err, sizeof e->err));
+    ENG_TRY(rc);
+    ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
+    ENG_TRY(get_kernel(e, e->mod, entry, &e->kvar));
+    ENG_TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
+    ENG_TRY(check_params(e, e->kvar, entry));
+    ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_fill", &e->kfill));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_fill_pattern", &e->kpat));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_check_pattern", &e->kchk));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_compare", &e->kcmp));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_bitwise", &e->kbit));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash", &e->khash));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
+    ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
     e->ublock = e->B->caps.util_block;
     e->ugrid = e->B->caps.util_grid;
     if (!e->ugrid)
@@ -996,128 +707,85 @@ static int setup(struct ex *e)
     return 0;
 }
 
-static void finish_error(struct ex *e, const char *what)
+static void finish_error(struct eng_exec *e, const char *what)
 {
     e->out->verdict = CDB_ERROR;
-    snprintf(e->out->detail, sizeof e->out->detail, "%s%s%s", what ? what : "",
+    snprintf(e->out->detail, sizeof e->out->detail, "%.600s%s%.900s", what ? what : "",
              what && *what ? ": " : "", e->err[0] ? e->err : "unknown error");
+}
+
+void eng_exec_ready(struct eng_exec *e)
+{
+    if (e->ready)
+        e->ready(e->ready_arg);
+    e->ready = NULL;
 }
 
 void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                    struct eng_check_result *out)
 {
-    if (s->rung == 6) { /* multi-rank collectives: engine/rung6.c */
-        eng_rung6_run(s, ready, arg, out);
-        return;
-    }
+    const struct eng_rung *R = eng_rung_find(s->rung);
+    if (R && R->run)
+        R->run(s, ready, arg, out);
+    else
+        eng_exec_check(s, ready, arg, out);
+}
+
+void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                    struct eng_check_result *out)
+{
     eng_check_result_init(out);
-    struct ex e = {.s = s, .out = out};
+    struct eng_exec e = {.s = s, .out = out, .ready = ready, .ready_arg = arg};
     snprintf(out->oracle, sizeof out->oracle, "%s",
              s->baseline                  ? "reference"
              : s->mode == ENG_MODE_REPEAT ? "bitwise-repeat"
                                           : "reference+sentinel");
-    if (setup(&e) != 0) {
+    const struct eng_rung *R = eng_rung_find(s->rung);
+    bool own_mode = !s->baseline && s->mode != ENG_MODE_PLAIN;
+    size_t nsh = s->nshapes ? s->nshapes : 1;
+    struct eng_inst *ins = NULL;
+    if (own_mode && (!R || !R->execute)) {
+        snprintf(e.err, sizeof e.err, "rung %d has no %s mode", s->rung, eng_mode_name(s->mode));
         finish_error(&e, "setup");
-        if (ready)
-            ready(arg);
         goto done;
     }
-    size_t nsh = s->nshapes ? s->nshapes : 1;
+    if (setup(&e) != 0) {
+        finish_error(&e, "setup");
+        goto done;
+    }
     struct eng_shape none = {0};
-    struct inst *ins = xcalloc(nsh, sizeof *ins);
+    ins = xcalloc(nsh, sizeof *ins);
     bool skip = false, err = false;
-    /* GARBAGE mode reuses the buffers of the largest shape for every shape. */
-    size_t biggest = 0;
-    uint64_t big_bytes = 0;
     for (size_t i = 0; i < nsh && !err; i++) {
         int r = inst_plan(&e, &ins[i], s->nshapes ? &s->shapes[i] : &none);
-        if (r < 0)
-            err = true;
-        if (r > 0)
-            skip = true;
-        uint64_t tot = 0;
-        for (size_t b = 0; !err && b < e.m->nbuffers; b++)
-            tot += ins[i].var[b].alloc;
-        if (tot > big_bytes) {
-            big_bytes = tot;
-            biggest = i;
-        }
+        err = r < 0;
+        skip |= r > 0;
     }
     snprintf(out->shape, sizeof out->shape, "%s%s", ins[0].desc ? ins[0].desc : "",
              nsh > 1 ? " (+ more)" : "");
     if (err) {
         finish_error(&e, "planning");
-        if (ready)
-            ready(arg);
-        goto free_ins;
+        goto done;
     }
     if (skip) {
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail, "%s", e.detail);
-        if (ready)
-            ready(arg);
-        goto free_ins;
+        goto done;
     }
-    if (s->mode == ENG_MODE_GARBAGE) {
-        if (inst_alloc(&e, &ins[biggest]) != 0)
-            err = true;
-        for (size_t i = 0; i < nsh && !err; i++)
-            if (i != biggest)
-                for (size_t b = 0; b < e.m->nbuffers; b++) {
-                    ins[i].var[b].base = ins[biggest].var[b].base;
-                    ins[i].var[b].data = ins[biggest].var[b].data;
-                    ins[i].var[b].alloc = ins[biggest].var[b].alloc;
-                    ins[i].ref[b].base = ins[biggest].ref[b].base;
-                    ins[i].ref[b].data = ins[biggest].ref[b].data;
-                    ins[i].ref[b].alloc = ins[biggest].ref[b].alloc;
-                }
-    } else if (s->mode != ENG_MODE_WARM) {
-        err = inst_alloc(&e, &ins[0]) != 0;
-    }
-    for (size_t i = 0; i < nsh && !err; i++)
-        if ((s->mode != ENG_MODE_WARM) && inst_args(&e, &ins[i]) != 0)
-            err = true;
-    if (err) {
-        finish_error(&e, "allocating buffers");
-        if (ready)
-            ready(arg);
-        goto free_ins;
-    }
-    if (ready)
-        ready(arg);
-    struct timer t;
-    timer_init(&e, &t);
-    int rc = 0;
-    switch (s->mode) {
-    case ENG_MODE_PLAIN:
-        rc = mode_plain(&e, &ins[0], &t, s->baseline ? OUT_ZEROS : OUT_SENTINEL, !s->baseline, "");
-        break;
-    case ENG_MODE_GRAPH:
-        rc = mode_graph(&e, &ins[0], &t);
-        break;
-    case ENG_MODE_STREAMS:
-        rc = mode_streams(&e, &ins[0], &t);
-        break;
-    case ENG_MODE_REPEAT:
-        rc = mode_repeat(&e, &ins[0], &t);
-        break;
-    case ENG_MODE_WARM:
-        for (size_t i = 0; i < nsh && rc == 0 && !e.failed; i++) {
-            rc = inst_alloc(&e, &ins[i]);
-            if (rc == 0)
-                rc = inst_args(&e, &ins[i]);
-            if (rc == 0)
-                rc = mode_plain(&e, &ins[i], &t, OUT_SENTINEL, true, ins[i].desc);
-            /* Keep earlier shapes' buffers alive: a cache keyed on the wrong thing shows when
-             * several shapes live in one process. */
+    struct eng_timer t;
+    int rc;
+    if (own_mode) {
+        timer_init(&e, &t);
+        rc = R->execute(&e, ins, nsh, &t);
+    } else {
+        if (eng_exec_inst_alloc(&e, &ins[0]) != 0 || eng_exec_inst_args(&e, &ins[0]) != 0) {
+            finish_error(&e, "allocating buffers");
+            goto done;
         }
-        break;
-    case ENG_MODE_GARBAGE:
-        for (size_t i = 0; i < nsh && rc == 0 && !e.failed; i++)
-            rc = mode_plain(&e, &ins[i], &t, OUT_GARBAGE, false, ins[i].desc);
-        break;
-    case ENG_MODE_COUNT:
-        break;
+        eng_exec_ready(&e);
+        timer_init(&e, &t);
+        rc = eng_exec_mode_plain(&e, &ins[0], &t, s->baseline ? ENG_OUT_ZEROS : ENG_OUT_SENTINEL,
+                                 !s->baseline, "");
     }
     timer_finish(&e, &t);
     if (rc < 0) {
@@ -1131,22 +799,17 @@ void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         if (!out->repeats)
             out->repeats = (int)t.n;
     }
-free_ins:
-    for (size_t i = 0; i < nsh; i++) {
-        if (s->mode == ENG_MODE_GARBAGE && i != biggest)
-            ins[i].allocated = false;
-        inst_free(&e, &ins[i]);
-    }
-    free(ins);
 done:
+    eng_exec_ready(&e); /* a check that ends before its kernels still answers in time */
+    for (size_t i = 0; ins && i < nsh; i++)
+        inst_free(&e, &ins[i]);
+    free(ins);
     if (e.ctx) {
         if (e.res)
             e.B->mem_free(e.ctx, e.res);
         if (e.mod)
             e.B->module_unload(e.ctx, e.mod);
-        if (e.umod)
-            e.B->module_unload(e.ctx, e.umod);
-        e.B->close(e.ctx);
+        eng_session_put(e.B, e.ctx); /* the utility module stays with the context */
     }
     eng_manifest_free(e.m);
 }

@@ -15,6 +15,8 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "engine/expr.h"
+#include "engine/manifest_parse.h"
+#include "engine/rung.h"
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
                                                          "u32", "i64", "u8"};
@@ -36,14 +38,8 @@ uint64_t eng_dtype_sentinel(enum eng_dtype d)
     }
 }
 
-struct pctx {
-    const char *path;
-    char *err;
-    size_t errlen;
-    bool failed;
-};
 
-__attribute__((format(printf, 3, 4))) static bool bad(struct pctx *p, const char *field,
+__attribute__((format(printf, 3, 4))) bool eng_mp_bad(struct eng_mparse *p, const char *field,
                                                       const char *fmt, ...)
 {
     if (p->failed)
@@ -59,7 +55,7 @@ __attribute__((format(printf, 3, 4))) static bool bad(struct pctx *p, const char
 }
 
 /* A short description of what a JSON value is, for "got ..." in messages. */
-static void describe(const cJSON *j, char *out, size_t n)
+void eng_mp_describe(const cJSON *j, char *out, size_t n)
 {
     if (!j)
         snprintf(out, n, "nothing");
@@ -93,7 +89,7 @@ static bool is_ident(const char *s)
     return true;
 }
 
-static char *get_string(struct pctx *p, const cJSON *obj, const char *key, bool required,
+char *eng_mp_string(struct eng_mparse *p, const cJSON *obj, const char *key, bool required,
                         const char *field)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -101,28 +97,47 @@ static char *get_string(struct pctx *p, const cJSON *obj, const char *key, bool 
         return NULL;
     if (!cJSON_IsString(j) || !j->valuestring[0]) {
         char got[64];
-        describe(j, got, sizeof got);
-        bad(p, field, "expected a non-empty string, got %s", got);
+        eng_mp_describe(j, got, sizeof got);
+        eng_mp_bad(p, field, "expected a non-empty string, got %s", got);
         return NULL;
     }
     return xstrdup(j->valuestring);
 }
 
-static bool get_int(struct pctx *p, const cJSON *j, const char *field, int64_t lo, int64_t hi,
+bool eng_mp_int(struct eng_mparse *p, const cJSON *j, const char *field, int64_t lo, int64_t hi,
                     int64_t *out)
 {
     char got[64];
     if (!cJSON_IsNumber(j) || !is_whole(j->valuedouble) || j->valuedouble < (double)lo ||
         j->valuedouble > (double)hi) {
-        describe(j, got, sizeof got);
-        return bad(p, field, "expected a whole number from %lld to %lld, got %s", (long long)lo,
+        eng_mp_describe(j, got, sizeof got);
+        return eng_mp_bad(p, field, "expected a whole number from %lld to %lld, got %s", (long long)lo,
                    (long long)hi, got);
     }
     *out = (int64_t)j->valuedouble;
     return true;
 }
 
-static int pick(const char *s, const char *const *names, int n)
+bool eng_mp_only_keys(struct eng_mparse *p, const cJSON *obj, const char *field,
+                      const char *const *allowed)
+{
+    for (const cJSON *it = obj ? obj->child : NULL; it; it = it->next) {
+        bool known = false;
+        for (size_t i = 0; allowed[i] && !known; i++)
+            known = strcmp(it->string, allowed[i]) == 0;
+        if (known)
+            continue;
+        char list[256] = "";
+        for (size_t i = 0; allowed[i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"",
+                     i ? (allowed[i + 1] ? ", " : " or ") : "", allowed[i]);
+        return eng_mp_bad(p, field, "expected %s%s, got unknown key \"%.60s\"",
+                          allowed[0] ? "only the keys " : "no keys", list, it->string);
+    }
+    return true;
+}
+
+int eng_mp_pick(const char *s, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
         if (s && strcmp(s, names[i]) == 0)
@@ -130,7 +145,7 @@ static int pick(const char *s, const char *const *names, int n)
     return -1;
 }
 
-static bool get_enum(struct pctx *p, const cJSON *obj, const char *key, const char *field,
+bool eng_mp_enum(struct eng_mparse *p, const cJSON *obj, const char *key, const char *field,
                      const char *const *names, int n, int dflt, int *out)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -138,7 +153,7 @@ static bool get_enum(struct pctx *p, const cJSON *obj, const char *key, const ch
         *out = dflt;
         return true;
     }
-    int v = cJSON_IsString(j) ? pick(j->valuestring, names, n) : -1;
+    int v = cJSON_IsString(j) ? eng_mp_pick(j->valuestring, names, n) : -1;
     if (v < 0) {
         char list[160] = "", got[64];
         for (int i = 0; i < n; i++) {
@@ -146,8 +161,8 @@ static bool get_enum(struct pctx *p, const cJSON *obj, const char *key, const ch
             if (i + 1 < n)
                 strncat(list, " ", sizeof list - strlen(list) - 1);
         }
-        describe(j, got, sizeof got);
-        return bad(p, field, "expected one of %s, got %s", list, got);
+        eng_mp_describe(j, got, sizeof got);
+        return eng_mp_bad(p, field, "expected one of %s, got %s", list, got);
     }
     *out = v;
     return true;
@@ -164,7 +179,7 @@ static bool param_known(const void *ctx, const char *name, size_t len, int64_t *
     return false;
 }
 
-static int param_index(const struct eng_manifest *m, const char *name)
+int eng_mp_param_index(const struct eng_manifest *m, const char *name)
 {
     for (size_t i = 0; i < m->nparams; i++)
         if (strcmp(m->params[i].name, name) == 0)
@@ -173,27 +188,27 @@ static int param_index(const struct eng_manifest *m, const char *name)
 }
 
 /* An expression given as a JSON string or integer; checked against the parameters. */
-static char *get_expr(struct pctx *p, const struct eng_manifest *m, const cJSON *j,
+static char *get_expr(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
                       const char *field)
 {
     char *e;
     if (cJSON_IsNumber(j)) {
         int64_t v;
-        if (!get_int(p, j, field, 0, INT64_MAX / 2, &v))
+        if (!eng_mp_int(p, j, field, 0, INT64_MAX / 2, &v))
             return NULL;
         e = xasprintf("%lld", (long long)v);
     } else if (cJSON_IsString(j)) {
         e = xstrdup(j->valuestring);
     } else {
         char got[64];
-        describe(j, got, sizeof got);
-        bad(p, field, "expected an expression (a whole number or a string such as \"ceil(N, 64)\"), got %s",
+        eng_mp_describe(j, got, sizeof got);
+        eng_mp_bad(p, field, "expected an expression (a whole number or a string such as \"ceil(N, 64)\"), got %s",
             got);
         return NULL;
     }
     char msg[256];
     if (eng_expr_check(e, param_known, m, msg, sizeof msg) != 0) {
-        bad(p, field, "expected an expression over the parameters: %s", msg);
+        eng_mp_bad(p, field, "expected an expression over the parameters: %s", msg);
         free(e);
         return NULL;
     }
@@ -201,14 +216,14 @@ static char *get_expr(struct pctx *p, const struct eng_manifest *m, const cJSON 
 }
 
 /* A shape object {"M": 128, ...} (and an optional "name" when allow_name). */
-static bool get_shape(struct pctx *p, const struct eng_manifest *m, const cJSON *j,
+bool eng_mp_shape(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
                       const char *field, bool allow_name, struct eng_shape *out)
 {
     memset(out, 0, sizeof *out);
     if (!cJSON_IsObject(j)) {
         char got[64];
-        describe(j, got, sizeof got);
-        return bad(p, field, "expected an object of parameter values such as {\"M\": 128}, got %s",
+        eng_mp_describe(j, got, sizeof got);
+        return eng_mp_bad(p, field, "expected an object of parameter values such as {\"M\": 128}, got %s",
                    got);
     }
     size_t n = (size_t)cJSON_GetArraySize(j);
@@ -219,15 +234,15 @@ static bool get_shape(struct pctx *p, const struct eng_manifest *m, const cJSON 
         snprintf(sub, sizeof sub, "%s.%s", field, it->string);
         if (allow_name && strcmp(it->string, "name") == 0) {
             if (!cJSON_IsString(it) || !is_ident(it->valuestring))
-                return bad(p, sub, "expected a check name made of letters, digits and _");
+                return eng_mp_bad(p, sub, "expected a check name made of letters, digits and _");
             out->name = xstrdup(it->valuestring);
             continue;
         }
-        if (param_index(m, it->string) < 0)
-            return bad(p, sub, "expected a parameter named in \"params\", got unknown name '%s'",
+        if (eng_mp_param_index(m, it->string) < 0)
+            return eng_mp_bad(p, sub, "expected a parameter named in \"params\", got unknown name '%s'",
                        it->string);
         int64_t v;
-        if (!get_int(p, it, sub, 0, INT64_MAX / 4, &v))
+        if (!eng_mp_int(p, it, sub, 0, INT64_MAX / 4, &v))
             return false;
         out->keys[out->n] = xstrdup(it->string);
         out->values[out->n++] = v;
@@ -235,7 +250,7 @@ static bool get_shape(struct pctx *p, const struct eng_manifest *m, const cJSON 
     return true;
 }
 
-static bool get_shapes(struct pctx *p, const struct eng_manifest *m, const cJSON *obj,
+bool eng_mp_shapes(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *obj,
                        const char *key, const char *field, bool named, size_t *n,
                        struct eng_shape **out)
 {
@@ -245,38 +260,38 @@ static bool get_shapes(struct pctx *p, const struct eng_manifest *m, const cJSON
     if (!j)
         return true;
     if (!cJSON_IsArray(j))
-        return bad(p, field, "expected an array of shapes");
+        return eng_mp_bad(p, field, "expected an array of shapes");
     size_t cnt = (size_t)cJSON_GetArraySize(j);
     *out = xcalloc(cnt + 1, sizeof **out);
     size_t i = 0;
     for (const cJSON *it = j->child; it; it = it->next, i++) {
         char sub[128];
         snprintf(sub, sizeof sub, "%s[%zu]", field, i);
-        if (!get_shape(p, m, it, sub, named, &(*out)[i])) {
+        if (!eng_mp_shape(p, m, it, sub, named, &(*out)[i])) {
             *n = i + 1;
             return false;
         }
         if (named && !(*out)[i].name) {
             *n = i + 1;
-            return bad(p, sub, "expected a \"name\" for this check");
+            return eng_mp_bad(p, sub, "expected a \"name\" for this check");
         }
     }
     *n = cnt;
     return true;
 }
 
-static bool get_launch(struct pctx *p, const struct eng_manifest *m, const cJSON *j,
+static bool get_launch(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
                        const char *field, struct eng_launch *out)
 {
     if (!cJSON_IsObject(j))
-        return bad(p, field, "expected an object with \"block\" and \"grid\"");
+        return eng_mp_bad(p, field, "expected an object with \"block\" and \"grid\"");
     const char *keys[2] = {"grid", "block"};
     for (int k = 0; k < 2; k++) {
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, keys[k]);
         char sub[96];
         snprintf(sub, sizeof sub, "%s.%s", field, keys[k]);
         if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1 || cJSON_GetArraySize(a) > 3)
-            return bad(p, sub, "expected an array of 1 to 3 expressions");
+            return eng_mp_bad(p, sub, "expected an array of 1 to 3 expressions");
         char **dst = k ? out->block : out->grid;
         for (int i = 0; i < 3; i++) {
             const cJSON *e = cJSON_GetArrayItem(a, i);
@@ -293,7 +308,7 @@ static bool get_launch(struct pctx *p, const struct eng_manifest *m, const cJSON
     return out->shared != NULL;
 }
 
-static bool get_bool(struct pctx *p, const cJSON *obj, const char *key, const char *field,
+bool eng_mp_bool(struct eng_mparse *p, const cJSON *obj, const char *key, const char *field,
                      bool *out)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -301,14 +316,14 @@ static bool get_bool(struct pctx *p, const cJSON *obj, const char *key, const ch
         return true;
     if (!cJSON_IsBool(j)) {
         char got[64];
-        describe(j, got, sizeof got);
-        return bad(p, field, "expected true or false, got %s", got);
+        eng_mp_describe(j, got, sizeof got);
+        return eng_mp_bad(p, field, "expected true or false, got %s", got);
     }
     *out = cJSON_IsTrue(j);
     return true;
 }
 
-static bool get_number(struct pctx *p, const cJSON *obj, const char *key, const char *field,
+bool eng_mp_number(struct eng_mparse *p, const cJSON *obj, const char *key, const char *field,
                        double lo, double hi, double *out)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -316,14 +331,14 @@ static bool get_number(struct pctx *p, const cJSON *obj, const char *key, const 
         return true;
     if (!cJSON_IsNumber(j) || !(j->valuedouble >= lo && j->valuedouble <= hi)) {
         char got[64];
-        describe(j, got, sizeof got);
-        return bad(p, field, "expected a number from %g to %g, got %s", lo, hi, got);
+        eng_mp_describe(j, got, sizeof got);
+        return eng_mp_bad(p, field, "expected a number from %g to %g, got %s", lo, hi, got);
     }
     *out = j->valuedouble;
     return true;
 }
 
-static bool parse_variant_opts(struct pctx *p, const cJSON *vo, const char *variant,
+static bool parse_variant_opts(struct eng_mparse *p, const cJSON *vo, const char *variant,
                                struct eng_variant_opts *out)
 {
     out->event = true;
@@ -334,218 +349,90 @@ static bool parse_variant_opts(struct pctx *p, const cJSON *vo, const char *vari
     char field[96];
     snprintf(field, sizeof field, "variant_options.%s", variant);
     if (!cJSON_IsObject(j))
-        return bad(p, field, "expected an object such as {\"event\": false}");
+        return eng_mp_bad(p, field, "expected an object such as {\"event\": false}");
     for (const cJSON *it = j->child; it; it = it->next)
         if (strcmp(it->string, "event") && strcmp(it->string, "scratch_reset"))
-            return bad(p, field, "expected only \"event\" and \"scratch_reset\", got \"%s\"",
+            return eng_mp_bad(p, field, "expected only \"event\" and \"scratch_reset\", got \"%s\"",
                        it->string);
     char sub[128];
     snprintf(sub, sizeof sub, "%s.event", field);
-    if (!get_bool(p, j, "event", sub, &out->event))
+    if (!eng_mp_bool(p, j, "event", sub, &out->event))
         return false;
     static const char *const resets[] = {"per_launch", "once"};
     int r;
     snprintf(sub, sizeof sub, "%s.scratch_reset", field);
-    if (!get_enum(p, j, "scratch_reset", sub, resets, 2, 0, &r))
+    if (!eng_mp_enum(p, j, "scratch_reset", sub, resets, 2, 0, &r))
         return false;
     out->scratch_once = r == 1;
     return true;
 }
 
-static bool parse_rung1(struct pctx *p, struct eng_manifest *m, const cJSON *j)
-{
-    struct eng_rung1_spec *r = &m->r1;
-    r->untuned = true;
-    const cJSON *tail = j ? cJSON_GetObjectItemCaseSensitive(j, "tail_dims") : NULL;
-    if (tail && !cJSON_IsObject(tail))
-        return bad(p, "rungs.1.tail_dims", "expected an object {\"tile_k\": \"K\"}");
-    size_t cap = m->ntiles + (tail ? (size_t)cJSON_GetArraySize(tail) : 0) + 1;
-    r->tail_tile = xcalloc(cap, sizeof *r->tail_tile);
-    r->tail_dim = xcalloc(cap, sizeof *r->tail_dim);
-    if (tail) {
-        for (const cJSON *it = tail->child; it; it = it->next) {
-            char sub[128];
-            snprintf(sub, sizeof sub, "rungs.1.tail_dims.%s", it->string);
-            if (param_index(m, it->string) < 0)
-                return bad(p, sub, "expected a tile parameter named in \"params\"");
-            if (!cJSON_IsString(it) || param_index(m, it->valuestring) < 0)
-                return bad(p, sub, "expected the name of the parameter this tile divides");
-            r->tail_tile[r->ntail] = xstrdup(it->string);
-            r->tail_dim[r->ntail++] = xstrdup(it->valuestring);
-        }
-    } else {
-        /* tile_k divides K (or k) when such a parameter exists. */
-        for (size_t t = 0; t < m->ntiles; t++) {
-            const char *tp = m->tiles[t].param;
-            if (strncmp(tp, "tile_", 5) != 0)
-                continue;
-            char up[64];
-            snprintf(up, sizeof up, "%s", tp + 5);
-            int d = param_index(m, up);
-            for (char *c = up; *c; c++)
-                *c = (char)toupper((unsigned char)*c);
-            if (d < 0)
-                d = param_index(m, up);
-            if (d >= 0) {
-                r->tail_tile[r->ntail] = xstrdup(tp);
-                r->tail_dim[r->ntail++] = xstrdup(m->params[d].name);
-            }
-        }
-    }
-    if (!j)
-        return true;
-    if (!get_bool(p, j, "untuned", "rungs.1.untuned", &r->untuned))
-        return false;
-    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(j, "cliffs");
-    if (cl) {
-        if (!cJSON_IsArray(cl))
-            return bad(p, "rungs.1.cliffs", "expected an array of {\"buffer\", \"param\", \"with\"}");
-        r->cliffs = xcalloc((size_t)cJSON_GetArraySize(cl) + 1, sizeof *r->cliffs);
-        size_t i = 0;
-        for (const cJSON *it = cl->child; it; it = it->next, i++) {
-            char sub[128];
-            struct eng_cliff *c = &r->cliffs[i];
-            r->ncliffs = i + 1;
-            snprintf(sub, sizeof sub, "rungs.1.cliffs[%zu].buffer", i);
-            c->buffer = get_string(p, it, "buffer", true, sub);
-            if (!c->buffer)
-                return false;
-            bool found = false;
-            for (size_t b = 0; b < m->nbuffers; b++)
-                found |= strcmp(m->buffers[b].name, c->buffer) == 0;
-            if (!found)
-                return bad(p, sub, "expected a buffer named in \"buffers\", got \"%s\"", c->buffer);
-            snprintf(sub, sizeof sub, "rungs.1.cliffs[%zu].param", i);
-            c->param = get_string(p, it, "param", true, sub);
-            if (!c->param)
-                return false;
-            if (param_index(m, c->param) < 0)
-                return bad(p, sub, "expected a parameter named in \"params\", got \"%s\"", c->param);
-            const cJSON *w = cJSON_GetObjectItemCaseSensitive(it, "with");
-            snprintf(sub, sizeof sub, "rungs.1.cliffs[%zu].with", i);
-            if (w && !get_shape(p, m, w, sub, false, &c->with))
-                return false;
-        }
-    }
-    return get_shapes(p, m, j, "extra", "rungs.1.extra", true, &r->nextra, &r->extra);
-}
 
-static bool parse_rung4(struct pctx *p, struct eng_manifest *m, const cJSON *j)
-{
-    struct eng_rung4_spec *r = &m->r4;
-    r->checks = ENG_R4_GRAPH | ENG_R4_STREAMS | ENG_R4_WARM | ENG_R4_GARBAGE;
-    r->replays = 3;
-    if (!j)
-        return true;
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "checks");
-    if (c) {
-        static const char *const names[] = {"graph", "streams", "warm", "garbage", "pool"};
-        if (!cJSON_IsArray(c))
-            return bad(p, "rungs.4.checks", "expected an array of graph streams warm garbage pool");
-        r->checks = 0;
-        int i = 0;
-        for (const cJSON *it = c->child; it; it = it->next, i++) {
-            int k = cJSON_IsString(it) ? pick(it->valuestring, names, 5) : -1;
-            if (k < 0) {
-                char sub[64], got[64];
-                snprintf(sub, sizeof sub, "rungs.4.checks[%d]", i);
-                describe(it, got, sizeof got);
-                return bad(p, sub, "expected one of graph streams warm garbage pool, got %s", got);
-            }
-            r->checks |= 1u << k;
-        }
-    }
-    double rep = r->replays;
-    if (!get_number(p, j, "replays", "rungs.4.replays", 2, 1000, &rep))
-        return false;
-    r->replays = (int)rep;
-    if (!get_shapes(p, m, j, "warm", "rungs.4.warm", false, &r->nwarm, &r->warm) ||
-        !get_shapes(p, m, j, "pool", "rungs.4.pool", true, &r->npool, &r->pool))
-        return false;
-    if (r->npool && !c)
-        r->checks |= ENG_R4_POOL;
-    return true;
-}
 
-static bool parse_rung5(struct pctx *p, struct eng_manifest *m, const cJSON *j)
-{
-    struct eng_rung5_spec *r = &m->r5;
-    r->failure_rate = 0.01;
-    r->confidence = 0.99;
-    if (!j)
-        return true;
-    double rep = 0;
-    if (!get_number(p, j, "failure_rate", "rungs.5.failure_rate", 1e-9, 0.999, &r->failure_rate) ||
-        !get_number(p, j, "confidence", "rungs.5.confidence", 0.5, 0.999999, &r->confidence) ||
-        !get_number(p, j, "repeats", "rungs.5.repeats", 0, 1e6, &rep))
-        return false;
-    r->repeats = (int)rep;
-    return get_shapes(p, m, j, "wide", "rungs.5.wide", false, &r->nwide, &r->wide);
-}
 
 static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes"};
 
-static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
+static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
-        return bad(p, "(top)", "expected a JSON object");
+        return eng_mp_bad(p, "(top)", "expected a JSON object");
     for (const cJSON *it = root->child; it; it = it->next)
-        if (pick(it->string, top_keys, (int)(sizeof top_keys / sizeof *top_keys)) < 0)
-            return bad(p, it->string, "unknown field (misspelt? see docs/engine.md)");
+        if (eng_mp_pick(it->string, top_keys, (int)(sizeof top_keys / sizeof *top_keys)) < 0)
+            return eng_mp_bad(p, it->string, "unknown field (misspelt? see docs/engine.md)");
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "kladder-suite") != 0)
-        return bad(p, "format", "expected \"kladder-suite\"");
+        return eng_mp_bad(p, "format", "expected \"kladder-suite\"");
     int64_t ver;
-    if (!get_int(p, cJSON_GetObjectItemCaseSensitive(root, "version"), "version", 1, 1, &ver))
+    if (!eng_mp_int(p, cJSON_GetObjectItemCaseSensitive(root, "version"), "version", 1, 1, &ver))
         return false;
-    if (!(m->name = get_string(p, root, "name", true, "name")) ||
-        !(m->source = get_string(p, root, "source", true, "source")))
+    if (!(m->name = eng_mp_string(p, root, "name", true, "name")) ||
+        !(m->source = eng_mp_string(p, root, "source", true, "source")))
         return false;
-    m->case_id = get_string(p, root, "case", false, "case");
-    m->title_en = get_string(p, root, "title_en", false, "title_en");
-    m->title_zh = get_string(p, root, "title_zh", false, "title_zh");
+    m->case_id = eng_mp_string(p, root, "case", false, "case");
+    m->title_en = eng_mp_string(p, root, "title_en", false, "title_en");
+    m->title_zh = eng_mp_string(p, root, "title_zh", false, "title_zh");
     if (p->failed)
         return false;
     if (strstr(m->source, "..") || m->source[0] == '/')
-        return bad(p, "source", "expected a file name beside the manifest, got \"%s\"", m->source);
+        return eng_mp_bad(p, "source", "expected a file name beside the manifest, got \"%s\"", m->source);
 
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "variants");
     if (!cJSON_IsObject(v))
-        return bad(p, "variants", "expected an object {\"fixed\": ENTRY, \"buggy\": ENTRY}");
+        return eng_mp_bad(p, "variants", "expected an object {\"fixed\": ENTRY, \"buggy\": ENTRY}");
     for (const cJSON *it = v->child; it; it = it->next)
         if (strcmp(it->string, "fixed") && strcmp(it->string, "buggy"))
-            return bad(p, "variants", "expected only \"fixed\" and \"buggy\", got \"%s\"", it->string);
-    if (!(m->entry_fixed = get_string(p, v, "fixed", true, "variants.fixed")))
+            return eng_mp_bad(p, "variants", "expected only \"fixed\" and \"buggy\", got \"%s\"", it->string);
+    if (!(m->entry_fixed = eng_mp_string(p, v, "fixed", true, "variants.fixed")))
         return false;
-    m->entry_buggy = get_string(p, v, "buggy", false, "variants.buggy");
-    if (!(m->entry_reference = get_string(p, root, "reference", true, "reference")))
+    m->entry_buggy = eng_mp_string(p, v, "buggy", false, "variants.buggy");
+    if (!(m->entry_reference = eng_mp_string(p, root, "reference", true, "reference")))
         return false;
     const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
     const char *efields[3] = {"variants.fixed", "variants.buggy", "reference"};
     for (int i = 0; i < 3; i++)
         if (entries[i] && !is_ident(entries[i]))
-            return bad(p, efields[i], "expected a kernel entry point name (letters, digits, _), got \"%s\"",
+            return eng_mp_bad(p, efields[i], "expected a kernel entry point name (letters, digits, _), got \"%s\"",
                        entries[i]);
 
     const cJSON *pa = cJSON_GetObjectItemCaseSensitive(root, "params");
     if (!cJSON_IsObject(pa))
-        return bad(p, "params", "expected an object of default values {\"M\": 128}");
+        return eng_mp_bad(p, "params", "expected an object of default values {\"M\": 128}");
     m->params = xcalloc((size_t)cJSON_GetArraySize(pa) + 1, sizeof *m->params);
     for (const cJSON *it = pa->child; it; it = it->next) {
         char sub[96];
         snprintf(sub, sizeof sub, "params.%s", it->string);
         if (!is_ident(it->string))
-            return bad(p, sub, "expected an identifier as the parameter name");
+            return eng_mp_bad(p, sub, "expected an identifier as the parameter name");
         if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
             char got[64];
-            describe(it, got, sizeof got);
-            return bad(p, sub, "expected a number, got %s", got);
+            eng_mp_describe(it, got, sizeof got);
+            return eng_mp_bad(p, sub, "expected a number, got %s", got);
         }
-        if (param_index(m, it->string) >= 0)
-            return bad(p, sub, "defined twice");
+        if (eng_mp_param_index(m, it->string) >= 0)
+            return eng_mp_bad(p, sub, "defined twice");
         struct eng_param *q = &m->params[m->nparams++];
         q->name = xstrdup(it->string);
         q->value = it->valuedouble;
@@ -555,15 +442,15 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
     const cJSON *ti = cJSON_GetObjectItemCaseSensitive(root, "tiles");
     if (ti) {
         if (!cJSON_IsObject(ti))
-            return bad(p, "tiles", "expected an object {\"tile_k\": [64, 128]}");
+            return eng_mp_bad(p, "tiles", "expected an object {\"tile_k\": [64, 128]}");
         m->tiles = xcalloc((size_t)cJSON_GetArraySize(ti) + 1, sizeof *m->tiles);
         for (const cJSON *it = ti->child; it; it = it->next) {
             char sub[96];
             snprintf(sub, sizeof sub, "tiles.%s", it->string);
-            if (param_index(m, it->string) < 0)
-                return bad(p, sub, "expected a parameter named in \"params\"");
+            if (eng_mp_param_index(m, it->string) < 0)
+                return eng_mp_bad(p, sub, "expected a parameter named in \"params\"");
             if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1)
-                return bad(p, sub, "expected a non-empty array of accepted values");
+                return eng_mp_bad(p, sub, "expected a non-empty array of accepted values");
             struct eng_tile *t = &m->tiles[m->ntiles++];
             t->param = xstrdup(it->string);
             t->values = xcalloc((size_t)cJSON_GetArraySize(it), sizeof *t->values);
@@ -571,18 +458,18 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
             for (const cJSON *e = it->child; e; e = e->next, i++) {
                 char s2[128];
                 snprintf(s2, sizeof s2, "%s[%d]", sub, i);
-                if (!get_int(p, e, s2, 1, 1 << 30, &t->values[t->n]))
+                if (!eng_mp_int(p, e, s2, 1, 1 << 30, &t->values[t->n]))
                     return false;
                 t->n++;
             }
         }
     }
-    if (!get_shapes(p, m, root, "tuned", "tuned", false, &m->ntuned, &m->tuned))
+    if (!eng_mp_shapes(p, m, root, "tuned", "tuned", false, &m->ntuned, &m->tuned))
         return false;
 
     const cJSON *bu = cJSON_GetObjectItemCaseSensitive(root, "buffers");
     if (!cJSON_IsArray(bu) || cJSON_GetArraySize(bu) < 1)
-        return bad(p, "buffers", "expected a non-empty array of buffers");
+        return eng_mp_bad(p, "buffers", "expected a non-empty array of buffers");
     m->buffers = xcalloc((size_t)cJSON_GetArraySize(bu) + 1, sizeof *m->buffers);
     bool any_output = false;
     for (const cJSON *it = bu->child; it; it = it->next) {
@@ -590,34 +477,34 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
         struct eng_buffer_spec *b = &m->buffers[m->nbuffers++];
         char f[96];
         snprintf(f, sizeof f, "buffers[%zu].name", bi);
-        if (!(b->name = get_string(p, it, "name", true, f)))
+        if (!(b->name = eng_mp_string(p, it, "name", true, f)))
             return false;
         if (!is_ident(b->name))
-            return bad(p, f, "expected an identifier, got \"%s\"", b->name);
-        if (param_index(m, b->name) >= 0)
-            return bad(p, f, "\"%s\" is also a parameter name", b->name);
+            return eng_mp_bad(p, f, "expected an identifier, got \"%s\"", b->name);
+        if (eng_mp_param_index(m, b->name) >= 0)
+            return eng_mp_bad(p, f, "\"%s\" is also a parameter name", b->name);
         for (size_t o = 0; o < bi; o++)
             if (strcmp(m->buffers[o].name, b->name) == 0)
-                return bad(p, f, "\"%s\" is defined twice", b->name);
+                return eng_mp_bad(p, f, "\"%s\" is defined twice", b->name);
         int e;
         snprintf(f, sizeof f, "buffers[%zu].dtype", bi);
-        if (!get_enum(p, it, "dtype", f, dtype_names, ENG_DTYPE_COUNT, -1, &e))
+        if (!eng_mp_enum(p, it, "dtype", f, dtype_names, ENG_DTYPE_COUNT, -1, &e))
             return false;
         b->dtype = (enum eng_dtype)e;
         snprintf(f, sizeof f, "buffers[%zu].role", bi);
-        if (!get_enum(p, it, "role", f, role_names, 3, -1, &e))
+        if (!eng_mp_enum(p, it, "role", f, role_names, 3, -1, &e))
             return false;
         b->role = (enum eng_role)e;
         any_output |= b->role == ENG_ROLE_OUTPUT;
         snprintf(f, sizeof f, "buffers[%zu].init", bi);
-        if (!get_enum(p, it, "init", f, init_names, 6,
+        if (!eng_mp_enum(p, it, "init", f, init_names, 6,
                       b->role == ENG_ROLE_INPUT ? ENG_INIT_NORMAL : ENG_INIT_ZEROS, &e))
             return false;
         b->init = (enum eng_init)e;
         const cJSON *sh = cJSON_GetObjectItemCaseSensitive(it, "shape");
         snprintf(f, sizeof f, "buffers[%zu].shape", bi);
         if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 8)
-            return bad(p, f, "expected an array of 1 to 8 dimension expressions");
+            return eng_mp_bad(p, f, "expected an array of 1 to 8 dimension expressions");
         b->ndims = (size_t)cJSON_GetArraySize(sh);
         b->dims = xcalloc(b->ndims, sizeof *b->dims);
         b->pad_to = xcalloc(b->ndims, sizeof *b->pad_to);
@@ -631,7 +518,7 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
         if (pad) {
             snprintf(f, sizeof f, "buffers[%zu].pad_to", bi);
             if (!cJSON_IsObject(pad))
-                return bad(p, f, "expected an object {\"M\": 256} keyed by a dimension of \"shape\"");
+                return eng_mp_bad(p, f, "expected an object {\"M\": 256} keyed by a dimension of \"shape\"");
             for (const cJSON *pe = pad->child; pe; pe = pe->next) {
                 char s2[128];
                 snprintf(s2, sizeof s2, "buffers[%zu].pad_to.%s", bi, pe->string);
@@ -639,21 +526,21 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
                 while (d < b->ndims && strcmp(b->dims[d], pe->string) != 0)
                     d++;
                 if (d == b->ndims)
-                    return bad(p, s2, "expected a key equal to one of the buffer's \"shape\" entries");
+                    return eng_mp_bad(p, s2, "expected a key equal to one of the buffer's \"shape\" entries");
                 if (!(b->pad_to[d] = get_expr(p, m, pe, s2)))
                     return false;
             }
         }
     }
     if (!any_output)
-        return bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
+        return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
 
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "args");
     if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 || cJSON_GetArraySize(ar) > 32)
-        return bad(p, "args", "expected an array of 1 to 32 buffer names or expressions");
+        return eng_mp_bad(p, "args", "expected an array of 1 to 32 buffer names or expressions");
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "arg_types");
     if (at && !cJSON_IsObject(at))
-        return bad(p, "arg_types", "expected an object {\"M\": \"i32\"}");
+        return eng_mp_bad(p, "arg_types", "expected an object {\"M\": \"i32\"}");
     m->args = xcalloc((size_t)cJSON_GetArraySize(ar), sizeof *m->args);
     for (const cJSON *it = ar->child; it; it = it->next) {
         size_t ai = m->nargs;
@@ -661,7 +548,7 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
         char f[64];
         snprintf(f, sizeof f, "args[%zu]", ai);
         if (!cJSON_IsString(it) || !it->valuestring[0])
-            return bad(p, f, "expected a buffer name or a parameter expression as a string");
+            return eng_mp_bad(p, f, "expected a buffer name or a parameter expression as a string");
         a->expr = xstrdup(it->valuestring);
         a->buffer = -1;
         for (size_t b = 0; b < m->nbuffers; b++)
@@ -675,19 +562,19 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
         if (at) {
             char f2[128];
             snprintf(f2, sizeof f2, "arg_types.%s", a->expr);
-            if (!get_enum(p, at, a->expr, f2, argtype_names, 5, ENG_ARG_I32, &t))
+            if (!eng_mp_enum(p, at, a->expr, f2, argtype_names, 5, ENG_ARG_I32, &t))
                 return false;
         }
         a->type = (enum eng_argtype)t;
-        int pi = param_index(m, a->expr);
+        int pi = eng_mp_param_index(m, a->expr);
         if (a->type == ENG_ARG_F32 && pi >= 0)
             continue;
         if (pi >= 0 && !m->params[pi].integral)
-            return bad(p, f, "parameter \"%s\" is not a whole number; give it \"f32\" in arg_types",
+            return eng_mp_bad(p, f, "parameter \"%s\" is not a whole number; give it \"f32\" in arg_types",
                        a->expr);
         char msg[256];
         if (eng_expr_check(a->expr, param_known, m, msg, sizeof msg) != 0)
-            return bad(p, f, "expected a buffer name or an expression over the parameters: %s", msg);
+            return eng_mp_bad(p, f, "expected a buffer name or an expression over the parameters: %s", msg);
     }
     if (at)
         for (const cJSON *it = at->child; it; it = it->next) {
@@ -697,7 +584,7 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
             if (!used) {
                 char f2[128];
                 snprintf(f2, sizeof f2, "arg_types.%s", it->string);
-                return bad(p, f2, "names no entry of \"args\"");
+                return eng_mp_bad(p, f2, "names no entry of \"args\"");
             }
         }
 
@@ -713,23 +600,23 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
     m->tol_rel = 0;
     if (tol) {
         if (!cJSON_IsObject(tol))
-            return bad(p, "tolerance", "expected an object {\"abs\": 0.01, \"rel\": 0.01}");
-        if (!get_number(p, tol, "abs", "tolerance.abs", 0, 1e30, &m->tol_abs) ||
-            !get_number(p, tol, "rel", "tolerance.rel", 0, 1e30, &m->tol_rel))
+            return eng_mp_bad(p, "tolerance", "expected an object {\"abs\": 0.01, \"rel\": 0.01}");
+        if (!eng_mp_number(p, tol, "abs", "tolerance.abs", 0, 1e30, &m->tol_abs) ||
+            !eng_mp_number(p, tol, "rel", "tolerance.rel", 0, 1e30, &m->tol_rel))
             return false;
     }
-    if (!get_shapes(p, m, root, "baseline", "baseline", false, &m->nbaseline, &m->baseline))
+    if (!eng_mp_shapes(p, m, root, "baseline", "baseline", false, &m->nbaseline, &m->baseline))
         return false;
     if (m->nbaseline == 0)
-        return bad(p, "baseline", "expected at least one small aligned shape for the plain unit test");
+        return eng_mp_bad(p, "baseline", "expected at least one small aligned shape for the plain unit test");
 
     const cJSON *vo = cJSON_GetObjectItemCaseSensitive(root, "variant_options");
     if (vo && !cJSON_IsObject(vo))
-        return bad(p, "variant_options", "expected an object keyed by variant");
+        return eng_mp_bad(p, "variant_options", "expected an object keyed by variant");
     if (vo)
         for (const cJSON *it = vo->child; it; it = it->next)
             if (strcmp(it->string, "fixed") && strcmp(it->string, "buggy"))
-                return bad(p, "variant_options", "expected keys \"fixed\" or \"buggy\", got \"%s\"",
+                return eng_mp_bad(p, "variant_options", "expected keys \"fixed\" or \"buggy\", got \"%s\"",
                            it->string);
     if (!parse_variant_opts(p, vo, "fixed", &m->opt_fixed) ||
         !parse_variant_opts(p, vo, "buggy", &m->opt_buggy))
@@ -737,7 +624,7 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
 
     const cJSON *ru = cJSON_GetObjectItemCaseSensitive(root, "rungs");
     if (ru && !cJSON_IsObject(ru))
-        return bad(p, "rungs", "expected an object keyed by rung number {\"1\": {...}}");
+        return eng_mp_bad(p, "rungs", "expected an object keyed by rung number {\"1\": {...}}");
     const cJSON *rj[9] = {0};
     if (ru)
         for (const cJSON *it = ru->child; it; it = it->next) {
@@ -746,19 +633,39 @@ static bool parse(struct pctx *p, struct eng_manifest *m, const cJSON *root)
             int n = (it->string[0] >= '1' && it->string[0] <= '8' && !it->string[1])
                         ? it->string[0] - '0' : 0;
             if (!n)
-                return bad(p, sub, "expected a rung number from 1 to 8 as the key");
+                return eng_mp_bad(p, sub, "expected a rung number from 1 to 8 as the key");
             if (!cJSON_IsObject(it))
-                return bad(p, sub, "expected an object of settings (may be empty)");
+                return eng_mp_bad(p, sub, "expected an object of settings (may be empty)");
             m->has_rung[n] = true;
             rj[n] = it;
         }
-    return parse_rung1(p, m, rj[1]) && parse_rung4(p, m, rj[4]) && parse_rung5(p, m, rj[5]);
+    for (int n = 1; n <= 8; n++) {
+        if (!rj[n])
+            continue;
+        char sub[64];
+        snprintf(sub, sizeof sub, "rungs.%d", n);
+        const struct eng_rung *R = eng_rung_find(n);
+        if (!R) {
+            char list[64];
+            eng_rung_list(list, sizeof list);
+            return eng_mp_bad(p, sub, "expected a rung the engine runs (%s), got rung %d", list, n);
+        }
+        if (!R->parse) {
+            if (rj[n]->child)
+                return eng_mp_bad(p, sub, "expected no settings ({}): rung %d takes none, got \"%s\"",
+                                  n, rj[n]->child->string);
+            continue;
+        }
+        if (!R->parse(p, m, rj[n], &m->settings[n]))
+            return false;
+    }
+    return true;
 }
 
 struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char *path,
                                         const char *dir, char *err, size_t errlen)
 {
-    struct pctx p = {path, err, errlen, false};
+    struct eng_mparse p = {path, err, errlen, false};
     cJSON *root = cJSON_ParseWithLength(text, len);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
@@ -877,21 +784,34 @@ char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen
     return text;
 }
 
-static void shape_free(struct eng_shape *s)
+void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src)
+{
+    dst->name = xstrdup_or_null(src->name);
+    dst->n = src->n;
+    dst->keys = xcalloc(src->n + 1, sizeof *dst->keys);
+    dst->values = xcalloc(src->n + 1, sizeof *dst->values);
+    for (size_t i = 0; i < src->n; i++) {
+        dst->keys[i] = xstrdup(src->keys[i]);
+        dst->values[i] = src->values[i];
+    }
+}
+
+void eng_shape_free(struct eng_shape *s)
 {
     for (size_t i = 0; i < s->n; i++)
         free(s->keys[i]);
     free(s->keys);
     free(s->values);
     free(s->name);
+    memset(s, 0, sizeof *s);
 }
 
-static void shapes_free(struct eng_shape *s, size_t n)
+void eng_shapes_free(struct eng_shape *s, size_t n)
 {
     if (!s)
         return;
     for (size_t i = 0; i < n; i++)
-        shape_free(&s[i]);
+        eng_shape_free(&s[i]);
     free(s);
 }
 
@@ -926,7 +846,7 @@ void eng_manifest_free(struct eng_manifest *m)
         free(m->tiles[i].values);
     }
     free(m->tiles);
-    shapes_free(m->tuned, m->ntuned);
+    eng_shapes_free(m->tuned, m->ntuned);
     for (size_t i = 0; i < m->nbuffers; i++) {
         struct eng_buffer_spec *b = &m->buffers[i];
         free(b->name);
@@ -943,23 +863,12 @@ void eng_manifest_free(struct eng_manifest *m)
     free(m->args);
     launch_free(&m->launch);
     launch_free(&m->ref_launch);
-    shapes_free(m->baseline, m->nbaseline);
-    for (size_t i = 0; i < m->r1.ntail; i++) {
-        free(m->r1.tail_tile[i]);
-        free(m->r1.tail_dim[i]);
+    eng_shapes_free(m->baseline, m->nbaseline);
+    for (int n = 1; n <= 8; n++) {
+        const struct eng_rung *R = m->settings[n] ? eng_rung_find(n) : NULL;
+        if (R && R->free_settings)
+            R->free_settings(m->settings[n]);
     }
-    free(m->r1.tail_tile);
-    free(m->r1.tail_dim);
-    for (size_t i = 0; i < m->r1.ncliffs; i++) {
-        free(m->r1.cliffs[i].buffer);
-        free(m->r1.cliffs[i].param);
-        shape_free(&m->r1.cliffs[i].with);
-    }
-    free(m->r1.cliffs);
-    shapes_free(m->r1.extra, m->r1.nextra);
-    shapes_free(m->r4.warm, m->r4.nwarm);
-    shapes_free(m->r4.pool, m->r4.npool);
-    shapes_free(m->r5.wide, m->r5.nwide);
     free(m);
 }
 

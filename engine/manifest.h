@@ -20,7 +20,8 @@
  *    "tolerance": {"abs": 0.01, "rel": 0.01},
  *    "baseline": [{"M": 128, "N": 128, "K": 512}],    the plain unit test's shapes
  *    "variant_options": {"buggy": {"event": false, "scratch_reset": "once"}},
- *    "rungs": {"1": {...}, "4": {...}, "5": {...}}}   see struct eng_rung*_spec
+ *    "rungs": {"1": {...}, "4": {...}, "5": {...}}}   the rungs it supports, each with its
+ *                                                     settings (engine/rung.h)
  *
  * Loading validates everything a run will need (names, dtypes, expressions, entry points are
  * identifiers) and reports the first problem as "FILE: FIELD: expected WHAT, got WHAT". */
@@ -52,6 +53,11 @@ struct eng_shape {
     char **keys;
     int64_t *values;
 };
+
+/* Deep copy of a shape; freeing one (or an array of n, and the array). */
+void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src);
+void eng_shape_free(struct eng_shape *s);
+void eng_shapes_free(struct eng_shape *s, size_t n);
 
 struct eng_param {
     char *name;
@@ -94,45 +100,6 @@ struct eng_variant_opts {
                           * instead of before every launch (false) */
 };
 
-/* rung 1: shape and data. */
-struct eng_cliff {
-    char *buffer;        /* the output whose padded size crosses 2^31 and 2^32 bytes */
-    char *param;         /* the parameter that grows it */
-    struct eng_shape with; /* other parameters for these checks */
-};
-struct eng_rung1_spec {
-    size_t ntail;
-    char **tail_tile, **tail_dim; /* tile parameter -> the dimension it divides; default
-                                   * "tile_x" -> "X" or "x" when such a parameter exists */
-    size_t ncliffs;
-    struct eng_cliff *cliffs;
-    bool untuned;                 /* shapes next to tuned ones without a tuned entry (true) */
-    size_t nextra;
-    struct eng_shape *extra;      /* named shapes: [{"name": "k640", "K": 640}] */
-};
-/* rung 4: environment and timing. */
-#define ENG_R4_GRAPH 1u
-#define ENG_R4_STREAMS 2u
-#define ENG_R4_WARM 4u
-#define ENG_R4_GARBAGE 8u
-#define ENG_R4_POOL 16u
-struct eng_rung4_spec {
-    unsigned checks;              /* ENG_R4_* (default all but POOL, which needs shapes) */
-    int replays;                  /* graph replays (default 3) */
-    size_t nwarm;
-    struct eng_shape *warm;       /* default: baseline shapes plus the default shape */
-    size_t npool;
-    struct eng_shape *pool;       /* full-pool shapes (large offsets) */
-};
-/* rung 5: scale and repeats. */
-struct eng_rung5_spec {
-    double failure_rate;          /* p to catch (default 0.01) */
-    double confidence;            /* default 0.99: N = ceil(ln(1-c) / ln(1-p)) */
-    int repeats;                  /* explicit N; 0 = from p and c */
-    size_t nwide;
-    struct eng_shape *wide;       /* widest rows; default the default shape */
-};
-
 struct eng_manifest {
     char *path;        /* where it came from, for messages ("kernels/suites/x.json") */
     char *dir;         /* folder for the source, or NULL for the embedded kernels/ */
@@ -153,10 +120,8 @@ struct eng_manifest {
     size_t nbaseline;
     struct eng_shape *baseline;
     struct eng_variant_opts opt_fixed, opt_buggy;
-    struct eng_rung1_spec r1;
-    struct eng_rung4_spec r4;
-    struct eng_rung5_spec r5;
-    bool has_rung[9];  /* which rungs the manifest lists (1, 4, 5 are implemented) */
+    bool has_rung[9];  /* the rungs the suite declares (engine/rung.h) */
+    void *settings[9]; /* each declared rung's settings, the rung's own type (NULL: none) */
 };
 
 /* Parses and validates manifest text. path names it in messages, dir is where its source

@@ -25,20 +25,44 @@ struct eng_planned {
     struct eng_check_spec spec;
     char label[32];             /* "fixed", "buggy", "baseline-fixed", "baseline-buggy" */
     bool expect_fail;           /* a buggy rung check: failing is the point */
-    bool claimed;               /* the suite names this rung as the one that catches its bug:
-                                   only there must the buggy variant be caught; elsewhere its
-                                   checks are shown (a rung that is not the bug's) but not owed */
 };
 
 /* Appends the checks of `rung` for suite m (referred to as suite_ref: a name or a path) to
- * *list. Returns 0, or -1 with a message (unknown rung, a shape that cannot be evaluated). */
+ * *list: the rung's own (engine/rung.h) and the plain unit-test baseline beside them. Returns 0,
+ * or -1 with a message: a rung the engine does not run, one the suite does not declare, one
+ * whose settings plan no check, a shape that cannot be evaluated. */
 int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
                   const struct eng_plan_opts *o, struct eng_planned **list, size_t *n, char *err,
                   size_t errlen);
+
+/* 0 when the engine runs `rung` and suite m declares it; else -1 with a message naming the
+ * rungs there are. */
+int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_t errlen);
 
 /* The repeats rung 5 uses: ceil(ln(1 - confidence) / ln(1 - p)). */
 int eng_plan_repeats(double failure_rate, double confidence);
 
 void eng_planned_free(struct eng_planned *list, size_t n);
+
+/* ---- for rung planners ---------------------------------------------------------------- */
+
+struct eng_plan_builder {
+    const struct eng_manifest *m;
+    const char *suite_ref;
+    const struct eng_plan_opts *o;
+    struct eng_planned **list;
+    size_t *n;
+    int rung;
+};
+
+/* Adds one check for each selected variant (baseline: the plain unit test's form of it);
+ * shapes are copied. repeats: ENG_MODE_REPEAT; replays: ENG_MODE_GRAPH. */
+void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mode, bool baseline,
+                  const struct eng_shape *shapes, size_t nshapes, int repeats, int replays);
+
+/* Sets (or adds) one key of a shape; merges src's keys into dst; "M16-N8192" from its keys. */
+void eng_shape_set(struct eng_shape *s, const char *key, int64_t v);
+void eng_shape_merge(struct eng_shape *dst, const struct eng_shape *src);
+void eng_shape_tag(const struct eng_shape *s, char *out, size_t n);
 
 #endif

@@ -1,4 +1,5 @@
 /* Rung 6 planning: which multi-rank checks a collective suite gets (engine/rung6.h). */
+#include "engine/rung.h"
 #include "engine/rung6.h"
 
 #include <stdio.h>
@@ -64,7 +65,6 @@ static void add(const struct eng_manifest *m, const char *suite_ref,
         s->timeout_s = o->timeout_s;
         snprintf(p->label, sizeof p->label, "%s%s", baseline ? "baseline-" : "", variants[v]);
         p->expect_fail = !baseline && v == 1;
-        p->claimed = true; /* rung 6 plans only suites that name rung 6 */
     }
 }
 
@@ -128,3 +128,19 @@ int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
             add(m, suite_ref, o, list, n, &table[i], false, dispatch);
     return 0;
 }
+
+static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
+{
+    return eng_rung6_plan(b->m, b->suite_ref, b->o, b->list, b->n, err, errlen);
+}
+
+/* Rung 6 reads its suite's integer "params" (docs/multi-gpu.md): its settings object is {}.
+ * Its checks run the protocol over several ranks (engine/rung6.c), each with its own contexts
+ * and rank threads, and plan their own baseline. */
+const struct eng_rung eng_rung6 = {
+    .number = 6,
+    .name = "multi-GPU protocols",
+    .plan = plan,
+    .plans_baseline = true,
+    .run = eng_rung6_run,
+};

@@ -1,3 +1,6 @@
+/* `kladder run`, the parent side: loads the suites, asks a worker for the device, plans every
+ * target's checks, runs them one after another in the run's worker under the watchdog, and
+ * tells the reporters (engine/report.h) as it goes. It prints nothing itself. */
 #define _GNU_SOURCE
 #include "engine/runner.h"
 
@@ -15,114 +18,66 @@
 #include "engine/devices.h"
 #include "engine/fingerprint.h"
 #include "engine/plan.h"
+#include "engine/report.h"
 #include "engine/watchdog.h"
 
 /* Compiling can take minutes on a cold cache (hipRTC, a large kernel on the cpu backend). */
 #define SETUP_LIMIT_S 600.0
 
-/* ---- the worker side --------------------------------------------------------------------- */
-
-static void say_ready(void *arg)
-{
-    (void)arg;
-    fputs("{\"ready\":true}\n", stdout);
-    fflush(stdout);
-}
-
-int eng_worker_main(void)
-{
-    size_t cap = 1 << 16, len = 0;
-    char *job = xmalloc(cap);
-    int c;
-    while ((c = getchar()) != EOF && c != '\n') {
-        if (len + 2 >= cap)
-            job = xrealloc(job, cap *= 2);
-        job[len++] = (char)c;
-    }
-    job[len] = '\0';
-    cJSON *j = cJSON_Parse(job);
-    free(job);
-    if (!j) {
-        fputs("{\"error\":\"worker: the job is not valid JSON\"}\n", stdout);
-        return 2;
-    }
-    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "job");
-    int status = 0;
-    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "probe") == 0) {
-        cJSON *devs = eng_devices_json();
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToObject(o, "devices", devs);
-        char *text = cJSON_PrintUnformatted(o);
-        printf("%s\n", text);
-        free(text);
-        cJSON_Delete(o);
-    } else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "check") == 0) {
-        const cJSON *spec = cJSON_GetObjectItemCaseSensitive(j, "spec");
-        char *text = spec ? cJSON_PrintUnformatted(spec) : NULL;
-        struct eng_check_spec s;
-        char err[512];
-        if (!text || eng_check_spec_parse(text, &s, err, sizeof err) != 0) {
-            printf("{\"error\":\"worker: %s\"}\n", text ? err : "no spec");
-            status = 2;
-        } else {
-            struct eng_check_result r;
-            eng_check_run(&s, say_ready, NULL, &r);
-            char *rt = eng_check_result_json(&r);
-            printf("{\"result\":%s}\n", rt);
-            free(rt);
-            eng_check_spec_free(&s);
-        }
-        free(text);
-    } else {
-        fputs("{\"error\":\"worker: unknown job\"}\n", stdout);
-        status = 2;
-    }
-    fflush(stdout);
-    cJSON_Delete(j);
-    return status;
-}
-
-/* ---- the parent side -------------------------------------------------------------------- */
-
-struct done {
-    struct eng_planned *p;
-    struct eng_check_result r;
-    double limit_s;
-    double elapsed_s;    /* the worker's wall time after setup (until killed, for a hang) */
-    bool met;            /* this check's own expectation */
-};
-
 struct run {
     const struct eng_run_opts *o;
-    struct eng_machine mach;
-    char uuid[37];
-    char started[21];
-    struct done *checks;
+    struct eng_worker *worker;  /* runs the checks one after another; replaced when it ends */
+    size_t worker_first;        /* the first check it ran */
+    struct eng_run_info info;
+    struct eng_done *checks;
     size_t n;
-    FILE *events;
-    int total;
 };
 
-static void emit(struct run *rn, cJSON *ev)
+/* Ends the current worker. One that exits with a status (a sanitizer's finding at exit, a
+ * crash while cleaning up) fails the run: it is not pinned on the check it ran last. */
+static void worker_stop(struct run *rn, size_t next)
 {
-    if (!rn->events) {
-        cJSON_Delete(ev);
+    if (!rn->worker)
         return;
+    char tail[2048];
+    /* one that ended already (killed, crashed, "last") was accounted for by its check */
+    bool asked = !eng_worker_ended(rn->worker);
+    int status = eng_worker_stop(rn->worker, 30, tail, sizeof tail);
+    rn->worker = NULL;
+    if (asked && status != 0 && !rn->info.worker_exit[0] && !eng_cancelled()) {
+        size_t tl = strlen(tail);
+        snprintf(rn->info.worker_exit, sizeof rn->info.worker_exit,
+                 "the worker that ran checks %zu to %zu exited with status %d%s%.500s",
+                 rn->worker_first, next ? next - 1 : 0, status, tl ? ": " : "",
+                 tl > 500 ? tail + tl - 500 : tail);
     }
-    char *t = cJSON_PrintUnformatted(ev);
-    fprintf(rn->events, "%s\n", t);
-    fflush(rn->events);
-    free(t);
-    cJSON_Delete(ev);
 }
 
-/* Asks a worker which backends and devices exist; picks ours. */
+/* One job on the run's worker, started (again) when there is none. */
+static int worker_job(struct run *rn, size_t seq, const char *job, double setup_s, double limit_s,
+                      struct eng_worker_result *w, char *err, size_t errlen)
+{
+    if (rn->worker && eng_worker_ended(rn->worker))
+        worker_stop(rn, seq);
+    if (!rn->worker) {
+        if (!(rn->worker = eng_worker_start(rn->o->exe, err, errlen)))
+            return -1;
+        rn->worker_first = seq;
+    }
+    return eng_worker_job(rn->worker, job, setup_s, limit_s, w, err, errlen);
+}
+
+/* Asks the worker which backends and devices exist; picks ours. */
 static int probe(struct run *rn, char *backend, size_t blen, struct eng_device_info *info,
                  char *err, size_t errlen)
 {
     const struct eng_run_opts *o = rn->o;
     struct eng_worker_result w;
-    if (eng_worker_run(o->exe, "{\"job\":\"probe\"}", 120, 120, &w, err, errlen) != 0)
+    char *job = xasprintf("{\"job\":\"probe\",\"backend\":%s%s%s}", o->backend ? "\"" : "",
+                          o->backend ? o->backend : "null", o->backend ? "\"" : "");
+    int rc0 = worker_job(rn, 0, job, 120, 120, &w, err, errlen);
+    free(job);
+    if (rc0 != 0)
         return -1;
     cJSON *j = w.answer ? cJSON_Parse(w.answer) : NULL;
     const cJSON *devs = j ? cJSON_GetObjectItemCaseSensitive(j, "devices") : NULL;
@@ -174,7 +129,7 @@ static int probe(struct run *rn, char *backend, size_t blen, struct eng_device_i
     return rc;
 }
 
-static void run_one(struct run *rn, struct done *d)
+static void run_one(struct run *rn, struct eng_done *d)
 {
     const struct eng_check_spec *s = &d->p->spec;
     d->limit_s = s->timeout_s;
@@ -185,7 +140,8 @@ static void run_one(struct run *rn, struct done *d)
     char err[512] = "";
     struct eng_check_result *r = &d->r;
     eng_check_result_init(r);
-    if (eng_worker_run(rn->o->exe, job, SETUP_LIMIT_S, s->timeout_s, &w, err, sizeof err) != 0) {
+    if (worker_job(rn, (size_t)(d - rn->checks), job, SETUP_LIMIT_S, s->timeout_s, &w, err,
+                   sizeof err) != 0) {
         snprintf(r->detail, sizeof r->detail, "%s", err);
         free(job);
         return;
@@ -228,11 +184,15 @@ static void run_one(struct run *rn, struct done *d)
     free(rt);
     cJSON_Delete(j);
     eng_worker_result_free(&w);
+    /* A check that ended in an error may leave the device in a state of its own (a faulted
+     * context): the next check gets a fresh worker. */
+    if (r->verdict == CDB_ERROR)
+        worker_stop(rn, (size_t)(d - rn->checks) + 1);
     if (r->verdict == CDB_HANG)
         r->max_err = NAN;
 }
 
-static bool check_met(const struct done *d)
+static bool check_met(const struct eng_done *d)
 {
     enum cdb_verdict v = d->r.verdict;
     if (d->p->expect_fail)
@@ -240,44 +200,13 @@ static bool check_met(const struct done *d)
     return v == CDB_PASS || v == CDB_SKIP;
 }
 
-static const char *schedule_name(enum eng_schedule s)
-{
-    return s == ENG_SCHED_ADVERSARIAL ? "adversarial" : s == ENG_SCHED_RANDOM ? "random" : "default";
-}
-
-static void progress(struct run *rn, int i, const char *name)
-{
-    if (!rn->o->progress)
-        return;
-    int width = 30, fill = rn->total ? i * width / rn->total : width;
-    fprintf(stderr, "\r\033[K[");
-    for (int k = 0; k < width; k++)
-        fputc(k < fill ? '#' : '-', stderr);
-    fprintf(stderr, "] %d/%d %.50s", i, rn->total, name ? name : "");
-    if (!name)
-        fprintf(stderr, "\r\033[K");
-    fflush(stderr);
-}
-
-/* ---- reports ---------------------------------------------------------------------------- */
-
-struct summary {
-    int fixed_total, fixed_ok, base_total, base_ok, buggy_total, buggy_caught, skipped;
-    bool met;
-    enum cdb_verdict verdict;
-    /* per suite: was the buggy variant caught where it ran */
-    char escaped[512];
-    /* buggy variants not caught while some of their checks were skipped (beyond this backend) */
-    char inconclusive[512];
-};
-
-static void summarise(struct run *rn, struct summary *s)
+static void summarise(struct run *rn, struct eng_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->met = true;
     bool any_hang = false, any_error = false, any_fail = false;
     for (size_t i = 0; i < rn->n; i++) {
-        struct done *d = &rn->checks[i];
+        struct eng_done *d = &rn->checks[i];
         enum cdb_verdict v = d->r.verdict;
         if (v == CDB_SKIP)
             s->skipped++;
@@ -304,12 +233,11 @@ static void summarise(struct run *rn, struct summary *s)
             any_error = true;
         }
     }
-    /* A buggy variant must be caught per (suite, rung) on every rung its suite names as the one
-     * that catches it; on other rungs (a whole-matrix run) not catching it is the lesson, not a
-     * failure. */
+    /* A buggy variant must be caught per (suite, rung): a suite declares only rungs it
+     * supports, and its buggy variant is its claim of a bug each of them catches. */
     for (size_t i = 0; i < rn->n; i++) {
-        struct done *d = &rn->checks[i];
-        if (!d->p->expect_fail || !d->p->claimed)
+        struct eng_done *d = &rn->checks[i];
+        if (!d->p->expect_fail)
             continue;
         bool first = true;
         for (size_t k = 0; k < i; k++)
@@ -320,7 +248,7 @@ static void summarise(struct run *rn, struct summary *s)
             continue;
         bool skipped = false, caught = false;
         for (size_t k = i; k < rn->n; k++) {
-            struct done *e = &rn->checks[k];
+            struct eng_done *e = &rn->checks[k];
             if (!e->p->expect_fail || e->p->spec.rung != d->p->spec.rung ||
                 strcmp(e->p->spec.suite, d->p->spec.suite))
                 continue;
@@ -341,316 +269,132 @@ static void summarise(struct run *rn, struct summary *s)
                      d->p->spec.suite, d->p->spec.rung);
         }
     }
+    if (rn->info.worker_exit[0]) {
+        s->met = false;
+        any_error = true;
+    }
     s->verdict = s->met ? CDB_PASS : any_fail ? CDB_FAIL : any_hang ? CDB_HANG
                                    : any_error ? CDB_ERROR : CDB_FAIL;
     if (eng_cancelled())
         s->verdict = CDB_CANCELLED;
 }
 
-static void add_num_or_null(cJSON *o, const char *k, double v)
+/* The reporters the options ask for, NULL-terminated; NULL with a message on error. */
+static struct eng_reporter **reporters(const struct eng_run_opts *o, char *err, size_t errlen)
 {
-    if (isnan(v))
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, v);
+    struct eng_reporter **r = xcalloc(7, sizeof *r);
+    size_t n = 0;
+    r[n++] = o->json ? eng_report_json() : eng_report_text();
+    if (o->progress)
+        r[n++] = eng_report_progress();
+    if (o->junit)
+        r[n++] = eng_report_junit(o->junit);
+    if (o->db)
+        r[n++] = eng_report_db(o->db);
+    if (o->events_fd >= 0 && !(r[n++] = eng_report_events(o->events_fd, err, errlen))) {
+        for (size_t i = 0; i + 1 < n; i++)
+            r[i]->free(r[i]);
+        free(r);
+        return NULL;
+    }
+    return r;
 }
 
-static cJSON *machine_json(const struct cdb_machine *m)
+static void reporters_free(struct eng_reporter **r)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", m->id);
-    cJSON_AddStringToObject(o, "host", m->host);
-    cJSON_AddStringToObject(o, "backend", m->backend);
-    cJSON_AddStringToObject(o, "device", m->device);
-    cJSON_AddStringToObject(o, "target", m->target);
-    cJSON_AddNumberToObject(o, "wave_size", m->wave_size);
-    add_num_or_null(o, "compute_units", m->compute_units > 0 ? (double)m->compute_units : (double)NAN);
-    add_num_or_null(o, "mem_bytes", m->mem_bytes > 0 ? (double)m->mem_bytes : (double)NAN);
-    cJSON_AddStringToObject(o, "driver_version", m->driver_version);
-    cJSON_AddStringToObject(o, "runtime_version", m->runtime_version);
-    cJSON_AddStringToObject(o, "compiler_version", m->compiler_version);
-    if (m->compute_partition)
-        cJSON_AddStringToObject(o, "compute_partition", m->compute_partition);
-    else
-        cJSON_AddNullToObject(o, "compute_partition");
-    if (m->memory_partition)
-        cJSON_AddStringToObject(o, "memory_partition", m->memory_partition);
-    else
-        cJSON_AddNullToObject(o, "memory_partition");
-    cJSON_AddStringToObject(o, "kladder_version", m->kladder_version);
-    cJSON_AddStringToObject(o, "kladder_commit", m->kladder_commit);
-    return o;
+    for (size_t i = 0; r && r[i]; i++)
+        r[i]->free(r[i]);
+    free(r);
 }
 
-static cJSON *check_json(const struct done *d)
+/* Loads every target's manifest (a mistake in one is reported before any device is touched)
+ * and plans their checks for the chosen device. 0, or -1 with a message. */
+static int load_manifests(const struct eng_run_target *targets, size_t ntargets,
+                          struct eng_manifest ***out, char *err, size_t errlen)
 {
-    const struct eng_check_spec *s = &d->p->spec;
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddNumberToObject(c, "rung", s->rung);
-    cJSON_AddStringToObject(c, "suite", s->suite);
-    cJSON_AddStringToObject(c, "variant", d->p->label);
-    cJSON_AddStringToObject(c, "check", s->name);
-    cJSON_AddStringToObject(c, "shape", d->r.shape);
-    cJSON_AddStringToObject(c, "verdict", cdb_verdict_name(d->r.verdict));
-    cJSON_AddStringToObject(c, "expected", d->p->expect_fail ? "fail" : "pass");
-    cJSON_AddBoolToObject(c, "expectation_met", d->met);
-    cJSON_AddStringToObject(c, "detail", d->r.detail);
-    cJSON_AddStringToObject(c, "oracle", d->r.oracle);
-    cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
-    cJSON *t = cJSON_AddObjectToObject(c, "time_us");
-    add_num_or_null(t, "median", d->r.t_med_us);
-    add_num_or_null(t, "min", d->r.t_min_us);
-    add_num_or_null(t, "max", d->r.t_max_us);
-    if (d->r.first_bad >= 0)
-        cJSON_AddNumberToObject(c, "first_bad", (double)d->r.first_bad);
-    else
-        cJSON_AddNullToObject(c, "first_bad");
-    if (d->r.bad_count >= 0)
-        cJSON_AddNumberToObject(c, "bad_count", (double)d->r.bad_count);
-    else
-        cJSON_AddNullToObject(c, "bad_count");
-    add_num_or_null(c, "max_err", d->r.max_err);
-    cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
-    cJSON_AddNumberToObject(c, "limit_s", d->limit_s);
-    cJSON_AddNumberToObject(c, "elapsed_s", round(d->elapsed_s * 1000) / 1000);
-    return c;
-}
-
-static void xml_escaped(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        default:
-            /* XML 1.0 forbids most control characters even as references. */
-            if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
-                fputc('?', f);
-            else
-                fputc(c, f);
+    struct eng_manifest **ms = xcalloc(ntargets + 1, sizeof *ms);
+    for (size_t t = 0; t < ntargets; t++) {
+        ms[t] = eng_manifest_load(targets[t].suite, NULL, err, errlen);
+        if (ms[t] && eng_plan_check_rung(ms[t], targets[t].rung, err, errlen) != 0) {
+            eng_manifest_free(ms[t]);
+            ms[t] = NULL;
+        }
+        if (!ms[t]) {
+            for (size_t k = 0; k < t; k++)
+                eng_manifest_free(ms[k]);
+            free(ms);
+            return -1;
         }
     }
-}
-
-static int write_junit(struct run *rn, const struct summary *s, const char *path)
-{
-    char *tmp = xasprintf("%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "kladder run: cannot write %s\n", path);
-        free(tmp);
-        return -1;
-    }
-    int failures = 0, errors = 0, skipped = 0;
-    double total = 0;
-    for (size_t i = 0; i < rn->n; i++) {
-        struct done *d = &rn->checks[i];
-        if (!d->met && d->r.verdict == CDB_ERROR)
-            errors++;
-        else if (!d->met)
-            failures++;
-        skipped += d->r.verdict == CDB_SKIP;
-        if (!isnan(d->r.t_med_us))
-            total += d->r.t_med_us / 1e6;
-    }
-    failures += s->escaped[0] != '\0';
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    fprintf(f, "  <testsuite name=\"kladder\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" "
-               "time=\"%.6f\" timestamp=\"",
-            rn->n + 1, failures, errors, skipped, total);
-    xml_escaped(f, rn->started);
-    fprintf(f, "\" hostname=\"");
-    xml_escaped(f, rn->mach.m.host);
-    fprintf(f, "\">\n");
-    for (size_t i = 0; i < rn->n; i++) {
-        struct done *d = &rn->checks[i];
-        const struct eng_check_spec *sp = &d->p->spec;
-        fprintf(f, "    <testcase classname=\"");
-        xml_escaped(f, sp->suite);
-        fprintf(f, ".%s\" name=\"rung%d.", d->p->label, sp->rung);
-        xml_escaped(f, sp->name);
-        fprintf(f, "\" time=\"%.6f\">\n", isnan(d->r.t_med_us) ? 0.0 : d->r.t_med_us / 1e6);
-        if (d->r.verdict == CDB_SKIP) {
-            fprintf(f, "      <skipped message=\"");
-            xml_escaped(f, d->r.detail);
-            fprintf(f, "\"/>\n");
-        } else if (!d->met) {
-            fprintf(f, "      <%s message=\"%s (expected %s)\">", d->r.verdict == CDB_ERROR ? "error" : "failure",
-                    cdb_verdict_name(d->r.verdict), d->p->expect_fail ? "fail" : "pass");
-            xml_escaped(f, d->r.detail);
-            fprintf(f, "</%s>\n", d->r.verdict == CDB_ERROR ? "error" : "failure");
-        }
-        fprintf(f, "      <system-out>verdict: %s, expected: %s; ", cdb_verdict_name(d->r.verdict),
-                d->p->expect_fail ? "fail" : "pass");
-        xml_escaped(f, d->r.shape);
-        fprintf(f, "; ");
-        xml_escaped(f, d->r.detail);
-        fprintf(f, "</system-out>\n    </testcase>\n");
-    }
-    fprintf(f, "    <testcase classname=\"kladder\" name=\"buggy-variants-caught\" time=\"0\">\n");
-    if (s->escaped[0]) {
-        fprintf(f, "      <failure message=\"buggy variant not caught\">");
-        xml_escaped(f, s->escaped);
-        fprintf(f, "</failure>\n");
-    }
-    fprintf(f, "    </testcase>\n  </testsuite>\n</testsuites>\n");
-    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "kladder run: cannot write %s\n", path);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
+    *out = ms;
     return 0;
 }
 
-static void print_text(struct run *rn, const struct summary *s)
+static int plan_all(struct run *rn, const char *backend, struct eng_manifest **ms,
+                    const struct eng_run_target *targets, size_t ntargets,
+                    struct eng_planned **plan, size_t *nplan, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < rn->n; i++) {
-        struct done *d = &rn->checks[i];
-        char t[32] = "";
-        if (!isnan(d->r.t_med_us))
-            snprintf(t, sizeof t, "%10.1f us", d->r.t_med_us);
-        printf("%-6s %-15s r%d %-34.34s %-32.32s %s%s\n", cdb_verdict_name(d->r.verdict),
-               d->p->label, d->p->spec.rung, d->p->spec.name, d->r.shape, t,
-               d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
-                   ? "  (expected)"
-                   : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
-                   : d->met                                       ? ""
-                                                                  : "  (UNEXPECTED)");
-        if (d->r.detail[0] && (d->r.verdict != CDB_PASS))
-            printf("       %.400s\n", d->r.detail);
-    }
-    printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
-           "%d skipped\n",
-           s->met ? "expectation met" : "EXPECTATION NOT MET", s->base_ok, s->base_total,
-           s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
-           s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
-    if (s->inconclusive[0])
-        printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
-               s->inconclusive);
+    const struct eng_run_opts *o = rn->o;
+    struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
+                               .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
+                               .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
+                               .fixed = o->fixed, .buggy = o->buggy, .baseline = true};
+    int rc = 0;
+    for (size_t t = 0; t < ntargets && rc == 0; t++)
+        rc = eng_plan_rung(ms[t], targets[t].suite, targets[t].rung, &po, plan, nplan, err,
+                           errlen);
+    return rc;
 }
 
 int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, size_t ntargets)
 {
     struct run rn = {.o = o};
+    struct eng_run_info *info = &rn.info;
     eng_watchdog_install();
-    if (o->events_fd >= 0) {
-        rn.events = fdopen(dup(o->events_fd), "w");
-        if (!rn.events) {
-            fprintf(stderr, "kladder run: --events %d is not a writable descriptor\n", o->events_fd);
-            return 2;
-        }
-    }
     char err[1024] = "";
-    /* Manifests first: a mistake in one is reported before any device is touched. */
-    struct eng_manifest **ms = xcalloc(ntargets + 1, sizeof *ms);
-    for (size_t t = 0; t < ntargets; t++) {
-        ms[t] = eng_manifest_load(targets[t].suite, NULL, err, sizeof err);
-        if (!ms[t]) {
-            fprintf(stderr, "kladder run: %s\n", err);
-            for (size_t k = 0; k < t; k++)
-                eng_manifest_free(ms[k]);
-            free(ms);
-            if (rn.events)
-                fclose(rn.events);
-            return 2;
-        }
-    }
-    char backend[16];
-    struct eng_device_info info;
-    if (probe(&rn, backend, sizeof backend, &info, err, sizeof err) != 0) {
-        for (size_t t = 0; t < ntargets; t++)
-            eng_manifest_free(ms[t]);
-        free(ms);
-        fprintf(stderr, "kladder run: %s\n", err);
-        if (rn.events)
-            fclose(rn.events);
-        return 2;
-    }
-    const struct eng_backend *B = eng_backend_find(backend);
-    bool emulated = B && B->caps.emulated;
-    int wave = emulated ? (o->wave ? o->wave : 32) : info.wave_size;
-    eng_fingerprint(&rn.mach, backend, &info, wave);
-
-    /* Plan every target. */
+    struct eng_manifest **ms = NULL;
     struct eng_planned *plan = NULL;
     size_t nplan = 0;
-    struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = wave,
-                               .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
-                               .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
-                               .fixed = o->fixed, .buggy = o->buggy, .baseline = true};
-    int plan_rc = 0;
-    for (size_t t = 0; t < ntargets && plan_rc == 0; t++)
-        plan_rc = eng_plan_rung(ms[t], targets[t].suite, targets[t].rung, &po, &plan, &nplan, err,
-                                sizeof err);
-    for (size_t t = 0; t < ntargets; t++)
-        eng_manifest_free(ms[t]);
-    free(ms);
-    if (plan_rc != 0) {
-        fprintf(stderr, "kladder run: %s\n", err);
-        eng_planned_free(plan, nplan);
-        if (rn.events)
-            fclose(rn.events);
-        return 2;
-    }
+    struct eng_reporter **reps = NULL;
+    char backend[16];
+    struct eng_device_info dev;
+    int status = 2;
+    if (load_manifests(targets, ntargets, &ms, err, sizeof err) != 0 ||
+        probe(&rn, backend, sizeof backend, &dev, err, sizeof err) != 0)
+        goto setup_error;
+    const struct eng_backend *B = eng_backend_find(backend);
+    info->emulated = B && B->caps.emulated;
+    info->wave = info->emulated ? (o->wave ? o->wave : 32) : dev.wave_size;
+    eng_fingerprint(&info->mach, backend, &dev, info->wave);
+    if (plan_all(&rn, backend, ms, targets, ntargets, &plan, &nplan, err, sizeof err) != 0 ||
+        !(reps = reporters(o, err, sizeof err)))
+        goto setup_error;
+
     rn.checks = xcalloc(nplan + 1, sizeof *rn.checks);
     rn.n = nplan;
-    rn.total = (int)nplan;
     for (size_t i = 0; i < nplan; i++)
         rn.checks[i].p = &plan[i];
-
-    cdb_uuid_new(rn.uuid);
-    cdb_now_iso(rn.started);
-    const char *variant = o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
-    int rung_label = ntargets == 1 || o->case_id ? targets[0].rung : 0;
+    cdb_uuid_new(info->uuid);
+    cdb_now_iso(info->started);
+    info->schedule = o->schedule;
+    info->total = nplan;
+    info->variant = o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
+    info->rung = ntargets == 1 || o->case_id ? targets[0].rung : 0;
     for (size_t t = 1; t < ntargets; t++)
         if (targets[t].rung != targets[0].rung)
-            rung_label = 0;
-    if (o->db) {
-        struct cdb_run r = {.uuid = rn.uuid, .machine_id = rn.mach.m.id, .host = rn.mach.m.host,
-                            .rung = rung_label, .suite = ntargets == 1 ? targets[0].suite : NULL,
-                            .case_id = o->case_id, .variant = variant, .argv = o->argv_text,
-                            .started = rn.started, .finished = NULL, .verdict = CDB_RUNNING};
-        if (cdb_machine_put(o->db, &rn.mach.m, err, sizeof err) != 0 ||
-            cdb_run_put(o->db, &r, err, sizeof err) != 0) {
-            fprintf(stderr, "kladder run: recording the run failed: %s\n", err);
-            o = o; /* keep running: results still print */
-        }
-    }
-    cJSON *ev = cJSON_CreateObject();
-    cJSON_AddStringToObject(ev, "event", "start");
-    cJSON_AddStringToObject(ev, "run_id", rn.uuid);
-    cJSON_AddNumberToObject(ev, "total", (double)nplan);
-    cJSON_AddItemToObject(ev, "machine", machine_json(&rn.mach.m));
-    cJSON_AddStringToObject(ev, "schedule", schedule_name(o->schedule));
-    emit(&rn, ev);
-    if (!o->json)
-        printf("kladder run %s: %zu checks on %s (%s, %s, wave %d)%s%s\n", rn.uuid, nplan, backend,
-               info.name, rn.mach.target, wave, emulated ? ", schedule " : "",
-               emulated ? schedule_name(o->schedule) : "");
-    if (!o->json && emulated)
-        printf("the cpu backend emulates a GPU: it is slow, and checks beyond its reach are "
-               "skipped with the reason\n");
-    fflush(stdout);
+            info->rung = 0;
+    info->suite = ntargets == 1 ? targets[0].suite : NULL;
+    info->case_id = o->case_id;
+    info->argv = o->argv_text;
+    for (size_t k = 0; reps[k]; k++)
+        if (reps[k]->start)
+            reps[k]->start(reps[k], info);
 
     for (size_t i = 0; i < nplan; i++) {
-        struct done *d = &rn.checks[i];
-        progress(&rn, (int)i, d->p->spec.name);
-        ev = cJSON_CreateObject();
-        cJSON_AddStringToObject(ev, "event", "check-start");
-        cJSON_AddNumberToObject(ev, "seq", (double)i);
-        cJSON_AddNumberToObject(ev, "rung", d->p->spec.rung);
-        cJSON_AddStringToObject(ev, "suite", d->p->spec.suite);
-        cJSON_AddStringToObject(ev, "variant", d->p->label);
-        cJSON_AddStringToObject(ev, "check", d->p->spec.name);
-        emit(&rn, ev);
+        struct eng_done *d = &rn.checks[i];
+        for (size_t k = 0; reps[k]; k++)
+            if (reps[k]->check_start)
+                reps[k]->check_start(reps[k], info, i, d);
         if (eng_cancelled()) {
             eng_check_result_init(&d->r);
             d->r.verdict = CDB_CANCELLED;
@@ -659,68 +403,30 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
             run_one(&rn, d);
         }
         d->met = check_met(d);
-        if (o->db) {
-            struct cdb_check c = {
-                .run_uuid = rn.uuid, .seq = (int)i, .rung = d->p->spec.rung,
-                .suite = d->p->spec.suite, .variant = d->p->label, .check = d->p->spec.name,
-                .shape = d->r.shape, .oracle = d->r.oracle, .verdict = d->r.verdict,
-                .detail = d->r.detail, .first_bad = d->r.first_bad, .bad_count = d->r.bad_count,
-                .max_err = d->r.max_err, .time_median_us = d->r.t_med_us,
-                .time_min_us = d->r.t_min_us, .time_max_us = d->r.t_max_us,
-                .repeats = d->r.repeats, .limit_s = d->limit_s};
-            if (cdb_check_put(o->db, &c, err, sizeof err) != 0)
-                fprintf(stderr, "kladder run: recording check %s failed: %s\n", d->p->spec.name, err);
-        }
-        ev = cJSON_CreateObject();
-        cJSON_AddStringToObject(ev, "event", "check-done");
-        cJSON_AddNumberToObject(ev, "seq", (double)i);
-        cJSON_AddItemToObject(ev, "check", check_json(d));
-        emit(&rn, ev);
+        for (size_t k = 0; reps[k]; k++)
+            if (reps[k]->check_done)
+                reps[k]->check_done(reps[k], info, i, d);
     }
-    progress(&rn, (int)nplan, NULL);
+    worker_stop(&rn, nplan);
 
-    struct summary s;
+    struct eng_summary s;
     summarise(&rn, &s);
-    char finished[21];
-    cdb_now_iso(finished);
-    if (o->db && cdb_run_finish(o->db, rn.uuid, finished, s.verdict, err, sizeof err) != 0)
-        fprintf(stderr, "kladder run: recording the run's end failed: %s\n", err);
-
-    cJSON *rep = cJSON_CreateObject();
-    cJSON_AddStringToObject(rep, "run_id", rn.uuid);
-    cJSON_AddStringToObject(rep, "verdict", cdb_verdict_name(s.verdict));
-    cJSON_AddBoolToObject(rep, "expectation_met", s.met);
-    if (s.escaped[0])
-        cJSON_AddStringToObject(rep, "buggy_not_caught", s.escaped);
-    if (s.inconclusive[0])
-        cJSON_AddStringToObject(rep, "inconclusive", s.inconclusive);
-    cJSON_AddStringToObject(rep, "started", rn.started);
-    cJSON_AddStringToObject(rep, "finished", finished);
-    cJSON_AddStringToObject(rep, "schedule", schedule_name(o->schedule));
-    cJSON_AddItemToObject(rep, "machine", machine_json(&rn.mach.m));
-    cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
-    for (size_t i = 0; i < rn.n; i++)
-        cJSON_AddItemToArray(arr, check_json(&rn.checks[i]));
-    if (o->json) {
-        char *t = cJSON_Print(rep);
-        printf("%s\n", t);
-        free(t);
-    } else {
-        print_text(&rn, &s);
-    }
-    cJSON_Delete(rep);
-    ev = cJSON_CreateObject();
-    cJSON_AddStringToObject(ev, "event", "end");
-    cJSON_AddStringToObject(ev, "run_id", rn.uuid);
-    cJSON_AddStringToObject(ev, "verdict", cdb_verdict_name(s.verdict));
-    cJSON_AddBoolToObject(ev, "expectation_met", s.met);
-    emit(&rn, ev);
+    cdb_now_iso(info->finished);
+    status = s.met ? 0 : 1;
+    for (size_t k = 0; reps[k]; k++)
+        if (reps[k]->end && reps[k]->end(reps[k], info, &s, rn.checks, rn.n) != 0)
+            status = 2;
     eng_watchdog_reap();
-    int status = s.met ? 0 : 1;
-    if (o->junit && write_junit(&rn, &s, o->junit) != 0)
-        status = 2;
-    if (rn.events)
-        fclose(rn.events);
+    goto done;
+
+setup_error:
+    worker_stop(&rn, 0);
+    fprintf(stderr, "kladder run: %s\n", err);
+done:
+    reporters_free(reps);
+    for (size_t t = 0; ms && t < ntargets; t++)
+        eng_manifest_free(ms[t]);
+    free(ms);
     free(rn.checks);
     eng_planned_free(plan, nplan);
     return status;

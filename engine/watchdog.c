@@ -88,30 +88,28 @@ void eng_worker_result_free(struct eng_worker_result *r)
     r->answer = NULL;
 }
 
-static void take_line(struct eng_worker_result *r, const char *line, double *deadline,
-                      double limit_s, double *ready_at)
-{
-    if (strstr(line, "\"ready\"") && strlen(line) < 40) {
-        if (!r->ready) {
-            r->ready = true;
-            *ready_at = now_s();
-            *deadline = *ready_at + limit_s;
-        }
-        return;
-    }
-    free(r->answer);
-    r->answer = xstrdup(line);
-}
+struct eng_worker {
+    pid_t pid;
+    int in, out, err;    /* its stdin (ours to write), stdout and stderr (ours to read) */
+    char *buf;           /* stdout bytes not yet split into lines */
+    size_t used;
+    bool ended;          /* killed, exited, or said it takes no more jobs */
+    bool reaped;
+    bool err_closed;
+    int status;          /* once reaped */
+    char tail[2048];     /* stderr since the current job (or the worker's end) began */
+    size_t tail_len;
+};
 
-int eng_worker_run(const char *exe, const char *job, double setup_limit_s, double limit_s,
-                   struct eng_worker_result *r, char *err, size_t errlen)
+#define LINE_CAP ((size_t)1 << 16)
+
+struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen)
 {
-    memset(r, 0, sizeof *r);
     reap_dying(false);
     int in[2], out[2], er[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
         snprintf(err, errlen, "cannot create pipes for a worker: %s", strerror(errno));
-        return -1;
+        return NULL;
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -142,111 +140,238 @@ int eng_worker_run(const char *exe, const char *job, double setup_limit_s, doubl
         close(out[0]);
         close(er[0]);
         snprintf(err, errlen, "cannot start a worker (%s): %s", exe, strerror(rc));
-        return -1;
+        return NULL;
     }
+    struct eng_worker *w = xcalloc(1, sizeof *w);
+    w->pid = pid;
+    w->in = in[1];
+    w->out = out[0];
+    w->err = er[0];
+    w->buf = xmalloc(LINE_CAP);
+    /* its children (a compiler) share the pipe: reading what is there must never wait on them */
+    fcntl(w->err, F_SETFL, fcntl(w->err, F_GETFL) | O_NONBLOCK);
     current_child = pid;
     if (cancel_flag)
         kill(-pid, SIGKILL);
-    /* The job is one short line: the pipe buffer holds it, so this cannot block for long. */
-    size_t jl = strlen(job);
-    if (write(in[1], job, jl) != (ssize_t)jl || write(in[1], "\n", 1) != 1) {
-        /* the worker died at once; its status says why */
+    return w;
+}
+
+bool eng_worker_ended(const struct eng_worker *w) { return w->ended; }
+
+/* Keeps the last part of the worker's stderr: sanitizer reports end with the useful lines. */
+static void tail_add(struct eng_worker *w, const char *p, size_t k)
+{
+    size_t cap = sizeof w->tail - 1;
+    for (size_t i = 0; i < k; i++) {
+        if (w->tail_len == cap) {
+            memmove(w->tail, w->tail + cap / 2, cap - cap / 2);
+            w->tail_len = cap - cap / 2;
+        }
+        w->tail[w->tail_len++] = p[i];
     }
-    close(in[1]);
+    w->tail[w->tail_len] = '\0';
+}
+
+static void drain_stderr(struct eng_worker *w)
+{
+    char tmp[1024];
+    ssize_t k;
+    while ((k = read(w->err, tmp, sizeof tmp)) > 0)
+        tail_add(w, tmp, (size_t)k);
+}
+
+/* Waits for the worker's exit for up to grace_s, then kills its group. A process that takes
+ * long to die (a sanitizer's shadow memory, hundreds of threads) is reaped later: the verdict
+ * does not wait for it. */
+static void reap(struct eng_worker *w, double grace_s, bool kill_first)
+{
+    if (w->reaped)
+        return;
+    if (kill_first)
+        kill(-w->pid, SIGKILL);
+    int status = 0;
+    pid_t got = 0;
+    double until = now_s() + grace_s;
+    while ((got = waitpid(w->pid, &status, WNOHANG)) == 0 && now_s() < until) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+        if (cancel_flag && !kill_first) {
+            kill(-w->pid, SIGKILL);
+            kill_first = true;
+        }
+    }
+    if (got == 0 && !kill_first) {
+        kill(-w->pid, SIGKILL);
+        for (int i = 0; i < 100 && (got = waitpid(w->pid, &status, WNOHANG)) == 0; i++) {
+            struct timespec ts = {0, 10000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (got == 0) {
+        if (ndying < (int)(sizeof dying / sizeof *dying))
+            dying[ndying++] = w->pid;
+        else
+            waitpid(w->pid, &status, 0);
+        status = SIGKILL; /* as if signalled */
+    }
+    if (current_child == w->pid)
+        current_child = 0;
+    w->status = WIFEXITED(status) ? WEXITSTATUS(status)
+                                  : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    w->reaped = true;
+    w->ended = true;
+}
+
+/* One line of the worker's stdout: {"ready": true}, or the job's answer. Returns true for the
+ * answer. */
+static bool take_line(struct eng_worker *w, struct eng_worker_result *r, const char *line,
+                      double *deadline, double limit_s, double *ready_at)
+{
+    if (strstr(line, "\"ready\"") && strlen(line) < 40) {
+        if (!r->ready) {
+            r->ready = true;
+            *ready_at = now_s();
+            *deadline = *ready_at + limit_s;
+        }
+        return false;
+    }
+    free(r->answer);
+    r->answer = xstrdup(line);
+    /* {"result": ..., "last": true}: the worker leaves after this answer */
+    if (strstr(line, "\"last\":true"))
+        w->ended = true;
+    return true;
+}
+
+int eng_worker_job(struct eng_worker *w, const char *job, double setup_limit_s, double limit_s,
+                   struct eng_worker_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    if (w->ended) {
+        snprintf(err, errlen, "the worker has ended; start another");
+        return -1;
+    }
+    w->tail_len = 0;
+    w->tail[0] = '\0';
+    current_child = w->pid;
+    if (cancel_flag)
+        kill(-w->pid, SIGKILL);
+    /* The worker reads the whole line before it writes anything, so this write cannot
+     * deadlock against its output; a worker that died makes it fail (SIGPIPE is ignored). */
+    size_t jl = strlen(job);
+    bool sent = true;
+    for (size_t off = 0; off < jl && sent;) {
+        ssize_t k = write(w->in, job + off, jl - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        sent = k > 0;
+        off += k > 0 ? (size_t)k : 0;
+    }
+    sent = sent && write(w->in, "\n", 1) == 1;
 
     double start = now_s(), ready_at = start, deadline = start + setup_limit_s, killed_at = 0;
-    char *buf = xmalloc(1 << 16);
-    size_t used = 0;
-    size_t tail_len = 0;
-    bool out_open = true, err_open = true;
-    while (out_open || err_open) {
+    bool answered = false, out_open = sent;
+    while (out_open && !answered) {
         double left = deadline - now_s();
         if (left <= 0) {
-            kill(-pid, SIGKILL);
             r->killed = true;
             killed_at = now_s();
             break;
         }
-        struct pollfd p[2] = {{out_open ? out[0] : -1, POLLIN, 0}, {err_open ? er[0] : -1, POLLIN, 0}};
+        struct pollfd p[2] = {{w->out, POLLIN, 0}, {w->err_closed ? -1 : w->err, POLLIN, 0}};
         int n = poll(p, 2, left > 0.2 ? 200 : (int)(left * 1000) + 1);
         if (n < 0 && errno != EINTR)
             break;
         if (cancel_flag) {
-            kill(-pid, SIGKILL);
             r->cancelled = true;
             break;
         }
         if (n <= 0)
             continue;
-        if (out_open && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            if (used + 4096 > (1 << 16))
-                used = 0; /* an absurdly long line: drop it */
-            ssize_t k = read(out[0], buf + used, (1 << 16) - used - 1);
+        if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char tmp[1024];
+            ssize_t k = read(w->err, tmp, sizeof tmp);
+            if (k > 0)
+                tail_add(w, tmp, (size_t)k);
+            else if (k == 0)
+                w->err_closed = true; /* only at its end: the stdout side tells the rest */
+        }
+        if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            if (w->used + 4096 > LINE_CAP)
+                w->used = 0; /* an absurdly long line: drop it */
+            ssize_t k = read(w->out, w->buf + w->used, LINE_CAP - w->used - 1);
+            if (k < 0 && errno == EINTR)
+                continue;
             if (k <= 0) {
                 out_open = false;
-            } else {
-                used += (size_t)k;
-                buf[used] = '\0';
-                char *nl;
-                while ((nl = memchr(buf, '\n', used))) {
-                    *nl = '\0';
-                    take_line(r, buf, &deadline, limit_s, &ready_at);
-                    size_t rest = used - (size_t)(nl + 1 - buf);
-                    memmove(buf, nl + 1, rest);
-                    used = rest;
-                    buf[used] = '\0';
-                }
+                break;
             }
-        }
-        if (err_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            char tmp[1024];
-            ssize_t k = read(er[0], tmp, sizeof tmp);
-            if (k <= 0) {
-                err_open = false;
-            } else {
-                /* Keep the last part: sanitizer reports end with the useful lines. */
-                size_t cap = sizeof r->stderr_tail - 1;
-                for (ssize_t i = 0; i < k; i++) {
-                    if (tail_len == cap) {
-                        memmove(r->stderr_tail, r->stderr_tail + cap / 2, cap - cap / 2);
-                        tail_len = cap - cap / 2;
-                    }
-                    r->stderr_tail[tail_len++] = tmp[i];
-                }
-                r->stderr_tail[tail_len] = '\0';
+            w->used += (size_t)k;
+            char *nl;
+            while (!answered && (nl = memchr(w->buf, '\n', w->used))) {
+                *nl = '\0';
+                answered = take_line(w, r, w->buf, &deadline, limit_s, &ready_at);
+                size_t rest = w->used - (size_t)(nl + 1 - w->buf);
+                memmove(w->buf, nl + 1, rest);
+                w->used = rest;
             }
         }
     }
-    if (used && !r->killed && !r->cancelled) {
-        buf[used] = '\0';
-        take_line(r, buf, &deadline, limit_s, &ready_at);
-    }
-    free(buf);
-    close(out[0]);
-    close(er[0]);
-    int status = 0;
+    double end = r->killed ? killed_at : now_s();
     if (r->killed || r->cancelled) {
-        /* A large process can take seconds to die (a sanitizer's shadow memory, hundreds of
-         * threads): the verdict does not wait for that; the process is reaped later. */
-        pid_t got = 0;
-        for (int i = 0; i < 100 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++) {
-            struct timespec ts = {0, 10000000};
-            nanosleep(&ts, NULL);
-        }
-        if (got == 0) {
-            if (ndying < (int)(sizeof dying / sizeof *dying))
-                dying[ndying++] = pid;
-            else
-                waitpid(pid, &status, 0);
-            status = SIGKILL; /* as if signalled */
-        }
-    } else {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        reap(w, 0, true);
+    } else if (!answered || w->ended) {
+        /* it died (no answer), or said this was its last job: its status says how it ended */
+        reap(w, 30, false);
+        drain_stderr(w);
     }
-    current_child = 0;
-    r->status = WIFEXITED(status) ? WEXITSTATUS(status)
-                                  : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r->elapsed_s = (r->killed ? killed_at : now_s()) - (r->ready ? ready_at : start);
+    r->status = w->reaped ? w->status : 0;
+    r->elapsed_s = end - (r->ready ? ready_at : start);
+    snprintf(r->stderr_tail, sizeof r->stderr_tail, "%s", w->tail);
+    if (current_child == w->pid && w->reaped)
+        current_child = 0;
     return 0;
+}
+
+int eng_worker_stop(struct eng_worker *w, double grace_s, char *tail, size_t taillen)
+{
+    if (!w)
+        return 0;
+    if (w->in >= 0) {
+        close(w->in); /* end of jobs: the worker finishes and exits */
+        w->in = -1;
+    }
+    if (!w->reaped) {
+        w->tail_len = 0;
+        w->tail[0] = '\0';
+        reap(w, grace_s, false);
+        drain_stderr(w);
+    }
+    int status = w->status;
+    if (tail)
+        snprintf(tail, taillen, "%s", w->tail);
+    close(w->out);
+    close(w->err);
+    free(w->buf);
+    free(w);
+    return status;
+}
+
+int eng_worker_run(const char *exe, const char *job, double setup_limit_s, double limit_s,
+                   struct eng_worker_result *r, char *err, size_t errlen)
+{
+    struct eng_worker *w = eng_worker_start(exe, err, errlen);
+    if (!w)
+        return -1;
+    int rc = eng_worker_job(w, job, setup_limit_s, limit_s, r, err, errlen);
+    char tail[sizeof r->stderr_tail];
+    bool clean = !w->reaped;
+    int status = eng_worker_stop(w, 30, tail, sizeof tail);
+    if (rc == 0 && clean) {
+        /* what it said on the way out (a sanitizer's report) belongs to this job */
+        r->status = status;
+        size_t l = strlen(r->stderr_tail);
+        snprintf(r->stderr_tail + l, sizeof r->stderr_tail - l, "%s", tail);
+    }
+    return rc;
 }

@@ -36,7 +36,7 @@ int cmd_devices(int argc, char **argv, const struct cli_global *g)
         } else
             return cli_usage_error("devices", "unknown option '%s'", argv[i]);
     }
-    cJSON *arr = eng_devices_json();
+    cJSON *arr = eng_devices_json(NULL);
     if (json) {
         char *t = cJSON_Print(arr);
         printf("%s\n", t);

@@ -9,6 +9,7 @@
 #include "casedb/cdb.h"
 #include "common/xalloc.h"
 #include "engine/manifest.h"
+#include "engine/rung.h"
 #include "engine/runner.h"
 #include "engine/watchdog.h"
 #include "tui/cli.h"
@@ -86,7 +87,7 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
         if (m && m->case_id && strcmp(m->case_id, id) == 0) {
             (*names)[nn++] = name;
             for (int r = 1; r <= 8; r++)
-                if (m->has_rung[r] && (r == 1 || r == 4 || r == 5 || r == 6))
+                if (m->has_rung[r] && eng_rung_find(r))
                     (*out)[(*n)++] = (struct eng_run_target){name, r};
         } else {
             free(name);
@@ -198,8 +199,11 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
     if (!case_id && (!suite || !rung))
         return cli_usage_error("run", "give --rung N and --suite NAME, or --case ID (--list shows the suites)");
-    if (!case_id && rung != 1 && rung != 4 && rung != 5 && rung != 6)
-        return cli_usage_error("run", "rung %d has no engine checks; rungs 1, 4, 5 and 6 do", rung);
+    if (!case_id && !eng_rung_find(rung)) {
+        char have[64];
+        eng_rung_list(have, sizeof have);
+        return cli_usage_error("run", "rung %d has no engine checks; rungs %s do", rung, have);
+    }
 
     struct eng_run_target one = {suite, rung}, *targets = &one;
     size_t ntargets = 1;

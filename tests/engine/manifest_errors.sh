@@ -30,6 +30,12 @@ check bad_rung.json 'rungs.9: expected a rung number from 1 to 8'
 check bad_expr.json "launch.grid[0]: expected an expression over the parameters: expected ')'"
 check bad_tile.json 'tiles.tile_q: expected a parameter named in "params"'
 check bad_version.json 'version: expected a whole number from 1 to 1, got 2'
+# A rung's settings are its own; a key it does not know is a mistake, never ignored.
+check rung1_misspelt.json 'rungs.1: expected only the keys "tail_dims", "untuned", "cliffs" or "extra", got unknown key "tail_dim"'
+check rung5_misspelt.json 'rungs.5: expected only the keys "failure_rate", "confidence", "repeats" or "wide", got unknown key "repeat"'
+check rung1_cliff_misspelt.json 'rungs.1.cliffs[0]: expected only the keys "buffer", "param" or "with", got unknown key "width"'
+check rung3_declared.json 'rungs.3: expected a rung the engine runs (1, 4, 5 and 6), got rung 3'
+check rung6_settings.json 'rungs.6: expected no settings ({}): rung 6 takes none, got "ranks"'
 
 # A missing file and an unknown built-in name are setup errors too.
 out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$dir/absent.json" --backend cpu 2>&1)
@@ -52,3 +58,17 @@ tap_check "--wave 48: exit 2" test $? -eq 2
 tap_check "--case with --rung: exit 2" test $? -eq 2
 "$KLADDER" run --case no-such-case --backend cpu >/dev/null 2>&1
 tap_check "an unknown case: exit 2" test $? -eq 2
+
+# A rung the suite does not declare, and settings that plan no check, are usage errors, never a
+# crash or an "expectation met" over nothing.
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite aiter-4812 --backend cpu --no-progress 2>&1)
+rc=$?
+tap_check "rung 1 of a rung-6 suite: exit 2" test "$rc" -eq 2
+tap_check "and the message names the rungs it has" grep -qF 'suite aiter-4812 does not declare rung 1 (its rungs: 6' <<<"$out"
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 6 --suite flydsl-1199 --backend cpu --no-progress 2>&1)
+tap_check "rung 6 of a rung-1 suite: exit 2" test $? -eq 2
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 4 --suite tests/engine/fixtures/rung4_no_checks.json \
+    --backend cpu --no-progress 2>&1)
+rc=$?
+tap_check "settings that plan no check: exit 2" test "$rc" -eq 2
+tap_check "and the message says so" grep -qF 'rung 4 plans no check' <<<"$out"

@@ -44,13 +44,14 @@ sed 's/^/# /' "$KL_TMP/esc.txt"
 tap_check "a buggy variant its own rung does not catch: exit 1" test $rc -eq 1
 tap_check "and the report names it" grep -q 'not caught: tests/engine/fixtures/escape.json rung 4' "$KL_TMP/esc.txt"
 
-# The same variant on a rung its suite does not name (a whole-matrix run): shown, not owed.
+# A rung its suite does not declare is a usage error that names the rungs it has, before any
+# check runs (a suite declares the rungs it supports).
 "$KLADDER" --db "$db" run --rung 4 --suite tests/engine/fixtures/hang.json --backend cpu \
     --variant buggy --no-progress --timeout 20 >"$KL_TMP/other.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$KL_TMP/other.txt"
-tap_check "a rung the suite does not name owes no catch: exit 0" test $rc -eq 0
-tap_check "and its buggy checks are marked not reached" grep -q 'not reached here' "$KL_TMP/other.txt"
+tap_check "a rung the suite does not declare: exit 2" test $rc -eq 2
+tap_check "and the message names the rungs it has" grep -q 'does not declare rung 4 (its rungs: 1' "$KL_TMP/other.txt"
 
 d=$("$KLADDER" devices --json | tr -d '[:space:]')
 tap_check "devices --json lists cpu as available" sh -c "printf '%s' \"\$1\" | grep -q '\"backend\":\"cpu\",\"available\":true'" _ "$d"

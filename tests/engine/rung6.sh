@@ -103,8 +103,12 @@ sed 's/^/# /' "$KL_TMP/default.txt" | head -20
 tap_check "4812 buggy under the coherent default schedule is not caught: exit 1" test $rc -eq 1
 tap_check "and the report names it" grep -q 'not caught: aiter-4812 rung 6' "$KL_TMP/default.txt"
 
-# Usage: rung 6 needs its parameters.
-"$KLADDER" --db "$db" run --rung 6 --suite aiter-4494 --backend cpu --no-progress \
+# Usage: rung 6 needs its parameters (a rung-4 suite that declares rung 6 too).
+src=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["source"])' kernels/suites/aiter-4494.json)
+cp "kernels/$src" "$KL_TMP/"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); m["rungs"]["6"]={}; json.dump(m, open(sys.argv[2], "w"))' \
+    kernels/suites/aiter-4494.json "$KL_TMP/noparams.json"
+"$KLADDER" --db "$db" run --rung 6 --suite "$KL_TMP/noparams.json" --backend cpu --no-progress \
     >"$KL_TMP/noparams.txt" 2>&1
 rc=$?
 tap_check "a suite without rung 6 parameters is a setup error (exit 2)" test $rc -eq 2

@@ -39,3 +39,52 @@ rc=$?
 sed 's/^/# /' "$KL_TMP/out2.txt"
 tap_check "a fixed variant that hangs fails the run: exit 1" test $rc -eq 1
 tap_check "and is reported as unexpected" grep -q '^hang .*fixed .*UNEXPECTED' "$KL_TMP/out2.txt"
+
+# A kernel that crashes its worker costs only its own check: the checks after it run in a fresh
+# worker and pass.
+sed 's/"fixed": "copy_fixed", "buggy": "copy_hang"/"fixed": "copy_fixed", "buggy": "copy_crash"/' \
+    $fx/hang.json >"$KL_TMP/crash.json"
+cat $fx/hang.kl - >"$KL_TMP/hang.kl" <<'KL'
+KL_KERNEL copy_crash(float *out, const float *in, int n)
+{
+    if (n > 1000)
+        *(volatile float *)(kl_u64)8 = in[0]; /* a wild store: the worker dies with SIGSEGV */
+    copy(out, in, n);
+}
+KL_EXPORT(copy_crash)
+KL
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$KL_TMP/crash.json" --backend cpu \
+    --timeout 20 --no-progress >"$KL_TMP/out3.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/out3.txt"
+tap_check "a crashing buggy check is an error, not a catch: exit 1" test $rc -eq 1
+tap_check "its detail says the worker died with signal 11" grep -q 'died with signal 11' "$KL_TMP/out3.txt"
+tap_check "the next buggy check ran in a fresh worker and passed" grep -q '^pass .*buggy .*after' "$KL_TMP/out3.txt"
+tap_check "both fixed checks passed" test "$(grep -cE '^pass +fixed +r1 ' "$KL_TMP/out3.txt")" -eq 2
+
+# A kernel that takes more arguments than the manifest gives is named, not run (on the cpu
+# backend the code object says how many it takes).
+cat >"$KL_TMP/extra.kl" <<'KL'
+KL_KERNEL copy_fixed(float *out, const float *in, int n, int stride)
+{
+    for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += stride)
+        out[i] = in[i];
+}
+KL_KERNEL copy_ref(float *out, const float *in, int n)
+{
+    for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += 64)
+        out[i] = in[i];
+}
+KL_EXPORT(copy_fixed)
+KL_EXPORT(copy_ref)
+KL
+sed 's/"source": "hang.kl"/"source": "extra.kl"/; s/"fixed": "copy_fixed", "buggy": "copy_hang"/"fixed": "copy_fixed"/' \
+    $fx/hang.json >"$KL_TMP/extra.json"
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$KL_TMP/extra.json" --backend cpu \
+    --timeout 20 --no-progress >"$KL_TMP/out4.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/out4.txt"
+tap_check "an argument count mismatch fails the run: exit 1" test $rc -eq 1
+tap_check "and names the kernel and both counts" \
+    grep -q 'kernel copy_fixed takes 4 arguments, the manifest.s "args" gives 3' "$KL_TMP/out4.txt"
+tap_check "no worker crashed on it" test -z "$(grep 'died with signal' "$KL_TMP/out4.txt")"

@@ -11,8 +11,14 @@
 #include <cmocka.h>
 
 #include "engine/expr.h"
+#include "engine/rung.h"
 #include "engine/manifest.h"
 #include "engine/plan.h"
+
+/* a declared rung's settings, as the rung parsed them */
+#define R1(m) ((const struct eng_rung1_spec *)(m)->settings[1])
+#define R4(m) ((const struct eng_rung4_spec *)(m)->settings[4])
+#define R5(m) ((const struct eng_rung5_spec *)(m)->settings[5])
 
 static const char good[] =
     "{\"format\": \"kladder-suite\", \"version\": 1, \"name\": \"t\", \"case\": \"c-1\","
@@ -47,8 +53,8 @@ static void test_good_manifest(void **state)
     assert_true(!m->opt_buggy.event && m->opt_buggy.scratch_once);
     assert_true(m->has_rung[1] && !m->has_rung[4] && m->has_rung[5]);
     /* tile_k divides K by default */
-    assert_int_equal(m->r1.ntail, 1);
-    assert_string_equal(m->r1.tail_dim[0], "K");
+    assert_int_equal(R1(m)->ntail, 1);
+    assert_string_equal(R1(m)->tail_dim[0], "K");
 
     struct eng_values v;
     assert_int_equal(eng_values_make(m, NULL, NULL, NULL, &v, err, sizeof err), 0);

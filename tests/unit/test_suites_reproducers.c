@@ -12,8 +12,14 @@
 
 #include <cmocka.h>
 
+#include "engine/rung.h"
 #include "engine/manifest.h"
 #include "engine/plan.h"
+
+/* a declared rung's settings, as the rung parsed them */
+#define R1(m) ((const struct eng_rung1_spec *)(m)->settings[1])
+#define R4(m) ((const struct eng_rung4_spec *)(m)->settings[4])
+#define R5(m) ((const struct eng_rung5_spec *)(m)->settings[5])
 
 static const char *const cases[] = {"aiter-6402", "flydsl-1199", "flydsl-1264", "aiter-6344",
                                     "atom-2533", "aiter-4494", "flydsl-1220"};
@@ -134,10 +140,10 @@ static void test_aiter_6402_cliffs(void **state)
     assert_true(planned(m, "aiter-6402-pad", 1, "cliff-C-below2^32-M14080"));
     assert_true(planned(m, "aiter-6402-pad", 1, "cliff-C-above2^32-M14081"));
     /* the named shape: output inside 2^32 bytes, its padded last tile beyond */
-    assert_int_equal(m->r1.nextra, 1);
+    assert_int_equal(R1(m)->nextra, 1);
     char err[256];
     struct eng_values v;
-    assert_int_equal(eng_values_make(m, &m->r1.extra[0], NULL, NULL, &v, err, sizeof err), 0);
+    assert_int_equal(eng_values_make(m, &R1(m)->extra[0], NULL, NULL, &v, err, sizeof err), 0);
     struct eng_buffer_size sz;
     assert_int_equal(eng_buffer_size(m, 2, &v, &sz, err, sizeof err), 0);
     assert_true(sz.bytes < (1ull << 32) && sz.padded_bytes > (1ull << 32));
@@ -156,9 +162,9 @@ static void test_atom_2533_pool(void **state)
     assert_true(wrap * 576 <= imax && wrap * 576 + 128 > imax && (wrap + 1) * 576 > imax);
 
     struct eng_manifest *m = load("atom-2533");
-    assert_int_equal(m->r4.npool, 3);
-    for (size_t i = 0; i < m->r4.npool; i++) {
-        const struct eng_shape *sh = &m->r4.pool[i];
+    assert_int_equal(R4(m)->npool, 3);
+    for (size_t i = 0; i < R4(m)->npool; i++) {
+        const struct eng_shape *sh = &R4(m)->pool[i];
         int64_t first = value_of(m, sh, "first_slot"), last = first + value_of(m, sh, "T") - 1;
         assert_true(last < value_of(m, sh, "rows"));
         assert_true(value_of(m, sh, "T") <= 1024); /* offsets are iota, which repeats at 1024 */
@@ -199,12 +205,12 @@ static void test_aiter_6344_shapes(void **state)
         assert_int_equal(rms_waves(n, 32), 1);
         assert_int_equal(rms_waves(n, 64), 1);
     }
-    assert_true(m->r5.nwide > 0);
-    for (size_t i = 0; i < m->r5.nwide; i++) {
-        int64_t n = value_of(m, &m->r5.wide[i], "N");
+    assert_true(R5(m)->nwide > 0);
+    for (size_t i = 0; i < R5(m)->nwide; i++) {
+        int64_t n = value_of(m, &R5(m)->wide[i], "N");
         assert_true(rms_waves(n, 32) >= 2 && rms_waves(n, 64) >= 2);
     }
-    assert_true(eng_plan_repeats(m->r5.failure_rate, m->r5.confidence) >= 30);
+    assert_true(eng_plan_repeats(R5(m)->failure_rate, R5(m)->confidence) >= 30);
     eng_manifest_free(m);
 
     m = load("aiter-6344-tail");
@@ -234,8 +240,8 @@ static void test_ktile_shapes(void **state)
     struct eng_manifest *m = load("flydsl-1199");
     bool k640 = false;
     int k2880 = 0;
-    for (size_t i = 0; i < m->r1.nextra; i++) {
-        int64_t k = value_of(m, &m->r1.extra[i], "K"), t = value_of(m, &m->r1.extra[i], "tile_k");
+    for (size_t i = 0; i < R1(m)->nextra; i++) {
+        int64_t k = value_of(m, &R1(m)->extra[i], "K"), t = value_of(m, &R1(m)->extra[i], "tile_k");
         k640 |= k == 640 && t == 256 && k % t == 128;
         k2880 += k == 2880;
     }
@@ -258,14 +264,14 @@ static void test_host_protocol(void **state)
     struct eng_manifest *m = load("aiter-4494");
     assert_string_equal(m->entry_fixed, m->entry_buggy);
     assert_true(!m->opt_fixed.scratch_once && m->opt_buggy.scratch_once);
-    assert_true(m->has_rung[4] && (m->r4.checks & ENG_R4_GRAPH) && m->r4.replays >= 2);
+    assert_true(m->has_rung[4] && (R4(m)->checks & ENG_R4_GRAPH) && R4(m)->replays >= 2);
     assert_int_equal(value_of(m, NULL, "splits"), 2);
     eng_manifest_free(m);
 
     m = load("flydsl-1220");
     assert_string_equal(m->entry_fixed, m->entry_buggy);
     assert_true(m->opt_fixed.event && !m->opt_buggy.event);
-    assert_true(m->has_rung[4] && (m->r4.checks & ENG_R4_STREAMS));
+    assert_true(m->has_rung[4] && (R4(m)->checks & ENG_R4_STREAMS));
     eng_manifest_free(m);
 }
 

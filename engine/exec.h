@@ -1,0 +1,128 @@
+/* The device check: the parts that rung files build their execution modes from (engine/rung.h).
+ *
+ * A check runs one suite variant (or its reference-only baseline) at one or more shapes. Every
+ * buffer is allocated at its padded size between two guard regions; outputs (and their guards)
+ * start as the dtype's sentinel, the reference writes into its own copies prepared the same way,
+ * and the oracles in kernels/util.kl compare on the device; only a few result words come back.
+ *
+ * Functions return 0, or -1 with the runtime's message in e->err; oracles record what they find
+ * in e->detail and set e->failed. A mode returns 0 (the verdict is e->failed), 1 (skipped, the
+ * reason in e->detail) or -1 (an error). One thread uses an eng_exec. */
+#ifndef KL_ENGINE_EXEC_H
+#define KL_ENGINE_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/backend.h"
+#include "engine/check.h"
+#include "engine/manifest.h"
+
+#define ENG_GUARD_BYTES ((uint64_t)4096)
+#define ENG_RES_WORDS 64 /* result words of the utility kernels; see kernels/util.kl */
+
+struct eng_bufi {
+    eng_dptr base, data;
+    uint64_t alloc, padded_bytes, elems, padded_elems;
+    bool shared_with_var; /* a reference copy that is the variant's buffer (inputs) */
+};
+
+struct eng_inst {
+    struct eng_values v;
+    struct eng_bufi *var, *ref;
+    unsigned grid[3], block[3], shared, rgrid[3], rblock[3], rshared;
+    uint64_t (*vals_var)[2], (*vals_ref)[2]; /* scalar argument storage (16 bytes each) */
+    void **args_var, **args_ref;
+    char *desc;
+    bool allocated;
+    bool borrowed;   /* its buffers are another instance's (freed with that one) */
+};
+
+struct eng_exec {
+    const struct eng_check_spec *s;
+    const struct eng_backend *B;
+    struct eng_ctx *ctx;
+    struct eng_device_info info;
+    struct eng_manifest *m;
+    struct eng_module *mod, *umod;
+    struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khcheck, *kcopy,
+        *kdelay;
+    eng_dptr res;
+    unsigned ugrid, ublock;
+    char target[80];            /* the compile target */
+    char err[1024];
+    struct eng_check_result *out;
+    void (*ready)(void *);      /* said once, before the first kernel of the check */
+    void *ready_arg;
+    /* detail accumulation */
+    char detail[1536];
+    bool failed;
+};
+
+struct eng_timer {
+    struct eng_event *a, *b;
+    double *samples;
+    size_t n, cap;
+};
+
+/* How outputs start: the sentinel (the oracles check it), zeros (the plain unit test), garbage
+ * (a reused buffer). */
+enum eng_out_style { ENG_OUT_SENTINEL, ENG_OUT_ZEROS, ENG_OUT_GARBAGE };
+
+void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A utility kernel over `work` items on stream s (NULL: the default stream). */
+int eng_exec_ulaunch(struct eng_exec *e, struct eng_kernel *k, uint64_t work, struct eng_stream *s,
+                     void **args);
+int eng_exec_res_clear(struct eng_exec *e, struct eng_stream *s);
+int eng_exec_res_read(struct eng_exec *e, uint64_t *r, struct eng_stream *s);
+int eng_exec_sync_all(struct eng_exec *e, struct eng_stream *s);
+
+/* Buffers and arguments of an instance (one shape) planned by the check. */
+int eng_exec_inst_alloc(struct eng_exec *e, struct eng_inst *in);
+int eng_exec_inst_args(struct eng_exec *e, struct eng_inst *in);
+
+/* Inputs from the manifest's generators (garbage: garbage instead). */
+int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage);
+/* which: 1 the variant's outputs, 2 the reference's, 3 both. */
+int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum eng_out_style style,
+                                int which, struct eng_stream *s);
+int eng_exec_prepare_outputs(struct eng_exec *e, struct eng_inst *in, enum eng_out_style style,
+                             struct eng_stream *s);
+int eng_exec_reset_scratch(struct eng_exec *e, struct eng_inst *in, int which, struct eng_stream *s);
+int eng_exec_guards_scratch(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s);
+int eng_exec_launch_var(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s);
+int eng_exec_launch_ref(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s);
+
+void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr);
+/* The reference, sentinel and finite oracles over every output (full: the guards too); prefix
+ * starts each finding ("replay 2 of 3"). */
+int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const char *prefix,
+                    struct eng_stream *s);
+/* *ok is false when an output changed between a capture and its first replay. */
+int eng_exec_still_sentinel(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool *ok);
+
+/* Kernel time from events, per launch of the interval (per launches in it). */
+void eng_exec_timer_start(struct eng_exec *e, struct eng_timer *t, struct eng_stream *s);
+void eng_exec_timer_stop(struct eng_exec *e, struct eng_timer *t, struct eng_stream *s, int per);
+
+/* Everything is compiled and allocated: the watchdog's limit for the check starts now. Once. */
+void eng_exec_ready(struct eng_exec *e);
+
+/* The plain mode: one shape, one launch on the default stream, checked. */
+int eng_exec_mode_plain(struct eng_exec *e, struct eng_inst *in, struct eng_timer *t,
+                        enum eng_out_style style, bool full, const char *prefix);
+
+/* Runs a check of a rung whose checks are device checks (rung->execute runs its modes). The
+ * worker side of eng_check_run. */
+void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                    struct eng_check_result *out);
+
+#define ENG_TRY(call)                                                                           \
+    do {                                                                                        \
+        if ((call) != 0)                                                                        \
+            return -1;                                                                          \
+    } while (0)
+
+#endif

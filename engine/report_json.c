@@ -1,0 +1,121 @@
+/* The JSON report on stdout (`kladder run --json`) and the JSON forms of a check and a machine
+ * that the event stream shares (engine/report.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/xalloc.h"
+#include "engine/report.h"
+
+const char *eng_schedule_name(enum eng_schedule s)
+{
+    return s == ENG_SCHED_ADVERSARIAL ? "adversarial" : s == ENG_SCHED_RANDOM ? "random" : "default";
+}
+
+static void add_num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+cJSON *eng_report_machine_json(const struct cdb_machine *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", m->id);
+    cJSON_AddStringToObject(o, "host", m->host);
+    cJSON_AddStringToObject(o, "backend", m->backend);
+    cJSON_AddStringToObject(o, "device", m->device);
+    cJSON_AddStringToObject(o, "target", m->target);
+    cJSON_AddNumberToObject(o, "wave_size", m->wave_size);
+    add_num_or_null(o, "compute_units", m->compute_units > 0 ? (double)m->compute_units : (double)NAN);
+    add_num_or_null(o, "mem_bytes", m->mem_bytes > 0 ? (double)m->mem_bytes : (double)NAN);
+    cJSON_AddStringToObject(o, "driver_version", m->driver_version);
+    cJSON_AddStringToObject(o, "runtime_version", m->runtime_version);
+    cJSON_AddStringToObject(o, "compiler_version", m->compiler_version);
+    if (m->compute_partition)
+        cJSON_AddStringToObject(o, "compute_partition", m->compute_partition);
+    else
+        cJSON_AddNullToObject(o, "compute_partition");
+    if (m->memory_partition)
+        cJSON_AddStringToObject(o, "memory_partition", m->memory_partition);
+    else
+        cJSON_AddNullToObject(o, "memory_partition");
+    cJSON_AddStringToObject(o, "kladder_version", m->kladder_version);
+    cJSON_AddStringToObject(o, "kladder_commit", m->kladder_commit);
+    return o;
+}
+
+cJSON *eng_report_check_json(const struct eng_done *d)
+{
+    const struct eng_check_spec *s = &d->p->spec;
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "rung", s->rung);
+    cJSON_AddStringToObject(c, "suite", s->suite);
+    cJSON_AddStringToObject(c, "variant", d->p->label);
+    cJSON_AddStringToObject(c, "check", s->name);
+    cJSON_AddStringToObject(c, "shape", d->r.shape);
+    cJSON_AddStringToObject(c, "verdict", cdb_verdict_name(d->r.verdict));
+    cJSON_AddStringToObject(c, "expected", d->p->expect_fail ? "fail" : "pass");
+    cJSON_AddBoolToObject(c, "expectation_met", d->met);
+    cJSON_AddStringToObject(c, "detail", d->r.detail);
+    cJSON_AddStringToObject(c, "oracle", d->r.oracle);
+    cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
+    cJSON *t = cJSON_AddObjectToObject(c, "time_us");
+    add_num_or_null(t, "median", d->r.t_med_us);
+    add_num_or_null(t, "min", d->r.t_min_us);
+    add_num_or_null(t, "max", d->r.t_max_us);
+    if (d->r.first_bad >= 0)
+        cJSON_AddNumberToObject(c, "first_bad", (double)d->r.first_bad);
+    else
+        cJSON_AddNullToObject(c, "first_bad");
+    if (d->r.bad_count >= 0)
+        cJSON_AddNumberToObject(c, "bad_count", (double)d->r.bad_count);
+    else
+        cJSON_AddNullToObject(c, "bad_count");
+    add_num_or_null(c, "max_err", d->r.max_err);
+    cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
+    cJSON_AddNumberToObject(c, "limit_s", d->limit_s);
+    cJSON_AddNumberToObject(c, "elapsed_s", round(d->elapsed_s * 1000) / 1000);
+    return c;
+}
+
+static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
+                    const struct eng_summary *s, const struct eng_done *checks, size_t n)
+{
+    (void)r;
+    cJSON *rep = cJSON_CreateObject();
+    cJSON_AddStringToObject(rep, "run_id", run->uuid);
+    cJSON_AddStringToObject(rep, "verdict", cdb_verdict_name(s->verdict));
+    cJSON_AddBoolToObject(rep, "expectation_met", s->met);
+    if (s->escaped[0])
+        cJSON_AddStringToObject(rep, "buggy_not_caught", s->escaped);
+    if (s->inconclusive[0])
+        cJSON_AddStringToObject(rep, "inconclusive", s->inconclusive);
+    if (run->worker_exit[0])
+        cJSON_AddStringToObject(rep, "worker_exit", run->worker_exit);
+    cJSON_AddStringToObject(rep, "started", run->started);
+    cJSON_AddStringToObject(rep, "finished", run->finished);
+    cJSON_AddStringToObject(rep, "schedule", eng_schedule_name(run->schedule));
+    cJSON_AddItemToObject(rep, "machine", eng_report_machine_json(&run->mach.m));
+    cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, eng_report_check_json(&checks[i]));
+    char *t = cJSON_Print(rep);
+    printf("%s\n", t);
+    fflush(stdout);
+    free(t);
+    cJSON_Delete(rep);
+    return 0;
+}
+
+static void json_free(struct eng_reporter *r) { free(r); }
+
+struct eng_reporter *eng_report_json(void)
+{
+    struct eng_reporter *r = xcalloc(1, sizeof *r);
+    r->end = json_end;
+    r->free = json_free;
+    return r;
+}

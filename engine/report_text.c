@@ -1,0 +1,65 @@
+/* The text report on stdout: a header when the run starts, every check with its verdict and
+ * what was expected of it, and the run's verdict at the end. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/xalloc.h"
+#include "engine/report.h"
+
+static void text_start(struct eng_reporter *r, const struct eng_run_info *run)
+{
+    (void)r;
+    const struct eng_machine *m = &run->mach;
+    printf("kladder run %s: %zu checks on %s (%s, %s, wave %d)%s%s\n", run->uuid, run->total,
+           m->backend, m->info.name, m->target, run->wave, run->emulated ? ", schedule " : "",
+           run->emulated ? eng_schedule_name(run->schedule) : "");
+    if (run->emulated)
+        printf("the cpu backend emulates a GPU: it is slow, and checks beyond its reach are "
+               "skipped with the reason\n");
+    fflush(stdout);
+}
+
+static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
+                    const struct eng_summary *s, const struct eng_done *checks, size_t n)
+{
+    (void)rep;
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_done *d = &checks[i];
+        char t[32] = "";
+        if (!isnan(d->r.t_med_us))
+            snprintf(t, sizeof t, "%10.1f us", d->r.t_med_us);
+        printf("%-6s %-15s r%d %-34.34s %-32.32s %s%s\n", cdb_verdict_name(d->r.verdict),
+               d->p->label, d->p->spec.rung, d->p->spec.name, d->r.shape, t,
+               d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
+                   ? "  (expected)"
+                   : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
+                   : d->met                                       ? ""
+                                                                  : "  (UNEXPECTED)");
+        if (d->r.detail[0] && (d->r.verdict != CDB_PASS))
+            printf("       %.400s\n", d->r.detail);
+    }
+    printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
+           "%d skipped\n",
+           s->met ? "expectation met" : "EXPECTATION NOT MET", s->base_ok, s->base_total,
+           s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
+           s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    if (s->inconclusive[0])
+        printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
+               s->inconclusive);
+    if (run->worker_exit[0])
+        printf("%s\n", run->worker_exit);
+    fflush(stdout);
+    return 0;
+}
+
+static void text_free(struct eng_reporter *r) { free(r); }
+
+struct eng_reporter *eng_report_text(void)
+{
+    struct eng_reporter *r = xcalloc(1, sizeof *r);
+    r->start = text_start;
+    r->end = text_end;
+    r->free = text_free;
+    return r;
+}

@@ -1,0 +1,224 @@
+/* Rung 5, repeat for determinism: the widest shapes run N times, every repeat equal to the
+ * first run bit for bit, N from the failure rate to catch at a confidence (docs/engine.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "engine/rung.h"
+
+static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
+{
+    static const char *const keys[] = {"failure_rate", "confidence", "repeats", "wide", NULL};
+    struct eng_rung5_spec *r = xcalloc(1, sizeof *r);
+    *out = r;
+    r->failure_rate = 0.01;
+    r->confidence = 0.99;
+    if (!eng_mp_only_keys(p, j, "rungs.5", keys))
+        return false;
+    double rep = 0;
+    if (!eng_mp_number(p, j, "failure_rate", "rungs.5.failure_rate", 1e-9, 0.999, &r->failure_rate) ||
+        !eng_mp_number(p, j, "confidence", "rungs.5.confidence", 0.5, 0.999999, &r->confidence) ||
+        !eng_mp_number(p, j, "repeats", "rungs.5.repeats", 0, 1e6, &rep))
+        return false;
+    r->repeats = (int)rep;
+    return eng_mp_shapes(p, m, j, "wide", "rungs.5.wide", false, &r->nwide, &r->wide);
+}
+
+static void free_settings(void *settings)
+{
+    struct eng_rung5_spec *r = settings;
+    eng_shapes_free(r->wide, r->nwide);
+    free(r);
+}
+
+static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const struct eng_manifest *m = b->m;
+    const struct eng_rung5_spec *r = m->settings[5];
+    int n = b->o->repeats > 0   ? b->o->repeats
+            : r->repeats > 0    ? r->repeats
+                                : eng_plan_repeats(r->failure_rate, r->confidence);
+    struct eng_shape dflt = {0};
+    size_t ns = r->nwide ? r->nwide : 1;
+    for (size_t i = 0; i < ns; i++) {
+        const struct eng_shape *s = r->nwide ? &r->wide[i] : &dflt;
+        char tag[160], name[200];
+        eng_shape_tag(s, tag, sizeof tag);
+        snprintf(name, sizeof name, "repeat-%s", s->n ? tag : "default");
+        eng_plan_add(b, name, ENG_MODE_REPEAT, false, s, 1, n, 0);
+    }
+    return 0;
+}
+
+/* ---- execution ------------------------------------------------------------------------ */
+
+/* Byte comparison of every output with its first-run copy (gold), repeats times on stream s:
+ * res[24] counts differing 8-byte words, res[25] the first differing byte + 1. */
+static int repeat_bytes(struct eng_exec *e, struct eng_inst *in, eng_dptr *gold, int repeats,
+                        struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    eng_dptr bits = e->res + 24 * 8;
+    for (int r = 0; r < repeats; r++) {
+        ENG_TRY((!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s));
+        for (size_t i = 0; i < m->nbuffers; i++) {
+            if (m->buffers[i].role != ENG_ROLE_OUTPUT)
+                continue;
+            struct eng_bufi *v = &in->var[i];
+            void *a[] = {&v->data, &gold[i], &v->padded_bytes, &bits};
+            ENG_TRY(eng_exec_ulaunch(e, e->kbit, v->padded_bytes / 8 + 1, s, a));
+        }
+    }
+    return 0;
+}
+
+/* Rung 5: N repeats must equal the first run bit for bit. Each repeat adds a one-pass content
+ * hash of every output into its own slot, and one check per batch compares the slots with the
+ * first run's hashes on the device: a repeat reads its output once (a byte comparison with the
+ * kept copy reads two outputs; bench/RESULTS.md has the numbers). Only when a hash differs are
+ * repeats run again with the byte comparison, to name the first differing byte. */
+static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer *t)
+{
+    ENG_TRY(eng_exec_mode_plain(e, in, t, ENG_OUT_SENTINEL, true, "first run"));
+    if (e->failed)
+        return 0;
+    const struct eng_manifest *m = e->m;
+    int n = e->s->repeats > 0 ? e->s->repeats : 1;
+    eng_dptr *gold = xcalloc(m->nbuffers + 1, sizeof *gold);
+    size_t *outs = xcalloc(m->nbuffers + 1, sizeof *outs);
+    uint64_t nout = 0;
+    int rc = -1;
+    struct eng_stream *s = NULL;
+    struct eng_graph *g = NULL;
+    eng_dptr gold_hash = 0, slots = 0;
+    bool use_graph = e->B->graph_begin != NULL;
+    /* Up to 32 repeats per graph, so the per-replay launch cost is spread over them; the
+     * repeat count is rounded up to whole replays. */
+    int batch = use_graph ? (n < 32 ? n : 32) : n;
+    int replays = use_graph ? (n + batch - 1) / batch : 0;
+    if (use_graph)
+        n = batch * replays;
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (m->buffers[i].role == ENG_ROLE_OUTPUT)
+            outs[nout++] = i;
+    uint64_t nslots = (uint64_t)batch * nout;
+    if (e->B->mem_alloc(e->ctx, (nout ? nout : 1) * 8, &gold_hash, e->err, sizeof e->err) ||
+        e->B->mem_alloc(e->ctx, (nslots ? nslots : 1) * 8, &slots, e->err, sizeof e->err) ||
+        e->B->memset_d8(e->ctx, gold_hash, 0, (nout ? nout : 1) * 8, NULL, e->err,
+                        sizeof e->err) ||
+        e->B->memset_d8(e->ctx, slots, 0, (nslots ? nslots : 1) * 8, NULL, e->err,
+                        sizeof e->err))
+        goto out;
+    /* The first run: a copy of every output (for locating a difference) and its hash. */
+    for (uint64_t o = 0; o < nout; o++) {
+        struct eng_bufi *v = &in->var[outs[o]];
+        if (e->B->mem_alloc(e->ctx, v->padded_bytes ? v->padded_bytes : 8, &gold[outs[o]], e->err,
+                            sizeof e->err))
+            goto out;
+        void *a[] = {&gold[outs[o]], &v->data, &v->padded_bytes};
+        if (eng_exec_ulaunch(e, e->kcopy, v->padded_bytes / 8 + 1, NULL, a))
+            goto out;
+        eng_dptr h = gold_hash + o * 8;
+        void *ha[] = {&v->data, &v->padded_bytes, &h};
+        if (eng_exec_ulaunch(e, e->khash, v->padded_bytes / 8 + 1, NULL, ha))
+            goto out;
+    }
+    if (eng_exec_res_clear(e, NULL) || eng_exec_sync_all(e, NULL))
+        goto out;
+    if (e->B->stream_create(e->ctx, &s, e->err, sizeof e->err))
+        goto out;
+    if (use_graph && e->B->graph_begin(e->ctx, s, e->err, sizeof e->err))
+        goto out;
+    for (int r = 0; r < batch; r++) {
+        if ((!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s))
+            goto out;
+        for (uint64_t o = 0; o < nout; o++) {
+            struct eng_bufi *v = &in->var[outs[o]];
+            eng_dptr h = slots + ((uint64_t)r * nout + o) * 8;
+            void *ha[] = {&v->data, &v->padded_bytes, &h};
+            if (eng_exec_ulaunch(e, e->khash, v->padded_bytes / 8 + 1, s, ha))
+                goto out;
+        }
+    }
+    eng_dptr diff = e->res + 26 * 8;
+    void *ca[] = {&slots, &nslots, &gold_hash, &nout, &diff};
+    if (eng_exec_ulaunch(e, e->khcheck, nslots, s, ca))
+        goto out;
+    if (use_graph) {
+        if (e->B->graph_end(e->ctx, s, &g, e->err, sizeof e->err))
+            goto out;
+        /* Timed in up to 16 groups of replays: min/median/max of the per-repeat cost. */
+        int groups = replays < 16 ? replays : 16, done = 0;
+        for (int gi = 0; gi < groups; gi++) {
+            int cnt = (replays - done) / (groups - gi);
+            eng_exec_timer_start(e, t, s);
+            for (int r = 0; r < cnt; r++)
+                if (e->B->graph_launch(e->ctx, g, s, e->err, sizeof e->err))
+                    goto out;
+            eng_exec_timer_stop(e, t, s, cnt * batch);
+            done += cnt;
+        }
+    }
+    if (eng_exec_sync_all(e, s))
+        goto out;
+    uint64_t w[ENG_RES_WORDS];
+    if (eng_exec_res_read(e, w, NULL))
+        goto out;
+    e->out->repeats = n;
+    if (w[26]) {
+        e->failed = true;
+        /* Name the first differing byte: the same repeats again, compared byte for byte. */
+        if (repeat_bytes(e, in, gold, batch, s) || eng_exec_sync_all(e, s) || eng_exec_res_read(e, w, NULL))
+            goto out;
+        if (w[24]) {
+            eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash; run again byte "
+                    "for byte, %llu 8-byte words differed from the first run (first at byte %llu)",
+                 n, (unsigned long long)w[26], (unsigned long long)w[24],
+                 (unsigned long long)(w[25] - 1));
+            eng_exec_record_bad(e, (int64_t)w[25] - 1, (int64_t)w[24], NAN);
+        } else {
+            eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash (the byte-for-byte "
+                    "re-run of %d repeats matched)",
+                 n, (unsigned long long)w[26], batch);
+            eng_exec_record_bad(e, -1, (int64_t)w[26], NAN);
+        }
+    }
+    rc = 0;
+out:
+    if (g)
+        e->B->graph_destroy(e->ctx, g);
+    if (s)
+        e->B->stream_destroy(e->ctx, s);
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (gold[i])
+            e->B->mem_free(e->ctx, gold[i]);
+    if (gold_hash)
+        e->B->mem_free(e->ctx, gold_hash);
+    if (slots)
+        e->B->mem_free(e->ctx, slots);
+    free(gold);
+    free(outs);
+    return rc;
+}
+
+static int execute(struct eng_exec *e, struct eng_inst *ins, size_t n, struct eng_timer *t)
+{
+    (void)n;
+    ENG_TRY(eng_exec_inst_alloc(e, &ins[0]));
+    ENG_TRY(eng_exec_inst_args(e, &ins[0]));
+    eng_exec_ready(e);
+    return mode_repeat(e, &ins[0], t);
+}
+
+const struct eng_rung eng_rung5 = {
+    .number = 5,
+    .name = "repeat for determinism",
+    .parse = parse,
+    .free_settings = free_settings,
+    .plan = plan,
+    .execute = execute,
+};

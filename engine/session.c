@@ -1,0 +1,165 @@
+/* Worker-lifetime caches (engine/session.h). Lists, not hash tables: a worker sees a handful of
+ * contexts and a few dozen kernel files. */
+#include "engine/session.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/embed.h"
+#include "common/hash.h"
+#include "common/xalloc.h"
+#include "engine/cache.h"
+
+struct held_ctx {
+    const struct eng_backend *B;
+    int device;
+    struct eng_ctx *ctx;
+    struct eng_module *util;
+    bool kept;        /* reused by later checks; false: closed when given back */
+    bool in_use;
+};
+
+struct held_code {
+    const struct eng_backend *B;
+    char *target, *file;
+    char src_hash[33];
+    void *code;
+    size_t len;
+};
+
+static struct held_ctx *ctxs;
+static size_t nctx;
+static struct held_code *codes;
+static size_t ncode;
+
+static struct held_ctx *find_ctx(const struct eng_ctx *ctx)
+{
+    for (size_t i = 0; i < nctx; i++)
+        if (ctxs[i].ctx == ctx)
+            return &ctxs[i];
+    return NULL;
+}
+
+static void drop_ctx(struct held_ctx *h)
+{
+    if (h->util)
+        h->B->module_unload(h->ctx, h->util);
+    h->B->close(h->ctx);
+    *h = ctxs[--nctx];
+}
+
+int eng_session_get(const struct eng_backend *B, int device, const struct eng_open_opts *o,
+                    struct eng_ctx **ctx, char *err, size_t errlen)
+{
+    /* An emulated context holds the schedule and its random state: each check starts its own
+     * from its seed. A GPU context holds nothing a check can see. */
+    bool keep = !B->caps.emulated;
+    for (size_t i = 0; keep && i < nctx; i++)
+        if (ctxs[i].kept && !ctxs[i].in_use && ctxs[i].B == B && ctxs[i].device == device) {
+            ctxs[i].in_use = true;
+            *ctx = ctxs[i].ctx;
+            return 0;
+        }
+    if (B->open(device, o, ctx, err, errlen) != 0)
+        return -1;
+    ctxs = xrealloc(ctxs, (nctx + 1) * sizeof *ctxs);
+    ctxs[nctx++] = (struct held_ctx){.B = B, .device = device, .ctx = *ctx, .kept = keep,
+                                     .in_use = true};
+    return 0;
+}
+
+void eng_session_put(const struct eng_backend *B, struct eng_ctx *ctx)
+{
+    struct held_ctx *h = find_ctx(ctx);
+    if (!h) {
+        B->close(ctx);
+        return;
+    }
+    h->in_use = false;
+    if (!h->kept)
+        drop_ctx(h);
+}
+
+int eng_session_code(const struct eng_backend *B, const char *target, const char *file,
+                     const char *source, const void **code, size_t *len, char *log,
+                     size_t loglen)
+{
+    struct hash_state hs;
+    hash_init(&hs);
+    hash_str(&hs, source);
+    char h[33];
+    hash_hex(&hs, h);
+    for (size_t i = 0; i < ncode; i++) {
+        struct held_code *c = &codes[i];
+        if (c->B == B && !strcmp(c->src_hash, h) &&
+            !strcmp(c->target, target) && !strcmp(c->file, file)) {
+            *code = c->code;
+            *len = c->len;
+            return 0;
+        }
+    }
+    const struct embed_file *hdr = embed_find("kernels/kl.h");
+    if (!hdr) {
+        snprintf(log, loglen, "kernels/kl.h is not built in");
+        return -1;
+    }
+    void *obj;
+    size_t olen;
+    if (eng_compile_cached(B, target, file, (const char *)hdr->data, source, NULL, &obj, &olen,
+                           NULL, log, loglen) != 0)
+        return -1;
+    codes = xrealloc(codes, (ncode + 1) * sizeof *codes);
+    codes[ncode++] = (struct held_code){.B = B, .target = xstrdup(target), .file = xstrdup(file),
+                                        .code = obj, .len = olen};
+    memcpy(codes[ncode - 1].src_hash, h, sizeof h);
+    *code = obj;
+    *len = olen;
+    return 0;
+}
+
+int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const char *target,
+                     struct eng_module **mod, char *err, size_t errlen)
+{
+    struct held_ctx *h = find_ctx(ctx);
+    if (h && h->util) {
+        *mod = h->util;
+        return 0;
+    }
+    const struct embed_file *u = embed_find("kernels/util.kl");
+    if (!u || !h) {
+        snprintf(err, errlen, "%s", u ? "the context is not the session's" : "kernels/util.kl is not built in");
+        return -1;
+    }
+    const void *code;
+    size_t len;
+    char *log = xmalloc(16384);
+    log[0] = '\0';
+    if (eng_session_code(B, target, "util.kl", (const char *)u->data, &code, &len, log, 16384)) {
+        snprintf(err, errlen, "compiling util.kl for %s failed: %.900s", target, log);
+        free(log);
+        return -1;
+    }
+    free(log);
+    if (B->module_load(ctx, code, len, &h->util, err, errlen) != 0)
+        return -1;
+    *mod = h->util;
+    return 0;
+}
+
+void eng_session_end(void)
+{
+    while (nctx)
+        drop_ctx(&ctxs[nctx - 1]);
+    free(ctxs);
+    ctxs = NULL;
+    for (size_t i = 0; i < ncode; i++) {
+        free(codes[i].target);
+        free(codes[i].file);
+        free(codes[i].code);
+    }
+    free(codes);
+    codes = NULL;
+    ncode = 0;
+}

@@ -1,0 +1,39 @@
+/* What a worker keeps from one check to the next (DESIGN: Workers): device contexts, compiled
+ * code and the loaded utility kernels, so that a run of many checks pays for driver start-up,
+ * context creation and compiling once per worker instead of once per check.
+ *
+ * What is kept is machinery, never a check's own state: every check loads its suite's module
+ * afresh (a module's globals start as the code object says), allocates its own buffers, and on
+ * a backend whose context carries per-check state (an emulated backend's schedule and its
+ * random state) opens a context of its own, so that a verdict never depends on the checks that
+ * ran before it in the same worker. One thread uses the session. */
+#ifndef KL_ENGINE_SESSION_H
+#define KL_ENGINE_SESSION_H
+
+#include <stddef.h>
+
+#include "engine/backend.h"
+
+/* A context on device for one check; give it back with eng_session_put. 0 or -1 with a
+ * message. */
+int eng_session_get(const struct eng_backend *B, int device, const struct eng_open_opts *o,
+                    struct eng_ctx **ctx, char *err, size_t errlen);
+void eng_session_put(const struct eng_backend *B, struct eng_ctx *ctx);
+
+/* The code object of a kernel file for target, compiled through the compile cache
+ * (engine/cache.h) once per worker. *code is owned by the session and valid until
+ * eng_session_end. 0, or -1 with the compiler's log (or the reason) in log. */
+int eng_session_code(const struct eng_backend *B, const char *target, const char *file,
+                     const char *source, const void **code, size_t *len, char *log,
+                     size_t loglen);
+
+/* kernels/util.kl loaded in ctx (a context from eng_session_get), owned by the session:
+ * unloaded when ctx is given back for good. 0 or -1 with a message. */
+int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const char *target,
+                     struct eng_module **mod, char *err, size_t errlen);
+
+/* Unloads and closes everything (the worker's last act, so that leak checkers see a clean
+ * exit). */
+void eng_session_end(void);
+
+#endif

@@ -1,0 +1,85 @@
+/* The worker side of `kladder run` (`kladder run --worker`): reads job lines on stdin and
+ * answers each on stdout (engine/watchdog.h describes the protocol). */
+#define _GNU_SOURCE
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/check.h"
+#include "engine/devices.h"
+#include "engine/runner.h"
+#include "engine/session.h"
+
+static void say_ready(void *arg)
+{
+    (void)arg;
+    fputs("{\"ready\":true}\n", stdout);
+    fflush(stdout);
+}
+
+/* One job line: {"job": "probe", "backend": NAME|null} or {"job": "check", "spec": {...}}.
+ * Writes its answer line; returns false when the job was not understood. */
+static bool answer_job(const char *line)
+{
+    cJSON *j = cJSON_Parse(line);
+    if (!j) {
+        fputs("{\"error\":\"worker: the job is not valid JSON\"}\n", stdout);
+        return false;
+    }
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "job");
+    bool ok = true;
+    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "probe") == 0) {
+        const cJSON *only = cJSON_GetObjectItemCaseSensitive(j, "backend");
+        cJSON *devs = eng_devices_json(cJSON_IsString(only) ? only->valuestring : NULL);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, "devices", devs);
+        char *text = cJSON_PrintUnformatted(o);
+        printf("%s\n", text);
+        free(text);
+        cJSON_Delete(o);
+    } else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "check") == 0) {
+        const cJSON *spec = cJSON_GetObjectItemCaseSensitive(j, "spec");
+        char *text = spec ? cJSON_PrintUnformatted(spec) : NULL;
+        struct eng_check_spec s;
+        char err[512];
+        if (!text || eng_check_spec_parse(text, &s, err, sizeof err) != 0) {
+            printf("{\"error\":\"worker: %s\"}\n", text ? err : "no spec");
+            ok = false;
+        } else {
+            struct eng_check_result r;
+            eng_check_run(&s, say_ready, NULL, &r);
+            char *rt = eng_check_result_json(&r);
+            printf("{\"result\":%s}\n", rt);
+            free(rt);
+            eng_check_spec_free(&s);
+        }
+        free(text);
+    } else {
+        fputs("{\"error\":\"worker: unknown job\"}\n", stdout);
+        ok = false;
+    }
+    fflush(stdout);
+    cJSON_Delete(j);
+    return ok;
+}
+
+int eng_worker_main(void)
+{
+    /* Jobs one after another until the parent closes our input: the backend's libraries, its
+     * context and the compiled utility kernels stay loaded between checks (engine/session.h). */
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int status = 0;
+    while ((len = getline(&line, &cap, stdin)) > 0) {
+        if (line[len - 1] == '\n')
+            line[--len] = '\0';
+        if (len && !answer_job(line))
+            status = 2;
+    }
+    free(line);
+    eng_session_end();
+    return status;
+}
+
