@@ -6,6 +6,9 @@
 #include "engine/watchdog.h"
 #include "tui/view.h"
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int tui_launcher_argv(const struct tui_app *app, const char **argv, int max)
 {
     int n = 0;
@@ -45,7 +48,7 @@ void tui_launcher_run_argv(const struct tui_app *app, const struct tui_run_opts 
     argv[k++] = cmd->num[2];
     argv[k++] = "--no-progress";
     argv[k++] = "--events";
-    argv[k++] = "3"; /* TUI_CHILD_EVENTS_FD */
+    argv[k++] = STR(TUI_CHILD_EVENTS_FD);
     argv[k] = NULL;
 }
 

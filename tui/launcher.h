@@ -34,7 +34,7 @@ struct tui_argv {
     char num[3][16];
 };
 
-/* `kladder run` with o, its events streamed on descriptor 3 and no progress bar. The entries
+/* `kladder run` with o, its events streamed on TUI_CHILD_EVENTS_FD and no progress bar. The entries
  * point into o, into cmd and to static text: valid while o and cmd are. */
 void tui_launcher_run_argv(const struct tui_app *app, const struct tui_run_opts *o,
                            struct tui_argv *cmd);
