@@ -77,6 +77,11 @@ void tui_app_show(struct tui_app *app, enum tui_view_id v)
     app->view = v;
 }
 
+bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open *what)
+{
+    return views[v]->open ? views[v]->open(app, app->state[v], what) : false;
+}
+
 void tui_runs_push(struct tui_app *app, enum tui_view_id v)
 {
     if (app->runs_stack[app->runs_depth - 1] != v) {
@@ -374,8 +379,8 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
                                           "r 运行案例或仪表盘格子：请先选中一个"));
         return TUI_R_DRAW;
     case TUI_ACT_PULL:
-        tui_pull_start(app);
-        return TUI_R_DRAW;
+        /* The pull is the Runs view's (it shows the report); P works from every view. */
+        return views[TUI_VIEW_RUNS]->action(app, app->state[TUI_VIEW_RUNS], act);
     case TUI_ACT_LANG:
         app->lang = app->lang == TUI_LANG_EN ? TUI_LANG_ZH : TUI_LANG_EN;
         refresh_views(app);
@@ -499,27 +504,15 @@ static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
 
 /* ---- children (runs, pulls, device probes) ---- */
 
-static struct tui_app *pump_app;
-static struct tui_job *pump_job;
-
-static void job_line(void *ctx, enum tui_child_stream st, const char *line)
-{
-    (void)ctx;
-    if (pump_job->on_line)
-        pump_job->on_line(pump_app, pump_job->ctx, st, line);
-}
-
 /* Takes what every child has written; calls on_exit for those that ended and forgets them.
  * Returns true when anything happened. */
 static bool pump_jobs(struct tui_app *app)
 {
     bool any = false;
     for (int i = 0; i < app->n_jobs;) {
-        pump_app = app;
-        pump_job = &app->jobs[i];
-        any |= tui_child_pump(app->jobs[i].child, job_line, NULL);
-        if (tui_child_done(app->jobs[i].child)) {
-            struct tui_job j = app->jobs[i];
+        struct tui_job j = app->jobs[i];
+        any |= tui_child_pump(j.child, j.on_line, j.ctx);
+        if (tui_child_done(j.child)) {
             memmove(app->jobs + i, app->jobs + i + 1, (size_t)(app->n_jobs - i - 1) * sizeof j);
             app->n_jobs--;
             if (j.on_exit)

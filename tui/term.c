@@ -73,11 +73,6 @@ int tui_term_start(bool headless, int rows, int cols, char *err, size_t errlen)
     return 0;
 }
 
-bool tui_term_active(void)
-{
-    return screen != NULL;
-}
-
 void tui_term_end(void)
 {
     if (screen) {

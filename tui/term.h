@@ -30,7 +30,6 @@ struct tui_event {
 int tui_term_start(bool headless, int rows, int cols, char *err, size_t errlen);
 /* Ends curses and frees its screen; safe to call twice (die() calls it). */
 void tui_term_end(void);
-bool tui_term_active(void);
 
 bool tui_term_has_colors(void);
 int tui_term_colors(void);

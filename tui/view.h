@@ -1,9 +1,11 @@
-/* What the views of the interactive interface share: the application state and the
- * struct tui_view_ops every view file (tui/view_*.c) fills with designated initializers.
+/* What the views of the interactive interface share: the application state, the struct
+ * tui_view_ops every view file (tui/view_*.c) fills with designated initializers, and the
+ * application's interface (implemented by tui/app.c).
  *
  * Views draw immediately from their state (the whole frame is rebuilt on every redraw), through
  * tui/draw.h only. Handlers return TUI_R_* bits (tui/actions.h); a view returns TUI_R_UNHANDLED
- * to let the generic handler in tui/app.c act. */
+ * to let the generic handler in tui/app.c act. A view never calls into another view's file: it
+ * opens another view with tui_app_open, so each view file can be read and changed alone. */
 #ifndef KL_TUI_VIEW_H
 #define KL_TUI_VIEW_H
 
@@ -29,6 +31,15 @@ enum { TUI_TABS = 5, TUI_RUNS_STACK = 6 };
 
 struct tui_app;
 
+/* What tui_app_open opens a view on: each view reads its own fields, the others stay zero. */
+struct tui_open {
+    const char *id;          /* TUI_VIEW_RUN: the run's uuid; TUI_VIEW_MACHINE: the machine's
+                              * id; TUI_VIEW_DETAIL, TUI_VIEW_LAUNCH: the case's id */
+    int gap, rung;           /* TUI_VIEW_CASES, TUI_VIEW_LAUNCH without an id: a dashboard cell */
+    const char *const *argv; /* TUI_VIEW_LIVE: the kladder run to start and follow; NULL: the
+                              * run under way, shown only when there is one */
+};
+
 struct tui_view_ops {
     const char *name;
     enum tui_scope scope;               /* its own keys in tui/actions.def */
@@ -46,6 +57,9 @@ struct tui_view_ops {
     void (*status)(struct tui_app *app, void *state, char *buf, size_t len);
     /* Language or data changed: rebuild what depends on it. */
     void (*changed)(struct tui_app *app, void *state);
+    /* Shows the view on what (see struct tui_open); NULL for a view reached only by its tab.
+     * Returns false when it did not open (a message says why where a person asked for it). */
+    bool (*open)(struct tui_app *app, void *state, const struct tui_open *what);
 };
 
 extern const struct tui_view_ops tui_view_dashboard, tui_view_cases, tui_view_detail,
@@ -54,10 +68,11 @@ extern const struct tui_view_ops tui_view_dashboard, tui_view_cases, tui_view_de
 
 
 /* A child process the event loop watches (tui/child.h): its lines go to on_line as they come,
- * on_exit is called once when it has ended. The owner keeps the child and frees it after. */
+ * on_exit is called once when it has ended. The owner keeps the child and frees it after. A
+ * line only updates the owner's state (the loop redraws after it), so on_line needs no app. */
 struct tui_job {
     struct tui_child *child;
-    void (*on_line)(struct tui_app *app, void *ctx, enum tui_child_stream s, const char *line);
+    void (*on_line)(void *ctx, enum tui_child_stream s, const char *line);
     void (*on_exit)(struct tui_app *app, void *ctx);
     void *ctx;
 };
@@ -122,6 +137,11 @@ const struct cdb_rung *tui_app_rung(const struct tui_app *app, int n);
 /* Shows a view (the Cases tab shows the detail while one is open). */
 void tui_app_show(struct tui_app *app, enum tui_view_id v);
 
+/* Opens view v on what, through its open hook: how one view leads to another (a run from the
+ * Runs list, a case from the list, the launch panel from a case, the live run from the panel).
+ * Returns what the hook returns; false for a view without one. */
+bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open *what);
+
 /* Opens the search prompt on the current view. */
 void tui_app_prompt_open(struct tui_app *app);
 
@@ -153,27 +173,5 @@ void tui_app_results_changed(struct tui_app *app);
  * list stays at the bottom). */
 void tui_runs_push(struct tui_app *app, enum tui_view_id v);
 void tui_runs_pop(struct tui_app *app);
-
-/* Verdict display shared by the results views: a one-cell glyph (ASCII when the locale is not
- * UTF-8) and the theme role that colours it. */
-const char *tui_verdict_glyph(int verdict);
-enum tui_role tui_verdict_role(int verdict);
-/* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN. */
-void tui_fmt_us(double us, char *buf, size_t len);
-
-/* The start of a command line that runs this same binary on the same database: argv[0] (the
- * executable) and --db PATH when one was given. Returns how many entries it wrote (<= 3). */
-int tui_kladder_argv(const struct tui_app *app, const char **argv, int max);
-
-/* Cross-view entries. */
-void tui_run_show(struct tui_app *app, const char *uuid);          /* a run's checks */
-void tui_machine_show(struct tui_app *app, const char *machine_id);
-void tui_launch_open_case(struct tui_app *app, const char *case_id); /* r on a case */
-void tui_launch_open_cell(struct tui_app *app, int gap, int rung);    /* r on a dashboard cell */
-void tui_pull_start(struct tui_app *app);                             /* P */
-/* The pull under way or last done, for the Runs view: lines "NAME: ..." (NULL when none). */
-const char *tui_pull_report(const struct tui_app *app, bool *running);
-void tui_cases_show_cell(struct tui_app *app, int gap, int rung); /* dashboard Enter */
-void tui_detail_show(struct tui_app *app, const char *id, bool push); /* open a case */
 
 #endif

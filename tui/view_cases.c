@@ -191,11 +191,12 @@ static void side_toggle(struct tui_app *app, struct cases_state *s, size_t i)
     requery(app, s);
 }
 
-void tui_cases_show_cell(struct tui_app *app, int gap, int rung)
+/* Enter on a dashboard cell: the cases of that gap and rung, every other filter off. */
+static bool cases_open(struct tui_app *app, void *state, const struct tui_open *what)
 {
-    struct cases_state *s = app->state[TUI_VIEW_CASES];
-    s->gap = gap;
-    s->rung = rung;
+    struct cases_state *s = state;
+    s->gap = what->gap;
+    s->rung = what->rung;
     set_str(&s->repo, NULL);
     set_str(&s->symptom, NULL);
     s->search[0] = '\0';
@@ -204,6 +205,7 @@ void tui_cases_show_cell(struct tui_app *app, int gap, int rung)
     requery(app, s);
     app->detail_open = false;
     tui_app_show(app, TUI_VIEW_CASES);
+    return true;
 }
 
 /* ---- drawing ---- */
@@ -426,7 +428,7 @@ static unsigned open_selected(struct tui_app *app, struct cases_state *s)
     }
     if (s->cases.n == 0)
         return TUI_R_NONE;
-    tui_detail_show(app, s->cases.items[s->list.sel].id, false);
+    tui_app_open(app, TUI_VIEW_DETAIL, &(struct tui_open){.id = s->cases.items[s->list.sel].id});
     return TUI_R_DRAW;
 }
 
@@ -466,7 +468,8 @@ static unsigned cases_action(struct tui_app *app, void *state, enum tui_action a
         return open_selected(app, s);
     case TUI_ACT_LAUNCH:
         if (s->cases.n)
-            tui_launch_open_case(app, s->cases.items[s->list.sel].id);
+            tui_app_open(app, TUI_VIEW_LAUNCH,
+                         &(struct tui_open){.id = s->cases.items[s->list.sel].id});
         return TUI_R_DRAW;
     case TUI_ACT_FILTER_TOGGLE:
         if (s->focus_side)
@@ -588,4 +591,5 @@ const struct tui_view_ops tui_view_cases = {
     .search = cases_search,
     .search_text = cases_search_text,
     .status = cases_status,
+    .open = cases_open,
 };

@@ -12,10 +12,11 @@
 
 #include "casedb/results_query.h"
 #include "common/text.h"
-#include "tui/bgread.h"
 #include "common/xalloc.h"
+#include "tui/bgread.h"
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "tui/results_fmt.h"
 #include "tui/view.h"
 
 struct side_opt {
@@ -310,10 +311,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     cell_time(&r->b, buf, sizeof buf);
     tui_draw_right(y, x, c->time_w, base, buf);
     x += c->time_w + 1;
-    if (isnan(r->ratio))
-        snprintf(buf, sizeof buf, "n/a");
-    else
-        snprintf(buf, sizeof buf, "%.2f×", r->ratio);
+    tui_fmt_ratio(r->ratio, 2, buf, sizeof buf);
     tui_draw_right(y, x, c->ratio_w, selected ? base : r->flagged ? TUI_ROLE_WARN : base, buf);
     x += c->ratio_w + 1;
     if (c->bar_w > 0) {
@@ -358,10 +356,7 @@ static void compare_draw(struct tui_app *app, void *state)
     }
     const struct cdb_compare_summary *m = &s->cmp.summary;
     char gm[32];
-    if (isnan(m->geomean_ratio))
-        snprintf(gm, sizeof gm, "n/a");
-    else
-        snprintf(gm, sizeof gm, "%.3f×", m->geomean_ratio);
+    tui_fmt_ratio(m->geomean_ratio, 3, gm, sizeof gm);
     char rung[32];
     if (s->rung >= 0)
         snprintf(rung, sizeof rung, " · %s %d", tui_tr(app, "rung", "阶梯"), s->rung);
@@ -485,9 +480,8 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
             return TUI_R_NONE;
         const struct cdb_compare_row *r = &s->cmp.rows[s->vis[l->sel]];
         const char *uuid = r->b.present && r->b.run_uuid ? r->b.run_uuid : r->a.run_uuid;
-        if (uuid) {
-            tui_run_show(app, uuid);
-        }
+        if (uuid)
+            tui_app_open(app, TUI_VIEW_RUN, &(struct tui_open){.id = uuid});
         return TUI_R_DRAW;
     }
     default:

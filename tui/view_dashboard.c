@@ -9,6 +9,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/draw.h"
+#include "tui/results_fmt.h"
 #include "tui/view.h"
 
 /* The latest verdict per rung of one host ("local" for runs made here), under the matrix. */
@@ -218,11 +219,12 @@ static void dash_draw(struct tui_app *app, void *state)
                 tui_draw_pad(y, cx, cell_w - 1, TUI_ROLE_DIM, "");
                 continue;
             }
-            if (cell_w >= 9)
-                snprintf(buf, sizeof buf, " %s %s", tui_verdict_glyph(v),
-                         cdb_verdict_name((enum cdb_verdict)v));
-            else
+            if (cell_w >= 9) {
+                buf[0] = ' ';
+                tui_fmt_verdict(v, buf + 1, sizeof buf - 1);
+            } else {
                 snprintf(buf, sizeof buf, " %s", tui_verdict_glyph(v));
+            }
             tui_draw_pad(y, cx, cell_w - 1, tui_verdict_role(v), buf);
         }
     }
@@ -269,7 +271,7 @@ static void dash_draw(struct tui_app *app, void *state)
 
 static unsigned open_cell(struct tui_app *app, struct dash_state *s)
 {
-    tui_cases_show_cell(app, s->gap + 1, s->rung + 1);
+    tui_app_open(app, TUI_VIEW_CASES, &(struct tui_open){.gap = s->gap + 1, .rung = s->rung + 1});
     return TUI_R_DRAW;
 }
 
@@ -300,7 +302,8 @@ static unsigned dash_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_OPEN:
         return open_cell(app, s);
     case TUI_ACT_LAUNCH:
-        tui_launch_open_cell(app, s->gap + 1, s->rung + 1);
+        tui_app_open(app, TUI_VIEW_LAUNCH,
+                     &(struct tui_open){.gap = s->gap + 1, .rung = s->rung + 1});
         return TUI_R_DRAW;
     case TUI_ACT_SEARCH:
         /* Search lives in the case list: go there and open the prompt. */

@@ -72,13 +72,13 @@ static bool load(struct tui_app *app, struct detail_state *s, const char *id)
     return true;
 }
 
-void tui_detail_show(struct tui_app *app, const char *id, bool push)
+/* Shows case id; push: Esc comes back to the case shown now. */
+static bool show_case(struct tui_app *app, struct detail_state *s, const char *id, bool push)
 {
-    struct detail_state *s = app->state[TUI_VIEW_DETAIL];
     char *prev = push && s->loaded ? xstrdup(s->c.id) : NULL;
     if (!load(app, s, id)) {
         free(prev);
-        return;
+        return false;
     }
     if (!push) {
         for (size_t i = 0; i < s->n_hist; i++)
@@ -94,6 +94,13 @@ void tui_detail_show(struct tui_app *app, const char *id, bool push)
     }
     app->detail_open = true;
     tui_app_show(app, TUI_VIEW_CASES);
+    return true;
+}
+
+/* A case opened from the list: the cases followed before are forgotten. */
+static bool detail_open(struct tui_app *app, void *state, const struct tui_open *what)
+{
+    return show_case(app, state, what->id, false);
 }
 
 /* ---- building the page ---- */
@@ -335,7 +342,7 @@ static unsigned follow(struct tui_app *app, struct detail_state *s, size_t row)
         return TUI_R_DRAW;
     }
     char *id = xstrdup(s->doc.lines[row].link);
-    tui_detail_show(app, id, true);
+    show_case(app, s, id, true);
     free(id);
     return TUI_R_DRAW;
 }
@@ -351,7 +358,7 @@ static unsigned detail_action(struct tui_app *app, void *state, enum tui_action 
         return follow(app, s, l->sel);
     case TUI_ACT_LAUNCH:
         if (s->loaded)
-            tui_launch_open_case(app, s->c.id);
+            tui_app_open(app, TUI_VIEW_LAUNCH, &(struct tui_open){.id = s->c.id});
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->term[0]) {
@@ -447,4 +454,5 @@ const struct tui_view_ops tui_view_detail = {
     .search_text = detail_search_text,
     .status = detail_status,
     .changed = detail_refresh,
+    .open = detail_open,
 };

@@ -32,9 +32,10 @@ static void machine_fini(void *state)
     free(s);
 }
 
-void tui_machine_show(struct tui_app *app, const char *machine_id)
+static bool machine_open(struct tui_app *app, void *state, const struct tui_open *what)
 {
-    struct machine_state *s = app->state[TUI_VIEW_MACHINE];
+    struct machine_state *s = state;
+    const char *machine_id = what->id;
     if (s->loaded)
         cdb_machine_list_free(&s->ml);
     memset(&s->ml, 0, sizeof s->ml);
@@ -51,6 +52,7 @@ void tui_machine_show(struct tui_app *app, const char *machine_id)
                 s->m = &s->ml.items[i];
     }
     tui_runs_push(app, TUI_VIEW_MACHINE);
+    return true;
 }
 
 static void machine_draw(struct tui_app *app, void *state)
@@ -134,4 +136,5 @@ const struct tui_view_ops tui_view_machine = {
     .draw = machine_draw,
     .action = machine_action,
     .status = machine_status,
+    .open = machine_open,
 };

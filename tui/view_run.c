@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "tui/results_fmt.h"
 #include "tui/view.h"
 
 struct run_state {
@@ -56,15 +57,16 @@ static void load(struct tui_app *app, struct run_state *s)
     tui_list_set_count(&s->list, s->d.n_checks);
 }
 
-void tui_run_show(struct tui_app *app, const char *uuid)
+static bool run_open(struct tui_app *app, void *state, const struct tui_open *what)
 {
-    struct run_state *s = app->state[TUI_VIEW_RUN];
-    if (strcmp(s->uuid, uuid) != 0) {
-        snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
+    struct run_state *s = state;
+    if (strcmp(s->uuid, what->id) != 0) {
+        snprintf(s->uuid, sizeof s->uuid, "%s", what->id);
         tui_list_reset(&s->list, 0);
     }
     load(app, s);
     tui_runs_push(app, TUI_VIEW_RUN);
+    return true;
 }
 
 struct draw_ctx {
@@ -85,7 +87,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     snprintf(buf, sizeof buf, "%d", k->seq);
     tui_draw_right(y, x, c->seq_w, selected ? base : TUI_ROLE_DIM, buf);
     x += c->seq_w + 1;
-    snprintf(buf, sizeof buf, "%s %s", tui_verdict_glyph(k->verdict), cdb_verdict_name(k->verdict));
+    tui_fmt_verdict(k->verdict, buf, sizeof buf);
     tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(k->verdict), buf);
     x += c->verdict_w + 1;
     tui_draw_pad(y, x, c->variant_w, base, k->variant ? k->variant : "");
@@ -115,8 +117,10 @@ static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, in
     char buf[512], a[48], b[48];
     if (y >= ymax)
         return;
-    snprintf(buf, sizeof buf, "%s %s · %s · %s", tui_verdict_glyph(k->verdict),
-             cdb_verdict_name(k->verdict), k->check ? k->check : "", k->variant ? k->variant : "");
+    char verdict[48];
+    tui_fmt_verdict(k->verdict, verdict, sizeof verdict);
+    snprintf(buf, sizeof buf, "%s · %s · %s", verdict, k->check ? k->check : "",
+             k->variant ? k->variant : "");
     tui_draw_text(y++, x, w, tui_verdict_role(k->verdict), buf);
     if (y < ymax) {
         snprintf(buf, sizeof buf, "%s · %s %d · %s", k->shape ? k->shape : "",
@@ -185,9 +189,11 @@ static void run_draw(struct tui_app *app, void *state)
         if (ri->counts[v])
             o += (size_t)snprintf(counts + o, sizeof counts - o, "%s%d %s", o ? ", " : "",
                                   ri->counts[v], cdb_verdict_name((enum cdb_verdict)v));
-    snprintf(buf, sizeof buf, "%s %s · %s %s%s%s · %s", tui_verdict_glyph(ri->run.verdict),
-             cdb_verdict_name(ri->run.verdict), tui_tr(app, "run", "运行"), ri->run.uuid,
-             ri->origin ? " · " : "", ri->origin ? ri->origin : "", counts[0] ? counts : "-");
+    char verdict[48];
+    tui_fmt_verdict(ri->run.verdict, verdict, sizeof verdict);
+    snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),
+             ri->run.uuid, ri->origin ? " · " : "", ri->origin ? ri->origin : "",
+             counts[0] ? counts : "-");
     tui_draw_text(y++, x, w, tui_verdict_role(ri->run.verdict), buf);
     snprintf(buf, sizeof buf, "%s %s · %s %s %s · %s %s%s%s", tui_tr(app, "host", "主机"),
              ri->run.host ? ri->run.host : "?", tui_tr(app, "machine", "机器"),
@@ -251,7 +257,7 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
     switch (act) {
     case TUI_ACT_RUN_MACHINE:
         if (s->loaded)
-            tui_machine_show(app, s->d.info.machine.id);
+            tui_app_open(app, TUI_VIEW_MACHINE, &(struct tui_open){.id = s->d.info.machine.id});
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         tui_runs_pop(app);
@@ -292,4 +298,5 @@ const struct tui_view_ops tui_view_run = {
     .action = run_action,
     .mouse = run_mouse,
     .status = run_status,
+    .open = run_open,
 };

@@ -4,7 +4,6 @@
  *
  * Also here: P, the pull of every host. It runs `kladder pull` as a child (the transfers and
  * their time limits stay out of this process) and shows one line per host as they finish. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,9 @@
 #include "tui/bgread.h"
 #include "tui/child.h"
 #include "tui/draw.h"
+#include "tui/launcher.h"
 #include "tui/list.h"
+#include "tui/results_fmt.h"
 #include "tui/view.h"
 
 struct runs_state {
@@ -38,46 +39,6 @@ struct runs_state {
     size_t n_answered;
     long pull_ms;
 };
-
-/* ---- shared formatting ---- */
-
-const char *tui_verdict_glyph(int v)
-{
-    static const char *const utf8[] = {"✓", "✗", "⧗", "!", "-", "⊘", "…"};
-    static const char *const ascii[] = {"+", "x", "H", "!", "-", "c", "."};
-    if (v < 0 || v >= CDB_VERDICT_COUNT)
-        return "?";
-    return tui_draw_ascii() ? ascii[v] : utf8[v];
-}
-
-enum tui_role tui_verdict_role(int v)
-{
-    switch (v) {
-    case CDB_PASS:
-        return TUI_ROLE_OK;
-    case CDB_FAIL:
-    case CDB_HANG:
-    case CDB_ERROR:
-        return TUI_ROLE_FAIL;
-    case CDB_CANCELLED:
-    case CDB_RUNNING:
-        return TUI_ROLE_WARN;
-    default:
-        return TUI_ROLE_DIM;
-    }
-}
-
-void tui_fmt_us(double us, char *buf, size_t len)
-{
-    if (isnan(us))
-        snprintf(buf, len, "n/a");
-    else if (us < 1000)
-        snprintf(buf, len, "%.3g us", us);
-    else if (us < 1e6)
-        snprintf(buf, len, "%.3g ms", us / 1e3);
-    else
-        snprintf(buf, len, "%.3g s", us / 1e6);
-}
 
 /* ---- loading ---- */
 
@@ -264,8 +225,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
                                     : ri->run.case_id ? ri->run.case_id : "-");
     tui_draw_pad(y, x, c->suite_w, base, buf);
     x += c->suite_w + 1;
-    snprintf(buf, sizeof buf, "%s %s", tui_verdict_glyph(ri->run.verdict),
-             cdb_verdict_name(ri->run.verdict));
+    tui_fmt_verdict(ri->run.verdict, buf, sizeof buf);
     tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(ri->run.verdict), buf);
     x += c->verdict_w + 1;
     counts_text(ri, buf, sizeof buf);
@@ -360,120 +320,11 @@ static void runs_draw(struct tui_app *app, void *state)
     tui_list_draw(&s->list, ymax - y, draw_row, &c);
 }
 
-/* ---- actions ---- */
-
-static void cycle_host(struct tui_app *app, struct runs_state *s)
-{
-    /* "" (any) -> local -> each host of the hosts table -> "" */
-    struct cdb_host_list hl = {0};
-    char err[256];
-    if (cdb_hosts_list(app->db, &hl, err, sizeof err) != 0)
-        tui_app_message(app, "%s", err);
-    const char *next = "local";
-    if (strcmp(s->host, "local") == 0) {
-        next = hl.n ? hl.items[0].name : "";
-    } else if (s->host[0]) {
-        next = "";
-        for (size_t i = 0; i < hl.n; i++)
-            if (strcmp(hl.items[i].name, s->host) == 0)
-                next = i + 1 < hl.n ? hl.items[i + 1].name : "";
-    }
-    snprintf(s->host, sizeof s->host, "%s", next);
-    cdb_host_list_free(&hl);
-}
-
-static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
-{
-    struct runs_state *s = state;
-    struct tui_list *l = &s->list;
-    if (tui_list_navigate(l, act))
-        return TUI_R_DRAW;
-    switch (act) {
-    case TUI_ACT_OPEN:
-        if (s->n_vis)
-            tui_run_show(app, shown(s, l->sel)->run.uuid);
-        return TUI_R_DRAW;
-    case TUI_ACT_RUNS_MACHINE:
-        if (s->n_vis)
-            tui_machine_show(app, shown(s, l->sel)->machine.id);
-        return TUI_R_DRAW;
-    case TUI_ACT_RUNS_HOST:
-        cycle_host(app, s);
-        tui_list_first(l);
-        apply_filters(s);
-        return TUI_R_DRAW;
-    case TUI_ACT_RUNS_RUNG:
-        s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
-        tui_list_first(l);
-        apply_filters(s);
-        return TUI_R_DRAW;
-    case TUI_ACT_RUNS_VERDICT:
-        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
-        tui_list_first(l);
-        apply_filters(s);
-        return TUI_R_DRAW;
-    case TUI_ACT_RUNS_CLEAR:
-        s->host[0] = '\0';
-        s->rung = s->verdict = -1;
-        apply_filters(s);
-        return TUI_R_DRAW;
-    case TUI_ACT_BACK:
-        if (s->pull_report && !s->pull) { /* Esc dismisses the report of the last pull */
-            free(s->pull_report);
-            s->pull_report = NULL;
-            return TUI_R_DRAW;
-        }
-        return TUI_R_UNHANDLED;
-    default:
-        return TUI_R_UNHANDLED;
-    }
-}
-
-static unsigned runs_mouse(struct tui_app *app, void *state, int y, int x, int wheel)
-{
-    (void)x;
-    struct runs_state *s = state;
-    bool again = false;
-    long row = tui_list_mouse(&s->list, y - s->list_y0, wheel, &again);
-    if (row == TUI_LIST_NO_ROW)
-        return TUI_R_NONE;
-    if (row >= 0 && again)
-        tui_run_show(app, shown(s, (size_t)row)->run.uuid);
-    return TUI_R_DRAW;
-}
-
-static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
-{
-    struct runs_state *s = state;
-    size_t o = (size_t)snprintf(buf, len, app->lang == TUI_LANG_ZH ? "第 %zu / %zu 个运行" : "Run %zu of %zu",
-                                s->n_vis ? s->list.sel + 1 : 0, s->n_vis);
-    if (s->host[0] && o < len)
-        o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "host", "主机"), s->host);
-    if (s->rung >= 0 && o < len)
-        o += (size_t)snprintf(buf + o, len - o, " · %s %d", tui_tr(app, "rung", "阶梯"), s->rung);
-    if (s->verdict >= 0 && o < len)
-        o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "verdict", "判定"),
-                              cdb_verdict_name((enum cdb_verdict)s->verdict));
-    if (o < len)
-        snprintf(buf + o, len - o, "%s", tui_tr(app, " · P pulls every host", " · P 拉取所有主机"));
-}
-
-const struct tui_view_ops tui_view_runs = {
-    .name = "runs",
-    .scope = TUI_SCOPE_RUNS,
-    .init = runs_init,
-    .fini = runs_fini,
-    .draw = runs_draw,
-    .action = runs_action,
-    .mouse = runs_mouse,
-    .status = runs_status,
-};
-
 /* ---- the pull ---- */
 
-static void pull_line(struct tui_app *app, void *ctx, enum tui_child_stream st, const char *line)
+static void pull_line(void *ctx, enum tui_child_stream st, const char *line)
 {
-    (void)app, (void)st;
+    (void)st;
     struct runs_state *s = ctx;
     if (!line[0])
         return;
@@ -507,9 +358,9 @@ static void pull_exit(struct tui_app *app, void *ctx)
                                                 "拉取完成，但有错误（见运行视图）"));
 }
 
-void tui_pull_start(struct tui_app *app)
+/* P, from any view (tui/app.c hands it here): the report shows at the top of the Runs list. */
+static void pull_start(struct tui_app *app, struct runs_state *s)
 {
-    struct runs_state *s = app->state[TUI_VIEW_RUNS];
     if (s->pull) {
         tui_app_message(app, "%s", tui_tr(app, "A pull is already under way", "正在拉取中"));
         return;
@@ -528,33 +379,131 @@ void tui_pull_start(struct tui_app *app)
         return;
     }
     const char *argv[8];
-    int k = tui_kladder_argv(app, argv, 6);
+    int k = tui_launcher_argv(app, argv, 6);
     argv[k++] = "pull";
     argv[k] = NULL;
-    struct tui_child *c = tui_child_spawn(argv, false, err, sizeof err);
-    if (!c) {
+    s->pull = tui_launcher_start(app, argv, false, pull_line, pull_exit, s, err, sizeof err);
+    if (!s->pull) {
         tui_app_message(app, "%s", err);
         return;
     }
-    s->pull = c;
     free(s->pull_report);
     s->pull_report = NULL;
     s->n_hosts = n;
     s->n_answered = 0;
-    struct tui_job job = {.child = c, .on_line = pull_line, .on_exit = pull_exit, .ctx = s};
-    if (!tui_app_watch(app, &job)) {
-        tui_child_free(c);
-        s->pull = NULL;
-        tui_app_message(app, "%s", tui_tr(app, "Too many tasks at once", "同时进行的任务太多"));
-        return;
-    }
     app->runs_depth = 1;
     tui_app_show(app, TUI_VIEW_RUNS);
 }
 
-const char *tui_pull_report(const struct tui_app *app, bool *running)
+/* ---- actions ---- */
+
+static void cycle_host(struct tui_app *app, struct runs_state *s)
 {
-    const struct runs_state *s = app->state[TUI_VIEW_RUNS];
-    *running = s->pull != NULL;
-    return s->pull_report;
+    /* "" (any) -> local -> each host of the hosts table -> "" */
+    struct cdb_host_list hl = {0};
+    char err[256];
+    if (cdb_hosts_list(app->db, &hl, err, sizeof err) != 0)
+        tui_app_message(app, "%s", err);
+    const char *next = "local";
+    if (strcmp(s->host, "local") == 0) {
+        next = hl.n ? hl.items[0].name : "";
+    } else if (s->host[0]) {
+        next = "";
+        for (size_t i = 0; i < hl.n; i++)
+            if (strcmp(hl.items[i].name, s->host) == 0)
+                next = i + 1 < hl.n ? hl.items[i + 1].name : "";
+    }
+    snprintf(s->host, sizeof s->host, "%s", next);
+    cdb_host_list_free(&hl);
 }
+
+static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
+{
+    struct runs_state *s = state;
+    struct tui_list *l = &s->list;
+    if (tui_list_navigate(l, act))
+        return TUI_R_DRAW;
+    switch (act) {
+    case TUI_ACT_OPEN:
+        if (s->n_vis)
+            tui_app_open(app, TUI_VIEW_RUN, &(struct tui_open){.id = shown(s, l->sel)->run.uuid});
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_MACHINE:
+        if (s->n_vis)
+            tui_app_open(app, TUI_VIEW_MACHINE,
+                         &(struct tui_open){.id = shown(s, l->sel)->machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_HOST:
+        cycle_host(app, s);
+        tui_list_first(l);
+        apply_filters(s);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_RUNG:
+        s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
+        tui_list_first(l);
+        apply_filters(s);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_VERDICT:
+        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
+        tui_list_first(l);
+        apply_filters(s);
+        return TUI_R_DRAW;
+    case TUI_ACT_PULL:
+        pull_start(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_CLEAR:
+        s->host[0] = '\0';
+        s->rung = s->verdict = -1;
+        apply_filters(s);
+        return TUI_R_DRAW;
+    case TUI_ACT_BACK:
+        if (s->pull_report && !s->pull) { /* Esc dismisses the report of the last pull */
+            free(s->pull_report);
+            s->pull_report = NULL;
+            return TUI_R_DRAW;
+        }
+        return TUI_R_UNHANDLED;
+    default:
+        return TUI_R_UNHANDLED;
+    }
+}
+
+static unsigned runs_mouse(struct tui_app *app, void *state, int y, int x, int wheel)
+{
+    (void)x;
+    struct runs_state *s = state;
+    bool again = false;
+    long row = tui_list_mouse(&s->list, y - s->list_y0, wheel, &again);
+    if (row == TUI_LIST_NO_ROW)
+        return TUI_R_NONE;
+    if (row >= 0 && again)
+        tui_app_open(app, TUI_VIEW_RUN, &(struct tui_open){.id = shown(s, (size_t)row)->run.uuid});
+    return TUI_R_DRAW;
+}
+
+static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
+{
+    struct runs_state *s = state;
+    size_t o = (size_t)snprintf(buf, len, app->lang == TUI_LANG_ZH ? "第 %zu / %zu 个运行" : "Run %zu of %zu",
+                                s->n_vis ? s->list.sel + 1 : 0, s->n_vis);
+    if (s->host[0] && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "host", "主机"), s->host);
+    if (s->rung >= 0 && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %d", tui_tr(app, "rung", "阶梯"), s->rung);
+    if (s->verdict >= 0 && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "verdict", "判定"),
+                              cdb_verdict_name((enum cdb_verdict)s->verdict));
+    if (o < len)
+        snprintf(buf + o, len - o, "%s", tui_tr(app, " · P pulls every host", " · P 拉取所有主机"));
+}
+
+const struct tui_view_ops tui_view_runs = {
+    .name = "runs",
+    .scope = TUI_SCOPE_RUNS,
+    .init = runs_init,
+    .fini = runs_fini,
+    .draw = runs_draw,
+    .action = runs_action,
+    .mouse = runs_mouse,
+    .status = runs_status,
+};

@@ -1,0 +1,58 @@
+#include "tui/results_fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "casedb/results.h"
+#include "tui/draw.h"
+
+const char *tui_verdict_glyph(int v)
+{
+    static const char *const utf8[] = {"✓", "✗", "⧗", "!", "-", "⊘", "…"};
+    static const char *const ascii[] = {"+", "x", "H", "!", "-", "c", "."};
+    if (v < 0 || v >= CDB_VERDICT_COUNT)
+        return "?";
+    return tui_draw_ascii() ? ascii[v] : utf8[v];
+}
+
+enum tui_role tui_verdict_role(int v)
+{
+    switch (v) {
+    case CDB_PASS:
+        return TUI_ROLE_OK;
+    case CDB_FAIL:
+    case CDB_HANG:
+    case CDB_ERROR:
+        return TUI_ROLE_FAIL;
+    case CDB_CANCELLED:
+    case CDB_RUNNING:
+        return TUI_ROLE_WARN;
+    default:
+        return TUI_ROLE_DIM;
+    }
+}
+
+void tui_fmt_verdict(int v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", tui_verdict_glyph(v), cdb_verdict_name((enum cdb_verdict)v));
+}
+
+void tui_fmt_us(double us, char *buf, size_t len)
+{
+    if (isnan(us))
+        snprintf(buf, len, "n/a");
+    else if (us < 1000)
+        snprintf(buf, len, "%.3g us", us);
+    else if (us < 1e6)
+        snprintf(buf, len, "%.3g ms", us / 1e3);
+    else
+        snprintf(buf, len, "%.3g s", us / 1e6);
+}
+
+void tui_fmt_ratio(double ratio, int decimals, char *buf, size_t len)
+{
+    if (isnan(ratio))
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, "%.*f×", decimals, ratio);
+}

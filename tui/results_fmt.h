@@ -1,0 +1,25 @@
+/* How results look on screen: a verdict as a glyph, a name and a colour, a time, a ratio. The
+ * Runs list, a run's checks, the live run, Compare and the Dashboard all show results, and a
+ * verdict or a time must read the same in each of them, so they format through here alone. */
+#ifndef KL_TUI_RESULTS_FMT_H
+#define KL_TUI_RESULTS_FMT_H
+
+#include <stddef.h>
+
+#include "tui/theme.h"
+
+/* A verdict (enum cdb_verdict) as one cell: ✓ ✗ ⧗ ! - ⊘ …, or + x H ! - c . when the locale is
+ * not UTF-8 (tui_draw_ascii); "?" for a number that is no verdict. Static text. */
+const char *tui_verdict_glyph(int verdict);
+/* The theme role that colours it: ok for pass, fail for fail/hang/error, warn for
+ * cancelled/running, dim for the rest. */
+enum tui_role tui_verdict_role(int verdict);
+/* The glyph and the name, as verdict columns show them: "✓ pass". */
+void tui_fmt_verdict(int verdict, char *buf, size_t len);
+
+/* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
+void tui_fmt_us(double us, char *buf, size_t len);
+/* A ratio with `decimals` decimals and a times sign: "1.23×"; "n/a" for NAN. */
+void tui_fmt_ratio(double ratio, int decimals, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,370 @@
+/* The live run: follows the event lines of the `kladder run` the launch panel started (start,
+ * check-start, check-done, end): checks done of total, the current check, the elapsed time, a
+ * progress bar and each verdict as it arrives. One run at a time; r during a run shows this view.
+ *
+ * x or Esc cancels: SIGTERM, on which kladder run stops its worker, records the checks not run
+ * as cancelled and the run as cancelled; if it had to be killed before it could, the run is
+ * marked cancelled here (cdb_run_finish), and the checks it finished stay recorded. */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/results.h"
+#include "casedb/results_query.h"
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "tui/child.h"
+#include "tui/draw.h"
+#include "tui/launcher.h"
+#include "tui/list.h"
+#include "tui/results_fmt.h"
+#include "tui/view.h"
+
+
+struct live_check {
+    int seq;
+    int verdict;
+    char *variant, *check, *shape, *detail;
+    double median_us;
+};
+
+struct live_state {
+    struct tui_child *child;
+    char cmd[600];
+    char run_id[40];
+    char device[128];
+    int total, done;
+    char current[200];
+    struct live_check *checks;
+    size_t n, cap;
+    bool ended;        /* the "end" event came */
+    int verdict;       /* of the run, once known */
+    bool met;
+    bool finished;     /* the child is gone */
+    int status;
+    long elapsed_ms;   /* final, once finished */
+    char error[600];   /* why it did not start or ended badly */
+    bool cancel_asked;
+    struct tui_list list;
+};
+
+static void live_clear(struct live_state *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->checks[i].variant);
+        free(s->checks[i].check);
+        free(s->checks[i].shape);
+        free(s->checks[i].detail);
+    }
+    free(s->checks);
+    tui_child_free(s->child);
+    memset(s, 0, sizeof *s);
+}
+
+static void *live_init(struct tui_app *app)
+{
+    (void)app;
+    return xcalloc(1, sizeof(struct live_state));
+}
+
+static void live_fini(void *state)
+{
+    live_clear(state);
+    free(state);
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double jnum(const cJSON *o, const char *k, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static void live_event(struct live_state *s, const cJSON *ev)
+{
+    const char *kind = jstr(ev, "event");
+    if (!kind)
+        return;
+    if (!strcmp(kind, "start")) {
+        snprintf(s->run_id, sizeof s->run_id, "%s", jstr(ev, "run_id") ? jstr(ev, "run_id") : "");
+        double t = jnum(ev, "total", 0);
+        s->total = t > 0 && t < 1e7 ? (int)t : 0;
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(ev, "machine");
+        const char *dev = m ? jstr(m, "device") : NULL, *tg = m ? jstr(m, "target") : NULL;
+        snprintf(s->device, sizeof s->device, "%s%s%s", dev ? dev : "", tg ? " · " : "",
+                 tg ? tg : "");
+    } else if (!strcmp(kind, "check-start")) {
+        const char *c = jstr(ev, "check"), *v = jstr(ev, "variant");
+        snprintf(s->current, sizeof s->current, "%s%s%s", c ? c : "?", v ? " · " : "", v ? v : "");
+    } else if (!strcmp(kind, "check-done")) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(ev, "check");
+        if (!cJSON_IsObject(c))
+            return;
+        if (s->n == s->cap) {
+            s->cap = s->cap ? s->cap * 2 : 32;
+            s->checks = xrealloc(s->checks, s->cap * sizeof *s->checks);
+        }
+        struct live_check *k = &s->checks[s->n++];
+        k->seq = (int)jnum(ev, "seq", (double)s->n - 1);
+        int v = jstr(c, "verdict") ? cdb_verdict_parse(jstr(c, "verdict")) : -1;
+        k->verdict = v < 0 ? CDB_ERROR : v;
+        k->variant = xstrdup_or_null(jstr(c, "variant"));
+        k->check = xstrdup_or_null(jstr(c, "check"));
+        k->shape = xstrdup_or_null(jstr(c, "shape"));
+        k->detail = xstrdup_or_null(jstr(c, "detail"));
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "time_us");
+        k->median_us = NAN;
+        if (t)
+            k->median_us = jnum(t, "median", NAN);
+        s->done = (int)s->n;
+        s->current[0] = '\0';
+        tui_list_set_count(&s->list, s->n);
+        tui_list_last(&s->list); /* follow the newest verdict */
+    } else if (!strcmp(kind, "end")) {
+        s->ended = true;
+        int v = jstr(ev, "verdict") ? cdb_verdict_parse(jstr(ev, "verdict")) : -1;
+        s->verdict = v < 0 ? CDB_ERROR : v;
+        s->met = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "expectation_met"));
+        s->current[0] = '\0';
+    }
+}
+
+static void live_line(void *ctx, enum tui_child_stream st, const char *line)
+{
+    struct live_state *s = ctx;
+    if (st != TUI_CHILD_EVENTS)
+        return; /* the text report; its tail is kept by the child for errors */
+    cJSON *ev = cJSON_Parse(line);
+    if (ev)
+        live_event(s, ev);
+    cJSON_Delete(ev);
+}
+
+static void live_exit(struct tui_app *app, void *ctx)
+{
+    struct live_state *s = ctx;
+    s->finished = true;
+    s->status = tui_child_status(s->child);
+    s->elapsed_ms = tui_child_elapsed_ms(s->child);
+    bool cancelled = tui_child_cancelled(s->child);
+    if (!s->run_id[0]) {
+        char *tail = text_sanitize(tui_child_tail(s->child), false);
+        snprintf(s->error, sizeof s->error, "%s", tail[0] ? tail : "kladder run did not start");
+        free(tail);
+    } else if (!s->ended) {
+        /* The run ended without its last word (killed, crashed): make its record say so. */
+        struct cdb_run_detail d;
+        char err[512], now[21];
+        if (cdb_run_load(app->db, s->run_id, &d, err, sizeof err) == 1) {
+            if (d.info.run.verdict == CDB_RUNNING) {
+                cdb_now_iso(now);
+                if (cdb_run_finish(app->db, s->run_id, now, cancelled ? CDB_CANCELLED : CDB_ERROR,
+                                   err, sizeof err) != 0)
+                    snprintf(s->error, sizeof s->error, "%s", err);
+            }
+            s->verdict = d.info.run.verdict == CDB_RUNNING
+                             ? (cancelled ? CDB_CANCELLED : CDB_ERROR)
+                             : d.info.run.verdict;
+            cdb_run_detail_free(&d);
+        } else {
+            s->verdict = cancelled ? CDB_CANCELLED : CDB_ERROR;
+        }
+        if (!cancelled && !s->error[0]) {
+            char *tail = text_sanitize(tui_child_tail(s->child), false);
+            snprintf(s->error, sizeof s->error, "kladder run ended with status %d: %s", s->status,
+                     tail);
+            free(tail);
+        }
+    }
+    tui_app_results_changed(app);
+    if (app->lang == TUI_LANG_ZH)
+        tui_app_message(app, "运行结束：%s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
+                                                           : "未能开始");
+    else
+        tui_app_message(app, "The run ended: %s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
+                                                               : "it did not start");
+}
+
+static void live_start(struct tui_app *app, struct live_state *s, const char *const *argv)
+{
+    live_clear(s);
+    tui_launcher_cmdline(argv, s->cmd, sizeof s->cmd);
+    char err[300];
+    s->child = tui_launcher_start(app, argv, true, live_line, live_exit, s, err, sizeof err);
+    tui_runs_push(app, TUI_VIEW_LIVE);
+    if (!s->child) {
+        s->finished = true;
+        snprintf(s->error, sizeof s->error, "%s", err);
+    }
+}
+
+static bool live_open(struct tui_app *app, void *state, const struct tui_open *what)
+{
+    struct live_state *s = state;
+    if (what->argv) {
+        live_start(app, s, what->argv);
+        return true;
+    }
+    if (!s->child || s->finished)
+        return false;
+    tui_runs_push(app, TUI_VIEW_LIVE);
+    return true;
+}
+
+struct live_draw_ctx {
+    struct live_state *s;
+    int y, x, w;
+};
+
+static void live_row(size_t row, int line, bool selected, void *vctx)
+{
+    struct live_draw_ctx *c = vctx;
+    const struct live_check *k = &c->s->checks[row];
+    int y = c->y + line, x = c->x;
+    enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
+    char buf[64];
+    tui_draw_fill(y, x, c->w, base);
+    snprintf(buf, sizeof buf, "%d", k->seq);
+    tui_draw_right(y, x, 3, selected ? base : TUI_ROLE_DIM, buf);
+    tui_fmt_verdict(k->verdict, buf, sizeof buf);
+    tui_draw_pad(y, x + 4, 11, selected ? base : tui_verdict_role(k->verdict), buf);
+    tui_draw_pad(y, x + 16, 15, base, k->variant ? k->variant : "");
+    int rest = c->w - 32 - 11;
+    char *txt = xasprintf("%s%s%s", k->check ? k->check : "",
+                          k->detail && *k->detail ? " — " : "", k->detail ? k->detail : "");
+    tui_draw_pad(y, x + 32, rest, base, txt);
+    free(txt);
+    tui_fmt_us(k->median_us, buf, sizeof buf);
+    tui_draw_right(y, x + c->w - 10, 10, base, buf);
+}
+
+static void progress_bar(int y, int x, int w, int done, int total)
+{
+    if (w <= 0)
+        return;
+    static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    long units = total > 0 ? (long)done * w * 8 / total : 0;
+    int full = (int)(units / 8), part = (int)(units % 8);
+    char *bar = xmalloc((size_t)w * 4 + 8);
+    size_t o = 0;
+    for (int i = 0; i < full; i++)
+        o += (size_t)sprintf(bar + o, "%s", tui_draw_ascii() ? "#" : "█");
+    if (full < w && part && !tui_draw_ascii())
+        o += (size_t)sprintf(bar + o, "%s", eighths[part]);
+    bar[o] = '\0';
+    tui_draw_fill(y, x, w, TUI_ROLE_DIM);
+    tui_draw_text(y, x, w, TUI_ROLE_OK, bar);
+    free(bar);
+}
+
+static void live_draw(struct tui_app *app, void *state)
+{
+    struct live_state *s = state;
+    const struct tui_rect *r = &app->lay.body;
+    int y = r->y, x = r->x + 1, w = r->w - 2, ymax = r->y + r->h;
+    char buf[700];
+    tui_draw_text(y++, x, w, TUI_ROLE_DIM, s->cmd);
+    long ms = s->finished ? s->elapsed_ms : tui_child_elapsed_ms(s->child);
+    const char *state_txt;
+    enum tui_role role = TUI_ROLE_TITLE;
+    if (!s->finished)
+        state_txt = s->cancel_asked ? tui_tr(app, "cancelling…", "正在取消…")
+                                    : tui_tr(app, "running", "运行中");
+    else if (!s->run_id[0])
+        state_txt = tui_tr(app, "did not start", "未能开始"), role = TUI_ROLE_FAIL;
+    else
+        state_txt = cdb_verdict_name((enum cdb_verdict)s->verdict),
+        role = tui_verdict_role(s->verdict);
+    if (app->lang == TUI_LANG_ZH)
+        snprintf(buf, sizeof buf, "%s · 已完成 %d / %d 项检查 · %.1f 秒%s%s", state_txt, s->done,
+                 s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
+    else
+        snprintf(buf, sizeof buf, "%s · %d of %d checks done · %.1f s%s%s", state_txt, s->done,
+                 s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
+    tui_draw_text(y++, x, w, role, buf);
+    progress_bar(y++, x, w, s->done, s->total);
+    if (!s->finished && s->current[0])
+        snprintf(buf, sizeof buf, "%s %s", tui_tr(app, "Now:", "当前："), s->current);
+    else if (s->finished && s->ended)
+        snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
+                                                       "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")
+                                              : tui_tr(app, "An expectation was not met (see the checks)",
+                                                       "有预期未满足（见各项检查）"));
+    else
+        buf[0] = '\0';
+    tui_draw_text(y++, x, w, TUI_ROLE_NORMAL, buf);
+    if (s->error[0] && y < ymax) {
+        size_t n;
+        char **lines = text_wrap(s->error, w, &n);
+        for (size_t i = 0; i < n && i < 4 && y < ymax; i++)
+            tui_draw_text(y++, x, w, TUI_ROLE_FAIL, lines[i]);
+        text_lines_free(lines, n);
+    }
+    if (s->run_id[0] && y < ymax) {
+        snprintf(buf, sizeof buf, "%s %s%s", tui_tr(app, "run", "运行"), s->run_id,
+                 s->finished ? tui_tr(app, " · Enter opens its checks", " · Enter 打开其检查") : "");
+        tui_draw_text(y++, x, w, TUI_ROLE_DIM, buf);
+    }
+    y++;
+    if (y >= ymax)
+        return;
+    struct live_draw_ctx c = {.s = s, .y = y, .x = x, .w = w};
+    tui_list_draw(&s->list, ymax - y, live_row, &c);
+}
+
+static unsigned live_action(struct tui_app *app, void *state, enum tui_action act)
+{
+    struct live_state *s = state;
+    bool running = s->child && !s->finished;
+    switch (act) {
+    case TUI_ACT_RUN_CANCEL:
+    case TUI_ACT_BACK:
+        if (running) {
+            tui_child_cancel(s->child);
+            s->cancel_asked = true;
+            tui_app_message(app, "%s", tui_tr(app, "Cancelling: the run stops after its worker",
+                                              "正在取消：工作进程停止后运行即结束"));
+            return TUI_R_DRAW;
+        }
+        if (act == TUI_ACT_BACK) {
+            tui_runs_pop(app);
+            return TUI_R_DRAW;
+        }
+        return TUI_R_NONE;
+    case TUI_ACT_OPEN:
+        if (s->finished && s->run_id[0])
+            tui_app_open(app, TUI_VIEW_RUN, &(struct tui_open){.id = s->run_id});
+        return TUI_R_DRAW;
+    default:
+        return tui_list_navigate(&s->list, act) ? TUI_R_DRAW : TUI_R_UNHANDLED;
+    }
+}
+
+static void live_status(struct tui_app *app, void *state, char *buf, size_t len)
+{
+    struct live_state *s = state;
+    if (s->child && !s->finished)
+        snprintf(buf, len, "%s", tui_tr(app, "x or Esc cancels the run · Tab and the other views still work",
+                                        "x 或 Esc 取消运行 · Tab 和其他视图照常可用"));
+    else
+        snprintf(buf, len, "%s", tui_tr(app, "Enter opens the run's checks · Esc back to the runs",
+                                        "Enter 打开运行的检查 · Esc 返回运行列表"));
+}
+
+const struct tui_view_ops tui_view_live = {
+    .name = "live",
+    .scope = TUI_SCOPE_LIVE,
+    .init = live_init,
+    .fini = live_fini,
+    .draw = live_draw,
+    .action = live_action,
+    .status = live_status,
+    .open = live_open,
+};
