@@ -84,6 +84,15 @@ struct r6 {
     char ref_desc[640];
     pthread_barrier_t bar;
     bool bar_init;
+    /* Lockstep between collectives on an emulated backend when no rank lags on purpose: its
+     * ranks are OS threads, and one that the OS leaves behind by a whole call would be a lag
+     * the check did not ask for (a verdict that depends on the machine's load). */
+    bool lockstep;
+    pthread_mutex_t step_mu;
+    pthread_cond_t step_cv;
+    int step_waiting;
+    unsigned step_gen;
+    bool step_broken; /* a rank left early: nobody waits for it */
     struct r6_rank rk[R6_MAX_RANKS];
     struct eng_device_info info;
 };
@@ -264,6 +273,31 @@ static int rank_call(struct r6_rank *r, int k, uint32_t seq, uint32_t tag, int c
                      r->err, sizeof r->err);
 }
 
+/* Every rank waits here after each collective until all have finished it; a rank that left
+ * (an error) breaks the step so that the others go on. */
+static void step_wait(struct r6 *g)
+{
+    pthread_mutex_lock(&g->step_mu);
+    unsigned gen = g->step_gen;
+    if (++g->step_waiting == g->ranks) {
+        g->step_waiting = 0;
+        g->step_gen++;
+        pthread_cond_broadcast(&g->step_cv);
+    } else {
+        while (gen == g->step_gen && !g->step_broken)
+            pthread_cond_wait(&g->step_cv, &g->step_mu);
+    }
+    pthread_mutex_unlock(&g->step_mu);
+}
+
+static void step_break(struct r6 *g)
+{
+    pthread_mutex_lock(&g->step_mu);
+    g->step_broken = true;
+    pthread_cond_broadcast(&g->step_cv);
+    pthread_mutex_unlock(&g->step_mu);
+}
+
 static int rank_run(struct r6_rank *r)
 {
     struct r6 *g = r->g;
@@ -281,10 +315,12 @@ static int rank_run(struct r6_rank *r)
         set_step(r, ST_QUEUE, c);
         TRY(rank_call(r, c % g->nsizes, first_seq + (uint32_t)c,
                       g->changing ? (uint32_t)c + 1 : 0u, c, true));
-        if (g->sync_each) {
+        if (g->sync_each || g->lockstep) {
             set_step(r, ST_SYNC, c);
             TRY(B->stream_sync(r->ctx, r->s, r->err, sizeof r->err));
         }
+        if (g->lockstep)
+            step_wait(g);
     }
     set_step(r, ST_SYNC, g->calls - 1);
     TRY(B->stream_sync(r->ctx, r->s, r->err, sizeof r->err));
@@ -313,6 +349,8 @@ static void *rank_main(void *arg)
     pthread_barrier_wait(&g->bar); /* the main thread says ready */
     if (all_ok)
         r->rc = rank_run(r);
+    if (g->lockstep)
+        step_break(g); /* done, or gone: nobody waits for this rank any more */
     set_step(r, ST_DONE, r->call);
     __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
     return NULL;
@@ -568,6 +606,9 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     }
 
     pthread_barrier_init(&g->bar, NULL, (unsigned)g->ranks + 1);
+    g->lockstep = g->emulated && g->lag_rank < 0;
+    pthread_mutex_init(&g->step_mu, NULL);
+    pthread_cond_init(&g->step_cv, NULL);
     g->bar_init = true;
     pthread_t tids[R6_MAX_RANKS];
     for (int r = 0; r < g->ranks; r++) {
@@ -682,8 +723,11 @@ done:
     if (!started)
         for (int r = 0; r < g->ranks && r < R6_MAX_RANKS; r++)
             rank_free(g, &g->rk[r]);
-    if (g->bar_init)
+    if (g->bar_init) {
         pthread_barrier_destroy(&g->bar);
+        pthread_mutex_destroy(&g->step_mu);
+        pthread_cond_destroy(&g->step_cv);
+    }
     free(g->code);
     free(src);
     eng_manifest_free(m);
