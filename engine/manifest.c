@@ -25,7 +25,6 @@ static const char *const role_names[] = {"input", "output", "scratch"};
 static const char *const init_names[] = {"normal", "uniform", "zeros", "ones", "iota", "garbage"};
 static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
 
-const char *eng_dtype_name(enum eng_dtype d) { return d < ENG_DTYPE_COUNT ? dtype_names[d] : "?"; }
 size_t eng_dtype_size(enum eng_dtype d) { return d < ENG_DTYPE_COUNT ? dtype_sizes[d] : 1; }
 
 uint64_t eng_dtype_sentinel(enum eng_dtype d)

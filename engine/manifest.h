@@ -40,7 +40,6 @@ enum eng_init { ENG_INIT_NORMAL, ENG_INIT_UNIFORM, ENG_INIT_ZEROS, ENG_INIT_ONES
                 ENG_INIT_GARBAGE };
 enum eng_argtype { ENG_ARG_I32, ENG_ARG_U32, ENG_ARG_I64, ENG_ARG_U64, ENG_ARG_F32, ENG_ARG_PTR };
 
-const char *eng_dtype_name(enum eng_dtype d);
 size_t eng_dtype_size(enum eng_dtype d);
 /* The 8-byte sentinel pattern of a dtype (a signaling NaN for f32 and bf16; 0x7f NaN for fp8;
  * 0xa5 bytes for integers), as kernels/util.kl uses it. */
