@@ -15,7 +15,9 @@
  *  - hipModuleLaunchKernel refuses gridDim*blockDim >= 2^32 in any one dimension; the core says
  *    so before calling rather than letting the runtime fail or wrap.
  *  - HIP's device pointers are void *, the core's are uint64_t: the memory calls go through
- *    shims; every other entry point has the core's signature and is bound straight into it. */
+ *    shims; every other entry point has the core's signature and is bound straight into it.
+ *  - hipRTC (through comgr) aborts the process on a processor comgr does not know (ROCm 5.2's
+ *    comgr on gfx942 and gfx1250), so compile() asks comgr about the target first. */
 #include "engine/backend.h"
 #include "engine/gpu_dl.h"
 #include "engine/gpu_rt.h"
@@ -356,14 +358,44 @@ static int load_rtc(void)
     return gpu_dl_bind(H.rtc_lib, H.rtc_path, syms, n, H.why, sizeof H.why);
 }
 
-/* The code-object manager's file, for the compiler identity: hipRTC generates code through
- * comgr, which can be upgraded on its own. */
+/* comgr's ISA metadata handle (amd_comgr_metadata_node_t, passed by value). */
+struct comgr_node {
+    uint64_t handle;
+};
+
+static struct {
+    int state; /* 0 not tried, 1 bound, -1 absent (targets are then not checked) */
+    void *lib;
+    char file[PATH_MAX];
+    int (*isa_metadata)(const char *, struct comgr_node *);
+    int (*destroy_metadata)(struct comgr_node);
+    int (*status_string)(int, const char **);
+} G;
+
+/* The code-object manager hipRTC generates code through: the copy already in the process when
+ * there is one (hipRTC may have loaded it), else the first that opens. */
+static void comgr_open(void)
+{
+    if (G.state)
+        return;
+    const char *const *cands = NAMES("libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so");
+    G.lib = gpu_dl_open_loaded(cands);
+    if (!G.lib)
+        G.lib = gpu_dl_open_first(cands, NULL, NULL, 0);
+    const struct gpu_dl_sym syms[] = {
+        {NAMES("amd_comgr_get_isa_metadata"), &G.isa_metadata, false},
+        {NAMES("amd_comgr_destroy_metadata"), &G.destroy_metadata, false},
+        {NAMES("amd_comgr_status_string"), &G.status_string, false},
+    };
+    gpu_dl_path_of(G.lib, "amd_comgr_get_version", G.file, sizeof G.file);
+    G.state = G.lib && gpu_dl_bind(G.lib, "comgr", syms, 3, NULL, 0) == 0 ? 1 : -1;
+}
+
+/* The comgr file's name, for the compiler identity: comgr can be upgraded on its own. */
 static void comgr_name(char *out, size_t len)
 {
-    char path[PATH_MAX];
-    gpu_dl_find_file(NAMES("libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so"),
-                     "amd_comgr_get_version", path, sizeof path);
-    gpu_dl_copy(out, len, base_name(path));
+    comgr_open();
+    gpu_dl_copy(out, len, G.file[0] ? base_name(G.file) : "");
 }
 
 static int hip_load(char *why, size_t whylen)
@@ -581,6 +613,34 @@ static const char *hip_compiler_id(void)
     return H.state > 0 ? H.compiler_id : "hiprtc unavailable";
 }
 
+/* ---- compilation ---------------------------------------------------------------------- */
+
+/* 0 when comgr knows target (or cannot be asked), else -1 with comgr's answer in log. Asked
+ * before hipRTC is, because hipRTC aborts the whole process on a target comgr does not know. */
+static int comgr_knows(const char *target, char *log, size_t loglen)
+{
+    comgr_open();
+    if (G.state < 0)
+        return 0;
+    char isa[160];
+    gpu_dl_fmt(isa, sizeof isa, "amdgcn-amd-amdhsa--%s", target);
+    struct comgr_node node = {0};
+    int rc = G.isa_metadata(isa, &node);
+    if (rc == 0) {
+        (void)G.destroy_metadata(node);
+        return 0;
+    }
+    const char *text = NULL;
+    if (G.status_string(rc, &text) != 0)
+        text = NULL;
+    gpu_dl_fmt(log, loglen, "hipRTC cannot compile for %s: %s, which generates its code, does "
+               "not know that processor (amd_comgr_get_isa_metadata(\"%s\") failed: %s, "
+               "amd_comgr_status_t %d), and hipRTC would abort the process on it; use a ROCm "
+               "release that supports %s", target, base_name(G.file), isa,
+               text ? text : "unknown error", rc, target);
+    return -1;
+}
+
 static int hip_compile(const char *target, const char *source, const char *name,
                        const char *const *flags, void **code, size_t *code_len, char *log,
                        size_t loglen)
@@ -596,6 +656,8 @@ static int hip_compile(const char *target, const char *source, const char *name,
                    target ? target : "");
         return -1;
     }
+    if (comgr_knows(target, log, loglen))
+        return -1;
     /* Always name the target: without it hipRTC asks the runtime for the current device, which
      * is not reproducible and fails on a machine without a GPU. */
     char arch[128];

@@ -59,6 +59,16 @@ void *gpu_dl_open_first(const char *const *candidates, const char **chosen, char
     return NULL;
 }
 
+void *gpu_dl_open_loaded(const char *const *candidates)
+{
+    for (size_t i = 0; candidates[i]; i++) {
+        void *h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        if (h)
+            return h;
+    }
+    return NULL;
+}
+
 int gpu_dl_bind(void *lib, const char *libname, const struct gpu_dl_sym *syms, size_t n,
                 char *why, size_t whylen)
 {

@@ -27,6 +27,10 @@ struct gpu_dl_sym {
 void *gpu_dl_open_first(const char *const *candidates, const char **chosen, char *why,
                         size_t whylen);
 
+/* The first candidate that is already loaded in this process (dlopen with RTLD_NOLOAD), as a
+ * new reference to it, or NULL: which copy of a library another library has opened. */
+void *gpu_dl_open_loaded(const char *const *candidates);
+
 /* Binds every entry of syms (n of them) from lib. Returns 0, or -1 with
  * "LIBNAME lacks SYMBOL (tried: a, b)" in why. */
 int gpu_dl_bind(void *lib, const char *libname, const struct gpu_dl_sym *syms, size_t n,
