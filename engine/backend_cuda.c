@@ -205,12 +205,6 @@ static struct gpu_rtc_api cu_rtc = {
 #define RT_OPT(field, ...) {NAMES(__VA_ARGS__), &cu_rt.field, true}
 #define RTC(field, name) {NAMES(name), &cu_rtc.field, false}
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 static int fail(char *err, size_t errlen, const char *call, cu_result rc)
 {
     return gpu_rt_fail(&cu_rt, err, errlen, call, rc);
@@ -305,7 +299,7 @@ static const struct gpu_dl_sym rtc_syms[] = {
 /* Keeps real NVRTC libraries: not the builtins, the alternative-ABI build or link stubs. */
 static bool nvrtc_file(const char *path)
 {
-    const char *b = base_name(path);
+    const char *b = gpu_dl_base_name(path);
     return strncmp(b, "libnvrtc.so", 11) == 0 && !strstr(path, "/stubs/");
 }
 
@@ -410,7 +404,7 @@ static int cuda_load(char *why, size_t whylen)
             gpu_dl_fmt(C.compiler_version, sizeof C.compiler_version, "NVRTC %d.%d",
                        C.rtc_major, C.rtc_minor);
             gpu_dl_fmt(C.compiler_id, sizeof C.compiler_id, "nvrtc %d.%d (%s)", C.rtc_major,
-                       C.rtc_minor, base_name(C.rtc_path));
+                       C.rtc_minor, gpu_dl_base_name(C.rtc_path));
         } else {
             C.state = -1;
             if (C.driver_why[0]) {
@@ -582,31 +576,7 @@ const struct eng_backend eng_backend_cuda = {
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
     .open = cuda_open,
-    .close = gpu_rt_close,
     .compiler_id = cuda_compiler_id,
     .compile = cuda_compile,
-    .module_load = gpu_rt_module_load,
-    .module_unload = gpu_rt_module_unload,
-    .kernel_get = gpu_rt_kernel_get,
-    .mem_alloc = gpu_rt_mem_alloc,
-    .mem_free = gpu_rt_mem_free,
-    .memcpy_htod = gpu_rt_memcpy_htod,
-    .memcpy_dtoh = gpu_rt_memcpy_dtoh,
-    .memset_d8 = gpu_rt_memset_d8,
-    .stream_create = gpu_rt_stream_create,
-    .stream_destroy = gpu_rt_stream_destroy,
-    .stream_sync = gpu_rt_stream_sync,
-    .event_create = gpu_rt_event_create,
-    .event_destroy = gpu_rt_event_destroy,
-    .event_record = gpu_rt_event_record,
-    .stream_wait_event = gpu_rt_stream_wait_event,
-    .event_elapsed_ms = gpu_rt_event_elapsed_ms,
-    .launch = gpu_rt_launch,
-    .graph_begin = gpu_rt_graph_begin,
-    .graph_end = gpu_rt_graph_end,
-    .graph_launch = gpu_rt_graph_launch,
-    .graph_destroy = gpu_rt_graph_destroy,
-    .peer_enable = gpu_rt_peer_enable,
-    .stream_native = gpu_rt_stream_native,
-    .module_symbol = gpu_rt_module_symbol,
+    GPU_RT_ENTRIES,
 };

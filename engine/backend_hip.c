@@ -229,12 +229,6 @@ static void rocm_candidates(const char *const *sonames, const char **out, size_t
     out[n] = NULL;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 static int load_runtime(void)
 {
     const char *override = getenv("KLADDER_HIP_LIBRARY");
@@ -351,7 +345,7 @@ static int load_rtc(void)
     if (!H.rtc_lib) {
         gpu_dl_fmt(H.why, sizeof H.why,
                    "hipRTC not found: %s has no hiprtc symbols and no libhiprtc opened (%s)",
-                   base_name(H.lib_path), why);
+                   gpu_dl_base_name(H.lib_path), why);
         return -1;
     }
     gpu_dl_path_of(H.rtc_lib, "hiprtcCreateProgram", H.rtc_path, sizeof H.rtc_path);
@@ -395,7 +389,7 @@ static void comgr_open(void)
 static void comgr_name(char *out, size_t len)
 {
     comgr_open();
-    gpu_dl_copy(out, len, G.file[0] ? base_name(G.file) : "");
+    gpu_dl_copy(out, len, G.file[0] ? gpu_dl_base_name(G.file) : "");
 }
 
 static int hip_load(char *why, size_t whylen)
@@ -410,7 +404,7 @@ static int hip_load(char *why, size_t whylen)
             char comgr[128];
             comgr_name(comgr, sizeof comgr);
             gpu_dl_fmt(H.compiler_id, sizeof H.compiler_id, "hiprtc %d.%d (%s%s%s)", major,
-                       minor, base_name(H.rtc_path), comgr[0] ? ", " : "", comgr);
+                       minor, gpu_dl_base_name(H.rtc_path), comgr[0] ? ", " : "", comgr);
         }
     }
     if (H.state < 0)
@@ -489,7 +483,7 @@ static void read_partitions(const char *busid, struct eng_device_info *out)
         snprintf(link, sizeof link, "/sys/class/drm/%s/device", ent->d_name);
         char real[PATH_MAX];
         gpu_dl_realpath(link, real, sizeof real);
-        gpu_dl_copy(target, sizeof target, base_name(real));
+        gpu_dl_copy(target, sizeof target, gpu_dl_base_name(real));
         lower(target);
         if (strcmp(target, busid) != 0)
             continue;
@@ -636,7 +630,7 @@ static int comgr_knows(const char *target, char *log, size_t loglen)
     gpu_dl_fmt(log, loglen, "hipRTC cannot compile for %s: %s, which generates its code, does "
                "not know that processor (amd_comgr_get_isa_metadata(\"%s\") failed: %s, "
                "amd_comgr_status_t %d), and hipRTC would abort the process on it; use a ROCm "
-               "release that supports %s", target, base_name(G.file), isa,
+               "release that supports %s", target, gpu_dl_base_name(G.file), isa,
                text ? text : "unknown error", rc, target);
     return -1;
 }
@@ -672,31 +666,7 @@ const struct eng_backend eng_backend_hip = {
     .device_count = hip_device_count,
     .device_info = hip_device_info,
     .open = hip_open,
-    .close = gpu_rt_close,
     .compiler_id = hip_compiler_id,
     .compile = hip_compile,
-    .module_load = gpu_rt_module_load,
-    .module_unload = gpu_rt_module_unload,
-    .kernel_get = gpu_rt_kernel_get,
-    .mem_alloc = gpu_rt_mem_alloc,
-    .mem_free = gpu_rt_mem_free,
-    .memcpy_htod = gpu_rt_memcpy_htod,
-    .memcpy_dtoh = gpu_rt_memcpy_dtoh,
-    .memset_d8 = gpu_rt_memset_d8,
-    .stream_create = gpu_rt_stream_create,
-    .stream_destroy = gpu_rt_stream_destroy,
-    .stream_sync = gpu_rt_stream_sync,
-    .event_create = gpu_rt_event_create,
-    .event_destroy = gpu_rt_event_destroy,
-    .event_record = gpu_rt_event_record,
-    .stream_wait_event = gpu_rt_stream_wait_event,
-    .event_elapsed_ms = gpu_rt_event_elapsed_ms,
-    .launch = gpu_rt_launch,
-    .graph_begin = gpu_rt_graph_begin,
-    .graph_end = gpu_rt_graph_end,
-    .graph_launch = gpu_rt_graph_launch,
-    .graph_destroy = gpu_rt_graph_destroy,
-    .peer_enable = gpu_rt_peer_enable,
-    .stream_native = gpu_rt_stream_native,
-    .module_symbol = gpu_rt_module_symbol,
+    GPU_RT_ENTRIES,
 };

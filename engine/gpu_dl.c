@@ -26,6 +26,12 @@ void gpu_dl_copy(char *dst, size_t dstlen, const char *src)
     snprintf(dst, dstlen, "%s", src ? src : "");
 }
 
+const char *gpu_dl_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 /* Appends text to a NUL-terminated buffer without overflowing it. */
 static void append(char *buf, size_t len, const char *text)
 {

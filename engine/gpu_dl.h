@@ -54,6 +54,9 @@ void gpu_dl_realpath(const char *path, char *buf, size_t buflen);
  * Returns 0, or -1 when it cannot be read (out is then ""). */
 int gpu_dl_read_line(const char *path, char *out, size_t outlen);
 
+/* The part of path after its last '/' ("libnvrtc.so.13.0.88"). */
+const char *gpu_dl_base_name(const char *path);
+
 /* Copies src into dst (size dstlen), always NUL-terminated, truncating. */
 void gpu_dl_copy(char *dst, size_t dstlen, const char *src);
 

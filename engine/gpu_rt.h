@@ -127,7 +127,23 @@ int gpu_rt_device_index(const char *backend, int index, int count, char *err, si
 int gpu_rt_open(const struct gpu_rt_api *rt, int index, struct eng_ctx **out, char *err,
                 size_t errlen);
 
-/* The eng_backend entries, with the vtable's contract (engine/backend.h). */
+/* The eng_backend entries, with the vtable's contract (engine/backend.h). A backend's vtable
+ * lists GPU_RT_ENTRIES after its own entries (name, load, devices, open, compile). */
+#define GPU_RT_ENTRIES                                                                        \
+    .close = gpu_rt_close, .module_load = gpu_rt_module_load,                                 \
+    .module_unload = gpu_rt_module_unload, .kernel_get = gpu_rt_kernel_get,                   \
+    .mem_alloc = gpu_rt_mem_alloc, .mem_free = gpu_rt_mem_free,                               \
+    .memcpy_htod = gpu_rt_memcpy_htod, .memcpy_dtoh = gpu_rt_memcpy_dtoh,                     \
+    .memset_d8 = gpu_rt_memset_d8, .stream_create = gpu_rt_stream_create,                     \
+    .stream_destroy = gpu_rt_stream_destroy, .stream_sync = gpu_rt_stream_sync,               \
+    .event_create = gpu_rt_event_create, .event_destroy = gpu_rt_event_destroy,               \
+    .event_record = gpu_rt_event_record, .stream_wait_event = gpu_rt_stream_wait_event,       \
+    .event_elapsed_ms = gpu_rt_event_elapsed_ms, .launch = gpu_rt_launch,                     \
+    .graph_begin = gpu_rt_graph_begin, .graph_end = gpu_rt_graph_end,                         \
+    .graph_launch = gpu_rt_graph_launch, .graph_destroy = gpu_rt_graph_destroy,               \
+    .peer_enable = gpu_rt_peer_enable, .stream_native = gpu_rt_stream_native,                 \
+    .module_symbol = gpu_rt_module_symbol
+
 void gpu_rt_close(struct eng_ctx *ctx);
 int gpu_rt_module_load(struct eng_ctx *ctx, const void *code, size_t len,
                        struct eng_module **out, char *err, size_t errlen);

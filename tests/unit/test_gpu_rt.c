@@ -439,6 +439,18 @@ static struct eng_ctx *open_dev(const struct gpu_rt_api *rt, int index)
     return ctx;
 }
 
+/* Loads code and gets entry from it; the calls it makes are forgotten. */
+static struct eng_kernel *load_kernel(struct eng_ctx *ctx, const char *code, const char *entry,
+                                      struct eng_module **mod)
+{
+    char err[256] = "";
+    struct eng_kernel *k = NULL;
+    assert_int_equal(gpu_rt_module_load(ctx, code, strlen(code) + 1, mod, err, sizeof err), 0);
+    assert_int_equal(gpu_rt_kernel_get(ctx, *mod, entry, &k, err, sizeof err), 0);
+    F.n = 0;
+    return k;
+}
+
 /* ---- sequences -------------------------------------------------------------------------- */
 
 static void module_kernel_launch(void **state)
@@ -501,10 +513,8 @@ static void graph_capture(void **state)
     char err[256] = "";
     struct eng_ctx *ctx = open_dev(&fake_hip, 0);
     struct eng_module *mod = NULL;
-    struct eng_kernel *k = NULL;
+    struct eng_kernel *k = load_kernel(ctx, "CODE", "step", &mod);
     struct eng_stream *s = NULL;
-    assert_int_equal(gpu_rt_module_load(ctx, "CODE", 5, &mod, err, sizeof err), 0);
-    assert_int_equal(gpu_rt_kernel_get(ctx, mod, "step", &k, err, sizeof err), 0);
     assert_int_equal(gpu_rt_stream_create(ctx, &s, err, sizeof err), 0);
     F.n = 0;
 
@@ -629,10 +639,7 @@ static void dynamic_shared_opt_in_once(void **state)
     char err[256] = "";
     struct eng_ctx *ctx = open_dev(&fake_cuda, 0);
     struct eng_module *mod = NULL;
-    struct eng_kernel *k = NULL;
-    assert_int_equal(gpu_rt_module_load(ctx, "CUBIN", 6, &mod, err, sizeof err), 0);
-    assert_int_equal(gpu_rt_kernel_get(ctx, mod, "big", &k, err, sizeof err), 0);
-    F.n = 0;
+    struct eng_kernel *k = load_kernel(ctx, "CUBIN", "big", &mod);
     int v = 3;
     void *args[] = {&v};
     const unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
@@ -876,10 +883,7 @@ static void grid_limit_refused_before_the_runtime(void **state)
     char err[256] = "";
     struct eng_ctx *ctx = open_dev(&fake_hip, 0);
     struct eng_module *mod = NULL;
-    struct eng_kernel *k = NULL;
-    assert_int_equal(gpu_rt_module_load(ctx, "CODE", 5, &mod, err, sizeof err), 0);
-    assert_int_equal(gpu_rt_kernel_get(ctx, mod, "wide", &k, err, sizeof err), 0);
-    F.n = 0;
+    struct eng_kernel *k = load_kernel(ctx, "CODE", "wide", &mod);
     const unsigned grid[3] = {1, 1u << 24, 1}, block[3] = {1, 256, 1};
     assert_int_equal(gpu_rt_launch(ctx, k, grid, block, 0, NULL, NULL, err, sizeof err), -1);
     assert_string_equal(err, "fakeLaunch(wide): grid 16777216 x block 256 in dimension y reaches "
