@@ -172,8 +172,8 @@ struct eng_backend {
      * stream_native: the runtime's own stream handle (CUstream, hipStream_t) for handing to a
      * vendor library such as NCCL/RCCL; also makes ctx current on the calling thread. NULL
      * stream = the null stream. Returns NULL where the backend has no such handle.
-     * module_symbol: the address of a global variable exported by a loaded module (cpu: the
-     * shared object's symbol), or -1 with a message. */
+     * module_symbol: the address of a global variable exported by a loaded module (GPUs: its
+     * device address; cpu: the shared object's symbol), or -1 with a message. */
     int (*peer_enable)(struct eng_ctx *ctx, struct eng_ctx *peer, char *err, size_t errlen);
     void *(*stream_native)(struct eng_ctx *ctx, struct eng_stream *s);
     int (*module_symbol)(struct eng_ctx *ctx, struct eng_module *mod, const char *name,

@@ -1,32 +1,34 @@
 /* The cuda backend: NVIDIA GPUs through the driver API (libcuda.so.1) and NVRTC, both opened with
- * dlopen, so the binary builds without the CUDA toolkit.
+ * dlopen, so the binary builds without the CUDA toolkit. Modules, memory, streams, events,
+ * graphs and launches are the GPU runtime core's (gpu_rt.c); this file loads the libraries,
+ * binds the core's entry points, and keeps device facts, contexts and compilation.
  *
  * ABI notes (each one is a silent wrong answer or a crash when missed):
  *  - cuda.h renames many calls with macros; the exported names we bind are the ones those macros
  *    expand to without per-thread default streams: cuMemAlloc_v2, cuMemFree_v2,
  *    cuMemcpyHtoDAsync_v2, cuMemcpyDtoHAsync_v2, cuDeviceTotalMem_v2, cuStreamDestroy_v2,
- *    cuEventDestroy_v2, cuStreamBeginCapture_v2, cuDevicePrimaryCtxRelease_v2. cuMemsetD8Async,
- *    cuLaunchKernel, cuStreamEndCapture and cuGraphLaunch have no version suffix.
+ *    cuEventDestroy_v2, cuStreamBeginCapture_v2, cuDevicePrimaryCtxRelease_v2,
+ *    cuModuleGetGlobal_v2. cuMemsetD8Async, cuLaunchKernel, cuStreamEndCapture and
+ *    cuGraphLaunch have no version suffix.
  *  - cuGraphInstantiate means cuGraphInstantiateWithFlags (3 arguments) from CUDA 12 but the
  *    5-argument cuGraphInstantiate_v2 on CUDA 11; we bind WithFlags (exported since 11.4) and
  *    fall back to _v2 with its own signature, never the ambiguous plain name.
  *  - cuEventElapsedTime_v2 (CUDA 12.8+) before the plain export; same signature.
  *  - CU_LAUNCH_PARAM_END is 0 while HIP's is 3: we pass kernelParams only, never `extra`.
  *  - cuCtxCreate is at _v4 in CUDA 13; we use the primary context instead, as the runtime does.
+ *  - CUdeviceptr is a 64-bit integer, as the core's device addresses are, so every entry point
+ *    but the context calls, cuEventCreate and cuFuncSetAttribute (shims below) is bound
+ *    straight into the core's table.
  *
  * Loading: NVRTC is what load() needs (compilation works without a GPU, as CI does); the driver
  * is opened too, and when it is missing device_count/open say why. When several NVRTC copies
  * exist, the first whose major version the driver supports is taken: a CUBIN from a newer
  * toolkit than the driver is refused at module load. KLADDER_NVRTC and KLADDER_CUDA_LIBRARY name
- * the libraries explicitly.
- *
- * Streams are non-blocking (no implicit ordering with the null stream that would hide a missing
- * event). memcpy_htod/dtoh return when the host buffer may be reused or read, except while the
- * stream is being captured into a graph. */
+ * the libraries explicitly. */
 #include "engine/backend.h"
 #include "engine/gpu_dl.h"
-
-#include <dlfcn.h> /* peer_enable binds its one call lazily */
+#include "engine/gpu_rt.h"
+#include "engine/gpu_rtc.h"
 
 #include <glob.h>
 #include <limits.h>
@@ -37,12 +39,12 @@
 
 typedef int cu_result;
 typedef int cu_device;
-typedef unsigned long long cu_dptr;
-typedef void *cu_handle; /* CUcontext, CUmodule, CUfunction, CUstream, CUevent, CUgraph(Exec) */
+typedef void *cu_handle; /* CUcontext, CUfunction */
 
 enum {
     CUDA_SUCCESS = 0,
     CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CU_ATTR_MAX_THREADS_PER_BLOCK = 1,
     CU_ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_ATTR_WARP_SIZE = 10,
@@ -54,7 +56,6 @@ enum {
     CU_STREAM_NON_BLOCKING = 1,
     CU_EVENT_DEFAULT = 0,
     CU_CAPTURE_MODE_THREAD_LOCAL = 1,
-    NVRTC_SUCCESS = 0,
     /* Dynamic shared memory above this needs an explicit opt-in per function. */
     CU_DEFAULT_DYNAMIC_SHARED = 48 * 1024,
 };
@@ -87,101 +88,126 @@ static struct {
     cu_result (*DevicePrimaryCtxRetain)(cu_handle *, cu_device);
     cu_result (*DevicePrimaryCtxRelease)(cu_device);
     cu_result (*CtxSetCurrent)(cu_handle);
-    cu_result (*ModuleLoadData)(cu_handle *, const void *);
-    cu_result (*ModuleUnload)(cu_handle);
-    cu_result (*ModuleGetFunction)(cu_handle *, cu_handle, const char *);
-    cu_result (*FuncSetAttribute)(cu_handle, int, int);
-    cu_result (*LaunchKernel)(cu_handle, unsigned, unsigned, unsigned, unsigned, unsigned,
-                              unsigned, unsigned, cu_handle, void **, void **);
-    cu_result (*MemAlloc)(cu_dptr *, size_t);
-    cu_result (*MemFree)(cu_dptr);
-    cu_result (*MemcpyHtoDAsync)(cu_dptr, const void *, size_t, cu_handle);
-    cu_result (*MemcpyDtoHAsync)(void *, cu_dptr, size_t, cu_handle);
-    cu_result (*MemsetD8Async)(cu_dptr, unsigned char, size_t, cu_handle);
-    cu_result (*StreamCreate)(cu_handle *, unsigned);
-    cu_result (*StreamDestroy)(cu_handle);
-    cu_result (*StreamSynchronize)(cu_handle);
-    cu_result (*StreamWaitEvent)(cu_handle, cu_handle, unsigned);
+    cu_result (*CtxEnablePeerAccess)(cu_handle, unsigned);
     cu_result (*EventCreate)(cu_handle *, unsigned);
-    cu_result (*EventDestroy)(cu_handle);
-    cu_result (*EventRecord)(cu_handle, cu_handle);
-    cu_result (*EventElapsedTime)(float *, cu_handle, cu_handle);
-    cu_result (*EventSynchronize)(cu_handle);
-    cu_result (*StreamBeginCapture)(cu_handle, int);
-    cu_result (*StreamEndCapture)(cu_handle, cu_handle *);
-    cu_result (*GraphInstantiateWithFlags)(cu_handle *, cu_handle, unsigned long long);
-    cu_result (*GraphInstantiate_v2)(cu_handle *, cu_handle, cu_handle *, char *, size_t);
-    cu_result (*GraphLaunch)(cu_handle, cu_handle);
-    cu_result (*GraphExecDestroy)(cu_handle);
-    cu_result (*GraphDestroy)(cu_handle);
+    cu_result (*FuncSetAttribute)(cu_handle, int, int);
 
     int (*rtcVersion)(int *, int *);
-    int (*rtcCreateProgram)(cu_handle *, const char *, const char *, int, const char *const *,
-                            const char *const *);
-    int (*rtcCompileProgram)(cu_handle, int, const char *const *);
-    int (*rtcGetProgramLogSize)(cu_handle, size_t *);
-    int (*rtcGetProgramLog)(cu_handle, char *);
-    int (*rtcGetCUBINSize)(cu_handle, size_t *);
-    int (*rtcGetCUBIN)(cu_handle, char *);
-    int (*rtcDestroyProgram)(cu_handle *);
-    const char *(*rtcGetErrorString)(int);
 } C;
 
-struct eng_ctx {
-    int index;
-    cu_device dev;
-    cu_handle ctx;
+/* ---- the core's entry points: shims where the driver API's signature differs ------------ */
+
+static void cu_error_string(int status, const char **name, const char **text)
+{
+    *name = NULL;
+    *text = NULL;
+    if (C.GetErrorName)
+        C.GetErrorName(status, name);
+    if (C.GetErrorString)
+        C.GetErrorString(status, text);
+}
+
+/* The device's primary context, as the CUDA runtime uses it (see the top of the file). */
+static int cu_ctx_acquire(int index, int *device, void **native)
+{
+    cu_result rc = C.DeviceGet(device, index);
+    return rc == CUDA_SUCCESS ? C.DevicePrimaryCtxRetain(native, *device) : rc;
+}
+
+static int cu_ctx_release(int device, void *native)
+{
+    (void)native;
+    return C.DevicePrimaryCtxRelease(device);
+}
+
+static int cu_ctx_set_current(int device, void *native)
+{
+    (void)device;
+    return C.CtxSetCurrent(native);
+}
+
+static int cu_enable_peer(int peer_device, void *peer_native)
+{
+    (void)peer_device;
+    return C.CtxEnablePeerAccess(peer_native, 0);
+}
+
+static int cu_event_create(void **event)
+{
+    return C.EventCreate(event, CU_EVENT_DEFAULT);
+}
+
+static int cu_dyn_shared_opt_in(void *fn, int bytes)
+{
+    return C.FuncSetAttribute(fn, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+}
+
+/* The rest is bound from the library by load_driver(). */
+static struct gpu_rt_api cu_rt = {
+    .runtime = "CUDA",
+    .status_type = "CUresult",
+    .library = "the driver library",
+    .success = CUDA_SUCCESS,
+    .not_ready = CUDA_ERROR_NOT_READY,
+    .peer_already_enabled = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
+    .stream_flags = CU_STREAM_NON_BLOCKING,
+    .capture_mode = CU_CAPTURE_MODE_THREAD_LOCAL,
+    .dyn_shared_default = CU_DEFAULT_DYNAMIC_SHARED,
+    .module_hint = C.rtc_note,
+    .error_string = cu_error_string,
+    .ctx_acquire = cu_ctx_acquire,
+    .ctx_release = cu_ctx_release,
+    .ctx_set_current = cu_ctx_set_current,
+    .event_create = cu_event_create,
+    .dyn_shared_opt_in = cu_dyn_shared_opt_in,
+    .call = {
+        .ctx_acquire = "cuDevicePrimaryCtxRetain",
+        .ctx_set_current = "cuCtxSetCurrent",
+        .peer_enable = "cuCtxEnablePeerAccess",
+        .module_load = "cuModuleLoadData",
+        .module_function = "cuModuleGetFunction",
+        .module_global = "cuModuleGetGlobal_v2",
+        .mem_alloc = "cuMemAlloc_v2",
+        .memcpy_htod = "cuMemcpyHtoDAsync_v2",
+        .memcpy_dtoh = "cuMemcpyDtoHAsync_v2",
+        .memset_d8 = "cuMemsetD8Async",
+        .stream_create = "cuStreamCreate(CU_STREAM_NON_BLOCKING)",
+        .stream_sync = "cuStreamSynchronize",
+        .stream_wait_event = "cuStreamWaitEvent",
+        .event_create = "cuEventCreate",
+        .event_record = "cuEventRecord",
+        .event_elapsed = "cuEventElapsedTime",
+        .event_sync = "cuEventSynchronize",
+        .launch = "cuLaunchKernel",
+        .dyn_shared_opt_in = "cuFuncSetAttribute",
+        .capture_begin = "cuStreamBeginCapture_v2",
+        .capture_end = "cuStreamEndCapture",
+        .graph_instantiate_flags = "cuGraphInstantiateWithFlags",
+        .graph_instantiate = "cuGraphInstantiate_v2",
+        .graph_launch = "cuGraphLaunch",
+    },
 };
-struct eng_kernel {
-    cu_handle fn;
-    int dyn_shared_limit; /* the opt-in already granted, bytes */
-    struct eng_kernel *next;
-    char name[128];
-};
-struct eng_module {
-    cu_handle mod;
-    struct eng_kernel *kernels;
-};
-struct eng_stream {
-    cu_handle s;
-    bool capturing;
-};
-struct eng_event {
-    cu_handle e;
-};
-struct eng_graph {
-    cu_handle graph, exec;
+
+static struct gpu_rtc_api cu_rtc = {
+    .result_type = "nvrtcResult",
+    .code_kind = "CUBIN",
+    .call = {
+        .create = "nvrtcCreateProgram",
+        .compile = "nvrtcCompileProgram",
+        .code_size = "nvrtcGetCUBINSize",
+        .code = "nvrtcGetCUBIN",
+    },
 };
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define SYM(field, ...) {NAMES(__VA_ARGS__), &C.field, false}
-#define OPT(field, ...) {NAMES(__VA_ARGS__), &C.field, true}
+#define RT(field, ...) {NAMES(__VA_ARGS__), &cu_rt.field, false}
+#define RT_OPT(field, ...) {NAMES(__VA_ARGS__), &cu_rt.field, true}
+#define RTC(field, name) {NAMES(name), &cu_rtc.field, false}
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-/* "cuMemAlloc_v2(1024 bytes) failed: out of memory (CUDA_ERROR_OUT_OF_MEMORY, 2)". */
 static int fail(char *err, size_t errlen, const char *call, cu_result rc)
 {
-    const char *name = NULL, *text = NULL;
-    if (C.GetErrorName)
-        C.GetErrorName(rc, &name);
-    if (C.GetErrorString)
-        C.GetErrorString(rc, &text);
-    gpu_dl_fmt(err, errlen, "%s failed: %s (%s, %d)", call, text ? text : "unknown error",
-               name ? name : "CUresult", rc);
-    return -1;
-}
-
-static int rtc_fail(char *err, size_t errlen, const char *call, int rc)
-{
-    const char *text = C.rtcGetErrorString ? C.rtcGetErrorString(rc) : NULL;
-    gpu_dl_fmt(err, errlen, "%s failed: %s (nvrtcResult %d)", call,
-               text ? text : "unknown error", rc);
-    return -1;
+    return gpu_rt_fail(&cu_rt, err, errlen, call, rc);
 }
 
 static int load_driver(void)
@@ -212,42 +238,46 @@ static int load_driver(void)
         SYM(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
         SYM(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
         SYM(CtxSetCurrent, "cuCtxSetCurrent"),
-        SYM(ModuleLoadData, "cuModuleLoadData"),
-        SYM(ModuleUnload, "cuModuleUnload"),
-        SYM(ModuleGetFunction, "cuModuleGetFunction"),
-        SYM(FuncSetAttribute, "cuFuncSetAttribute"),
-        SYM(LaunchKernel, "cuLaunchKernel"),
-        SYM(MemAlloc, "cuMemAlloc_v2"),
-        SYM(MemFree, "cuMemFree_v2"),
-        SYM(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
-        SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
-        SYM(MemsetD8Async, "cuMemsetD8Async"),
-        SYM(StreamCreate, "cuStreamCreate"),
-        SYM(StreamDestroy, "cuStreamDestroy_v2"),
-        SYM(StreamSynchronize, "cuStreamSynchronize"),
-        SYM(StreamWaitEvent, "cuStreamWaitEvent"),
         SYM(EventCreate, "cuEventCreate"),
-        SYM(EventDestroy, "cuEventDestroy_v2"),
-        SYM(EventRecord, "cuEventRecord"),
-        SYM(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
-        SYM(EventSynchronize, "cuEventSynchronize"),
-        SYM(StreamBeginCapture, "cuStreamBeginCapture_v2"),
-        SYM(StreamEndCapture, "cuStreamEndCapture"),
-        OPT(GraphInstantiateWithFlags, "cuGraphInstantiateWithFlags"),
-        OPT(GraphInstantiate_v2, "cuGraphInstantiate_v2"),
-        SYM(GraphLaunch, "cuGraphLaunch"),
-        SYM(GraphExecDestroy, "cuGraphExecDestroy"),
-        SYM(GraphDestroy, "cuGraphDestroy"),
+        SYM(FuncSetAttribute, "cuFuncSetAttribute"),
+        /* Optional: only rung 6 needs it. */
+        {NAMES("cuCtxEnablePeerAccess"), &C.CtxEnablePeerAccess, true},
+        RT(module_load, "cuModuleLoadData"),
+        RT(module_unload, "cuModuleUnload"),
+        RT(module_function, "cuModuleGetFunction"),
+        RT_OPT(module_global, "cuModuleGetGlobal_v2"),
+        RT(launch, "cuLaunchKernel"),
+        RT(mem_alloc, "cuMemAlloc_v2"),
+        RT(mem_free, "cuMemFree_v2"),
+        RT(memcpy_htod, "cuMemcpyHtoDAsync_v2"),
+        RT(memcpy_dtoh, "cuMemcpyDtoHAsync_v2"),
+        RT(memset_d8, "cuMemsetD8Async"),
+        RT(stream_create, "cuStreamCreate"),
+        RT(stream_destroy, "cuStreamDestroy_v2"),
+        RT(stream_sync, "cuStreamSynchronize"),
+        RT(stream_wait_event, "cuStreamWaitEvent"),
+        RT(event_destroy, "cuEventDestroy_v2"),
+        RT(event_record, "cuEventRecord"),
+        RT(event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
+        RT(event_sync, "cuEventSynchronize"),
+        RT(capture_begin, "cuStreamBeginCapture_v2"),
+        RT(capture_end, "cuStreamEndCapture"),
+        RT_OPT(graph_instantiate_flags, "cuGraphInstantiateWithFlags"),
+        RT_OPT(graph_instantiate, "cuGraphInstantiate_v2"),
+        RT(graph_launch, "cuGraphLaunch"),
+        RT(graph_exec_destroy, "cuGraphExecDestroy"),
+        RT(graph_destroy, "cuGraphDestroy"),
     };
     if (gpu_dl_bind(C.lib, C.lib_path, syms, sizeof syms / sizeof syms[0], C.driver_why,
                     sizeof C.driver_why))
         return -1;
-    if (!C.GraphInstantiateWithFlags && !C.GraphInstantiate_v2) {
+    if (!cu_rt.graph_instantiate_flags && !cu_rt.graph_instantiate) {
         gpu_dl_fmt(C.driver_why, sizeof C.driver_why, "%s has neither "
                    "cuGraphInstantiateWithFlags nor cuGraphInstantiate_v2 (driver older than "
                    "CUDA 11)", C.lib_path);
         return -1;
     }
+    cu_rt.peer_enable = C.CtxEnablePeerAccess ? cu_enable_peer : NULL;
     /* Answers without cuInit and without a device: the CUDA level the driver implements. */
     if (C.DriverGetVersion(&C.driver_api) != CUDA_SUCCESS)
         C.driver_api = 0;
@@ -256,20 +286,20 @@ static int load_driver(void)
 
 static const struct gpu_dl_sym rtc_syms[] = {
     SYM(rtcVersion, "nvrtcVersion"),
-    SYM(rtcCreateProgram, "nvrtcCreateProgram"),
-    SYM(rtcCompileProgram, "nvrtcCompileProgram"),
-    SYM(rtcGetProgramLogSize, "nvrtcGetProgramLogSize"),
-    SYM(rtcGetProgramLog, "nvrtcGetProgramLog"),
-    SYM(rtcGetCUBINSize, "nvrtcGetCUBINSize"),
-    SYM(rtcGetCUBIN, "nvrtcGetCUBIN"),
-    SYM(rtcDestroyProgram, "nvrtcDestroyProgram"),
-    SYM(rtcGetErrorString, "nvrtcGetErrorString"),
+    RTC(create, "nvrtcCreateProgram"),
+    RTC(compile, "nvrtcCompileProgram"),
+    RTC(log_size, "nvrtcGetProgramLogSize"),
+    RTC(log, "nvrtcGetProgramLog"),
+    RTC(code_size, "nvrtcGetCUBINSize"),
+    RTC(code, "nvrtcGetCUBIN"),
+    RTC(destroy, "nvrtcDestroyProgram"),
+    RTC(error_string, "nvrtcGetErrorString"),
 };
 
 /* Keeps real NVRTC libraries: not the builtins, the alternative-ABI build or link stubs. */
 static bool nvrtc_file(const char *path)
 {
-    const char *b = base_name(path);
+    const char *b = gpu_dl_base_name(path);
     return strncmp(b, "libnvrtc.so", 11) == 0 && !strstr(path, "/stubs/");
 }
 
@@ -374,7 +404,7 @@ static int cuda_load(char *why, size_t whylen)
             gpu_dl_fmt(C.compiler_version, sizeof C.compiler_version, "NVRTC %d.%d",
                        C.rtc_major, C.rtc_minor);
             gpu_dl_fmt(C.compiler_id, sizeof C.compiler_id, "nvrtc %d.%d (%s)", C.rtc_major,
-                       C.rtc_minor, base_name(C.rtc_path));
+                       C.rtc_minor, gpu_dl_base_name(C.rtc_path));
         } else {
             C.state = -1;
             if (C.driver_why[0]) {
@@ -428,16 +458,6 @@ static int cuda_device_count(int *count, char *err, size_t errlen)
     return 0;
 }
 
-static int check_index(int index, char *err, size_t errlen)
-{
-    if (index < 0 || index >= C.ndev) {
-        gpu_dl_fmt(err, errlen, "cuda device %d does not exist (%d device%s)", index, C.ndev,
-                   C.ndev == 1 ? "" : "s");
-        return -1;
-    }
-    return 0;
-}
-
 /* The kernel module's release ("580.159.04") from /proc/driver/nvidia/version, or "". */
 static void nvidia_release(char *out, size_t len)
 {
@@ -459,7 +479,7 @@ static int cuda_device_info(int index, struct eng_device_info *out, char *err, s
 {
     memset(out, 0, sizeof *out);
     out->index = index;
-    if (devices_ready(err, errlen) || check_index(index, err, errlen))
+    if (devices_ready(err, errlen) || gpu_rt_device_index("cuda", index, C.ndev, err, errlen))
         return -1;
     cu_device dev = 0;
     cu_result rc = C.DeviceGet(&dev, index);
@@ -512,84 +532,19 @@ static int cuda_device_info(int index, struct eng_device_info *out, char *err, s
     return 0;
 }
 
-/* The context this thread has current; cuCtxSetCurrent only when it changes. */
-static _Thread_local cu_handle tl_current;
-static int use_ctx(struct eng_ctx *ctx, char *err, size_t errlen)
-{
-    if (tl_current == ctx->ctx)
-        return 0;
-    cu_result rc = C.CtxSetCurrent(ctx->ctx);
-    if (rc != CUDA_SUCCESS)
-        return fail(err, errlen, "cuCtxSetCurrent", rc);
-    tl_current = ctx->ctx;
-    return 0;
-}
-
 static int cuda_open(int index, const struct eng_open_opts *opts, struct eng_ctx **out,
                      char *err, size_t errlen)
 {
     (void)opts;
     *out = NULL;
-    if (devices_ready(err, errlen) || check_index(index, err, errlen))
+    if (devices_ready(err, errlen) || gpu_rt_device_index("cuda", index, C.ndev, err, errlen))
         return -1;
-    struct eng_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    ctx->index = index;
-    cu_result rc = C.DeviceGet(&ctx->dev, index);
-    if (rc == CUDA_SUCCESS)
-        rc = C.DevicePrimaryCtxRetain(&ctx->ctx, ctx->dev);
-    if (rc != CUDA_SUCCESS) {
-        free(ctx);
-        return fail(err, errlen, "cuDevicePrimaryCtxRetain", rc);
-    }
-    tl_current = NULL;
-    if (use_ctx(ctx, err, errlen)) {
-        (void)C.DevicePrimaryCtxRelease(ctx->dev);
-        free(ctx);
-        return -1;
-    }
-    *out = ctx;
-    return 0;
-}
-
-static void cuda_close(struct eng_ctx *ctx)
-{
-    if (!ctx)
-        return;
-    if (use_ctx(ctx, NULL, 0) == 0)
-        (void)C.StreamSynchronize(NULL);
-    (void)C.DevicePrimaryCtxRelease(ctx->dev);
-    if (tl_current == ctx->ctx)
-        tl_current = NULL;
-    free(ctx);
+    return gpu_rt_open(&cu_rt, index, out, err, errlen);
 }
 
 static const char *cuda_compiler_id(void)
 {
     return C.state > 0 ? C.compiler_id : "nvrtc unavailable";
-}
-
-static size_t copy_log(cu_handle prog, char *log, size_t loglen)
-{
-    if (!log || loglen == 0)
-        return 0;
-    log[0] = '\0';
-    size_t n = 0;
-    if (C.rtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n <= 1)
-        return 0;
-    char *buf = malloc(n + 1);
-    if (!buf)
-        return 0;
-    buf[0] = '\0';
-    if (C.rtcGetProgramLog(prog, buf) == NVRTC_SUCCESS) {
-        buf[n] = '\0';
-        gpu_dl_copy(log, loglen, buf);
-    }
-    free(buf);
-    return strlen(log);
 }
 
 static int cuda_compile(const char *target, const char *source, const char *name,
@@ -608,460 +563,11 @@ static int cuda_compile(const char *target, const char *source, const char *name
                    target ? target : "");
         return -1;
     }
-    size_t nflags = 0;
-    while (flags && flags[nflags])
-        nflags++;
-    const char **opts = calloc(nflags + 2, sizeof *opts);
-    if (!opts) {
-        gpu_dl_fmt(log, loglen, "out of host memory");
-        return -1;
-    }
     char arch[96];
     gpu_dl_fmt(arch, sizeof arch, "--gpu-architecture=%s", target);
-    size_t n = 0;
-    opts[n++] = arch;
-    for (size_t i = 0; i < nflags; i++)
-        opts[n++] = flags[i];
-
-    cu_handle prog = NULL;
-    int rc = C.rtcCreateProgram(&prog, source, name ? name : "kernel.kl", 0, NULL, NULL);
-    if (rc != NVRTC_SUCCESS) {
-        free(opts);
-        return rtc_fail(log, loglen, "nvrtcCreateProgram", rc);
-    }
-    rc = C.rtcCompileProgram(prog, (int)n, opts);
-    free(opts);
-    if (rc != NVRTC_SUCCESS) {
-        size_t used = copy_log(prog, log, loglen);
-        if (log && used + 1 < loglen) {
-            const char *text = C.rtcGetErrorString ? C.rtcGetErrorString(rc) : NULL;
-            gpu_dl_fmt(log + used, loglen - used, "%snvrtcCompileProgram(%s) failed: %s (%d)",
-                       used ? "\n" : "", target, text ? text : "error", rc);
-        }
-        C.rtcDestroyProgram(&prog);
-        return -1;
-    }
-    size_t size = 0;
-    rc = C.rtcGetCUBINSize(prog, &size);
-    if (rc != NVRTC_SUCCESS || size == 0) {
-        C.rtcDestroyProgram(&prog);
-        if (rc == NVRTC_SUCCESS)
-            gpu_dl_fmt(log, loglen, "nvrtcGetCUBINSize: no CUBIN for %s", target);
-        return rc == NVRTC_SUCCESS ? -1 : rtc_fail(log, loglen, "nvrtcGetCUBINSize", rc);
-    }
-    char *buf = malloc(size);
-    if (!buf) {
-        C.rtcDestroyProgram(&prog);
-        gpu_dl_fmt(log, loglen, "out of host memory (%zu-byte CUBIN)", size);
-        return -1;
-    }
-    rc = C.rtcGetCUBIN(prog, buf);
-    C.rtcDestroyProgram(&prog);
-    if (rc != NVRTC_SUCCESS) {
-        free(buf);
-        return rtc_fail(log, loglen, "nvrtcGetCUBIN", rc);
-    }
-    if (log && loglen)
-        log[0] = '\0';
-    *code = buf;
-    *code_len = size;
-    return 0;
-}
-
-static int cuda_module_load(struct eng_ctx *ctx, const void *code, size_t len,
-                            struct eng_module **out, char *err, size_t errlen)
-{
-    (void)len;
-    *out = NULL;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_handle m = NULL;
-    cu_result rc = C.ModuleLoadData(&m, code);
-    if (rc != CUDA_SUCCESS) {
-        fail(err, errlen, "cuModuleLoadData", rc);
-        if (C.rtc_note[0]) {
-            size_t used = strlen(err);
-            gpu_dl_fmt(err + used, errlen - used, " (%s)", C.rtc_note);
-        }
-        return -1;
-    }
-    struct eng_module *mod = calloc(1, sizeof *mod);
-    if (!mod) {
-        (void)C.ModuleUnload(m);
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    mod->mod = m;
-    *out = mod;
-    return 0;
-}
-
-static void cuda_module_unload(struct eng_ctx *ctx, struct eng_module *mod)
-{
-    if (!mod)
-        return;
-    if (use_ctx(ctx, NULL, 0) == 0)
-        (void)C.ModuleUnload(mod->mod);
-    while (mod->kernels) {
-        struct eng_kernel *k = mod->kernels;
-        mod->kernels = k->next;
-        free(k);
-    }
-    free(mod);
-}
-
-static int cuda_kernel_get(struct eng_ctx *ctx, struct eng_module *mod, const char *entry,
-                           struct eng_kernel **out, char *err, size_t errlen)
-{
-    *out = NULL;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_handle fn = NULL;
-    cu_result rc = C.ModuleGetFunction(&fn, mod->mod, entry);
-    if (rc != CUDA_SUCCESS) {
-        char call[192];
-        gpu_dl_fmt(call, sizeof call, "cuModuleGetFunction(\"%s\")", entry);
-        return fail(err, errlen, call, rc);
-    }
-    struct eng_kernel *k = calloc(1, sizeof *k);
-    if (!k) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    k->fn = fn;
-    k->dyn_shared_limit = CU_DEFAULT_DYNAMIC_SHARED;
-    gpu_dl_copy(k->name, sizeof k->name, entry);
-    k->next = mod->kernels;
-    mod->kernels = k;
-    *out = k;
-    return 0;
-}
-
-static int cuda_mem_alloc(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err,
-                          size_t errlen)
-{
-    *out = 0;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_dptr p = 0;
-    cu_result rc = C.MemAlloc(&p, bytes ? bytes : 1);
-    if (rc != CUDA_SUCCESS) {
-        char call[64];
-        gpu_dl_fmt(call, sizeof call, "cuMemAlloc_v2(%zu bytes)", bytes);
-        return fail(err, errlen, call, rc);
-    }
-    *out = (eng_dptr)p;
-    return 0;
-}
-
-static void cuda_mem_free(struct eng_ctx *ctx, eng_dptr p)
-{
-    if (p && use_ctx(ctx, NULL, 0) == 0)
-        (void)C.MemFree((cu_dptr)p);
-}
-
-static cu_handle stream_of(struct eng_stream *s)
-{
-    return s ? s->s : NULL;
-}
-
-static int copy_done(struct eng_stream *s, const char *call, char *err, size_t errlen)
-{
-    if (s && s->capturing)
-        return 0;
-    cu_result rc = C.StreamSynchronize(stream_of(s));
-    if (rc != CUDA_SUCCESS) {
-        char what[96];
-        gpu_dl_fmt(what, sizeof what, "cuStreamSynchronize after %s", call);
-        return fail(err, errlen, what, rc);
-    }
-    return 0;
-}
-
-static int cuda_memcpy_htod(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
-                            struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.MemcpyHtoDAsync((cu_dptr)dst, src, bytes, stream_of(s));
-    if (rc != CUDA_SUCCESS)
-        return fail(err, errlen, "cuMemcpyHtoDAsync_v2", rc);
-    return copy_done(s, "cuMemcpyHtoDAsync_v2", err, errlen);
-}
-
-static int cuda_memcpy_dtoh(struct eng_ctx *ctx, void *dst, eng_dptr src, size_t bytes,
-                            struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.MemcpyDtoHAsync(dst, (cu_dptr)src, bytes, stream_of(s));
-    if (rc != CUDA_SUCCESS)
-        return fail(err, errlen, "cuMemcpyDtoHAsync_v2", rc);
-    return copy_done(s, "cuMemcpyDtoHAsync_v2", err, errlen);
-}
-
-static int cuda_memset_d8(struct eng_ctx *ctx, eng_dptr dst, uint8_t value, size_t bytes,
-                          struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.MemsetD8Async((cu_dptr)dst, value, bytes, stream_of(s));
-    return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuMemsetD8Async", rc);
-}
-
-static int cuda_stream_create(struct eng_ctx *ctx, struct eng_stream **out, char *err,
-                              size_t errlen)
-{
-    *out = NULL;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    struct eng_stream *s = calloc(1, sizeof *s);
-    if (!s) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    cu_result rc = C.StreamCreate(&s->s, CU_STREAM_NON_BLOCKING);
-    if (rc != CUDA_SUCCESS) {
-        free(s);
-        return fail(err, errlen, "cuStreamCreate(CU_STREAM_NON_BLOCKING)", rc);
-    }
-    *out = s;
-    return 0;
-}
-
-static void cuda_stream_destroy(struct eng_ctx *ctx, struct eng_stream *s)
-{
-    if (!s)
-        return;
-    if (use_ctx(ctx, NULL, 0) == 0)
-        (void)C.StreamDestroy(s->s);
-    free(s);
-}
-
-static int cuda_stream_sync(struct eng_ctx *ctx, struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.StreamSynchronize(stream_of(s));
-    return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuStreamSynchronize", rc);
-}
-
-static int cuda_event_create(struct eng_ctx *ctx, struct eng_event **out, char *err,
-                             size_t errlen)
-{
-    *out = NULL;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    struct eng_event *e = calloc(1, sizeof *e);
-    if (!e) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    cu_result rc = C.EventCreate(&e->e, CU_EVENT_DEFAULT);
-    if (rc != CUDA_SUCCESS) {
-        free(e);
-        return fail(err, errlen, "cuEventCreate", rc);
-    }
-    *out = e;
-    return 0;
-}
-
-static void cuda_event_destroy(struct eng_ctx *ctx, struct eng_event *e)
-{
-    if (!e)
-        return;
-    if (use_ctx(ctx, NULL, 0) == 0)
-        (void)C.EventDestroy(e->e);
-    free(e);
-}
-
-static int cuda_event_record(struct eng_ctx *ctx, struct eng_event *e, struct eng_stream *s,
-                             char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.EventRecord(e->e, stream_of(s));
-    return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuEventRecord", rc);
-}
-
-static int cuda_stream_wait_event(struct eng_ctx *ctx, struct eng_stream *s,
-                                  struct eng_event *e, char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.StreamWaitEvent(stream_of(s), e->e, 0);
-    return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuStreamWaitEvent", rc);
-}
-
-static int cuda_event_elapsed_ms(struct eng_ctx *ctx, struct eng_event *start,
-                                 struct eng_event *end, float *ms, char *err, size_t errlen)
-{
-    *ms = 0.0f;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    /* The interval may still be running: wait for its end rather than answer "not ready". */
-    cu_result rc = C.EventElapsedTime(ms, start->e, end->e);
-    if (rc == CUDA_ERROR_NOT_READY) {
-        rc = C.EventSynchronize(end->e);
-        if (rc != CUDA_SUCCESS)
-            return fail(err, errlen, "cuEventSynchronize", rc);
-        rc = C.EventElapsedTime(ms, start->e, end->e);
-    }
-    return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuEventElapsedTime", rc);
-}
-
-static bool sync_launches(void)
-{
-    static int on = -1;
-    if (on < 0) {
-        const char *v = getenv("KLADDER_SYNC_LAUNCHES");
-        on = v && v[0] && strcmp(v, "0") != 0;
-    }
-    return on;
-}
-
-static int cuda_launch(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned grid[3],
-                       const unsigned block[3], unsigned shared_bytes, struct eng_stream *s,
-                       void **args, char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    if ((int)shared_bytes > k->dyn_shared_limit) {
-        cu_result rc = C.FuncSetAttribute(k->fn, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          (int)shared_bytes);
-        if (rc != CUDA_SUCCESS) {
-            char call[192];
-            gpu_dl_fmt(call, sizeof call, "cuFuncSetAttribute(%s, max dynamic shared = %u)",
-                       k->name, shared_bytes);
-            return fail(err, errlen, call, rc);
-        }
-        k->dyn_shared_limit = (int)shared_bytes;
-    }
-    cu_result rc = C.LaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1],
-                                  block[2], shared_bytes, stream_of(s), args, NULL);
-    const char *what = "cuLaunchKernel";
-    /* KLADDER_SYNC_LAUNCHES=1: wait for every launch, so a fault is blamed on its kernel
-     * instead of surfacing at the next synchronisation. */
-    if (rc == CUDA_SUCCESS && sync_launches() && !(s && s->capturing)) {
-        what = "the kernel, run synchronously";
-        rc = C.StreamSynchronize(stream_of(s));
-    }
-    if (rc != CUDA_SUCCESS) {
-        char call[256];
-        gpu_dl_fmt(call, sizeof call, "%s (%s, grid %ux%ux%u, block %ux%ux%u, %u B shared)", what,
-                   k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                   shared_bytes);
-        return fail(err, errlen, call, rc);
-    }
-    return 0;
-}
-
-static int cuda_graph_begin(struct eng_ctx *ctx, struct eng_stream *s, char *err, size_t errlen)
-{
-    if (!s) {
-        gpu_dl_fmt(err, errlen, "cuStreamBeginCapture_v2: the null stream cannot be captured; "
-                   "capture a created stream");
-        return -1;
-    }
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    /* Thread-local mode: unsafe calls during capture fail on this thread only. */
-    cu_result rc = C.StreamBeginCapture(s->s, CU_CAPTURE_MODE_THREAD_LOCAL);
-    if (rc != CUDA_SUCCESS)
-        return fail(err, errlen, "cuStreamBeginCapture_v2", rc);
-    s->capturing = true;
-    return 0;
-}
-
-static int cuda_graph_end(struct eng_ctx *ctx, struct eng_stream *s, struct eng_graph **out,
-                          char *err, size_t errlen)
-{
-    *out = NULL;
-    if (!s) {
-        gpu_dl_fmt(err, errlen, "cuStreamEndCapture: the null stream is never captured");
-        return -1;
-    }
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_handle graph = NULL, exec = NULL;
-    cu_result rc = C.StreamEndCapture(s->s, &graph);
-    s->capturing = false;
-    if (rc != CUDA_SUCCESS)
-        return fail(err, errlen, "cuStreamEndCapture", rc);
-    if (C.GraphInstantiateWithFlags) {
-        rc = C.GraphInstantiateWithFlags(&exec, graph, 0);
-        if (rc != CUDA_SUCCESS) {
-            (void)C.GraphDestroy(graph);
-            return fail(err, errlen, "cuGraphInstantiateWithFlags", rc);
-        }
-    } else {
-        char log[256] = "";
-        rc = C.GraphInstantiate_v2(&exec, graph, NULL, log, sizeof log);
-        if (rc != CUDA_SUCCESS) {
-            (void)C.GraphDestroy(graph);
-            return fail(err, errlen, "cuGraphInstantiate_v2", rc);
-        }
-    }
-    struct eng_graph *g = calloc(1, sizeof *g);
-    if (!g) {
-        (void)C.GraphExecDestroy(exec);
-        (void)C.GraphDestroy(graph);
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    g->graph = graph;
-    g->exec = exec;
-    *out = g;
-    return 0;
-}
-
-static int cuda_graph_launch(struct eng_ctx *ctx, struct eng_graph *g, struct eng_stream *s,
-                             char *err, size_t errlen)
-{
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = C.GraphLaunch(g->exec, stream_of(s));
-    return rc == CUDA_SUCCESS ? 0 : fail(err, errlen, "cuGraphLaunch", rc);
-}
-
-static void cuda_graph_destroy(struct eng_ctx *ctx, struct eng_graph *g)
-{
-    if (!g)
-        return;
-    if (use_ctx(ctx, NULL, 0) == 0) {
-        (void)C.GraphExecDestroy(g->exec);
-        (void)C.GraphDestroy(g->graph);
-    }
-    free(g);
-}
-
-/* ---- several devices in one process (rung 6) -------------------------------------------- */
-
-/* cuCtxEnablePeerAccess is bound here, on first use, so the backend's symbol table stays as
- * it is for single-device work. */
-static int cuda_peer_enable(struct eng_ctx *ctx, struct eng_ctx *peer, char *err, size_t errlen)
-{
-    static cu_result (*enable)(cu_handle, unsigned);
-    if (!enable)
-        *(void **)&enable = C.lib ? dlsym(C.lib, "cuCtxEnablePeerAccess") : NULL;
-    if (!enable) {
-        gpu_dl_fmt(err, errlen, "cuCtxEnablePeerAccess is not exported by the driver library");
-        return -1;
-    }
-    if (ctx == peer)
-        return 0;
-    if (use_ctx(ctx, err, errlen))
-        return -1;
-    cu_result rc = enable(peer->ctx, 0);
-    /* 704: CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
-    return rc == CUDA_SUCCESS || rc == 704 ? 0 : fail(err, errlen, "cuCtxEnablePeerAccess", rc);
-}
-
-static void *cuda_stream_native(struct eng_ctx *ctx, struct eng_stream *s)
-{
-    if (use_ctx(ctx, NULL, 0))
-        return NULL;
-    return stream_of(s);
+    const char *pre[] = {arch, NULL};
+    return gpu_rtc_compile(&cu_rtc, target, source, name, pre, flags, code, code_len, log,
+                           loglen);
 }
 
 const struct eng_backend eng_backend_cuda = {
@@ -1072,31 +578,8 @@ const struct eng_backend eng_backend_cuda = {
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
     .open = cuda_open,
-    .close = cuda_close,
     .compiler_id = cuda_compiler_id,
     .compile_target = eng_backend_gpu_target,
     .compile = cuda_compile,
-    .module_load = cuda_module_load,
-    .module_unload = cuda_module_unload,
-    .kernel_get = cuda_kernel_get,
-    .mem_alloc = cuda_mem_alloc,
-    .mem_free = cuda_mem_free,
-    .memcpy_htod = cuda_memcpy_htod,
-    .memcpy_dtoh = cuda_memcpy_dtoh,
-    .memset_d8 = cuda_memset_d8,
-    .stream_create = cuda_stream_create,
-    .stream_destroy = cuda_stream_destroy,
-    .stream_sync = cuda_stream_sync,
-    .event_create = cuda_event_create,
-    .event_destroy = cuda_event_destroy,
-    .event_record = cuda_event_record,
-    .stream_wait_event = cuda_stream_wait_event,
-    .event_elapsed_ms = cuda_event_elapsed_ms,
-    .launch = cuda_launch,
-    .graph_begin = cuda_graph_begin,
-    .graph_end = cuda_graph_end,
-    .graph_launch = cuda_graph_launch,
-    .graph_destroy = cuda_graph_destroy,
-    .peer_enable = cuda_peer_enable,
-    .stream_native = cuda_stream_native,
+    GPU_RT_ENTRIES,
 };

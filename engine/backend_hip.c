@@ -1,5 +1,7 @@
 /* The hip backend: AMD GPUs through libamdhip64 and hipRTC, both opened with dlopen, so the binary
- * builds without ROCm headers and runs wherever some ROCm (5, 6 or 7) is installed.
+ * builds without ROCm headers and runs wherever some ROCm (5, 6 or 7) is installed. Modules,
+ * memory, streams, events, graphs and launches are the GPU runtime core's (gpu_rt.c); this file
+ * loads the libraries, binds the core's entry points, and keeps device facts and compilation.
  *
  * ABI notes (each one is a silent wrong answer when missed):
  *  - hipGetDeviceProperties is a header macro for hipGetDevicePropertiesR0600 since ROCm 6; the
@@ -10,17 +12,16 @@
  *  - hipRTC lives inside libamdhip64 up to ROCm 5 and in its own libhiprtc from ROCm 6.
  *  - Launch arguments go through kernelParams; the `extra` array (whose END marker is 3 on HIP
  *    and 0 on CUDA) is never used.
- *  - hipModuleLaunchKernel refuses gridDim*blockDim >= 2^32 in any one dimension; we say so
- *    before calling rather than letting the runtime fail or wrap.
- *
- * Streams are created non-blocking so a consumer on another stream never gets an implicit
- * ordering from the null stream that would hide a missing event. memcpy_htod/dtoh return when the
- * host buffer may be reused or read (they synchronise the stream), except while that stream is
- * being captured into a graph, where they are recorded like any other work. */
+ *  - hipModuleLaunchKernel refuses gridDim*blockDim >= 2^32 in any one dimension; the core says
+ *    so before calling rather than letting the runtime fail or wrap.
+ *  - HIP's device pointers are void *, the core's are uint64_t: the memory calls go through
+ *    shims; every other entry point has the core's signature and is bound straight into it.
+ *  - hipRTC (through comgr) aborts the process on a processor comgr does not know (ROCm 5.2's
+ *    comgr on gfx942 and gfx1250), so compile() asks comgr about the target first. */
 #include "engine/backend.h"
 #include "engine/gpu_dl.h"
-
-#include <dlfcn.h> /* peer_enable binds its one call lazily */
+#include "engine/gpu_rt.h"
+#include "engine/gpu_rtc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -31,11 +32,12 @@
 #include <unistd.h>
 
 typedef int hip_err;
-typedef void *hip_handle; /* hipModule_t, hipFunction_t, hipStream_t, hipEvent_t, hipGraph*_t */
+typedef void *hip_handle; /* hipModule_t, hipStream_t */
 
 enum {
     HIP_SUCCESS = 0,
     HIP_ERROR_NOT_READY = 600,
+    HIP_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     /* hipDeviceAttribute_t values (identical in ROCm 5.2, 6.x and 7.x headers). */
     HIP_ATTR_MAX_THREADS_PER_BLOCK = 56,
     HIP_ATTR_MULTIPROCESSOR_COUNT = 63,
@@ -43,7 +45,6 @@ enum {
     HIP_ATTR_WARP_SIZE = 87,
     HIP_STREAM_NON_BLOCKING = 1,
     HIP_CAPTURE_MODE_THREAD_LOCAL = 1,
-    HIPRTC_SUCCESS = 0,
 };
 
 /* Byte offset of gcnArchName[256] in hipDeviceProp_tR0600 (ROCm 6+) and in the legacy R0000
@@ -79,91 +80,136 @@ static struct {
     hip_err (*RuntimeGetVersion)(int *);
     const char *(*GetErrorName)(hip_err);
     const char *(*GetErrorString)(hip_err);
+    hip_err (*DeviceEnablePeerAccess)(int, unsigned);
     hip_err (*Malloc)(void **, size_t);
     hip_err (*Free)(void *);
     hip_err (*MemcpyHtoDAsync)(void *, const void *, size_t, hip_handle);
     hip_err (*MemcpyDtoHAsync)(void *, void *, size_t, hip_handle);
     hip_err (*MemsetD8Async)(void *, unsigned char, size_t, hip_handle);
-    hip_err (*StreamCreateWithFlags)(hip_handle *, unsigned);
-    hip_err (*StreamDestroy)(hip_handle);
-    hip_err (*StreamSynchronize)(hip_handle);
-    hip_err (*StreamWaitEvent)(hip_handle, hip_handle, unsigned);
-    hip_err (*EventCreate)(hip_handle *);
-    hip_err (*EventDestroy)(hip_handle);
-    hip_err (*EventRecord)(hip_handle, hip_handle);
-    hip_err (*EventElapsedTime)(float *, hip_handle, hip_handle);
-    hip_err (*EventSynchronize)(hip_handle);
-    hip_err (*ModuleLoadData)(hip_handle *, const void *);
-    hip_err (*ModuleUnload)(hip_handle);
-    hip_err (*ModuleGetFunction)(hip_handle *, hip_handle, const char *);
-    hip_err (*ModuleLaunchKernel)(hip_handle, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                  unsigned, unsigned, hip_handle, void **, void **);
-    hip_err (*StreamBeginCapture)(hip_handle, int);
-    hip_err (*StreamEndCapture)(hip_handle, hip_handle *);
-    hip_err (*GraphInstantiateWithFlags)(hip_handle *, hip_handle, unsigned long long);
-    hip_err (*GraphInstantiate)(hip_handle *, hip_handle, hip_handle *, char *, size_t);
-    hip_err (*GraphLaunch)(hip_handle, hip_handle);
-    hip_err (*GraphExecDestroy)(hip_handle);
-    hip_err (*GraphDestroy)(hip_handle);
-
-    int (*rtcCreateProgram)(hip_handle *, const char *, const char *, int, const char *const *,
-                            const char *const *);
-    int (*rtcCompileProgram)(hip_handle, int, const char *const *);
-    int (*rtcGetProgramLogSize)(hip_handle, size_t *);
-    int (*rtcGetProgramLog)(hip_handle, char *);
-    int (*rtcGetCodeSize)(hip_handle, size_t *);
-    int (*rtcGetCode)(hip_handle, char *);
-    int (*rtcDestroyProgram)(hip_handle *);
+    hip_err (*ModuleGetGlobal)(void **, size_t *, hip_handle, const char *);
     int (*rtcVersion)(int *, int *);
-    const char *(*rtcGetErrorString)(int);
 } H;
 
-struct eng_ctx {
-    int dev;
+/* ---- the core's entry points: shims where HIP's signature differs --------------------- */
+
+static void hip_error_string(int status, const char **name, const char **text)
+{
+    *name = H.GetErrorName ? H.GetErrorName(status) : NULL;
+    *text = H.GetErrorString ? H.GetErrorString(status) : NULL;
+}
+
+static int hip_set_device(int device, void *native)
+{
+    (void)native; /* HIP has no context object: the device is the thread's state */
+    return H.SetDevice(device);
+}
+
+static int hip_enable_peer(int peer_device, void *peer_native)
+{
+    (void)peer_native;
+    return H.DeviceEnablePeerAccess(peer_device, 0);
+}
+
+static int hip_module_global(uint64_t *addr, size_t *bytes, void *mod, const char *name)
+{
+    void *p = NULL;
+    hip_err rc = H.ModuleGetGlobal(&p, bytes, mod, name);
+    *addr = (uint64_t)(uintptr_t)p;
+    return rc;
+}
+
+static int hip_malloc(uint64_t *out, size_t bytes)
+{
+    void *p = NULL;
+    hip_err rc = H.Malloc(&p, bytes);
+    *out = (uint64_t)(uintptr_t)p;
+    return rc;
+}
+
+static int hip_free(uint64_t p)
+{
+    return H.Free((void *)(uintptr_t)p);
+}
+
+static int hip_memcpy_htod(uint64_t dst, const void *src, size_t bytes, void *stream)
+{
+    return H.MemcpyHtoDAsync((void *)(uintptr_t)dst, src, bytes, stream);
+}
+
+static int hip_memcpy_dtoh(void *dst, uint64_t src, size_t bytes, void *stream)
+{
+    return H.MemcpyDtoHAsync(dst, (void *)(uintptr_t)src, bytes, stream);
+}
+
+static int hip_memset_d8(uint64_t dst, unsigned char value, size_t bytes, void *stream)
+{
+    return H.MemsetD8Async((void *)(uintptr_t)dst, value, bytes, stream);
+}
+
+/* The rest is bound from the library by load_runtime(). */
+static struct gpu_rt_api hip_rt = {
+    .runtime = "HIP",
+    .status_type = "hipError",
+    .library = "the HIP runtime",
+    .success = HIP_SUCCESS,
+    .not_ready = HIP_ERROR_NOT_READY,
+    .peer_already_enabled = HIP_ERROR_PEER_ACCESS_ALREADY_ENABLED,
+    .stream_flags = HIP_STREAM_NON_BLOCKING,
+    .capture_mode = HIP_CAPTURE_MODE_THREAD_LOCAL,
+    .grid_below_2_32 = true,
+    .error_string = hip_error_string,
+    .ctx_set_current = hip_set_device,
+    .mem_alloc = hip_malloc,
+    .mem_free = hip_free,
+    .memcpy_htod = hip_memcpy_htod,
+    .memcpy_dtoh = hip_memcpy_dtoh,
+    .memset_d8 = hip_memset_d8,
+    .call = {
+        .ctx_set_current = "hipSetDevice",
+        .peer_enable = "hipDeviceEnablePeerAccess",
+        .module_load = "hipModuleLoadData",
+        .module_function = "hipModuleGetFunction",
+        .module_global = "hipModuleGetGlobal",
+        .mem_alloc = "hipMalloc",
+        .memcpy_htod = "hipMemcpyHtoDAsync",
+        .memcpy_dtoh = "hipMemcpyDtoHAsync",
+        .memset_d8 = "hipMemsetD8Async",
+        .stream_create = "hipStreamCreateWithFlags(hipStreamNonBlocking)",
+        .stream_sync = "hipStreamSynchronize",
+        .stream_wait_event = "hipStreamWaitEvent",
+        .event_create = "hipEventCreate",
+        .event_record = "hipEventRecord",
+        .event_elapsed = "hipEventElapsedTime",
+        .event_sync = "hipEventSynchronize",
+        .launch = "hipModuleLaunchKernel",
+        .capture_begin = "hipStreamBeginCapture",
+        .capture_end = "hipStreamEndCapture",
+        .graph_instantiate_flags = "hipGraphInstantiateWithFlags",
+        .graph_instantiate = "hipGraphInstantiate",
+        .graph_launch = "hipGraphLaunch",
+    },
 };
-struct eng_kernel {
-    hip_handle fn;
-    struct eng_kernel *next;
-    char name[128];
-};
-struct eng_module {
-    hip_handle mod;
-    struct eng_kernel *kernels;
-};
-struct eng_stream {
-    hip_handle s;
-    bool capturing;
-};
-struct eng_event {
-    hip_handle e;
-};
-struct eng_graph {
-    hip_handle graph, exec;
+
+static struct gpu_rtc_api hip_rtc = {
+    .result_type = "hiprtcResult",
+    .code_kind = "code object",
+    .call = {
+        .create = "hiprtcCreateProgram",
+        .compile = "hiprtcCompileProgram",
+        .code_size = "hiprtcGetCodeSize",
+        .code = "hiprtcGetCode",
+    },
 };
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define SYM(field, ...) {NAMES(__VA_ARGS__), &H.field, false}
 #define OPT(field, ...) {NAMES(__VA_ARGS__), &H.field, true}
+#define RT(field, name) {NAMES(name), &hip_rt.field, false}
+#define RTC(field, name) {NAMES(name), &hip_rtc.field, false}
 
-/* "hipMalloc: out of memory (hipErrorOutOfMemory, 2)". */
 static int fail(char *err, size_t errlen, const char *call, hip_err rc)
 {
-    const char *name = H.GetErrorName ? H.GetErrorName(rc) : NULL;
-    const char *text = H.GetErrorString ? H.GetErrorString(rc) : NULL;
-    if (text && name && strcmp(text, name) == 0)
-        gpu_dl_fmt(err, errlen, "%s failed: %s (%d)", call, name, rc);
-    else
-        gpu_dl_fmt(err, errlen, "%s failed: %s (%s, %d)", call, text ? text : "unknown error",
-                   name ? name : "hipError", rc);
-    return -1;
-}
-
-static int rtc_fail(char *err, size_t errlen, const char *call, int rc)
-{
-    const char *text = H.rtcGetErrorString ? H.rtcGetErrorString(rc) : NULL;
-    gpu_dl_fmt(err, errlen, "%s failed: %s (hiprtcResult %d)", call,
-               text ? text : "unknown error", rc);
-    return -1;
+    return gpu_rt_fail(&hip_rt, err, errlen, call, rc);
 }
 
 /* Candidate paths under $ROCM_PATH (or /opt/rocm) for a library, after the bare sonames. */
@@ -181,12 +227,6 @@ static void rocm_candidates(const char *const *sonames, const char **out, size_t
         out[n++] = paths[p++];
     }
     out[n] = NULL;
-}
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
 }
 
 static int load_runtime(void)
@@ -226,31 +266,36 @@ static int load_runtime(void)
         SYM(MemcpyHtoDAsync, "hipMemcpyHtoDAsync"),
         SYM(MemcpyDtoHAsync, "hipMemcpyDtoHAsync"),
         SYM(MemsetD8Async, "hipMemsetD8Async"),
-        SYM(StreamCreateWithFlags, "hipStreamCreateWithFlags"),
-        SYM(StreamDestroy, "hipStreamDestroy"),
-        SYM(StreamSynchronize, "hipStreamSynchronize"),
-        SYM(StreamWaitEvent, "hipStreamWaitEvent"),
-        SYM(EventCreate, "hipEventCreate"),
-        SYM(EventDestroy, "hipEventDestroy"),
-        SYM(EventRecord, "hipEventRecord"),
-        SYM(EventElapsedTime, "hipEventElapsedTime"),
-        SYM(EventSynchronize, "hipEventSynchronize"),
-        SYM(ModuleLoadData, "hipModuleLoadData"),
-        SYM(ModuleUnload, "hipModuleUnload"),
-        SYM(ModuleGetFunction, "hipModuleGetFunction"),
-        SYM(ModuleLaunchKernel, "hipModuleLaunchKernel"),
-        SYM(StreamBeginCapture, "hipStreamBeginCapture"),
-        SYM(StreamEndCapture, "hipStreamEndCapture"),
-        OPT(GraphInstantiateWithFlags, "hipGraphInstantiateWithFlags"),
-        SYM(GraphInstantiate, "hipGraphInstantiate"),
-        SYM(GraphLaunch, "hipGraphLaunch"),
-        SYM(GraphExecDestroy, "hipGraphExecDestroy"),
-        SYM(GraphDestroy, "hipGraphDestroy"),
+        /* Optional: only rung 6 and module globals need them. */
+        OPT(DeviceEnablePeerAccess, "hipDeviceEnablePeerAccess"),
+        OPT(ModuleGetGlobal, "hipModuleGetGlobal"),
+        RT(stream_create, "hipStreamCreateWithFlags"),
+        RT(stream_destroy, "hipStreamDestroy"),
+        RT(stream_sync, "hipStreamSynchronize"),
+        RT(stream_wait_event, "hipStreamWaitEvent"),
+        RT(event_create, "hipEventCreate"),
+        RT(event_destroy, "hipEventDestroy"),
+        RT(event_record, "hipEventRecord"),
+        RT(event_elapsed, "hipEventElapsedTime"),
+        RT(event_sync, "hipEventSynchronize"),
+        RT(module_load, "hipModuleLoadData"),
+        RT(module_unload, "hipModuleUnload"),
+        RT(module_function, "hipModuleGetFunction"),
+        RT(launch, "hipModuleLaunchKernel"),
+        RT(capture_begin, "hipStreamBeginCapture"),
+        RT(capture_end, "hipStreamEndCapture"),
+        {NAMES("hipGraphInstantiateWithFlags"), &hip_rt.graph_instantiate_flags, true},
+        RT(graph_instantiate, "hipGraphInstantiate"),
+        RT(graph_launch, "hipGraphLaunch"),
+        RT(graph_exec_destroy, "hipGraphExecDestroy"),
+        RT(graph_destroy, "hipGraphDestroy"),
     };
     gpu_dl_path_of(H.lib, "hipInit", H.lib_path, sizeof H.lib_path);
     if (gpu_dl_bind(H.lib, H.lib_path, syms, sizeof syms / sizeof syms[0], H.why,
                     sizeof H.why))
         return -1;
+    hip_rt.peer_enable = H.DeviceEnablePeerAccess ? hip_enable_peer : NULL;
+    hip_rt.module_global = H.ModuleGetGlobal ? hip_module_global : NULL;
     /* The versioned props entry point when the runtime has it (see the top of this file). */
     const struct gpu_dl_sym props[] = {OPT(GetDeviceProperties, "hipGetDevicePropertiesR0600")};
     gpu_dl_bind(H.lib, H.lib_path, props, 1, NULL, 0);
@@ -269,15 +314,15 @@ static int load_runtime(void)
 static int load_rtc(void)
 {
     const struct gpu_dl_sym syms[] = {
-        SYM(rtcCreateProgram, "hiprtcCreateProgram"),
-        SYM(rtcCompileProgram, "hiprtcCompileProgram"),
-        SYM(rtcGetProgramLogSize, "hiprtcGetProgramLogSize"),
-        SYM(rtcGetProgramLog, "hiprtcGetProgramLog"),
-        SYM(rtcGetCodeSize, "hiprtcGetCodeSize"),
-        SYM(rtcGetCode, "hiprtcGetCode"),
-        SYM(rtcDestroyProgram, "hiprtcDestroyProgram"),
+        RTC(create, "hiprtcCreateProgram"),
+        RTC(compile, "hiprtcCompileProgram"),
+        RTC(log_size, "hiprtcGetProgramLogSize"),
+        RTC(log, "hiprtcGetProgramLog"),
+        RTC(code_size, "hiprtcGetCodeSize"),
+        RTC(code, "hiprtcGetCode"),
+        RTC(destroy, "hiprtcDestroyProgram"),
+        RTC(error_string, "hiprtcGetErrorString"),
         SYM(rtcVersion, "hiprtcVersion"),
-        SYM(rtcGetErrorString, "hiprtcGetErrorString"),
     };
     size_t n = sizeof syms / sizeof syms[0];
     char why[600];
@@ -300,21 +345,51 @@ static int load_rtc(void)
     if (!H.rtc_lib) {
         gpu_dl_fmt(H.why, sizeof H.why,
                    "hipRTC not found: %s has no hiprtc symbols and no libhiprtc opened (%s)",
-                   base_name(H.lib_path), why);
+                   gpu_dl_base_name(H.lib_path), why);
         return -1;
     }
     gpu_dl_path_of(H.rtc_lib, "hiprtcCreateProgram", H.rtc_path, sizeof H.rtc_path);
     return gpu_dl_bind(H.rtc_lib, H.rtc_path, syms, n, H.why, sizeof H.why);
 }
 
-/* The code-object manager's file, for the compiler identity: hipRTC generates code through
- * comgr, which can be upgraded on its own. */
+/* comgr's ISA metadata handle (amd_comgr_metadata_node_t, passed by value). */
+struct comgr_node {
+    uint64_t handle;
+};
+
+static struct {
+    int state; /* 0 not tried, 1 bound, -1 absent (targets are then not checked) */
+    void *lib;
+    char file[PATH_MAX];
+    int (*isa_metadata)(const char *, struct comgr_node *);
+    int (*destroy_metadata)(struct comgr_node);
+    int (*status_string)(int, const char **);
+} G;
+
+/* The code-object manager hipRTC generates code through: the copy already in the process when
+ * there is one (hipRTC may have loaded it), else the first that opens. */
+static void comgr_open(void)
+{
+    if (G.state)
+        return;
+    const char *const *cands = NAMES("libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so");
+    G.lib = gpu_dl_open_loaded(cands);
+    if (!G.lib)
+        G.lib = gpu_dl_open_first(cands, NULL, NULL, 0);
+    const struct gpu_dl_sym syms[] = {
+        {NAMES("amd_comgr_get_isa_metadata"), &G.isa_metadata, false},
+        {NAMES("amd_comgr_destroy_metadata"), &G.destroy_metadata, false},
+        {NAMES("amd_comgr_status_string"), &G.status_string, false},
+    };
+    gpu_dl_path_of(G.lib, "amd_comgr_get_version", G.file, sizeof G.file);
+    G.state = G.lib && gpu_dl_bind(G.lib, "comgr", syms, 3, NULL, 0) == 0 ? 1 : -1;
+}
+
+/* The comgr file's name, for the compiler identity: comgr can be upgraded on its own. */
 static void comgr_name(char *out, size_t len)
 {
-    char path[PATH_MAX];
-    gpu_dl_find_file(NAMES("libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so"),
-                     "amd_comgr_get_version", path, sizeof path);
-    gpu_dl_copy(out, len, base_name(path));
+    comgr_open();
+    gpu_dl_copy(out, len, G.file[0] ? gpu_dl_base_name(G.file) : "");
 }
 
 static int hip_load(char *why, size_t whylen)
@@ -329,7 +404,7 @@ static int hip_load(char *why, size_t whylen)
             char comgr[128];
             comgr_name(comgr, sizeof comgr);
             gpu_dl_fmt(H.compiler_id, sizeof H.compiler_id, "hiprtc %d.%d (%s%s%s)", major,
-                       minor, base_name(H.rtc_path), comgr[0] ? ", " : "", comgr);
+                       minor, gpu_dl_base_name(H.rtc_path), comgr[0] ? ", " : "", comgr);
         }
     }
     if (H.state < 0)
@@ -379,19 +454,6 @@ static int hip_device_count(int *count, char *err, size_t errlen)
     return 0;
 }
 
-/* The device this thread talks to; hipSetDevice only when it changes. */
-static _Thread_local int tl_current = -1;
-static int use_device(int dev, char *err, size_t errlen)
-{
-    if (tl_current == dev)
-        return 0;
-    hip_err rc = H.SetDevice(dev);
-    if (rc != HIP_SUCCESS)
-        return fail(err, errlen, "hipSetDevice", rc);
-    tl_current = dev;
-    return 0;
-}
-
 /* Lower-cases a PCI bus id ("0000:C1:00.0" -> "0000:c1:00.0") as sysfs spells it. */
 static void lower(char *s)
 {
@@ -421,7 +483,7 @@ static void read_partitions(const char *busid, struct eng_device_info *out)
         snprintf(link, sizeof link, "/sys/class/drm/%s/device", ent->d_name);
         char real[PATH_MAX];
         gpu_dl_realpath(link, real, sizeof real);
-        gpu_dl_copy(target, sizeof target, base_name(real));
+        gpu_dl_copy(target, sizeof target, gpu_dl_base_name(real));
         lower(target);
         if (strcmp(target, busid) != 0)
             continue;
@@ -535,33 +597,9 @@ static int hip_open(int index, const struct eng_open_opts *opts, struct eng_ctx 
 {
     (void)opts;
     *out = NULL;
-    if (devices_ready(err, errlen))
+    if (devices_ready(err, errlen) || gpu_rt_device_index("hip", index, H.ndev, err, errlen))
         return -1;
-    if (index < 0 || index >= H.ndev) {
-        gpu_dl_fmt(err, errlen, "hip device %d does not exist (%d device%s)", index, H.ndev,
-                   H.ndev == 1 ? "" : "s");
-        return -1;
-    }
-    tl_current = -1;
-    if (use_device(index, err, errlen))
-        return -1;
-    struct eng_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    ctx->dev = index;
-    *out = ctx;
-    return 0;
-}
-
-static void hip_close(struct eng_ctx *ctx)
-{
-    if (!ctx)
-        return;
-    if (use_device(ctx->dev, NULL, 0) == 0)
-        (void)H.StreamSynchronize(NULL);
-    free(ctx);
+    return gpu_rt_open(&hip_rt, index, out, err, errlen);
 }
 
 static const char *hip_compiler_id(void)
@@ -569,25 +607,32 @@ static const char *hip_compiler_id(void)
     return H.state > 0 ? H.compiler_id : "hiprtc unavailable";
 }
 
-/* Copies the program log into log; returns its length. */
-static size_t copy_log(hip_handle prog, char *log, size_t loglen)
+/* ---- compilation ---------------------------------------------------------------------- */
+
+/* 0 when comgr knows target (or cannot be asked), else -1 with comgr's answer in log. Asked
+ * before hipRTC is, because hipRTC aborts the whole process on a target comgr does not know. */
+static int comgr_knows(const char *target, char *log, size_t loglen)
 {
-    if (!log || loglen == 0)
+    comgr_open();
+    if (G.state < 0)
         return 0;
-    log[0] = '\0';
-    size_t n = 0;
-    if (H.rtcGetProgramLogSize(prog, &n) != HIPRTC_SUCCESS || n == 0)
+    char isa[160];
+    gpu_dl_fmt(isa, sizeof isa, "amdgcn-amd-amdhsa--%s", target);
+    struct comgr_node node = {0};
+    int rc = G.isa_metadata(isa, &node);
+    if (rc == 0) {
+        (void)G.destroy_metadata(node);
         return 0;
-    char *buf = malloc(n + 1);
-    if (!buf)
-        return 0;
-    buf[0] = '\0';
-    if (H.rtcGetProgramLog(prog, buf) == HIPRTC_SUCCESS) {
-        buf[n] = '\0';
-        gpu_dl_copy(log, loglen, buf);
     }
-    free(buf);
-    return strlen(log);
+    const char *text = NULL;
+    if (G.status_string(rc, &text) != 0)
+        text = NULL;
+    gpu_dl_fmt(log, loglen, "hipRTC cannot compile for %s: %s, which generates its code, does "
+               "not know that processor (amd_comgr_get_isa_metadata(\"%s\") failed: %s, "
+               "amd_comgr_status_t %d), and hipRTC would abort the process on it; use a ROCm "
+               "release that supports %s", target, gpu_dl_base_name(G.file), isa,
+               text ? text : "unknown error", rc, target);
+    return -1;
 }
 
 static int hip_compile(const char *target, const char *source, const char *name,
@@ -605,455 +650,14 @@ static int hip_compile(const char *target, const char *source, const char *name,
                    target ? target : "");
         return -1;
     }
-    size_t nflags = 0;
-    while (flags && flags[nflags])
-        nflags++;
-    const char **opts = calloc(nflags + 4, sizeof *opts);
-    char arch[128];
-    if (!opts) {
-        gpu_dl_fmt(log, loglen, "out of host memory");
+    if (comgr_knows(target, log, loglen))
         return -1;
-    }
     /* Always name the target: without it hipRTC asks the runtime for the current device, which
      * is not reproducible and fails on a machine without a GPU. */
+    char arch[128];
     gpu_dl_fmt(arch, sizeof arch, "--offload-arch=%s", target);
-    size_t n = 0;
-    opts[n++] = arch;
-    opts[n++] = "-O3";
-    for (size_t i = 0; i < nflags; i++)
-        opts[n++] = flags[i];
-
-    hip_handle prog = NULL;
-    int rc = H.rtcCreateProgram(&prog, source, name ? name : "kernel.kl", 0, NULL, NULL);
-    if (rc != HIPRTC_SUCCESS) {
-        free(opts);
-        return rtc_fail(log, loglen, "hiprtcCreateProgram", rc);
-    }
-    rc = H.rtcCompileProgram(prog, (int)n, opts);
-    free(opts);
-    if (rc != HIPRTC_SUCCESS) {
-        size_t used = copy_log(prog, log, loglen);
-        if (used + 1 < loglen) {
-            const char *text = H.rtcGetErrorString ? H.rtcGetErrorString(rc) : NULL;
-            gpu_dl_fmt(log + used, loglen - used, "%shiprtcCompileProgram(%s) failed: %s (%d)",
-                       used ? "\n" : "", target, text ? text : "error", rc);
-        }
-        H.rtcDestroyProgram(&prog);
-        return -1;
-    }
-    size_t size = 0;
-    rc = H.rtcGetCodeSize(prog, &size);
-    if (rc != HIPRTC_SUCCESS || size == 0) {
-        H.rtcDestroyProgram(&prog);
-        if (rc == HIPRTC_SUCCESS)
-            gpu_dl_fmt(log, loglen, "hiprtcGetCodeSize: empty code object for %s", target);
-        return rc == HIPRTC_SUCCESS ? -1 : rtc_fail(log, loglen, "hiprtcGetCodeSize", rc);
-    }
-    char *buf = malloc(size);
-    if (!buf) {
-        H.rtcDestroyProgram(&prog);
-        gpu_dl_fmt(log, loglen, "out of host memory (%zu-byte code object)", size);
-        return -1;
-    }
-    rc = H.rtcGetCode(prog, buf);
-    H.rtcDestroyProgram(&prog);
-    if (rc != HIPRTC_SUCCESS) {
-        free(buf);
-        return rtc_fail(log, loglen, "hiprtcGetCode", rc);
-    }
-    if (log && loglen)
-        log[0] = '\0';
-    *code = buf;
-    *code_len = size;
-    return 0;
-}
-
-static int hip_module_load(struct eng_ctx *ctx, const void *code, size_t len,
-                           struct eng_module **out, char *err, size_t errlen)
-{
-    (void)len;
-    *out = NULL;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_handle m = NULL;
-    hip_err rc = H.ModuleLoadData(&m, code);
-    if (rc != HIP_SUCCESS)
-        return fail(err, errlen, "hipModuleLoadData", rc);
-    struct eng_module *mod = calloc(1, sizeof *mod);
-    if (!mod) {
-        (void)H.ModuleUnload(m);
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    mod->mod = m;
-    *out = mod;
-    return 0;
-}
-
-static void hip_module_unload(struct eng_ctx *ctx, struct eng_module *mod)
-{
-    if (!mod)
-        return;
-    if (use_device(ctx->dev, NULL, 0) == 0)
-        (void)H.ModuleUnload(mod->mod);
-    while (mod->kernels) {
-        struct eng_kernel *k = mod->kernels;
-        mod->kernels = k->next;
-        free(k);
-    }
-    free(mod);
-}
-
-static int hip_kernel_get(struct eng_ctx *ctx, struct eng_module *mod, const char *entry,
-                          struct eng_kernel **out, char *err, size_t errlen)
-{
-    *out = NULL;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_handle fn = NULL;
-    hip_err rc = H.ModuleGetFunction(&fn, mod->mod, entry);
-    if (rc != HIP_SUCCESS) {
-        char call[192];
-        gpu_dl_fmt(call, sizeof call, "hipModuleGetFunction(\"%s\")", entry);
-        return fail(err, errlen, call, rc);
-    }
-    struct eng_kernel *k = calloc(1, sizeof *k);
-    if (!k) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    k->fn = fn;
-    gpu_dl_copy(k->name, sizeof k->name, entry);
-    k->next = mod->kernels;
-    mod->kernels = k;
-    *out = k;
-    return 0;
-}
-
-static int hip_mem_alloc(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err,
-                         size_t errlen)
-{
-    *out = 0;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    void *p = NULL;
-    hip_err rc = H.Malloc(&p, bytes ? bytes : 1);
-    if (rc != HIP_SUCCESS) {
-        char call[64];
-        gpu_dl_fmt(call, sizeof call, "hipMalloc(%zu bytes)", bytes);
-        return fail(err, errlen, call, rc);
-    }
-    *out = (eng_dptr)(uintptr_t)p;
-    return 0;
-}
-
-static void hip_mem_free(struct eng_ctx *ctx, eng_dptr p)
-{
-    if (p && use_device(ctx->dev, NULL, 0) == 0)
-        (void)H.Free((void *)(uintptr_t)p);
-}
-
-static hip_handle stream_of(struct eng_stream *s)
-{
-    return s ? s->s : NULL;
-}
-
-/* After a copy: wait for it unless the stream is recording a graph (see the top of the file). */
-static int copy_done(struct eng_stream *s, const char *call, char *err, size_t errlen)
-{
-    if (s && s->capturing)
-        return 0;
-    hip_err rc = H.StreamSynchronize(stream_of(s));
-    if (rc != HIP_SUCCESS) {
-        char what[96];
-        gpu_dl_fmt(what, sizeof what, "hipStreamSynchronize after %s", call);
-        return fail(err, errlen, what, rc);
-    }
-    return 0;
-}
-
-static int hip_memcpy_htod(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
-                           struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.MemcpyHtoDAsync((void *)(uintptr_t)dst, src, bytes, stream_of(s));
-    if (rc != HIP_SUCCESS)
-        return fail(err, errlen, "hipMemcpyHtoDAsync", rc);
-    return copy_done(s, "hipMemcpyHtoDAsync", err, errlen);
-}
-
-static int hip_memcpy_dtoh(struct eng_ctx *ctx, void *dst, eng_dptr src, size_t bytes,
-                           struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.MemcpyDtoHAsync(dst, (void *)(uintptr_t)src, bytes, stream_of(s));
-    if (rc != HIP_SUCCESS)
-        return fail(err, errlen, "hipMemcpyDtoHAsync", rc);
-    return copy_done(s, "hipMemcpyDtoHAsync", err, errlen);
-}
-
-static int hip_memset_d8(struct eng_ctx *ctx, eng_dptr dst, uint8_t value, size_t bytes,
-                         struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.MemsetD8Async((void *)(uintptr_t)dst, value, bytes, stream_of(s));
-    return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipMemsetD8Async", rc);
-}
-
-static int hip_stream_create(struct eng_ctx *ctx, struct eng_stream **out, char *err,
-                             size_t errlen)
-{
-    *out = NULL;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    struct eng_stream *s = calloc(1, sizeof *s);
-    if (!s) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    hip_err rc = H.StreamCreateWithFlags(&s->s, HIP_STREAM_NON_BLOCKING);
-    if (rc != HIP_SUCCESS) {
-        free(s);
-        return fail(err, errlen, "hipStreamCreateWithFlags(hipStreamNonBlocking)", rc);
-    }
-    *out = s;
-    return 0;
-}
-
-static void hip_stream_destroy(struct eng_ctx *ctx, struct eng_stream *s)
-{
-    if (!s)
-        return;
-    if (use_device(ctx->dev, NULL, 0) == 0)
-        (void)H.StreamDestroy(s->s);
-    free(s);
-}
-
-static int hip_stream_sync(struct eng_ctx *ctx, struct eng_stream *s, char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.StreamSynchronize(stream_of(s));
-    return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipStreamSynchronize", rc);
-}
-
-static int hip_event_create(struct eng_ctx *ctx, struct eng_event **out, char *err,
-                            size_t errlen)
-{
-    *out = NULL;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    struct eng_event *e = calloc(1, sizeof *e);
-    if (!e) {
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    hip_err rc = H.EventCreate(&e->e);
-    if (rc != HIP_SUCCESS) {
-        free(e);
-        return fail(err, errlen, "hipEventCreate", rc);
-    }
-    *out = e;
-    return 0;
-}
-
-static void hip_event_destroy(struct eng_ctx *ctx, struct eng_event *e)
-{
-    if (!e)
-        return;
-    if (use_device(ctx->dev, NULL, 0) == 0)
-        (void)H.EventDestroy(e->e);
-    free(e);
-}
-
-static int hip_event_record(struct eng_ctx *ctx, struct eng_event *e, struct eng_stream *s,
-                            char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.EventRecord(e->e, stream_of(s));
-    return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipEventRecord", rc);
-}
-
-static int hip_stream_wait_event(struct eng_ctx *ctx, struct eng_stream *s, struct eng_event *e,
-                                 char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.StreamWaitEvent(stream_of(s), e->e, 0);
-    return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipStreamWaitEvent", rc);
-}
-
-static int hip_event_elapsed_ms(struct eng_ctx *ctx, struct eng_event *start,
-                                struct eng_event *end, float *ms, char *err, size_t errlen)
-{
-    *ms = 0.0f;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    /* The interval may still be running: wait for its end rather than answer "not ready". */
-    hip_err rc = H.EventElapsedTime(ms, start->e, end->e);
-    if (rc == HIP_ERROR_NOT_READY) {
-        rc = H.EventSynchronize(end->e);
-        if (rc != HIP_SUCCESS)
-            return fail(err, errlen, "hipEventSynchronize", rc);
-        rc = H.EventElapsedTime(ms, start->e, end->e);
-    }
-    return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipEventElapsedTime", rc);
-}
-
-static bool sync_launches(void)
-{
-    static int on = -1;
-    if (on < 0) {
-        const char *v = getenv("KLADDER_SYNC_LAUNCHES");
-        on = v && v[0] && strcmp(v, "0") != 0;
-    }
-    return on;
-}
-
-static int hip_launch(struct eng_ctx *ctx, struct eng_kernel *k, const unsigned grid[3],
-                      const unsigned block[3], unsigned shared_bytes, struct eng_stream *s,
-                      void **args, char *err, size_t errlen)
-{
-    for (int d = 0; d < 3; d++) {
-        if ((uint64_t)grid[d] * block[d] >= ((uint64_t)1 << 32)) {
-            gpu_dl_fmt(err, errlen, "hipModuleLaunchKernel(%s): grid %u x block %u in dimension "
-                       "%c reaches 2^32 work items, which HIP does not support; use a "
-                       "grid-stride loop", k->name, grid[d], block[d], "xyz"[d]);
-            return -1;
-        }
-    }
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.ModuleLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1],
-                                      block[2], shared_bytes, stream_of(s), args, NULL);
-    const char *what = "hipModuleLaunchKernel";
-    /* KLADDER_SYNC_LAUNCHES=1: wait for every launch, so a fault is blamed on its kernel
-     * instead of surfacing at the next synchronisation. */
-    if (rc == HIP_SUCCESS && sync_launches() && !(s && s->capturing)) {
-        what = "the kernel, run synchronously";
-        rc = H.StreamSynchronize(stream_of(s));
-    }
-    if (rc != HIP_SUCCESS) {
-        char call[256];
-        gpu_dl_fmt(call, sizeof call, "%s (%s, grid %ux%ux%u, block %ux%ux%u, %u B shared)", what,
-                   k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                   shared_bytes);
-        return fail(err, errlen, call, rc);
-    }
-    return 0;
-}
-
-static int hip_graph_begin(struct eng_ctx *ctx, struct eng_stream *s, char *err, size_t errlen)
-{
-    if (!s) {
-        gpu_dl_fmt(err, errlen, "hipStreamBeginCapture: the null stream cannot be captured; "
-                   "capture a created stream");
-        return -1;
-    }
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    /* Thread-local mode: calls that are unsafe during capture fail on this thread, while other
-     * threads (none today) stay unaffected. */
-    hip_err rc = H.StreamBeginCapture(s->s, HIP_CAPTURE_MODE_THREAD_LOCAL);
-    if (rc != HIP_SUCCESS)
-        return fail(err, errlen, "hipStreamBeginCapture", rc);
-    s->capturing = true;
-    return 0;
-}
-
-static int hip_graph_end(struct eng_ctx *ctx, struct eng_stream *s, struct eng_graph **out,
-                         char *err, size_t errlen)
-{
-    *out = NULL;
-    if (!s) {
-        gpu_dl_fmt(err, errlen, "hipStreamEndCapture: the null stream is never captured");
-        return -1;
-    }
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_handle graph = NULL, exec = NULL;
-    hip_err rc = H.StreamEndCapture(s->s, &graph);
-    s->capturing = false;
-    if (rc != HIP_SUCCESS)
-        return fail(err, errlen, "hipStreamEndCapture", rc);
-    if (H.GraphInstantiateWithFlags) {
-        rc = H.GraphInstantiateWithFlags(&exec, graph, 0);
-        if (rc != HIP_SUCCESS) {
-            (void)H.GraphDestroy(graph);
-            return fail(err, errlen, "hipGraphInstantiateWithFlags", rc);
-        }
-    } else {
-        char log[256] = "";
-        rc = H.GraphInstantiate(&exec, graph, NULL, log, sizeof log);
-        if (rc != HIP_SUCCESS) {
-            (void)H.GraphDestroy(graph);
-            return fail(err, errlen, "hipGraphInstantiate", rc);
-        }
-    }
-    struct eng_graph *g = calloc(1, sizeof *g);
-    if (!g) {
-        (void)H.GraphExecDestroy(exec);
-        (void)H.GraphDestroy(graph);
-        gpu_dl_fmt(err, errlen, "out of host memory");
-        return -1;
-    }
-    g->graph = graph;
-    g->exec = exec;
-    *out = g;
-    return 0;
-}
-
-static int hip_graph_launch(struct eng_ctx *ctx, struct eng_graph *g, struct eng_stream *s,
-                            char *err, size_t errlen)
-{
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = H.GraphLaunch(g->exec, stream_of(s));
-    return rc == HIP_SUCCESS ? 0 : fail(err, errlen, "hipGraphLaunch", rc);
-}
-
-static void hip_graph_destroy(struct eng_ctx *ctx, struct eng_graph *g)
-{
-    if (!g)
-        return;
-    if (use_device(ctx->dev, NULL, 0) == 0) {
-        (void)H.GraphExecDestroy(g->exec);
-        (void)H.GraphDestroy(g->graph);
-    }
-    free(g);
-}
-
-/* ---- several devices in one process (rung 6) -------------------------------------------- */
-
-/* hipDeviceEnablePeerAccess is bound here, on first use, so the backend's symbol table stays
- * as it is for single-device work. */
-static int hip_peer_enable(struct eng_ctx *ctx, struct eng_ctx *peer, char *err, size_t errlen)
-{
-    static hip_err (*enable)(int, unsigned);
-    if (!enable)
-        *(void **)&enable = H.lib ? dlsym(H.lib, "hipDeviceEnablePeerAccess") : NULL;
-    if (!enable) {
-        gpu_dl_fmt(err, errlen, "hipDeviceEnablePeerAccess is not exported by the HIP runtime");
-        return -1;
-    }
-    if (ctx->dev == peer->dev)
-        return 0;
-    if (use_device(ctx->dev, err, errlen))
-        return -1;
-    hip_err rc = enable(peer->dev, 0);
-    /* 704: hipErrorPeerAccessAlreadyEnabled */
-    return rc == 0 || rc == 704 ? 0 : fail(err, errlen, "hipDeviceEnablePeerAccess", rc);
-}
-
-static void *hip_stream_native(struct eng_ctx *ctx, struct eng_stream *s)
-{
-    if (use_device(ctx->dev, NULL, 0))
-        return NULL;
-    return stream_of(s);
+    const char *pre[] = {arch, "-O3", NULL};
+    return gpu_rtc_compile(&hip_rtc, target, source, name, pre, flags, code, code_len, log, loglen);
 }
 
 const struct eng_backend eng_backend_hip = {
@@ -1064,31 +668,8 @@ const struct eng_backend eng_backend_hip = {
     .device_count = hip_device_count,
     .device_info = hip_device_info,
     .open = hip_open,
-    .close = hip_close,
     .compiler_id = hip_compiler_id,
     .compile_target = eng_backend_gpu_target,
     .compile = hip_compile,
-    .module_load = hip_module_load,
-    .module_unload = hip_module_unload,
-    .kernel_get = hip_kernel_get,
-    .mem_alloc = hip_mem_alloc,
-    .mem_free = hip_mem_free,
-    .memcpy_htod = hip_memcpy_htod,
-    .memcpy_dtoh = hip_memcpy_dtoh,
-    .memset_d8 = hip_memset_d8,
-    .stream_create = hip_stream_create,
-    .stream_destroy = hip_stream_destroy,
-    .stream_sync = hip_stream_sync,
-    .event_create = hip_event_create,
-    .event_destroy = hip_event_destroy,
-    .event_record = hip_event_record,
-    .stream_wait_event = hip_stream_wait_event,
-    .event_elapsed_ms = hip_event_elapsed_ms,
-    .launch = hip_launch,
-    .graph_begin = hip_graph_begin,
-    .graph_end = hip_graph_end,
-    .graph_launch = hip_graph_launch,
-    .graph_destroy = hip_graph_destroy,
-    .peer_enable = hip_peer_enable,
-    .stream_native = hip_stream_native,
+    GPU_RT_ENTRIES,
 };

@@ -26,6 +26,12 @@ void gpu_dl_copy(char *dst, size_t dstlen, const char *src)
     snprintf(dst, dstlen, "%s", src ? src : "");
 }
 
+const char *gpu_dl_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 /* Appends text to a NUL-terminated buffer without overflowing it. */
 static void append(char *buf, size_t len, const char *text)
 {
@@ -55,6 +61,16 @@ void *gpu_dl_open_first(const char *const *candidates, const char **chosen, char
         /* dlerror() already names the file; keep only its reason when it does. */
         append(why, whylen, i ? "; " : "");
         append(why, whylen, e ? e : candidates[i]);
+    }
+    return NULL;
+}
+
+void *gpu_dl_open_loaded(const char *const *candidates)
+{
+    for (size_t i = 0; candidates[i]; i++) {
+        void *h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        if (h)
+            return h;
     }
     return NULL;
 }

@@ -27,6 +27,10 @@ struct gpu_dl_sym {
 void *gpu_dl_open_first(const char *const *candidates, const char **chosen, char *why,
                         size_t whylen);
 
+/* The first candidate that is already loaded in this process (dlopen with RTLD_NOLOAD), as a
+ * new reference to it, or NULL: which copy of a library another library has opened. */
+void *gpu_dl_open_loaded(const char *const *candidates);
+
 /* Binds every entry of syms (n of them) from lib. Returns 0, or -1 with
  * "LIBNAME lacks SYMBOL (tried: a, b)" in why. */
 int gpu_dl_bind(void *lib, const char *libname, const struct gpu_dl_sym *syms, size_t n,
@@ -49,6 +53,9 @@ void gpu_dl_realpath(const char *path, char *buf, size_t buflen);
 /* Reads the first line of a small text file (sysfs, procfs) into out without the newline.
  * Returns 0, or -1 when it cannot be read (out is then ""). */
 int gpu_dl_read_line(const char *path, char *out, size_t outlen);
+
+/* The part of path after its last '/' ("libnvrtc.so.13.0.88"). */
+const char *gpu_dl_base_name(const char *path);
 
 /* Copies src into dst (size dstlen), always NUL-terminated, truncating. */
 void gpu_dl_copy(char *dst, size_t dstlen, const char *src);
