@@ -43,6 +43,7 @@ typedef void *cu_handle; /* CUcontext, CUfunction */
 
 enum {
     CUDA_SUCCESS = 0,
+    CUDA_ERROR_INVALID_VALUE = 1, /* also: past a kernel's last parameter */
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CU_ATTR_MAX_THREADS_PER_BLOCK = 1,
@@ -149,6 +150,7 @@ static struct gpu_rt_api cu_rt = {
     .library = "the driver library",
     .success = CUDA_SUCCESS,
     .not_ready = CUDA_ERROR_NOT_READY,
+    .param_end = CUDA_ERROR_INVALID_VALUE,
     .peer_already_enabled = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
     .stream_flags = CU_STREAM_NON_BLOCKING,
     .capture_mode = CU_CAPTURE_MODE_THREAD_LOCAL,
@@ -246,6 +248,8 @@ static int load_driver(void)
         RT(module_unload, "cuModuleUnload"),
         RT(module_function, "cuModuleGetFunction"),
         RT_OPT(module_global, "cuModuleGetGlobal_v2"),
+        /* Optional: CUDA 12.4 and later say how many parameters a kernel takes. */
+        RT_OPT(param_info, "cuFuncGetParamInfo"),
         RT(launch, "cuLaunchKernel"),
         RT(mem_alloc, "cuMemAlloc_v2"),
         RT(mem_free, "cuMemFree_v2"),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 struct eng_kernel {
+    const struct gpu_rt_api *rt;
     void *fn;
     int dyn_shared_limit; /* the dynamic shared memory already granted, bytes */
     struct eng_kernel *next;
@@ -193,6 +194,7 @@ int gpu_rt_kernel_get(struct eng_ctx *ctx, struct eng_module *mod, const char *e
     struct eng_kernel *k = calloc(1, sizeof *k);
     if (!k)
         return oom(err, errlen);
+    k->rt = rt;
     k->fn = fn;
     k->dyn_shared_limit = rt->dyn_shared_default;
     gpu_dl_copy(k->name, sizeof k->name, entry);
@@ -200,6 +202,24 @@ int gpu_rt_kernel_get(struct eng_ctx *ctx, struct eng_module *mod, const char *e
     mod->kernels = k;
     *out = k;
     return 0;
+}
+
+int gpu_rt_kernel_params(struct eng_kernel *k, size_t *sizes, int max)
+{
+    const struct gpu_rt_api *rt = k->rt;
+    if (!rt->param_info)
+        return -1;
+    for (int i = 0; i < 4096; i++) {
+        size_t off, size;
+        int rc = rt->param_info(k->fn, (size_t)i, &off, &size);
+        if (rc == rt->param_end)
+            return i;
+        if (rc != rt->success)
+            return -1; /* the runtime could not say: nothing is claimed */
+        if (i < max)
+            sizes[i] = size;
+    }
+    return -1;
 }
 
 int gpu_rt_module_symbol(struct eng_ctx *ctx, struct eng_module *mod, const char *name,

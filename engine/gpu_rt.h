@@ -82,6 +82,10 @@ struct gpu_rt_api {
     /* extra is always NULL: its end marker differs between runtimes. */
     int (*launch)(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                   unsigned bz, unsigned shared_bytes, void *stream, void **args, void **extra);
+    /* The offset and size of fn's parameter index (optional: NULL = the runtime cannot say);
+     * param_end is the status past the last parameter. */
+    int (*param_info)(void *fn, size_t index, size_t *offset, size_t *size);
+    int param_end;
     /* Raises fn's dynamic shared memory limit to bytes (optional: NULL = no opt-in needed). */
     int (*dyn_shared_opt_in)(void *fn, int bytes);
 
@@ -142,7 +146,7 @@ int gpu_rt_open(const struct gpu_rt_api *rt, int index, struct eng_ctx **out, ch
     .graph_begin = gpu_rt_graph_begin, .graph_end = gpu_rt_graph_end,                         \
     .graph_launch = gpu_rt_graph_launch, .graph_destroy = gpu_rt_graph_destroy,               \
     .peer_enable = gpu_rt_peer_enable, .stream_native = gpu_rt_stream_native,                 \
-    .module_symbol = gpu_rt_module_symbol
+    .module_symbol = gpu_rt_module_symbol, .kernel_params = gpu_rt_kernel_params
 
 void gpu_rt_close(struct eng_ctx *ctx);
 int gpu_rt_module_load(struct eng_ctx *ctx, const void *code, size_t len,
@@ -150,6 +154,7 @@ int gpu_rt_module_load(struct eng_ctx *ctx, const void *code, size_t len,
 void gpu_rt_module_unload(struct eng_ctx *ctx, struct eng_module *mod);
 int gpu_rt_kernel_get(struct eng_ctx *ctx, struct eng_module *mod, const char *entry,
                       struct eng_kernel **out, char *err, size_t errlen);
+int gpu_rt_kernel_params(struct eng_kernel *k, size_t *sizes, int max);
 int gpu_rt_module_symbol(struct eng_ctx *ctx, struct eng_module *mod, const char *name,
                          void **addr, char *err, size_t errlen);
 int gpu_rt_mem_alloc(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err,
