@@ -10,10 +10,11 @@
 # devices.json, steps.tsv, commands.txt and device-run.tar.gz (the whole work folder: logs,
 # JUnit files, the results database).
 #
-#   bash scripts/device-run.sh [STEP...]     steps: env devices compile bench peer cases matrix
-#                                            (default: all, in that order: the short ones first,
-#                                            the rung matrix last with whatever time is left)
+#   bash scripts/device-run.sh [STEP...]     steps: env devices compile bench peer worker cases
+#                                            matrix (default: all, in that order: the short ones
+#                                            first, the rung matrix last with what time is left)
 # Environment: OUT, KL_BUNDLE, KL_BACKEND (cuda), KL_DEADLINE (seconds for the whole run, 510),
+#   KL_OLD (an older kladder the worker step times beside this one), KL_REPEAT (its runs, 5),
 #   KL_PYTHON (a python with torch; found automatically otherwise), KL_CHECK_TIMEOUT (seconds a
 #   single check may run before it counts as a hang, 30).
 #
@@ -147,8 +148,9 @@ do_matrix() {
         printf 'matrix\tmissing\t0\t-\n' >>"$WORK/steps.tsv"
         return
     fi
-    for s in $(suites); do
-        for r in 1 4 5; do
+    # every rung each suite declares (kladder run --list: "NAME case ID rungs 1,4 TITLE")
+    "$K" run --list | while read -r s _ _ _ rungs _; do
+        for r in ${rungs//,/ }; do
             step "rung$r-$s" 120 "$WORK/rung$r-$s.json" "$K" --db "$DB" run --rung "$r" --suite "$s" \
                 --variant both --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress \
                 --junit "$WORK/rung$r-$s.junit.xml"
@@ -188,8 +190,38 @@ do_peer() {
     step peer 150 "$WORK/peer.txt" "$py" bench/peer_loop.py --json "$WORK/peer.json"
 }
 
+# The run's worker: the cost of a check beyond its kernels (this binary and, with KL_OLD=BINARY,
+# an older one alternately in the same session), a hang stopped within its limit, a crash and a
+# parameter mismatch that cost only their own check, a rung the suite does not declare.
+do_worker() {
+    local bins=("$K")
+    [ -n "${KL_OLD:-}" ] && bins=("$KL_OLD" "$K")
+    step overhead 300 "$WORK/overhead.txt" bash bench/run_overhead.sh --backend "$BACKEND" \
+        --repeat "${KL_REPEAT:-5}" --out "$WORK/overhead.jsonl" "${bins[@]}"
+    local fx=tests/engine/fixtures
+    step hang 60 "$WORK/worker-hang.json" "$K" --db "$DB" run --rung 1 --suite $fx/hang.json \
+        --backend "$BACKEND" --timeout 2 --json --no-progress
+    mkdir -p "$WORK/fx"
+    sed 's/"buggy": "copy_hang"/"buggy": "copy_crash"/' $fx/hang.json >"$WORK/fx/crash.json"
+    { cat $fx/hang.kl; printf '%s\n' 'KL_KERNEL copy_crash(float *out, const float *in, int n)' '{' \
+        '    if (n > 1000)' '        *(volatile float *)(kl_u64)8 = in[0];' '    copy(out, in, n);' '}' \
+        'KL_EXPORT(copy_crash)'; } >"$WORK/fx/hang.kl"
+    step crash 60 "$WORK/worker-crash.json" "$K" --db "$DB" run --rung 1 --suite "$WORK/fx/crash.json" \
+        --backend "$BACKEND" --timeout 10 --json --no-progress
+    sed 's/"source": "hang.kl"/"source": "extra.kl"/; s/, "buggy": "copy_hang"//' $fx/hang.json >"$WORK/fx/extra.json"
+    printf '%s\n' 'KL_KERNEL copy_fixed(float *out, const float *in, int n, int stride)' \
+        '{ for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += stride) out[i] = in[i]; }' \
+        'KL_KERNEL copy_ref(float *out, const float *in, int n)' \
+        '{ for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += 64) out[i] = in[i]; }' \
+        'KL_EXPORT(copy_fixed)' 'KL_EXPORT(copy_ref)' >"$WORK/fx/extra.kl"
+    step params 60 "$WORK/worker-params.json" "$K" --db "$DB" run --rung 1 --suite "$WORK/fx/extra.json" \
+        --backend "$BACKEND" --timeout 10 --json --no-progress
+    step undeclared 30 "$WORK/worker-undeclared.txt" "$K" --db "$DB" run --rung 1 --suite aiter-4812 \
+        --backend "$BACKEND" --no-progress
+}
+
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(env devices compile bench peer cases matrix)
+[ ${#steps[@]} -eq 0 ] && steps=(env devices compile bench peer worker cases matrix)
 for s in "${steps[@]}"; do
     case "$s" in
         env) do_env ;;
@@ -199,6 +231,7 @@ for s in "${steps[@]}"; do
         matrix) do_matrix ;;
         bench) do_bench ;;
         peer) do_peer ;;
+        worker) do_worker ;;
         *) echo "device-run: unknown step '$s'" >&2 ;;
     esac
 done
@@ -215,7 +248,8 @@ done
         m=$(grep -o '"expectation_met"[[:space:]]*:[[:space:]]*[a-z]*' "$f" | head -n 1 | sed 's/.*[[:space:]:]//')
         printf '%-32s verdict %-8s expectations met: %s\n' "$(basename "$f" .json)" "${v:-none}" "${m:-?}"
     done
-    for f in kbench.txt kbench.txt.stderr peer.txt peer.txt.stderr; do
+    for f in overhead.txt worker-undeclared.txt worker-undeclared.txt.stderr kbench.txt \
+             kbench.txt.stderr peer.txt peer.txt.stderr; do
         [ -f "$WORK/$f" ] && { echo; cat "$WORK/$f"; }
     done
 } >"$WORK/summary.txt" 2>&1
@@ -230,7 +264,8 @@ work, backend = sys.argv[1], sys.argv[2]
 runs = []
 for line in open(os.path.join(work, "steps.tsv")):
     f = line.rstrip("\n").split("\t", 4)
-    if len(f) < 5 or not (f[0].startswith("case-") or f[0].startswith("rung")):
+    if len(f) < 5 or not (f[0].startswith("case-") or f[0].startswith("rung") or
+                          f[0] in ("hang", "crash", "params")):
         continue
     path = os.path.join(work, f[3])
     text = open(path, errors="replace").read() if os.path.isfile(path) else ""
@@ -247,7 +282,7 @@ json.dump({"format": "kladder-device-run", "backend": backend, "runs": runs}, sy
 PY
 fi
 
-for f in summary.txt results.json kbench.json peer.json devices.json steps.tsv commands.txt; do
+for f in summary.txt results.json kbench.json peer.json overhead.jsonl steps.tsv commands.txt; do
     [ -f "$WORK/$f" ] && cp "$WORK/$f" "$OUT/$f"
 done
 tar -C "$(dirname "$WORK")" -czf "$OUT/device-run.tar.gz" "$(basename "$WORK")" 2>/dev/null
