@@ -115,8 +115,7 @@ int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, s
     }
     char now[21];
     cdb_now_iso(now);
-    return exec_bound(db, "INSERT INTO hosts (name, url, added) VALUES (?1, ?2, ?3)",
-                      "adding a host", name, url, now, NULL, err, errlen);
+    return cdb_host_ensure(db, name, url, now, err, errlen);
 }
 
 int cdb_host_ensure(struct cdb *db, const char *name, const char *url, const char *added,
