@@ -62,7 +62,8 @@ struct cdb_check {
     const char *variant;      /* "fixed", "buggy", "baseline-fixed", "baseline-buggy", "user" */
     const char *check;        /* check name, e.g. "tail-k640", "sentinel-2^31" */
     const char *shape;        /* "M=8192,N=151936,K=64" */
-    const char *oracle;       /* "reference", "sentinel", "finite", "bitwise-repeat", "no-hang" */
+    const char *oracle;       /* "reference", "sentinel", "finite", "bitwise-repeat", "no-hang",
+                                 or several joined by '+': "reference+no-hang" */
     enum cdb_verdict verdict;
     const char *detail;       /* a sentence: first bad index, counts, max error, or skip reason */
     int64_t first_bad;        /* -1 none */
@@ -73,7 +74,7 @@ struct cdb_check {
     double limit_s;           /* watchdog limit; NAN none */
 };
 
-/* Each call is its own statement; to make several land together, wrap them in cdb_tx_begin and
+/* Each call lands on its own; to make several land together, wrap them in cdb_tx_begin and
  * cdb_tx_commit (cdb.h). Return 0, or -1 with err. */
 
 /* Inserts the machine unless one with the same id exists (that one is kept as it is). */

@@ -2,9 +2,10 @@
  * the runner records it (results.h: cdb_machine_put, cdb_run_put, cdb_check_put, cdb_run_finish)
  * or a pull merges it (merge.h). Internal to casedb/.
  *
- * What a row holds is decided once: a NULL host, backend, device, target, kladder version,
- * oracle or detail is stored as "", a negative first_bad or bad_count and a NAN double as NULL,
- * a verdict by its name.
+ * What a row holds is decided once: a NULL machine host, backend, device, target or kladder
+ * version, run host, or check oracle or detail is stored as "" (a NULL part of a check's key
+ * too, check_keys.h), a negative first_bad or bad_count and a NAN double as NULL, a verdict by
+ * its name.
  *
  * A writer prepares each statement on first use and reuses it for every later row, so a merge
  * of 100,000 checks compiles each statement once. It never begins or ends a transaction: the

@@ -1,6 +1,6 @@
-/* The one JSON form of a machine (struct cdb_machine), for every document kladder writes: the
- * export document and `kladder results --json` (results_json.c), and the runner's report.
- * Field names are those of docs/remote.md.
+/* The one JSON form of a machine (struct cdb_machine), for every document kladder writes that
+ * holds one; the export document and `kladder results --json` (results_json.c) write machines
+ * with it. Field names are those of docs/remote.md.
  *
  * A value that is not known is null, never 0: wave_size, compute_units and mem_bytes when they
  * are 0 or less (struct cdb_machine's "unknown"), the three versions, the two partitions and the
