@@ -1,5 +1,6 @@
-# kladder — plain Makefile. `make` builds build/kladder; `make run` and `make test` are the two
-# commands of the README and install what is missing first (scripts/deps.sh).
+# kladder — plain Makefile. `make` builds build/kladder and build/kbench (the GPU benchmarks);
+# `make run` and `make test` are the two commands of the README and install what is missing
+# first (scripts/deps.sh).
 #
 # Sources are found by folder, so a new file needs no edit here. Build variants live in their
 # own trees: BUILD=build (default) and BUILD=build/asan (ASan+UBSan, `make asan`).
@@ -48,9 +49,14 @@ TEST_HELP  := $(wildcard tests/unit/helpers/*.c)
 TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all run test asan unit clean deps deps-test install
-all: $(BUILD)/kladder
+all: $(BUILD)/kladder $(BUILD)/kbench
 
 $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The GPU benchmarks (bench/kbench.c) are built with everything else, under the same warnings,
+# so a change to the engine that breaks them shows at once; they need no TUI.
+$(BUILD)/kbench: $(BUILD)/obj/bench/kbench.o $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ))
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)

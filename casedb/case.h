@@ -1,7 +1,9 @@
 /* The in-memory form of one case of the index, of a gap and of a rung, shared by the importer
- * (which fills them from the JSON files in data/), casedb (which stores and loads them) and the views.
- * All strings are UTF-8 with no control characters (the importer refuses any; '\n' is allowed in
- * summaries only). A struct owns every pointer in it; cdb_case_free() releases them. */
+ * (which fills them from the JSON files in data/ or from a cases file given on the command line),
+ * casedb (which stores and loads them) and the views. All strings are UTF-8 with no control
+ * characters (the importer refuses any; '\n' is allowed only in the longer texts: summaries,
+ * catch_*, notes and a rung's runs_*). A struct owns every pointer in it; cdb_case_free()
+ * releases them. */
 #ifndef KL_CASEDB_CASE_H
 #define KL_CASEDB_CASE_H
 

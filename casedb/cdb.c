@@ -43,6 +43,32 @@ struct sqlite3 *cdb_handle(struct cdb *db)
     return db->h;
 }
 
+int cdb_tx_begin(struct cdb *db, char *err, size_t errlen)
+{
+    if (db->tx_depth++ > 0)
+        return 0;
+    if (cdb_exec(db, "BEGIN IMMEDIATE;", err, errlen) != 0) {
+        db->tx_depth = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int cdb_tx_commit(struct cdb *db, char *err, size_t errlen)
+{
+    if (db->tx_depth == 0 || --db->tx_depth > 0)
+        return 0;
+    return cdb_exec(db, "COMMIT;", err, errlen);
+}
+
+void cdb_tx_rollback(struct cdb *db)
+{
+    if (db->tx_depth == 0)
+        return;
+    db->tx_depth = 0;
+    sqlite3_exec(db->h, "ROLLBACK;", NULL, NULL, NULL);
+}
+
 static int user_version(struct cdb *db, int *v, char *err, size_t errlen)
 {
     sqlite3_stmt *st;

@@ -1,6 +1,7 @@
 /* The kladder database: SQLite in WAL mode with foreign keys on, migrated by PRAGMA user_version.
  * Every SQL statement of the program lives in casedb/ (DESIGN). Functions return 0 on success
- * and -1 on failure with a message in err (a person can act on it); they never print. */
+ * and -1 on failure with a message in err (a person can act on it), unless they say otherwise;
+ * they never print. */
 #ifndef KL_CASEDB_CDB_H
 #define KL_CASEDB_CDB_H
 
@@ -28,6 +29,13 @@ const char *cdb_path(const struct cdb *db);
  * another thread while db is in use (sqlite3_interrupt). */
 void cdb_interrupt(struct cdb *db);
 
+/* Transactions: everything between begin and commit lands together or not at all. They nest:
+ * only the outermost begin and commit reach SQLite, so a function with its own transaction can
+ * run inside its caller's. A rollback at any depth undoes the outermost transaction whole. */
+int cdb_tx_begin(struct cdb *db, char *err, size_t errlen);
+int cdb_tx_commit(struct cdb *db, char *err, size_t errlen);
+void cdb_tx_rollback(struct cdb *db);
+
 /* Number of cases stored (0 on a fresh database). */
 int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);
 
@@ -38,8 +46,9 @@ struct cdb_case_filter {
     const char *repo;    /* "aiter", "flydsl", "sglang", "atom" (any ref of the case) */
     const char *symptom; /* one tag */
     const char *search;  /* English or Chinese text; every whitespace-separated term must occur
-                            (case-insensitively for ASCII) in the id, refs, titles, summaries,
-                            figures, models, symptoms or the test that catches it */
+                            (case-insensitively for ASCII) in the id, arch, refs and their
+                            titles, titles, summaries, figures, models, symptoms or the test
+                            that catches it */
 };
 
 struct cdb_case_list {
@@ -74,7 +83,9 @@ void cdb_facets_free(struct cdb_facet *f, size_t n);
 char *cdb_meta_get(struct cdb *db, const char *key);
 int cdb_meta_set(struct cdb *db, const char *key, const char *value, char *err, size_t errlen);
 
-/* The raw SQLite handle, for casedb's own files only (results.c, sink.c). */
+/* The raw SQLite handle, for tests that look at the stored rows directly; casedb's own files
+ * use struct cdb's member (cdb_internal.h), and no other program code may use it (DESIGN: only
+ * casedb writes SQL). */
 struct sqlite3 *cdb_handle(struct cdb *db);
 
 #endif

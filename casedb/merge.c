@@ -1,5 +1,7 @@
-/* Idempotent merge of another host's results (merge.h). Statements are prepared once per merge
- * and reused for every row: 100,000 checks cost 100,000 steps, not 100,000 compilations. */
+/* Idempotent merge of another host's results (merge.h): what is stored already is compared here;
+ * what is new goes through the results writer (writer.h). The lookups, like the writer's
+ * statements, are prepared once per merge and reused for every row: 100,000 checks cost 100,000
+ * steps, not 100,000 compilations. */
 #include "casedb/merge.h"
 
 #include <math.h>
@@ -8,83 +10,34 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "casedb/cdb.h"
 #include "casedb/cdb_internal.h"
-#include "casedb/check_keys.h"
-#include "casedb/results_query.h"
+#include "casedb/hosts.h"
+#include "casedb/writer.h"
 
-enum {
-    ST_MACHINE_GET,
-    ST_MACHINE_PUT,
-    ST_RUN_GET,
-    ST_RUN_PUT,
-    ST_CHECKS_GET,
-    ST_CHECK_PUT,
-    ST_HOST_GET,
-    ST_HOST_PUT,
-    ST_COUNT
-};
+enum { ST_MACHINE_GET, ST_RUN_GET, ST_CHECKS_GET, ST_COUNT };
 
 static const char *const sql[ST_COUNT] = {
     [ST_MACHINE_GET] = "SELECT host, backend, device, target, wave_size, compute_units, mem_bytes,"
                        " driver_version, runtime_version, compiler_version, compute_partition,"
                        " memory_partition, kladder_version, kladder_commit FROM machines"
                        " WHERE id = ?1",
-    [ST_MACHINE_PUT] = "INSERT INTO machines (id, host, backend, device, target, wave_size,"
-                       " compute_units, mem_bytes, driver_version, runtime_version,"
-                       " compiler_version, compute_partition, memory_partition, kladder_version,"
-                       " kladder_commit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-                       " ?13, ?14, ?15)",
     [ST_RUN_GET] = "SELECT machine_id, host, rung, suite, case_id, variant, argv, started, finished,"
                    " verdict, id FROM runs WHERE uuid = ?1",
-    [ST_RUN_PUT] = "INSERT INTO runs (uuid, machine_id, host, origin, rung, suite, case_id, variant,"
-                   " argv, started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip,"
-                   " n_cancelled) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-                   " ?14, ?15, ?16, ?17, ?18)",
     [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
                       " c.time_min_us, c.time_max_us, c.repeats, c.limit_s"
                       " FROM checks c JOIN check_keys k ON k.id = c.key_id"
                       " WHERE c.run_id = ?1 ORDER BY c.seq",
-    [ST_CHECK_PUT] = "INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, first_bad,"
-                     " bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
-                     " limit_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-                     " ?14)",
-    [ST_HOST_GET] = "SELECT 1 FROM hosts WHERE name = ?1",
-    [ST_HOST_PUT] = "INSERT INTO hosts (name, url, added) VALUES (?1, ?2, ?3)",
 };
 
 struct merge {
     struct cdb *db;
     sqlite3_stmt *st[ST_COUNT];
-    struct cdb_key_cache *keys;
+    struct cdb_writer *w;
     char *err;
     size_t errlen;
 };
-
-/* Strings live until the step returns, so SQLite need not copy them. */
-static void bind_str(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-static void bind_dbl(sqlite3_stmt *st, int i, double v)
-{
-    if (isnan(v))
-        sqlite3_bind_null(st, i);
-    else
-        sqlite3_bind_double(st, i, v);
-}
-
-static void bind_i64_or_null(sqlite3_stmt *st, int i, int64_t v)
-{
-    if (v < 0)
-        sqlite3_bind_null(st, i);
-    else
-        sqlite3_bind_int64(st, i, v);
-}
 
 static sqlite3_stmt *ready(struct merge *m, int which)
 {
@@ -124,71 +77,62 @@ static bool same_i64(int64_t a, sqlite3_stmt *st, int i)
 
 #define TXT(st, i) sqlite3_column_text(st, i)
 
+/* The first field in which the stored machine (ST_MACHINE_GET's row) differs from mc, or NULL. */
+static const char *machine_differs(sqlite3_stmt *st, const struct cdb_machine *mc)
+{
+    if (!same_str(mc->host, TXT(st, 0)))
+        return "host";
+    if (!same_str(mc->backend, TXT(st, 1)))
+        return "backend";
+    if (!same_str(mc->device, TXT(st, 2)))
+        return "device";
+    if (!same_str(mc->target, TXT(st, 3)))
+        return "target";
+    if (mc->wave_size != sqlite3_column_int(st, 4))
+        return "wave_size";
+    if (mc->compute_units != sqlite3_column_int(st, 5))
+        return "compute_units";
+    if (mc->mem_bytes != sqlite3_column_int64(st, 6))
+        return "mem_bytes";
+    if (!same_str(mc->driver_version, TXT(st, 7)))
+        return "driver_version";
+    if (!same_str(mc->runtime_version, TXT(st, 8)))
+        return "runtime_version";
+    if (!same_str(mc->compiler_version, TXT(st, 9)))
+        return "compiler_version";
+    if (!same_str(mc->compute_partition, TXT(st, 10)))
+        return "compute_partition";
+    if (!same_str(mc->memory_partition, TXT(st, 11)))
+        return "memory_partition";
+    if (!same_str(mc->kladder_version, TXT(st, 12)))
+        return "kladder_version";
+    if (!same_str(mc->kladder_commit, TXT(st, 13)))
+        return "kladder_commit";
+    return NULL;
+}
+
 static int put_machine(struct merge *m, const struct cdb_machine *mc, struct cdb_merge_stats *s)
 {
-    sqlite3_stmt *st = ready(m, ST_MACHINE_GET);
-    bind_str(st, 1, mc->id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        const char *field = NULL;
-        if (!same_str(mc->host, TXT(st, 0)))
-            field = "host";
-        else if (!same_str(mc->backend, TXT(st, 1)))
-            field = "backend";
-        else if (!same_str(mc->device, TXT(st, 2)))
-            field = "device";
-        else if (!same_str(mc->target, TXT(st, 3)))
-            field = "target";
-        else if (mc->wave_size != sqlite3_column_int(st, 4))
-            field = "wave_size";
-        else if (mc->compute_units != sqlite3_column_int(st, 5))
-            field = "compute_units";
-        else if (mc->mem_bytes != sqlite3_column_int64(st, 6))
-            field = "mem_bytes";
-        else if (!same_str(mc->driver_version, TXT(st, 7)))
-            field = "driver_version";
-        else if (!same_str(mc->runtime_version, TXT(st, 8)))
-            field = "runtime_version";
-        else if (!same_str(mc->compiler_version, TXT(st, 9)))
-            field = "compiler_version";
-        else if (!same_str(mc->compute_partition, TXT(st, 10)))
-            field = "compute_partition";
-        else if (!same_str(mc->memory_partition, TXT(st, 11)))
-            field = "memory_partition";
-        else if (!same_str(mc->kladder_version, TXT(st, 12)))
-            field = "kladder_version";
-        else if (!same_str(mc->kladder_commit, TXT(st, 13)))
-            field = "kladder_commit";
-        sqlite3_reset(st);
-        if (field) {
-            snprintf(m->err, m->errlen,
-                     "machine %s is already stored with a different '%s'; not overwritten",
-                     mc->id, field);
-            return -1;
-        }
+    bool added;
+    if (cdb_writer_machine(m->w, mc, &added, m->err, m->errlen) != 0)
+        return -1;
+    if (added) {
+        s->new_machines++;
         return 0;
     }
-    if (rc != SQLITE_DONE)
+    sqlite3_stmt *st = ready(m, ST_MACHINE_GET);
+    cdb_bind_text(st, 1, mc->id);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW)
         return fail(m, "looking up a machine");
-    st = ready(m, ST_MACHINE_PUT);
-    bind_str(st, 1, mc->id);
-    bind_str(st, 2, mc->host);
-    bind_str(st, 3, mc->backend);
-    bind_str(st, 4, mc->device);
-    bind_str(st, 5, mc->target);
-    sqlite3_bind_int(st, 6, mc->wave_size);
-    sqlite3_bind_int(st, 7, mc->compute_units);
-    sqlite3_bind_int64(st, 8, mc->mem_bytes);
-    bind_str(st, 9, mc->driver_version);
-    bind_str(st, 10, mc->runtime_version);
-    bind_str(st, 11, mc->compiler_version);
-    bind_str(st, 12, mc->compute_partition);
-    bind_str(st, 13, mc->memory_partition);
-    bind_str(st, 14, mc->kladder_version);
-    bind_str(st, 15, mc->kladder_commit);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        return fail(m, "storing a machine");
-    s->new_machines++;
+    const char *field = machine_differs(st, mc);
+    sqlite3_reset(st);
+    if (field) {
+        snprintf(m->err, m->errlen,
+                 "machine %s is already stored with a different '%s'; not overwritten", mc->id,
+                 field);
+        return -1;
+    }
     return 0;
 }
 
@@ -282,7 +226,7 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
 {
     const struct cdb_run *r = &mr->run;
     sqlite3_stmt *st = ready(m, ST_RUN_GET);
-    bind_str(st, 1, r->uuid);
+    cdb_bind_text(st, 1, r->uuid);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         char which[48] = "";
@@ -300,70 +244,18 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
     }
     if (rc != SQLITE_DONE)
         return fail(m, "looking up a run");
-    st = ready(m, ST_RUN_PUT);
-    bind_str(st, 1, r->uuid);
-    bind_str(st, 2, r->machine_id);
-    bind_str(st, 3, r->host);
-    bind_str(st, 4, origin);
-    sqlite3_bind_int(st, 5, r->rung);
-    bind_str(st, 6, r->suite);
-    bind_str(st, 7, r->case_id);
-    bind_str(st, 8, r->variant);
-    bind_str(st, 9, r->argv);
-    bind_str(st, 10, r->started);
-    bind_str(st, 11, r->finished);
-    bind_str(st, 12, cdb_verdict_name(r->verdict));
     int counts[CDB_VERDICT_COUNT] = {0};
     for (size_t i = 0; i < mr->n_checks; i++)
         counts[mr->checks[i].verdict]++;
-    for (int v = CDB_PASS; v <= CDB_CANCELLED; v++)
-        sqlite3_bind_int(st, 13 + v, counts[v]);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        return fail(m, "storing a run");
-    sqlite3_int64 run_id = sqlite3_last_insert_rowid(m->db->h);
-    for (size_t i = 0; i < mr->n_checks; i++) {
-        const struct cdb_check *c = &mr->checks[i];
-        sqlite3_int64 key_id;
-        if (cdb_key_id(m->keys, c, &key_id, m->err, m->errlen) != 0)
+    sqlite3_int64 run_id;
+    if (cdb_writer_run(m->w, r, origin, counts, &run_id, m->err, m->errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < mr->n_checks; i++)
+        if (cdb_writer_check(m->w, run_id, &mr->checks[i], m->err, m->errlen) != 0)
             return -1;
-        st = ready(m, ST_CHECK_PUT);
-        sqlite3_bind_int64(st, 1, run_id);
-        sqlite3_bind_int(st, 2, c->seq);
-        sqlite3_bind_int64(st, 3, key_id);
-        bind_str(st, 4, c->oracle);
-        bind_str(st, 5, cdb_verdict_name(c->verdict));
-        bind_str(st, 6, c->detail);
-        bind_i64_or_null(st, 7, c->first_bad);
-        bind_i64_or_null(st, 8, c->bad_count);
-        bind_dbl(st, 9, c->max_err);
-        bind_dbl(st, 10, c->time_median_us);
-        bind_dbl(st, 11, c->time_min_us);
-        bind_dbl(st, 12, c->time_max_us);
-        sqlite3_bind_int(st, 13, c->repeats);
-        bind_dbl(st, 14, c->limit_s);
-        if (sqlite3_step(st) != SQLITE_DONE)
-            return fail(m, "storing a check");
-    }
     s->new_runs++;
     s->new_checks += mr->n_checks;
     return 0;
-}
-
-static int ensure_host(struct merge *m, const struct cdb_merge_target *t)
-{
-    sqlite3_stmt *st = ready(m, ST_HOST_GET);
-    bind_str(st, 1, t->origin);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc == SQLITE_ROW)
-        return 0;
-    if (rc != SQLITE_DONE)
-        return fail(m, "looking up a host");
-    st = ready(m, ST_HOST_PUT);
-    bind_str(st, 1, t->origin);
-    bind_str(st, 2, t->url);
-    bind_str(st, 3, t->when);
-    return sqlite3_step(st) == SQLITE_DONE ? 0 : fail(m, "adding a host");
 }
 
 /* A bulk merge builds the check-key index once, sorted, instead of updating it row by row
@@ -423,7 +315,8 @@ int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb
     sqlite3_exec(db->h, "PRAGMA threads = 2; PRAGMA wal_autocheckpoint = 0;", NULL, NULL, NULL);
     if (cdb_tx_begin(db, err, errlen) != 0)
         goto out;
-    if (!(m.keys = cdb_key_cache_new(db, err, errlen)) || ensure_host(&m, t) != 0)
+    m.w = cdb_writer_new(db);
+    if (cdb_host_ensure(db, t->origin, t->url, t->when, err, errlen) != 0)
         goto rollback;
     size_t incoming = 0;
     for (size_t i = 0; i < in->n_runs; i++)
@@ -439,8 +332,8 @@ int cdb_merge(struct cdb *db, const struct cdb_merge_target *t, const struct cdb
         sqlite3_finalize(m.st[i]);
         m.st[i] = NULL;
     }
-    cdb_key_cache_free(m.keys);
-    m.keys = NULL;
+    cdb_writer_free(m.w);
+    m.w = NULL;
     if (index_sql && cdb_exec(db, index_sql, err, errlen) != 0)
         goto rollback;
     if (cdb_host_set_pulled(db, t->origin, t->when, t->cursor, err, errlen) != 0 ||
@@ -454,7 +347,7 @@ rollback:
 out:
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(m.st[i]);
-    cdb_key_cache_free(m.keys);
+    cdb_writer_free(m.w);
     sqlite3_exec(db->h,
                  "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000; PRAGMA threads = 0;"
                  " PRAGMA wal_autocheckpoint = 1000;",

@@ -1,6 +1,7 @@
-/* Verification results: machines (fingerprints), runs and their checks, and remote hosts.
- * The engine records through these; importers of remote results go through the same calls
- * inside one transaction (cdb_tx_*). Strings are copied; the caller keeps ownership.
+/* Verification results: machines (fingerprints), runs and their checks, as the runner records
+ * them one row at a time. A pull merges another host's results through merge.h; both go
+ * through casedb's one writer (writer.c), so a row is stored the same way whoever wrote it.
+ * The put calls only read their arguments during the call; the caller keeps ownership.
  * Doubles that a backend could not measure are NAN and are stored as NULL ("n/a", never 0). */
 #ifndef KL_CASEDB_RESULTS_H
 #define KL_CASEDB_RESULTS_H
@@ -10,24 +11,26 @@
 
 struct cdb;
 
-/* The exact machine a run used. id is a hash of every other field but host-independent ones are
- * included too, so one host with two GPUs has two machines. */
+/* The exact machine a run used. id is a hash of every other field, so a new driver, compiler,
+ * partition mode or kladder build on the same host is a new machine, and so is each of two
+ * different GPUs in one host. A number not known is 0, here and in the database (the JSON
+ * documents write it as null); a string not known is NULL. */
 struct cdb_machine {
     char id[33];              /* 32 hex digits; cdb_machine_make_id fills it */
     const char *host;
     const char *backend;      /* "hip", "cuda", "cpu" */
     const char *device;       /* "NVIDIA H200", "AMD Instinct MI455X", "cpu (x86_64, 2 threads)" */
     const char *target;       /* "sm_90", "gfx1250", "cpu-wave32" */
-    int wave_size;
+    int wave_size;            /* 0 unknown */
     int compute_units;        /* CUs or SMs; 0 unknown */
     int64_t mem_bytes;        /* 0 unknown */
-    const char *driver_version;
+    const char *driver_version;    /* these three: NULL unknown */
     const char *runtime_version;
     const char *compiler_version;
     const char *compute_partition; /* AMD "SPX"/"DPX"/..., NULL elsewhere */
     const char *memory_partition;  /* AMD "NPS1"/"NPS2"/..., NULL elsewhere */
     const char *kladder_version;
-    const char *kladder_commit;
+    const char *kladder_commit;    /* NULL unknown */
 };
 void cdb_machine_make_id(struct cdb_machine *m);
 
@@ -59,7 +62,8 @@ struct cdb_check {
     const char *variant;      /* "fixed", "buggy", "baseline-fixed", "baseline-buggy", "user" */
     const char *check;        /* check name, e.g. "tail-k640", "sentinel-2^31" */
     const char *shape;        /* "M=8192,N=151936,K=64" */
-    const char *oracle;       /* "reference", "sentinel", "finite", "bitwise-repeat", "no-hang" */
+    const char *oracle;       /* "reference", "sentinel", "finite", "bitwise-repeat", "no-hang",
+                                 or several joined by '+': "reference+no-hang" */
     enum cdb_verdict verdict;
     const char *detail;       /* a sentence: first bad index, counts, max error, or skip reason */
     int64_t first_bad;        /* -1 none */
@@ -70,21 +74,22 @@ struct cdb_check {
     double limit_s;           /* watchdog limit; NAN none */
 };
 
-/* Transactions: everything between begin and commit lands together or not at all. */
-int cdb_tx_begin(struct cdb *db, char *err, size_t errlen);
-int cdb_tx_commit(struct cdb *db, char *err, size_t errlen);
-void cdb_tx_rollback(struct cdb *db);
+/* Each call lands on its own; to make several land together, wrap them in cdb_tx_begin and
+ * cdb_tx_commit (cdb.h). Return 0, or -1 with err. */
 
-/* Inserts the machine unless one with the same id exists. */
+/* Inserts the machine unless one with the same id exists (that one is kept as it is). */
 int cdb_machine_put(struct cdb *db, const struct cdb_machine *m, char *err, size_t errlen);
-/* Inserts a run (the uuid must be new). */
+/* Inserts a run made here (the uuid must be new), with no checks counted yet. */
 int cdb_run_put(struct cdb *db, const struct cdb_run *r, char *err, size_t errlen);
-/* Sets finished and verdict of a run. */
+/* Sets finished and verdict of a run; a uuid not stored changes nothing and is no error. */
 int cdb_run_finish(struct cdb *db, const char *uuid, const char *finished,
                    enum cdb_verdict verdict, char *err, size_t errlen);
+/* Stores a check of the stored run c->run_uuid and adds it to that run's verdict counts: both
+ * or neither. A run that is not stored is an error. */
 int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen);
 
-/* Fills out with a fresh random UUID (version 4) from /dev/urandom. */
+/* Fills out with a fresh random UUID (version 4) from /dev/urandom, or from the time and the
+ * process id where /dev/urandom cannot be read. */
 void cdb_uuid_new(char out[37]);
 /* Current UTC time as ISO 8601 with seconds. */
 void cdb_now_iso(char out[21]);

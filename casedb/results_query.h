@@ -1,5 +1,5 @@
 /* Reading results back: runs with their verdict counts and machine, one run with its checks,
- * machines, the hosts table (remote sources), and the rows of a two-sided comparison.
+ * machines, and the rows of a two-sided comparison. (The hosts table is hosts.h.)
  *
  * Nothing here prints; the CLI verbs and the TUI views format the same structures.
  * Ownership: every list owns its strings (one arena per list, freed by the list's _free); the
@@ -27,7 +27,8 @@ struct cdb_run_info {
     int n_checks;
 };
 
-/* Zero / NULL fields do not filter (use cdb_run_filter_init for the "any" values). */
+/* NULL and false fields do not filter; rung and verdict take -1 for "any" (0 is rung 0 and
+ * CDB_PASS), so start from cdb_run_filter_init, which sets every field to "any". */
 struct cdb_run_filter {
     const char *host;       /* runs.host or the origin host name; "local": runs made here */
     int rung;               /* -1 any */
@@ -64,14 +65,14 @@ struct cdb_run_detail {
     struct cdb_pool *pool;
 };
 /* id is a full UUID or a unique prefix of at least 4 characters. Returns 1 found, 0 not found,
- * -1 on error (an ambiguous prefix is an error naming the candidates' count). */
+ * -1 on error (an id that is not a UUID's prefix, or a prefix of several runs, is an error). */
 int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, char *err,
                  size_t errlen);
 void cdb_run_detail_free(struct cdb_run_detail *d);
 
 /* Calls fn for every check of the runs matching f, in the runs' insertion order and then by
  * seq. The check and its strings are valid only during the call. fn returning non-zero stops
- * the walk and is returned. */
+ * the walk and is returned; 0 when every check was seen, -1 with err when SQLite fails. */
 int cdb_checks_each(struct cdb *db, const struct cdb_run_filter *f,
                     int (*fn)(void *ctx, const struct cdb_check *c), void *ctx, char *err,
                     size_t errlen);
@@ -87,47 +88,6 @@ struct cdb_machine_list {
 int cdb_machines_query(struct cdb *db, const struct cdb_run_filter *f,
                        struct cdb_machine_list *out, char *err, size_t errlen);
 void cdb_machine_list_free(struct cdb_machine_list *l);
-
-/* ---- hosts (remote result sources) -------------------------------------------------------- */
-
-struct cdb_host {
-    const char *name;
-    const char *url;
-    const char *added;     /* ISO time */
-    const char *last_pull; /* ISO time of the last successful pull; NULL never */
-    const char *last_error;
-    const char *cursor;    /* newest `finished` pulled; NULL: nothing yet */
-    int runs;              /* runs pulled from it */
-};
-struct cdb_host_list {
-    struct cdb_host *items;
-    size_t n;
-    struct cdb_pool *pool;
-};
-
-/* A host name: 1 to 64 characters of [a-z0-9._-], not starting with '.' or '-', and not the
- * reserved word "local". */
-bool cdb_host_name_valid(const char *name);
-
-int cdb_hosts_list(struct cdb *db, struct cdb_host_list *out, char *err, size_t errlen);
-/* Looks a host up by name (by_url false) or by URL. Returns 1 found (out holds it), 0 not, -1
- * error. */
-int cdb_host_find(struct cdb *db, const char *key, bool by_url, struct cdb_host_list *out,
-                  char *err, size_t errlen);
-void cdb_host_list_free(struct cdb_host_list *l);
-/* Adds a host; an existing name is an error. The caller validates the URL. */
-int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, size_t errlen);
-/* Removes a host. Runs pulled from it would otherwise look local, so with purge false a host
- * that has runs is refused; purge deletes them (and their checks) in the same transaction.
- * Returns 1 removed, 0 no such host, -1 error; *purged gets the runs deleted. */
-int cdb_host_remove(struct cdb *db, const char *name, bool purge, int *purged, char *err,
-                    size_t errlen);
-/* Records a successful pull: last_pull, the new cursor (NULL keeps the old one), clears
- * last_error. Meant to run inside the pull's transaction. */
-int cdb_host_set_pulled(struct cdb *db, const char *name, const char *when, const char *cursor,
-                        char *err, size_t errlen);
-/* Forgets the cursor, so the next pull reads everything again. */
-int cdb_host_reset_cursor(struct cdb *db, const char *name, char *err, size_t errlen);
 
 /* ---- comparison ------------------------------------------------------------------------- */
 

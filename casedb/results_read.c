@@ -1,4 +1,4 @@
-/* Reading results: runs, checks, machines, hosts and comparison rows (results_query.h). */
+/* Reading results: runs, checks, machines and comparison rows (results_query.h). */
 #include "casedb/results_query.h"
 
 #include <math.h>
@@ -8,58 +8,8 @@
 #include <string.h>
 
 #include "casedb/cdb_internal.h"
+#include "casedb/pool.h"
 #include "common/xalloc.h"
-
-/* ---- string arena: one per list, so freeing 100,000 checks is one walk over a few blocks -- */
-
-struct pool_block {
-    struct pool_block *next;
-    size_t used, cap;
-    char data[];
-};
-struct cdb_pool {
-    struct pool_block *head;
-};
-
-static struct cdb_pool *pool_new(void)
-{
-    return xcalloc(1, sizeof(struct cdb_pool));
-}
-
-static void pool_free(struct cdb_pool *p)
-{
-    if (!p)
-        return;
-    for (struct pool_block *b = p->head, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
-    free(p);
-}
-
-static const char *pool_strn(struct cdb_pool *p, const char *s, size_t n)
-{
-    if (!s)
-        return NULL;
-    struct pool_block *b = p->head;
-    if (!b || b->cap - b->used < n + 1) {
-        size_t cap = n + 1 > 64 * 1024 ? n + 1 : 64 * 1024;
-        b = xmalloc(sizeof *b + cap);
-        b->used = 0, b->cap = cap, b->next = p->head;
-        p->head = b;
-    }
-    char *d = b->data + b->used;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    b->used += n + 1;
-    return d;
-}
-
-static const char *col_str(struct cdb_pool *p, sqlite3_stmt *st, int i)
-{
-    const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? pool_strn(p, (const char *)s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
-}
 
 static double col_double(sqlite3_stmt *st, int i)
 {
@@ -124,37 +74,37 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
  * `at` on (both readers of machines select them so). */
 static void read_machine(struct cdb_pool *p, sqlite3_stmt *st, int at, struct cdb_machine *m)
 {
-    m->host = col_str(p, st, at);
-    m->backend = col_str(p, st, at + 1);
-    m->device = col_str(p, st, at + 2);
-    m->target = col_str(p, st, at + 3);
+    m->host = cdb_pool_col(p, st, at);
+    m->backend = cdb_pool_col(p, st, at + 1);
+    m->device = cdb_pool_col(p, st, at + 2);
+    m->target = cdb_pool_col(p, st, at + 3);
     m->wave_size = sqlite3_column_int(st, at + 4);
     m->compute_units = sqlite3_column_int(st, at + 5);
     m->mem_bytes = sqlite3_column_int64(st, at + 6);
-    m->driver_version = col_str(p, st, at + 7);
-    m->runtime_version = col_str(p, st, at + 8);
-    m->compiler_version = col_str(p, st, at + 9);
-    m->compute_partition = col_str(p, st, at + 10);
-    m->memory_partition = col_str(p, st, at + 11);
-    m->kladder_version = col_str(p, st, at + 12);
-    m->kladder_commit = col_str(p, st, at + 13);
+    m->driver_version = cdb_pool_col(p, st, at + 7);
+    m->runtime_version = cdb_pool_col(p, st, at + 8);
+    m->compiler_version = cdb_pool_col(p, st, at + 9);
+    m->compute_partition = cdb_pool_col(p, st, at + 10);
+    m->memory_partition = cdb_pool_col(p, st, at + 11);
+    m->kladder_version = cdb_pool_col(p, st, at + 12);
+    m->kladder_commit = cdb_pool_col(p, st, at + 13);
 }
 
 static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *ri)
 {
     memset(ri, 0, sizeof *ri);
     struct cdb_run *r = &ri->run;
-    r->uuid = col_str(p, st, 0);
-    r->machine_id = col_str(p, st, 1);
-    r->host = col_str(p, st, 2);
-    ri->origin = col_str(p, st, 3);
+    r->uuid = cdb_pool_col(p, st, 0);
+    r->machine_id = cdb_pool_col(p, st, 1);
+    r->host = cdb_pool_col(p, st, 2);
+    ri->origin = cdb_pool_col(p, st, 3);
     r->rung = sqlite3_column_int(st, 4);
-    r->suite = col_str(p, st, 5);
-    r->case_id = col_str(p, st, 6);
-    r->variant = col_str(p, st, 7);
-    r->argv = col_str(p, st, 8);
-    r->started = col_str(p, st, 9);
-    r->finished = col_str(p, st, 10);
+    r->suite = cdb_pool_col(p, st, 5);
+    r->case_id = cdb_pool_col(p, st, 6);
+    r->variant = cdb_pool_col(p, st, 7);
+    r->argv = cdb_pool_col(p, st, 8);
+    r->started = cdb_pool_col(p, st, 9);
+    r->finished = cdb_pool_col(p, st, 10);
     r->verdict = col_verdict(st, 11);
     struct cdb_machine *m = &ri->machine;
     snprintf(m->id, sizeof m->id, "%s", r->machine_id ? r->machine_id : "");
@@ -177,7 +127,7 @@ static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char
     if (rc != SQLITE_OK)
         return cdb_fail(db, "listing runs", err, errlen);
     bind_filter(st, f);
-    out->pool = pool_new();
+    out->pool = cdb_pool_new();
     size_t cap = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (out->n == cap) {
@@ -209,7 +159,7 @@ int cdb_runs_query_oldest_first(struct cdb *db, const struct cdb_run_filter *f,
 void cdb_run_list_free(struct cdb_run_list *l)
 {
     free(l->items);
-    pool_free(l->pool);
+    cdb_pool_free(l->pool);
     memset(l, 0, sizeof *l);
 }
 
@@ -236,7 +186,7 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
 /* With p NULL the strings point into SQLite's row (valid until the next step). */
 static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c)
 {
-#define S(i) (p ? col_str(p, st, i) : (const char *)sqlite3_column_text(st, i))
+#define S(i) (p ? cdb_pool_col(p, st, i) : (const char *)sqlite3_column_text(st, i))
     c->run_uuid = S(0);
     c->seq = sqlite3_column_int(st, 1);
     c->rung = sqlite3_column_int(st, 2);
@@ -275,7 +225,7 @@ int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, cha
                            -1, &st, NULL) != SQLITE_OK)
         return cdb_fail(db, "loading a run", err, errlen);
     cdb_bind_text(st, 1, id);
-    out->pool = pool_new();
+    out->pool = cdb_pool_new();
     int found = 0, rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (found++ == 0)
@@ -320,7 +270,7 @@ int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, cha
 void cdb_run_detail_free(struct cdb_run_detail *d)
 {
     free(d->checks);
-    pool_free(d->pool);
+    cdb_pool_free(d->pool);
     memset(d, 0, sizeof *d);
 }
 
@@ -368,7 +318,7 @@ int cdb_machines_query(struct cdb *db, const struct cdb_run_filter *f,
         return cdb_fail(db, "listing machines", err, errlen);
     if (f)
         bind_filter(st, f);
-    out->pool = pool_new();
+    out->pool = cdb_pool_new();
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -393,160 +343,8 @@ int cdb_machines_query(struct cdb *db, const struct cdb_run_filter *f,
 void cdb_machine_list_free(struct cdb_machine_list *l)
 {
     free(l->items);
-    pool_free(l->pool);
+    cdb_pool_free(l->pool);
     memset(l, 0, sizeof *l);
-}
-
-/* ---- hosts ------------------------------------------------------------------------------ */
-
-bool cdb_host_name_valid(const char *name)
-{
-    size_t n = strlen(name);
-    if (n == 0 || n > 64 || name[0] == '.' || name[0] == '-' || strcmp(name, "local") == 0)
-        return false;
-    return strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
-}
-
-static int hosts_select(struct cdb *db, const char *where, const char *key,
-                        struct cdb_host_list *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    char *sql = xasprintf("SELECT h.name, h.url, h.added, h.last_pull, h.last_error, h.cursor,"
-                          " (SELECT count(*) FROM runs WHERE origin = h.name) FROM hosts h %s"
-                          " ORDER BY h.name",
-                          where);
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
-    free(sql);
-    if (rc != SQLITE_OK)
-        return cdb_fail(db, "listing hosts", err, errlen);
-    if (key)
-        cdb_bind_text(st, 1, key);
-    out->pool = pool_new();
-    size_t cap = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (out->n == cap) {
-            cap = cap ? cap * 2 : 8;
-            out->items = xrealloc(out->items, cap * sizeof *out->items);
-        }
-        struct cdb_host *h = &out->items[out->n++];
-        h->name = col_str(out->pool, st, 0);
-        h->url = col_str(out->pool, st, 1);
-        h->added = col_str(out->pool, st, 2);
-        h->last_pull = col_str(out->pool, st, 3);
-        h->last_error = col_str(out->pool, st, 4);
-        h->cursor = col_str(out->pool, st, 5);
-        h->runs = sqlite3_column_int(st, 6);
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        cdb_host_list_free(out);
-        return cdb_fail(db, "listing hosts", err, errlen);
-    }
-    return 0;
-}
-
-int cdb_hosts_list(struct cdb *db, struct cdb_host_list *out, char *err, size_t errlen)
-{
-    return hosts_select(db, "", NULL, out, err, errlen);
-}
-
-int cdb_host_find(struct cdb *db, const char *key, bool by_url, struct cdb_host_list *out,
-                  char *err, size_t errlen)
-{
-    if (hosts_select(db, by_url ? "WHERE h.url = ?1" : "WHERE h.name = ?1", key, out, err,
-                     errlen) != 0)
-        return -1;
-    return out->n > 0;
-}
-
-void cdb_host_list_free(struct cdb_host_list *l)
-{
-    free(l->items);
-    pool_free(l->pool);
-    memset(l, 0, sizeof *l);
-}
-
-static int exec_bound(struct cdb *db, const char *sql, const char *what, const char *a,
-                      const char *b, const char *c, int *changes, char *err, size_t errlen)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return cdb_fail(db, what, err, errlen);
-    cdb_bind_text(st, 1, a);
-    if (sqlite3_bind_parameter_count(st) >= 2)
-        cdb_bind_text(st, 2, b);
-    if (sqlite3_bind_parameter_count(st) >= 3)
-        cdb_bind_text(st, 3, c);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return cdb_fail(db, what, err, errlen);
-    if (changes)
-        *changes = sqlite3_changes(db->h);
-    return 0;
-}
-
-int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, size_t errlen)
-{
-    struct cdb_host_list l;
-    int found = cdb_host_find(db, name, false, &l, err, errlen);
-    cdb_host_list_free(&l);
-    if (found < 0)
-        return -1;
-    if (found) {
-        snprintf(err, errlen, "a host named '%s' exists already (kladder hosts rm %s first)", name,
-                 name);
-        return -1;
-    }
-    char now[21];
-    cdb_now_iso(now);
-    return exec_bound(db, "INSERT INTO hosts (name, url, added) VALUES (?1, ?2, ?3)",
-                      "adding a host", name, url, now, NULL, err, errlen);
-}
-
-int cdb_host_remove(struct cdb *db, const char *name, bool purge, int *purged, char *err,
-                    size_t errlen)
-{
-    struct cdb_host_list l;
-    *purged = 0;
-    int found = cdb_host_find(db, name, false, &l, err, errlen);
-    int runs = found > 0 ? l.items[0].runs : 0;
-    cdb_host_list_free(&l);
-    if (found <= 0)
-        return found;
-    if (runs > 0 && !purge) {
-        snprintf(err, errlen,
-                 "host '%s' has %d pulled run%s; add --purge to remove them with it", name, runs,
-                 runs == 1 ? "" : "s");
-        return -1;
-    }
-    if (cdb_tx_begin(db, err, errlen) != 0)
-        return -1;
-    if (exec_bound(db, "DELETE FROM runs WHERE origin = ?1", "removing a host's runs", name, NULL,
-                   NULL, purged, err, errlen) != 0 ||
-        exec_bound(db, "DELETE FROM hosts WHERE name = ?1", "removing a host", name, NULL, NULL,
-                   NULL, err, errlen) != 0 ||
-        cdb_tx_commit(db, err, errlen) != 0) {
-        cdb_tx_rollback(db);
-        return -1;
-    }
-    return 1;
-}
-
-int cdb_host_set_pulled(struct cdb *db, const char *name, const char *when, const char *cursor,
-                        char *err, size_t errlen)
-{
-    return exec_bound(db,
-                      "UPDATE hosts SET last_pull = ?2, last_error = NULL,"
-                      " cursor = coalesce(?3, cursor) WHERE name = ?1",
-                      "recording a pull", name, when, cursor, NULL, err, errlen);
-}
-
-int cdb_host_reset_cursor(struct cdb *db, const char *name, char *err, size_t errlen)
-{
-    return exec_bound(db, "UPDATE hosts SET cursor = NULL WHERE name = ?1", "resetting a cursor",
-                      name, NULL, NULL, NULL, err, errlen);
 }
 
 /* ---- comparison ------------------------------------------------------------------------- */
@@ -662,7 +460,7 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
                 continue;
             struct cdb_compare_cell *c = &cells[key];
             if (!uuid)
-                uuid = col_str(p, runs, 1);
+                uuid = cdb_pool_col(p, runs, 1);
             c->present = true;
             c->verdict = col_verdict(checks, 1);
             c->median_us = col_double(checks, 2);
@@ -684,7 +482,7 @@ int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_
                      struct cdb_compare *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    out->pool = pool_new();
+    out->pool = cdb_pool_new();
     struct cdb_compare_cell *ca = NULL, *cb = NULL;
     sqlite3_stmt *st = NULL;
     sqlite3_int64 max_key = 0;
@@ -724,10 +522,10 @@ int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_
         struct cdb_compare_row *r = &out->rows[out->n++];
         memset(r, 0, sizeof *r);
         r->rung = sqlite3_column_int(st, 1);
-        r->suite = col_str(out->pool, st, 2);
-        r->check = col_str(out->pool, st, 3);
-        r->shape = col_str(out->pool, st, 4);
-        r->variant = col_str(out->pool, st, 5);
+        r->suite = cdb_pool_col(out->pool, st, 2);
+        r->check = cdb_pool_col(out->pool, st, 3);
+        r->shape = cdb_pool_col(out->pool, st, 4);
+        r->variant = cdb_pool_col(out->pool, st, 5);
         r->a = ca[key];
         r->b = cb[key];
     }
@@ -791,6 +589,6 @@ void cdb_compare_finish(struct cdb_compare *c)
 void cdb_compare_free(struct cdb_compare *c)
 {
     free(c->rows);
-    pool_free(c->pool);
+    cdb_pool_free(c->pool);
     memset(c, 0, sizeof *c);
 }

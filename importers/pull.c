@@ -10,7 +10,7 @@
 
 #include "casedb/cdb.h"
 #include "casedb/merge.h"
-#include "casedb/results_query.h"
+#include "casedb/hosts.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "importers/results_json.h"

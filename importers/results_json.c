@@ -16,6 +16,7 @@
 #include "common/xalloc.h"
 #include "importers/json_util.h"
 #include "importers/json_arena.h"
+#include "importers/machine_json.h"
 
 /* ---- formats ------------------------------------------------------------------------------ */
 
@@ -264,13 +265,14 @@ static int parse_machine(struct ctx *x, const cJSON *o, struct cdb_machine *m)
         return fail(x, "id", "expected 32 lower-case hex digits");
     snprintf(m->id, sizeof m->id, "%s", id);
     x->id = id;
+    /* null is "not known"; so is 0, which documents of earlier versions wrote for it */
     int64_t ws, cu, mem;
     if (get_str(x, v[1], "host", S_NAME, &m->host) || get_str(x, v[2], "backend", S_NAME, &m->backend) ||
         get_str(x, v[3], "device", S_NAME, &m->device) ||
         get_str(x, v[4], "target", S_NAME, &m->target) ||
-        get_int(x, v[5], "wave_size", 0, 1024, false, &ws) ||
-        get_int(x, v[6], "compute_units", 0, 1 << 20, false, &cu) ||
-        get_int(x, v[7], "mem_bytes", 0, 9007199254740992.0, false, &mem) ||
+        get_int(x, v[5], "wave_size", 0, 1024, true, &ws) ||
+        get_int(x, v[6], "compute_units", 0, 1 << 20, true, &cu) ||
+        get_int(x, v[7], "mem_bytes", 0, 9007199254740992.0, true, &mem) ||
         get_str(x, v[8], "driver_version", S_NAME_NULL, &m->driver_version) ||
         get_str(x, v[9], "runtime_version", S_NAME_NULL, &m->runtime_version) ||
         get_str(x, v[10], "compiler_version", S_NAME_NULL, &m->compiler_version) ||
@@ -279,9 +281,9 @@ static int parse_machine(struct ctx *x, const cJSON *o, struct cdb_machine *m)
         get_str(x, v[13], "kladder_version", S_NAME, &m->kladder_version) ||
         get_str(x, v[14], "kladder_commit", S_NAME_NULL, &m->kladder_commit))
         return -1;
-    m->wave_size = (int)ws;
-    m->compute_units = (int)cu;
-    m->mem_bytes = mem;
+    m->wave_size = ws < 0 ? 0 : (int)ws;
+    m->compute_units = cu < 0 ? 0 : (int)cu;
+    m->mem_bytes = mem < 0 ? 0 : mem;
     return 0;
 }
 
@@ -576,72 +578,27 @@ void imp_results_doc_free(struct imp_results_doc *d)
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-/* Adds s (or null) sanitised, so that every document kladder writes passes its own parser. */
-static void add_str(cJSON *o, const char *key, const char *s, bool text)
-{
-    if (!s) {
-        cJSON_AddNullToObject(o, key);
-        return;
-    }
-    if (text_is_clean(s, text ? "\n" : NULL)) {
-        cJSON_AddStringToObject(o, key, s);
-        return;
-    }
-    char *t = text_sanitize(s, text);
-    cJSON_AddStringToObject(o, key, t);
-    free(t);
-}
-
-static void add_num_or_null(cJSON *o, const char *key, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, key, v);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
-cJSON *imp_machine_to_json(const struct cdb_machine *m)
-{
-    cJSON *o = cJSON_CreateObject();
-    add_str(o, "id", m->id, false);
-    add_str(o, "host", m->host ? m->host : "", false);
-    add_str(o, "backend", m->backend ? m->backend : "", false);
-    add_str(o, "device", m->device ? m->device : "", false);
-    add_str(o, "target", m->target ? m->target : "", false);
-    cJSON_AddNumberToObject(o, "wave_size", m->wave_size);
-    cJSON_AddNumberToObject(o, "compute_units", m->compute_units);
-    cJSON_AddNumberToObject(o, "mem_bytes", (double)m->mem_bytes);
-    add_str(o, "driver_version", m->driver_version, false);
-    add_str(o, "runtime_version", m->runtime_version, false);
-    add_str(o, "compiler_version", m->compiler_version, false);
-    add_str(o, "compute_partition", m->compute_partition, false);
-    add_str(o, "memory_partition", m->memory_partition, false);
-    add_str(o, "kladder_version", m->kladder_version ? m->kladder_version : "", false);
-    add_str(o, "kladder_commit", m->kladder_commit, false);
-    return o;
-}
-
 cJSON *imp_run_to_json(const struct cdb_run_info *ri, bool with_machine)
 {
     const struct cdb_run *r = &ri->run;
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "run_id", r->uuid, false);
+    imp_json_add_str(o, "run_id", r->uuid, false);
     if (with_machine) {
-        add_str(o, "host", r->host, false);
-        add_str(o, "origin", ri->origin, false);
-        cJSON_AddItemToObject(o, "machine", imp_machine_to_json(&ri->machine));
+        imp_json_add_str(o, "host", r->host, false);
+        imp_json_add_str(o, "origin", ri->origin, false);
+        cJSON_AddItemToObject(o, "machine", imp_machine_json(&ri->machine));
     } else {
-        add_str(o, "machine_id", r->machine_id, false);
-        add_str(o, "host", r->host, false);
+        imp_json_add_str(o, "machine_id", r->machine_id, false);
+        imp_json_add_str(o, "host", r->host, false);
     }
     cJSON_AddNumberToObject(o, "rung", r->rung);
-    add_str(o, "suite", r->suite, false);
-    add_str(o, "case", r->case_id, false);
-    add_str(o, "variant", r->variant, false);
-    add_str(o, "argv", r->argv, true);
-    add_str(o, "started", r->started, false);
-    add_str(o, "finished", r->finished, false);
-    add_str(o, "verdict", cdb_verdict_name(r->verdict), false);
+    imp_json_add_str(o, "suite", r->suite, false);
+    imp_json_add_str(o, "case", r->case_id, false);
+    imp_json_add_str(o, "variant", r->variant, false);
+    imp_json_add_str(o, "argv", r->argv, true);
+    imp_json_add_str(o, "started", r->started, false);
+    imp_json_add_str(o, "finished", r->finished, false);
+    imp_json_add_str(o, "verdict", cdb_verdict_name(r->verdict), false);
     cJSON *c = cJSON_AddObjectToObject(o, "counts");
     for (int i = 0; i < N_COUNTS; i++)
         cJSON_AddNumberToObject(c, count_names[i], ri->counts[cdb_verdict_parse(count_names[i])]);
@@ -652,16 +609,16 @@ cJSON *imp_check_to_json(const struct cdb_check *c, bool with_run_id)
 {
     cJSON *o = cJSON_CreateObject();
     if (with_run_id)
-        add_str(o, "run_id", c->run_uuid, false);
+        imp_json_add_str(o, "run_id", c->run_uuid, false);
     cJSON_AddNumberToObject(o, "seq", c->seq);
     cJSON_AddNumberToObject(o, "rung", c->rung);
-    add_str(o, "suite", c->suite ? c->suite : "", false);
-    add_str(o, "variant", c->variant ? c->variant : "", false);
-    add_str(o, "check", c->check ? c->check : "", false);
-    add_str(o, "shape", c->shape ? c->shape : "", false);
-    add_str(o, "oracle", c->oracle ? c->oracle : "", false);
-    add_str(o, "verdict", cdb_verdict_name(c->verdict), false);
-    add_str(o, "detail", c->detail ? c->detail : "", true);
+    imp_json_add_str(o, "suite", c->suite ? c->suite : "", false);
+    imp_json_add_str(o, "variant", c->variant ? c->variant : "", false);
+    imp_json_add_str(o, "check", c->check ? c->check : "", false);
+    imp_json_add_str(o, "shape", c->shape ? c->shape : "", false);
+    imp_json_add_str(o, "oracle", c->oracle ? c->oracle : "", false);
+    imp_json_add_str(o, "verdict", cdb_verdict_name(c->verdict), false);
+    imp_json_add_str(o, "detail", c->detail ? c->detail : "", true);
     if (c->first_bad >= 0)
         cJSON_AddNumberToObject(o, "first_bad", (double)c->first_bad);
     else
@@ -670,13 +627,13 @@ cJSON *imp_check_to_json(const struct cdb_check *c, bool with_run_id)
         cJSON_AddNumberToObject(o, "bad_count", (double)c->bad_count);
     else
         cJSON_AddNullToObject(o, "bad_count");
-    add_num_or_null(o, "max_err", c->max_err);
+    imp_json_add_num(o, "max_err", c->max_err);
     cJSON *t = cJSON_AddObjectToObject(o, "time_us");
-    add_num_or_null(t, "median", c->time_median_us);
-    add_num_or_null(t, "min", c->time_min_us);
-    add_num_or_null(t, "max", c->time_max_us);
+    imp_json_add_num(t, "median", c->time_median_us);
+    imp_json_add_num(t, "min", c->time_min_us);
+    imp_json_add_num(t, "max", c->time_max_us);
     cJSON_AddNumberToObject(o, "repeats", c->repeats);
-    add_num_or_null(o, "limit_s", c->limit_s);
+    imp_json_add_num(o, "limit_s", c->limit_s);
     return o;
 }
 
@@ -741,15 +698,15 @@ int imp_results_export(struct cdb *db, const struct imp_export_opts *o, char **o
     if (gethostname(host, sizeof host) != 0)
         snprintf(host, sizeof host, "unknown");
     host[sizeof host - 1] = '\0';
-    add_str(by, "host", host, false);
-    add_str(by, "kladder_version", KL_VERSION, false);
-    add_str(by, "commit", KL_COMMIT, false);
+    imp_json_add_str(by, "host", host, false);
+    imp_json_add_str(by, "kladder_version", KL_VERSION, false);
+    imp_json_add_str(by, "commit", KL_COMMIT, false);
     char now[21];
     cdb_now_iso(now);
-    add_str(doc, "exported_at", now, false);
+    imp_json_add_str(doc, "exported_at", now, false);
     cJSON *ma = cJSON_AddArrayToObject(doc, "machines");
     for (size_t i = 0; i < machines.n; i++)
-        cJSON_AddItemToArray(ma, imp_machine_to_json(&machines.items[i]));
+        cJSON_AddItemToArray(ma, imp_machine_json(&machines.items[i]));
     cJSON *ra = cJSON_AddArrayToObject(doc, "runs");
     for (size_t i = 0; i < runs.n; i++)
         cJSON_AddItemToArray(ra, imp_run_to_json(&runs.items[i], false));

@@ -10,7 +10,9 @@
  * never stored), numbers must be finite, ids and times their exact format, every reference must
  * resolve, run UUIDs and (run, seq) pairs must be unique, and each run's declared verdict counts
  * must match its checks. The first problem found is the error, naming the source, the array
- * element and the field. Nothing is partially accepted. */
+ * element and the field. Nothing is partially accepted. A machine's wave_size, compute_units
+ * and mem_bytes may be null, "not known", which is read as struct cdb_machine's 0; the 0 that
+ * documents of earlier versions wrote there is read the same way. */
 #ifndef KL_IMPORTERS_RESULTS_JSON_H
 #define KL_IMPORTERS_RESULTS_JSON_H
 
@@ -71,8 +73,8 @@ int imp_results_export(struct cdb *db, const struct imp_export_opts *o, char **o
                        char *err, size_t errlen);
 
 /* JSON objects of the document's shape (caller deletes them); the CLI's --json output uses
- * them too, so both speak the same field names. Strings are sanitised on the way out. */
-struct cJSON *imp_machine_to_json(const struct cdb_machine *m);
+ * them too, so both speak the same field names. Strings are sanitised on the way out. A
+ * machine's object is imp_machine_json (machine_json.h). */
 /* with_machine: a "machine" object and "origin" (for `kladder results`); else "machine_id"
  * (for the export document). */
 struct cJSON *imp_run_to_json(const struct cdb_run_info *ri, bool with_machine);

@@ -10,16 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
+# `make all` builds both binaries (kbench under the same warnings as the rest)
 make --no-print-directory -j"$(nproc)" BUILD="$BUILD" all
-
-# kbench links with the same objects as the unit tests (everything but the CLI's main).
-PKG=${PKG:-pkg-config}
-objs=$(find "$BUILD/obj" -name '*.o' ! -path "$BUILD/obj/tui/main.o" ! -path "$BUILD/obj/tests/*")
-# shellcheck disable=SC2086
-${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I. -I"$BUILD/gen" \
-    $($PKG --cflags libcjson 2>/dev/null) -o "$BUILD/kbench" bench/kbench.c $objs \
-    $($PKG --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo) \
-    -lsqlite3 -lcjson -lcurl -ldl -lpthread -lm
 
 out=$BUILD/device
 rm -rf "$out"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "casedb/cdb.h"
-#include "casedb/results_query.h"
+#include "casedb/hosts.h"
 #include "common/text.h"
 #include "importers/remote.h"
 #include "tui/cli.h"

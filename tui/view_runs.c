@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casedb/hosts.h"
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"

@@ -13,6 +13,7 @@
 #include "casedb/cdb.h"
 #include "casedb/merge.h"
 #include "casedb/results.h"
+#include "casedb/hosts.h"
 #include "casedb/results_query.h"
 
 static struct cdb *fresh(void)

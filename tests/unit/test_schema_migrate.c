@@ -17,6 +17,7 @@
 
 #include "casedb/cdb.h"
 #include "casedb/results.h"
+#include "casedb/hosts.h"
 #include "casedb/results_query.h"
 #include "casedb/schema.h"
 #include "tests/unit/helpers/tmpdb.h"
