@@ -74,10 +74,10 @@ struct eng_reporter *eng_report_events(int fd, char *err, size_t errlen); /* JSO
 struct eng_reporter *eng_report_progress(void);             /* a bar on stderr */
 struct eng_reporter *eng_report_db(struct cdb *db);         /* run, machine and checks */
 
-/* The JSON forms the JSON report and the event stream share: a check, the machine (unknown
- * values are null). Caller owns the result. */
+/* The JSON form of a check that the JSON report and the event stream share. Caller owns it.
+ * (A machine is written by importers/machine_json.h, the serializer `kladder export` uses, so
+ * an unknown value is null in every document kladder writes.) */
 cJSON *eng_report_check_json(const struct eng_done *d);
-cJSON *eng_report_machine_json(const struct cdb_machine *m);
 const char *eng_schedule_name(enum eng_schedule s);
 
 #endif

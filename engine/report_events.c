@@ -6,6 +6,7 @@
 
 #include "common/xalloc.h"
 #include "engine/report.h"
+#include "importers/machine_json.h"
 
 struct events {
     struct eng_reporter base;
@@ -28,7 +29,7 @@ static void ev_start(struct eng_reporter *r, const struct eng_run_info *run)
     cJSON_AddStringToObject(ev, "event", "start");
     cJSON_AddStringToObject(ev, "run_id", run->uuid);
     cJSON_AddNumberToObject(ev, "total", (double)run->total);
-    cJSON_AddItemToObject(ev, "machine", eng_report_machine_json(&run->mach.m));
+    cJSON_AddItemToObject(ev, "machine", imp_machine_json(&run->mach.m));
     cJSON_AddStringToObject(ev, "schedule", eng_schedule_name(run->schedule));
     emit(r, ev);
 }

@@ -6,6 +6,7 @@
 
 #include "common/xalloc.h"
 #include "engine/report.h"
+#include "importers/machine_json.h"
 
 const char *eng_schedule_name(enum eng_schedule s)
 {
@@ -20,32 +21,6 @@ static void add_num_or_null(cJSON *o, const char *k, double v)
         cJSON_AddNumberToObject(o, k, v);
 }
 
-cJSON *eng_report_machine_json(const struct cdb_machine *m)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", m->id);
-    cJSON_AddStringToObject(o, "host", m->host);
-    cJSON_AddStringToObject(o, "backend", m->backend);
-    cJSON_AddStringToObject(o, "device", m->device);
-    cJSON_AddStringToObject(o, "target", m->target);
-    cJSON_AddNumberToObject(o, "wave_size", m->wave_size);
-    add_num_or_null(o, "compute_units", m->compute_units > 0 ? (double)m->compute_units : (double)NAN);
-    add_num_or_null(o, "mem_bytes", m->mem_bytes > 0 ? (double)m->mem_bytes : (double)NAN);
-    cJSON_AddStringToObject(o, "driver_version", m->driver_version);
-    cJSON_AddStringToObject(o, "runtime_version", m->runtime_version);
-    cJSON_AddStringToObject(o, "compiler_version", m->compiler_version);
-    if (m->compute_partition)
-        cJSON_AddStringToObject(o, "compute_partition", m->compute_partition);
-    else
-        cJSON_AddNullToObject(o, "compute_partition");
-    if (m->memory_partition)
-        cJSON_AddStringToObject(o, "memory_partition", m->memory_partition);
-    else
-        cJSON_AddNullToObject(o, "memory_partition");
-    cJSON_AddStringToObject(o, "kladder_version", m->kladder_version);
-    cJSON_AddStringToObject(o, "kladder_commit", m->kladder_commit);
-    return o;
-}
 
 cJSON *eng_report_check_json(const struct eng_done *d)
 {
@@ -98,7 +73,7 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     cJSON_AddStringToObject(rep, "started", run->started);
     cJSON_AddStringToObject(rep, "finished", run->finished);
     cJSON_AddStringToObject(rep, "schedule", eng_schedule_name(run->schedule));
-    cJSON_AddItemToObject(rep, "machine", eng_report_machine_json(&run->mach.m));
+    cJSON_AddItemToObject(rep, "machine", imp_machine_json(&run->mach.m));
     cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, eng_report_check_json(&checks[i]));
