@@ -15,6 +15,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/manifest.h"
+#include "engine/rung.h"
 #include "tui/child.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
@@ -132,10 +133,8 @@ static void each_manifest(void (*fn)(void *ctx, const struct eng_manifest *m, co
     free(list);
 }
 
-static bool engine_rung(int r)
-{
-    return r == 1 || r == 4 || r == 5;
-}
+/* The rungs the engine runs (engine/rung.h). */
+static bool engine_rung(int r) { return eng_rung_find(r) != NULL; }
 
 struct collect {
     struct launch_state *s;
@@ -275,10 +274,16 @@ static bool open_case(struct tui_app *app, struct launch_state *s, const char *c
 static bool open_cell(struct tui_app *app, struct launch_state *s, int gap, int rung)
 {
     if (!engine_rung(rung)) {
-        if (app->lang == TUI_LANG_ZH)
-            tui_app_message(app, "阶梯 %d 没有引擎检查；阶梯 1、4、5 有", rung);
-        else
-            tui_app_message(app, "Rung %d has no engine checks; rungs 1, 4 and 5 do", rung);
+        char have[64];
+        eng_rung_list(have, sizeof have);
+        if (app->lang == TUI_LANG_ZH) {
+            char zh[96] = "";
+            for (size_t i = 0; eng_rungs[i]; i++)
+                snprintf(zh + strlen(zh), sizeof zh - strlen(zh), "%s%d", i ? "、" : "",
+                         eng_rungs[i]->number);
+            tui_app_message(app, "阶梯 %d 没有引擎检查；阶梯 %s 有", rung, zh);
+        } else
+            tui_app_message(app, "Rung %d has no engine checks; rungs %s do", rung, have);
         return false;
     }
     targets_free(s);
