@@ -60,6 +60,10 @@ struct eng_check_result {
 void eng_check_result_init(struct eng_check_result *r);
 void eng_check_spec_free(struct eng_check_spec *s);
 
+/* o[k] = v, or null when v is NaN (a metric the backend could not measure is n/a, never 0). */
+struct cJSON;
+void eng_json_add_number(struct cJSON *o, const char *k, double v);
+
 /* JSON forms (malloc'd text, one line) and their parsers (0 or -1 with a message). */
 char *eng_check_spec_json(const struct eng_check_spec *s);
 int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err, size_t errlen);

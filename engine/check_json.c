@@ -141,7 +141,7 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     return 0;
 }
 
-static void add_num_or_null(cJSON *o, const char *k, double v)
+void eng_json_add_number(struct cJSON *o, const char *k, double v)
 {
     if (isnan(v))
         cJSON_AddNullToObject(o, k);
@@ -158,10 +158,10 @@ char *eng_check_result_json(const struct eng_check_result *r)
     cJSON_AddStringToObject(o, "oracle", r->oracle);
     cJSON_AddNumberToObject(o, "first_bad", (double)r->first_bad);
     cJSON_AddNumberToObject(o, "bad_count", (double)r->bad_count);
-    add_num_or_null(o, "max_err", r->max_err);
-    add_num_or_null(o, "t_med_us", r->t_med_us);
-    add_num_or_null(o, "t_min_us", r->t_min_us);
-    add_num_or_null(o, "t_max_us", r->t_max_us);
+    eng_json_add_number(o, "max_err", r->max_err);
+    eng_json_add_number(o, "t_med_us", r->t_med_us);
+    eng_json_add_number(o, "t_min_us", r->t_min_us);
+    eng_json_add_number(o, "t_max_us", r->t_max_us);
     cJSON_AddNumberToObject(o, "repeats", r->repeats);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);

@@ -13,13 +13,6 @@ const char *eng_schedule_name(enum eng_schedule s)
     return s == ENG_SCHED_ADVERSARIAL ? "adversarial" : s == ENG_SCHED_RANDOM ? "random" : "default";
 }
 
-static void add_num_or_null(cJSON *o, const char *k, double v)
-{
-    if (isnan(v))
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, v);
-}
 
 
 cJSON *eng_report_check_json(const struct eng_done *d)
@@ -38,9 +31,9 @@ cJSON *eng_report_check_json(const struct eng_done *d)
     cJSON_AddStringToObject(c, "oracle", d->r.oracle);
     cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
     cJSON *t = cJSON_AddObjectToObject(c, "time_us");
-    add_num_or_null(t, "median", d->r.t_med_us);
-    add_num_or_null(t, "min", d->r.t_min_us);
-    add_num_or_null(t, "max", d->r.t_max_us);
+    eng_json_add_number(t, "median", d->r.t_med_us);
+    eng_json_add_number(t, "min", d->r.t_min_us);
+    eng_json_add_number(t, "max", d->r.t_max_us);
     if (d->r.first_bad >= 0)
         cJSON_AddNumberToObject(c, "first_bad", (double)d->r.first_bad);
     else
@@ -49,7 +42,7 @@ cJSON *eng_report_check_json(const struct eng_done *d)
         cJSON_AddNumberToObject(c, "bad_count", (double)d->r.bad_count);
     else
         cJSON_AddNullToObject(c, "bad_count");
-    add_num_or_null(c, "max_err", d->r.max_err);
+    eng_json_add_number(c, "max_err", d->r.max_err);
     cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
     cJSON_AddNumberToObject(c, "limit_s", d->limit_s);
     cJSON_AddNumberToObject(c, "elapsed_s", round(d->elapsed_s * 1000) / 1000);
