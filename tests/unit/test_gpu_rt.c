@@ -136,6 +136,20 @@ static int fake_module_function(void **fn, void *mod, const char *name)
     return status_of("module_function");
 }
 
+/* A kernel of three parameters (pointer, pointer, int); past the last one the runtime says
+ * FAKE_PARAM_END, as cuFuncGetParamInfo says CUDA_ERROR_INVALID_VALUE. */
+enum { FAKE_PARAM_END = 1 };
+static int fake_param_info(void *fn, size_t index, size_t *offset, size_t *size)
+{
+    record("param_info %s %zu", fn == fake_fn ? "F" : "?", index);
+    static const size_t sizes[] = {8, 8, 4};
+    if (index >= 3)
+        return FAKE_PARAM_END;
+    *offset = index * 8;
+    *size = sizes[index];
+    return status_of("param_info");
+}
+
 static int fake_module_global(uint64_t *addr, size_t *bytes, void *mod, const char *name)
 {
     record("module_global %s \"%s\"", nm(mod), name);
@@ -679,6 +693,34 @@ static void module_symbol_address(void **state)
            "module_global M1 \"nope\"", "module_unload M1", "stream_sync null");
 }
 
+/* Where the runtime can say, a kernel's parameters are counted and sized; where it cannot
+ * (no entry, or an error other than "past the last"), nothing is claimed (-1). */
+static void kernel_params_counted(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    struct gpu_rt_api rt = fake_cuda;
+    rt.param_info = fake_param_info;
+    rt.param_end = FAKE_PARAM_END;
+    struct eng_ctx *ctx = open_dev(&rt, 0);
+    struct eng_module *mod = NULL;
+    struct eng_kernel *k = NULL;
+    assert_int_equal(gpu_rt_module_load(ctx, "CODE", 5, &mod, err, sizeof err), 0);
+    assert_int_equal(gpu_rt_kernel_get(ctx, mod, "kern", &k, err, sizeof err), 0);
+    size_t sizes[8] = {0};
+    assert_int_equal(gpu_rt_kernel_params(k, sizes, 8), 3);
+    assert_int_equal(sizes[0], 8);
+    assert_int_equal(sizes[1], 8);
+    assert_int_equal(sizes[2], 4);
+    F.fail = "param_info";
+    assert_int_equal(gpu_rt_kernel_params(k, sizes, 8), -1);
+    rt.param_info = NULL;
+    assert_int_equal(gpu_rt_kernel_params(k, sizes, 8), -1);
+    gpu_rt_module_unload(ctx, mod);
+    gpu_rt_close(ctx);
+    F.n = 0; /* the sequence is not what this test is about */
+}
+
 /* ---- error paths ------------------------------------------------------------------------ */
 
 #define BROKE "failed: the fake runtime broke (FAKE_ERROR_BROKEN, 77)"
@@ -919,6 +961,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(dynamic_shared_opt_in_once, setup, teardown),
         cmocka_unit_test_setup_teardown(module_symbol_address, setup, teardown),
+        cmocka_unit_test_setup_teardown(kernel_params_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(failing_calls_name_the_call, setup, teardown),
         cmocka_unit_test_setup_teardown(failing_timing_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(failing_graph_calls_free_what_they_made, setup,
