@@ -445,8 +445,14 @@ static struct worker *worker_new(struct launch_state *ls, unsigned index)
 
 static void worker_free(struct worker *w)
 {
-    for (unsigned i = 0; i < w->nall; i++)
-        munmap(w->all_stacks[i] - 0, STACK_BYTES + GUARD_BYTES);
+    for (unsigned i = 0; i < w->nall; i++) {
+#if CPU_ASAN
+        /* Shadow memory outlives munmap: a later mapping at this address (a buffer of the next
+         * check in the same worker) must not inherit this stack's redzones. */
+        __asan_unpoison_memory_region(w->all_stacks[i] + GUARD_BYTES, STACK_BYTES);
+#endif
+        munmap(w->all_stacks[i], STACK_BYTES + GUARD_BYTES);
+    }
     free(w->all_stacks);
     free(w->free_stacks);
     free(w->th);
