@@ -8,6 +8,7 @@
 
 #include "casedb/cdb.h"
 #include "common/xalloc.h"
+#include "engine/backend.h"
 #include "engine/manifest.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
@@ -141,7 +142,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 return cli_usage_error("run", "--variant expects fixed, buggy or both, not '%s'", v);
         } else if (!strcmp(a, "--backend")) {
             NEED();
-            if (strcmp(v, "hip") && strcmp(v, "cuda") && strcmp(v, "cpu"))
+            if (!eng_backend_find(v))
                 return cli_usage_error("run", "--backend expects hip, cuda or cpu, not '%s'", v);
             o.backend = v;
         } else if (!strcmp(a, "--device")) {
