@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "casedb/cdb_internal.h"
+#include "casedb/runs_reap.h"
 #include "casedb/schema.h"
 #include "common/xalloc.h"
 
@@ -91,11 +92,29 @@ static int migrate(struct cdb *db, char *err, size_t errlen)
                  db->path, v, cdb_migration_count);
         return -1;
     }
-    for (; v < (int)cdb_migration_count; v++) {
+    if (v == (int)cdb_migration_count)
+        return 0;
+    /* A migration may rebuild a table that others reference (SQLite's way to change a
+     * constraint): with foreign keys on, dropping the old table would delete the rows that
+     * refer to it. The pragma is a no-op inside a transaction, so it is set around them. */
+    if (cdb_exec(db, "PRAGMA foreign_keys = OFF;", err, errlen) != 0)
+        return -1;
+    while (v < (int)cdb_migration_count) {
         char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", v + 1);
         if (cdb_exec(db, "BEGIN IMMEDIATE;", err, errlen) != 0)
             return -1;
+        /* Another kladder opening the same new database may have migrated it while this one
+         * waited for the write lock: read the version again under the lock. */
+        if (user_version(db, &v, err, errlen) != 0) {
+            sqlite3_exec(db->h, "ROLLBACK;", NULL, NULL, NULL);
+            return -1;
+        }
+        if (v >= (int)cdb_migration_count) {
+            if (cdb_exec(db, "COMMIT;", err, errlen) != 0)
+                return -1;
+            break;
+        }
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", v + 1);
         int rc = 0;
         for (const char *const *part = cdb_migrations[v]; *part && rc == 0; part++)
             rc = cdb_exec(db, *part, err, errlen);
@@ -105,8 +124,9 @@ static int migrate(struct cdb *db, char *err, size_t errlen)
         }
         if (cdb_exec(db, "COMMIT;", err, errlen) != 0)
             return -1;
+        v++;
     }
-    return 0;
+    return cdb_exec(db, "PRAGMA foreign_keys = ON;", err, errlen);
 }
 
 int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen)
@@ -128,6 +148,13 @@ int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen)
         cdb_close(db);
         return -1;
     }
+    /* Runs left `running` by a process that is gone become `interrupted` (runs_reap.h). Not
+     * being able to mark them now costs nothing but a stale `running` until the next open, so
+     * it does not stop this one. */
+    struct kl_owner here;
+    kl_owner_self(&here);
+    char reap_err[256];
+    (void)cdb_runs_reap(db, &here, NULL, reap_err, sizeof reap_err);
     *out = db;
     return 0;
 }

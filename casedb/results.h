@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/proc_owner.h"
+
 struct cdb;
 
 /* The exact machine a run used. id is a hash of every other field, so a new driver, compiler,
@@ -34,8 +36,11 @@ struct cdb_machine {
 };
 void cdb_machine_make_id(struct cdb_machine *m);
 
+/* The first six are verdicts of checks and of runs; CDB_RUNNING and CDB_INTERRUPTED are runs'
+ * only: a run whose process ended before it finished (killed, crashed, the machine rebooted) is
+ * interrupted, with the checks it recorded (runs_reap.h). */
 enum cdb_verdict { CDB_PASS, CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_SKIP, CDB_CANCELLED,
-                   CDB_RUNNING, CDB_VERDICT_COUNT };
+                   CDB_RUNNING, CDB_INTERRUPTED, CDB_VERDICT_COUNT };
 const char *cdb_verdict_name(enum cdb_verdict v);
 /* Returns the verdict for a name, or -1. */
 int cdb_verdict_parse(const char *name);
@@ -52,6 +57,7 @@ struct cdb_run {
     const char *started;      /* ISO 8601 UTC "2026-11-29T08:51:17Z" */
     const char *finished;     /* NULL while running */
     enum cdb_verdict verdict; /* CDB_RUNNING until finished */
+    const struct kl_owner *owner; /* the process recording a run made here; NULL none (pulled) */
 };
 
 struct cdb_check {

@@ -9,7 +9,7 @@
 #include "common/xalloc.h"
 
 /* Which verdict of a rung's checks is worth seeing: fail over hang over error over cancelled
- * over skip over pass. */
+ * over skip over pass. (An interrupted run's rung is marked by cdb_latest_verdicts.) */
 static int rank(int v)
 {
     static const int r[CDB_VERDICT_COUNT] = {[CDB_PASS] = 0, [CDB_FAIL] = 5, [CDB_HANG] = 4,
@@ -53,7 +53,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
                            -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
                            "SELECT k.rung, c.verdict FROM checks c JOIN check_keys k"
-                           " ON k.id = c.key_id WHERE c.run_id = ?1",
+                           " ON k.id = c.key_id WHERE c.run_id = ?1 ORDER BY c.seq",
                            -1, &ck, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
         return cdb_fail(db, "reading the latest verdicts", err, errlen);
@@ -70,7 +70,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         if (rung != 0 || multi >= max_multi)
             continue;
         multi++;
-        int worst[9];
+        int worst[9], last = 0;
         for (int r = 0; r < 9; r++)
             worst[r] = -1;
         sqlite3_reset(ck);
@@ -80,7 +80,13 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
             int cv = cdb_verdict_parse((const char *)sqlite3_column_text(ck, 1));
             if (r >= 1 && r <= 8 && cv >= 0 && (worst[r] < 0 || rank(cv) > rank(worst[r])))
                 worst[r] = cv;
+            if (r >= 1 && r <= 8)
+                last = r;
         }
+        /* The rung an interrupted run was in did not finish: its checks so far passing does not
+         * make it a pass, but a failure it had already found stands. */
+        if (v == CDB_INTERRUPTED && last > 0 && rank(worst[last]) < rank(CDB_ERROR))
+            worst[last] = CDB_INTERRUPTED;
         for (int r = 1; r <= 8; r++)
             if (worst[r] >= 0)
                 put(out, n, &cap, src ? src : "", r, worst[r]);

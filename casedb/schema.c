@@ -188,5 +188,44 @@ static const char migration_2_results[] =
 
 static const char *const migration_2[] = {migration_2_results, NULL};
 
-const char *const *const cdb_migrations[] = {migration_1, migration_2};
+/* Migration 3: who owns a run, and the verdict `interrupted`. A run made here records the
+ * process that writes it (common/proc_owner.h: host, boot id, pid, start time); a later kladder
+ * that finds that process gone marks the run `interrupted`, keeping the checks it finished
+ * (runs_reap.h). Pulled runs and runs from before this migration have no owner (NULL) and are
+ * never judged. SQLite cannot change a CHECK constraint in place, so runs is rebuilt; migrations
+ * run with foreign keys off (cdb.c), so dropping the old table leaves its checks alone, and the
+ * checks' REFERENCES runs(id) names the new table once it is renamed. */
+static const char migration_3_results[] =
+    "CREATE TABLE runs_v3 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  uuid TEXT NOT NULL UNIQUE,"
+    "  machine_id TEXT NOT NULL REFERENCES machines(id),"
+    "  host TEXT NOT NULL,"
+    "  origin TEXT REFERENCES hosts(name) ON DELETE SET NULL," /* NULL: run here */
+    "  rung INTEGER NOT NULL CHECK (rung BETWEEN 0 AND 8),"
+    "  suite TEXT, case_id TEXT, variant TEXT, argv TEXT,"
+    "  started TEXT NOT NULL, finished TEXT,"
+    "  verdict TEXT NOT NULL CHECK (" VERDICT_IS_FINAL
+    "    OR verdict = 'running' OR verdict = 'interrupted'),"
+    "  n_pass INTEGER NOT NULL DEFAULT 0, n_fail INTEGER NOT NULL DEFAULT 0,"
+    "  n_hang INTEGER NOT NULL DEFAULT 0, n_error INTEGER NOT NULL DEFAULT 0,"
+    "  n_skip INTEGER NOT NULL DEFAULT 0, n_cancelled INTEGER NOT NULL DEFAULT 0,"
+    /* the recording process; all NULL for a pulled run or one recorded before migration 3 */
+    "  owner_host TEXT, owner_boot TEXT, owner_pid INTEGER, owner_start INTEGER);"
+    "INSERT INTO runs_v3 (id, uuid, machine_id, host, origin, rung, suite, case_id, variant, argv,"
+    "  started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip, n_cancelled)"
+    " SELECT id, uuid, machine_id, host, origin, rung, suite, case_id, variant, argv,"
+    "  started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip, n_cancelled"
+    " FROM runs ORDER BY id;"
+    "DROP TABLE runs;"
+    "ALTER TABLE runs_v3 RENAME TO runs;"
+    "CREATE INDEX runs_by_host ON runs(host, started);"
+    "CREATE INDEX runs_by_origin ON runs(origin);"
+    "CREATE INDEX runs_by_start ON runs(started, id);"
+    /* the runs a later kladder looks at for a gone owner: few, found without a scan */
+    "CREATE INDEX runs_running ON runs(id) WHERE verdict = 'running';";
+
+static const char *const migration_3[] = {migration_3_results, NULL};
+
+const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

@@ -17,10 +17,12 @@ static void db_start(struct eng_reporter *r, const struct eng_run_info *run)
 {
     struct cdb *db = ((struct dbrep *)r)->db;
     char err[512];
+    struct kl_owner self;
+    kl_owner_self(&self);
     struct cdb_run c = {.uuid = run->uuid, .machine_id = run->mach.m.id, .host = run->mach.m.host,
                         .rung = run->rung, .suite = run->suite, .case_id = run->case_id,
                         .variant = run->variant, .argv = run->argv, .started = run->started,
-                        .finished = NULL, .verdict = CDB_RUNNING};
+                        .finished = NULL, .verdict = CDB_RUNNING, .owner = &self};
     if (cdb_machine_put(db, &run->mach.m, err, sizeof err) != 0 ||
         cdb_run_put(db, &c, err, sizeof err) != 0)
         fprintf(stderr, "kladder run: recording the run failed: %s\n", err);

@@ -2,6 +2,7 @@
  * answers each on stdout (engine/watchdog.h describes the protocol). */
 #define _GNU_SOURCE
 #include <cJSON.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,10 @@
 #include "engine/devices.h"
 #include "engine/runner.h"
 #include "engine/session.h"
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 static void say_ready(void *arg)
 {
@@ -68,6 +73,12 @@ int eng_worker_main(void)
 {
     /* Jobs one after another until the parent closes our input: the backend's libraries, its
      * context and the compiled utility kernels stay loaded between checks (engine/session.h). */
+#ifdef __linux__
+    /* A parent killed outright (SIGKILL) cannot stop us, and a kernel that never returns never
+     * reads the closed input: die with the parent instead of spinning on. A parent that died
+     * before this line closed our input, so the loop below ends at once. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;

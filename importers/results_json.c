@@ -180,16 +180,21 @@ static int get_num(const struct ctx *x, const cJSON *v, const char *field, bool 
     return 0;
 }
 
-static int get_verdict(const struct ctx *x, const cJSON *v, const char *field,
+/* A finished verdict; a run's may also be interrupted (its process ended before it finished),
+ * a check's may not. */
+static int get_verdict(const struct ctx *x, const cJSON *v, const char *field, bool of_run,
                        enum cdb_verdict *out)
 {
     const char *s;
     if (get_str(x, v, field, S_NAME, &s) != 0)
         return -1;
     int vd = cdb_verdict_parse(s);
-    if (vd < 0 || vd == CDB_RUNNING) {
+    if (vd < 0 || vd == CDB_RUNNING || (vd == CDB_INTERRUPTED && !of_run)) {
         char *q = quote(s);
-        int rc = fail(x, field, "expected pass, fail, hang, error, skip or cancelled, got '%s'", q);
+        int rc = fail(x, field, "expected %s, got '%s'",
+                      of_run ? "pass, fail, hang, error, skip, cancelled or interrupted"
+                             : "pass, fail, hang, error, skip or cancelled",
+                      q);
         free(q);
         return rc;
     }
@@ -313,7 +318,7 @@ static int parse_run(struct ctx *x, const cJSON *o, struct cdb_merge_run *mr, in
         get_str(x, v[7], "argv", S_TEXT_NULL, &r->argv) ||
         get_str(x, v[8], "started", S_NAME, &r->started) ||
         get_str(x, v[9], "finished", S_NAME, &r->finished) ||
-        get_verdict(x, v[10], "verdict", &r->verdict))
+        get_verdict(x, v[10], "verdict", true, &r->verdict))
         return -1;
     r->rung = (int)rung;
     if (!imp_iso_time_valid(r->started))
@@ -356,7 +361,7 @@ static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
         get_str(x, v[4], "variant", S_NAME, &c->variant) ||
         get_str(x, v[5], "check", S_NAME, &c->check) || get_str(x, v[6], "shape", S_NAME, &c->shape) ||
         get_str(x, v[7], "oracle", S_NAME, &c->oracle) ||
-        get_verdict(x, v[8], "verdict", &c->verdict) ||
+        get_verdict(x, v[8], "verdict", false, &c->verdict) ||
         get_str(x, v[9], "detail", S_TEXT, &c->detail) ||
         get_int(x, v[10], "first_bad", 0, 9007199254740992.0, true, &c->first_bad) ||
         get_int(x, v[11], "bad_count", 0, 9007199254740992.0, true, &c->bad_count) ||

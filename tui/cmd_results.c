@@ -19,8 +19,10 @@ static void print_help(void)
            "Lists recorded runs, newest first: runs made here and runs pulled from other hosts.\n"
            "--host matches the host that produced a run or the host it was pulled from ('local':\n"
            "runs made here), --rung a rung (0-8), --verdict pass, fail, hang, error, skip,\n"
-           "cancelled or running. With a RUN_ID (a UUID or its first 4+ characters) prints that\n"
-           "run with every check: verdict, oracle detail and timings (n/a where not measured).\n");
+           "cancelled, running or interrupted (its process ended before it finished: killed,\n"
+           "crashed or the machine rebooted; the checks it recorded are kept). With a RUN_ID (a\n"
+           "UUID or its first 4+ characters) prints that run with every check: verdict, oracle\n"
+           "detail and timings (n/a where not measured).\n");
 }
 
 /* One table cell: sanitised, cut and padded to `cells` display cells, then a space. */
@@ -86,7 +88,7 @@ static int list_runs(struct cdb *db, const struct cdb_run_filter *f, bool json)
         cJSON_Delete(arr);
     } else {
         cell("RUN", 8), cell("STARTED", 20), cell("HOST", 16), cell("MACHINE", 24),
-            cell("RUNG", 4), cell("SUITE/CASE", 18), cell("VARIANT", 8), cell("VERDICT", 9);
+            cell("RUNG", 4), cell("SUITE/CASE", 18), cell("VARIANT", 8), cell("VERDICT", 11);
         puts("CHECKS");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_run_info *ri = &l.items[i];
@@ -102,7 +104,7 @@ static int list_runs(struct cdb *db, const struct cdb_run_filter *f, bool json)
             snprintf(id, sizeof id, "%s", ri->run.uuid ? ri->run.uuid : "");
             cell(id, 8), cell(ri->run.started, 20), cell(host, 16), cell(mach, 24),
                 cell(rung, 4), cell(ri->run.suite ? ri->run.suite : ri->run.case_id, 18),
-                cell(ri->run.variant, 8), cell(cdb_verdict_name(ri->run.verdict), 9);
+                cell(ri->run.variant, 8), cell(cdb_verdict_name(ri->run.verdict), 11);
             char *c = text_sanitize(counts, false);
             puts(c);
             free(c);
@@ -165,7 +167,7 @@ static int show_run(struct cdb *db, const char *id, bool json)
     print_line("command", ri->run.argv);
     putchar('\n');
     cell("SEQ", 4), cell("RUNG", 4), cell("SUITE", 14), cell("VARIANT", 8), cell("CHECK", 20),
-        cell("SHAPE", 22), cell("ORACLE", 10), cell("VERDICT", 9), cell("MEDIAN µs", 10),
+        cell("SHAPE", 22), cell("ORACLE", 10), cell("VERDICT", 11), cell("MEDIAN µs", 10),
         cell("MIN µs", 10), cell("MAX µs", 10), cell("REP", 5);
     puts("DETAIL");
     for (size_t i = 0; i < d.n_checks; i++) {
@@ -178,7 +180,7 @@ static int show_run(struct cdb *db, const char *id, bool json)
         fmt_us(c->time_max_us, mx, sizeof mx);
         snprintf(rep, sizeof rep, "%d", c->repeats);
         cell(seq, 4), cell(rung, 4), cell(c->suite, 14), cell(c->variant, 8), cell(c->check, 20),
-            cell(c->shape, 22), cell(c->oracle, 10), cell(cdb_verdict_name(c->verdict), 9),
+            cell(c->shape, 22), cell(c->oracle, 10), cell(cdb_verdict_name(c->verdict), 11),
             cell(med, 10), cell(mn, 10), cell(mx, 10), cell(rep, 5);
         /* the detail is one line here; newlines in it become spaces */
         char *det = text_sanitize(c->detail ? c->detail : "", false);
@@ -222,8 +224,8 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
             f.verdict = cdb_verdict_parse(v);
             if (f.verdict < 0)
                 return cli_usage_error("results",
-                                       "--verdict expects pass, fail, hang, error, skip, "
-                                       "cancelled or running");
+                                       "--verdict expects pass, fail, hang, error, skip, cancelled, "
+                                       "running or interrupted");
             i++;
         } else if (a[0] == '-' || id) {
             return cli_usage_error("results", "unknown argument '%s'", a);

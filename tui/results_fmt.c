@@ -8,8 +8,8 @@
 
 const char *tui_verdict_glyph(int v)
 {
-    static const char *const utf8[] = {"✓", "✗", "⧗", "!", "-", "⊘", "…"};
-    static const char *const ascii[] = {"+", "x", "H", "!", "-", "c", "."};
+    static const char *const utf8[CDB_VERDICT_COUNT] = {"✓", "✗", "⧗", "!", "-", "⊘", "…", "↯"};
+    static const char *const ascii[CDB_VERDICT_COUNT] = {"+", "x", "H", "!", "-", "c", ".", "i"};
     if (v < 0 || v >= CDB_VERDICT_COUNT)
         return "?";
     return tui_draw_ascii() ? ascii[v] : utf8[v];
@@ -26,6 +26,7 @@ enum tui_role tui_verdict_role(int v)
         return TUI_ROLE_FAIL;
     case CDB_CANCELLED:
     case CDB_RUNNING:
+    case CDB_INTERRUPTED:
         return TUI_ROLE_WARN;
     default:
         return TUI_ROLE_DIM;
