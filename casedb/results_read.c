@@ -9,6 +9,7 @@
 
 #include "casedb/cdb_internal.h"
 #include "casedb/pool.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 
 static double col_double(sqlite3_stmt *st, int i)
@@ -214,8 +215,10 @@ int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, cha
     memset(out, 0, sizeof *out);
     size_t len = strlen(id);
     if (len < 4 || len > 36 || strspn(id, "0123456789abcdef-") != len) {
-        snprintf(err, errlen, "'%.40s' is not a run id (a UUID, or 4 or more of its first characters)",
-                 strspn(id, "0123456789abcdefABCDEF-") == len ? id : "?");
+        char *shown = text_escape(id, 40);
+        snprintf(err, errlen, "'%s' is not a run id (a UUID, or 4 or more of its first characters)",
+                 shown);
+        free(shown);
         return -1;
     }
     sqlite3_stmt *st;

@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700
 #include "common/text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -143,6 +144,37 @@ char *text_sanitize(const char *s, bool keep_newlines)
             *o++ = ' ';
         else
             o += encode(text_is_control(cp) ? TEXT_REPLACEMENT : cp, o);
+        s += k;
+        n -= k;
+    }
+    *o = '\0';
+    return out;
+}
+
+char *text_escape(const char *s, size_t max_cps)
+{
+    size_t n = strlen(s), kept = 0;
+    char *out = xmalloc(n * 6 + 4), *o = out; /* one byte grows to 6 at most ("\u0085") */
+    while (n) {
+        if (kept++ == max_cps) {
+            memcpy(o, "...", 3);
+            o += 3;
+            break;
+        }
+        uint32_t cp;
+        size_t k = text_decode(s, n, &cp);
+        if (cp == TEXT_REPLACEMENT && k == 1) /* a malformed byte, not a real U+FFFD */
+            o += sprintf(o, "\\x%02x", (unsigned char)*s);
+        else if (cp == '\n')
+            o += sprintf(o, "\\n");
+        else if (cp == '\t')
+            o += sprintf(o, "\\t");
+        else if (text_is_control(cp))
+            o += sprintf(o, cp < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned)cp);
+        else {
+            memcpy(o, s, k);
+            o += k;
+        }
         s += k;
         n -= k;
     }

@@ -35,6 +35,11 @@ int text_width(const char *s);
  * With keep_newlines, '\n' is kept (for multi-line detail text) and '\t' becomes a space. */
 char *text_sanitize(const char *s, bool keep_newlines);
 
+/* A malloc'd copy of s for a message that quotes what the user typed: control characters and
+ * malformed bytes are written as escapes (\n, \t, \x1b, \u0085), so the value shows as typed
+ * and cannot drive the terminal. At most max_cps code points of s are kept; "..." marks a cut. */
+char *text_escape(const char *s, size_t max_cps);
+
 /* Sanitises s in place-free fashion and cuts it to at most `cells` display cells on a character
  * boundary; when cut, the last cell holds "…" (or "~" when ascii_only). Result is malloc'd.
  * *used (may be NULL) receives the cells the result occupies. */

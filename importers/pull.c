@@ -143,7 +143,8 @@ static void *parse_one(void *arg)
 {
     struct target *t = arg;
     double t0 = now_s();
-    t->parsed = imp_results_parse(t->fetch.body, t->fetch.len, t->url, &t->doc, t->res->err,
+    /* the result's label names the URL already, so the message does not */
+    t->parsed = imp_results_parse(t->fetch.body, t->fetch.len, NULL, &t->doc, t->res->err,
                                   sizeof t->res->err) == 0;
     imp_fetch_item_clear(&t->fetch); /* the arena holds what is needed */
     t->res->parse_s = now_s() - t0;

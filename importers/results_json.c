@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "casedb/cdb.h"
@@ -76,10 +77,11 @@ __attribute__((format(printf, 3, 4))) static int fail(const struct ctx *x, const
         snprintf(where, sizeof where, "%s[%zu] (%.40s): ", x->array, x->index, x->id);
     else if (x->array)
         snprintf(where, sizeof where, "%s[%zu]: ", x->array, x->index);
+    const char *src = x->source ? x->source : "", *sep = x->source ? ": " : "";
     if (field)
-        snprintf(x->err, x->errlen, "%s: %sfield '%s': %s", x->source, where, field, msg);
+        snprintf(x->err, x->errlen, "%s%s%sfield '%s': %s", src, sep, where, field, msg);
     else
-        snprintf(x->err, x->errlen, "%s: %s%s", x->source, where, msg);
+        snprintf(x->err, x->errlen, "%s%s%s%s", src, sep, where, msg);
     return -1;
 }
 
@@ -398,16 +400,41 @@ static int get_array(const struct ctx *x, const cJSON *v, const char *field, siz
     return 0;
 }
 
+/* A document whose first character (after a byte-order mark and white space) is '<' and that
+ * declares itself HTML near its start. */
+static bool looks_like_html(const char *text, size_t len)
+{
+    size_t i = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        i++;
+    if (i == len || text[i] != '<')
+        return false;
+    size_t end = len - i < 1024 ? len : i + 1024;
+    for (size_t k = i; k + 5 <= end; k++)
+        if (strncasecmp(text + k, "<html", 5) == 0 || strncasecmp(text + k, "<!doc", 5) == 0 ||
+            strncasecmp(text + k, "<head", 5) == 0 || strncasecmp(text + k, "<body", 5) == 0)
+            return true;
+    return false;
+}
+
 int imp_results_parse(const char *text, size_t len, const char *name, struct imp_results_doc *out,
                       char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    struct ctx x = {.source = text_fit(name, 100, true, NULL), .err = err, .errlen = errlen};
+    struct ctx x = {.source = name ? text_fit(name, 100, true, NULL) : NULL, .err = err,
+                    .errlen = errlen};
     struct pending_check *pend = NULL;
     int (*counts)[N_COUNTS] = NULL;
     struct index mix = {0}, rix = {0};
     int rc = -1;
 
+    if (looks_like_html(text, len)) {
+        fail(&x, NULL, "got an HTML page, not JSON: expected a kladder-results document (a login "
+                       "or error page? check the URL)");
+        goto out;
+    }
     /* 64 levels: the document needs 4, and a hostile one gets a clear error, not a deep stack */
     const cJSON *root = imp_json_parse(text, len, 64, &out->arena, err, errlen);
     if (!root) {

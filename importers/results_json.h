@@ -51,7 +51,9 @@ struct imp_results_doc {
 };
 
 /* Parses and validates len bytes of text. name is the source used in messages (a URL or path;
- * it is sanitised). Returns 0, or -1 with the message in err and *out empty. */
+ * it is sanitised; NULL: the caller names the source itself, and messages do not). A page of
+ * HTML (a login or error page served instead of the document) is named as such, not as a JSON
+ * syntax error. Returns 0, or -1 with the message in err and *out empty. */
 int imp_results_parse(const char *text, size_t len, const char *name, struct imp_results_doc *out,
                       char *err, size_t errlen);
 void imp_results_doc_free(struct imp_results_doc *d);

@@ -17,9 +17,14 @@ struct cli_global {
     enum cli_color color;  /* --color */
 };
 
-/* Opens the database of g (creating it, and filling it from data/ when it holds no cases).
- * On failure prints the reason to stderr and returns NULL. */
+/* Opens the database of g (creating it, and filling it from data/ when it holds no cases), for a
+ * verb that only reads: a database file this user cannot write is opened read-only (it must be
+ * at this build's schema version and hold the case index). On failure prints the reason to
+ * stderr and returns NULL. */
 struct cdb *cli_open_db(const struct cli_global *g);
+/* The same for a verb that writes (run, pull, import, hosts add/rm): a read-only database file
+ * is an error that says so, naming the file and the verb. */
+struct cdb *cli_open_db_write(const struct cli_global *g, const char *verb);
 
 /* Parses a decimal integer in [lo, hi]; on failure prints "kladder VERB: OPTION expects ..."
  * and returns false. */
@@ -27,6 +32,14 @@ bool cli_parse_int(const char *verb, const char *opt, const char *text, int lo, 
 
 /* Prints "kladder VERB: message" plus a hint to use --help, returns 2 (usage error). */
 int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The usage error for an argument a verb does not know: "unknown option --frob" for one that
+ * starts with '-', "unexpected argument 'x'" otherwise, the argument escaped as typed
+ * (text_escape). Returns 2. */
+int cli_unknown(const char *verb, const char *arg);
+
+/* True when a is one of the NULL-terminated names. */
+bool cli_is_one_of(const char *a, const char *const *names);
 
 #define VERB(name, fn, help) int fn(int argc, char **argv, const struct cli_global *g);
 #include "tui/verbs.def"

@@ -31,6 +31,8 @@ static void cell(const char *s, int cells)
 
 int cmd_cases(int argc, char **argv, const struct cli_global *g)
 {
+    static const char *const value_opts[] = {"--gap", "--rung", "--repo", "--symptom", "--search",
+                                             "--lang", NULL};
     struct cdb_case_filter f = {0};
     bool json = false, zh = false;
     for (int i = 1; i < argc; i++) {
@@ -41,7 +43,7 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
             return 0;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
-        } else if (!v && a[0] == '-') {
+        } else if (!v && cli_is_one_of(a, value_opts)) {
             return cli_usage_error("cases", "%s expects a value", a);
         } else if (strcmp(a, "--gap") == 0) {
             if (!cli_parse_int("cases", a, v, 1, CDB_GAPS, &f.gap))
@@ -69,7 +71,7 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
                 return cli_usage_error("cases", "--lang expects en or zh, not '%s'", v);
             zh = strcmp(v, "zh") == 0, i++;
         } else {
-            return cli_usage_error("cases", "unknown argument '%s'", a);
+            return cli_unknown("cases", a);
         }
     }
     struct cdb *db = cli_open_db(g);

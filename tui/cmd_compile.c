@@ -44,6 +44,7 @@ static char *read_kernel(const char *path, char *err, size_t errlen)
 int cmd_compile(int argc, char **argv, const struct cli_global *g)
 {
     (void)g;
+    static const char *const value_opts[] = {"--backend", "--target", "--flag", "--out", NULL};
     const char *backend = NULL, *target = NULL, *out = NULL;
     const char **flags = calloc((size_t)argc + 1, sizeof *flags);
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -60,7 +61,7 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
             print_help();
             status = 0;
             goto done;
-        } else if (a[0] == '-' && a[1] == '-' && !v) {
+        } else if (!v && cli_is_one_of(a, value_opts)) {
             status = cli_usage_error("compile", "%s expects a value", a);
             goto done;
         } else if (strcmp(a, "--backend") == 0) {
@@ -72,7 +73,7 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
         } else if (strcmp(a, "--out") == 0) {
             out = v, i++;
         } else if (a[0] == '-') {
-            status = cli_usage_error("compile", "unknown option '%s'", a);
+            status = cli_unknown("compile", a);
             goto done;
         } else {
             files[nfiles++] = a;

@@ -34,7 +34,7 @@ int cmd_devices(int argc, char **argv, const struct cli_global *g)
                    "devices, and why a backend is unavailable.\n");
             return 0;
         } else
-            return cli_usage_error("devices", "unknown option '%s'", argv[i]);
+            return cli_unknown("devices", argv[i]);
     }
     cJSON *arr = eng_devices_json(NULL);
     if (json) {

@@ -38,7 +38,7 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
         } else if (strcmp(a, "--out") == 0) {
             out = v, i++;
         } else {
-            return cli_usage_error("export", "unknown argument '%s'", a);
+            return cli_unknown("export", a);
         }
     }
     struct cdb *db = cli_open_db(g);

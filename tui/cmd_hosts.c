@@ -100,7 +100,7 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
             print_help();
             return 0;
         } else if (argv[i][0] == '-' || npos == 2)
-            return cli_usage_error("hosts", "unknown argument '%s'", argv[i]);
+            return cli_unknown("hosts", argv[i]);
         else
             pos[npos++] = argv[i];
     }
@@ -123,7 +123,7 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
     } else {
         return cli_usage_error("hosts", "expects add, list or rm, not '%s'", sub);
     }
-    struct cdb *db = cli_open_db(g);
+    struct cdb *db = strcmp(sub, "list") == 0 ? cli_open_db(g) : cli_open_db_write(g, "hosts");
     if (!db)
         return 2;
     int rc = 0;

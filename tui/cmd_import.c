@@ -17,7 +17,7 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
     }
     if (argc != 3 || strcmp(argv[1], "cases") != 0)
         return cli_usage_error("import", "expected: import cases PATH");
-    struct cdb *db = cli_open_db(g);
+    struct cdb *db = cli_open_db_write(g, "import");
     if (!db)
         return 2;
     char err[1024];

@@ -30,8 +30,9 @@ static void print_help(void)
            "                       ~/.ssh/id_ed25519, id_ecdsa, id_rsa; an agent is tried too)\n"
            "  --full               ignore the hosts' cursors and look at every run again\n"
            "  --timing             print the fetch, parse and merge time of each host on stderr\n\n"
-           "One line per host: \"NAME: N new runs, M checks (K already present)\" or\n"
-           "\"NAME: error: ...\". Exit status 0 when every host succeeded, 1 when any failed.\n",
+           "One line per host: \"NAME: N new runs, M checks (K already present)\" on standard\n"
+           "output, or \"NAME: error: ...\" on standard error. Exit status 0 when every host\n"
+           "succeeded, 1 when any failed, 2 for a usage error (a URL of another scheme too).\n",
            IMP_FETCH_DEFAULT_CONNECT_S, IMP_FETCH_DEFAULT_TIMEOUT_S, IMP_FETCH_DEFAULT_STALL_S);
 }
 
@@ -57,6 +58,9 @@ static bool parse_bytes(const char *s, long long *out)
 
 int cmd_pull(int argc, char **argv, const struct cli_global *g)
 {
+    static const char *const value_opts[] = {"--connect-timeout", "--timeout", "--stall",
+                                             "--max-bytes", "--cacert", "--known-hosts",
+                                             "--identity", NULL};
     struct imp_pull_opts o;
     imp_pull_opts_init(&o);
     const char **specs = calloc((size_t)argc + 1, sizeof *specs);
@@ -77,7 +81,7 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
             o.full = true;
         } else if (strcmp(a, "--timing") == 0) {
             timing = true;
-        } else if (a[0] == '-' && !v) {
+        } else if (!v && cli_is_one_of(a, value_opts)) {
             cli_usage_error("pull", "%s expects a value", a);
             goto out;
         } else if (strcmp(a, "--connect-timeout") == 0 || strcmp(a, "--timeout") == 0 ||
@@ -104,13 +108,21 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
         } else if (strcmp(a, "--identity") == 0) {
             o.fetch.identity = v, i++;
         } else if (a[0] == '-') {
-            cli_usage_error("pull", "unknown option '%s'", a);
+            cli_unknown("pull", a);
             goto out;
         } else {
             specs[n++] = a;
         }
     }
-    struct cdb *db = cli_open_db(g);
+    /* A URL kladder cannot fetch is a usage error, found before anything is opened. */
+    for (size_t k = 0; k < n; k++) {
+        char uerr[512];
+        if (strstr(specs[k], "://") && imp_url_check(specs[k], uerr, sizeof uerr) != 0) {
+            cli_usage_error("pull", "%s", uerr);
+            goto out;
+        }
+    }
+    struct cdb *db = cli_open_db_write(g, "pull");
     if (!db)
         goto out;
     struct imp_pull_result *res;
@@ -129,7 +141,7 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
                    r->new_runs == 1 ? "" : "s", r->new_checks, r->new_checks == 1 ? "" : "s",
                    r->present_runs);
         else
-            printf("%s: error: %s\n", r->label, r->err);
+            fprintf(stderr, "%s: error: %s\n", r->label, r->err);
         if (timing)
             fprintf(stderr, "%s: fetch %.3f s, parse %.3f s, merge %.3f s\n", r->label, r->fetch_s,
                     r->parse_s, r->merge_s);

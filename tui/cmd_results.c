@@ -200,6 +200,7 @@ static int show_run(struct cdb *db, const char *id, bool json)
 
 int cmd_results(int argc, char **argv, const struct cli_global *g)
 {
+    static const char *const value_opts[] = {"--host", "--rung", "--verdict", NULL};
     struct cdb_run_filter f;
     cdb_run_filter_init(&f);
     bool json = false;
@@ -212,7 +213,7 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
             return 0;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
-        } else if (a[0] == '-' && !v) {
+        } else if (!v && cli_is_one_of(a, value_opts)) {
             return cli_usage_error("results", "%s expects a value", a);
         } else if (strcmp(a, "--host") == 0) {
             f.host = v, i++;
@@ -228,7 +229,7 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
                                        "running or interrupted");
             i++;
         } else if (a[0] == '-' || id) {
-            return cli_usage_error("results", "unknown argument '%s'", a);
+            return cli_unknown("results", a);
         } else {
             id = a;
         }

@@ -192,7 +192,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = false;
         } else {
-            return cli_usage_error("run", "unknown option '%s'", a);
+            return cli_unknown("run", a);
         }
 #undef NEED
     }
@@ -228,7 +228,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         strcat(cmd, argv[i]);
     }
     o.argv_text = cmd;
-    struct cdb *db = cli_open_db(g);
+    struct cdb *db = cli_open_db_write(g, "run");
     int status = 2;
     if (db) {
         o.db = db;

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
             else
                 return cli_usage_error(NULL, "--color expects never, auto or always, not '%s'", v);
         } else {
-            return cli_usage_error(NULL, "unknown option '%s'", a);
+            return cli_unknown(NULL, a);
         }
     }
     if (i == argc)

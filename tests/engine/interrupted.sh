@@ -77,4 +77,3 @@ sed 's/^/# /' "$KL_TMP/pull.txt"
 tap_check "a pull accepts it (exit $rc)" test $rc -eq 0
 tap_check "and keeps it interrupted" \
     bash -c "'$KLADDER' --db '$KL_TMP/other.db' results $id --json | grep -q '\"verdict\":[[:space:]]*\"interrupted\"'"
-echo "1..$_tap_n"

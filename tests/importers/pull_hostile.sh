@@ -99,7 +99,7 @@ expect "404" "the server answered HTTP 404" "$u/404"
 expect "500" "the server answered HTTP 500" "$u/500"
 expect "redirect loop" "too many redirects" "$u/loop"
 expect "redirect to file://" "scheme not allowed" "$u/to-file"
-expect "wrong content (HTML)" "not valid JSON" "$u/html"
+expect "wrong content (HTML)" "got an HTML page, not JSON" "$u/html"
 expect "1 GiB body, stopped by the default 256 MiB limit" "larger than the limit of 268435456 bytes" "$u/huge"
 expect "1 GiB announced in Content-Length" "larger than the limit" "$u/huge-length" --max-bytes 1M
 expect "gzip bomb (64 MiB from 64 KiB)" "larger than the limit of 1048576 bytes" "$u/gzip-bomb" --max-bytes 1M
@@ -107,7 +107,11 @@ expect "stalling server" "timed out" "$u/stall" --stall 1
 expect "server slower than the total limit" "timed out" "$u/drip" --timeout 2
 expect "nothing listening" "error:" "http://127.0.0.1:1/x.json" --connect-timeout 2
 expect "unknown host name" "no host named 'nosuch'" nosuch
-expect "a scheme that is not allowed" "neither a host" "ftp://127.0.0.1/x.json"
+before=$(db_sum "$db")
+k pull "ftp://127.0.0.1/x.json" >"$KL_TMP/out" 2>&1
+rc=$?
+tap_check "a scheme that is not allowed is a usage error (exit $rc), database unchanged" \
+    bash -c "[ $rc = 2 ] && grep -q 'must start with https://' '$KL_TMP/out' && [ '$before' = '$(db_sum "$db")' ]"
 k hosts list >"$KL_TMP/hosts"
 tap_check "failed pulls by URL registered no host" test "$(grep -c '^[a-z]' "$KL_TMP/hosts")" = 2
 
