@@ -144,10 +144,14 @@ int cdb_cases_query(struct cdb *db, const struct cdb_case_filter *f, struct cdb_
     if (f && f->rung)
         len += snprintf(sql + len, cap - (size_t)len, " AND c.rung = %d", f->rung);
     if (f && f->repo && *f->repo) {
+        len += snprintf(sql + len, cap - (size_t)len, " AND c.repo = ?%zu", nb + 1);
+        binds[nb++] = xstrdup(f->repo);
+    }
+    if (f && f->mentions && *f->mentions) {
         len += snprintf(sql + len, cap - (size_t)len,
                         " AND EXISTS (SELECT 1 FROM case_refs r WHERE r.case_id = c.id AND r.repo = ?%zu)",
                         nb + 1);
-        binds[nb++] = xstrdup(f->repo);
+        binds[nb++] = xstrdup(f->mentions);
     }
     if (f && f->symptom && *f->symptom) {
         len += snprintf(sql + len, cap - (size_t)len,
@@ -353,14 +357,9 @@ int cdb_facets(struct cdb *db, enum cdb_facet_kind kind, const struct cdb_case_f
             facet_add(out, n, num);
             break;
         case CDB_FACET_REPO:
-            /* a case counts once per repo it touches */
-            for (size_t r = 0; r < c->n_refs; r++) {
-                bool seen = false;
-                for (size_t q = 0; q < r; q++)
-                    seen |= strcmp(c->refs[q].repo, c->refs[r].repo) == 0;
-                if (!seen)
-                    facet_add(out, n, c->refs[r].repo);
-            }
+            /* the case's own repository, as the repo filter matches: the counts add up to the
+             * number of cases */
+            facet_add(out, n, c->repo);
             break;
         case CDB_FACET_SYMPTOM:
             for (size_t s = 0; s < c->n_symptoms; s++)

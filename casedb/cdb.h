@@ -45,7 +45,9 @@ int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);
 struct cdb_case_filter {
     int gap;             /* primary gap 1..7 */
     int rung;            /* 1..8 */
-    const char *repo;    /* "aiter", "flydsl", "sglang", "atom" (any ref of the case) */
+    const char *repo;    /* "aiter", "flydsl", "sglang", "atom": the case's own repository */
+    const char *mentions; /* a repository any of the case's references is in (a case of aiter
+                             whose fix went into FlyDSL mentions flydsl) */
     const char *symptom; /* one tag */
     const char *search;  /* English or Chinese text; every whitespace-separated term must occur
                             (case-insensitively for ASCII) in the id, arch, refs and their

@@ -1,4 +1,4 @@
-/* kladder cases [--gap N] [--repo NAME] [--rung N] [--symptom TAG] [--search TEXT] [--lang L] [--json] */
+/* kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N] [--symptom TAG] [--search TEXT] [--lang L] [--json] */
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +11,13 @@
 
 static void print_help(void)
 {
-    printf("usage: kladder cases [--gap N] [--repo NAME] [--rung N] [--symptom TAG] [--search TEXT]\n"
-           "                     [--lang en|zh] [--json]\n\n"
+    printf("usage: kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N]\n"
+           "                     [--symptom TAG] [--search TEXT] [--lang en|zh] [--json]\n\n"
            "Lists the cases of the index. --gap matches the primary gap (1-7), --rung the rung that\n"
-           "catches the case (1-8), --repo any reference's repository (aiter, flydsl, sglang, atom),\n"
-           "--symptom one tag; --search finds every word given, in English or Chinese.\n"
+           "catches the case (1-8), --repo the case's own repository (aiter, flydsl, sglang,\n"
+           "atom), --mentions a repository any of its references is in (a case of aiter whose fix\n"
+           "went into FlyDSL mentions flydsl), --symptom one tag; --search finds every word given,\n"
+           "in English or Chinese.\n"
            "--json prints an array of case objects with the fields of data/cases.json.\n");
 }
 
@@ -31,8 +33,8 @@ static void cell(const char *s, int cells)
 
 int cmd_cases(int argc, char **argv, const struct cli_global *g)
 {
-    static const char *const value_opts[] = {"--gap", "--rung", "--repo", "--symptom", "--search",
-                                             "--lang", NULL};
+    static const char *const value_opts[] = {"--gap",     "--rung",   "--repo", "--mentions",
+                                             "--symptom", "--search", "--lang", NULL};
     struct cdb_case_filter f = {0};
     bool json = false, zh = false;
     for (int i = 1; i < argc; i++) {
@@ -55,6 +57,8 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
             i++;
         } else if (strcmp(a, "--repo") == 0) {
             f.repo = v, i++;
+        } else if (strcmp(a, "--mentions") == 0) {
+            f.mentions = v, i++;
         } else if (strcmp(a, "--symptom") == 0) {
             if (!cdb_symptom_known(v)) {
                 fprintf(stderr, "kladder cases: --symptom expects one of:");

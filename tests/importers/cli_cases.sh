@@ -10,7 +10,9 @@ k import cases "$fix/cases.json" >"$KL_TMP/out" 2>&1
 tap_check "import a valid index" grep -q "imported 4 cases" "$KL_TMP/out"
 tap_check "cases --json lists all" test "$(k cases --json | count)" = 4
 tap_check "--gap filters the primary gap" test "$(k cases --gap 4 --json | count)" = 2
-tap_check "--repo matches any reference" test "$(k cases --repo flydsl --json | count)" = 2
+tap_check "--repo matches the case's own repository" test "$(k cases --repo flydsl --json | python3 -c 'import json,sys; print(",".join(c["id"] for c in json.load(sys.stdin)))')" = flydsl-1220
+tap_check "--mentions matches any reference's repository" test "$(k cases --mentions flydsl --json | count)" = 2
+tap_check "--repo and --mentions together" test "$(k cases --repo aiter --mentions flydsl --json | count)" = 1
 tap_check "--symptom" test "$(k cases --symptom hang --json | count)" = 1
 tap_check "--search Chinese single character" test "$(k cases --search 挂 --json | python3 -c 'import json,sys; print(",".join(c["id"] for c in json.load(sys.stdin)))')" = aiter-4494
 tap_check "--search two English words" test "$(k cases --search 'semaphore replay' --json | count)" = 1

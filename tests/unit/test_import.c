@@ -110,7 +110,8 @@ static void test_valid_import_and_filters(void **state)
     assert_int_equal(count(db, (struct cdb_case_filter){.gap = 4}), 2);
     assert_int_equal(count(db, (struct cdb_case_filter){.gap = 4, .rung = 4}), 2);
     assert_int_equal(count(db, (struct cdb_case_filter){.rung = 1}), 1);
-    assert_int_equal(count(db, (struct cdb_case_filter){.repo = "flydsl"}), 2); /* second ref too */
+    assert_int_equal(count(db, (struct cdb_case_filter){.repo = "flydsl"}), 1); /* own repo only */
+    assert_int_equal(count(db, (struct cdb_case_filter){.mentions = "flydsl"}), 2); /* any ref */
     assert_int_equal(count(db, (struct cdb_case_filter){.symptom = "hang"}), 1);
     assert_int_equal(count(db, (struct cdb_case_filter){.symptom = "zeros"}), 0);
     cdb_close(db);
@@ -172,6 +173,27 @@ static void test_facets(void **state)
                                 &f, &n, err, sizeof err), 0);
     assert_int_equal(n, 2); /* aiter (4494) and flydsl (1220) under gap 4 */
     cdb_facets_free(f, n);
+    /* The repo counts are of the cases' own repositories, so they add up to the cases: aiter-4841
+     * mentions flydsl in a reference but counts under aiter only. */
+    assert_int_equal(cdb_facets(db, CDB_FACET_REPO, NULL, &f, &n, err, sizeof err), 0);
+    int total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += f[i].count;
+        if (strcmp(f[i].value, "flydsl") == 0)
+            assert_int_equal(f[i].count, 1);
+    }
+    assert_int_equal(total, 4);
+    cdb_facets_free(f, n);
+    struct cdb_case_list l;
+    assert_int_equal(cdb_cases_query(db, &(struct cdb_case_filter){.repo = "flydsl"}, &l, err,
+                                     sizeof err), 0);
+    assert_int_equal((int)l.n, 1);
+    assert_string_equal(l.items[0].id, "flydsl-1220");
+    cdb_case_list_free(&l);
+    assert_int_equal(cdb_cases_query(db, &(struct cdb_case_filter){.mentions = "flydsl"}, &l,
+                                     err, sizeof err), 0);
+    assert_int_equal((int)l.n, 2); /* flydsl-1220 and aiter-4841 */
+    cdb_case_list_free(&l);
     cdb_close(db);
 }
 
