@@ -469,7 +469,7 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             memcpy(&mx, &bits, 4);
             char at[96];
             coords(e, in, i, w[1] - 1, at, sizeof at);
-            char never[192] = "", nonfin[64] = "";
+            char never[192] = "", nonfin[64] = "", maxe[128];
             if (w[4] && full) {
                 char at2[96];
                 coords(e, in, i, w[5] - 1, at2, sizeof at2);
@@ -479,9 +479,20 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             if (w[3])
                 snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
                          (unsigned long long)w[3]);
-            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), max error %.4g%s%s",
+            /* The max error is over the pairs where both are finite: say so, with how many,
+             * whenever some elements were left out of it. */
+            uint64_t left_out = w[3] + w[6];
+            uint64_t finite = left_out < v->padded_elems ? v->padded_elems - left_out : 0;
+            if (!left_out)
+                snprintf(maxe, sizeof maxe, "max error %.4g", (double)mx);
+            else if (finite)
+                snprintf(maxe, sizeof maxe, "max error %.4g over the %llu finite elements",
+                         (double)mx, (unsigned long long)finite);
+            else
+                snprintf(maxe, sizeof maxe, "max error n/a (no element is finite in both)");
+            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), %s%s%s",
                  pre, bn, (unsigned long long)w[0], (unsigned long long)v->padded_elems, at,
-                 (double)mx, never, nonfin);
+                 maxe, nonfin, never);
             e->failed = true;
             eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)mx);
         } else {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/report.h"
 
@@ -11,7 +12,9 @@ static void bar(int i, int total, const char *name)
     fprintf(stderr, "\r\033[K[");
     for (int k = 0; k < width; k++)
         fputc(k < fill ? '#' : '-', stderr);
-    fprintf(stderr, "] %d/%d %.50s", i, total, name ? name : "");
+    char *shown = text_fit(name ? name : "", 50, false, NULL); /* a manifest's name: sanitised */
+    fprintf(stderr, "] %d/%d %s", i, total, shown);
+    free(shown);
     if (!name)
         fprintf(stderr, "\r\033[K");
     fflush(stderr);

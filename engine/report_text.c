@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/report.h"
 
@@ -29,15 +30,26 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         char t[32] = "";
         if (!isnan(d->r.t_med_us))
             snprintf(t, sizeof t, "%10.1f us", d->r.t_med_us);
-        printf("%-6s %-15s r%d %-34.34s %-32.32s %s%s\n", cdb_verdict_name(d->r.verdict),
-               d->p->label, d->p->spec.rung, d->p->spec.name, d->r.shape, t,
+        /* a value too long for its column is cut with an ellipsis, never silently: a shape
+         * "first_slot=3727246" must not read as "first_slot=3" */
+        char *label = text_fit_pad(d->p->label, 15, false);
+        char *name = text_fit_pad(d->p->spec.name, 34, false);
+        char *shape = text_fit_pad(d->r.shape, 32, false);
+        printf("%-6s %s r%d %s %s %s%s\n", cdb_verdict_name(d->r.verdict), label,
+               d->p->spec.rung, name, shape, t,
                d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
                    ? "  (expected)"
                    : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
                    : d->met                                       ? ""
                                                                   : "  (UNEXPECTED)");
-        if (d->r.detail[0] && (d->r.verdict != CDB_PASS))
-            printf("       %.400s\n", d->r.detail);
+        free(label);
+        free(name);
+        free(shape);
+        if (d->r.detail[0] && (d->r.verdict != CDB_PASS)) {
+            char *detail = text_sanitize(d->r.detail, false);
+            printf("       %s\n", detail);
+            free(detail);
+        }
     }
     printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
            "%d skipped\n",

@@ -56,13 +56,30 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 
 /* ---- execution ------------------------------------------------------------------------ */
 
-/* Byte comparison of every output with its first-run copy (gold), repeats times on stream s:
- * res[24] counts differing 8-byte words, res[25] the first differing byte + 1. */
+/* What the byte-for-byte re-run found, per repeat: a count summed over repeats would read as
+ * more words than the output has. */
+struct repeat_diff {
+    int differing;           /* repeats with any differing word */
+    uint64_t words;          /* 8-byte words of all outputs, compared in each repeat */
+    uint64_t min_w, max_w;   /* fewest and most differing words in one differing repeat */
+    uint64_t first_byte;     /* first differing byte + 1 over all repeats; 0 none */
+};
+
+/* Byte comparison of every output with its first-run copy (gold), repeats times on stream s,
+ * each repeat read back on its own (res[24] counts differing 8-byte words, res[25] the first
+ * differing byte + 1; both accumulate, so a repeat's count is the growth of res[24]). This is
+ * the diagnostic pass after a hash differed, so a synchronisation per repeat costs little. */
 static int repeat_bytes(struct eng_exec *e, struct eng_inst *in, eng_dptr *gold, int repeats,
-                        struct eng_stream *s)
+                        struct eng_stream *s, struct repeat_diff *d)
 {
     const struct eng_manifest *m = e->m;
     eng_dptr bits = e->res + 24 * 8;
+    uint64_t w[ENG_RES_WORDS], before = 0;
+    memset(d, 0, sizeof *d);
+    ENG_TRY(eng_exec_res_clear(e, s));
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (m->buffers[i].role == ENG_ROLE_OUTPUT)
+            d->words += (in->var[i].padded_bytes + 7) / 8;
     for (int r = 0; r < repeats; r++) {
         ENG_TRY((!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s));
         for (size_t i = 0; i < m->nbuffers; i++) {
@@ -72,6 +89,15 @@ static int repeat_bytes(struct eng_exec *e, struct eng_inst *in, eng_dptr *gold,
             void *a[] = {&v->data, &gold[i], &v->padded_bytes, &bits};
             ENG_TRY(eng_exec_ulaunch(e, e->kbit, v->padded_bytes / 8 + 1, s, a));
         }
+        ENG_TRY(eng_exec_sync_all(e, s) || eng_exec_res_read(e, w, NULL));
+        uint64_t now = w[24] - before;
+        before = w[24];
+        if (now) {
+            d->min_w = d->differing == 0 || now < d->min_w ? now : d->min_w;
+            d->max_w = now > d->max_w ? now : d->max_w;
+            d->differing++;
+        }
+        d->first_byte = w[25];
     }
     return 0;
 }
@@ -172,14 +198,22 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
     if (w[26]) {
         e->failed = true;
         /* Name the first differing byte: the same repeats again, compared byte for byte. */
-        if (repeat_bytes(e, in, gold, batch, s) || eng_exec_sync_all(e, s) || eng_exec_res_read(e, w, NULL))
+        struct repeat_diff d;
+        if (repeat_bytes(e, in, gold, batch, s, &d))
             goto out;
-        if (w[24]) {
+        if (d.differing) {
+            char words[96];
+            if (d.min_w == d.max_w)
+                snprintf(words, sizeof words, "%llu", (unsigned long long)d.max_w);
+            else
+                snprintf(words, sizeof words, "%llu to %llu", (unsigned long long)d.min_w,
+                         (unsigned long long)d.max_w);
             eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash; run again byte "
-                    "for byte, %llu 8-byte words differed from the first run (first at byte %llu)",
-                 n, (unsigned long long)w[26], (unsigned long long)w[24],
-                 (unsigned long long)(w[25] - 1));
-            eng_exec_record_bad(e, (int64_t)w[25] - 1, (int64_t)w[24], NAN);
+                    "for byte, in %d of %d repeats, %s of %llu 8-byte words differed from the "
+                    "first run (first at byte %llu)",
+                 n, (unsigned long long)w[26], d.differing, batch, words,
+                 (unsigned long long)d.words, (unsigned long long)(d.first_byte - 1));
+            eng_exec_record_bad(e, (int64_t)d.first_byte - 1, (int64_t)d.max_w, NAN);
         } else {
             eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash (the byte-for-byte "
                     "re-run of %d repeats matched)",

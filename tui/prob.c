@@ -69,12 +69,22 @@ void tui_prob_format_count(double n, char *buf, size_t len)
         snprintf(buf, len, "never");
         return;
     }
+    char digits[48];
     if (n >= 1e15) {
-        snprintf(buf, len, "%.2g", n);
-        return;
+        /* Past 15 digits a double's digits are not the count's own: three significant digits,
+         * the rest zeros, grouped like any other count ("1,000,000,000,000,000"), never
+         * "1e+15"; beyond 10^24 only the power of ten is worth saying. */
+        int exp10;
+        char mant[16];
+        snprintf(mant, sizeof mant, "%.2e", n); /* "1.23e+18" */
+        if (sscanf(mant + 5, "%d", &exp10) != 1 || exp10 > 24) {
+            snprintf(buf, len, "about 10^%d", (int)floor(log10(n)));
+            return;
+        }
+        snprintf(digits, sizeof digits, "%c%c%c%0*d", mant[0], mant[2], mant[3], exp10 - 2, 0);
+    } else {
+        snprintf(digits, sizeof digits, "%.0f", n < 0 ? 0 : n);
     }
-    char digits[32];
-    snprintf(digits, sizeof digits, "%.0f", n < 0 ? 0 : n);
     size_t nd = strlen(digits), o = 0;
     for (size_t i = 0; i < nd && o + 1 < len; i++) {
         if (i > 0 && (nd - i) % 3 == 0 && o + 2 < len)

@@ -23,7 +23,8 @@ double tui_prob_calls_for(double p, double target);
  * value below 1 up to "100%"), "100%" only for exactly 1, "0%" only for exactly 0. */
 void tui_prob_format_pct(double prob, char *buf, size_t len);
 
-/* Writes a count with thousands separators ("292,889,600"); very large ones as "1.2e+18",
+/* Writes a count with thousands separators ("292,889,600"); from 10^15 on with three significant
+ * digits ("1,230,000,000,000,000,000"), past 10^24 as "about 10^27"; never in e-notation;
  * infinity as "never". */
 void tui_prob_format_count(double n, char *buf, size_t len);
 

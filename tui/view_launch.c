@@ -25,6 +25,8 @@ struct target {
     char *label;
     char *args[4]; /* --case ID, or --rung N --suite NAME|PATH */
     int nargs;
+    int rung;      /* N, or 0 for --case (each of its rungs) */
+    bool has_r5;   /* runs rung 5, whose repeats default to the suite's failure rate */
 };
 
 struct backend_opt {
@@ -172,6 +174,8 @@ static void collect_one(void *ctx, const struct eng_manifest *m, const char *spe
         target_add(c->s, xasprintf("%s · rung %d%s%s", m->name, r, builtin ? "" : " · ",
                                    builtin ? "" : spec),
                    "--rung", rs, "--suite", spec);
+        c->s->targets[c->s->n_targets - 1].rung = r;
+        c->s->targets[c->s->n_targets - 1].has_r5 = r == 5;
     }
 }
 
@@ -260,7 +264,11 @@ static bool open_case(struct tui_app *app, struct launch_state *s, const char *c
         return false;
     }
     if (c.builtin > 1) { /* several built-in suites or rungs: --case runs them all */
+        bool r5 = false;
+        for (int i = 0; i < s->n_targets; i++)
+            r5 |= s->targets[i].has_r5;
         target_add(s, NULL, "--case", case_id, NULL, NULL);
+        s->targets[s->n_targets - 1].has_r5 = r5;
         struct target all = s->targets[s->n_targets - 1];
         memmove(s->targets + 1, s->targets, (size_t)(s->n_targets - 1) * sizeof *s->targets);
         s->targets[0] = all;
@@ -358,11 +366,19 @@ static void launch_draw(struct tui_app *app, void *state)
     else
         snprintf(val[F_DEVICE], sizeof val[0], "%s", b ? "0" : tui_tr(app, "the first", "第一个"));
     snprintf(val[F_VARIANT], sizeof val[0], "%s", variants[s->variant]);
+    /* No --repeat: each rung's own default, which only rung 5 takes from the failure rate. */
+    const struct target *tg = &s->targets[s->target];
     if (repeat_opts[s->repeats])
         snprintf(val[F_REPEATS], sizeof val[0], "%d", repeat_opts[s->repeats]);
-    else
+    else if (tg->rung == 5)
         snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "from the suite's failure rate (rung 5)",
                                                             "按套件的失败率（阶梯 5）"));
+    else if (tg->has_r5)
+        snprintf(val[F_REPEATS], sizeof val[0], "%s",
+                 tui_tr(app, "each rung's default (rung 5: from the suite's failure rate)",
+                        "各阶梯的默认值（阶梯 5：按套件的失败率）"));
+    else
+        snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "the rung's default", "该阶梯的默认值"));
     snprintf(val[F_TIMEOUT], sizeof val[0], "%d s %s", timeout_opts[s->timeout],
              tui_tr(app, "per check", "每项检查"));
     static const char *const names[F_COUNT][2] = {

@@ -18,6 +18,9 @@ keys r
 wait_for "r opens the launch panel" 'Run case flydsl-1220' || exit 0
 wait_for "the panel lists the case's suite" 'Run +‹ flydsl-1220 · rung 4 ›'
 wait_for "kladder devices answered: the cpu backend is available" 'cpu +available: 1 device'
+wait_for "a rung 4 run's repeats are the rung's default" "Repeats +‹ the rung's default ›"
+pane >"$KL_TMP/panel.txt"
+tap_check "rung 5's failure-rate repeats are not offered for rung 4" bash -c "! grep -q 'failure rate' '$KL_TMP/panel.txt'"
 keys l
 wait_for "h/l change the backend to cpu" 'Backend +‹ cpu ›'
 keys j j l l

@@ -110,6 +110,21 @@ static void test_format_count(void **state)
     assert_string_equal(b, "never");
     tui_prob_format_count(1234567, b, 6); /* truncated, still terminated */
     assert_int_equal(strlen(b), 5);
+    /* the helper's largest N and what a rare race needs: words or digits, never "1e+15" */
+    char w[64];
+    tui_prob_format_count(1e15, w, sizeof w);
+    assert_string_equal(w, "1,000,000,000,000,000");
+    tui_prob_format_count(1.234e18, w, sizeof w);
+    assert_string_equal(w, "1,230,000,000,000,000,000");
+    tui_prob_format_count(999999999999999.0, w, sizeof w);
+    assert_string_equal(w, "999,999,999,999,999");
+    tui_prob_format_count(3e27, w, sizeof w);
+    assert_string_equal(w, "about 10^27");
+    for (double n = 1; n < 1e30; n *= 7.3) {
+        tui_prob_format_count(n, w, sizeof w);
+        if (strchr(w, 'e'))
+            fail_msg("%g printed as %s", n, w);
+    }
 }
 
 static void test_step(void **state)
