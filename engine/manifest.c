@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/embed.h"
 #include "common/fileio.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/expr.h"
 #include "engine/manifest_parse.h"
@@ -372,7 +374,8 @@ static bool parse_variant_opts(struct eng_mparse *p, const cJSON *vo, const char
 static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
-    "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes"};
+    "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
+    "control"};
 
 static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
@@ -391,6 +394,8 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         !(m->source = eng_mp_string(p, root, "source", true, "source")))
         return false;
     m->case_id = eng_mp_string(p, root, "case", false, "case");
+    if (!eng_mp_bool(p, root, "control", "control", &m->control))
+        return false;
     m->title_en = eng_mp_string(p, root, "title_en", false, "title_en");
     m->title_zh = eng_mp_string(p, root, "title_zh", false, "title_zh");
     if (p->failed)
@@ -708,6 +713,24 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
             strcpy(d, ".");
         struct eng_manifest *m = eng_manifest_parse(text, len, name_or_path, d, err, errlen);
         free(text);
+        /* The kernel file is read by the workers, one check at a time: a missing one is this
+         * manifest's mistake, said now rather than as an error in every check. */
+        if (m) {
+            char *src = xasprintf("%s/%s", d, m->source);
+            struct stat st;
+            bool exists = stat(src, &st) == 0;
+            if (!exists || !S_ISREG(st.st_mode)) {
+                char *shown_m = text_escape(name_or_path, 200), *shown_s = text_escape(src, 200);
+                snprintf(err, errlen, "%s: source: expected a kernel file beside the manifest, "
+                                      "but %s %s",
+                         shown_m, shown_s, exists ? "is not a regular file" : "does not exist");
+                free(shown_m);
+                free(shown_s);
+                eng_manifest_free(m);
+                m = NULL;
+            }
+            free(src);
+        }
         free(d);
         return m;
     }

@@ -20,11 +20,15 @@
  *    "tolerance": {"abs": 0.01, "rel": 0.01},
  *    "baseline": [{"M": 128, "N": 128, "K": 512}],    the plain unit test's shapes
  *    "variant_options": {"buggy": {"event": false, "scratch_reset": "once"}},
- *    "rungs": {"1": {...}, "4": {...}, "5": {...}}}   the rungs it supports, each with its
+ *    "rungs": {"1": {...}, "4": {...}, "5": {...}},   the rungs it supports, each with its
  *                                                     settings (engine/rung.h)
+ *    "control": true}                                 optional: every variant is correct, so
+ *                                                     any failure is a false alarm of the
+ *                                                     harness (a user checks their setup)
  *
  * Loading validates everything a run will need (names, dtypes, expressions, entry points are
- * identifiers) and reports the first problem as "FILE: FIELD: expected WHAT, got WHAT". */
+ * identifiers; for a manifest loaded from a file, that its source file is there) and reports the
+ * first problem as "FILE: FIELD: expected WHAT, got WHAT". */
 #ifndef KL_ENGINE_MANIFEST_H
 #define KL_ENGINE_MANIFEST_H
 
@@ -120,6 +124,7 @@ struct eng_manifest {
     struct eng_shape *baseline;
     struct eng_variant_opts opt_fixed, opt_buggy;
     bool has_rung[9];  /* the rungs the suite declares (engine/rung.h) */
+    bool control;      /* "control": both variants are correct; a failure is a false alarm */
     void *settings[9]; /* each declared rung's settings, the rung's own type (NULL: none) */
 };
 

@@ -25,6 +25,10 @@ struct eng_planned {
     struct eng_check_spec spec;
     char label[32];             /* "fixed", "buggy", "baseline-fixed", "baseline-buggy" */
     bool expect_fail;           /* a buggy rung check: failing is the point */
+    /* set by the runner once planned: */
+    const char *suite_name;     /* the manifest's own "name" (spec.suite may be a path) */
+    bool control;               /* of a control suite: every variant is correct, so a failure
+                                   is a false alarm of the harness */
 };
 
 /* Appends the checks of `rung` for suite m (referred to as suite_ref: a name or a path) to

@@ -52,6 +52,8 @@ struct eng_summary {
     char escaped[512];
     /* buggy variants not caught while some of their checks were skipped (beyond this backend) */
     char inconclusive[512];
+    int control_checks;   /* checks of control suites ("control": true) that ran */
+    int false_alarms;     /* of those, the ones that failed, hung or erred: the harness's fault */
 };
 
 struct eng_reporter {

@@ -57,6 +57,10 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     cJSON_AddStringToObject(rep, "run_id", run->uuid);
     cJSON_AddStringToObject(rep, "verdict", cdb_verdict_name(s->verdict));
     cJSON_AddBoolToObject(rep, "expectation_met", s->met);
+    if (s->control_checks) {
+        cJSON_AddNumberToObject(rep, "control_checks", s->control_checks);
+        cJSON_AddNumberToObject(rep, "false_alarms", s->false_alarms);
+    }
     if (s->escaped[0])
         cJSON_AddStringToObject(rep, "buggy_not_caught", s->escaped);
     if (s->inconclusive[0])

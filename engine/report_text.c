@@ -37,7 +37,9 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         char *shape = text_fit_pad(d->r.shape, 32, false);
         printf("%-6s %s r%d %s %s %s%s\n", cdb_verdict_name(d->r.verdict), label,
                d->p->spec.rung, name, shape, t,
-               d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
+               d->p->control && !d->met
+                   ? "  (FALSE ALARM: a control suite's variants are all correct)"
+               : d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
                    ? "  (expected)"
                    : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
                    : d->met                                       ? ""
@@ -56,6 +58,14 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
            s->met ? "expectation met" : "EXPECTATION NOT MET", s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    if (s->false_alarms)
+        printf("control suite: %d of %d checks failed although every variant is correct: false "
+               "alarms of the harness (check the tolerance, the inputs, the device)\n",
+               s->false_alarms, s->control_checks);
+    else if (s->control_checks)
+        printf("control suite: no false alarm in %d checks: the harness judged every correct "
+               "variant correct\n",
+               s->control_checks);
     if (s->inconclusive[0])
         printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
                s->inconclusive);

@@ -232,6 +232,10 @@ static void summarise(struct run *rn, struct eng_summary *s)
             s->met = false;
             any_error = true;
         }
+        if (d->p->control && v != CDB_SKIP && v != CDB_CANCELLED) {
+            s->control_checks++;
+            s->false_alarms += v != CDB_PASS;
+        }
     }
     /* A buggy variant must be caught per (suite, rung): a suite declares only rungs it
      * supports, and its buggy variant is its claim of a bug each of them catches. */
@@ -340,9 +344,20 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true};
     int rc = 0;
-    for (size_t t = 0; t < ntargets && rc == 0; t++)
+    for (size_t t = 0; t < ntargets && rc == 0; t++) {
+        size_t first = *nplan;
         rc = eng_plan_rung(ms[t], targets[t].suite, targets[t].rung, &po, plan, nplan, err,
                            errlen);
+        for (size_t i = first; rc == 0 && i < *nplan; i++) {
+            struct eng_planned *p = &(*plan)[i];
+            p->suite_name = ms[t]->name;
+            /* A control suite's variants are all correct: each must pass, none is expected
+             * to be caught. */
+            p->control = ms[t]->control;
+            if (p->control)
+                p->expect_fail = false;
+        }
+    }
     return rc;
 }
 
@@ -383,7 +398,12 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     for (size_t t = 1; t < ntargets; t++)
         if (targets[t].rung != targets[0].rung)
             info->rung = 0;
-    info->suite = ntargets == 1 ? targets[0].suite : NULL;
+    /* recorded under the suite's own name, not the path it was given by; one suite's several
+     * rungs are still that suite */
+    info->suite = ms[0]->name;
+    for (size_t t = 1; t < ntargets; t++)
+        if (strcmp(ms[t]->name, ms[0]->name) != 0)
+            info->suite = NULL;
     info->case_id = o->case_id;
     info->argv = o->argv_text;
     for (size_t k = 0; reps[k]; k++)

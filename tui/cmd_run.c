@@ -17,13 +17,15 @@
 
 static void print_help(void)
 {
-    printf("usage: kladder run --rung N --suite NAME|PATH [options]\n"
+    printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --list\n\n"
            "Runs a rung of the verification ladder (1, 4, 5 or 6) on a suite's reproducer, with the\n"
-           "plain unit-test baseline beside it. --case runs every rung its suites list, both\n"
-           "variants. A rung must fail the buggy variant and pass the fixed one; the baseline\n"
-           "passes both.\n\n"
+           "plain unit-test baseline beside it; without --rung, every rung the suite lists. --case\n"
+           "runs every rung its suites list, both variants. A rung must fail the buggy variant and\n"
+           "pass the fixed one; the baseline passes both. A suite marked \"control\": true has\n"
+           "only correct variants: each must pass, and a failure is reported as a false alarm of\n"
+           "the harness. Runs are recorded under the suite's own name.\n\n"
            "options:\n"
            "  --variant fixed|buggy|both   which variant (default both)\n"
            "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
@@ -96,6 +98,32 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
         eng_manifest_free(m);
     }
     free(files);
+    return *n ? 0 : -1;
+}
+
+/* Every rung the engine runs that suite (a name or a manifest path) lists. */
+static int suite_targets(const char *suite, struct eng_run_target **out, size_t *n)
+{
+    char err[1024];
+    struct eng_manifest *m = eng_manifest_load(suite, NULL, err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "kladder run: %s\n", err);
+        return -1;
+    }
+    *out = xcalloc(9, sizeof **out);
+    *n = 0;
+    for (int r = 1; r <= 8; r++)
+        if (m->has_rung[r] && eng_rung_find(r))
+            (*out)[(*n)++] = (struct eng_run_target){suite, r};
+    if (*n == 0) {
+        char have[64];
+        eng_rung_list(have, sizeof have);
+        fprintf(stderr, "kladder run: suite %s lists no rung the engine runs (rungs %s do)\n",
+                m->name, have);
+        free(*out);
+        *out = NULL;
+    }
+    eng_manifest_free(m);
     return *n ? 0 : -1;
 }
 
@@ -198,9 +226,10 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     }
     if (case_id && (suite || rung))
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
-    if (!case_id && (!suite || !rung))
-        return cli_usage_error("run", "give --rung N and --suite NAME, or --case ID (--list shows the suites)");
-    if (!case_id && !eng_rung_find(rung)) {
+    if (!case_id && !suite)
+        return cli_usage_error("run", "give --suite NAME|PATH (and --rung N for one of its rungs), "
+                                      "or --case ID (--list shows the suites)");
+    if (!case_id && rung && !eng_rung_find(rung)) {
         char have[64];
         eng_rung_list(have, sizeof have);
         return cli_usage_error("run", "rung %d has no engine checks; rungs %s do", rung, have);
@@ -209,6 +238,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     struct eng_run_target one = {suite, rung}, *targets = &one;
     size_t ntargets = 1;
     char **names = NULL;
+    if (!case_id && !rung && suite_targets(suite, &targets, &ntargets) != 0)
+        return 2;
     if (case_id && case_targets(case_id, &targets, &ntargets, &names) != 0) {
         free(targets);
         free(names);
@@ -240,7 +271,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         for (size_t i = 0; names[i]; i++)
             free(names[i]);
         free(names);
-        free(targets);
     }
+    if (targets != &one)
+        free(targets);
     return status;
 }

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# A user's own suite: `run --suite my.json` without --rung runs every rung the manifest lists; the
+# run and its checks are recorded under the suite's own name, not the path typed; a manifest
+# whose kernel file is missing is refused at load (exit 2, naming the file and the field) with
+# nothing recorded; and a suite that declares itself a control ("control": true, every variant
+# correct) passes when the harness judges it right and reports any failure as a false alarm.
+. tests/tap.sh
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+db=$KL_TMP/k.db
+fx=tests/engine/fixtures
+dir=$KL_TMP/mine
+mkdir -p "$dir"
+cp $fx/hang.kl $fx/nan.kl "$dir/"
+cp $fx/control.json "$dir/my.json"
+runs() { "$KLADDER" --db "$db" results --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+
+# ---- every rung it lists, recorded under its name -------------------------------------------
+(cd "$dir" && "$KLADDER" --db "$db" run --suite ./my.json --backend cpu --no-progress --timeout 60) \
+    >"$KL_TMP/all.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/all.txt"
+tap_check "run --suite without --rung: exit 0 ($rc)" test $rc -eq 0
+tap_check "rung 1 ran" grep -qE '^pass +fixed +r1 n512 ' "$KL_TMP/all.txt"
+tap_check "and rung 5 ran" grep -qE '^pass +fixed +r5 repeat-default ' "$KL_TMP/all.txt"
+"$KLADDER" --db "$db" results --json >"$KL_TMP/runs.json"
+tap_check "the run is recorded under the suite's name, not ./my.json" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+sys.exit(not (r["suite"] == "copy-control"))' "$KL_TMP/runs.json"
+id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["run_id"])' "$KL_TMP/runs.json")
+"$KLADDER" --db "$db" results "$id" --json >"$KL_TMP/one.json"
+tap_check "so are its checks, of both rungs" python3 -c '
+import json, sys
+cs = json.load(open(sys.argv[1]))["checks"]
+sys.exit(not (cs and {c["suite"] for c in cs} == {"copy-control"} and {c["rung"] for c in cs} == {1, 5}))' "$KL_TMP/one.json"
+
+# ---- a control suite ---------------------------------------------------------------------------
+tap_check "a control suite with correct variants has no false alarm" \
+    grep -q '^control suite: no false alarm in 8 checks' "$KL_TMP/all.txt"
+# The same control whose second variant is in fact wrong (NaN in 3 of 4 elements): a harness
+# that judges it so must call it a false alarm of the control, and fail the run.
+sed 's/"source": "hang.kl"/"source": "nan.kl"/; s/"buggy": "copy_ref"/"buggy": "copy_nan"/' \
+    $fx/control.json >"$dir/alarm.json"
+"$KLADDER" --db "$db" run --suite "$dir/alarm.json" --rung 1 --backend cpu --no-progress \
+    --timeout 60 >"$KL_TMP/alarm.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/alarm.txt"
+tap_check "a failing control fails the run: exit 1 ($rc)" test $rc -eq 1
+tap_check "its failing check is called a false alarm" \
+    grep -qE '^fail +buggy +r1 n512 .*FALSE ALARM' "$KL_TMP/alarm.txt"
+tap_check "and the summary counts the false alarms of the harness" \
+    grep -qE '^control suite: 2 of 4 checks failed although every variant is correct: false alarms of the harness' "$KL_TMP/alarm.txt"
+"$KLADDER" --db "$db" run --suite "$dir/alarm.json" --rung 1 --backend cpu --no-progress \
+    --json --timeout 60 >"$KL_TMP/alarm.json" 2>/dev/null
+tap_check "the JSON report counts them too" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(not (r["false_alarms"] == 2 and r["control_checks"] == 4))' "$KL_TMP/alarm.json"
+sed 's/"control": true/"control": "yes"/' $fx/control.json >"$dir/badctl.json"
+"$KLADDER" --db "$db" run --suite "$dir/badctl.json" --backend cpu --no-progress >"$KL_TMP/out" 2>"$KL_TMP/err"
+rc=$?
+tap_check "\"control\": \"yes\" is refused at load: exit 2 ($rc)" test $rc -eq 2
+tap_check "naming the field and what it expects" grep -q 'badctl.json: control: expected true or false' "$KL_TMP/err"
+
+# ---- a missing source --------------------------------------------------------------------------
+before=$(runs)
+sed 's/"source": "hang.kl"/"source": "gone.kl"/' $fx/control.json >"$dir/nosrc.json"
+for rungs in "" "--rung 1"; do
+    "$KLADDER" --db "$db" run --suite "$dir/nosrc.json" $rungs --backend cpu --no-progress \
+        >"$KL_TMP/out" 2>"$KL_TMP/err"
+    rc=$?
+    sed 's/^/# /' "$KL_TMP/err"
+    tap_check "a missing source file is an error at load (${rungs:-every rung}): exit 2 ($rc)" test $rc -eq 2
+    tap_check "naming the manifest, the field and the file" \
+        grep -qF "$dir/nosrc.json: source: expected a kernel file beside the manifest, but $dir/gone.kl does not exist" "$KL_TMP/err"
+    tap_check "with no check run" bash -c "! grep -qE '^(pass|fail|error) ' '$KL_TMP/out'"
+done
+tap_check "and no run recorded" test "$(runs)" -eq "$before"
