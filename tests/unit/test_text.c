@@ -83,6 +83,34 @@ static void test_fit_cuts_on_character_boundaries(void **state)
     free(s);
 }
 
+/* A value quoted as typed: printable text (Chinese too) kept, every control and malformed byte
+ * spelled as an escape, a long value cut with "...". */
+static void test_escape_shows_what_was_typed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"zz", "zz"},
+        {"ab\x1b[31m", "ab\\x1b[31m"},
+        {"a\nb\tc", "a\\nb\\tc"},
+        {"\x7f", "\\x7f"},
+        {"\xc2\x85", "\\u0085"},   /* C1 NEL */
+        {"\xff", "\\xff"},           /* not UTF-8 */
+        {"挂\xe2\x80", "挂\\xe2\\x80"}, /* a cut sequence: each byte shown */
+        {"\xef\xbf\xbd", "\xef\xbf\xbd"}, /* a real U+FFFD stays */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = text_escape(cases[i].in, 40);
+        assert_string_equal(got, cases[i].want);
+        assert_true(text_is_clean(got, NULL));
+        free(got);
+    }
+    char *cut = text_escape("0123456789", 4);
+    assert_string_equal(cut, "0123...");
+    free(cut);
+}
+
 static void test_wrap(void **state)
 {
     (void)state;
@@ -125,6 +153,7 @@ int main(void)
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_fit_cuts_on_character_boundaries),
         cmocka_unit_test(test_wrap),
+        cmocka_unit_test(test_escape_shows_what_was_typed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
