@@ -17,7 +17,8 @@ static int gone_runs(struct cdb *db, const struct kl_owner *here, sqlite3_int64 
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM runs"
+                           "SELECT id, owner_host, owner_boot, owner_pid, owner_start,"
+                           " owner_pid_ns FROM runs"
                            " WHERE verdict = 'running' AND owner_pid IS NOT NULL",
                            -1, &st, NULL) != SQLITE_OK)
         return cdb_fail(db, "looking for runs whose process is gone", err, errlen);
@@ -30,6 +31,8 @@ static int gone_runs(struct cdb *db, const struct kl_owner *here, sqlite3_int64 
         snprintf(o.boot_id, sizeof o.boot_id, "%s", b ? (const char *)b : "");
         if (sqlite3_column_type(st, 4) != SQLITE_NULL)
             o.start = sqlite3_column_int64(st, 4);
+        const unsigned char *ns = sqlite3_column_text(st, 5);
+        snprintf(o.pid_ns, sizeof o.pid_ns, "%s", ns ? (const char *)ns : "");
         if (kl_owner_state(&o, here) != KL_OWNER_GONE)
             continue;
         if (*n == cap) {

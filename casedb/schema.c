@@ -211,7 +211,8 @@ static const char migration_3_results[] =
     "  n_hang INTEGER NOT NULL DEFAULT 0, n_error INTEGER NOT NULL DEFAULT 0,"
     "  n_skip INTEGER NOT NULL DEFAULT 0, n_cancelled INTEGER NOT NULL DEFAULT 0,"
     /* the recording process; all NULL for a pulled run or one recorded before migration 3 */
-    "  owner_host TEXT, owner_boot TEXT, owner_pid INTEGER, owner_start INTEGER);"
+    "  owner_host TEXT, owner_boot TEXT, owner_pid INTEGER, owner_start INTEGER,"
+    "  owner_pid_ns TEXT);"
     "INSERT INTO runs_v3 (id, uuid, machine_id, host, origin, rung, suite, case_id, variant, argv,"
     "  started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip, n_cancelled)"
     " SELECT id, uuid, machine_id, host, origin, rung, suite, case_id, variant, argv,"

@@ -64,6 +64,8 @@ void kl_owner_self(struct kl_owner *o)
         o->boot_id[strcspn(o->boot_id, "\n")] = '\0';
         fclose(f);
     }
+    ssize_t n = readlink("/proc/self/ns/pid", o->pid_ns, sizeof o->pid_ns - 1);
+    o->pid_ns[n > 0 ? n : 0] = '\0';
     o->pid = (int64_t)getpid();
     o->start = kl_proc_start_ticks(o->pid);
 }
@@ -75,6 +77,8 @@ enum kl_owner_state kl_owner_state(const struct kl_owner *o, const struct kl_own
         return KL_OWNER_UNKNOWN;
     if (strcmp(o->boot_id, here->boot_id) != 0)
         return KL_OWNER_GONE;
+    if (o->pid_ns[0] && here->pid_ns[0] && strcmp(o->pid_ns, here->pid_ns) != 0)
+        return KL_OWNER_UNKNOWN; /* its pid means another process here */
     if (kill((pid_t)o->pid, 0) != 0 && errno == ESRCH)
         return KL_OWNER_GONE;
     int ended;

@@ -92,16 +92,19 @@ static void test_only_gone_owners_are_marked(void **state)
     struct cdb *db = fresh();
     struct kl_owner here;
     kl_owner_self(&here);
-    if (!here.boot_id[0] || here.start < 0)
+    if (!here.boot_id[0] || here.start < 0 || !here.pid_ns[0])
         skip(); /* no /proc: nothing can be judged here */
     struct kl_owner alive = here, reused = here, rebooted = here, other_host = here,
-                    dead = here, no_start = here;
+                    dead = here, no_start = here, other_ns = here;
     reused.start = here.start + 1; /* our pid, but a process that started at another time */
     snprintf(rebooted.boot_id, sizeof rebooted.boot_id, "00000000-0000-4000-8000-000000000000");
     snprintf(other_host.host, sizeof other_host.host, "%s", "elsewhere.example");
     other_host.pid = dead_pid();
     dead.pid = dead_pid();
     no_start.start = -1; /* our pid with no start time recorded: cannot tell reuse */
+    /* another container's process: its pid is dead here, but that says nothing about it */
+    snprintf(other_ns.pid_ns, sizeof other_ns.pid_ns, "pid:[1]");
+    other_ns.pid = dead_pid();
     running_run(db, "00000000-0000-4000-8000-000000000001", &alive);
     running_run(db, "00000000-0000-4000-8000-000000000002", &reused);
     running_run(db, "00000000-0000-4000-8000-000000000003", &rebooted);
@@ -109,6 +112,7 @@ static void test_only_gone_owners_are_marked(void **state)
     running_run(db, "00000000-0000-4000-8000-000000000005", &dead);
     running_run(db, "00000000-0000-4000-8000-000000000006", NULL);
     running_run(db, "00000000-0000-4000-8000-000000000007", &no_start);
+    running_run(db, "00000000-0000-4000-8000-000000000008", &other_ns);
     char err[512];
     int marked = -1;
     assert_int_equal(cdb_runs_reap(db, &here, &marked, err, sizeof err), 0);
@@ -120,6 +124,7 @@ static void test_only_gone_owners_are_marked(void **state)
     expect(db, "00000000-0000-4000-8000-000000000005", CDB_INTERRUPTED);
     expect(db, "00000000-0000-4000-8000-000000000006", CDB_RUNNING);
     expect(db, "00000000-0000-4000-8000-000000000007", CDB_RUNNING);
+    expect(db, "00000000-0000-4000-8000-000000000008", CDB_RUNNING);
     /* a second look marks nothing more, and a finished run is never touched */
     assert_int_equal(cdb_runs_reap(db, &here, &marked, err, sizeof err), 0);
     assert_int_equal(marked, 0);

@@ -117,6 +117,9 @@ static void test_version_and_integrity(void **state)
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_DONE); /* no dangling reference */
     sqlite3_finalize(st);
+    /* the run left running at version 1 has no owner: no later kladder judges it */
+    assert_int_equal(one_int(db, "SELECT count(*) FROM runs WHERE verdict = 'running'"
+                                 " AND owner_pid IS NULL"), 1);
     /* four distinct keys among six checks */
     assert_int_equal(one_int(db, "SELECT count(*) FROM check_keys"), 4);
     assert_int_equal(one_int(db, "SELECT count(*) FROM checks"), 6);
