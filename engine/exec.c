@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/embed.h"
+#include "common/fileio.h"
 #include "common/hash.h"
 #include "common/xalloc.h"
 #include "engine/cache.h"
@@ -626,6 +627,27 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
 }
 
+/* A code object built elsewhere (kladder compile --out, perhaps on a machine with a compiler),
+ * loaded as it is: the runtime's loader refuses one for another processor. */
+static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module **mod)
+{
+    size_t len;
+    char err[512];
+    char *code = file_read_all(path, &len, err, sizeof err);
+    if (!code) {
+        snprintf(e->err, sizeof e->err, "--code-object: %s", err);
+        return -1;
+    }
+    int rc = e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
+    if (rc != 0) {
+        char why[sizeof e->err];
+        snprintf(why, sizeof why, "%s", e->err);
+        snprintf(e->err, sizeof e->err, "--code-object %s: %.900s", path, why);
+    }
+    free(code);
+    return rc;
+}
+
 /* The manifest's "args" against the parameters the code object declares, where the backend can
  * tell: a kernel that takes more or other arguments than it is given would read garbage (or
  * crash the worker) instead of naming the mismatch. */
@@ -682,7 +704,8 @@ static int setup(struct eng_exec *e)
     char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
     if (!src)
         return -1;
-    int rc = compile_load(e, e->m->source, src, &e->mod);
+    int rc = s->code_object ? prebuilt_load(e, s->code_object, &e->mod)
+                            : compile_load(e, e->m->source, src, &e->mod);
     free(src);
     ENG_TRY(rc);
     ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
