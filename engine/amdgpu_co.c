@@ -260,13 +260,10 @@ static int read_notes(const struct elf *e, const struct shdr *s, unsigned idx, b
     return 0;
 }
 
-/* The kernel descriptor of k: its symbol in a symbol table, then 64 bytes at its address. */
-static void read_descriptor(const struct elf *e, struct amdgpu_kernel *k)
+/* The need bytes at symbol name's address, when a symbol table names it and a section holds
+ * those bytes inside the file; NULL otherwise. */
+static const unsigned char *symbol_bytes(const struct elf *e, const char *want, uint64_t need)
 {
-    char want[160];
-    snprintf(want, sizeof want, "%s", k->symbol[0] ? k->symbol : k->name);
-    if (!k->symbol[0])
-        strncat(want, ".kd", sizeof want - strlen(want) - 1);
     size_t wlen = strlen(want);
     for (unsigned i = 0; i < e->shnum; i++) {
         struct shdr s, str;
@@ -287,19 +284,35 @@ static void read_descriptor(const struct elf *e, struct amdgpu_kernel *k)
                 struct shdr t;
                 shdr_at(e, h, &t);
                 if (t.type == SHT_NOBITS || value < t.addr || value - t.addr > t.size ||
-                    t.size - (value - t.addr) < KD_BYTES || !inside(t.off, t.size, e->len))
+                    t.size - (value - t.addr) < need || !inside(t.off, t.size, e->len))
                     continue;
-                const unsigned char *kd = e->d + t.off + (value - t.addr);
-                uint32_t rsrc1 = (uint32_t)rd(kd + 48, 4);
-                uint16_t props = (uint16_t)rd(kd + 56, 2);
-                k->has_descriptor = true;
-                k->descriptor_wave32 = (props >> 10) & 1;
-                k->float_denorm_32 = (int)((rsrc1 >> 16) & 3);
-                k->float_denorm_16_64 = (int)((rsrc1 >> 18) & 3);
-                return;
+                return e->d + t.off + (value - t.addr);
             }
         }
     }
+    return NULL;
+}
+
+/* The kernel descriptor (<name>.kd, 64 bytes) and the kernel's KL_ASSUME_WAVE constant. */
+static void read_symbols(const struct elf *e, struct amdgpu_kernel *k)
+{
+    char want[160];
+    if (k->symbol[0])
+        snprintf(want, sizeof want, "%s", k->symbol);
+    else
+        snprintf(want, sizeof want, "%s.kd", k->name);
+    const unsigned char *kd = symbol_bytes(e, want, KD_BYTES);
+    if (kd) {
+        uint32_t rsrc1 = (uint32_t)rd(kd + 48, 4);
+        uint16_t props = (uint16_t)rd(kd + 56, 2);
+        k->has_descriptor = true;
+        k->descriptor_wave32 = (props >> 10) & 1;
+        k->float_denorm_32 = (int)((rsrc1 >> 16) & 3);
+        k->float_denorm_16_64 = (int)((rsrc1 >> 18) & 3);
+    }
+    snprintf(want, sizeof want, "kl_assume_wave_%s", k->name);
+    const unsigned char *aw = symbol_bytes(e, want, 4);
+    k->assumed_wave = aw ? (int)(int32_t)rd(aw, 4) : -1;
 }
 
 int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err, size_t errlen)
@@ -353,7 +366,7 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
                    "code object v3 or later");
     }
     for (size_t k = 0; k < co->nkernels; k++)
-        read_descriptor(&e, &co->kernels[k]);
+        read_symbols(&e, &co->kernels[k]);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* Reading an AMDGPU code object (an ELF64 file, e_machine EM_AMDGPU) without any ROCm library:
  * the processor from the ELF flags, the NT_AMDGPU_METADATA note (msgpack, code object v3+) with
  * each kernel's resources, and each kernel's descriptor (<name>.kd: the wave32 bit and the
- * float denormal modes the hardware is set to). Used by `kladder inspect` and by rung 3.
+ * float denormal modes the hardware is set to), and the wave a kernel of the dialect declares
+ * it assumes (KL_ASSUME_WAVE: the symbol kl_assume_wave_<name>). Used by `kladder inspect` and by rung 3.
  *
  * The input is untrusted: every offset, size and count is checked against the file before it
  * is used, and a problem is an error naming what was wrong and where, never a crash or a read
@@ -30,6 +31,7 @@ struct amdgpu_kernel {
     bool descriptor_wave32;               /* kernel_code_properties bit 10 */
     int float_denorm_32, float_denorm_16_64; /* COMPUTE_PGM_RSRC1 bits 16-17, 18-19:
                                                * 0 flush in and out ... 3 flush none */
+    int assumed_wave;                     /* the kernel's KL_ASSUME_WAVE (kernels/kl.h), or -1 */
 };
 
 struct amdgpu_co {

@@ -744,6 +744,32 @@ void eng_exec_ready(struct eng_exec *e)
     e->ready = NULL;
 }
 
+int eng_exec_run_wave(const struct eng_exec *e)
+{
+    return e->B->caps.emulated ? (e->s->wave == 64 ? 64 : 32) : e->info.wave_size;
+}
+
+/* A kernel that declares KL_ASSUME_WAVE(kernel, n) is not launched at another wave: the check
+ * fails naming both numbers (a wrong answer from it would only say that something differs). */
+static bool wave_assumption_broken(struct eng_exec *e)
+{
+    const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    char sym[160], err[256];
+    snprintf(sym, sizeof sym, "kl_assume_wave_%s", entry);
+    void *addr = NULL;
+    int assumed = 0;
+    if (!e->B->module_symbol || e->B->module_symbol(e->ctx, e->mod, sym, &addr, err, sizeof err) ||
+        e->B->memcpy_dtoh(e->ctx, &assumed, (eng_dptr)(uintptr_t)addr, sizeof assumed, NULL, err,
+                          sizeof err))
+        return false;
+    int wave = eng_exec_run_wave(e);
+    if (assumed == wave)
+        return false;
+    eng_exec_note(e, "kernel %s assumes wave %d (KL_ASSUME_WAVE), this run's wave is %d: not "
+                  "launched", entry, assumed, wave);
+    return true;
+}
+
 void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                    struct eng_check_result *out)
 {
@@ -792,6 +818,12 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
     }
     if (skip) {
         out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "%s", e.detail);
+        goto done;
+    }
+    if (wave_assumption_broken(&e)) {
+        out->verdict = CDB_FAIL;
+        snprintf(out->oracle, sizeof out->oracle, "wave");
         snprintf(out->detail, sizeof out->detail, "%s", e.detail);
         goto done;
     }

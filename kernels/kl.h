@@ -12,6 +12,8 @@
  *                                 trampoline that unpacks void **args; empty on GPUs)
  *   threadIdx blockIdx blockDim gridDim (.x .y .z), __syncthreads()
  *   KL_WAVE (wave size; a run-time value on hip and cpu), kl_lane(),
+ *   KL_ASSUME_WAVE(kernel, n) at file scope: kernel is only correct at wave n (checked by the
+ *   engine before every launch and against offline code objects),
  *   kl_shfl(v, lane) kl_shfl_xor(v, mask) kl_shfl_down(v, delta) on int/unsigned/float,
  *   kl_ballot(pred) -> kl_u64 (bit i = lane i)
  *   atomicAdd atomicCAS atomicExch atomicMax on int/unsigned/kl_u64 (atomicAdd, atomicExch and
@@ -246,6 +248,7 @@ extern "C" __attribute__((visibility("default"))) void *kl_cpu_tls_anchor(void)
 #define blockDim (kl_cpu_cur->bdim)
 #define gridDim (kl_cpu_cur->gdim)
 #define KL_WAVE ((int)kl_cpu_cur->wave)
+#define KL_ASSUMPTION extern "C" __attribute__((visibility("default"))) const
 
 extern "C" __attribute__((visibility("default"))) struct kl_cpu_sysmem kl_cpu_sysmem;
 struct kl_cpu_sysmem kl_cpu_sysmem = {nullptr, nullptr, nullptr};
@@ -429,6 +432,7 @@ static constexpr struct kl_cpu_sig kl_cpu_make_sig(void (*)(A...))
 #define KL_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #define KL_EXPORT(name)
 #define KL_WAVE ((int)warpSize)
+#define KL_ASSUMPTION extern "C" __device__ __attribute__((used, visibility("default"))) const
 
 KL_DEVICE int kl_lane(void) { return (int)__lane_id(); }
 KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
@@ -507,6 +511,7 @@ KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
 #define KL_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #define KL_EXPORT(name)
 #define KL_WAVE 32
+#define KL_ASSUMPTION extern "C" __device__ const
 
 KL_DEVICE int kl_lane(void) { return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31; }
 KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
@@ -582,6 +587,13 @@ KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
 #endif
 
 /* ---- shared by every target ------------------------------------------------------------- */
+/* KL_ASSUME_WAVE(kernel, n), at file scope: the kernel is written for waves of n lanes only.
+ * It becomes the exported constant kl_assume_wave_<kernel>, which the engine checks against
+ * the wave of every run before launching (a mismatch fails the check with both numbers) and
+ * against a code object's .wavefront_size when it is built offline (rung 3, kladder inspect). */
+#define KL_ASSUME_WAVE(kernel, n)                                                               \
+    static_assert((n) == 32 || (n) == 64, "KL_ASSUME_WAVE: a wave is 32 or 64 lanes");          \
+    KL_ASSUMPTION int kl_assume_wave_##kernel = (n);
 struct kl_bf16 {
     kl_u16 bits;
 };

@@ -62,6 +62,7 @@ static cJSON *co_json(const char *file, const struct amdgpu_co *co)
         add_int(j, "private_segment_fixed_size", k->private_segment_fixed_size);
         add_int(j, "kernarg_segment_size", k->kernarg_segment_size);
         add_int(j, "max_flat_workgroup_size", k->max_flat_workgroup_size);
+        add_int(j, "assumed_wave", k->assumed_wave);
         if (k->has_descriptor) {
             cJSON *kd = cJSON_AddObjectToObject(j, "descriptor");
             cJSON_AddBoolToObject(kd, "wave32", k->descriptor_wave32);
@@ -90,20 +91,20 @@ static void co_text(const char *file, const struct amdgpu_co *co)
            t[0] ? t : "n/a");
     free(f);
     free(t);
-    printf("  %-28s %4s %5s %5s %5s %7s %7s %7s %6s %6s\n", "kernel", "wave", "sgpr", "vgpr",
-           "agpr", "lds", "scratch", "kernarg", "max_wg", "kd_w32");
+    printf("  %-28s %4s %5s %5s %5s %7s %7s %7s %6s %6s %7s\n", "kernel", "wave", "sgpr", "vgpr",
+           "agpr", "lds", "scratch", "kernarg", "max_wg", "kd_w32", "assumes");
     for (size_t i = 0; i < co->nkernels; i++) {
         const struct amdgpu_kernel *k = &co->kernels[i];
-        char c[8][24];
-        int64_t v[8] = {k->wavefront_size, k->sgpr_count, k->vgpr_count, k->agpr_count,
+        char c[9][24];
+        int64_t v[9] = {k->wavefront_size, k->sgpr_count, k->vgpr_count, k->agpr_count,
                         k->group_segment_fixed_size, k->private_segment_fixed_size,
-                        k->kernarg_segment_size, k->max_flat_workgroup_size};
-        for (int j = 0; j < 8; j++)
+                        k->kernarg_segment_size, k->max_flat_workgroup_size, k->assumed_wave};
+        for (int j = 0; j < 9; j++)
             na(c[j], sizeof c[j], v[j]);
         char *name = text_sanitize(k->name, false);
-        printf("  %-28s %4s %5s %5s %5s %7s %7s %7s %6s %6s\n", name, c[0], c[1], c[2], c[3],
+        printf("  %-28s %4s %5s %5s %5s %7s %7s %7s %6s %6s %7s\n", name, c[0], c[1], c[2], c[3],
                c[4], c[5], c[6], c[7],
-               k->has_descriptor ? (k->descriptor_wave32 ? "yes" : "no") : "n/a");
+               k->has_descriptor ? (k->descriptor_wave32 ? "yes" : "no") : "n/a", c[8]);
         free(name);
     }
 }
