@@ -116,6 +116,11 @@ struct eng_backend {
      * compile: flags are NULL-terminated extra options. *code is malloc'd (caller frees). On a
      * compile error the compiler's log is copied into log and -1 returned. */
     const char *(*compiler_id)(void);
+    /* Optional, for a backend with more than one compiler (hip: hipRTC, or clang for targets
+     * hipRTC lacks): the identity of the compiler compile() uses for target, for cache keys,
+     * or NULL when none it can reach builds for target. Such a backend compiles even when
+     * load() failed. NULL pointer: compiler_id() for every target. */
+    const char *(*compiler_for)(const char *target);
     /* The compile target for a device at a wave width (wave 0: the device's own): info->target
      * on a GPU, "cpu-wave32"/"cpu-wave64" on the cpu backend. */
     void (*compile_target)(const struct eng_device_info *info, int wave, char *out, size_t n);

@@ -19,11 +19,13 @@
  *  - hipRTC (through comgr) aborts the process on a processor comgr does not know (ROCm 5.2's
  *    comgr on gfx942 and gfx1250), so compile() asks comgr about the target first. */
 #include "engine/backend.h"
+#include "engine/amd_clang.h"
 #include "engine/gpu_dl.h"
 #include "engine/gpu_rt.h"
 #include "engine/gpu_rtc.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -635,23 +637,76 @@ static int comgr_knows(const char *target, char *log, size_t loglen)
     return -1;
 }
 
+/* Which compiler builds for target: hipRTC when it is loaded and its comgr knows the target,
+ * clang (engine/amd_clang.h) otherwise; KLADDER_HIP_COMPILER=clang or =hiprtc forces one.
+ * ROUTE_NONE leaves the reason in why. */
+enum hip_route { ROUTE_NONE, ROUTE_HIPRTC, ROUTE_CLANG };
+
+static enum hip_route hip_route(const char *target, char *why, size_t whylen)
+{
+    const char *force = getenv("KLADDER_HIP_COMPILER");
+    if (force && *force && strcmp(force, "clang") && strcmp(force, "hiprtc") &&
+        strcmp(force, "auto")) {
+        gpu_dl_fmt(why, whylen, "KLADDER_HIP_COMPILER=%.40s: expected clang, hiprtc or auto",
+                   force);
+        return ROUTE_NONE;
+    }
+    bool want_clang = force && !strcmp(force, "clang");
+    bool want_rtc = force && !strcmp(force, "hiprtc");
+    if (!target || strncmp(target, "gfx", 3) != 0) {
+        gpu_dl_fmt(why, whylen, "hip compile: target \"%s\" is not a gfx target id",
+                   target ? target : "");
+        return ROUTE_NONE;
+    }
+    char rtc_why[1536] = "";
+    if (!want_clang) {
+        if (H.state <= 0)
+            gpu_dl_fmt(rtc_why, sizeof rtc_why, "hip backend not loaded%s%s", H.why[0] ? ": " : "",
+                       H.why);
+        else if (comgr_knows(target, rtc_why, sizeof rtc_why) == 0)
+            return ROUTE_HIPRTC;
+        if (want_rtc) {
+            gpu_dl_fmt(why, whylen, "%s", rtc_why);
+            return ROUTE_NONE;
+        }
+    }
+    char clang_why[512];
+    if (amd_clang_id(clang_why, sizeof clang_why))
+        return ROUTE_CLANG;
+    if (want_clang)
+        gpu_dl_fmt(why, whylen, "%s", clang_why);
+    else
+        gpu_dl_fmt(why, whylen, "%s; and no offline compiler: %s", rtc_why, clang_why);
+    return ROUTE_NONE;
+}
+
+static const char *hip_compiler_for(const char *target)
+{
+    char why[2048];
+    switch (hip_route(target, why, sizeof why)) {
+    case ROUTE_HIPRTC:
+        return H.compiler_id;
+    case ROUTE_CLANG:
+        return amd_clang_id(NULL, 0);
+    default:
+        return NULL;
+    }
+}
+
 static int hip_compile(const char *target, const char *source, const char *name,
                        const char *const *flags, void **code, size_t *code_len, char *log,
                        size_t loglen)
 {
     *code = NULL;
     *code_len = 0;
-    if (H.state <= 0) {
-        gpu_dl_fmt(log, loglen, "hip backend not loaded%s%s", H.why[0] ? ": " : "", H.why);
+    switch (hip_route(target, log, loglen)) {
+    case ROUTE_CLANG:
+        return amd_clang_compile(target, source, name, flags, code, code_len, log, loglen);
+    case ROUTE_HIPRTC:
+        break;
+    default:
         return -1;
     }
-    if (!target || strncmp(target, "gfx", 3) != 0) {
-        gpu_dl_fmt(log, loglen, "hip compile: target \"%s\" is not a gfx target id",
-                   target ? target : "");
-        return -1;
-    }
-    if (comgr_knows(target, log, loglen))
-        return -1;
     /* Always name the target: without it hipRTC asks the runtime for the current device, which
      * is not reproducible and fails on a machine without a GPU. */
     char arch[128];
@@ -669,6 +724,7 @@ const struct eng_backend eng_backend_hip = {
     .device_info = hip_device_info,
     .open = hip_open,
     .compiler_id = hip_compiler_id,
+    .compiler_for = hip_compiler_for,
     .compile_target = eng_backend_gpu_target,
     .compile = hip_compile,
     GPU_RT_ENTRIES,

@@ -46,7 +46,9 @@ int eng_compile_cached(const struct eng_backend *b, const char *target, const ch
                        const char *header, const char *source, const char *const *flags,
                        void **code, size_t *code_len, bool *hit, char *log, size_t loglen)
 {
-    struct eng_cache_key k = {b->name, target, b->compiler_id(), flags, header, source};
+    const char *compiler = b->compiler_for ? b->compiler_for(target) : b->compiler_id();
+    struct eng_cache_key k = {b->name, target, compiler ? compiler : "none", flags, header,
+                              source};
     char key[33];
     eng_cache_key_hex(&k, key);
     char *dir = paths_cache_dir();

@@ -32,6 +32,8 @@ struct eng_check_spec {
     enum eng_schedule schedule; /* cpu */
     uint64_t seed;
     char *suite;                /* a suite name or a manifest path */
+    char *code_object;          /* a prebuilt code object of the suite's kernels (path) or NULL:
+                                 * loaded instead of compiling the suite's source */
     char *variant;              /* "fixed" or "buggy" */
     bool baseline;              /* the plain unit test: zeros outputs, reference oracle only */
     int rung;

@@ -28,6 +28,7 @@ void eng_check_result_init(struct eng_check_result *r)
 void eng_check_spec_free(struct eng_check_spec *s)
 {
     free(s->suite);
+    free(s->code_object);
     free(s->variant);
     free(s->name);
     for (size_t i = 0; i < s->nshapes; i++)
@@ -47,6 +48,8 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
     cJSON_AddStringToObject(o, "seed", seed);
     cJSON_AddStringToObject(o, "suite", s->suite);
+    if (s->code_object)
+        cJSON_AddStringToObject(o, "code_object", s->code_object);
     cJSON_AddStringToObject(o, "variant", s->variant);
     cJSON_AddBoolToObject(o, "baseline", s->baseline);
     cJSON_AddNumberToObject(o, "rung", s->rung);
@@ -114,6 +117,8 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->schedule = (enum eng_schedule)sched;
     out->seed = seed ? strtoull(seed, NULL, 10) : 0;
     out->suite = xstrdup(suite);
+    const char *co = str_of(o, "code_object");
+    out->code_object = co ? xstrdup(co) : NULL;
     out->variant = xstrdup(variant);
     out->name = xstrdup(name);
     out->baseline = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "baseline"));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/embed.h"
+#include "common/fileio.h"
 #include "common/hash.h"
 #include "common/xalloc.h"
 #include "engine/cache.h"
@@ -637,6 +638,27 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
 }
 
+/* A code object built elsewhere (kladder compile --out, perhaps on a machine with a compiler),
+ * loaded as it is: the runtime's loader refuses one for another processor. */
+static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module **mod)
+{
+    size_t len;
+    char err[512];
+    char *code = file_read_all(path, &len, err, sizeof err);
+    if (!code) {
+        snprintf(e->err, sizeof e->err, "--code-object: %s", err);
+        return -1;
+    }
+    int rc = e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
+    if (rc != 0) {
+        char why[sizeof e->err];
+        snprintf(why, sizeof why, "%s", e->err);
+        snprintf(e->err, sizeof e->err, "--code-object %s: %.900s", path, why);
+    }
+    free(code);
+    return rc;
+}
+
 /* The manifest's "args" against the parameters the code object declares, where the backend can
  * tell: a kernel that takes more or other arguments than it is given would read garbage (or
  * crash the worker) instead of naming the mismatch. */
@@ -693,7 +715,8 @@ static int setup(struct eng_exec *e)
     char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
     if (!src)
         return -1;
-    int rc = compile_load(e, e->m->source, src, &e->mod);
+    int rc = s->code_object ? prebuilt_load(e, s->code_object, &e->mod)
+                            : compile_load(e, e->m->source, src, &e->mod);
     free(src);
     ENG_TRY(rc);
     ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
@@ -730,6 +753,32 @@ void eng_exec_ready(struct eng_exec *e)
     if (e->ready)
         e->ready(e->ready_arg);
     e->ready = NULL;
+}
+
+int eng_exec_run_wave(const struct eng_exec *e)
+{
+    return e->B->caps.emulated ? (e->s->wave == 64 ? 64 : 32) : e->info.wave_size;
+}
+
+/* A kernel that declares KL_ASSUME_WAVE(kernel, n) is not launched at another wave: the check
+ * fails naming both numbers (a wrong answer from it would only say that something differs). */
+static bool wave_assumption_broken(struct eng_exec *e)
+{
+    const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    char sym[160], err[256];
+    snprintf(sym, sizeof sym, "kl_assume_wave_%s", entry);
+    void *addr = NULL;
+    int assumed = 0;
+    if (!e->B->module_symbol || e->B->module_symbol(e->ctx, e->mod, sym, &addr, err, sizeof err) ||
+        e->B->memcpy_dtoh(e->ctx, &assumed, (eng_dptr)(uintptr_t)addr, sizeof assumed, NULL, err,
+                          sizeof err))
+        return false;
+    int wave = eng_exec_run_wave(e);
+    if (assumed == wave)
+        return false;
+    eng_exec_note(e, "kernel %s assumes wave %d (KL_ASSUME_WAVE), this run's wave is %d: not "
+                  "launched", entry, assumed, wave);
+    return true;
 }
 
 void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
@@ -780,6 +829,12 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
     }
     if (skip) {
         out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "%s", e.detail);
+        goto done;
+    }
+    if (wave_assumption_broken(&e)) {
+        out->verdict = CDB_FAIL;
+        snprintf(out->oracle, sizeof out->oracle, "wave");
         snprintf(out->detail, sizeof out->detail, "%s", e.detail);
         goto done;
     }

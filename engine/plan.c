@@ -71,6 +71,7 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
         s->schedule = baseline ? ENG_SCHED_DEFAULT : b->o->schedule;
         s->seed = b->o->seed;
         s->suite = xstrdup(b->suite_ref);
+        s->code_object = b->o->code_object ? xstrdup(b->o->code_object) : NULL;
         s->variant = xstrdup(variants[v]);
         s->baseline = baseline;
         s->rung = b->rung;

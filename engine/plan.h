@@ -13,6 +13,7 @@ struct eng_plan_opts {
     const char *backend;
     int device;
     int wave;
+    const char *code_object;    /* prebuilt suite code object (a path) or NULL */
     enum eng_schedule schedule; /* for rung checks; baselines always use the default */
     uint64_t seed;
     int repeats;                /* --repeat; 0 = from the manifest */

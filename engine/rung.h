@@ -52,7 +52,7 @@ const struct eng_rung *eng_rung_find(int n);
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);
 
-extern const struct eng_rung eng_rung1, eng_rung4, eng_rung5, eng_rung6;
+extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6;
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 

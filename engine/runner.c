@@ -340,6 +340,7 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
 {
     const struct eng_run_opts *o = rn->o;
     struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
+                               .code_object = o->code_object,
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true};

@@ -27,6 +27,7 @@ struct eng_run_opts {
     const char *backend;       /* NULL: the first available of hip, cuda, cpu */
     int device;
     int wave;                  /* cpu: 32 or 64 (0: 32) */
+    const char *code_object;   /* a prebuilt code object to run instead of compiling, or NULL */
     enum eng_schedule schedule;
     uint64_t seed;
     int repeats;               /* 0: from the manifest */

@@ -12,6 +12,8 @@
  *                                 trampoline that unpacks void **args; empty on GPUs)
  *   threadIdx blockIdx blockDim gridDim (.x .y .z), __syncthreads()
  *   KL_WAVE (wave size; a run-time value on hip and cpu), kl_lane(),
+ *   KL_ASSUME_WAVE(kernel, n) at file scope: kernel is only correct at wave n (checked by the
+ *   engine before every launch and against offline code objects),
  *   kl_shfl(v, lane) kl_shfl_xor(v, mask) kl_shfl_down(v, delta) on int/unsigned/float,
  *   kl_ballot(pred) -> kl_u64 (bit i = lane i)
  *   atomicAdd atomicCAS atomicExch atomicMax on int/unsigned/kl_u64 (atomicAdd, atomicExch and
@@ -107,6 +109,113 @@ typedef unsigned long long kl_size;
 #define KL_SCOPE_SYSTEM 2
 
 /* ======================================================================================== */
+#if !defined(KL_CPU) && defined(__HIP__) && defined(KL_HIP_BARE)
+/* clang's own HIP device compilation with no HIP headers at all (the offline path for AMD
+ * targets the installed hipRTC does not know: clang-22 -nogpuinc -nogpulib -DKL_HIP_BARE).
+ * This block supplies, from clang builtins alone, exactly the part of the HIP device API that
+ * the section below and the kernels use; the definitions follow hip/amd_detail so a kernel
+ * behaves the same whichever compiler built it. */
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __shared__ __attribute__((shared))
+struct kl_hip_dim3 {
+    unsigned x, y, z;
+};
+#define threadIdx                                                                               \
+    (kl_hip_dim3{__builtin_amdgcn_workitem_id_x(), __builtin_amdgcn_workitem_id_y(),            \
+                 __builtin_amdgcn_workitem_id_z()})
+#define blockIdx                                                                                \
+    (kl_hip_dim3{__builtin_amdgcn_workgroup_id_x(), __builtin_amdgcn_workgroup_id_y(),          \
+                 __builtin_amdgcn_workgroup_id_z()})
+#define blockDim                                                                                \
+    (kl_hip_dim3{__builtin_amdgcn_workgroup_size_x(), __builtin_amdgcn_workgroup_size_y(),      \
+                 __builtin_amdgcn_workgroup_size_z()})
+#define gridDim                                                                                 \
+    (kl_hip_dim3{__builtin_amdgcn_grid_size_x() / __builtin_amdgcn_workgroup_size_x(),          \
+                 __builtin_amdgcn_grid_size_y() / __builtin_amdgcn_workgroup_size_y(),          \
+                 __builtin_amdgcn_grid_size_z() / __builtin_amdgcn_workgroup_size_z()})
+#define warpSize (__builtin_amdgcn_wavefrontsize())
+static __device__ inline unsigned __lane_id(void)
+{
+    return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+static __device__ inline void __syncthreads(void)
+{
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+static __device__ inline void __threadfence_block(void) { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup"); }
+static __device__ inline void __threadfence(void) { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
+static __device__ inline void __threadfence_system(void) { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, ""); }
+static __device__ inline long long clock64(void) { return (long long)__builtin_readcyclecounter(); }
+static __device__ inline unsigned __float_as_uint(float f) { return __builtin_bit_cast(unsigned, f); }
+static __device__ inline float __uint_as_float(unsigned u) { return __builtin_bit_cast(float, u); }
+/* Shuffles as hip/amd_detail/amd_warp_functions.h: ds_bpermute on lane indices. */
+static __device__ inline int __shfl(int v, int src, int width)
+{
+    int self = (int)__lane_id();
+    int index = (src & (width - 1)) + (self & ~(width - 1));
+    return __builtin_amdgcn_ds_bpermute(index << 2, v);
+}
+static __device__ inline int __shfl_xor(int v, int mask, int width)
+{
+    int self = (int)__lane_id();
+    int index = self ^ mask;
+    index = index >= ((self + width) & ~(width - 1)) ? self : index;
+    return __builtin_amdgcn_ds_bpermute(index << 2, v);
+}
+static __device__ inline int __shfl_down(int v, unsigned delta, int width)
+{
+    int self = (int)__lane_id();
+    int index = self + (int)delta;
+    index = (int)((self & (width - 1)) + (int)delta) >= width ? self : index;
+    return __builtin_amdgcn_ds_bpermute(index << 2, v);
+}
+#define KL_HIP_BARE_SHFL(T)                                                                     \
+    static __device__ inline T __shfl(T v, int s, int w) { return __builtin_bit_cast(T, __shfl(__builtin_bit_cast(int, v), s, w)); } \
+    static __device__ inline T __shfl_xor(T v, int m, int w) { return __builtin_bit_cast(T, __shfl_xor(__builtin_bit_cast(int, v), m, w)); } \
+    static __device__ inline T __shfl_down(T v, unsigned d, int w) { return __builtin_bit_cast(T, __shfl_down(__builtin_bit_cast(int, v), d, w)); }
+KL_HIP_BARE_SHFL(unsigned)
+KL_HIP_BARE_SHFL(float)
+#undef KL_HIP_BARE_SHFL
+static __device__ inline unsigned long long __ballot(int pred)
+{
+    return __builtin_amdgcn_ballot_w64(pred != 0);
+}
+/* Device-scope relaxed atomics, as HIP's atomicAdd & co. */
+#define KL_HIP_BARE_ATOMICS(T)                                                                  \
+    static __device__ inline T atomicAdd(T *p, T v) { return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); } \
+    static __device__ inline T atomicExch(T *p, T v) { return __hip_atomic_exchange(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); } \
+    static __device__ inline T atomicMax(T *p, T v) { return __hip_atomic_fetch_max(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); }
+KL_HIP_BARE_ATOMICS(int)
+KL_HIP_BARE_ATOMICS(unsigned)
+KL_HIP_BARE_ATOMICS(unsigned long long)
+KL_HIP_BARE_ATOMICS(float)
+#undef KL_HIP_BARE_ATOMICS
+#define KL_HIP_BARE_CAS(T)                                                                      \
+    static __device__ inline T atomicCAS(T *p, T cmp, T v)                                      \
+    {                                                                                           \
+        __hip_atomic_compare_exchange_strong(p, &cmp, v, __ATOMIC_RELAXED, __ATOMIC_RELAXED,    \
+                                             __HIP_MEMORY_SCOPE_AGENT);                         \
+        return cmp;                                                                             \
+    }
+KL_HIP_BARE_CAS(int)
+KL_HIP_BARE_CAS(unsigned)
+KL_HIP_BARE_CAS(unsigned long long)
+#undef KL_HIP_BARE_CAS
+/* The math the dialect promises, lowered by the AMDGPU backend itself (no device library). */
+#define sqrtf(x) __builtin_sqrtf(x)
+#define rsqrtf(x) __builtin_amdgcn_rsqf(x)
+#define fabsf(x) __builtin_fabsf(x)
+#define fmaxf(a, b) __builtin_fmaxf(a, b)
+#define fminf(a, b) __builtin_fminf(a, b)
+#define expf(x) __builtin_expf(x)
+#define logf(x) __builtin_logf(x)
+#define cosf(x) __builtin_cosf(x)
+#endif /* KL_HIP_BARE */
+
+/* ======================================================================================== */
 #if defined(KL_CPU)
 /* The cpu backend: plain host C++. Each emulated thread is a coroutine; kl_cpu_cur is the
  * thread the current OS thread is running. Every point that may switch threads saves `me` on
@@ -139,6 +248,7 @@ extern "C" __attribute__((visibility("default"))) void *kl_cpu_tls_anchor(void)
 #define blockDim (kl_cpu_cur->bdim)
 #define gridDim (kl_cpu_cur->gdim)
 #define KL_WAVE ((int)kl_cpu_cur->wave)
+#define KL_ASSUMPTION extern "C" __attribute__((visibility("default"))) const
 
 extern "C" __attribute__((visibility("default"))) struct kl_cpu_sysmem kl_cpu_sysmem;
 struct kl_cpu_sysmem kl_cpu_sysmem = {nullptr, nullptr, nullptr};
@@ -316,11 +426,13 @@ static constexpr struct kl_cpu_sig kl_cpu_make_sig(void (*)(A...))
 
 /* ======================================================================================== */
 #elif defined(__HIPCC_RTC__) || defined(__HIP__)
+
 #define KL_KERNEL extern "C" __global__ void
 #define KL_DEVICE __device__ inline
 #define KL_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #define KL_EXPORT(name)
 #define KL_WAVE ((int)warpSize)
+#define KL_ASSUMPTION extern "C" __device__ __attribute__((used, visibility("default"))) const
 
 KL_DEVICE int kl_lane(void) { return (int)__lane_id(); }
 KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
@@ -399,6 +511,7 @@ KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
 #define KL_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #define KL_EXPORT(name)
 #define KL_WAVE 32
+#define KL_ASSUMPTION extern "C" __device__ const
 
 KL_DEVICE int kl_lane(void) { return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31; }
 KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
@@ -474,6 +587,13 @@ KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
 #endif
 
 /* ---- shared by every target ------------------------------------------------------------- */
+/* KL_ASSUME_WAVE(kernel, n), at file scope: the kernel is written for waves of n lanes only.
+ * It becomes the exported constant kl_assume_wave_<kernel>, which the engine checks against
+ * the wave of every run before launching (a mismatch fails the check with both numbers) and
+ * against a code object's .wavefront_size when it is built offline (rung 3, kladder inspect). */
+#define KL_ASSUME_WAVE(kernel, n)                                                               \
+    static_assert((n) == 32 || (n) == 64, "KL_ASSUME_WAVE: a wave is 32 or 64 lanes");          \
+    KL_ASSUMPTION int kl_assume_wave_##kernel = (n);
 struct kl_bf16 {
     kl_u16 bits;
 };

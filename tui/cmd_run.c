@@ -1,6 +1,7 @@
 /* kladder run --rung N --suite NAME | --case ID [options]: option parsing only; the engine
  * (engine/runner.c) plans, runs, records and reports. `run --worker` is the watchdog's worker
  * mode: it is how every check runs in a process of its own. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static void print_help(void)
     printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --list\n\n"
-           "Runs a rung of the verification ladder (1, 4, 5 or 6) on a suite's reproducer, with the\n"
+           "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's reproducer, with the\n"
            "plain unit-test baseline beside it; without --rung, every rung the suite lists. --case\n"
            "runs every rung its suites list, both variants. A rung must fail the buggy variant and\n"
            "pass the fixed one; the baseline passes both. A suite marked \"control\": true has\n"
@@ -33,6 +34,8 @@ static void print_help(void)
            "  --repeat N                   rung 5 repeats (default: from the suite's failure rate)\n"
            "  --timeout S                  per-check limit in seconds after setup (default 60)\n"
            "  --wave 32|64                 cpu backend wave width (default 32)\n"
+           "  --code-object FILE           run this prebuilt code object (kladder compile --out)\n"
+           "                               instead of compiling the suite's kernel source\n"
            "  --schedule default|adversarial|random\n"
            "                               cpu backend schedule for rung checks (default\n"
            "                               adversarial; baselines always run the default)\n"
@@ -191,6 +194,11 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
             NEED();
             if (!cli_parse_int("run", a, v, 32, 64, &o.wave) || (o.wave != 32 && o.wave != 64))
                 return cli_usage_error("run", "--wave expects 32 or 64, not '%s'", v);
+        } else if (!strcmp(a, "--code-object")) {
+            NEED();
+            if (access(v, R_OK) != 0)
+                return cli_usage_error("run", "--code-object %s: %s", v, strerror(errno));
+            o.code_object = v;
         } else if (!strcmp(a, "--schedule")) {
             NEED();
             if (!strcmp(v, "default"))

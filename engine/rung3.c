@@ -1,0 +1,194 @@
+/* Rung 3, test the seams: the contracts between a kernel and what it runs on (docs/engine.md).
+ *
+ *  - wave: on an emulating backend every check runs at wave 32 and at wave 64, the two sizes AMD
+ *    ships, and each must match the reference, so a kernel that silently assumes one wave size
+ *    fails at the other and the report shows both numbers; a suite that pins a wave ("wave": 32)
+ *    runs at that wave only (on a GPU: the device's wave must be the pinned one). A kernel's
+ *    KL_ASSUME_WAVE is checked before every launch (engine/exec.c).
+ *  - code: for each listed AMD target the kernel file is built offline and its code object read
+ *    (engine/rung3_code.c): wave size, KL_ASSUME_WAVE, LDS, VGPRs, workgroup size, scratch.
+ *
+ * The plain unit test beside it runs at baseline_wave (64: the wave of the CDNA machines a
+ * library's CI runs on), which is why it passes a kernel that assumes wave64. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "engine/rung.h"
+#include "engine/rung3.h"
+
+static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
+{
+    static const char *const keys[] = {"wave", "baseline_wave", "shapes", "targets", "no_spills",
+                                       NULL};
+    struct eng_rung3_spec *r = xcalloc(1, sizeof *r);
+    *out = r;
+    r->baseline_wave = 64;
+    if (!eng_mp_only_keys(p, j, "rungs.3", keys))
+        return false;
+    static const char *const waves[] = {"32", "64"};
+    const char *wkeys[2] = {"wave", "baseline_wave"};
+    int *wout[2] = {&r->wave, &r->baseline_wave};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(j, wkeys[k]);
+        if (!w)
+            continue;
+        char field[32], got[64];
+        snprintf(field, sizeof field, "rungs.3.%s", wkeys[k]);
+        if (!cJSON_IsNumber(w) || (w->valueint != 32 && w->valueint != 64) ||
+            fabs(w->valuedouble - w->valueint) > 1e-9) {
+            eng_mp_describe(w, got, sizeof got);
+            return eng_mp_bad(p, field, "expected %s or %s (lanes per wave), got %s", waves[0],
+                              waves[1], got);
+        }
+        *wout[k] = w->valueint;
+    }
+    if (!eng_mp_bool(p, j, "no_spills", "rungs.3.no_spills", &r->no_spills))
+        return false;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "targets");
+    if (t) {
+        if (!cJSON_IsArray(t))
+            return eng_mp_bad(p, "rungs.3.targets", "expected an array of AMD processors "
+                              "[\"gfx1250\", \"gfx942\"]");
+        r->targets = xcalloc((size_t)cJSON_GetArraySize(t) + 1, sizeof *r->targets);
+        size_t i = 0;
+        for (const cJSON *it = t->child; it; it = it->next, i++) {
+            char field[48], got[64];
+            snprintf(field, sizeof field, "rungs.3.targets[%zu]", i);
+            if (!cJSON_IsString(it) || strncmp(it->valuestring, "gfx", 3) != 0 ||
+                strlen(it->valuestring) > 24 ||
+                strspn(it->valuestring + 3, "0123456789abcdef") != strlen(it->valuestring + 3) ||
+                !it->valuestring[3]) {
+                eng_mp_describe(it, got, sizeof got);
+                return eng_mp_bad(p, field, "expected an AMD processor such as \"gfx1250\", got %s",
+                                  got);
+            }
+            r->targets[r->ntargets++] = xstrdup(it->valuestring);
+        }
+    }
+    return eng_mp_shapes(p, m, j, "shapes", "rungs.3.shapes", true, &r->nshapes, &r->shapes);
+}
+
+static void free_settings(void *settings)
+{
+    struct eng_rung3_spec *r = settings;
+    eng_shapes_free(r->shapes, r->nshapes);
+    for (size_t i = 0; i < r->ntargets; i++)
+        free(r->targets[i]);
+    free(r->targets);
+    free(r);
+}
+
+/* eng_plan_add, with the checks it adds run at wave (0: the run's). */
+static void add_at_wave(struct eng_plan_builder *b, const char *name, bool baseline,
+                        const struct eng_shape *s, int wave)
+{
+    size_t before = *b->n;
+    eng_plan_add(b, name, ENG_MODE_PLAIN, baseline, s, 1, 0, 0);
+    for (size_t i = before; wave && i < *b->n; i++)
+        (*b->list)[i].spec.wave = wave;
+}
+
+static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const struct eng_manifest *m = b->m;
+    const struct eng_rung3_spec *r = m->settings[3];
+    const struct eng_backend *B = eng_backend_find(b->o->backend);
+    bool emulated = B && B->caps.emulated;
+    char name[200], tag[160];
+    /* The plain unit test, at the wave its authors ran it. */
+    for (size_t i = 0; b->o->baseline && i < m->nbaseline; i++) {
+        eng_shape_tag(&m->baseline[i], tag, sizeof tag);
+        snprintf(name, sizeof name, "unit-test-%s", tag);
+        add_at_wave(b, name, true, &m->baseline[i], emulated ? r->baseline_wave : 0);
+    }
+    /* Wave checks: both wave sizes where the backend can choose, the pinned one otherwise. */
+    int waves[2] = {32, 64}, nwaves = 2;
+    if (r->wave)
+        waves[0] = r->wave, nwaves = 1;
+    if (!emulated)
+        waves[0] = r->wave ? r->wave : b->o->wave, nwaves = 1;
+    struct eng_shape dflt = {0};
+    size_t nshapes = r->nshapes ? r->nshapes : 1 + m->nbaseline;
+    for (int w = 0; w < nwaves; w++)
+        for (size_t i = 0; i < nshapes; i++) {
+            const struct eng_shape *s = r->nshapes ? &r->shapes[i]
+                                        : i == 0   ? &dflt
+                                                   : &m->baseline[i - 1];
+            if (s->name)
+                snprintf(tag, sizeof tag, "%s", s->name);
+            else if (s->n)
+                eng_shape_tag(s, tag, sizeof tag);
+            else
+                snprintf(tag, sizeof tag, "default");
+            snprintf(name, sizeof name, "wave%d-%s", waves[w], tag);
+            add_at_wave(b, name, false, s, emulated ? waves[w] : 0);
+        }
+    /* Offline code objects, per listed target. */
+    for (size_t t = 0; t < r->ntargets; t++) {
+        snprintf(name, sizeof name, "code-%s", r->targets[t]);
+        add_at_wave(b, name, false, &dflt, 0);
+    }
+    return 0;
+}
+
+static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                struct eng_check_result *out)
+{
+    if (strncmp(s->name, "code-", 5) != 0) {
+        /* A GPU runs at its own wave: a pinned wave it does not have fails before any launch. */
+        const struct eng_backend *B = eng_backend_find(s->backend);
+        char err[1024];
+        struct eng_manifest *m = B && !B->caps.emulated && !s->baseline
+                                     ? eng_manifest_load(s->suite, NULL, err, sizeof err)
+                                     : NULL;
+        const struct eng_rung3_spec *r = m ? m->settings[3] : NULL;
+        struct eng_device_info info;
+        if (r && r->wave && B->load(err, sizeof err) == 0 &&
+            B->device_info(s->device, &info, err, sizeof err) == 0 && info.wave_size != r->wave) {
+            eng_check_result_init(out);
+            out->verdict = CDB_FAIL;
+            snprintf(out->oracle, sizeof out->oracle, "wave");
+            snprintf(out->detail, sizeof out->detail, "suite %s pins wave %d, device %s (%s) "
+                     "runs wave %d", m->name, r->wave, info.name, info.target, info.wave_size);
+            eng_manifest_free(m);
+            ready(arg);
+            return;
+        }
+        eng_manifest_free(m);
+        eng_exec_check(s, ready, arg, out);
+        /* Say the wave in the failure itself, so that the two checks read as one comparison. */
+        if (out->verdict == CDB_FAIL && B && B->caps.emulated && !s->baseline &&
+            strcmp(out->oracle, "wave") != 0) {
+            char d[sizeof out->detail];
+            snprintf(d, sizeof d, "at wave %d: %.1500s", s->wave, out->detail);
+            snprintf(out->detail, sizeof out->detail, "%s", d);
+        }
+        return;
+    }
+    eng_check_result_init(out);
+    ready(arg);
+    char err[1024];
+    struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
+    if (!m) {
+        out->verdict = CDB_ERROR;
+        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
+        return;
+    }
+    eng_rung3_code_check(s, m, s->name + 5, out);
+    eng_manifest_free(m);
+}
+
+const struct eng_rung eng_rung3 = {
+    .number = 3,
+    .name = "test the seams",
+    .parse = parse,
+    .free_settings = free_settings,
+    .plan = plan,
+    .plans_baseline = true,
+    .run = run,
+};

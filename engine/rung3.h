@@ -1,0 +1,31 @@
+/* Rung 3, the seams (engine/rung3.c): its settings, and the offline code-object check
+ * (engine/rung3_code.c) that its worker side runs for each listed AMD target. */
+#ifndef KL_ENGINE_RUNG3_H
+#define KL_ENGINE_RUNG3_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/check.h"
+#include "engine/manifest.h"
+
+struct eng_rung3_spec {
+    int wave;                 /* the pinned wave ("wave": 32), 0 = none: both 32 and 64 */
+    int baseline_wave;        /* the plain unit test's wave on an emulating backend (64) */
+    size_t nshapes;
+    struct eng_shape *shapes; /* the wave checks' shapes; default: the default shape and each
+                               * baseline shape */
+    size_t ntargets;
+    char **targets;           /* AMD processors to build and inspect offline ("gfx1250") */
+    bool no_spills;           /* the code objects must use no scratch */
+};
+
+/* The "code-<target>" check of variant s->variant: builds the suite's kernel file for target
+ * (hip backend: hipRTC or clang, through the cache), reads the code object and checks the
+ * kernel's wave size against the pinned wave or the target's, its KL_ASSUME_WAVE against the
+ * code object, and LDS, VGPRs, workgroup size and scratch against the target's limits and the
+ * settings. Skipped with the reason when no compiler can build for target. */
+void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manifest *m,
+                          const char *target, struct eng_check_result *out);
+
+#endif

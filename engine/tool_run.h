@@ -1,0 +1,21 @@
+/* Running an outside tool (a compiler, a disassembler) by argv, never through a shell, and
+ * collecting what it prints. */
+#ifndef KL_ENGINE_TOOL_RUN_H
+#define KL_ENGINE_TOOL_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Runs argv (argv[0] a path), stdout and stderr together into out (up to outlen-1 bytes,
+ * always NUL-terminated when outlen > 0; out may be NULL). Returns the exit status, 128+signal
+ * when it was killed, or -1 with the reason in out when it could not run. */
+int eng_tool_run(char *const argv[], char *out, size_t outlen);
+
+/* Finds name (or a path containing '/') as an executable on $PATH; the path in out. */
+bool eng_tool_find(const char *name, char *out, size_t outlen);
+
+/* A fresh private folder under $TMPDIR (or /tmp) named prefix-XXXXXX, malloc'd; NULL with the
+ * reason in err. */
+char *eng_tool_tmpdir(const char *prefix, char *err, size_t errlen);
+
+#endif

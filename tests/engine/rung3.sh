@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Rung 3, test the seams, on the cpu backend: its three reproducers meet their expectation (the
+# plain unit test passes both variants, rung 3 catches the buggy one), and second examples of
+# each bug class written here: a 64-lane ballot count and an argmax whose index stride is 64
+# (caught by running every check at wave 32 and 64), a wave32 build declared with
+# KL_ASSUME_WAVE and run where the suite pins wave 64 (refused before launch, both numbers
+# named), a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
+# limit. The code-object parts need clang-22 and are skipped with the reason without it.
+. tests/tap.sh
+set -u
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+fx=tests/engine/fixtures/rung3
+run() { # out-name suite [args...]
+    local out=$1 suite=$2
+    shift 2
+    "$KLADDER" --db "$KL_TMP/k.db" run --rung 3 --suite "$suite" --backend cpu --no-progress \
+        --timeout 120 "$@" >"$KL_TMP/$out.txt" 2>&1
+    echo $? >"$KL_TMP/$out.rc"
+}
+rc_of() { cat "$KL_TMP/$1.rc"; }
+has() { grep -qE "$2" "$KL_TMP/$1.txt"; }
+clang_ok=1
+"$KLADDER" compile --backend hip --target gfx1250 kernels/util.kl >/dev/null 2>&1 || clang_ok=0
+
+# ---- sglang-37751: a norm that hard-codes 64 lanes -------------------------------------------
+run s37751 sglang-37751
+tap_check "sglang-37751: expectation met (exit $(rc_of s37751))" test "$(rc_of s37751)" -eq 0
+tap_check "sglang-37751: the unit test (at wave 64) passes the buggy norm" has s37751 '^pass +baseline-buggy +r3 unit-test-M32-N1024'
+tap_check "sglang-37751: wrong at wave 32" has s37751 '^fail +buggy +r3 wave32-default'
+tap_check "sglang-37751: the failure says the wave" has s37751 '^ +at wave 32: out: [0-9]+ of 32768 elements differ'
+tap_check "sglang-37751: right at wave 64" has s37751 '^pass +buggy +r3 wave64-default'
+tap_check "sglang-37751: the fixed norm passes at both" \
+    bash -c '! grep -qE "^fail +fixed" "$1"' _ "$KL_TMP/s37751.txt"
+
+# ---- flydsl-1024: built as wave64 for a wave32 target ----------------------------------------
+run f1024 flydsl-1024
+tap_check "flydsl-1024: expectation met (exit $(rc_of f1024))" test "$(rc_of f1024)" -eq 0
+tap_check "flydsl-1024: the suite pins wave 32, so no wave 64 check" \
+    bash -c '! grep -qE "r3 wave64-" "$1"' _ "$KL_TMP/f1024.txt"
+tap_check "flydsl-1024: the wave64 build is refused at wave 32, both numbers named" \
+    has f1024 'kernel softmax_1024_buggy assumes wave 64 \(KL_ASSUME_WAVE\), this run.s wave is 32: not launched'
+tap_check "flydsl-1024: the unit test passes the buggy kernel" has f1024 '^pass +baseline-buggy'
+if [ $clang_ok = 1 ]; then
+    tap_check "flydsl-1024: the gfx1250 code object contradicts the kernel's assumption" \
+        has f1024 'assumes wave 64 \(KL_ASSUME_WAVE\), the gfx1250 code object runs wave 32'
+    tap_check "flydsl-1024: the fixed kernel's gfx1250 code object passes" has f1024 '^pass +fixed +r3 code-gfx1250'
+else
+    tap_skip "clang-22 absent: no gfx1250 code object"
+fi
+
+# ---- sglang-41687: wrong top-k indices for rows longer than k --------------------------------
+run s41687 sglang-41687
+tap_check "sglang-41687: expectation met (exit $(rc_of s41687))" test "$(rc_of s41687)" -eq 0
+tap_check "sglang-41687: rows of length k are right at wave 32" has s41687 '^pass +buggy +r3 wave32-row_eq_k'
+tap_check "sglang-41687: rows longer than k are wrong at wave 32" has s41687 '^fail +buggy +r3 wave32-row_8k'
+tap_check "sglang-41687: and right at wave 64" has s41687 '^pass +buggy +r3 wave64-row_32k'
+
+# ---- second examples of each class ----------------------------------------------------------
+run ballot "$fx/ballot64.json"
+tap_check "64-lane ballot count: expectation met (exit $(rc_of ballot))" test "$(rc_of ballot)" -eq 0
+tap_check "64-lane ballot count: caught at wave 32" has ballot '^fail +buggy +r3 wave32-default'
+tap_check "64-lane ballot count: not at wave 64" has ballot '^pass +buggy +r3 wave64-default'
+
+run argmax "$fx/argmax64.json"
+tap_check "argmax stride 64: expectation met (exit $(rc_of argmax))" test "$(rc_of argmax)" -eq 0
+tap_check "argmax stride 64: short rows right at wave 32" has argmax '^pass +buggy +r3 wave32-short_rows'
+tap_check "argmax stride 64: long rows wrong at wave 32" has argmax '^fail +buggy +r3 wave32-long_rows'
+
+run assume "$fx/assume32.json"
+tap_check "wave32 build, wave 64 pinned: expectation met (exit $(rc_of assume))" test "$(rc_of assume)" -eq 0
+tap_check "wave32 build: refused at wave 64 with both numbers" \
+    has assume 'kernel rowsum_buggy assumes wave 32 \(KL_ASSUME_WAVE\), this run.s wave is 64: not launched'
+tap_check "wave32 build: the generic kernel runs at the pinned wave" has assume '^pass +fixed +r3 wave64-default'
+tap_check "wave32 build: baseline_wave 32 honoured (the unit test passes it)" has assume '^pass +baseline-buggy'
+# The JSON report carries both sides of the comparison.
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 3 --suite "$fx/ballot64.json" --backend cpu \
+    --no-progress --variant buggy --json >"$KL_TMP/j.json" 2>/dev/null
+tap_check "--json: wave32-default failed and wave64-default passed for the 64-lane ballot" \
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {c["check"]: c["verdict"] for c in d["checks"] if c["variant"] == "buggy"}
+sys.exit(0 if v.get("wave32-default") == "fail" and v.get("wave64-default") == "pass" else 1)' "$KL_TMP/j.json"
+
+if [ $clang_ok = 1 ]; then
+    tap_check "wave32 build: the gfx942 code object contradicts it" \
+        has assume 'kernel rowsum_buggy assumes wave 32 \(KL_ASSUME_WAVE\), the gfx942 code object runs wave 64'
+    run spill "$fx/spill.json"
+    tap_check "no spills: expectation met (exit $(rc_of spill))" test "$(rc_of spill)" -eq 0
+    tap_check "no spills: the scratch table is caught on gfx1250" \
+        has spill '^ +gfx1250 wave 32: .*scratch [1-9][0-9]* bytes .*the suite says no spills'
+    tap_check "no spills: the fixed kernel uses none" has spill '^pass +fixed +r3 code-gfx942'
+    run lds "$fx/lds.json"
+    tap_check "80 KiB LDS: a failure on gfx942 (exit $(rc_of lds))" test "$(rc_of lds)" -eq 1
+    tap_check "80 KiB LDS: over gfx942's 64 KiB" has lds '^ +gfx942 wave 64: LDS 81920 of 65536 bytes'
+    tap_check "80 KiB LDS: within gfx1250's 320 KiB" has lds '^pass +fixed +r3 code-gfx1250'
+else
+    tap_skip "clang-22 absent: no offline code objects to check"
+fi
+
+# With no compiler for the targets the code checks are skipped with the reason, never passed.
+KLADDER_CLANG=/nonexistent/clang-22 KLADDER_HIP_COMPILER=clang \
+    run noclang "$fx/spill.json" --variant fixed
+tap_check "no compiler: code checks skipped, not passed" has noclang '^skip +fixed +r3 code-gfx1250'
+tap_check "no compiler: the reason names clang-22" has noclang 'clang-22 is not installed'
