@@ -52,6 +52,10 @@ struct eng_summary {
     char escaped[512];
     /* buggy variants not caught while some of their checks were skipped (beyond this backend) */
     char inconclusive[512];
+    /* (suite, rung) targets that executed no check at all (every one skipped): counted from the
+     * run's own verdicts, never from a report file, and never a pass */
+    char none_executed[512];
+    int executed;         /* checks that ran (not skipped, not cancelled) */
 };
 
 struct eng_reporter {

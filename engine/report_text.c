@@ -44,6 +44,9 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
            s->met ? "expectation met" : "EXPECTATION NOT MET", s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    if (s->none_executed[0])
+        printf("no check executed (every one was skipped; nothing was tested): %s\n",
+               s->none_executed);
     if (s->inconclusive[0])
         printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
                s->inconclusive);

@@ -269,6 +269,32 @@ static void summarise(struct run *rn, struct eng_summary *s)
                      d->p->spec.suite, d->p->spec.rung);
         }
     }
+    /* A target whose every check was skipped tested nothing: a pass would be the zero-test CI
+     * job of aiter-5133 (docs/engine.md, rung 7). Counted per (suite, rung), from this run. */
+    for (size_t i = 0; i < rn->n; i++) {
+        const struct eng_check_spec *sp = &rn->checks[i].p->spec;
+        bool first = true;
+        for (size_t k = 0; k < i && first; k++)
+            if (rn->checks[k].p->spec.rung == sp->rung && !strcmp(rn->checks[k].p->spec.suite, sp->suite))
+                first = false;
+        if (!first)
+            continue;
+        int ran = 0;
+        for (size_t k = i; k < rn->n; k++) {
+            const struct eng_done *e = &rn->checks[k];
+            if (e->p->spec.rung == sp->rung && !strcmp(e->p->spec.suite, sp->suite))
+                ran += e->r.verdict != CDB_SKIP && e->r.verdict != CDB_CANCELLED;
+        }
+        if (ran == 0 && !eng_cancelled()) {
+            s->met = false;
+            any_fail = true;
+            size_t l = strlen(s->none_executed);
+            snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
+                     l ? ", " : "", sp->suite, sp->rung);
+        }
+    }
+    for (size_t i = 0; i < rn->n; i++)
+        s->executed += rn->checks[i].r.verdict != CDB_SKIP && rn->checks[i].r.verdict != CDB_CANCELLED;
     if (rn->info.worker_exit[0]) {
         s->met = false;
         any_error = true;
