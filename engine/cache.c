@@ -48,12 +48,12 @@ int eng_compile_cached(const struct eng_backend *b, const char *target, const ch
                        const char *header, const char *source, const char *const *flags,
                        void **code, size_t *code_len, bool *hit, char *log, size_t loglen)
 {
-    return eng_compile_cached_key(b, NULL, target, file_name, header, source, flags, code,
+    return eng_compile_cached_key(b, NULL, NULL, target, file_name, header, source, flags, code,
                                   code_len, hit, log, loglen);
 }
 
 int eng_compile_cached_key(const struct eng_backend *b, eng_cache_key_fn key_fn,
-                           const char *target, const char *file_name, const char *header,
+                           const char *cache_dir, const char *target, const char *file_name, const char *header,
                            const char *source, const char *const *flags, void **code,
                            size_t *code_len, bool *hit, char *log, size_t loglen)
 {
@@ -62,7 +62,7 @@ int eng_compile_cached_key(const struct eng_backend *b, eng_cache_key_fn key_fn,
     char key[33];
     (key_fn ? key_fn : eng_cache_key_hex)(&k, key);
     free(env);
-    char *dir = paths_cache_dir();
+    char *dir = cache_dir ? xstrdup(cache_dir) : paths_cache_dir();
     char *sub = xasprintf("%s/code/%s", dir, b->name);
     char *path = xasprintf("%s/%s.bin", sub, key);
     free(dir);

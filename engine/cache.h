@@ -34,10 +34,11 @@ void eng_cache_key_hex(const struct eng_cache_key *k, char out[33]);
  * line numbers (so messages point into the kernel file). malloc'd. */
 char *eng_source_join(const char *header, const char *file_name, const char *source);
 
-/* eng_compile_cached with the key made by key_fn (NULL: eng_cache_key_hex), for the audit's
- * warm-against-cold comparison; every run uses eng_compile_cached. */
+/* eng_compile_cached with the key made by key_fn (NULL: eng_cache_key_hex) and the cache in
+ * dir (NULL: $XDG_CACHE_HOME/kladder), for the warm-against-cold comparison
+ * (engine/cache_warm_cold.h); every run uses eng_compile_cached. */
 int eng_compile_cached_key(const struct eng_backend *b, eng_cache_key_fn key_fn,
-                           const char *target, const char *file_name, const char *header,
+                           const char *dir, const char *target, const char *file_name, const char *header,
                            const char *source, const char *const *flags, void **code,
                            size_t *code_len, bool *hit, char *log, size_t loglen);
 
