@@ -52,7 +52,7 @@ const struct eng_rung *eng_rung_find(int n);
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);
 
-extern const struct eng_rung eng_rung1, eng_rung4, eng_rung5, eng_rung6;
+extern const struct eng_rung eng_rung1, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 
@@ -93,6 +93,13 @@ struct eng_rung5_spec {
     int repeats;                  /* explicit N; 0 = from p and c */
     size_t nwide;
     struct eng_shape *wide;       /* widest rows; default the default shape */
+};
+/* rung 7: software and hardware versions (engine/rung7.c). */
+struct eng_rung7_spec {
+    char **flags[2];              /* fixed, buggy: declared flags, NULL-terminated */
+    size_t nconfigs;
+    char ***configs;              /* specialisations for warm-cold: flag lists */
+    bool buggy_key_without_flags; /* the buggy variant's warm-cold key forgets the flags */
 };
 
 
