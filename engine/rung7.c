@@ -165,14 +165,22 @@ struct r7 {
     char **flags;   /* the variant's declared flags */
 };
 
-/* Report lines joined with "; " for a one-paragraph detail. */
-static void join_lines(char *s)
+/* Report lines joined with "; " for a one-paragraph detail (in place; n is the buffer size). */
+static void join_lines(char *s, size_t n)
 {
-    size_t n = strlen(s);
-    while (n && s[n - 1] == '\n')
-        s[--n] = '\0';
-    for (char *p = s; (p = strchr(p, '\n'));)
-        *p = ';';
+    size_t len = strlen(s);
+    while (len && s[len - 1] == '\n')
+        s[--len] = '\0';
+    for (char *p = s; (p = strchr(p, '\n'));) {
+        if (len + 2 >= n) {
+            *p = ';';
+            continue;
+        }
+        memmove(p + 2, p + 1, len - (size_t)(p - s));
+        p[0] = ';', p[1] = ' ';
+        len++;
+        p += 2;
+    }
 }
 
 static void check_cache_key(struct r7 *g, struct eng_check_result *out)
@@ -183,7 +191,7 @@ static void check_cache_key(struct r7 *g, struct eng_check_result *out)
     size_t n = eng_cache_audit(eng_cache_key_hex, &k, NULL, NULL, report, sizeof report);
     out->verdict = n ? CDB_FAIL : CDB_PASS;
     out->bad_count = (int64_t)n;
-    join_lines(report);
+    join_lines(report, sizeof report);
     if (n)
         snprintf(out->detail, sizeof out->detail, "%s", report);
     else
@@ -216,7 +224,7 @@ static void check_warm_cold(struct r7 *g, const struct eng_rung7_spec *r, bool b
     }
     out->verdict = d ? CDB_FAIL : CDB_PASS;
     out->bad_count = d;
-    join_lines(report);
+    join_lines(report, sizeof report);
     snprintf(out->detail, sizeof out->detail, "%s%s%zu configurations, warm cache against cold, "
              "key %s", d ? report : "", d ? "; " : "", nsets,
              key == eng_cache_key_hex ? "kladder's" : "without the flags (flydsl-1277's)");
