@@ -544,7 +544,13 @@ static int cuda_open(int index, const struct eng_open_opts *opts, struct eng_ctx
     *out = NULL;
     if (devices_ready(err, errlen) || gpu_rt_device_index("cuda", index, C.ndev, err, errlen))
         return -1;
-    return gpu_rt_open(&cu_rt, index, out, err, errlen);
+    if (gpu_rt_open(&cu_rt, index, out, err, errlen) != 0)
+        return -1;
+    struct eng_device_info info;
+    char why[256];
+    if (cuda_device_info(index, &info, why, sizeof why) == 0)
+        gpu_dl_copy((*out)->target, sizeof (*out)->target, info.target);
+    return 0;
 }
 
 static const char *cuda_compiler_id(void)
