@@ -41,6 +41,12 @@ struct eng_rung {
     void (*run)(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out);
     int (*execute)(struct eng_exec *e, struct eng_inst *ins, size_t n, struct eng_timer *t);
+
+    /* A worker that dies after ready (its kernel was launched) fails the rung's own checks
+     * instead of erroring them: the rung asks whether a kernel runs at all (rung 7's smoke,
+     * flydsl-1088), so a kernel that takes the process down is its finding. Baselines still
+     * error. */
+    bool crash_fails;
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */

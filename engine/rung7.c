@@ -11,8 +11,11 @@
  *
  * Checks, for each variant: cache-key (eng_cache_audit around this suite's real compile
  * inputs), warm-cold (engine/cache_warm_cold.h), and flag:F for each flag F (compiled with all
- * flags and without F: identical code objects fail, naming F — flydsl-1153). They compile and
- * compare only; the plain unit test beside them launches the kernels. */
+ * flags and without F: identical code objects fail, naming F — flydsl-1153); these compile and
+ * compare only. And the toolchain smoke, smoke-wW:ENTRY (flydsl-1088): the variant's kernel
+ * compiled and launched once at the suite's smallest shape on a wave-W target (32 and 64: an
+ * emulated backend reaches both, a GPU its own and the other is skipped with the reason); a
+ * kernel that aborts fails with its name, whatever its values (the other rungs judge those). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +120,45 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
     return true;
 }
 
+/* The baseline shape with the fewest elements (the product of its values), or the default. */
+static const struct eng_shape *smallest_shape(const struct eng_manifest *m)
+{
+    static const struct eng_shape none = {0};
+    const struct eng_shape *best = &none;
+    double best_size = 0;
+    for (size_t i = 0; i < m->nbaseline; i++) {
+        double size = 1;
+        for (size_t k = 0; k < m->baseline[i].n; k++)
+            size *= (double)m->baseline[i].values[k];
+        if (best == &none || size < best_size)
+            best = &m->baseline[i], best_size = size;
+    }
+    return best;
+}
+
+static void plan_smoke(struct eng_plan_builder *b)
+{
+    static const int waves[] = {32, 64};
+    for (size_t w = 0; w < 2; w++) {
+        size_t before = *b->n;
+        eng_plan_add(b, "smoke", ENG_MODE_PLAIN, false, smallest_shape(b->m), 1, 0, 0);
+        for (size_t k = before; k < *b->n; k++) {
+            struct eng_check_spec *sp = &(*b->list)[k].spec;
+            const char *entry = strcmp(sp->variant, "buggy") == 0 ? b->m->entry_buggy
+                                                                  : b->m->entry_fixed;
+            free(sp->name);
+            sp->name = xasprintf("smoke-w%d:%s", waves[w], entry);
+            sp->wave = waves[w];
+        }
+    }
+}
+
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     const struct eng_rung7_spec *r = b->m->settings[7];
     struct eng_shape none = {0};
+    plan_smoke(b);
     eng_plan_add(b, "cache-key", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     eng_plan_add(b, "warm-cold", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     /* one check per declared flag; the variants may declare different ones */
@@ -285,11 +322,52 @@ static void check_flag(struct r7 *g, const char *flag, struct eng_check_result *
     free(without);
 }
 
+/* The smoke: one launch of the variant at the smallest shape, through the device check. What
+ * matters is that the kernel compiles, launches and finishes; a kernel that takes the process
+ * down never returns here and the runner fails the check (crash_fails). */
+static void run_smoke(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                      struct eng_check_result *out)
+{
+    const char *entry = strchr(s->name, ':') + 1;
+    const struct eng_backend *B = eng_backend_find(s->backend);
+    struct eng_device_info info;
+    char why[512];
+    if (B && !B->caps.emulated && B->load(why, sizeof why) == 0 &&
+        B->device_info(s->device, &info, why, sizeof why) == 0 && info.wave_size != s->wave) {
+        eng_check_result_init(out);
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail,
+                 "%s device %d (%s) runs wave %d: a wave-%d target is not reachable here",
+                 B->name, s->device, info.target, info.wave_size, s->wave);
+        return;
+    }
+    eng_exec_check(s, ready, arg, out);
+    char detail[sizeof out->detail];
+    snprintf(detail, sizeof detail, "%s", out->detail);
+    snprintf(out->oracle, sizeof out->oracle, "launch");
+    if (out->verdict == CDB_PASS || out->verdict == CDB_FAIL) {
+        out->verdict = CDB_PASS;
+        snprintf(out->detail, sizeof out->detail, "%s compiled, launched and finished at wave %d%s%.1200s",
+                 entry, s->wave, detail[0] ? "; its values (the other rungs judge them): " : "",
+                 detail);
+        out->bad_count = 0;
+        out->first_bad = -1;
+    } else if (out->verdict == CDB_ERROR) {
+        out->verdict = CDB_FAIL;
+        snprintf(out->detail, sizeof out->detail, "%s did not compile, load or launch: %.1400s",
+                 entry, detail);
+    }
+}
+
 static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out)
 {
     if (s->baseline) { /* the plain unit test beside the rung: a device check like any other */
         eng_exec_check(s, ready, arg, out);
+        return;
+    }
+    if (strncmp(s->name, "smoke-", 6) == 0 && strchr(s->name, ':')) {
+        run_smoke(s, ready, arg, out);
         return;
     }
     eng_check_result_init(out);
@@ -344,4 +422,5 @@ const struct eng_rung eng_rung7 = {
     .free_settings = free_settings,
     .plan = plan,
     .run = run,
+    .crash_fails = true,
 };

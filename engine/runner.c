@@ -3,6 +3,7 @@
  * tells the reporters (engine/report.h) as it goes. It prints nothing itself. */
 #define _GNU_SOURCE
 #include "engine/runner.h"
+#include "engine/rung.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -175,10 +176,15 @@ static void run_one(struct run *rn, struct eng_done *d)
         size_t tl = strlen(tail);
         if (tl > 600)
             tail += tl - 600;
-        r->verdict = CDB_ERROR;
-        snprintf(r->detail, sizeof r->detail, "the worker %s %d without a result%s%.600s",
+        const struct eng_rung *R = eng_rung_find(s->rung);
+        bool launched_and_died = w.ready && !s->baseline && R && R->crash_fails;
+        r->verdict = launched_and_died ? CDB_FAIL : CDB_ERROR;
+        snprintf(r->detail, sizeof r->detail, "%sthe worker %s %d without a result%s%.600s",
+                 launched_and_died ? "the kernel took the process down after its launch: " : "",
                  w.status > 128 ? "died with signal" : "exited with status",
                  w.status > 128 ? w.status - 128 : w.status, tail[0] ? ": " : "", tail);
+        if (launched_and_died) /* the worker is gone: the next check gets a fresh one */
+            worker_stop(rn, (size_t)(d - rn->checks) + 1);
     }
     d->elapsed_s = w.elapsed_s;
     free(rt);

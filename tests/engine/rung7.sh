@@ -66,3 +66,26 @@ bad bad-key.json 'rungs.7: expected only the keys "flags", "configs" or "buggy_k
 bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (a string starting with '"'"'-'"'"'), got 3'
 bad bad-configs.json 'rungs.7.configs: expected an array of at least two flag lists'
 bad bad-buggy-key.json 'rungs.7.buggy_key: expected one of kladder without-flags, got "no-flags"'
+
+# flydsl-1088: the toolchain smoke launches every kernel once at the smallest shape on both wave
+# widths; the one that takes the process down at entry fails by name, the plain unit test (wave
+# 32) passes both variants.
+run7 flydsl-1088
+tap_check "flydsl-1088: exit 0 (expectation met)" test "$rc" -eq 0
+tap_check "flydsl-1088: the aborting kernel fails, named, at wave 64" \
+    has '^fail +buggy +r7 smoke-w64:f1088_axpy_buggy '
+tap_check "flydsl-1088: ... as a kernel that took the process down" \
+    has 'the kernel took the process down after its launch: the worker (died with signal|exited with status)'
+tap_check "flydsl-1088: the fixed kernel runs at both widths, at the smallest shape (n=300)" \
+    test "$(grep -cE '^pass +fixed +r7 smoke-w(32|64):f1088_axpy_fixed +n=300,' "$KL_TMP/out.txt")" -eq 2
+tap_check "flydsl-1088: the unit test passes both variants" \
+    test "$(grep -cE '^pass +baseline-(fixed|buggy) ' "$KL_TMP/out.txt")" -eq 4
+tap_check "flydsl-1088: checks after the crash still ran (a fresh worker)" has '^pass +buggy +r7 warm-cold '
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$KL_TMP/out.txt"
+# Our own: a null store at entry instead of a trap.
+run7 $fx/entry_abort.json
+tap_check "entry_abort: exit 0" test "$rc" -eq 0
+tap_check "entry_abort: the null store at entry fails, named" has '^fail +buggy +r7 smoke-w64:scale_rows_buggy '
+tap_check "entry_abort: the fixed entry passes at both widths" \
+    test "$(grep -cE '^pass +fixed +r7 smoke-w(32|64):scale_rows_fixed ' "$KL_TMP/out.txt")" -eq 2
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$KL_TMP/out.txt"
