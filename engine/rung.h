@@ -101,7 +101,13 @@ struct eng_rung5_spec {
     struct eng_shape *wide;       /* widest rows; default the default shape */
 };
 /* rung 7: software and hardware versions (engine/rung7.c). */
+struct eng_contract {
+    char *library;                /* as written: absolute, or relative to the manifest's folder */
+    char **symbols;               /* NULL-terminated: what the downstream caller needs */
+};
 struct eng_rung7_spec {
+    size_t ncontracts[2];         /* fixed, buggy */
+    struct eng_contract *contracts[2];
     char **flags[2];              /* fixed, buggy: declared flags, NULL-terminated */
     size_t nconfigs;
     char ***configs;              /* specialisations for warm-cold: flag lists */

@@ -8,6 +8,10 @@
  *              order through one cache (warm) and cold; the objects must agree.
  *   "buggy_key": "without-flags": the cache key the buggy variant's warm-cold check models
  *              (flydsl-1277's reproducer; the fixed variant always uses kladder's key).
+ *   "contracts": [{"library": "libx.so.1", "symbols": ["f", ...]}], or {"fixed": [...],
+ *              "buggy": [...]}: what a downstream caller needs from a shared library (a path
+ *              absolute or relative to the manifest's folder); contract:LIB fails naming each
+ *              symbol the installed library does not export (sglang-33142).
  *
  * Checks, for each variant: cache-key (eng_cache_audit around this suite's real compile
  * inputs), warm-cold (engine/cache_warm_cold.h), and flag:F for each flag F (compiled with all
@@ -24,6 +28,8 @@
 #include "common/xalloc.h"
 #include "engine/cache_audit.h"
 #include "engine/cache_warm_cold.h"
+#include "engine/elf_build_id.h"
+#include "engine/elf_exports.h"
 #include "engine/rung.h"
 
 static void strv_free(char **v)
@@ -58,11 +64,67 @@ static char **read_strv(struct eng_mparse *p, const cJSON *j, const char *field)
     return v;
 }
 
+static void contracts_free(struct eng_contract *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(c[i].library);
+        strv_free(c[i].symbols);
+    }
+    free(c);
+}
+
+/* j as [{"library": ..., "symbols": [...]}]; *n counts what was read, even on failure. */
+static bool read_contracts(struct eng_mparse *p, const cJSON *j, const char *field,
+                           struct eng_contract **out, size_t *n)
+{
+    *n = 0;
+    if (!cJSON_IsArray(j)) {
+        char got[64];
+        eng_mp_describe(j, got, sizeof got);
+        return eng_mp_bad(p, field, "expected an array of {\"library\": PATH, \"symbols\": "
+                          "[NAME, ...]}, got %s", got);
+    }
+    *out = xcalloc((size_t)cJSON_GetArraySize(j) + 1, sizeof **out);
+    static const char *const keys[] = {"library", "symbols", NULL};
+    for (const cJSON *it = j->child; it; it = it->next) {
+        char f[96], fs[112];
+        snprintf(f, sizeof f, "%s[%zu]", field, *n);
+        snprintf(fs, sizeof fs, "%s.symbols", f);
+        struct eng_contract *c = &(*out)[*n];
+        if (!cJSON_IsObject(it))
+            return eng_mp_bad(p, f, "expected an object {\"library\": PATH, \"symbols\": [...]}");
+        (*n)++;
+        if (!eng_mp_only_keys(p, it, f, keys))
+            return false;
+        char lf[112];
+        snprintf(lf, sizeof lf, "%s.library", f);
+        if (!(c->library = eng_mp_string(p, it, "library", true, lf)))
+            return false;
+        const cJSON *sy = cJSON_GetObjectItemCaseSensitive(it, "symbols");
+        if (!cJSON_IsArray(sy) || cJSON_GetArraySize(sy) == 0)
+            return eng_mp_bad(p, fs, "expected a non-empty array of symbol names");
+        size_t k = 0;
+        c->symbols = xcalloc((size_t)cJSON_GetArraySize(sy) + 1, sizeof *c->symbols);
+        for (const cJSON *s = sy->child; s; s = s->next, k++) {
+            if (!cJSON_IsString(s) || !s->valuestring[0]) {
+                char got[64], fk[128];
+                eng_mp_describe(s, got, sizeof got);
+                snprintf(fk, sizeof fk, "%s[%zu]", fs, k);
+                return eng_mp_bad(p, fk, "expected a symbol name, got %s", got);
+            }
+            c->symbols[k] = xstrdup(s->valuestring);
+        }
+    }
+    return true;
+}
+
 static void free_settings(void *settings)
 {
     struct eng_rung7_spec *r = settings;
     if (!r)
         return;
+    contracts_free(r->contracts[0], r->ncontracts[0]);
+    contracts_free(r->contracts[1], r->ncontracts[1]);
     strv_free(r->flags[0]);
     strv_free(r->flags[1]);
     for (size_t i = 0; i < r->nconfigs; i++)
@@ -74,7 +136,7 @@ static void free_settings(void *settings)
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
     (void)m;
-    static const char *const keys[] = {"flags", "configs", "buggy_key", NULL};
+    static const char *const keys[] = {"flags", "configs", "buggy_key", "contracts", NULL};
     struct eng_rung7_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     if (!eng_mp_only_keys(p, j, "rungs.7", keys))
@@ -117,6 +179,24 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
     if (!eng_mp_enum(p, j, "buggy_key", "rungs.7.buggy_key", key_names, 2, 0, &k))
         return false;
     r->buggy_key_without_flags = k == 1;
+    const cJSON *ct = cJSON_GetObjectItemCaseSensitive(j, "contracts");
+    if (cJSON_IsObject(ct)) {
+        static const char *const vk[] = {"fixed", "buggy", NULL};
+        if (!eng_mp_only_keys(p, ct, "rungs.7.contracts", vk))
+            return false;
+        const char *names[2] = {"fixed", "buggy"};
+        for (int v = 0; v < 2; v++) {
+            char cf[48];
+            snprintf(cf, sizeof cf, "rungs.7.contracts.%s", names[v]);
+            if (!read_contracts(p, cJSON_GetObjectItemCaseSensitive(ct, names[v]), cf,
+                                &r->contracts[v], &r->ncontracts[v]))
+                return false;
+        }
+    } else if (ct) {
+        for (int v = 0; v < 2; v++)
+            if (!read_contracts(p, ct, "rungs.7.contracts", &r->contracts[v], &r->ncontracts[v]))
+                return false;
+    }
     return true;
 }
 
@@ -173,13 +253,30 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
             if (!dup)
                 eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
         }
-    /* a flag check exists for a variant only where that variant declares the flag */
+    for (int v = 0; v < 2; v++)
+        for (size_t i = 0; i < r->ncontracts[v]; i++) {
+            char name[160];
+            const char *lib = r->contracts[v][i].library, *base = strrchr(lib, '/');
+            snprintf(name, sizeof name, "contract:%s", base ? base + 1 : lib);
+            bool dup = false;
+            for (size_t k = before; k < *b->n && !dup; k++)
+                dup = strcmp((*b->list)[k].spec.name, name) == 0;
+            if (!dup)
+                eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+        }
+    /* a flag or contract check exists for a variant only where that variant declares it */
     for (size_t k = before; k < *b->n;) {
         struct eng_planned *pl = &(*b->list)[k];
         int v = strcmp(pl->spec.variant, "buggy") == 0;
         bool declared = false;
-        for (size_t i = 0; r->flags[v][i] && !declared; i++)
-            declared = strcmp(pl->spec.name + 5, r->flags[v][i]) == 0;
+        if (strncmp(pl->spec.name, "flag:", 5) == 0)
+            for (size_t i = 0; r->flags[v][i] && !declared; i++)
+                declared = strcmp(pl->spec.name + 5, r->flags[v][i]) == 0;
+        for (size_t i = 0; i < r->ncontracts[v] && !declared; i++) {
+            const char *lib = r->contracts[v][i].library, *base = strrchr(lib, '/');
+            declared = strncmp(pl->spec.name, "contract:", 9) == 0 &&
+                       strcmp(pl->spec.name + 9, base ? base + 1 : lib) == 0;
+        }
         if (declared) {
             k++;
             continue;
@@ -359,6 +456,65 @@ static void run_smoke(const struct eng_check_spec *s, void (*ready)(void *), voi
     }
 }
 
+/* Each contract of the variant whose library is called base: every symbol it needs must be
+ * exported by the library installed now, whose build id names the version checked. */
+static void check_contract(struct r7 *g, const struct eng_rung7_spec *r, bool buggy,
+                           const char *base, struct eng_check_result *out)
+{
+    size_t used = 0, missing = 0, checked = 0;
+    out->verdict = CDB_PASS;
+    for (size_t i = 0; i < r->ncontracts[buggy]; i++) {
+        const struct eng_contract *c = &r->contracts[buggy][i];
+        const char *b = strrchr(c->library, '/');
+        if (strcmp(b ? b + 1 : c->library, base) != 0)
+            continue;
+        char *path = c->library[0] == '/' || !g->m->dir
+                         ? xstrdup(c->library)
+                         : xasprintf("%s/%s", g->m->dir, c->library);
+        char err[600], id[2 * ELF_BUILD_ID_MAX + 1];
+        struct eng_elf_exports *x = eng_elf_exports_open(path, err, sizeof err);
+        if (!x) {
+            out->verdict = CDB_FAIL;
+            used += (size_t)snprintf(out->detail + used, sizeof out->detail - used,
+                                     "%s%s", used ? "; " : "", err);
+            free(path);
+            if (used >= sizeof out->detail)
+                used = sizeof out->detail - 1;
+            continue;
+        }
+        if (eng_elf_build_id(path, id, err, sizeof err) != 0)
+            snprintf(id, sizeof id, "none");
+        size_t before = used;
+        for (size_t k = 0; c->symbols[k]; k++, checked++) {
+            if (eng_elf_exports_has(x, c->symbols[k]))
+                continue;
+            missing++;
+            used += (size_t)snprintf(out->detail + used, sizeof out->detail - used, "%s%s",
+                                     used == before ? "" : ", ", c->symbols[k]);
+            if (used >= sizeof out->detail)
+                used = sizeof out->detail - 1;
+        }
+        if (used > before) {
+            /* "sym, sym" becomes "PATH (build id X) does not export sym, sym" */
+            char list[1024];
+            snprintf(list, sizeof list, "%s", out->detail + before);
+            used = before + (size_t)snprintf(out->detail + before, sizeof out->detail - before,
+                                             "%s%s (build id %s) does not export %s: a caller "
+                                             "that needs them falls back or fails",
+                                             before ? "; " : "", path, id, list);
+            if (used >= sizeof out->detail)
+                used = sizeof out->detail - 1;
+            out->verdict = CDB_FAIL;
+        }
+        eng_elf_exports_close(x);
+        free(path);
+    }
+    out->bad_count = (int64_t)missing;
+    if (out->verdict == CDB_PASS)
+        snprintf(out->detail, sizeof out->detail, "%s exports the %zu symbol%s its callers need",
+                 base, checked, checked == 1 ? "" : "s");
+}
+
 static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out)
 {
@@ -408,6 +564,8 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
         check_warm_cold(&g, r, buggy, out);
     else if (strncmp(s->name, "flag:", 5) == 0)
         check_flag(&g, s->name + 5, out);
+    else if (strncmp(s->name, "contract:", 9) == 0)
+        check_contract(&g, r, buggy, s->name + 9, out);
     else
         snprintf(out->detail, sizeof out->detail, "setup: rung 7 has no check '%s'", s->name);
 done:
