@@ -32,7 +32,7 @@ OPT      ?= -O2 -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -MMD -MP -I. -I$(BUILD)/gen \
             $(CJSON_CFLAGS) -DKL_VERSION='"$(VERSION)"' -DKL_COMMIT='"$(COMMIT)"' $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
-LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -ldl -lpthread -lm
+LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -lexpat -ldl -lpthread -lm
 
 LIB_DIRS := common casedb importers engine
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)) $(filter-out tui/main.c,$(wildcard tui/*.c))

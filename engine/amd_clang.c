@@ -8,6 +8,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
+#include "engine/cache_env.h"
 #include "engine/tool_run.h"
 
 /* Every option that shapes the code object besides the target and the caller's flags; they are
@@ -27,7 +28,7 @@ static struct {
 const char *amd_clang_id(char *why, size_t whylen)
 {
     if (C.state == 0) {
-        const char *env = getenv("KLADDER_CLANG");
+        const char *env = eng_compile_getenv("KLADDER_CLANG");
         const char *name = env && *env ? env : "clang-22";
         C.state = -1;
         char out[1024];

@@ -14,6 +14,7 @@
  * A captured graph is the recorded list of work, replayed as recorded. */
 #define _GNU_SOURCE
 #include "engine/backend.h"
+#include "engine/cache_env.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,8 +38,6 @@
 #include "common/xalloc.h"
 #include "engine/cpu_sched.h"
 
-extern char **environ;
-
 /* ---- the host compiler ------------------------------------------------------------------- */
 
 static char cxx_path[512];
@@ -59,7 +58,11 @@ static int run_capture(char *const argv[], char *out, size_t outlen)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    /* The compiler sees only the variables the cache-key inventory lists (engine/cache_env.h):
+     * one it would read unlisted (CPATH...) could change the code without changing the key. */
+    char **env = eng_compile_child_env();
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
+    eng_compile_child_env_free(env);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
@@ -98,7 +101,7 @@ static bool find_in_path(const char *name, char *out, size_t outlen)
         snprintf(out, outlen, "%s", name);
         return access(out, X_OK) == 0;
     }
-    const char *path = getenv("PATH");
+    const char *path = eng_compile_getenv("PATH");
     if (!path || !*path)
         path = "/usr/local/bin:/usr/bin:/bin";
     while (*path) {
@@ -115,7 +118,7 @@ static bool find_in_path(const char *name, char *out, size_t outlen)
 static int cpu_load(char *why, size_t whylen)
 {
     if (load_state == 0) {
-        const char *env = getenv("CXX");
+        const char *env = eng_compile_getenv("CXX");
         const char *cands[] = {env && *env ? env : "c++", "c++", "g++", "clang++"};
         load_state = -1;
         snprintf(load_why, sizeof load_why,
@@ -198,7 +201,7 @@ static void cpu_compile_target(const struct eng_device_info *info, int wave, cha
 
 static char *make_tmpdir(char *err, size_t errlen)
 {
-    const char *t = getenv("TMPDIR");
+    const char *t = eng_compile_getenv("TMPDIR");
     char *dir = xasprintf("%s/kladder-cpu-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(dir)) {
         snprintf(err, errlen, "cpu backend: cannot create a temporary folder %s: %s", dir,

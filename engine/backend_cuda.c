@@ -26,6 +26,7 @@
  * toolkit than the driver is refused at module load. KLADDER_NVRTC and KLADDER_CUDA_LIBRARY name
  * the libraries explicitly. */
 #include "engine/backend.h"
+#include "engine/cache_env.h"
 #include "engine/gpu_dl.h"
 #include "engine/gpu_rt.h"
 #include "engine/gpu_rtc.h"
@@ -317,7 +318,7 @@ static int load_nvrtc(void)
     char paths[3][PATH_MAX];
     glob_t g;
     memset(&g, 0, sizeof g);
-    const char *override = getenv("KLADDER_NVRTC");
+    const char *override = eng_compile_getenv("KLADDER_NVRTC");
     if (override && override[0]) {
         list[n++] = override;
     } else {
@@ -325,7 +326,7 @@ static int load_nvrtc(void)
                                  "libnvrtc.so.11.2", NULL};
         for (size_t i = 0; sonames[i]; i++)
             list[n++] = sonames[i];
-        const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+        const char *roots[] = {eng_compile_getenv("CUDA_HOME"), eng_compile_getenv("CUDA_PATH"), "/usr/local/cuda"};
         for (size_t i = 0; i < 3; i++) {
             if (roots[i] && roots[i][0]) {
                 snprintf(paths[i], PATH_MAX, "%s/lib64/libnvrtc.so", roots[i]);
@@ -543,7 +544,13 @@ static int cuda_open(int index, const struct eng_open_opts *opts, struct eng_ctx
     *out = NULL;
     if (devices_ready(err, errlen) || gpu_rt_device_index("cuda", index, C.ndev, err, errlen))
         return -1;
-    return gpu_rt_open(&cu_rt, index, out, err, errlen);
+    if (gpu_rt_open(&cu_rt, index, out, err, errlen) != 0)
+        return -1;
+    struct eng_device_info info;
+    char why[256];
+    if (cuda_device_info(index, &info, why, sizeof why) == 0)
+        gpu_dl_copy((*out)->target, sizeof (*out)->target, info.target);
+    return 0;
 }
 
 static const char *cuda_compiler_id(void)

@@ -20,6 +20,7 @@
  *    comgr on gfx942 and gfx1250), so compile() asks comgr about the target first. */
 #include "engine/backend.h"
 #include "engine/amd_clang.h"
+#include "engine/cache_env.h"
 #include "engine/gpu_dl.h"
 #include "engine/gpu_rt.h"
 #include "engine/gpu_rtc.h"
@@ -221,7 +222,7 @@ static void rocm_candidates(const char *const *sonames, const char **out, size_t
     size_t n = 0, p = 0;
     for (size_t i = 0; sonames[i] && n + 1 < max; i++)
         out[n++] = sonames[i];
-    const char *roots[] = {getenv("ROCM_PATH"), "/opt/rocm"};
+    const char *roots[] = {eng_compile_getenv("ROCM_PATH"), "/opt/rocm"};
     for (size_t r = 0; r < 2; r++) {
         if (!roots[r] || !roots[r][0] || n + 1 >= max || p >= 2)
             continue;
@@ -233,7 +234,7 @@ static void rocm_candidates(const char *const *sonames, const char **out, size_t
 
 static int load_runtime(void)
 {
-    const char *override = getenv("KLADDER_HIP_LIBRARY");
+    const char *override = eng_compile_getenv("KLADDER_HIP_LIBRARY");
     const char *sonames[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
                              "libamdhip64.so.5", NULL};
     const char *cands[12];
@@ -333,7 +334,7 @@ static int load_rtc(void)
         gpu_dl_copy(H.rtc_path, sizeof H.rtc_path, H.lib_path);
         return 0;
     }
-    const char *override = getenv("KLADDER_HIPRTC_LIBRARY");
+    const char *override = eng_compile_getenv("KLADDER_HIPRTC_LIBRARY");
     const char *sonames[] = {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6", NULL};
     const char *cands[12];
     char paths[2][PATH_MAX];
@@ -582,7 +583,7 @@ static int hip_device_info(int index, struct eng_device_info *out, char *err, si
      * number is not unique per ROCm release, so ROCm's own version file is recorded too. */
     gpu_dl_read_line("/sys/module/amdgpu/version", kmod, sizeof kmod);
     char path[PATH_MAX];
-    const char *root = getenv("ROCM_PATH");
+    const char *root = eng_compile_getenv("ROCM_PATH");
     snprintf(path, sizeof path, "%s/.info/version", root && root[0] ? root : "/opt/rocm");
     gpu_dl_read_line(path, rocm, sizeof rocm);
     gpu_dl_fmt(out->driver_version, sizeof out->driver_version, "HIP driver %s%s%s",
@@ -601,7 +602,13 @@ static int hip_open(int index, const struct eng_open_opts *opts, struct eng_ctx 
     *out = NULL;
     if (devices_ready(err, errlen) || gpu_rt_device_index("hip", index, H.ndev, err, errlen))
         return -1;
-    return gpu_rt_open(&hip_rt, index, out, err, errlen);
+    if (gpu_rt_open(&hip_rt, index, out, err, errlen) != 0)
+        return -1;
+    struct eng_device_info info;
+    char why[256];
+    if (hip_device_info(index, &info, why, sizeof why) == 0)
+        gpu_dl_copy((*out)->target, sizeof (*out)->target, info.target);
+    return 0;
 }
 
 static const char *hip_compiler_id(void)
@@ -644,7 +651,7 @@ enum hip_route { ROUTE_NONE, ROUTE_HIPRTC, ROUTE_CLANG };
 
 static enum hip_route hip_route(const char *target, char *why, size_t whylen)
 {
-    const char *force = getenv("KLADDER_HIP_COMPILER");
+    const char *force = eng_compile_getenv("KLADDER_HIP_COMPILER");
     if (force && *force && strcmp(force, "clang") && strcmp(force, "hiprtc") &&
         strcmp(force, "auto")) {
         gpu_dl_fmt(why, whylen, "KLADDER_HIP_COMPILER=%.40s: expected clang, hiprtc or auto",

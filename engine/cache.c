@@ -8,9 +8,10 @@
 #include "common/hash.h"
 #include "common/paths.h"
 #include "common/xalloc.h"
+#include "engine/cache_env.h"
 
 /* Bumped when the layout of what is hashed changes, so old entries stop matching. */
-#define CACHE_FORMAT "kladder-code-cache 1"
+#define CACHE_FORMAT "kladder-code-cache 2"
 
 void eng_cache_key_hex(const struct eng_cache_key *k, char out[33])
 {
@@ -26,6 +27,7 @@ void eng_cache_key_hex(const struct eng_cache_key *k, char out[33])
     hash_bytes(&h, &n, sizeof n);
     for (size_t i = 0; i < n; i++)
         hash_str(&h, k->flags[i]);
+    hash_str(&h, k->env ? k->env : "");
     hash_str(&h, k->header);
     hash_str(&h, k->source);
     hash_hex(&h, out);
@@ -38,7 +40,7 @@ char *eng_source_join(const char *header, const char *file_name, const char *sou
 
 static bool cache_enabled(void)
 {
-    const char *v = getenv("KLADDER_NO_CACHE");
+    const char *v = eng_compile_getenv("KLADDER_NO_CACHE");
     return !(v && *v && strcmp(v, "0") != 0);
 }
 
@@ -46,12 +48,23 @@ int eng_compile_cached(const struct eng_backend *b, const char *target, const ch
                        const char *header, const char *source, const char *const *flags,
                        void **code, size_t *code_len, bool *hit, char *log, size_t loglen)
 {
+    return eng_compile_cached_key(b, NULL, NULL, target, file_name, header, source, flags, code,
+                                  code_len, hit, log, loglen);
+}
+
+int eng_compile_cached_key(const struct eng_backend *b, eng_cache_key_fn key_fn,
+                           const char *cache_dir, const char *target, const char *file_name, const char *header,
+                           const char *source, const char *const *flags, void **code,
+                           size_t *code_len, bool *hit, char *log, size_t loglen)
+{
+    char *env = eng_cache_env_text(NULL, NULL);
     const char *compiler = b->compiler_for ? b->compiler_for(target) : b->compiler_id();
     struct eng_cache_key k = {b->name, target, compiler ? compiler : "none", flags, header,
-                              source};
+                              source, env};
     char key[33];
-    eng_cache_key_hex(&k, key);
-    char *dir = paths_cache_dir();
+    (key_fn ? key_fn : eng_cache_key_hex)(&k, key);
+    free(env);
+    char *dir = cache_dir ? xstrdup(cache_dir) : paths_cache_dir();
     char *sub = xasprintf("%s/code/%s", dir, b->name);
     char *path = xasprintf("%s/%s.bin", sub, key);
     free(dir);

@@ -6,6 +6,7 @@
  * is being captured into a graph, where they are recorded like any other work. */
 #include "engine/gpu_rt.h"
 #include "engine/gpu_dl.h"
+#include "engine/codeobj_target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,9 +139,18 @@ void gpu_rt_close(struct eng_ctx *ctx)
 int gpu_rt_module_load(struct eng_ctx *ctx, const void *code, size_t len,
                        struct eng_module **out, char *err, size_t errlen)
 {
-    (void)len; /* both runtimes read the size from the code object's own header */
     const struct gpu_rt_api *rt = ctx->rt;
     *out = NULL;
+    /* A code object for another processor is refused, never launched: on AMD it traps at its
+     * first instruction, and a stale cache entry or a build-arch setting can bring one here. */
+    char built[32];
+    if (ctx->target[0] && eng_codeobj_target(code, len, built, sizeof built) == 0 &&
+        !eng_codeobj_runs_on(built, ctx->target)) {
+        gpu_dl_fmt(err, errlen,
+                   "the code object was built for %s and this device is %s: refused rather "
+                   "than launched (compile for %s)", built, ctx->target, ctx->target);
+        return -1;
+    }
     if (use_ctx(ctx, err, errlen))
         return -1;
     void *m = NULL;

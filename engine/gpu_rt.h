@@ -117,6 +117,8 @@ struct eng_ctx {
     int index;    /* the backend's device index */
     int device;   /* the runtime's device handle (CUdevice; HIP: the index) */
     void *native; /* the runtime's context (CUcontext), or NULL */
+    char target[64]; /* the device's compile target ("gfx1250", "sm_90"); the backend sets it
+                      * after gpu_rt_open. "" accepts any code object. */
 };
 
 /* Writes "CALL failed: TEXT (NAME, STATUS)" into err and returns -1. */

@@ -54,6 +54,10 @@ struct eng_summary {
     char inconclusive[512];
     int control_checks;   /* checks of control suites ("control": true) that ran */
     int false_alarms;     /* of those, the ones that failed, hung or erred: the harness's fault */
+    /* (suite, rung) targets that executed no check at all (every one skipped): counted from the
+     * run's own verdicts, never from a report file, and never a pass */
+    char none_executed[512];
+    int executed;         /* checks that ran (not skipped, not cancelled) */
 };
 
 struct eng_reporter {

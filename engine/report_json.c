@@ -65,6 +65,9 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
         cJSON_AddStringToObject(rep, "buggy_not_caught", s->escaped);
     if (s->inconclusive[0])
         cJSON_AddStringToObject(rep, "inconclusive", s->inconclusive);
+    if (s->none_executed[0])
+        cJSON_AddStringToObject(rep, "none_executed", s->none_executed);
+    cJSON_AddNumberToObject(rep, "executed", s->executed);
     if (run->worker_exit[0])
         cJSON_AddStringToObject(rep, "worker_exit", run->worker_exit);
     cJSON_AddStringToObject(rep, "started", run->started);

@@ -1,5 +1,5 @@
-/* JUnit XML (`kladder run --junit FILE`), for CI systems: one testcase per check and one that
- * fails when a buggy variant escaped its rung. Written atomically when the run ends. */
+/* JUnit XML (`kladder run --junit FILE`), for CI systems: one testcase per check, one that
+ * fails when a buggy variant escaped its rung and one that fails when no check executed. Written atomically when the run ends. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,10 +57,11 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
             total += d->r.t_med_us / 1e6;
     }
     failures += s->escaped[0] != '\0';
+    failures += s->none_executed[0] != '\0';
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(f, "  <testsuite name=\"kladder\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" "
                "time=\"%.6f\" timestamp=\"",
-            n + 1, failures, errors, skipped, total);
+            n + 2, failures, errors, skipped, total);
     xml_escaped(f, run->started);
     fprintf(f, "\" hostname=\"");
     xml_escaped(f, run->mach.m.host);
@@ -94,6 +95,14 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
     if (s->escaped[0]) {
         fprintf(f, "      <failure message=\"buggy variant not caught\">");
         xml_escaped(f, s->escaped);
+        fprintf(f, "</failure>\n");
+    }
+    fprintf(f, "    </testcase>\n");
+    /* A run whose every check was skipped must not read as green to whatever reads this file. */
+    fprintf(f, "    <testcase classname=\"kladder\" name=\"checks-executed\" time=\"0\">\n");
+    if (s->none_executed[0]) {
+        fprintf(f, "      <failure message=\"no check executed\">");
+        xml_escaped(f, s->none_executed);
         fprintf(f, "</failure>\n");
     }
     fprintf(f, "    </testcase>\n  </testsuite>\n</testsuites>\n");

@@ -66,6 +66,9 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         printf("control suite: no false alarm in %d checks: the harness judged every correct "
                "variant correct\n",
                s->control_checks);
+    if (s->none_executed[0])
+        printf("no check executed (every one was skipped; nothing was tested): %s\n",
+               s->none_executed);
     if (s->inconclusive[0])
         printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
                s->inconclusive);

@@ -41,6 +41,12 @@ struct eng_rung {
     void (*run)(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out);
     int (*execute)(struct eng_exec *e, struct eng_inst *ins, size_t n, struct eng_timer *t);
+
+    /* A worker that dies after ready (its kernel was launched) fails the rung's own checks
+     * instead of erroring them: the rung asks whether a kernel runs at all (rung 7's smoke,
+     * flydsl-1088), so a kernel that takes the process down is its finding. Baselines still
+     * error. */
+    bool crash_fails;
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */
@@ -52,7 +58,7 @@ const struct eng_rung *eng_rung_find(int n);
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);
 
-extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6;
+extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 
@@ -93,6 +99,19 @@ struct eng_rung5_spec {
     int repeats;                  /* explicit N; 0 = from p and c */
     size_t nwide;
     struct eng_shape *wide;       /* widest rows; default the default shape */
+};
+/* rung 7: software and hardware versions (engine/rung7.c). */
+struct eng_contract {
+    char *library;                /* as written: absolute, or relative to the manifest's folder */
+    char **symbols;               /* NULL-terminated: what the downstream caller needs */
+};
+struct eng_rung7_spec {
+    size_t ncontracts[2];         /* fixed, buggy */
+    struct eng_contract *contracts[2];
+    char **flags[2];              /* fixed, buggy: declared flags, NULL-terminated */
+    size_t nconfigs;
+    char ***configs;              /* specialisations for warm-cold: flag lists */
+    bool buggy_key_without_flags; /* the buggy variant's warm-cold key forgets the flags */
 };
 
 

@@ -3,6 +3,7 @@
  * tells the reporters (engine/report.h) as it goes. It prints nothing itself. */
 #define _GNU_SOURCE
 #include "engine/runner.h"
+#include "engine/rung.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -175,10 +176,15 @@ static void run_one(struct run *rn, struct eng_done *d)
         size_t tl = strlen(tail);
         if (tl > 600)
             tail += tl - 600;
-        r->verdict = CDB_ERROR;
-        snprintf(r->detail, sizeof r->detail, "the worker %s %d without a result%s%.600s",
+        const struct eng_rung *R = eng_rung_find(s->rung);
+        bool launched_and_died = w.ready && !s->baseline && R && R->crash_fails;
+        r->verdict = launched_and_died ? CDB_FAIL : CDB_ERROR;
+        snprintf(r->detail, sizeof r->detail, "%sthe worker %s %d without a result%s%.600s",
+                 launched_and_died ? "the kernel took the process down after its launch: " : "",
                  w.status > 128 ? "died with signal" : "exited with status",
                  w.status > 128 ? w.status - 128 : w.status, tail[0] ? ": " : "", tail);
+        if (launched_and_died) /* the worker is gone: the next check gets a fresh one */
+            worker_stop(rn, (size_t)(d - rn->checks) + 1);
     }
     d->elapsed_s = w.elapsed_s;
     free(rt);
@@ -273,6 +279,32 @@ static void summarise(struct run *rn, struct eng_summary *s)
                      d->p->spec.suite, d->p->spec.rung);
         }
     }
+    /* A target whose every check was skipped tested nothing: a pass would be the zero-test CI
+     * job of aiter-5133 (docs/engine.md, rung 7). Counted per (suite, rung), from this run. */
+    for (size_t i = 0; i < rn->n; i++) {
+        const struct eng_check_spec *sp = &rn->checks[i].p->spec;
+        bool first = true;
+        for (size_t k = 0; k < i && first; k++)
+            if (rn->checks[k].p->spec.rung == sp->rung && !strcmp(rn->checks[k].p->spec.suite, sp->suite))
+                first = false;
+        if (!first)
+            continue;
+        int ran = 0;
+        for (size_t k = i; k < rn->n; k++) {
+            const struct eng_done *e = &rn->checks[k];
+            if (e->p->spec.rung == sp->rung && !strcmp(e->p->spec.suite, sp->suite))
+                ran += e->r.verdict != CDB_SKIP && e->r.verdict != CDB_CANCELLED;
+        }
+        if (ran == 0 && !eng_cancelled()) {
+            s->met = false;
+            any_fail = true;
+            size_t l = strlen(s->none_executed);
+            snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
+                     l ? ", " : "", sp->suite, sp->rung);
+        }
+    }
+    for (size_t i = 0; i < rn->n; i++)
+        s->executed += rn->checks[i].r.verdict != CDB_SKIP && rn->checks[i].r.verdict != CDB_CANCELLED;
     if (rn->info.worker_exit[0]) {
         s->met = false;
         any_error = true;

@@ -28,8 +28,8 @@ tap_check "events: every check-start has its check-done ($starts/$dones)" test "
 tap_check "events: check-done carries the verdict" grep -q '"event":"check-done".*"verdict":"fail"' "$ev"
 x=$KL_TMP/junit.xml
 tap_check "JUnit: a testsuite with counts" grep -q '<testsuite name="kladder" tests="[0-9]*" failures="0"' "$x"
-tap_check "JUnit: one testcase per check plus the buggy summary" \
-    test "$(grep -c '<testcase ' "$x")" -eq $((dones + 1))
+tap_check "JUnit: one testcase per check plus the buggy and executed summaries" \
+    test "$(grep -c '<testcase ' "$x")" -eq $((dones + 2))
 tap_check "JUnit: well-formed enough (balanced testcase tags)" \
     test "$(grep -c '<testcase ' "$x")" -eq "$(grep -c '</testcase>' "$x")"
 out=$("$KLADDER" --db "$db" results 2>&1)
@@ -58,3 +58,22 @@ tap_check "devices --json lists cpu as available" sh -c "printf '%s' \"\$1\" | g
 for b in hip cuda; do
     tap_check "devices --json lists $b with available and reason" sh -c "printf '%s' \"\$1\" | grep -Eq '\"backend\":\"$b\",\"available\":(true|false),\"reason\"'" _ "$d"
 done
+
+# A run whose every check was skipped (here: a cpu limit below every buffer) executed nothing:
+# it exits 1, says so, and its JUnit file fails the same way, so no CI reads it as green.
+KLADDER_CPU_MAX_BYTES=64 "$KLADDER" --db "$db" run --rung 1 --suite flydsl-1199 --backend cpu \
+    --no-progress --junit "$KL_TMP/none.xml" >"$KL_TMP/none.txt" 2>&1
+rc=$?
+tap_check "every check skipped: exit 1, not a pass" test "$rc" -eq 1
+tap_check "every check skipped: the text names the target" \
+    grep -qF 'no check executed (every one was skipped; nothing was tested): flydsl-1199 rung 1' "$KL_TMP/none.txt"
+tap_check "every check skipped: JUnit has the failing checks-executed case" \
+    grep -qF '<failure message="no check executed">flydsl-1199 rung 1</failure>' "$KL_TMP/none.xml"
+KLADDER_CPU_MAX_BYTES=64 "$KLADDER" --db "$db" run --rung 1 --suite flydsl-1199 --backend cpu \
+    --no-progress --json >"$KL_TMP/none.json" 2>/dev/null
+tap_check "every check skipped: JSON counts 0 executed" grep -q '"executed":[[:space:]]*0' "$KL_TMP/none.json"
+tap_check "every check skipped: JSON expectation not met" grep -q '"expectation_met":[[:space:]]*false' "$KL_TMP/none.json"
+# The same suite with room to run executes its checks and counts them.
+"$KLADDER" --db "$db" run --rung 1 --suite flydsl-1199 --backend cpu --variant fixed \
+    --no-progress --json >"$KL_TMP/some.json" 2>/dev/null
+tap_check "checks that ran are counted" grep -qE '"executed":[[:space:]]*[1-9]' "$KL_TMP/some.json"

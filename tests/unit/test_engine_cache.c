@@ -1,6 +1,7 @@
 /* The compile cache: the key changes when any input changes (source, dialect header, backend,
- * target, compiler identity, each flag, their order and count), a second compile of the same
- * input is a hit served from $XDG_CACHE_HOME/kladder, and KLADDER_NO_CACHE bypasses it. */
+ * target, compiler identity, each flag, their order and count, the key environment), a second
+ * compile of the same input is a hit served from $XDG_CACHE_HOME/kladder, and KLADDER_NO_CACHE
+ * bypasses it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,19 +20,21 @@ static void test_key_changes_with_every_input(void **state)
     (void)state;
     const char *f1[] = {"-O3", NULL}, *f2[] = {"-O2", NULL}, *f3[] = {"-O3", "-g", NULL},
                *f4[] = {"-g", "-O3", NULL};
-    struct eng_cache_key base = {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source"};
+    struct eng_cache_key base = {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source", NULL};
     struct eng_cache_key v[] = {
-        {"cuda", "gfx90a", "hiprtc 5.2", f1, "header", "source"},
-        {"hip", "gfx1030", "hiprtc 5.2", f1, "header", "source"},
-        {"hip", "gfx90a", "hiprtc 6.0", f1, "header", "source"},
-        {"hip", "gfx90a", "hiprtc 5.2", f2, "header", "source"},
-        {"hip", "gfx90a", "hiprtc 5.2", f3, "header", "source"},
-        {"hip", "gfx90a", "hiprtc 5.2", f4, "header", "source"},
-        {"hip", "gfx90a", "hiprtc 5.2", NULL, "header", "source"},
-        {"hip", "gfx90a", "hiprtc 5.2", f1, "header!", "source"},
-        {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source!"},
+        {"cuda", "gfx90a", "hiprtc 5.2", f1, "header", "source", NULL},
+        {"hip", "gfx1030", "hiprtc 5.2", f1, "header", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 6.0", f1, "header", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 5.2", f2, "header", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 5.2", f3, "header", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 5.2", f4, "header", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 5.2", NULL, "header", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 5.2", f1, "header!", "source", NULL},
+        {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source!", NULL},
         /* moving text between header and source changes the key too */
-        {"hip", "gfx90a", "hiprtc 5.2", f1, "heade", "rsource"},
+        {"hip", "gfx90a", "hiprtc 5.2", f1, "heade", "rsource", NULL},
+        /* a key environment variable (engine/cache_env.h) */
+        {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source", "ROCM_PATH=/opt/rocm-7.0\n"},
     };
     char kb[33], k[33], k2[33];
     eng_cache_key_hex(&base, kb);

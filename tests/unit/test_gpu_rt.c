@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/codeobj_target.h"
 #include "engine/gpu_rt.h"
 
 /* Status codes of the fake runtime. Success is not 0, so a core that assumed 0 would fail. */
@@ -466,6 +467,68 @@ static struct eng_kernel *load_kernel(struct eng_ctx *ctx, const char *code, con
 }
 
 /* ---- sequences -------------------------------------------------------------------------- */
+
+/* An ELF header as a GPU compiler writes it: machine 224 (AMD) or 190 (CUDA), ABI version, and
+ * the processor in e_flags. */
+static void gpu_elf(unsigned char *h, unsigned machine, unsigned abi, unsigned flags)
+{
+    memset(h, 0, 64);
+    memcpy(h, "\x7f" "ELF", 4);
+    h[4] = 2, h[5] = 1, h[6] = 1, h[7] = machine == 224 ? 64 : 0x41, h[8] = (unsigned char)abi;
+    h[18] = (unsigned char)(machine & 0xff);
+    for (int i = 0; i < 4; i++)
+        h[48 + i] = (unsigned char)(flags >> (8 * i));
+}
+
+/* A code object built for another processor is refused, with both names, before the runtime
+ * sees it; one for the device's own (or, on CUDA, a compatible earlier minor) loads. */
+static void code_object_for_another_target_refused(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    unsigned char h[64];
+    struct eng_module *mod = NULL;
+    struct eng_ctx *ctx = open_dev(&fake_hip, 0);
+    EXPECT("set_current 0 null");
+    snprintf(ctx->target, sizeof ctx->target, "gfx1250");
+    gpu_elf(h, 224, 4, 0x54c); /* gfx942, xnack and sramecc bits above the processor byte */
+    assert_int_equal(gpu_rt_module_load(ctx, h, sizeof h, &mod, err, sizeof err), -1);
+    assert_string_equal(err, "the code object was built for gfx942 and this device is gfx1250: "
+                             "refused rather than launched (compile for gfx1250)");
+    assert_null(mod);
+    NOTHING();
+    gpu_elf(h, 224, 4, 0x49);
+    assert_int_equal(gpu_rt_module_load(ctx, h, sizeof h, &mod, err, sizeof err), 0);
+    gpu_rt_module_unload(ctx, mod);
+    F.n = 0;
+    /* what names no processor this reader knows is the runtime's to judge */
+    assert_int_equal(gpu_rt_module_load(ctx, "CODE", 5, &mod, err, sizeof err), 0);
+    gpu_rt_module_unload(ctx, mod);
+    gpu_rt_close(ctx);
+    F.n = 0;
+
+    ctx = open_dev(&fake_cuda, 0);
+    F.n = 0;
+    snprintf(ctx->target, sizeof ctx->target, "sm_86");
+    gpu_elf(h, 190, 8, 0x6005a04); /* NVRTC 13: sm_90 in bits 8-15 */
+    assert_int_equal(gpu_rt_module_load(ctx, h, sizeof h, &mod, err, sizeof err), -1);
+    assert_non_null(strstr(err, "built for sm_90 and this device is sm_86"));
+    gpu_elf(h, 190, 7, 0x590059); /* an older cubin: sm_89 in bits 0-7 */
+    assert_int_equal(gpu_rt_module_load(ctx, h, sizeof h, &mod, err, sizeof err), -1);
+    assert_non_null(strstr(err, "built for sm_89 and this device is sm_86"));
+    NOTHING();
+    gpu_elf(h, 190, 8, 0x6005004); /* sm_80 runs on sm_86 */
+    assert_int_equal(gpu_rt_module_load(ctx, h, sizeof h, &mod, err, sizeof err), 0);
+    gpu_rt_module_unload(ctx, mod);
+    gpu_rt_close(ctx);
+    F.n = 0;
+
+    assert_true(eng_codeobj_runs_on("sm_80", "sm_80"));
+    assert_false(eng_codeobj_runs_on("sm_80", "sm_90"));
+    assert_false(eng_codeobj_runs_on("gfx942", "gfx950"));
+    char t[32];
+    assert_int_equal(eng_codeobj_target(h, 63, t, sizeof t), 1); /* too short */
+}
 
 static void module_kernel_launch(void **state)
 {
@@ -953,6 +1016,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(module_kernel_launch, setup, teardown),
+        cmocka_unit_test_setup_teardown(code_object_for_another_target_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_and_copies, setup, teardown),
         cmocka_unit_test_setup_teardown(graph_capture, setup, teardown),
         cmocka_unit_test_setup_teardown(graph_older_instantiate, setup, teardown),

@@ -1,0 +1,73 @@
+/* Reading one CI report: which form it is, and the suite list both readers fill
+ * (importers/ci_report.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "importers/ci_report.h"
+
+void ci_report_add(struct ci_report *r, const char *name, long n, long k, long f)
+{
+    struct ci_suite *s = NULL;
+    for (size_t i = 0; i < r->nsuites && !s; i++)
+        if (strcmp(r->suites[i].name, name) == 0)
+            s = &r->suites[i];
+    if (!s) {
+        r->suites = xrealloc(r->suites, (r->nsuites + 1) * sizeof *r->suites);
+        s = &r->suites[r->nsuites++];
+        *s = (struct ci_suite){.name = xstrdup(name)};
+    }
+    s->tests += n;
+    s->skipped += k;
+    s->failed += f;
+}
+
+void ci_report_free(struct ci_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nsuites; i++)
+        free(r->suites[i].name);
+    free(r->suites);
+    free(r->path);
+    free(r);
+}
+
+struct ci_report *ci_report_read(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct ci_report *r = xcalloc(1, sizeof *r);
+    r->path = text_sanitize(path, false); /* it is printed in every message */
+    r->exit_status = -1;
+    int c;
+    while ((c = getc(f)) != EOF && (c == ' ' || c == '\t' || c == '\r' || c == '\n' ||
+                                    c == 0xEF || c == 0xBB || c == 0xBF))
+        ;
+    int rc;
+    if (c == EOF) {
+        snprintf(err, errlen, "%s: empty: expected JUnit XML or a pytest log", path);
+        rc = -1;
+    } else if (c == '<') {
+        r->junit = true;
+        rewind(f);
+        rc = ci_junit_read(r, f, err, errlen);
+    } else {
+        size_t len;
+        char *text = file_read_all(path, &len, err, errlen);
+        rc = text ? ci_pytest_parse(r, text, len, err, errlen) : -1;
+        free(text);
+    }
+    fclose(f);
+    if (rc != 0) {
+        ci_report_free(r);
+        return NULL;
+    }
+    return r;
+}
