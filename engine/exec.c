@@ -19,6 +19,7 @@
 #include "engine/cache.h"
 #include "engine/rung.h"
 #include "engine/session.h"
+#include "engine/value_class.h"
 
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...)
@@ -291,6 +292,71 @@ static uint64_t buffer_seed(const struct eng_exec *e, size_t i)
     return h.a;
 }
 
+/* A buffer's rows for the value classes: the logical and the padded length of its last
+ * dimension. */
+static void row_geometry(const struct eng_exec *e, const struct eng_inst *in, size_t b,
+                         uint64_t *len, uint64_t *stride)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    int64_t dim = 1, pad = 1;
+    char err[64];
+    eng_values_eval(&in->v, bs->dims[bs->ndims - 1], &dim, err, sizeof err);
+    if (bs->pad_to[bs->ndims - 1])
+        eng_values_eval(&in->v, bs->pad_to[bs->ndims - 1], &pad, err, sizeof err);
+    if (dim < 0)
+        dim = 0;
+    if (pad < 1)
+        pad = 1;
+    *len = (uint64_t)dim;
+    *stride = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
+}
+
+/* The value class buffer i gets (the check's, else its manifest init's), or -1. */
+static int input_class(struct eng_exec *e, size_t i, bool *bad)
+{
+    const struct eng_buffer_spec *b = &e->m->buffers[i];
+    *bad = false;
+    if (e->s->values && eng_vclass_applies(b->dtype)) {
+        int c = eng_vclass_find(e->s->values);
+        if (c < 0) {
+            snprintf(e->err, sizeof e->err, "unknown value class '%.80s' (expected one of %s)",
+                     e->s->values, eng_vclass_list());
+            *bad = true;
+        }
+        return c;
+    }
+    return b->init >= ENG_INIT_CLASS ? (int)b->init - ENG_INIT_CLASS : -1;
+}
+
+/* Host generation is for the shapes rung 2 uses (rows of real inputs), not the 2^31 cliffs. */
+#define HOST_INPUT_MAX ((uint64_t)256 << 20)
+
+/* Fills buffer i of the instance with value class c on the host and uploads it. */
+static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, struct eng_stream *s)
+{
+    struct eng_bufi *b = &in->var[i];
+    enum eng_dtype dt = e->m->buffers[i].dtype;
+    if (b->padded_bytes > HOST_INPUT_MAX) {
+        snprintf(e->err, sizeof e->err, "input %s is %llu bytes: value class %s is generated on the "
+                 "host, up to %llu bytes", e->m->buffers[i].name,
+                 (unsigned long long)b->padded_bytes, eng_vclass_name((enum eng_vclass)c),
+                 (unsigned long long)HOST_INPUT_MAX);
+        return -1;
+    }
+    if (!e->host_in)
+        e->host_in = xcalloc(e->m->nbuffers, sizeof *e->host_in);
+    free(e->host_in[i]);
+    e->host_in[i] = xmalloc(b->padded_bytes ? (size_t)b->padded_bytes : 1);
+    uint64_t len, stride;
+    row_geometry(e, in, i, &len, &stride);
+    eng_vclass_fill((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
+                    buffer_seed(e, i));
+    if (!b->padded_bytes)
+        return 0;
+    return e->B->memcpy_htod(e->ctx, b->data, e->host_in[i], (size_t)b->padded_bytes, s, e->err,
+                             sizeof e->err);
+}
+
 int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
 {
     const struct eng_manifest *m = e->m;
@@ -300,8 +366,18 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         struct eng_bufi *b = &in->var[i];
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
-        ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, garbage ? ENG_INIT_GARBAGE : m->buffers[i].init,
-                   buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
+        bool bad;
+        int c = garbage ? -1 : input_class(e, i, &bad);
+        if (!garbage && bad)
+            return -1;
+        if (c >= 0)
+            ENG_TRY(fill_class(e, in, i, c, s));
+        else
+            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt,
+                           garbage ? ENG_INIT_GARBAGE
+                           : m->buffers[i].init >= ENG_INIT_CLASS ? ENG_INIT_NORMAL
+                                                                   : m->buffers[i].init,
+                           buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
         ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
     }
@@ -419,6 +495,44 @@ static void coords(const struct eng_exec *e, const struct eng_inst *in, size_t b
         snprintf(out + len, n - len, "]");
 }
 
+/* What the host-made inputs held where output b first went wrong (flat padded index): the
+ * same element of an input of the output's size, else the output's row of an input with more
+ * elements ("scores row 3: 0.75 0.75 -0.25 ..."). Empty when no input was made on the host. */
+static void inputs_at(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                      char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!e->host_in)
+        return;
+    const struct eng_manifest *m = e->m;
+    uint64_t olen, ostride;
+    row_geometry(e, in, b, &olen, &ostride);
+    uint64_t row = m->buffers[b].ndims > 1 && ostride ? flat / ostride : flat;
+    size_t len = 0;
+    for (size_t i = 0; i < m->nbuffers && len + 8 < n; i++) {
+        if (!e->host_in[i])
+            continue;
+        enum eng_dtype dt = m->buffers[i].dtype;
+        const struct eng_bufi *bi = &in->var[i];
+        if (bi->padded_elems == in->var[b].padded_elems) {
+            len += (size_t)snprintf(out + len, n - len, "; input %s there is %.6g",
+                                    m->buffers[i].name, eng_dtype_value(dt, e->host_in[i], flat));
+            continue;
+        }
+        uint64_t ilen, istride;
+        row_geometry(e, in, i, &ilen, &istride);
+        if (!istride || (row + 1) * istride > bi->padded_elems)
+            continue;
+        len += (size_t)snprintf(out + len, n - len, "; input %s row %llu:", m->buffers[i].name,
+                                (unsigned long long)row);
+        for (uint64_t k = 0; k < ilen && k < 8 && len + 16 < n; k++)
+            len += (size_t)snprintf(out + len, n - len, " %.4g",
+                                    eng_dtype_value(dt, e->host_in[i], row * istride + k));
+        if (ilen > 8 && len + 8 < n)
+            len += (size_t)snprintf(out + len, n - len, " ...");
+    }
+}
+
 void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr)
 {
     struct eng_check_result *r = e->out;
@@ -479,9 +593,11 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             if (w[3])
                 snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
                          (unsigned long long)w[3]);
-            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), max error %.4g%s%s",
+            char inputs[320];
+            inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), max error %.4g%s%s%s",
                  pre, bn, (unsigned long long)w[0], (unsigned long long)v->padded_elems, at,
-                 (double)mx, never, nonfin);
+                 (double)mx, never, nonfin, inputs);
             e->failed = true;
             eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)mx);
         } else {
@@ -795,7 +911,11 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         snprintf(out->detail, sizeof out->detail, "%s", e.detail);
     } else {
         out->verdict = e.failed ? CDB_FAIL : CDB_PASS;
-        snprintf(out->detail, sizeof out->detail, "%s", e.detail);
+        /* A finding on made-up values names them: the class is half of what went wrong. */
+        char cls[112] = "";
+        if (s->values && e.failed)
+            snprintf(cls, sizeof cls, "value class %.80s: ", s->values);
+        snprintf(out->detail, sizeof out->detail, "%s%.1400s", cls, e.detail);
         if (!out->repeats)
             out->repeats = (int)t.n;
     }
@@ -811,5 +931,8 @@ done:
             e.B->module_unload(e.ctx, e.mod);
         eng_session_put(e.B, e.ctx); /* the utility module stays with the context */
     }
+    for (size_t i = 0; e.host_in && i < e.m->nbuffers; i++)
+        free(e.host_in[i]);
+    free(e.host_in);
     eng_manifest_free(e.m);
 }

@@ -17,12 +17,19 @@
 #include "engine/expr.h"
 #include "engine/manifest_parse.h"
 #include "engine/rung.h"
+#include "engine/value_class.h"
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
                                                          "u32", "i64", "u8"};
 static const size_t dtype_sizes[ENG_DTYPE_COUNT] = {4, 2, 1, 4, 4, 8, 1};
 static const char *const role_names[] = {"input", "output", "scratch"};
-static const char *const init_names[] = {"normal", "uniform", "zeros", "ones", "iota", "garbage"};
+/* The device generators, then the value classes in enum eng_vclass order (engine/value_class.h;
+ * tests/unit/test_value_class.c checks the two agree). */
+static const char *const init_names[] = {
+    "normal", "uniform", "zeros", "ones", "iota", "garbage",
+    "zero-rows", "const-rows", "ties", "near-ties", "one-hot", "peaked", "identical-rows",
+    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite"};
+#define N_INIT_NAMES (int)(sizeof init_names / sizeof init_names[0])
 static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
 
 size_t eng_dtype_size(enum eng_dtype d) { return d < ENG_DTYPE_COUNT ? dtype_sizes[d] : 1; }
@@ -154,7 +161,7 @@ bool eng_mp_enum(struct eng_mparse *p, const cJSON *obj, const char *key, const 
     }
     int v = cJSON_IsString(j) ? eng_mp_pick(j->valuestring, names, n) : -1;
     if (v < 0) {
-        char list[160] = "", got[64];
+        char list[400] = "", got[64];
         for (int i = 0; i < n; i++) {
             strncat(list, names[i], sizeof list - strlen(list) - 1);
             if (i + 1 < n)
@@ -496,10 +503,16 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         b->role = (enum eng_role)e;
         any_output |= b->role == ENG_ROLE_OUTPUT;
         snprintf(f, sizeof f, "buffers[%zu].init", bi);
-        if (!eng_mp_enum(p, it, "init", f, init_names, 6,
+        if (!eng_mp_enum(p, it, "init", f, init_names, N_INIT_NAMES,
                       b->role == ENG_ROLE_INPUT ? ENG_INIT_NORMAL : ENG_INIT_ZEROS, &e))
             return false;
         b->init = (enum eng_init)e;
+        if (e >= ENG_INIT_CLASS && b->role != ENG_ROLE_INPUT)
+            return eng_mp_bad(p, f, "value class \"%s\" is an input generator, got a buffer "
+                              "whose role is not \"input\"", init_names[e]);
+        if (e >= ENG_INIT_CLASS && !eng_vclass_applies(b->dtype))
+            return eng_mp_bad(p, f, "value class \"%s\" applies to f32, bf16 and fp8e4m3 "
+                              "buffers, got a %s buffer", init_names[e], dtype_names[b->dtype]);
         const cJSON *sh = cJSON_GetObjectItemCaseSensitive(it, "shape");
         snprintf(f, sizeof f, "buffers[%zu].shape", bi);
         if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 8)

@@ -53,6 +53,7 @@ const struct eng_rung *eng_rung_find(int n);
 void eng_rung_list(char *out, size_t n);
 
 extern const struct eng_rung eng_rung1, eng_rung4, eng_rung5, eng_rung6;
+extern const struct eng_rung eng_rung2; /* engine/rung2.h holds its settings */
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 

@@ -20,7 +20,7 @@ static void print_help(void)
     printf("usage: kladder run --rung N --suite NAME|PATH [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --list\n\n"
-           "Runs a rung of the verification ladder (1, 4, 5 or 6) on a suite's reproducer, with the\n"
+           "Runs a rung of the verification ladder (1, 2, 4, 5 or 6) on a suite's reproducer, with the\n"
            "plain unit-test baseline beside it. --case runs every rung its suites list, both\n"
            "variants. A rung must fail the buggy variant and pass the fixed one; the baseline\n"
            "passes both.\n\n"
