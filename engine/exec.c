@@ -292,10 +292,8 @@ static uint64_t buffer_seed(const struct eng_exec *e, size_t i)
     return h.a;
 }
 
-/* A buffer's rows for the value classes: the logical and the padded length of its last
- * dimension. */
-static void row_geometry(const struct eng_exec *e, const struct eng_inst *in, size_t b,
-                         uint64_t *len, uint64_t *stride)
+void eng_exec_rows(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t *len,
+                   uint64_t *stride)
 {
     const struct eng_buffer_spec *bs = &e->m->buffers[b];
     int64_t dim = 1, pad = 1;
@@ -311,21 +309,39 @@ static void row_geometry(const struct eng_exec *e, const struct eng_inst *in, si
     *stride = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
 }
 
-/* The value class buffer i gets (the check's, else its manifest init's), or -1. */
-static int input_class(struct eng_exec *e, size_t i, bool *bad)
+/* The init buffer i gets: the check's override for it ("CLASS;V=ones"), else the check's
+ * class for a float input, else its manifest init. -1 with e->err when the check names
+ * something unknown. */
+static int input_init(struct eng_exec *e, size_t i)
 {
     const struct eng_buffer_spec *b = &e->m->buffers[i];
-    *bad = false;
-    if (e->s->values && eng_vclass_applies(b->dtype)) {
-        int c = eng_vclass_find(e->s->values);
-        if (c < 0) {
-            snprintf(e->err, sizeof e->err, "unknown value class '%.80s' (expected one of %s)",
-                     e->s->values, eng_vclass_list());
-            *bad = true;
+    const char *v = e->s->values;
+    if (!v)
+        return (int)b->init;
+    size_t nl = strlen(b->name);
+    for (const char *o = strchr(v, ';'); o; o = strchr(o + 1, ';'))
+        if (!strncmp(o + 1, b->name, nl) && o[1 + nl] == '=') {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(o + 2 + nl, ";"), o + 2 + nl);
+            int init = eng_init_find(name);
+            if (init < 0 || (init >= ENG_INIT_CLASS && !eng_vclass_applies(b->dtype))) {
+                snprintf(e->err, sizeof e->err, "input %s: no init '%s' for a %s buffer", b->name,
+                         name, eng_vclass_applies(b->dtype) ? "float" : "integer");
+                return -1;
+            }
+            return init;
         }
-        return c;
+    if (!eng_vclass_applies(b->dtype))
+        return (int)b->init;
+    char cls[64];
+    snprintf(cls, sizeof cls, "%.*s", (int)strcspn(v, ";"), v);
+    int c = eng_vclass_find(cls);
+    if (c < 0) {
+        snprintf(e->err, sizeof e->err, "unknown value class '%.60s' (expected one of %s)", cls,
+                 eng_vclass_list());
+        return -1;
     }
-    return b->init >= ENG_INIT_CLASS ? (int)b->init - ENG_INIT_CLASS : -1;
+    return ENG_INIT_CLASS + c;
 }
 
 /* Host generation is for the shapes rung 2 uses (rows of real inputs), not the 2^31 cliffs. */
@@ -348,7 +364,7 @@ static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, 
     free(e->host_in[i]);
     e->host_in[i] = xmalloc(b->padded_bytes ? (size_t)b->padded_bytes : 1);
     uint64_t len, stride;
-    row_geometry(e, in, i, &len, &stride);
+    eng_exec_rows(e, in, i, &len, &stride);
     eng_vclass_fill((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
                     buffer_seed(e, i));
     if (!b->padded_bytes)
@@ -366,17 +382,17 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         struct eng_bufi *b = &in->var[i];
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
-        bool bad;
-        int c = garbage ? -1 : input_class(e, i, &bad);
-        if (!garbage && bad)
+        int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i);
+        if (init < 0)
             return -1;
-        if (c >= 0)
-            ENG_TRY(fill_class(e, in, i, c, s));
+        if (e->host_in && e->host_in[i] && init < ENG_INIT_CLASS) {
+            free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
+            e->host_in[i] = NULL;
+        }
+        if (init >= ENG_INIT_CLASS)
+            ENG_TRY(fill_class(e, in, i, init - ENG_INIT_CLASS, s));
         else
-            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt,
-                           garbage ? ENG_INIT_GARBAGE
-                           : m->buffers[i].init >= ENG_INIT_CLASS ? ENG_INIT_NORMAL
-                                                                   : m->buffers[i].init,
+            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, (enum eng_init)init,
                            buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
         ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
@@ -506,7 +522,7 @@ static void inputs_at(const struct eng_exec *e, const struct eng_inst *in, size_
         return;
     const struct eng_manifest *m = e->m;
     uint64_t olen, ostride;
-    row_geometry(e, in, b, &olen, &ostride);
+    eng_exec_rows(e, in, b, &olen, &ostride);
     uint64_t row = m->buffers[b].ndims > 1 && ostride ? flat / ostride : flat;
     size_t len = 0;
     for (size_t i = 0; i < m->nbuffers && len + 8 < n; i++) {
@@ -520,7 +536,7 @@ static void inputs_at(const struct eng_exec *e, const struct eng_inst *in, size_
             continue;
         }
         uint64_t ilen, istride;
-        row_geometry(e, in, i, &ilen, &istride);
+        eng_exec_rows(e, in, i, &ilen, &istride);
         if (!istride || (row + 1) * istride > bi->padded_elems)
             continue;
         len += (size_t)snprintf(out + len, n - len, "; input %s row %llu:", m->buffers[i].name,
@@ -531,6 +547,60 @@ static void inputs_at(const struct eng_exec *e, const struct eng_inst *in, size_
         if (ilen > 8 && len + 8 < n)
             len += (size_t)snprintf(out + len, n - len, " ...");
     }
+}
+
+bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in)
+{
+    const struct eng_manifest *m = e->m;
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        if (m->buffers[i].role != ENG_ROLE_INPUT || !eng_vclass_applies(m->buffers[i].dtype))
+            continue;
+        if (e->host_in && e->host_in[i]) {
+            for (uint64_t k = 0; k < in->var[i].padded_elems; k++)
+                if (!isfinite(eng_dtype_value(m->buffers[i].dtype, e->host_in[i], k)))
+                    return false;
+        } else if (m->buffers[i].init == ENG_INIT_GARBAGE) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "nan": "never": no NaN in output b (from finite inputs), whatever the reference holds. */
+static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                     struct eng_stream *s)
+{
+    struct eng_bufi *v = &in->var[b];
+    uint64_t len, stride;
+    eng_exec_rows(e, in, b, &len, &stride);
+    uint64_t rows = len ? v->elems / len : 0;
+    int dtype = (int)e->m->buffers[b].dtype;
+    eng_dptr res = e->res;
+    ENG_TRY(eng_exec_res_clear(e, s));
+    void *a[] = {&v->data, &rows, &len, &stride, &dtype, &res};
+    ENG_TRY(eng_exec_ulaunch(e, e->knan, rows * len, s, a));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    if (w[0]) {
+        char at[96], inputs[320];
+        coords(e, in, b, w[1] - 1, at, sizeof at);
+        inputs_at(e, in, b, w[1] - 1, inputs, sizeof inputs);
+        eng_exec_note(e, "%s%s: %llu NaN from finite inputs (first at %s; its rule is \"nan\": "
+                      "\"never\")%s", pre, e->m->buffers[b].name, (unsigned long long)w[0], at,
+                      inputs);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+    }
+    return 0;
+}
+
+void eng_exec_where(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                    char *out, size_t n)
+{
+    char at[96], inputs[320];
+    coords(e, in, b, flat, at, sizeof at);
+    inputs_at(e, in, b, flat, inputs, sizeof inputs);
+    snprintf(out, n, "%s%s", at, inputs);
 }
 
 void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr)
@@ -560,8 +630,23 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         int dtype = (int)dt;
         float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
         eng_dptr res = e->res, g1 = e->res + 8 * 8, g2 = e->res + 16 * 8;
-        void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
-        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+        const struct eng_buffer_spec *bs = &m->buffers[i];
+        uint64_t rows = 0, k = 0, kstride = 0, len = 0, stride = 0;
+        if (bs->ties_any) {
+            /* Any element of the tied set is right: the picks are checked against the input. */
+            eng_exec_rows(e, in, i, &k, &kstride);
+            rows = bs->ndims > 1 && k ? v->elems / k : v->elems;
+            if (bs->ndims == 1)
+                k = kstride = 1;
+            eng_exec_rows(e, in, (size_t)bs->ties_in, &len, &stride);
+            int idt = (int)m->buffers[bs->ties_in].dtype;
+            void *ta[] = {&v->data, &r->data, &rows, &k, &kstride, &in->var[bs->ties_in].data,
+                          &idt, &len, &stride, &res};
+            ENG_TRY(eng_exec_ulaunch(e, e->kties, rows, s, ta));
+        } else {
+            void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
+            ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+        }
         uint64_t pat = eng_dtype_sentinel(dt), gsz = ENG_GUARD_BYTES;
         uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
         eng_dptr after = v->data + v->padded_bytes;
@@ -577,7 +662,16 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         char pre[96] = "";
         if (prefix && *prefix)
             snprintf(pre, sizeof pre, "%s: ", prefix);
-        if (w[0]) {
+        if (w[0] && bs->ties_any) {
+            char at[96], inputs[320];
+            coords(e, in, i, w[1] - 1, at, sizeof at);
+            inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+            eng_exec_note(e, "%s%s: %llu of %llu picks are outside the reference's tied set of %s "
+                          "(first at %s)%s", pre, bn, (unsigned long long)w[0],
+                          (unsigned long long)v->elems, m->buffers[bs->ties_in].name, at, inputs);
+            e->failed = true;
+            eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+        } else if (w[0]) {
             float mx;
             uint32_t bits = (uint32_t)w[2];
             memcpy(&mx, &bits, 4);
@@ -616,6 +710,8 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             e->failed = true;
             eng_exec_record_bad(e, -1, (int64_t)(w[8] + w[16]), NAN);
         }
+        if (bs->nan_never && eng_vclass_applies(bs->dtype) && eng_exec_inputs_finite(e, in))
+            ENG_TRY(nan_never(e, in, i, pre, s));
     }
     return 0;
 }
@@ -815,6 +911,9 @@ static int setup(struct eng_exec *e)
     ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_ties", &e->kties));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_nan", &e->knan));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_property", &e->kprop));
     ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
     e->ublock = e->B->caps.util_block;
     e->ugrid = e->B->caps.util_grid;
@@ -902,6 +1001,8 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         timer_init(&e, &t);
         rc = eng_exec_mode_plain(&e, &ins[0], &t, s->baseline ? ENG_OUT_ZEROS : ENG_OUT_SENTINEL,
                                  !s->baseline, "");
+        if (rc == 0 && !s->baseline && R && R->oracle)
+            rc = R->oracle(&e, &ins[0]);
     }
     timer_finish(&e, &t);
     if (rc < 0) {

@@ -30,6 +30,11 @@ static const char *const init_names[] = {
     "zero-rows", "const-rows", "ties", "near-ties", "one-hot", "peaked", "identical-rows",
     "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite"};
 #define N_INIT_NAMES (int)(sizeof init_names / sizeof init_names[0])
+
+int eng_init_find(const char *s)
+{
+    return s ? eng_mp_pick(s, init_names, N_INIT_NAMES) : -1;
+}
 static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
 
 size_t eng_dtype_size(enum eng_dtype d) { return d < ENG_DTYPE_COUNT ? dtype_sizes[d] : 1; }
@@ -376,6 +381,52 @@ static bool parse_variant_opts(struct eng_mparse *p, const cJSON *vo, const char
 
 
 
+/* An output's "ties" ("lowest" or "any", with "ties_in": the input that decides) and "nan"
+ * ("propagate" or "never"), once every buffer is known. */
+static bool parse_value_rules(struct eng_mparse *p, struct eng_manifest *m, const cJSON *it, size_t bi)
+{
+    static const char *const ties_names[] = {"lowest", "any"};
+    static const char *const nan_names[] = {"propagate", "never"};
+    struct eng_buffer_spec *b = &m->buffers[bi];
+    const cJSON *ties = cJSON_GetObjectItemCaseSensitive(it, "ties"),
+                *nan = cJSON_GetObjectItemCaseSensitive(it, "nan"),
+                *in = cJSON_GetObjectItemCaseSensitive(it, "ties_in");
+    char f[96];
+    b->ties_in = -1;
+    if ((ties || nan || in) && b->role != ENG_ROLE_OUTPUT) {
+        snprintf(f, sizeof f, "buffers[%zu].%s", bi, ties ? "ties" : nan ? "nan" : "ties_in");
+        return eng_mp_bad(p, f, "expected only on a buffer whose role is \"output\"");
+    }
+    int v;
+    snprintf(f, sizeof f, "buffers[%zu].ties", bi);
+    if (!eng_mp_enum(p, it, "ties", f, ties_names, 2, 0, &v))
+        return false;
+    b->ties_any = v == 1;
+    snprintf(f, sizeof f, "buffers[%zu].nan", bi);
+    if (!eng_mp_enum(p, it, "nan", f, nan_names, 2, 0, &v))
+        return false;
+    b->nan_never = v == 1;
+    snprintf(f, sizeof f, "buffers[%zu].ties_in", bi);
+    if (b->ties_any != (in != NULL))
+        return eng_mp_bad(p, f, b->ties_any ? "expected the input whose values decide ties "
+                                              "(\"ties\": \"any\" needs it)"
+                                            : "expected only with \"ties\": \"any\"");
+    if (!in)
+        return true;
+    if (b->dtype != ENG_I32 && b->dtype != ENG_U32)
+        return eng_mp_bad(p, f, "expected \"ties\": \"any\" on an index output (i32 or u32)");
+    for (size_t o = 0; o < m->nbuffers; o++)
+        if (cJSON_IsString(in) && !strcmp(m->buffers[o].name, in->valuestring) &&
+            m->buffers[o].role == ENG_ROLE_INPUT)
+            b->ties_in = (int)o;
+    if (b->ties_in < 0) {
+        char got[64];
+        eng_mp_describe(in, got, sizeof got);
+        return eng_mp_bad(p, f, "expected the name of an input buffer, got %s", got);
+    }
+    return true;
+}
+
 static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
@@ -546,6 +597,10 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
     }
     if (!any_output)
         return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
+    size_t bi = 0;
+    for (const cJSON *it = bu->child; it; it = it->next, bi++)
+        if (!parse_value_rules(p, m, it, bi))
+            return false;
 
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "args");
     if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 || cJSON_GetArraySize(ar) > 32)

@@ -41,6 +41,9 @@ struct eng_rung {
     void (*run)(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out);
     int (*execute)(struct eng_exec *e, struct eng_inst *ins, size_t n, struct eng_timer *t);
+    /* Worker side, optional: the rung's own oracles, run after the plain ones on each of its
+     * plain checks that is not a baseline (rung 2's properties). 0, or -1 with e->err. */
+    int (*oracle)(struct eng_exec *e, struct eng_inst *in);
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */

@@ -9,6 +9,7 @@
 #include "common/xalloc.h"
 #include "engine/rung.h"
 #include "engine/rung2.h"
+#include "engine/exec.h"
 
 size_t eng_r2_sweep_lengths(int64_t b, int64_t out[7])
 {
@@ -53,9 +54,84 @@ static bool parse_sweeps(struct eng_mparse *p, const struct eng_manifest *m, con
     return true;
 }
 
+static bool parse_property(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *it,
+                           size_t i, struct eng_r2_property *pr)
+{
+    static const char *const keys[] = {"output", "rows_sum_to", "equals", "when", "tolerance", NULL};
+    char field[96];
+    snprintf(field, sizeof field, "rungs.2.properties[%zu]", i);
+    if (!cJSON_IsObject(it))
+        return eng_mp_bad(p, field, "expected an object {\"output\", \"rows_sum_to\" or \"equals\"}");
+    if (!eng_mp_only_keys(p, it, field, keys))
+        return false;
+    snprintf(field, sizeof field, "rungs.2.properties[%zu].output", i);
+    if (!(pr->output = eng_mp_string(p, it, "output", true, field)))
+        return false;
+    bool found = false;
+    for (size_t b = 0; b < m->nbuffers && !found; b++)
+        if (!strcmp(m->buffers[b].name, pr->output) && m->buffers[b].role == ENG_ROLE_OUTPUT &&
+            eng_vclass_applies(m->buffers[b].dtype)) {
+            pr->buffer = b;
+            found = true;
+        }
+    if (!found)
+        return eng_mp_bad(p, field, "expected a float output buffer, got \"%s\"", pr->output);
+    const cJSON *rs = cJSON_GetObjectItemCaseSensitive(it, "rows_sum_to"),
+                *eq = cJSON_GetObjectItemCaseSensitive(it, "equals");
+    snprintf(field, sizeof field, "rungs.2.properties[%zu]", i);
+    if (!rs == !eq)
+        return eng_mp_bad(p, field, "expected exactly one of \"rows_sum_to\" and \"equals\"");
+    pr->rows_sum = rs != NULL;
+    pr->tol = m->tol_abs;
+    snprintf(field, sizeof field, "rungs.2.properties[%zu].%s", i, rs ? "rows_sum_to" : "equals");
+    if (!eng_mp_number(p, it, rs ? "rows_sum_to" : "equals", field, -1e30, 1e30, &pr->target))
+        return false;
+    snprintf(field, sizeof field, "rungs.2.properties[%zu].tolerance", i);
+    if (!eng_mp_number(p, it, "tolerance", field, 0, 1e30, &pr->tol))
+        return false;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(it, "when");
+    if (!w)
+        return true;
+    snprintf(field, sizeof field, "rungs.2.properties[%zu].when", i);
+    if (!cJSON_IsObject(w) || !w->child || w->child->next || !cJSON_IsString(w->child))
+        return eng_mp_bad(p, field, "expected one input and its init: {\"V\": \"ones\"}");
+    snprintf(field, sizeof field, "rungs.2.properties[%zu].when.%s", i, w->child->string);
+    const struct eng_buffer_spec *in = NULL;
+    for (size_t b = 0; b < m->nbuffers; b++)
+        if (!strcmp(m->buffers[b].name, w->child->string) && m->buffers[b].role == ENG_ROLE_INPUT)
+            in = &m->buffers[b];
+    if (!in)
+        return eng_mp_bad(p, field, "expected an input buffer");
+    int init = eng_init_find(w->child->valuestring);
+    if (init < 0 || init == ENG_INIT_GARBAGE ||
+        (init >= ENG_INIT_CLASS && !eng_vclass_applies(in->dtype)))
+        return eng_mp_bad(p, field, "expected an init of that buffer (ones, zeros, iota, normal, "
+                          "uniform or a value class), got \"%s\"", w->child->valuestring);
+    pr->when_buffer = xstrdup(w->child->string);
+    pr->when_init = xstrdup(w->child->valuestring);
+    return true;
+}
+
+static bool parse_properties(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
+                             struct eng_rung2_spec *r)
+{
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "properties");
+    if (!ps)
+        return true;
+    if (!cJSON_IsArray(ps))
+        return eng_mp_bad(p, "rungs.2.properties", "expected an array of properties");
+    r->props = xcalloc((size_t)cJSON_GetArraySize(ps) + 1, sizeof *r->props);
+    for (const cJSON *it = ps->child; it; it = it->next) {
+        struct eng_r2_property *pr = &r->props[r->nprops++];
+        if (!parse_property(p, m, it, r->nprops - 1, pr))
+            return false;
+    }
+    return true;
+}
+
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
-    static const char *const keys[] = {"classes", "chunks", "topk", NULL};
+    static const char *const keys[] = {"classes", "chunks", "topk", "properties", NULL};
     struct eng_rung2_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     if (!eng_mp_only_keys(p, j, "rungs.2", keys))
@@ -80,7 +156,8 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
             r->classes[c] = true;
         }
     }
-    return parse_sweeps(p, m, j, "chunks", false, r) && parse_sweeps(p, m, j, "topk", true, r);
+    return parse_sweeps(p, m, j, "chunks", false, r) && parse_sweeps(p, m, j, "topk", true, r) &&
+           parse_properties(p, m, j, r);
 }
 
 static void free_settings(void *settings)
@@ -91,6 +168,12 @@ static void free_settings(void *settings)
         free(r->sweeps[i].boundary_param);
     }
     free(r->sweeps);
+    for (size_t i = 0; i < r->nprops; i++) {
+        free(r->props[i].output);
+        free(r->props[i].when_buffer);
+        free(r->props[i].when_init);
+    }
+    free(r->props);
     free(r);
 }
 
@@ -124,6 +207,21 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
             snprintf(name, sizeof name, "%s%s%s", eng_vclass_name((enum eng_vclass)c),
                      nbase > 1 ? "-" : "", nbase > 1 ? tag : "");
             add_with_values(b, name, s, eng_vclass_name((enum eng_vclass)c));
+            /* Each conditional property: the class with its input made as it says. */
+            for (size_t k = 0; k < r->nprops; k++) {
+                const struct eng_r2_property *pr = &r->props[k];
+                if (!pr->when_buffer)
+                    continue;
+                char values[160], pname[280];
+                snprintf(values, sizeof values, "%s;%s=%s", eng_vclass_name((enum eng_vclass)c),
+                         pr->when_buffer, pr->when_init);
+                snprintf(pname, sizeof pname, "%s+%s=%s", name, pr->when_buffer, pr->when_init);
+                bool dup = false;
+                for (size_t q = 0; q < *b->n && !dup; q++)
+                    dup = !strcmp((*b->list)[q].spec.name, pname);
+                if (!dup)
+                    add_with_values(b, pname, s, values);
+            }
         }
     }
     /* Lengths on both sides of each chunk and top-k, at the first baseline shape. */
@@ -160,10 +258,71 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- worker side: the properties --------------------------------------------------------- */
+
+/* Does the property apply to this check? "when" properties to the checks that made their
+ * input as they say; the others to every value-class check whose inputs are finite. */
+static bool applies(const struct eng_exec *e, const struct eng_inst *in,
+                    const struct eng_r2_property *pr)
+{
+    const char *v = e->s->values;
+    if (!v)
+        return false;
+    if (pr->when_buffer) {
+        char want[160];
+        snprintf(want, sizeof want, ";%s=%s", pr->when_buffer, pr->when_init);
+        const char *at = strstr(v, want);
+        return at && (at[strlen(want)] == '\0' || at[strlen(want)] == ';');
+    }
+    return eng_exec_inputs_finite(e, in);
+}
+
+static int oracle(struct eng_exec *e, struct eng_inst *in)
+{
+    const struct eng_rung2_spec *r = e->m->settings[2];
+    for (size_t k = 0; r && k < r->nprops; k++) {
+        const struct eng_r2_property *pr = &r->props[k];
+        if (!applies(e, in, pr))
+            continue;
+        struct eng_bufi *v = &in->var[pr->buffer];
+        uint64_t len, stride;
+        eng_exec_rows(e, in, pr->buffer, &len, &stride);
+        uint64_t rows = len ? v->elems / len : 0;
+        int dtype = (int)e->m->buffers[pr->buffer].dtype, mode = pr->rows_sum ? 0 : 1;
+        float target = (float)pr->target, tol = (float)pr->tol;
+        eng_dptr res = e->res;
+        ENG_TRY(eng_exec_res_clear(e, NULL));
+        void *a[] = {&v->data, &rows, &len, &stride, &dtype, &mode, &target, &tol, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kprop, pr->rows_sum ? rows : rows * len, NULL, a));
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, NULL));
+        if (!w[0])
+            continue;
+        float worst;
+        uint32_t bits = (uint32_t)w[2];
+        memcpy(&worst, &bits, 4);
+        char where[420];
+        eng_exec_where(e, in, pr->buffer, w[1] - 1, where, sizeof where);
+        if (pr->rows_sum)
+            eng_exec_note(e, "%s: %llu of %llu rows do not sum to %g (first row at %s), largest "
+                          "error %.4g", pr->output, (unsigned long long)w[0],
+                          (unsigned long long)rows, pr->target, where, (double)worst);
+        else
+            eng_exec_note(e, "%s: %llu of %llu values are not %g when %s is %s (first at %s), "
+                          "largest error %.4g", pr->output, (unsigned long long)w[0],
+                          (unsigned long long)(rows * len), pr->target, pr->when_buffer,
+                          pr->when_init, where, (double)worst);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)worst);
+    }
+    return 0;
+}
+
 const struct eng_rung eng_rung2 = {
     .number = 2,
     .name = "replay real inputs",
     .parse = parse,
     .free_settings = free_settings,
     .plan = plan,
+    .oracle = oracle,
 };

@@ -17,10 +17,26 @@ struct eng_r2_sweep {
     bool topk;         /* named "topk-..." rather than "chunk-..." */
 };
 
+/* A property of an output checked without a reference:
+ *   {"output": "P", "rows_sum_to": 1.0}: on every value-class check with finite inputs;
+ *   {"output": "O", "equals": 1.0, "when": {"V": "ones"}}: on checks of its own, one per class,
+ *   where input V is made with that init and the other float inputs with the class.
+ * "tolerance" (default: the suite's abs tolerance) bounds the error. */
+struct eng_r2_property {
+    char *output;
+    size_t buffer;       /* its index in the manifest */
+    bool rows_sum;       /* rows_sum_to; else equals */
+    double target, tol;
+    char *when_buffer;   /* NULL: always */
+    char *when_init;     /* "ones" */
+};
+
 struct eng_rung2_spec {
     bool classes[ENG_VC_COUNT];  /* the value classes run (default: all) */
     size_t nsweeps;
     struct eng_r2_sweep *sweeps; /* "chunks" then "topk" */
+    size_t nprops;
+    struct eng_r2_property *props;
 };
 
 /* The lengths a sweep around boundary b visits, ascending, without repeats or values < 1. */

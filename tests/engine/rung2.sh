@@ -52,3 +52,26 @@ tap_check "and the report says so" grep -q 'not caught: .*argmax_narrow.json run
 run $f/rowscale.json "$KL_TMP/rs.json" --json --variant buggy
 tap_check "--json: the zero-rows check's detail names its class" \
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=[x for x in d["checks"] if x["check"]=="zero-rows" and x["variant"]=="buggy"][0]; sys.exit(0 if c["detail"].startswith("value class zero-rows: ") and c["first_bad"]==0 else 1)' "$KL_TMP/rs.json"
+
+# "ties": "any": an argmax that sends ties to the last index is right under that contract (it
+# passes every class, ties included), and one that never looks at the last score is still
+# caught, with the pick that is outside the tied set named.
+run $f/argmax_any.json "$KL_TMP/any.txt"
+sed 's/^/# /' "$KL_TMP/any.txt"
+tap_check "ties any: the last-index argmax passes all 12 classes" \
+    test "$(grep -cE '^pass +fixed +r2 ' "$KL_TMP/any.txt")" -eq 12
+tap_check "ties any: a pick outside the tied set is caught and named" \
+    grep -qE "^ +value class [a-z-]+: idx: [0-9]+ of 16 picks are outside the reference's tied set of scores \(first at \[[0-9]+\]\); input scores row" "$KL_TMP/any.txt"
+
+# "nan": "never": against a reference that divides by zero too, the NaN of the all-zero rows
+# matches the reference and passes; the rule makes it a failure of its own.
+run $f/rowscale_nan.json "$KL_TMP/nan.txt" --variant buggy
+sed 's/^/# /' "$KL_TMP/nan.txt"
+tap_check "nan never: NaN from finite inputs fails even where the reference has it" \
+    grep -qE '^fail +buggy +r2 zero-rows .*' "$KL_TMP/nan.txt"
+tap_check "nan never: the finding names the rule and the input" \
+    grep -qE '^ +value class zero-rows: y: 80 NaN from finite inputs \(first at \[0, 0\]; its rule is "nan": "never"\); input x there is 0$' "$KL_TMP/nan.txt"
+sed 's/, "nan": "never"//' $f/rowscale_nan.json >"$KL_TMP/rowscale_prop.json"
+cp $f/rowscale.kl "$KL_TMP/"
+run "$KL_TMP/rowscale_prop.json" "$KL_TMP/prop.txt" --variant buggy
+tap_check "nan propagate (the default): the same NaN passes" grep -qE '^pass +buggy +r2 zero-rows' "$KL_TMP/prop.txt"

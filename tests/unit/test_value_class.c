@@ -341,6 +341,96 @@ static void test_rung2_settings_errors(void **state)
     assert_non_null(strstr(err, "rungs.2.topk.E: expected a whole number or a parameter"));
 }
 
+/* The suite text with the output's declaration replaced, parsed; NULL and err on failure. */
+static struct eng_manifest *with_output(const char *decl, const char *rung2, char *err, size_t n)
+{
+    char text[2600];
+    const char *base = suite(NULL, rung2);
+    const char *at = strstr(base, "{\"name\": \"y\"");
+    const char *end = strstr(at, "}],") + 1;
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base, decl, end);
+    return eng_manifest_parse(text, strlen(text), "t.json", ".", err, n);
+}
+
+static void test_value_rules_and_properties(void **state)
+{
+    (void)state;
+    char err[512];
+    struct eng_manifest *m = with_output(
+        "{\"name\": \"y\", \"dtype\": \"i32\", \"shape\": [\"B\"], \"role\": \"output\","
+        " \"ties\": \"any\", \"ties_in\": \"x\", \"nan\": \"never\"}", "{}", err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    assert_true(m->buffers[2].ties_any);
+    assert_int_equal(m->buffers[2].ties_in, 0);
+    assert_true(m->buffers[2].nan_never);
+    assert_false(m->buffers[0].ties_any);
+    eng_manifest_free(m);
+    static const struct {
+        const char *decl, *msg;
+    } bad[] = {
+        {"{\"name\": \"y\", \"dtype\": \"i32\", \"shape\": [\"B\"], \"role\": \"output\", \"ties\": \"any\"}",
+         "buffers[2].ties_in: expected the input whose values decide ties"},
+        {"{\"name\": \"y\", \"dtype\": \"i32\", \"shape\": [\"B\"], \"role\": \"output\", \"ties\": \"any\", \"ties_in\": \"y\"}",
+         "buffers[2].ties_in: expected the name of an input buffer, got \"y\""},
+        {"{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"B\"], \"role\": \"output\", \"ties\": \"any\", \"ties_in\": \"x\"}",
+         "buffers[2].ties_in: expected \"ties\": \"any\" on an index output"},
+        {"{\"name\": \"y\", \"dtype\": \"i32\", \"shape\": [\"B\"], \"role\": \"output\", \"ties\": \"first\"}",
+         "buffers[2].ties: expected one of lowest any"},
+        {"{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"B\"], \"role\": \"output\", \"nan\": \"no\"}",
+         "buffers[2].nan: expected one of propagate never"},
+        {"{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"B\"], \"role\": \"output\", \"ties_in\": \"x\"}",
+         "buffers[2].ties_in: expected only with \"ties\": \"any\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        m = with_output(bad[i].decl, "{}", err, sizeof err);
+        assert_null(m);
+        if (!strstr(err, bad[i].msg))
+            fail_msg("\"%s\" lacks \"%s\"", err, bad[i].msg);
+    }
+    /* Properties: a good pair, then mistakes. */
+    const char *ok_decl = "{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"B\", \"S\"], \"role\": \"output\"}";
+    m = with_output(ok_decl, "{\"properties\": [{\"output\": \"y\", \"rows_sum_to\": 1},"
+                    " {\"output\": \"y\", \"equals\": 1.0, \"when\": {\"x\": \"ones\"}, \"tolerance\": 0.001}]}",
+                    err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    const struct eng_rung2_spec *r = m->settings[2];
+    assert_int_equal(r->nprops, 2);
+    assert_true(r->props[0].rows_sum && r->props[0].when_buffer == NULL);
+    assert_string_equal(r->props[1].when_init, "ones");
+    assert_true(r->props[1].tol < 0.0011);
+    eng_manifest_free(m);
+    static const struct {
+        const char *set, *msg;
+    } badp[] = {
+        {"{\"properties\": [{\"output\": \"x\", \"rows_sum_to\": 1}]}",
+         "rungs.2.properties[0].output: expected a float output buffer, got \"x\""},
+        {"{\"properties\": [{\"output\": \"y\"}]}",
+         "rungs.2.properties[0]: expected exactly one of \"rows_sum_to\" and \"equals\""},
+        {"{\"properties\": [{\"output\": \"y\", \"equals\": 1, \"when\": {\"ids\": \"ties\"}}]}",
+         "rungs.2.properties[0].when.ids: expected an init of that buffer"},
+        {"{\"properties\": [{\"output\": \"y\", \"equals\": 1, \"when\": {\"q\": \"ones\"}}]}",
+         "rungs.2.properties[0].when.q: expected an input buffer"},
+        {"{\"properties\": [{\"output\": \"y\", \"equal\": 1}]}",
+         "rungs.2.properties[0]: expected only the keys"},
+    };
+    for (size_t i = 0; i < sizeof badp / sizeof badp[0]; i++) {
+        m = with_output(ok_decl, badp[i].set, err, sizeof err);
+        assert_null(m);
+        if (!strstr(err, badp[i].msg))
+            fail_msg("\"%s\" lacks \"%s\"", err, badp[i].msg);
+    }
+    /* A conditional property plans one check per class with its input made as it says. */
+    struct eng_planned *l;
+    size_t n = plan("{\"classes\": [\"peaked\"], \"properties\": [{\"output\": \"y\", \"equals\": 1,"
+                    " \"when\": {\"x\": \"ones\"}}]}", &l, err, sizeof err);
+    if (n == (size_t)-1)
+        fail_msg("%s", err);
+    assert_string_equal(find(l, n, "peaked-S128+x=ones", "buggy")->spec.values, "peaked;x=ones");
+    eng_planned_free(l, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_manifest_names_every_class),
         cmocka_unit_test(test_rung2_plans_classes_and_sweeps),
         cmocka_unit_test(test_rung2_settings_errors),
+        cmocka_unit_test(test_value_rules_and_properties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
