@@ -261,7 +261,8 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 /* ---- worker side: the properties --------------------------------------------------------- */
 
 /* Does the property apply to this check? "when" properties to the checks that made their
- * input as they say; the others to every value-class check whose inputs are finite. */
+ * input as they say, the others to every value-class check; both only where every input is
+ * finite (a NaN input may rightly give a NaN output). */
 static bool applies(const struct eng_exec *e, const struct eng_inst *in,
                     const struct eng_r2_property *pr)
 {
@@ -272,7 +273,8 @@ static bool applies(const struct eng_exec *e, const struct eng_inst *in,
         char want[160];
         snprintf(want, sizeof want, ";%s=%s", pr->when_buffer, pr->when_init);
         const char *at = strstr(v, want);
-        return at && (at[strlen(want)] == '\0' || at[strlen(want)] == ';');
+        if (!at || (at[strlen(want)] != '\0' && at[strlen(want)] != ';'))
+            return false;
     }
     return eng_exec_inputs_finite(e, in);
 }

@@ -203,7 +203,7 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
         uint64_t a = eng_vclass_column(c, r, row_len, seed);
         uint64_t b = row_len > 1 ? (a + 1 + rnd(seed, r, 0x7065ull) % (row_len - 1)) % row_len : a;
         float v = normal(x) * 0.5f;
-        return enc(d, k == a ? 16.0f : k == b ? 8.0f : v);
+        return enc(d, k == a ? 8.0f : k == b ? 4.0f : v);
     }
     case ENG_VC_IDENTICAL_ROWS:
         return enc(d, normal(rnd(seed, 0, k)));

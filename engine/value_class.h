@@ -24,7 +24,8 @@ enum eng_vclass {
     ENG_VC_TIES,           /* each row holds 4 distinct values only: exact ties everywhere */
     ENG_VC_NEAR_TIES,      /* each row: one base value plus 0, 1 or 2 ulps of the dtype */
     ENG_VC_ONE_HOT,        /* one 1.0 per row (its column moves from row to row), 0 elsewhere */
-    ENG_VC_PEAKED,         /* normal values plus two dominant keys per row (+16 and +8) */
+    ENG_VC_PEAKED,         /* two dominant keys per row (8 and 4) over a N(0, 0.5) background:
+                            * once normalised, the background weighs e^-8, under fp8 e4m3's 2^-9 */
     ENG_VC_IDENTICAL_ROWS, /* every row equal to the first (identical warm-up tokens) */
     ENG_VC_DISTINCT,       /* every element a different value (per-group biases that differ) */
     ENG_VC_NAN_INF,        /* normal values with NaN, +Inf or -Inf at one chosen column per row */
