@@ -19,6 +19,7 @@
 #include "engine/cache.h"
 #include "engine/rung.h"
 #include "engine/session.h"
+#include "engine/replay.h"
 #include "engine/value_class.h"
 
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -309,10 +310,13 @@ void eng_exec_rows(const struct eng_exec *e, const struct eng_inst *in, size_t b
     *stride = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
 }
 
-/* The init buffer i gets: the check's override for it ("CLASS;V=ones"), else the check's
- * class for a float input, else its manifest init. -1 with e->err when the check names
- * something unknown. */
-static int input_init(struct eng_exec *e, size_t i)
+/* A captured tensor for this input (engine/replay.h), *ref its reference. */
+#define INIT_REPLAY (-2)
+
+/* The init buffer i gets: the check's override for it ("CLASS;V=ones", or a captured tensor
+ * "replay;V=@FILE#TENSOR"), else the check's class for a float input ("replay" names none),
+ * else its manifest init. -1 with e->err when the check names something unknown. */
+static int input_init(struct eng_exec *e, size_t i, const char **ref)
 {
     const struct eng_buffer_spec *b = &e->m->buffers[i];
     const char *v = e->s->values;
@@ -321,6 +325,10 @@ static int input_init(struct eng_exec *e, size_t i)
     size_t nl = strlen(b->name);
     for (const char *o = strchr(v, ';'); o; o = strchr(o + 1, ';'))
         if (!strncmp(o + 1, b->name, nl) && o[1 + nl] == '=') {
+            if (o[2 + nl] == '@') {
+                *ref = o + 2 + nl;
+                return INIT_REPLAY;
+            }
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)strcspn(o + 2 + nl, ";"), o + 2 + nl);
             int init = eng_init_find(name);
@@ -331,7 +339,7 @@ static int input_init(struct eng_exec *e, size_t i)
             }
             return init;
         }
-    if (!eng_vclass_applies(b->dtype))
+    if (!eng_vclass_applies(b->dtype) || !strncmp(v, "replay", strcspn(v, ";")))
         return (int)b->init;
     char cls[64];
     snprintf(cls, sizeof cls, "%.*s", (int)strcspn(v, ";"), v);
@@ -347,15 +355,17 @@ static int input_init(struct eng_exec *e, size_t i)
 /* Host generation is for the shapes rung 2 uses (rows of real inputs), not the 2^31 cliffs. */
 #define HOST_INPUT_MAX ((uint64_t)256 << 20)
 
-/* Fills buffer i of the instance with value class c on the host and uploads it. */
-static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, struct eng_stream *s)
+/* Fills buffer i of the instance on the host, with value class c or (c < 0) the captured
+ * tensor ref, and uploads it. */
+static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, const char *ref,
+                      struct eng_stream *s)
 {
     struct eng_bufi *b = &in->var[i];
     enum eng_dtype dt = e->m->buffers[i].dtype;
     if (b->padded_bytes > HOST_INPUT_MAX) {
-        snprintf(e->err, sizeof e->err, "input %s is %llu bytes: value class %s is generated on the "
-                 "host, up to %llu bytes", e->m->buffers[i].name,
-                 (unsigned long long)b->padded_bytes, eng_vclass_name((enum eng_vclass)c),
+        snprintf(e->err, sizeof e->err, "input %s is %llu bytes: %s %s is made on the host, up "
+                 "to %llu bytes", e->m->buffers[i].name, (unsigned long long)b->padded_bytes,
+                 c < 0 ? "a replayed" : "value class", c < 0 ? "tensor" : eng_vclass_name((enum eng_vclass)c),
                  (unsigned long long)HOST_INPUT_MAX);
         return -1;
     }
@@ -365,8 +375,12 @@ static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, 
     e->host_in[i] = xmalloc(b->padded_bytes ? (size_t)b->padded_bytes : 1);
     uint64_t len, stride;
     eng_exec_rows(e, in, i, &len, &stride);
-    eng_vclass_fill((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
-                    buffer_seed(e, i));
+    if (c < 0)
+        ENG_TRY(eng_replay_fill(e->m, i, &in->v, ref, e->host_in[i], b->padded_elems, e->err,
+                                sizeof e->err));
+    else
+        eng_vclass_fill((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
+                        buffer_seed(e, i));
     if (!b->padded_bytes)
         return 0;
     return e->B->memcpy_htod(e->ctx, b->data, e->host_in[i], (size_t)b->padded_bytes, s, e->err,
@@ -382,18 +396,22 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         struct eng_bufi *b = &in->var[i];
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
-        int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i);
-        if (init < 0)
+        const char *ref = NULL;
+        int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i, &ref);
+        if (init == INIT_REPLAY) {
+            ENG_TRY(fill_class(e, in, i, -1, ref, s));
+        } else if (init < 0) {
             return -1;
-        if (e->host_in && e->host_in[i] && init < ENG_INIT_CLASS) {
-            free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
-            e->host_in[i] = NULL;
-        }
-        if (init >= ENG_INIT_CLASS)
-            ENG_TRY(fill_class(e, in, i, init - ENG_INIT_CLASS, s));
-        else
+        } else if (init >= ENG_INIT_CLASS) {
+            ENG_TRY(fill_class(e, in, i, init - ENG_INIT_CLASS, NULL, s));
+        } else {
+            if (e->host_in && e->host_in[i]) {
+                free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
+                e->host_in[i] = NULL;
+            }
             ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, (enum eng_init)init,
                            buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
+        }
         ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
     }
@@ -936,6 +954,38 @@ void eng_exec_ready(struct eng_exec *e)
     e->ready = NULL;
 }
 
+/* What a check's "values" made, for the start of a finding: "value class peaked, V=ones: " or
+ * "replayed S (flydsl-1020.safetensors, layers.11.attn.scores): ". */
+static void describe_values(const char *v, char *out, size_t n)
+{
+    size_t first = strcspn(v, ";");
+    bool replay = !strncmp(v, "replay", first) && first == 6;
+    size_t len = replay ? (size_t)snprintf(out, n, "replayed")
+                        : (size_t)snprintf(out, n, "value class %.*s", (int)first, v);
+    for (const char *o = strchr(v, ';'); o && len + 8 < n; o = strchr(o + 1, ';')) {
+        size_t seg = strcspn(o + 1, ";"), name = strcspn(o + 1, "=");
+        const char *val = o + 2 + name;
+        if (name >= seg)
+            continue;
+        if (*val == '@') {
+            const char *hash = memchr(val, '#', seg - name - 1);
+            const char *file = val + 1, *slash = file;
+            for (const char *c = file; c < (hash ? hash : val + seg - name - 1); c++)
+                if (*c == '/')
+                    slash = c + 1;
+            int flen = (int)((hash ? hash : o + 1 + seg) - slash);
+            int tlen = hash ? (int)(o + 1 + seg - hash - 1) : 0;
+            len += (size_t)snprintf(out + len, n - len, "%s %.*s (%.*s, %.*s)",
+                                    o == strchr(v, ';') ? "" : ",", (int)name, o + 1, flen, slash,
+                                    tlen, hash ? hash + 1 : "");
+        } else {
+            len += (size_t)snprintf(out + len, n - len, ", %.*s", (int)seg, o + 1);
+        }
+    }
+    if (len + 3 < n)
+        snprintf(out + len, n - len, ": ");
+}
+
 void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                    struct eng_check_result *out)
 {
@@ -1013,9 +1063,9 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
     } else {
         out->verdict = e.failed ? CDB_FAIL : CDB_PASS;
         /* A finding on made-up values names them: the class is half of what went wrong. */
-        char cls[112] = "";
+        char cls[240] = "";
         if (s->values && e.failed)
-            snprintf(cls, sizeof cls, "value class %.80s: ", s->values);
+            describe_values(s->values, cls, sizeof cls);
         snprintf(out->detail, sizeof out->detail, "%s%.1400s", cls, e.detail);
         if (!out->repeats)
             out->repeats = (int)t.n;

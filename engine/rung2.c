@@ -129,9 +129,61 @@ static bool parse_properties(struct eng_mparse *p, const struct eng_manifest *m,
     return true;
 }
 
+/* "inputs": [{"buffer": "scores", "file": "captures/x.safetensors", "tensor": "layer3.scores",
+ * "dtype": "bf16"}]; the files are read when the run is planned. */
+static bool parse_inputs(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
+                         struct eng_rung2_spec *r)
+{
+    static const char *const keys[] = {"buffer", "file", "tensor", "dtype", NULL};
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(j, "inputs");
+    if (!in)
+        return true;
+    if (!cJSON_IsArray(in))
+        return eng_mp_bad(p, "rungs.2.inputs", "expected an array of {\"buffer\", \"file\", \"tensor\"}");
+    r->inputs = xcalloc((size_t)cJSON_GetArraySize(in) + 1, sizeof *r->inputs);
+    for (const cJSON *it = in->child; it; it = it->next) {
+        char field[96];
+        size_t i = r->ninputs;
+        snprintf(field, sizeof field, "rungs.2.inputs[%zu]", i);
+        if (!cJSON_IsObject(it))
+            return eng_mp_bad(p, field, "expected an object {\"buffer\", \"file\", \"tensor\"}");
+        if (!eng_mp_only_keys(p, it, field, keys))
+            return false;
+        struct eng_replay_bind *b = &r->inputs[r->ninputs++];
+        snprintf(field, sizeof field, "rungs.2.inputs[%zu].buffer", i);
+        if (!(b->buffer = eng_mp_string(p, it, "buffer", true, field)))
+            return false;
+        bool input = false;
+        for (size_t k = 0; k < m->nbuffers; k++)
+            input |= !strcmp(m->buffers[k].name, b->buffer) && m->buffers[k].role == ENG_ROLE_INPUT;
+        if (!input)
+            return eng_mp_bad(p, field, "expected an input buffer, got \"%s\"", b->buffer);
+        snprintf(field, sizeof field, "rungs.2.inputs[%zu].file", i);
+        char *file = eng_mp_string(p, it, "file", true, field);
+        if (!file)
+            return false;
+        if (strchr(file, ';') || strchr(file, '#')) {
+            free(file);
+            return eng_mp_bad(p, field, "expected a path without ';' or '#'");
+        }
+        b->file = eng_replay_resolve(m, file);
+        free(file);
+        snprintf(field, sizeof field, "rungs.2.inputs[%zu].tensor", i);
+        if (!(b->tensor = eng_mp_string(p, it, "tensor", true, field)))
+            return false;
+        snprintf(field, sizeof field, "rungs.2.inputs[%zu].dtype", i);
+        static const char *const dts[] = {"bf16"};
+        int dt = -1;
+        if (!eng_mp_enum(p, it, "dtype", field, dts, 1, 0, &dt))
+            return false;
+        b->raw_bf16 = cJSON_GetObjectItemCaseSensitive(it, "dtype") != NULL;
+    }
+    return true;
+}
+
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
-    static const char *const keys[] = {"classes", "chunks", "topk", "properties", NULL};
+    static const char *const keys[] = {"classes", "chunks", "topk", "properties", "inputs", NULL};
     struct eng_rung2_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     if (!eng_mp_only_keys(p, j, "rungs.2", keys))
@@ -157,7 +209,7 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
         }
     }
     return parse_sweeps(p, m, j, "chunks", false, r) && parse_sweeps(p, m, j, "topk", true, r) &&
-           parse_properties(p, m, j, r);
+           parse_properties(p, m, j, r) && parse_inputs(p, m, j, r);
 }
 
 static void free_settings(void *settings)
@@ -174,6 +226,7 @@ static void free_settings(void *settings)
         free(r->props[i].when_init);
     }
     free(r->props);
+    eng_replay_binds_free(r->inputs, r->ninputs);
     free(r);
 }
 
@@ -250,7 +303,29 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
             eng_shape_free(&s);
         }
     }
-    if (!float_input && !r->nsweeps) {
+    /* The captures the suite ships, then those of --inputs: one check each, at their shape. */
+    for (int src = 0; src < 2; src++) {
+        struct eng_replay_bind *binds = src == 0 ? r->inputs : NULL;
+        size_t nb = src == 0 ? r->ninputs : 0;
+        if (src == 1 && b->o->inputs &&
+            eng_replay_from_path(m, b->o->inputs, &binds, &nb, err, errlen) != 0)
+            return -1;
+        if (!nb)
+            continue;
+        struct eng_shape s;
+        int rc = eng_replay_check(m, binds, nb, &s, err, errlen);
+        if (rc == 0) {
+            char *values = eng_replay_values(binds, nb);
+            add_with_values(b, src == 0 ? "replay" : "replay-inputs", &s, values);
+            free(values);
+            eng_shape_free(&s);
+        }
+        if (src == 1)
+            eng_replay_binds_free(binds, nb);
+        if (rc != 0)
+            return -1;
+    }
+    if (!float_input && !r->nsweeps && !r->ninputs && !b->o->inputs) {
         snprintf(err, errlen, "suite %s: rung 2 has nothing to vary: no f32, bf16 or fp8e4m3 "
                  "input for the value classes and no \"chunks\" or \"topk\" to sweep", m->name);
         return -1;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/replay.h"
 #include "engine/value_class.h"
 
 /* A length parameter swept on both sides of a boundary: 1, b-1, b, b+1, 2b-1, 2b, 2b+1. */
@@ -37,6 +38,8 @@ struct eng_rung2_spec {
     struct eng_r2_sweep *sweeps; /* "chunks" then "topk" */
     size_t nprops;
     struct eng_r2_property *props;
+    size_t ninputs;
+    struct eng_replay_bind *inputs; /* "inputs": captured tensors replayed (engine/replay.h) */
 };
 
 /* The lengths a sweep around boundary b visits, ascending, without repeats or values < 1. */

@@ -338,7 +338,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
-                               .fixed = o->fixed, .buggy = o->buggy, .baseline = true};
+                               .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
+                               .inputs = o->inputs};
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++)
         rc = eng_plan_rung(ms[t], targets[t].suite, targets[t].rung, &po, plan, nplan, err,
