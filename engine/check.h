@@ -46,6 +46,9 @@ struct eng_check_spec {
     bool scratch_once;          /* from the variant's options */
     bool event;                 /* from the variant's options */
     double timeout_s;
+    char *values;               /* the value class every float input gets instead of its init
+                                 * ("peaked", engine/value_class.h), then per-buffer inits that
+                                 * override it ("peaked;V=ones"); or NULL */
 };
 
 struct eng_check_result {

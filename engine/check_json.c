@@ -31,6 +31,7 @@ void eng_check_spec_free(struct eng_check_spec *s)
     free(s->code_object);
     free(s->variant);
     free(s->name);
+    free(s->values);
     for (size_t i = 0; i < s->nshapes; i++)
         eng_shape_free(&s->shapes[i]);
     free(s->shapes);
@@ -67,6 +68,8 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     cJSON_AddBoolToObject(o, "scratch_once", s->scratch_once);
     cJSON_AddBoolToObject(o, "event", s->event);
     cJSON_AddNumberToObject(o, "timeout_s", s->timeout_s);
+    if (s->values)
+        cJSON_AddStringToObject(o, "values", s->values);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -129,6 +132,7 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->scratch_once = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "scratch_once"));
     out->event = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "event"));
     out->timeout_s = num_of(o, "timeout_s", 60);
+    out->values = str_of(o, "values") ? xstrdup(str_of(o, "values")) : NULL;
     out->nshapes = (size_t)cJSON_GetArraySize(shapes);
     out->shapes = xcalloc(out->nshapes + 1, sizeof *out->shapes);
     size_t i = 0;

@@ -20,6 +20,8 @@
 #include "engine/cache.h"
 #include "engine/rung.h"
 #include "engine/session.h"
+#include "engine/replay.h"
+#include "engine/value_class.h"
 
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...)
@@ -292,6 +294,100 @@ static uint64_t buffer_seed(const struct eng_exec *e, size_t i)
     return h.a;
 }
 
+void eng_exec_rows(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t *len,
+                   uint64_t *stride)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    int64_t dim = 1, pad = 1;
+    char err[64];
+    eng_values_eval(&in->v, bs->dims[bs->ndims - 1], &dim, err, sizeof err);
+    if (bs->pad_to[bs->ndims - 1])
+        eng_values_eval(&in->v, bs->pad_to[bs->ndims - 1], &pad, err, sizeof err);
+    if (dim < 0)
+        dim = 0;
+    if (pad < 1)
+        pad = 1;
+    *len = (uint64_t)dim;
+    *stride = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
+}
+
+/* A captured tensor for this input (engine/replay.h), *ref its reference. */
+#define INIT_REPLAY (-2)
+
+/* The init buffer i gets: the check's override for it ("CLASS;V=ones", or a captured tensor
+ * "replay;V=@FILE#TENSOR"), else the check's class for a float input ("replay" names none),
+ * else its manifest init. -1 with e->err when the check names something unknown. */
+static int input_init(struct eng_exec *e, size_t i, const char **ref)
+{
+    const struct eng_buffer_spec *b = &e->m->buffers[i];
+    const char *v = e->s->values;
+    if (!v)
+        return (int)b->init;
+    size_t nl = strlen(b->name);
+    for (const char *o = strchr(v, ';'); o; o = strchr(o + 1, ';'))
+        if (!strncmp(o + 1, b->name, nl) && o[1 + nl] == '=') {
+            if (o[2 + nl] == '@') {
+                *ref = o + 2 + nl;
+                return INIT_REPLAY;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(o + 2 + nl, ";"), o + 2 + nl);
+            int init = eng_init_find(name);
+            if (init < 0 || (init >= ENG_INIT_CLASS && !eng_vclass_applies(b->dtype))) {
+                snprintf(e->err, sizeof e->err, "input %s: no init '%s' for a %s buffer", b->name,
+                         name, eng_vclass_applies(b->dtype) ? "float" : "integer");
+                return -1;
+            }
+            return init;
+        }
+    if (!eng_vclass_applies(b->dtype) || !strncmp(v, "replay", strcspn(v, ";")))
+        return (int)b->init;
+    char cls[64];
+    snprintf(cls, sizeof cls, "%.*s", (int)strcspn(v, ";"), v);
+    int c = eng_vclass_find(cls);
+    if (c < 0) {
+        snprintf(e->err, sizeof e->err, "unknown value class '%.60s' (expected one of %s)", cls,
+                 eng_vclass_list());
+        return -1;
+    }
+    return ENG_INIT_CLASS + c;
+}
+
+/* Host generation is for the shapes rung 2 uses (rows of real inputs), not the 2^31 cliffs. */
+#define HOST_INPUT_MAX ((uint64_t)256 << 20)
+
+/* Fills buffer i of the instance on the host, with value class c or (c < 0) the captured
+ * tensor ref, and uploads it. */
+static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, const char *ref,
+                      struct eng_stream *s)
+{
+    struct eng_bufi *b = &in->var[i];
+    enum eng_dtype dt = e->m->buffers[i].dtype;
+    if (b->padded_bytes > HOST_INPUT_MAX) {
+        snprintf(e->err, sizeof e->err, "input %s is %llu bytes: %s %s is made on the host, up "
+                 "to %llu bytes", e->m->buffers[i].name, (unsigned long long)b->padded_bytes,
+                 c < 0 ? "a replayed" : "value class", c < 0 ? "tensor" : eng_vclass_name((enum eng_vclass)c),
+                 (unsigned long long)HOST_INPUT_MAX);
+        return -1;
+    }
+    if (!e->host_in)
+        e->host_in = xcalloc(e->m->nbuffers, sizeof *e->host_in);
+    free(e->host_in[i]);
+    e->host_in[i] = xmalloc(b->padded_bytes ? (size_t)b->padded_bytes : 1);
+    uint64_t len, stride;
+    eng_exec_rows(e, in, i, &len, &stride);
+    if (c < 0)
+        ENG_TRY(eng_replay_fill(e->m, i, &in->v, ref, e->host_in[i], b->padded_elems, e->err,
+                                sizeof e->err));
+    else
+        eng_vclass_fill((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
+                        buffer_seed(e, i));
+    if (!b->padded_bytes)
+        return 0;
+    return e->B->memcpy_htod(e->ctx, b->data, e->host_in[i], (size_t)b->padded_bytes, s, e->err,
+                             sizeof e->err);
+}
+
 int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
 {
     const struct eng_manifest *m = e->m;
@@ -301,8 +397,22 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         struct eng_bufi *b = &in->var[i];
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
-        ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, garbage ? ENG_INIT_GARBAGE : m->buffers[i].init,
-                   buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
+        const char *ref = NULL;
+        int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i, &ref);
+        if (init == INIT_REPLAY) {
+            ENG_TRY(fill_class(e, in, i, -1, ref, s));
+        } else if (init < 0) {
+            return -1;
+        } else if (init >= ENG_INIT_CLASS) {
+            ENG_TRY(fill_class(e, in, i, init - ENG_INIT_CLASS, NULL, s));
+        } else {
+            if (e->host_in && e->host_in[i]) {
+                free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
+                e->host_in[i] = NULL;
+            }
+            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, (enum eng_init)init,
+                           buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
+        }
         ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
     }
@@ -420,6 +530,98 @@ static void coords(const struct eng_exec *e, const struct eng_inst *in, size_t b
         snprintf(out + len, n - len, "]");
 }
 
+/* What the host-made inputs held where output b first went wrong (flat padded index): the
+ * same element of an input of the output's size, else the output's row of an input with more
+ * elements ("scores row 3: 0.75 0.75 -0.25 ..."). Empty when no input was made on the host. */
+static void inputs_at(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                      char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!e->host_in)
+        return;
+    const struct eng_manifest *m = e->m;
+    uint64_t olen, ostride;
+    eng_exec_rows(e, in, b, &olen, &ostride);
+    uint64_t row = m->buffers[b].ndims > 1 && ostride ? flat / ostride : flat;
+    size_t len = 0;
+    for (size_t i = 0; i < m->nbuffers && len + 8 < n; i++) {
+        if (!e->host_in[i])
+            continue;
+        enum eng_dtype dt = m->buffers[i].dtype;
+        const struct eng_bufi *bi = &in->var[i];
+        if (bi->padded_elems == in->var[b].padded_elems) {
+            len += (size_t)snprintf(out + len, n - len, "; input %s there is %.6g",
+                                    m->buffers[i].name, eng_dtype_value(dt, e->host_in[i], flat));
+            continue;
+        }
+        uint64_t ilen, istride;
+        eng_exec_rows(e, in, i, &ilen, &istride);
+        if (!istride || (row + 1) * istride > bi->padded_elems)
+            continue;
+        len += (size_t)snprintf(out + len, n - len, "; input %s row %llu:", m->buffers[i].name,
+                                (unsigned long long)row);
+        for (uint64_t k = 0; k < ilen && k < 8 && len + 16 < n; k++)
+            len += (size_t)snprintf(out + len, n - len, " %.4g",
+                                    eng_dtype_value(dt, e->host_in[i], row * istride + k));
+        if (ilen > 8 && len + 8 < n)
+            len += (size_t)snprintf(out + len, n - len, " ...");
+    }
+}
+
+bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in)
+{
+    const struct eng_manifest *m = e->m;
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        if (m->buffers[i].role != ENG_ROLE_INPUT || !eng_vclass_applies(m->buffers[i].dtype))
+            continue;
+        if (e->host_in && e->host_in[i]) {
+            for (uint64_t k = 0; k < in->var[i].padded_elems; k++)
+                if (!isfinite(eng_dtype_value(m->buffers[i].dtype, e->host_in[i], k)))
+                    return false;
+        } else if (m->buffers[i].init == ENG_INIT_GARBAGE) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "nan": "never": no NaN in output b (from finite inputs), whatever the reference holds. */
+static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                     struct eng_stream *s)
+{
+    struct eng_bufi *v = &in->var[b];
+    uint64_t len, stride;
+    eng_exec_rows(e, in, b, &len, &stride);
+    uint64_t rows = len ? v->elems / len : 0;
+    int dtype = (int)e->m->buffers[b].dtype;
+    eng_dptr res = e->res;
+    ENG_TRY(eng_exec_res_clear(e, s));
+    void *a[] = {&v->data, &rows, &len, &stride, &dtype, &res};
+    ENG_TRY(eng_exec_ulaunch(e, e->knan, rows * len, s, a));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    if (w[0]) {
+        char at[96], inputs[320];
+        coords(e, in, b, w[1] - 1, at, sizeof at);
+        inputs_at(e, in, b, w[1] - 1, inputs, sizeof inputs);
+        eng_exec_note(e, "%s%s: %llu NaN from finite inputs (first at %s; its rule is \"nan\": "
+                      "\"never\")%s", pre, e->m->buffers[b].name, (unsigned long long)w[0], at,
+                      inputs);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+    }
+    return 0;
+}
+
+void eng_exec_where(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                    char *out, size_t n)
+{
+    char at[96], inputs[320];
+    coords(e, in, b, flat, at, sizeof at);
+    inputs_at(e, in, b, flat, inputs, sizeof inputs);
+    snprintf(out, n, "%s%s", at, inputs);
+}
+
 void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr)
 {
     struct eng_check_result *r = e->out;
@@ -447,8 +649,23 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         int dtype = (int)dt;
         float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
         eng_dptr res = e->res, g1 = e->res + 8 * 8, g2 = e->res + 16 * 8;
-        void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
-        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+        const struct eng_buffer_spec *bs = &m->buffers[i];
+        uint64_t rows = 0, k = 0, kstride = 0, len = 0, stride = 0;
+        if (bs->ties_any) {
+            /* Any element of the tied set is right: the picks are checked against the input. */
+            eng_exec_rows(e, in, i, &k, &kstride);
+            rows = bs->ndims > 1 && k ? v->elems / k : v->elems;
+            if (bs->ndims == 1)
+                k = kstride = 1;
+            eng_exec_rows(e, in, (size_t)bs->ties_in, &len, &stride);
+            int idt = (int)m->buffers[bs->ties_in].dtype;
+            void *ta[] = {&v->data, &r->data, &rows, &k, &kstride, &in->var[bs->ties_in].data,
+                          &idt, &len, &stride, &res};
+            ENG_TRY(eng_exec_ulaunch(e, e->kties, rows, s, ta));
+        } else {
+            void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
+            ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+        }
         uint64_t pat = eng_dtype_sentinel(dt), gsz = ENG_GUARD_BYTES;
         uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
         eng_dptr after = v->data + v->padded_bytes;
@@ -464,7 +681,16 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         char pre[96] = "";
         if (prefix && *prefix)
             snprintf(pre, sizeof pre, "%s: ", prefix);
-        if (w[0]) {
+        if (w[0] && bs->ties_any) {
+            char at[96], inputs[320];
+            coords(e, in, i, w[1] - 1, at, sizeof at);
+            inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+            eng_exec_note(e, "%s%s: %llu of %llu picks are outside the reference's tied set of %s "
+                          "(first at %s)%s", pre, bn, (unsigned long long)w[0],
+                          (unsigned long long)v->elems, m->buffers[bs->ties_in].name, at, inputs);
+            e->failed = true;
+            eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+        } else if (w[0]) {
             float mx;
             uint32_t bits = (uint32_t)w[2];
             memcpy(&mx, &bits, 4);
@@ -491,9 +717,11 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
                          (double)mx, (unsigned long long)finite);
             else
                 snprintf(maxe, sizeof maxe, "max error n/a (no element is finite in both)");
-            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), %s%s%s",
+            char inputs[320];
+            inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+            eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), %s%s%s%s",
                  pre, bn, (unsigned long long)w[0], (unsigned long long)v->padded_elems, at,
-                 maxe, nonfin, never);
+                 maxe, nonfin, never, inputs);
             e->failed = true;
             eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)mx);
         } else {
@@ -512,6 +740,8 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             e->failed = true;
             eng_exec_record_bad(e, -1, (int64_t)(w[8] + w[16]), NAN);
         }
+        if (bs->nan_never && eng_vclass_applies(bs->dtype) && eng_exec_inputs_finite(e, in))
+            ENG_TRY(nan_never(e, in, i, pre, s));
     }
     return 0;
 }
@@ -733,6 +963,9 @@ static int setup(struct eng_exec *e)
     ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_ties", &e->kties));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_nan", &e->knan));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_property", &e->kprop));
     ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
     e->ublock = e->B->caps.util_block;
     e->ugrid = e->B->caps.util_grid;
@@ -779,6 +1012,38 @@ static bool wave_assumption_broken(struct eng_exec *e)
     eng_exec_note(e, "kernel %s assumes wave %d (KL_ASSUME_WAVE), this run's wave is %d: not "
                   "launched", entry, assumed, wave);
     return true;
+}
+
+/* What a check's "values" made, for the start of a finding: "value class peaked, V=ones: " or
+ * "replayed S (flydsl-1020.safetensors, layers.11.attn.scores): ". */
+static void describe_values(const char *v, char *out, size_t n)
+{
+    size_t first = strcspn(v, ";");
+    bool replay = !strncmp(v, "replay", first) && first == 6;
+    size_t len = replay ? (size_t)snprintf(out, n, "replayed")
+                        : (size_t)snprintf(out, n, "value class %.*s", (int)first, v);
+    for (const char *o = strchr(v, ';'); o && len + 8 < n; o = strchr(o + 1, ';')) {
+        size_t seg = strcspn(o + 1, ";"), name = strcspn(o + 1, "=");
+        const char *val = o + 2 + name;
+        if (name >= seg)
+            continue;
+        if (*val == '@') {
+            const char *hash = memchr(val, '#', seg - name - 1);
+            const char *file = val + 1, *slash = file;
+            for (const char *c = file; c < (hash ? hash : val + seg - name - 1); c++)
+                if (*c == '/')
+                    slash = c + 1;
+            int flen = (int)((hash ? hash : o + 1 + seg) - slash);
+            int tlen = hash ? (int)(o + 1 + seg - hash - 1) : 0;
+            len += (size_t)snprintf(out + len, n - len, "%s %.*s (%.*s, %.*s)",
+                                    o == strchr(v, ';') ? "" : ",", (int)name, o + 1, flen, slash,
+                                    tlen, hash ? hash + 1 : "");
+        } else {
+            len += (size_t)snprintf(out + len, n - len, ", %.*s", (int)seg, o + 1);
+        }
+    }
+    if (len + 3 < n)
+        snprintf(out + len, n - len, ": ");
 }
 
 void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
@@ -852,6 +1117,8 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         timer_init(&e, &t);
         rc = eng_exec_mode_plain(&e, &ins[0], &t, s->baseline ? ENG_OUT_ZEROS : ENG_OUT_SENTINEL,
                                  !s->baseline, "");
+        if (rc == 0 && !s->baseline && R && R->oracle)
+            rc = R->oracle(&e, &ins[0]);
     }
     timer_finish(&e, &t);
     if (rc < 0) {
@@ -861,7 +1128,11 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         snprintf(out->detail, sizeof out->detail, "%s", e.detail);
     } else {
         out->verdict = e.failed ? CDB_FAIL : CDB_PASS;
-        snprintf(out->detail, sizeof out->detail, "%s", e.detail);
+        /* A finding on made-up values names them: the class is half of what went wrong. */
+        char cls[240] = "";
+        if (s->values && e.failed)
+            describe_values(s->values, cls, sizeof cls);
+        snprintf(out->detail, sizeof out->detail, "%s%.1400s", cls, e.detail);
         if (!out->repeats)
             out->repeats = (int)t.n;
     }
@@ -877,5 +1148,8 @@ done:
             e.B->module_unload(e.ctx, e.mod);
         eng_session_put(e.B, e.ctx); /* the utility module stays with the context */
     }
+    for (size_t i = 0; e.host_in && i < e.m->nbuffers; i++)
+        free(e.host_in[i]);
+    free(e.host_in);
     eng_manifest_free(e.m);
 }

@@ -47,7 +47,7 @@ struct eng_exec {
     struct eng_manifest *m;
     struct eng_module *mod, *umod;
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khcheck, *kcopy,
-        *kdelay;
+        *kdelay, *kties, *knan, *kprop;
     eng_dptr res;
     unsigned ugrid, ublock;
     char target[80];            /* the compile target */
@@ -58,6 +58,9 @@ struct eng_exec {
     /* detail accumulation */
     char detail[1536];
     bool failed;
+    /* Per buffer: the inputs made on the host (value classes), as last uploaded, so that a
+     * finding can say what the input held where the output went wrong. NULL: made on the device. */
+    void **host_in;
 };
 
 struct eng_timer {
@@ -97,6 +100,17 @@ int eng_exec_reset_scratch(struct eng_exec *e, struct eng_inst *in, int which, s
 int eng_exec_guards_scratch(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s);
 int eng_exec_launch_var(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s);
 int eng_exec_launch_ref(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s);
+
+/* Buffer b's rows at this instance: the logical and the padded length of its last dimension. */
+void eng_exec_rows(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t *len,
+                   uint64_t *stride);
+/* True when every float input is finite: made on the host and looked at, or made on the device
+ * by a generator of finite values only. */
+bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in);
+/* "[3, 0]; input x there is 0": element flat (padded) of buffer b, and what the inputs made on
+ * the host held there (engine/value_class.h). */
+void eng_exec_where(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                    char *out, size_t n);
 
 void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr);
 /* The reference, sentinel and finite oracles over every output (full: the guards too); prefix

@@ -19,12 +19,24 @@
 #include "engine/expr.h"
 #include "engine/manifest_parse.h"
 #include "engine/rung.h"
+#include "engine/value_class.h"
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
                                                          "u32", "i64", "u8"};
 static const size_t dtype_sizes[ENG_DTYPE_COUNT] = {4, 2, 1, 4, 4, 8, 1};
 static const char *const role_names[] = {"input", "output", "scratch"};
-static const char *const init_names[] = {"normal", "uniform", "zeros", "ones", "iota", "garbage"};
+/* The device generators, then the value classes in enum eng_vclass order (engine/value_class.h;
+ * tests/unit/test_value_class.c checks the two agree). */
+static const char *const init_names[] = {
+    "normal", "uniform", "zeros", "ones", "iota", "garbage",
+    "zero-rows", "const-rows", "ties", "near-ties", "one-hot", "peaked", "identical-rows",
+    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite"};
+#define N_INIT_NAMES (int)(sizeof init_names / sizeof init_names[0])
+
+int eng_init_find(const char *s)
+{
+    return s ? eng_mp_pick(s, init_names, N_INIT_NAMES) : -1;
+}
 static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
 
 size_t eng_dtype_size(enum eng_dtype d) { return d < ENG_DTYPE_COUNT ? dtype_sizes[d] : 1; }
@@ -156,7 +168,7 @@ bool eng_mp_enum(struct eng_mparse *p, const cJSON *obj, const char *key, const 
     }
     int v = cJSON_IsString(j) ? eng_mp_pick(j->valuestring, names, n) : -1;
     if (v < 0) {
-        char list[160] = "", got[64];
+        char list[400] = "", got[64];
         for (int i = 0; i < n; i++) {
             strncat(list, names[i], sizeof list - strlen(list) - 1);
             if (i + 1 < n)
@@ -371,6 +383,52 @@ static bool parse_variant_opts(struct eng_mparse *p, const cJSON *vo, const char
 
 
 
+/* An output's "ties" ("lowest" or "any", with "ties_in": the input that decides) and "nan"
+ * ("propagate" or "never"), once every buffer is known. */
+static bool parse_value_rules(struct eng_mparse *p, struct eng_manifest *m, const cJSON *it, size_t bi)
+{
+    static const char *const ties_names[] = {"lowest", "any"};
+    static const char *const nan_names[] = {"propagate", "never"};
+    struct eng_buffer_spec *b = &m->buffers[bi];
+    const cJSON *ties = cJSON_GetObjectItemCaseSensitive(it, "ties"),
+                *nan = cJSON_GetObjectItemCaseSensitive(it, "nan"),
+                *in = cJSON_GetObjectItemCaseSensitive(it, "ties_in");
+    char f[96];
+    b->ties_in = -1;
+    if ((ties || nan || in) && b->role != ENG_ROLE_OUTPUT) {
+        snprintf(f, sizeof f, "buffers[%zu].%s", bi, ties ? "ties" : nan ? "nan" : "ties_in");
+        return eng_mp_bad(p, f, "expected only on a buffer whose role is \"output\"");
+    }
+    int v;
+    snprintf(f, sizeof f, "buffers[%zu].ties", bi);
+    if (!eng_mp_enum(p, it, "ties", f, ties_names, 2, 0, &v))
+        return false;
+    b->ties_any = v == 1;
+    snprintf(f, sizeof f, "buffers[%zu].nan", bi);
+    if (!eng_mp_enum(p, it, "nan", f, nan_names, 2, 0, &v))
+        return false;
+    b->nan_never = v == 1;
+    snprintf(f, sizeof f, "buffers[%zu].ties_in", bi);
+    if (b->ties_any != (in != NULL))
+        return eng_mp_bad(p, f, b->ties_any ? "expected the input whose values decide ties "
+                                              "(\"ties\": \"any\" needs it)"
+                                            : "expected only with \"ties\": \"any\"");
+    if (!in)
+        return true;
+    if (b->dtype != ENG_I32 && b->dtype != ENG_U32)
+        return eng_mp_bad(p, f, "expected \"ties\": \"any\" on an index output (i32 or u32)");
+    for (size_t o = 0; o < m->nbuffers; o++)
+        if (cJSON_IsString(in) && !strcmp(m->buffers[o].name, in->valuestring) &&
+            m->buffers[o].role == ENG_ROLE_INPUT)
+            b->ties_in = (int)o;
+    if (b->ties_in < 0) {
+        char got[64];
+        eng_mp_describe(in, got, sizeof got);
+        return eng_mp_bad(p, f, "expected the name of an input buffer, got %s", got);
+    }
+    return true;
+}
+
 static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
@@ -501,10 +559,16 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         b->role = (enum eng_role)e;
         any_output |= b->role == ENG_ROLE_OUTPUT;
         snprintf(f, sizeof f, "buffers[%zu].init", bi);
-        if (!eng_mp_enum(p, it, "init", f, init_names, 6,
+        if (!eng_mp_enum(p, it, "init", f, init_names, N_INIT_NAMES,
                       b->role == ENG_ROLE_INPUT ? ENG_INIT_NORMAL : ENG_INIT_ZEROS, &e))
             return false;
         b->init = (enum eng_init)e;
+        if (e >= ENG_INIT_CLASS && b->role != ENG_ROLE_INPUT)
+            return eng_mp_bad(p, f, "value class \"%s\" is an input generator, got a buffer "
+                              "whose role is not \"input\"", init_names[e]);
+        if (e >= ENG_INIT_CLASS && !eng_vclass_applies(b->dtype))
+            return eng_mp_bad(p, f, "value class \"%s\" applies to f32, bf16 and fp8e4m3 "
+                              "buffers, got a %s buffer", init_names[e], dtype_names[b->dtype]);
         const cJSON *sh = cJSON_GetObjectItemCaseSensitive(it, "shape");
         snprintf(f, sizeof f, "buffers[%zu].shape", bi);
         if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 8)
@@ -538,6 +602,10 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
     }
     if (!any_output)
         return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
+    size_t bi = 0;
+    for (const cJSON *it = bu->child; it; it = it->next, bi++)
+        if (!parse_value_rules(p, m, it, bi))
+            return false;
 
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "args");
     if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 || cJSON_GetArraySize(ar) > 32)

@@ -20,6 +20,7 @@ struct eng_plan_opts {
     double timeout_s;
     bool fixed, buggy;          /* which variants */
     bool baseline;              /* add the baseline checks */
+    const char *inputs;         /* captured tensors to replay (rung 2, engine/replay.h), or NULL */
 };
 
 struct eng_planned {

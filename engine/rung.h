@@ -47,6 +47,9 @@ struct eng_rung {
      * flydsl-1088), so a kernel that takes the process down is its finding. Baselines still
      * error. */
     bool crash_fails;
+    /* Worker side, optional: the rung's own oracles, run after the plain ones on each of its
+     * plain checks that is not a baseline (rung 2's properties). 0, or -1 with e->err. */
+    int (*oracle)(struct eng_exec *e, struct eng_inst *in);
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */
@@ -59,6 +62,7 @@ const struct eng_rung *eng_rung_find(int n);
 void eng_rung_list(char *out, size_t n);
 
 extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
+extern const struct eng_rung eng_rung2; /* engine/rung2.h holds its settings */
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 

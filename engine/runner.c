@@ -375,7 +375,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
                                .code_object = o->code_object,
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
-                               .fixed = o->fixed, .buggy = o->buggy, .baseline = true};
+                               .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
+                               .inputs = o->inputs};
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++) {
         size_t first = *nplan;

@@ -40,6 +40,7 @@ struct eng_run_opts {
     struct cdb *db;            /* may be NULL (nothing recorded) */
     const char *argv_text;     /* the command line, recorded with the run */
     const char *case_id;       /* for --case, recorded with the run */
+    const char *inputs;        /* --inputs FILE|DIR: captures rung 2 replays, or NULL */
 };
 
 /* Runs everything and returns the exit status (0, 1 or 2). Messages for setup errors go to

@@ -40,6 +40,8 @@ static void print_help(void)
            "                               cpu backend schedule for rung checks (default\n"
            "                               adversarial; baselines always run the default)\n"
            "  --seed N                     seed for inputs and the random schedule (default 1)\n"
+           "  --inputs FILE|DIR            rung 2: replay captured tensors (safetensors or .npy)\n"
+           "                               named like the suite's input buffers\n"
            "  --json                       print the report as JSON\n"
            "  --junit FILE                 also write JUnit XML\n"
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
@@ -225,6 +227,9 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
             NEED();
             if (!cli_parse_int("run", a, v, 0, 1 << 20, &o.events_fd))
                 return 2;
+        } else if (!strcmp(a, "--inputs")) {
+            NEED();
+            o.inputs = v;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = false;
         } else {
@@ -237,6 +242,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     if (!case_id && !suite)
         return cli_usage_error("run", "give --suite NAME|PATH (and --rung N for one of its rungs), "
                                       "or --case ID (--list shows the suites)");
+    if (o.inputs && rung != 2)
+        return cli_usage_error("run", "--inputs replays captured tensors on rung 2; give --rung 2");
     if (!case_id && rung && !eng_rung_find(rung)) {
         char have[64];
         eng_rung_list(have, sizeof have);

@@ -33,11 +33,13 @@ check bad_version.json 'version: expected a whole number from 1 to 1, got 2'
 # A rung's settings are its own; a key it does not know is a mistake, never ignored.
 check rung1_misspelt.json 'rungs.1: expected only the keys "tail_dims", "untuned", "cliffs" or "extra", got unknown key "tail_dim"'
 check rung5_misspelt.json 'rungs.5: expected only the keys "failure_rate", "confidence", "repeats" or "wide", got unknown key "repeat"'
+check rung2_misspelt.json 'rungs.2: expected only the keys "classes", "chunks", "topk", "properties" or "inputs", got unknown key "class"'
+check rung2_input_output.json 'rungs.2.inputs[0].buffer: expected an input buffer, got "o"'
 check rung1_cliff_misspelt.json 'rungs.1.cliffs[0]: expected only the keys "buffer", "param" or "with", got unknown key "width"'
 check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets" or "no_spills", got unknown key "no_spill"'
 check rung3_wave.json 'rungs.3.wave: expected 32 or 64 (lanes per wave), got 48'
 check rung3_target.json 'rungs.3.targets[0]: expected an AMD processor such as "gfx1250", got "sm_90"'
-check rung8_declared.json 'rungs.8: expected a rung the engine runs (1, 3, 4, 5, 6 and 7), got rung 8'
+check rung8_declared.json 'rungs.8: expected a rung the engine runs (1, 2, 3, 4, 5, 6 and 7), got rung 8'
 check rung6_settings.json 'rungs.6: expected no settings ({}): rung 6 takes none, got "ranks"'
 
 # A missing file and an unknown built-in name are setup errors too.

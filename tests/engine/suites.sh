@@ -17,7 +17,7 @@ n=0
 while read -r name _case _id _rungs rungs _rest; do
     [ -n "$name" ] || continue
     for r in $(echo "$rungs" | tr ',' ' '); do
-        case $r in 1 | 4 | 5) ;; *) continue ;; esac
+        case $r in 1 | 2 | 4 | 5) ;; *) continue ;; esac
         n=$((n + 1))
         out=$KL_TMP/$name-$r.txt
         t0=$SECONDS
