@@ -172,16 +172,40 @@ static int tab_index(const struct tui_app *app)
     return 0;
 }
 
+bool tui_app_offers_default(const struct tui_app *app, enum tui_action act)
+{
+    if (act == TUI_ACT_SEARCH || act == TUI_ACT_SEARCH_NEXT || act == TUI_ACT_SEARCH_PREV)
+        return views[app->view]->search != NULL;
+    return true;
+}
+
+bool tui_app_offers(struct tui_app *app, enum tui_action act)
+{
+    const struct tui_view_ops *ops = views[app->view];
+    return ops->offers ? ops->offers(app, app->state[app->view], act)
+                       : tui_app_offers_default(app, act);
+}
+
+/* `/` where there is nothing to search: say so, and swallow what is typed next (a person who
+ * did not see the message types the search anyway, and its digits would switch views). */
+static void refuse_search(struct tui_app *app)
+{
+    app->search_refused = true;
+    tui_app_message(app, "%s", tui_tr(app, "No search in this view: typing is ignored until Enter or Esc",
+                                      "此视图不支持搜索：Enter 或 Esc 之前的输入将被忽略"));
+}
+
 void tui_app_prompt_open(struct tui_app *app)
 {
     const struct tui_view_ops *ops = views[app->view];
     if (!ops->search) {
-        tui_app_message(app, "%s", tui_tr(app, "No search in this view", "此视图不支持搜索"));
+        refuse_search(app);
         return;
     }
+    /* A new search starts empty, as in less and vim; Esc brings back the one in force. */
     const char *cur = ops->search_text ? ops->search_text(app->state[app->view]) : "";
     snprintf(app->prompt_saved, sizeof app->prompt_saved, "%s", cur);
-    snprintf(app->prompt_text, sizeof app->prompt_text, "%s", cur);
+    app->prompt_text[0] = '\0';
     app->prompt = true;
 }
 
@@ -264,6 +288,8 @@ static void draw_keybar(struct tui_app *app)
         for (int a = TUI_ACT_NONE + 1; a < TUI_ACT_COUNT; a++) {
             const struct tui_action_info *in = &tui_actions[a];
             if (!in_scope(in->scope, want) || !in->bar[0])
+                continue;
+            if (scope != TUI_SCOPE_SEARCH && !tui_app_offers(app, (enum tui_action)a))
                 continue;
             const char *key = tui_action_key_label((enum tui_action)a);
             const char *label = in->bar[app->lang == TUI_LANG_ZH ? 1 : 0];
@@ -360,6 +386,9 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         tui_app_show(app, TUI_VIEW_DASHBOARD);
         return TUI_R_DRAW;
     case TUI_ACT_VIEW_CASES:
+        /* A number key goes to the list, never back into an open detail: what is typed next
+         * (a search, r) must act on the list the person asked for. */
+        app->detail_open = false;
         tui_app_show(app, TUI_VIEW_CASES);
         return TUI_R_DRAW;
     case TUI_ACT_VIEW_RUNS:
@@ -403,6 +432,13 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
 static unsigned dispatch(struct tui_app *app, enum tui_action act)
 {
     const struct tui_view_ops *ops = views[app->view];
+    if (!tui_app_offers(app, act)) {
+        if (act == TUI_ACT_SEARCH)
+            refuse_search(app);
+        else
+            tui_app_message(app, "%s", tui_tr(app, "That key does nothing here", "此键在这里无效"));
+        return TUI_R_DRAW;
+    }
     unsigned r = ops->action ? ops->action(app, app->state[app->view], act) : TUI_R_UNHANDLED;
     if (r & TUI_R_UNHANDLED)
         r = (r & ~(unsigned)TUI_R_UNHANDLED) | generic_action(app, act);
@@ -447,10 +483,10 @@ static unsigned prompt_key(struct tui_app *app, int key)
     }
     if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key))
         return TUI_R_NONE;
-    char name[16];
-    tui_key_name(key, name, sizeof name); /* UTF-8 of the character */
-    if (len + strlen(name) <= TUI_SEARCH_MAX) {
-        memcpy(app->prompt_text + len, name, strlen(name) + 1);
+    char ch[5]; /* the character itself: a space is typed as a space */
+    size_t n = text_encode((uint32_t)key, ch);
+    if (n > 0 && len + n <= TUI_SEARCH_MAX) {
+        memcpy(app->prompt_text + len, ch, n + 1);
         prompt_changed(app);
     }
     return TUI_R_DRAW;
@@ -461,6 +497,19 @@ static unsigned handle_key(struct tui_app *app, int key)
     app->message[0] = '\0';
     if (app->prompt)
         return prompt_key(app, key);
+    if (app->search_refused) {
+        /* Characters typed after a refused `/` are the search the person meant: drop them,
+         * and Enter or Esc that would have ended the prompt. Any other key acts. */
+        if (key == TUI_KEY_ENTER || key == TUI_KEY_ESC) {
+            app->search_refused = false;
+            return TUI_R_DRAW;
+        }
+        if (key >= ' ' && key < 0x110000 && !text_is_control((uint32_t)key)) {
+            refuse_search(app);
+            return TUI_R_DRAW;
+        }
+        app->search_refused = false;
+    }
     if (app->lay.too_small)
         return key == 'q' || key == TUI_KEY_FN(KEY_F(10)) ? TUI_R_QUIT : TUI_R_NONE;
     if (key == ' ' && app->view != TUI_VIEW_CASES)
@@ -474,6 +523,7 @@ static unsigned handle_key(struct tui_app *app, int key)
 static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
 {
     app->message[0] = '\0';
+    app->search_refused = false;
     if (app->lay.too_small)
         return TUI_R_NONE;
     if (ev->wheel == 0 && ev->y == app->lay.header.y) {

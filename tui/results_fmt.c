@@ -32,9 +32,24 @@ enum tui_role tui_verdict_role(int v)
     }
 }
 
+const char *tui_verdict_word(int v, bool zh)
+{
+    /* in the order of enum cdb_verdict */
+    static const char *const words_zh[] = {"通过", "失败", "挂起", "错误", "跳过", "已取消",
+                                           "运行中"};
+    if (v < 0 || v >= CDB_VERDICT_COUNT)
+        return "?";
+    return zh ? words_zh[v] : cdb_verdict_name((enum cdb_verdict)v);
+}
+
+void tui_fmt_verdict_lang(int v, bool zh, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", tui_verdict_glyph(v), tui_verdict_word(v, zh));
+}
+
 void tui_fmt_verdict(int v, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s %s", tui_verdict_glyph(v), cdb_verdict_name((enum cdb_verdict)v));
+    tui_fmt_verdict_lang(v, false, buf, len);
 }
 
 void tui_fmt_us(double us, char *buf, size_t len)

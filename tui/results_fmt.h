@@ -4,6 +4,7 @@
 #ifndef KL_TUI_RESULTS_FMT_H
 #define KL_TUI_RESULTS_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tui/theme.h"
@@ -16,6 +17,10 @@ const char *tui_verdict_glyph(int verdict);
 enum tui_role tui_verdict_role(int verdict);
 /* The glyph and the name, as verdict columns show them: "✓ pass". */
 void tui_fmt_verdict(int verdict, char *buf, size_t len);
+/* The same in a language: zh gives the Chinese word ("✓ 通过"). */
+void tui_fmt_verdict_lang(int verdict, bool zh, char *buf, size_t len);
+/* The verdict's word alone, in English or Chinese ("pass", "通过"); "?" for no verdict. */
+const char *tui_verdict_word(int verdict, bool zh);
 
 /* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
 void tui_fmt_us(double us, char *buf, size_t len);

@@ -57,6 +57,9 @@ struct tui_view_ops {
     void (*status)(struct tui_app *app, void *state, char *buf, size_t len);
     /* Language or data changed: rebuild what depends on it. */
     void (*changed)(struct tui_app *app, void *state);
+    /* The keys this view offers: the key bar shows only those, and a key of a global action
+     * the view does not offer is refused with a message. NULL: tui_app_offers_default. */
+    bool (*offers)(struct tui_app *app, void *state, enum tui_action act);
     /* Shows the view on what (see struct tui_open); NULL for a view reached only by its tab.
      * Returns false when it did not open (a message says why where a person asked for it). */
     bool (*open)(struct tui_app *app, void *state, const struct tui_open *what);
@@ -111,6 +114,8 @@ struct tui_app {
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
+    bool search_refused;            /* `/` was refused here: the text typed after it is
+                                     * swallowed (up to Enter or Esc), never taken as keys */
 
     /* The Runs tab: the views it shows, the top one on screen (Esc pops). */
     enum tui_view_id runs_stack[TUI_RUNS_STACK];
@@ -142,7 +147,12 @@ void tui_app_show(struct tui_app *app, enum tui_view_id v);
  * Returns what the hook returns; false for a view without one. */
 bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open *what);
 
-/* Opens the search prompt on the current view. */
+/* Whether the view shown offers action act (its offers hook, or the default). The default:
+ * the search keys (/ n N) only where the view has a search hook, everything else yes. */
+bool tui_app_offers(struct tui_app *app, enum tui_action act);
+bool tui_app_offers_default(const struct tui_app *app, enum tui_action act);
+
+/* Opens the search prompt on the current view, empty (Esc restores the search in force). */
 void tui_app_prompt_open(struct tui_app *app);
 
 /* Sets the status line message (formatted), shown until the next key. */

@@ -306,7 +306,9 @@ static unsigned dash_action(struct tui_app *app, void *state, enum tui_action ac
                      &(struct tui_open){.gap = s->gap + 1, .rung = s->rung + 1});
         return TUI_R_DRAW;
     case TUI_ACT_SEARCH:
-        /* Search lives in the case list: go there and open the prompt. */
+        /* Search lives in the case list: go there (not into an open detail) and open the
+         * prompt. */
+        app->detail_open = false;
         tui_app_show(app, TUI_VIEW_CASES);
         tui_app_prompt_open(app);
         return TUI_R_DRAW;
@@ -347,6 +349,13 @@ static void dash_refresh(struct tui_app *app, void *state)
     (void)app, (void)state;
 }
 
+/* `/` searches the case list from here; n and N have nothing to move between. */
+static bool dash_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    (void)state;
+    return act == TUI_ACT_SEARCH || tui_app_offers_default(app, act);
+}
+
 const struct tui_view_ops tui_view_dashboard = {
     .name = "dashboard",
     .scope = TUI_SCOPE_GLOBAL,
@@ -357,4 +366,5 @@ const struct tui_view_ops tui_view_dashboard = {
     .mouse = dash_mouse,
     .status = dash_status,
     .changed = dash_refresh,
+    .offers = dash_offers,
 };

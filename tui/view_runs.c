@@ -1,12 +1,14 @@
 /* Runs: every recorded run, newest first — made here or pulled from other hosts — with its
  * host, machine, rung, suite, verdict and the count of checks per verdict. H, R and V cycle the
- * host, rung and verdict filters, x clears them; Enter opens a run's checks, m its machine.
+ * host, rung and verdict filters, / searches (case, suite, verdict, host: every word must occur
+ * in one of them), x clears them all; Enter opens a run's checks, m its machine.
  *
  * Also here: P, the pull of every host. It runs `kladder pull` as a child (the transfers and
  * their time limits stay out of this process) and shows one line per host as they finish. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "casedb/hosts.h"
 #include "casedb/results_query.h"
@@ -33,6 +35,7 @@ struct runs_state {
     char host[80];
     int rung;    /* -1 any */
     int verdict; /* -1 any */
+    char search[TUI_SEARCH_MAX + 1];
     /* the pull */
     struct tui_child *pull;
     char *pull_report;      /* "NAME: ..." lines, newest pull */
@@ -46,8 +49,48 @@ struct runs_state {
 /* The filters work on the list in memory, as cdb_run_filter would in SQL (a host is the one
  * that made the run or the one it was pulled from; "local" is runs made here): a filter key
  * then costs no read, whatever the size of the database. */
-static bool passes(const struct runs_state *s, const struct cdb_run_info *ri)
+/* Whether field holds term (n bytes), ignoring ASCII case: a verdict or a host is typed as it
+ * reads, "FAIL" or "fail". */
+static bool field_has(const char *field, const char *term, size_t n)
 {
+    if (!field)
+        return false;
+    for (const char *p = field; strlen(p) >= n; p++)
+        if (strncasecmp(p, term, n) == 0)
+            return true;
+    return false;
+}
+
+/* Every whitespace-separated word of the search occurs in the run's case, suite, verdict (its
+ * English name or the one on screen) or host. */
+static bool matches_search(const struct tui_app *app, const char *search,
+                           const struct cdb_run_info *ri)
+{
+    char verdict[64];
+    tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
+    const char *fields[] = {ri->run.case_id, ri->run.suite,
+                            cdb_verdict_name(ri->run.verdict), verdict, ri->run.host,
+                            ri->origin};
+    for (const char *p = search; *p;) {
+        p += strspn(p, " \t");
+        size_t n = strcspn(p, " \t");
+        if (n == 0)
+            break;
+        bool found = false;
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !found; i++)
+            found = field_has(fields[i], p, n);
+        if (!found)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+static bool passes(const struct tui_app *app, const struct runs_state *s,
+                   const struct cdb_run_info *ri)
+{
+    if (s->search[0] && !matches_search(app, s->search, ri))
+        return false;
     if (s->host[0]) {
         bool local = strcmp(s->host, "local") == 0;
         if (local ? ri->origin != NULL
@@ -59,13 +102,13 @@ static bool passes(const struct runs_state *s, const struct cdb_run_info *ri)
            (s->verdict < 0 || (int)ri->run.verdict == s->verdict);
 }
 
-static void apply_filters(struct runs_state *s)
+static void apply_filters(const struct tui_app *app, struct runs_state *s)
 {
     free(s->vis);
     s->vis = xmalloc((s->runs.n + 1) * sizeof *s->vis);
     s->n_vis = 0;
     for (size_t i = 0; i < s->runs.n; i++)
-        if (passes(s, &s->runs.items[i]))
+        if (passes(app, s, &s->runs.items[i]))
             s->vis[s->n_vis++] = i;
     tui_list_set_count(&s->list, s->n_vis);
 }
@@ -78,13 +121,13 @@ static const struct cdb_run_info *shown(const struct runs_state *s, size_t row)
 /* The list is read on a worker thread (tui/bgread.h), as the comparison is: 1,000 runs take a
  * few milliseconds, a year of runs far more than a keystroke may. Until a new list arrives the
  * old one stays on screen. */
-static void install(struct runs_state *s, struct cdb_run_list *l)
+static void install(const struct tui_app *app, struct runs_state *s, struct cdb_run_list *l)
 {
     if (s->loaded)
         cdb_run_list_free(&s->runs);
     s->runs = *l;
     s->loaded = true;
-    apply_filters(s);
+    apply_filters(app, s);
 }
 
 static void *runs_read(struct cdb *db, void *arg, char *err, size_t errlen)
@@ -114,7 +157,7 @@ static void runs_ready(struct tui_app *app, void *ctx)
         tui_app_message(app, "%s", err);
         return;
     }
-    install(s, l);
+    install(app, s, l);
     free(l);
 }
 
@@ -131,7 +174,7 @@ static void load(struct tui_app *app, struct runs_state *s)
     struct cdb_run_list l = {0};
     if (cdb_runs_query(app->db, NULL, &l, err, sizeof err) != 0)
         tui_app_message(app, "%s", err);
-    install(s, &l);
+    install(app, s, &l);
 }
 
 static void *runs_init(struct tui_app *app)
@@ -307,10 +350,10 @@ static void runs_draw(struct tui_app *app, void *state)
         return;
     }
     if (s->n_vis == 0) {
-        bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0;
+        bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0 || s->search[0];
         tui_draw_text(y + 1, c.x, c.w, TUI_ROLE_DIM,
-                      filtered ? tui_tr(app, "No run matches the filters. x clears them.",
-                                        "没有符合筛选的运行。按 x 清除筛选。")
+                      filtered ? tui_tr(app, "No run matches the filters or the search. x clears them.",
+                                        "没有符合筛选或搜索的运行。按 x 清除。")
                                : tui_tr(app, "No runs yet. r on a case or a dashboard cell "
                                              "runs it; P pulls other hosts' results.",
                                         "还没有运行记录。在案例或仪表盘格子上按 r 运行；按 P "
@@ -437,25 +480,26 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_RUNS_HOST:
         cycle_host(app, s);
         tui_list_first(l);
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_RUNG:
         s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
         tui_list_first(l);
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_VERDICT:
         s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
         tui_list_first(l);
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_PULL:
         pull_start(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_CLEAR:
         s->host[0] = '\0';
+        s->search[0] = '\0';
         s->rung = s->verdict = -1;
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->pull_report && !s->pull) { /* Esc dismisses the report of the last pull */
@@ -494,8 +538,32 @@ static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
     if (s->verdict >= 0 && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "verdict", "判定"),
                               cdb_verdict_name((enum cdb_verdict)s->verdict));
+    if (s->search[0] && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s \"%s\"", tui_tr(app, "search", "搜索"),
+                              s->search);
     if (o < len)
         snprintf(buf + o, len - o, "%s", tui_tr(app, " · P pulls every host", " · P 拉取所有主机"));
+}
+
+static void runs_search(struct tui_app *app, void *state, const char *text)
+{
+    struct runs_state *s = state;
+    snprintf(s->search, sizeof s->search, "%s", text);
+    tui_list_first(&s->list);
+    if (s->loaded)
+        apply_filters(app, s);
+}
+
+static const char *runs_search_text(void *state)
+{
+    return ((struct runs_state *)state)->search;
+}
+
+static void runs_changed(struct tui_app *app, void *state)
+{
+    struct runs_state *s = state;
+    if (s->loaded && s->search[0]) /* verdict words follow the language */
+        apply_filters(app, s);
 }
 
 const struct tui_view_ops tui_view_runs = {
@@ -507,4 +575,7 @@ const struct tui_view_ops tui_view_runs = {
     .action = runs_action,
     .mouse = runs_mouse,
     .status = runs_status,
+    .search = runs_search,
+    .search_text = runs_search_text,
+    .changed = runs_changed,
 };
