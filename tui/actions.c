@@ -133,7 +133,7 @@ static enum tui_action find_in(enum tui_scope scope, int key)
 enum tui_action tui_action_for_key(enum tui_scope scope, int key)
 {
     enum tui_action a = scope == TUI_SCOPE_GLOBAL ? TUI_ACT_NONE : find_in(scope, key);
-    if (a == TUI_ACT_NONE && scope != TUI_SCOPE_SEARCH)
+    if (a == TUI_ACT_NONE && scope != TUI_SCOPE_SEARCH && scope != TUI_SCOPE_CONFIRM)
         a = find_in(TUI_SCOPE_GLOBAL, key);
     return a;
 }

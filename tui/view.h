@@ -114,6 +114,15 @@ struct tui_app {
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
+    /* A y/n question on the status line: the next key answers it (y yes, anything else no). */
+    struct {
+        bool open;
+        char text[200];
+        unsigned (*yes)(struct tui_app *app, void *ctx); /* returns TUI_R_* bits */
+        void *ctx;
+    } confirm;
+    bool run_under_way;             /* the live view's run is going (set by tui/view_live.c): a
+                                     * ● on the Runs tab and in the status line, q asks first */
     bool search_refused;            /* `/` was refused here: the text typed after it is
                                      * swallowed (up to Enter or Esc), never taken as keys */
 
@@ -154,6 +163,11 @@ bool tui_app_offers_default(const struct tui_app *app, enum tui_action act);
 
 /* Opens the search prompt on the current view, empty (Esc restores the search in force). */
 void tui_app_prompt_open(struct tui_app *app);
+
+/* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was
+ * done. Used before what cannot be undone (cancelling a run, quitting during one). */
+void tui_app_confirm(struct tui_app *app, const char *question,
+                     unsigned (*yes)(struct tui_app *app, void *ctx), void *ctx);
 
 /* Sets the status line message (formatted), shown until the next key. */
 void tui_app_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

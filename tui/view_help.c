@@ -60,6 +60,7 @@ static void build(struct tui_app *app, struct help_state *s, int width)
         {TUI_SCOPE_LIVE, {"Live run", "进行中的运行"}},
         {TUI_SCOPE_COMPARE, {"Compare", "对比"}},
         {TUI_SCOPE_SEARCH, {"Search prompt", "搜索输入框"}},
+        {TUI_SCOPE_CONFIRM, {"A question (y/n)", "提问（y/n）"}},
     };
     tui_doc_add(d, TUI_ROLE_TITLE,
                 tui_tr(app, "kladder — know the gaps between unit tests and models",

@@ -2,9 +2,11 @@
  * check-start, check-done, end): checks done of total, the current check, the elapsed time, a
  * progress bar and each verdict as it arrives. One run at a time; r during a run shows this view.
  *
- * x or Esc cancels: SIGTERM, on which kladder run stops its worker, records the checks not run
- * as cancelled and the run as cancelled; if it had to be killed before it could, the run is
- * marked cancelled here (cdb_run_finish), and the checks it finished stay recorded. */
+ * Esc goes back and leaves the run going (a ● on the Runs tab says so; r shows it again). x, and
+ * q anywhere, ask y/n first, since a cancel cannot be undone: SIGTERM, on which kladder run stops
+ * its worker, records the checks not run as cancelled and the run as cancelled; if it had to be
+ * killed before it could, the run is marked cancelled here (cdb_run_finish), and the checks it
+ * finished stay recorded. */
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +153,7 @@ static void live_exit(struct tui_app *app, void *ctx)
 {
     struct live_state *s = ctx;
     s->finished = true;
+    app->run_under_way = false;
     s->status = tui_child_status(s->child);
     s->elapsed_ms = tui_child_elapsed_ms(s->child);
     bool cancelled = tui_child_cancelled(s->child);
@@ -198,6 +201,7 @@ static void live_start(struct tui_app *app, struct live_state *s, const char *co
     tui_launcher_cmdline(argv, s->cmd, sizeof s->cmd);
     char err[300];
     s->child = tui_launcher_start(app, argv, true, live_line, live_exit, s, err, sizeof err);
+    app->run_under_way = s->child != NULL;
     tui_runs_push(app, TUI_VIEW_LIVE);
     if (!s->child) {
         s->finished = true;
@@ -319,25 +323,40 @@ static void live_draw(struct tui_app *app, void *state)
     tui_list_draw(&s->list, ymax - y, live_row, &c);
 }
 
+static unsigned cancel_yes(struct tui_app *app, void *ctx)
+{
+    struct live_state *s = ctx;
+    if (!s->child || s->finished) /* it ended while the question waited */
+        return TUI_R_DRAW;
+    tui_child_cancel(s->child);
+    s->cancel_asked = true;
+    tui_app_message(app, "%s", tui_tr(app, "Cancelling: the run stops after its worker",
+                                      "正在取消：工作进程停止后运行即结束"));
+    return TUI_R_DRAW;
+}
+
+static bool cancellable(const struct live_state *s)
+{
+    return s->child && !s->finished && !s->cancel_asked;
+}
+
 static unsigned live_action(struct tui_app *app, void *state, enum tui_action act)
 {
     struct live_state *s = state;
-    bool running = s->child && !s->finished;
     switch (act) {
     case TUI_ACT_RUN_CANCEL:
+        if (!cancellable(s))
+            return TUI_R_NONE;
+        tui_app_confirm(app, tui_tr(app, "Cancel the run? The checks done are kept. y/n",
+                                    "取消这次运行吗？已完成的检查会保留。y/n"),
+                        cancel_yes, s);
+        return TUI_R_DRAW;
     case TUI_ACT_BACK:
-        if (running) {
-            tui_child_cancel(s->child);
-            s->cancel_asked = true;
-            tui_app_message(app, "%s", tui_tr(app, "Cancelling: the run stops after its worker",
-                                              "正在取消：工作进程停止后运行即结束"));
-            return TUI_R_DRAW;
-        }
-        if (act == TUI_ACT_BACK) {
-            tui_runs_pop(app);
-            return TUI_R_DRAW;
-        }
-        return TUI_R_NONE;
+        if (s->child && !s->finished)
+            tui_app_message(app, "%s", tui_tr(app, "The run goes on: ● on the Runs tab; r shows it again",
+                                              "运行继续进行：运行标签上有 ●；按 r 再次查看"));
+        tui_runs_pop(app);
+        return TUI_R_DRAW;
     case TUI_ACT_OPEN:
         if (s->finished && s->run_id[0])
             tui_app_open(app, TUI_VIEW_RUN, &(struct tui_open){.id = s->run_id});
@@ -347,12 +366,22 @@ static unsigned live_action(struct tui_app *app, void *state, enum tui_action ac
     }
 }
 
+/* x Cancel only while there is a run to cancel: not after it ended, nor once cancelling. */
+static bool live_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    if (act == TUI_ACT_RUN_CANCEL)
+        return cancellable(state);
+    return tui_app_offers_default(app, act);
+}
+
 static void live_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     struct live_state *s = state;
-    if (s->child && !s->finished)
-        snprintf(buf, len, "%s", tui_tr(app, "x or Esc cancels the run · Tab and the other views still work",
-                                        "x 或 Esc 取消运行 · Tab 和其他视图照常可用"));
+    if (s->child && !s->finished && s->cancel_asked)
+        snprintf(buf, len, "%s", tui_tr(app, "Cancelling · Esc goes back", "正在取消 · Esc 返回"));
+    else if (s->child && !s->finished)
+        snprintf(buf, len, "%s", tui_tr(app, "x cancels the run (asks first) · Esc goes back and leaves it running",
+                                        "x 取消运行（先询问） · Esc 返回，运行继续"));
     else
         snprintf(buf, len, "%s", tui_tr(app, "Enter opens the run's checks · Esc back to the runs",
                                         "Enter 打开运行的检查 · Esc 返回运行列表"));
@@ -367,4 +396,5 @@ const struct tui_view_ops tui_view_live = {
     .action = live_action,
     .status = live_status,
     .open = live_open,
+    .offers = live_offers,
 };
