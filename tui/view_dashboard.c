@@ -170,7 +170,13 @@ static void dash_draw(struct tui_app *app, void *state)
     s->cell_w = cell_w;
 
     /* Header rows: rung numbers, and names when the cells are wide enough. */
-    tui_draw_pad(y, x, label_w, TUI_ROLE_COLHEAD, tui_tr(app, "gap \\ rung", "缺口 \\ 阶梯"));
+    /* The corner names rows and columns; where it would touch R1 the rows' name alone. A cell
+     * is kept free before the first rung's heading, as between rungs. */
+    const char *corner = tui_tr(app, "gap \\ rung", "缺口 \\ 阶梯");
+    if (text_width(corner) > label_w - 1)
+        corner = tui_tr(app, "gap", "缺口");
+    tui_draw_pad(y, x, label_w, TUI_ROLE_COLHEAD, "");
+    tui_draw_pad(y, x, label_w - 1, TUI_ROLE_COLHEAD, corner);
     for (int j = 0; j < CDB_RUNGS; j++) {
         const struct cdb_rung *rg = tui_app_rung(app, j + 1);
         if (cell_w >= 10 && rg)
