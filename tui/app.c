@@ -453,6 +453,13 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         refresh_views(app);
         return TUI_R_DRAW;
     case TUI_ACT_THEME:
+        if (app->color_mode == TUI_COLOR_MONO) {
+            /* In monochrome every theme looks the same: changing only the name would say
+             * something happened when nothing did. */
+            tui_app_message(app, "%s", tui_tr(app, "Themes need colour, and colour is off (NO_COLOR, --color=never or the terminal); --color=always turns it on",
+                                              "主题需要颜色，而颜色已关闭（NO_COLOR、--color=never 或终端不支持）；--color=always 可打开"));
+            return TUI_R_DRAW;
+        }
         app->theme = (size_t)app->theme + 1 < app->n_themes ? app->theme + 1 : 0;
         apply_theme(app);
         return TUI_R_DRAW;

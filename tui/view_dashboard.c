@@ -227,7 +227,7 @@ static void dash_draw(struct tui_app *app, void *state)
             }
             if (cell_w >= 9) {
                 buf[0] = ' ';
-                tui_fmt_verdict(v, buf + 1, sizeof buf - 1);
+                tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, sizeof buf - 1);
             } else {
                 snprintf(buf, sizeof buf, " %s", tui_verdict_glyph(v));
             }

@@ -188,7 +188,7 @@ static void live_exit(struct tui_app *app, void *ctx)
     }
     tui_app_results_changed(app);
     if (app->lang == TUI_LANG_ZH)
-        tui_app_message(app, "运行结束：%s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
+        tui_app_message(app, "运行结束：%s", s->run_id[0] ? tui_verdict_word(s->verdict, true)
                                                            : "未能开始");
     else
         tui_app_message(app, "The run ended: %s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
@@ -224,6 +224,7 @@ static bool live_open(struct tui_app *app, void *state, const struct tui_open *w
 
 struct live_draw_ctx {
     struct live_state *s;
+    bool zh;
     int y, x, w;
 };
 
@@ -237,7 +238,7 @@ static void live_row(size_t row, int line, bool selected, void *vctx)
     tui_draw_fill(y, x, c->w, base);
     snprintf(buf, sizeof buf, "%d", k->seq);
     tui_draw_right(y, x, 3, selected ? base : TUI_ROLE_DIM, buf);
-    tui_fmt_verdict(k->verdict, buf, sizeof buf);
+    tui_fmt_verdict_lang(k->verdict, c->zh, buf, sizeof buf);
     tui_draw_pad(y, x + 4, 11, selected ? base : tui_verdict_role(k->verdict), buf);
     tui_draw_pad(y, x + 16, 15, base, k->variant ? k->variant : "");
     int rest = c->w - 32 - 11;
@@ -284,7 +285,7 @@ static void live_draw(struct tui_app *app, void *state)
     else if (!s->run_id[0])
         state_txt = tui_tr(app, "did not start", "未能开始"), role = TUI_ROLE_FAIL;
     else
-        state_txt = cdb_verdict_name((enum cdb_verdict)s->verdict),
+        state_txt = tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH),
         role = tui_verdict_role(s->verdict);
     if (app->lang == TUI_LANG_ZH)
         snprintf(buf, sizeof buf, "%s · 已完成 %d / %d 项检查 · %.1f 秒%s%s", state_txt, s->done,
@@ -319,7 +320,7 @@ static void live_draw(struct tui_app *app, void *state)
     y++;
     if (y >= ymax)
         return;
-    struct live_draw_ctx c = {.s = s, .y = y, .x = x, .w = w};
+    struct live_draw_ctx c = {.s = s, .zh = app->lang == TUI_LANG_ZH, .y = y, .x = x, .w = w};
     tui_list_draw(&s->list, ymax - y, live_row, &c);
 }
 

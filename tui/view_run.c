@@ -109,7 +109,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     snprintf(buf, sizeof buf, "%d", k->seq);
     if (col[COL_SEQ].w)
         tui_draw_right(y, x + col[COL_SEQ].x, col[COL_SEQ].w, selected ? base : TUI_ROLE_DIM, buf);
-    tui_fmt_verdict(k->verdict, buf, sizeof buf);
+    tui_fmt_verdict_lang(k->verdict, c->app->lang == TUI_LANG_ZH, buf, sizeof buf);
     if (col[COL_VERDICT].w)
         tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
                      selected ? base : tui_verdict_role(k->verdict), buf);
@@ -134,14 +134,14 @@ static int max_int(int a, int b)
 /* The table's columns at width w: as wide as the content and the headings. Only the shape gives
  * way; then the check (the flex column) shrinks: fixed against buggy is the lesson of a row, so
  * the variant stays whole. */
-static void layout_columns(const struct run_state *s, const char *const *heads, int w,
+static void layout_columns(const struct run_state *s, bool zh, const char *const *heads, int w,
                            struct tui_col *col)
 {
     int verdict_w = 0;
     for (int v = 0; v < CDB_RUNNING; v++)
         if (s->d.info.counts[v]) {
             char buf[48];
-            tui_fmt_verdict(v, buf, sizeof buf);
+            tui_fmt_verdict_lang(v, zh, buf, sizeof buf);
             verdict_w = max_int(verdict_w, text_width(buf));
         }
     char seq[24];
@@ -177,7 +177,7 @@ static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, in
     if (y >= ymax)
         return;
     char verdict[48];
-    tui_fmt_verdict(k->verdict, verdict, sizeof verdict);
+    tui_fmt_verdict_lang(k->verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s · %s", verdict, k->check ? k->check : "",
              k->variant ? k->variant : "");
     tui_draw_text(y++, x, w, tui_verdict_role(k->verdict), buf);
@@ -242,17 +242,13 @@ static void run_draw(struct tui_app *app, void *state)
         return;
     }
     const struct cdb_run_info *ri = &s->d.info;
-    char buf[512], counts[160] = "";
-    size_t o = 0;
-    for (int v = 0; v < CDB_RUNNING; v++)
-        if (ri->counts[v])
-            o += (size_t)snprintf(counts + o, sizeof counts - o, "%s%d %s", o ? ", " : "",
-                                  ri->counts[v], cdb_verdict_name((enum cdb_verdict)v));
+    char buf[512], counts[160];
+    tui_fmt_counts(ri->counts, app->lang == TUI_LANG_ZH, counts, sizeof counts);
     char verdict[48];
-    tui_fmt_verdict(ri->run.verdict, verdict, sizeof verdict);
+    tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),
              ri->run.uuid, ri->origin ? " · " : "", ri->origin ? ri->origin : "",
-             counts[0] ? counts : "-");
+             counts);
     tui_draw_text(y++, x, w, tui_verdict_role(ri->run.verdict), buf);
     snprintf(buf, sizeof buf, "%s %s · %s %s %s · %s %s%s%s", tui_tr(app, "host", "主机"),
              ri->run.host ? ri->run.host : "?", tui_tr(app, "machine", "机器"),
@@ -268,7 +264,7 @@ static void run_draw(struct tui_app *app, void *state)
     const char *heads[COL_COUNT] = {
         "#", tui_tr(app, "Verdict", "判定"), tui_tr(app, "Variant", "变体"),
         tui_tr(app, "Check", "检查"), tui_tr(app, "Shape", "形状"), tui_tr(app, "Median", "中位数")};
-    layout_columns(s, heads, w, c.col);
+    layout_columns(s, app->lang == TUI_LANG_ZH, heads, w, c.col);
     tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
     for (int i = 0; i < COL_COUNT; i++) {
         if (!c.col[i].w)

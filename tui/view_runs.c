@@ -16,6 +16,7 @@
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/child.h"
+#include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
 #include "tui/list.h"
@@ -200,24 +201,14 @@ static void runs_fini(void *state)
 
 /* ---- drawing ---- */
 
+enum { COL_WHEN, COL_HOST, COL_MACH, COL_RUNG, COL_SUITE, COL_VERDICT, COL_COUNTS, COL_COUNT };
+
 struct draw_ctx {
     struct tui_app *app;
     struct runs_state *s;
     int y, x, w;
-    int when_w, host_w, mach_w, rung_w, suite_w, verdict_w, counts_w;
+    struct tui_col col[COL_COUNT];
 };
-
-static void counts_text(const struct cdb_run_info *ri, char *buf, size_t len)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int v = 0; v < CDB_RUNNING && o < len; v++)
-        if (ri->counts[v])
-            o += (size_t)snprintf(buf + o, len - o, "%s%d%s", o ? " " : "", ri->counts[v],
-                                  tui_verdict_glyph(v));
-    if (!buf[0])
-        snprintf(buf, len, "-");
-}
 
 static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
 {
@@ -239,41 +230,101 @@ static void when_text(const char *iso, char *buf, size_t len)
         snprintf(buf, len, "%s", iso ? iso : "");
 }
 
+static void machine_text(const struct cdb_run_info *ri, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", ri->machine.device ? ri->machine.device : "?",
+             ri->machine.target ? ri->machine.target : "");
+}
+
+static void rung_text(const struct cdb_run_info *ri, char *buf, size_t len)
+{
+    if (ri->run.rung > 0)
+        snprintf(buf, len, "R%d", ri->run.rung);
+    else
+        snprintf(buf, len, "-");
+}
+
+static const char *suite_text(const struct cdb_run_info *ri)
+{
+    return ri->run.suite ? ri->run.suite : ri->run.case_id ? ri->run.case_id : "-";
+}
+
 static void draw_row(size_t row, int line, bool selected, void *vctx)
 {
     struct draw_ctx *c = vctx;
     const struct cdb_run_info *ri = shown(c->s, row);
+    const struct tui_col *col = c->col;
+    bool zh = c->app->lang == TUI_LANG_ZH;
     int y = c->y + line, x = c->x;
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[256];
     tui_draw_fill(y, x, c->w, base);
     when_text(ri->run.started, buf, sizeof buf);
-    tui_draw_pad(y, x, c->when_w, selected ? base : TUI_ROLE_DIM, buf);
-    x += c->when_w + 1;
+    if (col[COL_WHEN].w)
+        tui_draw_pad(y, x + col[COL_WHEN].x, col[COL_WHEN].w, selected ? base : TUI_ROLE_DIM, buf);
     host_text(ri, buf, sizeof buf);
-    tui_draw_pad(y, x, c->host_w, ri->origin || selected ? base : TUI_ROLE_TITLE, buf);
-    x += c->host_w + 1;
-    if (c->mach_w > 0) {
-        snprintf(buf, sizeof buf, "%s %s", ri->machine.device ? ri->machine.device : "?",
-                 ri->machine.target ? ri->machine.target : "");
-        tui_draw_pad(y, x, c->mach_w, base, buf);
-        x += c->mach_w + 1;
+    if (col[COL_HOST].w)
+        tui_draw_pad(y, x + col[COL_HOST].x, col[COL_HOST].w,
+                     ri->origin || selected ? base : TUI_ROLE_TITLE, buf);
+    machine_text(ri, buf, sizeof buf);
+    if (col[COL_MACH].w)
+        tui_draw_pad(y, x + col[COL_MACH].x, col[COL_MACH].w, base, buf);
+    rung_text(ri, buf, sizeof buf);
+    if (col[COL_RUNG].w)
+        tui_draw_pad(y, x + col[COL_RUNG].x, col[COL_RUNG].w, base, buf);
+    if (col[COL_SUITE].w)
+        tui_draw_pad(y, x + col[COL_SUITE].x, col[COL_SUITE].w, base, suite_text(ri));
+    tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
+    if (col[COL_VERDICT].w)
+        tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
+                     selected ? base : tui_verdict_role(ri->run.verdict), buf);
+    tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+    if (col[COL_COUNTS].w)
+        tui_draw_pad(y, x + col[COL_COUNTS].x, col[COL_COUNTS].w, base, buf);
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Columns as wide as the runs shown need (and their headings), giving way in the order
+ * machine, host, suite; the counts take what is left. The widths are measured on the runs
+ * that pass the filters, a few thousand at most on a screen's worth of work. */
+static void layout_columns(struct tui_app *app, const struct runs_state *s,
+                           const char *const *heads, int w, struct tui_col *col)
+{
+    bool zh = app->lang == TUI_LANG_ZH;
+    int want[COL_COUNT];
+    for (int i = 0; i < COL_COUNT; i++)
+        want[i] = text_width(heads[i]);
+    want[COL_WHEN] = max_int(want[COL_WHEN], 16);
+    for (size_t r = 0; r < s->n_vis; r++) {
+        const struct cdb_run_info *ri = shown(s, r);
+        char buf[256];
+        host_text(ri, buf, sizeof buf);
+        want[COL_HOST] = max_int(want[COL_HOST], text_width(buf));
+        machine_text(ri, buf, sizeof buf);
+        want[COL_MACH] = max_int(want[COL_MACH], text_width(buf));
+        rung_text(ri, buf, sizeof buf);
+        want[COL_RUNG] = max_int(want[COL_RUNG], text_width(buf));
+        want[COL_SUITE] = max_int(want[COL_SUITE], text_width(suite_text(ri)));
+        tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
+        want[COL_VERDICT] = max_int(want[COL_VERDICT], text_width(buf));
+        tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+        want[COL_COUNTS] = max_int(want[COL_COUNTS], text_width(buf));
     }
-    if (ri->run.rung > 0)
-        snprintf(buf, sizeof buf, "R%d", ri->run.rung);
-    else
-        snprintf(buf, sizeof buf, "-");
-    tui_draw_pad(y, x, c->rung_w, base, buf);
-    x += c->rung_w + 1;
-    snprintf(buf, sizeof buf, "%s", ri->run.suite ? ri->run.suite
-                                    : ri->run.case_id ? ri->run.case_id : "-");
-    tui_draw_pad(y, x, c->suite_w, base, buf);
-    x += c->suite_w + 1;
-    tui_fmt_verdict(ri->run.verdict, buf, sizeof buf);
-    tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(ri->run.verdict), buf);
-    x += c->verdict_w + 1;
-    counts_text(ri, buf, sizeof buf);
-    tui_draw_pad(y, x, c->counts_w, base, buf);
+    col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 16};
+    col[COL_HOST] = (struct tui_col){.want = want[COL_HOST], .min = 8, .give = 2};
+    col[COL_MACH] = (struct tui_col){.want = want[COL_MACH], .min = 12, .give = 1};
+    col[COL_RUNG] = (struct tui_col){.want = want[COL_RUNG], .min = 2};
+    col[COL_SUITE] = (struct tui_col){.want = want[COL_SUITE], .min = 8, .give = 3};
+    col[COL_VERDICT] = (struct tui_col){.want = want[COL_VERDICT], .min = 6};
+    col[COL_COUNTS] = (struct tui_col){.want = want[COL_COUNTS], .min = 8, .flex = true};
+    for (int i = 0; i < COL_COUNT; i++)
+        if (col[i].min > col[i].want)
+            col[i].min = col[i].want;
+    tui_columns_fit(col, COL_COUNT, w, 2);
 }
 
 static int draw_pull(struct tui_app *app, struct runs_state *s, int y, int x, int w, int ymax)
@@ -314,35 +365,17 @@ static void runs_draw(struct tui_app *app, void *state)
     struct draw_ctx c = {.app = app, .s = s, .x = r->x + 1, .w = r->w - 2};
     y = draw_pull(app, s, y, c.x, c.w, ymax - 3);
 
-    c.when_w = 16;
-    c.host_w = 14;
-    c.rung_w = 4;
-    c.suite_w = 14;
-    c.verdict_w = 11;
-    c.counts_w = 16;
-    int fixed = c.when_w + c.host_w + c.rung_w + c.suite_w + c.verdict_w + c.counts_w + 5;
-    c.mach_w = c.w - fixed - 1;
-    if (c.mach_w < 12) {
-        c.mach_w = 0;
-        c.counts_w = c.w - (fixed - c.counts_w);
-    } else if (c.mach_w > 40) {
-        c.counts_w += c.mach_w - 40;
-        c.mach_w = 40;
-    }
-    int x = c.x;
-    static const char *const heads[][2] = {{"Started", "开始时间"}, {"Host", "主机"},
-                                           {"Machine", "机器"}, {"Rung", "阶梯"},
-                                           {"Suite/case", "套件/案例"}, {"Verdict", "判定"},
-                                           {"Checks", "检查"}};
-    const int widths[] = {c.when_w, c.host_w, c.mach_w, c.rung_w, c.suite_w, c.verdict_w,
-                          c.counts_w};
+    static const char *const names[COL_COUNT][2] = {
+        {"Started", "开始时间"}, {"Host", "主机"}, {"Machine", "机器"}, {"Rung", "阶梯"},
+        {"Suite/case", "套件/案例"}, {"Verdict", "判定"}, {"Checks", "检查"}};
+    const char *heads[COL_COUNT];
+    for (int i = 0; i < COL_COUNT; i++)
+        heads[i] = tui_tr(app, names[i][0], names[i][1]);
+    layout_columns(app, s, heads, c.w, c.col);
     tui_draw_fill(y, c.x, c.w, TUI_ROLE_COLHEAD);
-    for (int i = 0; i < 7; i++) {
-        if (widths[i] <= 0)
-            continue;
-        tui_draw_pad(y, x, widths[i], TUI_ROLE_COLHEAD, tui_tr(app, heads[i][0], heads[i][1]));
-        x += widths[i] + 1;
-    }
+    for (int i = 0; i < COL_COUNT; i++)
+        if (c.col[i].w)
+            tui_draw_pad(y, c.x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
     y++;
     s->list_y0 = y;
     if (s->n_vis == 0 && s->reading) {
@@ -537,7 +570,7 @@ static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %d", tui_tr(app, "rung", "阶梯"), s->rung);
     if (s->verdict >= 0 && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "verdict", "判定"),
-                              cdb_verdict_name((enum cdb_verdict)s->verdict));
+                              tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH));
     if (s->search[0] && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s \"%s\"", tui_tr(app, "search", "搜索"),
                               s->search);

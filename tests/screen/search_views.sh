@@ -60,7 +60,7 @@ Enter
 :save-screen search-refused-ended'
 screen_check runs-search
 tap_check "host and suite: one run" grep -q '^Run 1 of 1 · search "cpubox suite1"' "$SCREENS/runs-search.screen"
-tap_check "it is cpubox's suite1 run" grep -qE '^ 2026-11-01 00:01 cpubox .* suite1 ' "$SCREENS/runs-search.screen"
+tap_check "it is cpubox's suite1 run" grep -qE '^ 2026-11-01 00:01 +cpubox .* suite1 ' "$SCREENS/runs-search.screen"
 # No run's verdict is hang (only a check's): a search matches the run's own fields.
 tap_check "a verdict no run has: none" grep -q 'No run matches the filters or the search' "$SCREENS/runs-search-verdict.screen"
 tap_check "x clears the search" grep -q '^Run 1 of 6 · P pulls every host' "$SCREENS/runs-search-cleared.screen"
