@@ -39,6 +39,8 @@ struct live_state {
     char device[128];
     int total, done;
     char current[200];
+    long current_ms;   /* when the check running now started (the child's elapsed time) */
+    double current_limit_s; /* its time limit after setup; 0 when the run did not say */
     struct live_check *checks;
     size_t n, cap;
     bool ended;        /* the "end" event came */
@@ -105,6 +107,9 @@ static void live_event(struct live_state *s, const cJSON *ev)
     } else if (!strcmp(kind, "check-start")) {
         const char *c = jstr(ev, "check"), *v = jstr(ev, "variant");
         snprintf(s->current, sizeof s->current, "%s%s%s", c ? c : "?", v ? " · " : "", v ? v : "");
+        s->current_ms = tui_child_elapsed_ms(s->child);
+        double lim = jnum(ev, "limit_s", 0);
+        s->current_limit_s = lim > 0 && lim < 1e7 ? lim : 0;
     } else if (!strcmp(kind, "check-done")) {
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(ev, "check");
         if (!cJSON_IsObject(c))
@@ -295,8 +300,25 @@ static void live_draw(struct tui_app *app, void *state)
                  s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
     tui_draw_text(y++, x, w, role, buf);
     progress_bar(y++, x, w, s->done, s->total);
-    if (!s->finished && s->current[0])
-        snprintf(buf, sizeof buf, "%s %s", tui_tr(app, "Now:", "当前："), s->current);
+    if (!s->finished && s->current[0]) {
+        /* The check's own clock against its limit: a hang shows coming, not only after. The
+         * limit counts after setup (compiling) and this clock from the start, so the time
+         * left shown may be less than what is left, never more. */
+        double cur = (double)(ms - s->current_ms) / 1000.0;
+        if (cur < 0)
+            cur = 0;
+        if (s->current_limit_s > 0 && app->lang == TUI_LANG_ZH)
+            snprintf(buf, sizeof buf, "当前：%s · %.1f 秒 / 时限 %g 秒（剩余 %.0f 秒）", s->current,
+                     cur, s->current_limit_s,
+                     s->current_limit_s > cur ? s->current_limit_s - cur : 0.0);
+        else if (s->current_limit_s > 0)
+            snprintf(buf, sizeof buf, "Now: %s · %.1f s of its %g s limit (%.0f s left)",
+                     s->current, cur, s->current_limit_s,
+                     s->current_limit_s > cur ? s->current_limit_s - cur : 0.0);
+        else
+            snprintf(buf, sizeof buf, "%s %s · %.1f s", tui_tr(app, "Now:", "当前："), s->current,
+                     cur);
+    }
     else if (s->finished && s->ended)
         snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
                                                        "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")

@@ -22,6 +22,10 @@ wait_for "the suite of one's own is offered" 'Run +‹ tui-hang · rung 4 · .*h
 keys Enter
 wait_for "the baseline of the fixed variant passes" '0 ✓ pass +baseline-fixed' 30 || exit 0
 wait_for "the next check hangs" 'Now: unit-test-n256 · baseline-buggy' || exit 0
+# Its own clock against its limit (the panel's default, 60 s): it counts up while it hangs.
+wait_for "the running check shows its time against its limit" \
+    'Now: unit-test-n256 · baseline-buggy · [0-9]+\.[0-9] s of its 60 s limit \([0-9]+ s left\)' 5 || exit 0
+c1=$(pane | sed -nE 's/.*Now: .* · ([0-9.]+) s of its 60 s limit.*/\1/p' | head -1)
 # The interface answers while the check hangs: switch views and back, and the clock moves.
 t1=$(pane | sed -nE 's/.* checks done · ([0-9.]+) s.*/\1/p' | head -1)
 keys 1
@@ -32,6 +36,9 @@ sleep 1.5
 t2=$(pane | sed -nE 's/.* checks done · ([0-9.]+) s.*/\1/p' | head -1)
 tap_check "the elapsed time moves during the hang ($t1 s, then $t2 s)" \
     awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b > a) }'
+c2=$(pane | sed -nE 's/.*Now: .* · ([0-9.]+) s of its 60 s limit.*/\1/p' | head -1)
+tap_check "the check's own clock moves too ($c1 s, then $c2 s)" \
+    awk -v a="$c1" -v b="$c2" 'BEGIN { exit !(b > a) }'
 # The run and its worker, to check that cancelling leaves neither behind.
 runpid=$(pgrep -f "[k]ladder --db $db run" | head -1)
 procs="$runpid $(pgrep -P "$runpid" 2>/dev/null | tr '\n' ' ')"
