@@ -185,6 +185,8 @@ bool tui_app_offers_default(const struct tui_app *app, enum tui_action act)
 {
     if (act == TUI_ACT_SEARCH || act == TUI_ACT_SEARCH_NEXT || act == TUI_ACT_SEARCH_PREV)
         return views[app->view]->search != NULL;
+    if (act == TUI_ACT_SORT || act == TUI_ACT_SORT_REVERSE)
+        return false; /* only tables offer it, through their offers hook */
     return true;
 }
 

@@ -157,7 +157,8 @@ void tui_app_show(struct tui_app *app, enum tui_view_id v);
 bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open *what);
 
 /* Whether the view shown offers action act (its offers hook, or the default). The default:
- * the search keys (/ n N) only where the view has a search hook, everything else yes. */
+ * the search keys (/ n N) only where the view has a search hook, sorting (s S) nowhere (a table
+ * offers it), everything else yes. */
 bool tui_app_offers(struct tui_app *app, enum tui_action act);
 bool tui_app_offers_default(const struct tui_app *app, enum tui_action act);
 

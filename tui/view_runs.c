@@ -1,7 +1,8 @@
 /* Runs: every recorded run, newest first — made here or pulled from other hosts — with its
  * host, machine, rung, suite, verdict and the count of checks per verdict. H, R and V cycle the
  * host, rung and verdict filters, / searches (case, suite, verdict, host: every word must occur
- * in one of them), x clears them all; Enter opens a run's checks, m its machine.
+ * in one of them), x clears them all; s sorts by the next column, S reverses; Enter opens a
+ * run's checks, m its machine.
  *
  * Also here: P, the pull of every host. It runs `kladder pull` as a child (the transfers and
  * their time limits stay out of this process) and shows one line per host as they finish. */
@@ -23,6 +24,9 @@
 #include "tui/results_fmt.h"
 #include "tui/view.h"
 
+/* The columns of the list, in order; also what s sorts by. */
+enum { COL_WHEN, COL_HOST, COL_MACH, COL_RUNG, COL_SUITE, COL_VERDICT, COL_COUNTS, COL_COUNT };
+
 struct runs_state {
     struct cdb_run_list runs; /* every run, newest first */
     size_t *vis;              /* the runs that pass the filters (indexes into runs.items) */
@@ -37,6 +41,8 @@ struct runs_state {
     int rung;    /* -1 any */
     int verdict; /* -1 any */
     char search[TUI_SEARCH_MAX + 1];
+    int sort;       /* a column (COL_*): COL_WHEN is newest first, as read */
+    bool sort_desc; /* reversed */
     /* the pull */
     struct tui_child *pull;
     char *pull_report;      /* "NAME: ..." lines, newest pull */
@@ -103,6 +109,83 @@ static bool passes(const struct tui_app *app, const struct runs_state *s,
            (s->verdict < 0 || (int)ri->run.verdict == s->verdict);
 }
 
+/* How bad a verdict is, for sorting: failures first. */
+static int verdict_rank(int v)
+{
+    static const int rank[CDB_VERDICT_COUNT] = {
+        [CDB_FAIL] = 0, [CDB_HANG] = 1, [CDB_ERROR] = 2, [CDB_CANCELLED] = 3,
+        [CDB_RUNNING] = 4, [CDB_SKIP] = 5, [CDB_PASS] = 6};
+    return v >= 0 && v < CDB_VERDICT_COUNT ? rank[v] : 7;
+}
+
+static int bad_checks(const struct cdb_run_info *ri)
+{
+    return ri->counts[CDB_FAIL] + ri->counts[CDB_HANG] + ri->counts[CDB_ERROR];
+}
+
+static int cmp_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+/* The list being sorted (the interface is one thread; qsort takes no context). */
+static const struct runs_state *sorting;
+
+static void host_text(const struct cdb_run_info *ri, char *buf, size_t len);
+static void machine_text(const struct cdb_run_info *ri, char *buf, size_t len);
+static const char *suite_text(const struct cdb_run_info *ri);
+
+static int cmp_run(const void *pa, const void *pb)
+{
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    const struct cdb_run_info *a = &sorting->runs.items[ia], *b = &sorting->runs.items[ib];
+    char ta[256], tb[256];
+    int d = 0;
+    switch (sorting->sort) {
+    case COL_HOST:
+        host_text(a, ta, sizeof ta);
+        host_text(b, tb, sizeof tb);
+        d = strcmp(ta, tb);
+        break;
+    case COL_MACH:
+        machine_text(a, ta, sizeof ta);
+        machine_text(b, tb, sizeof tb);
+        d = strcmp(ta, tb);
+        break;
+    case COL_RUNG:
+        d = a->run.rung - b->run.rung;
+        break;
+    case COL_SUITE:
+        d = cmp_text(suite_text(a), suite_text(b));
+        break;
+    case COL_VERDICT:
+        d = verdict_rank(a->run.verdict) - verdict_rank(b->run.verdict);
+        break;
+    case COL_COUNTS: /* most failing checks first */
+        d = bad_checks(b) - bad_checks(a);
+        break;
+    default:
+        break;
+    }
+    /* ties keep the list's own order, newest first */
+    return d ? d : (ia > ib) - (ia < ib);
+}
+
+static void sort_rows(struct runs_state *s)
+{
+    if (s->sort != COL_WHEN) {
+        sorting = s;
+        qsort(s->vis, s->n_vis, sizeof s->vis[0], cmp_run);
+        sorting = NULL;
+    }
+    if (s->sort_desc)
+        for (size_t i = 0, j = s->n_vis; i + 1 < j--; i++) {
+            size_t t = s->vis[i];
+            s->vis[i] = s->vis[j];
+            s->vis[j] = t;
+        }
+}
+
 static void apply_filters(const struct tui_app *app, struct runs_state *s)
 {
     free(s->vis);
@@ -111,6 +194,7 @@ static void apply_filters(const struct tui_app *app, struct runs_state *s)
     for (size_t i = 0; i < s->runs.n; i++)
         if (passes(app, s, &s->runs.items[i]))
             s->vis[s->n_vis++] = i;
+    sort_rows(s);
     tui_list_set_count(&s->list, s->n_vis);
 }
 
@@ -200,8 +284,6 @@ static void runs_fini(void *state)
 }
 
 /* ---- drawing ---- */
-
-enum { COL_WHEN, COL_HOST, COL_MACH, COL_RUNG, COL_SUITE, COL_VERDICT, COL_COUNTS, COL_COUNT };
 
 struct draw_ctx {
     struct tui_app *app;
@@ -297,7 +379,7 @@ static void layout_columns(struct tui_app *app, const struct runs_state *s,
     bool zh = app->lang == TUI_LANG_ZH;
     int want[COL_COUNT];
     for (int i = 0; i < COL_COUNT; i++)
-        want[i] = text_width(heads[i]);
+        want[i] = text_width(heads[i]) + 1; /* room for the sort's ▲ or ▼ */
     want[COL_WHEN] = max_int(want[COL_WHEN], 16);
     for (size_t r = 0; r < s->n_vis; r++) {
         const struct cdb_run_info *ri = shown(s, r);
@@ -373,9 +455,17 @@ static void runs_draw(struct tui_app *app, void *state)
         heads[i] = tui_tr(app, names[i][0], names[i][1]);
     layout_columns(app, s, heads, c.w, c.col);
     tui_draw_fill(y, c.x, c.w, TUI_ROLE_COLHEAD);
-    for (int i = 0; i < COL_COUNT; i++)
-        if (c.col[i].w)
-            tui_draw_pad(y, c.x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+    for (int i = 0; i < COL_COUNT; i++) {
+        if (!c.col[i].w)
+            continue;
+        char label[64];
+        bool sorted = i == s->sort && (i != COL_WHEN || s->sort_desc);
+        /* Started, newest first, is the list's own order: no arrow until it changes. */
+        snprintf(label, sizeof label, "%s%s", heads[i],
+                 !sorted ? "" : tui_draw_ascii() ? (s->sort_desc ? "v" : "^")
+                                                  : (s->sort_desc ? "▼" : "▲"));
+        tui_draw_pad(y, c.x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, label);
+    }
     y++;
     s->list_y0 = y;
     if (s->n_vis == 0 && s->reading) {
@@ -528,6 +618,17 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_PULL:
         pull_start(app, s);
         return TUI_R_DRAW;
+    case TUI_ACT_SORT:
+        s->sort = (s->sort + 1) % COL_COUNT;
+        s->sort_desc = false;
+        tui_list_first(l);
+        apply_filters(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_SORT_REVERSE:
+        s->sort_desc = !s->sort_desc;
+        tui_list_first(l);
+        apply_filters(app, s);
+        return TUI_R_DRAW;
     case TUI_ACT_RUNS_CLEAR:
         s->host[0] = '\0';
         s->search[0] = '\0';
@@ -574,8 +675,22 @@ static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
     if (s->search[0] && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s \"%s\"", tui_tr(app, "search", "搜索"),
                               s->search);
+    static const char *const by[COL_COUNT][2] = {
+        {"start", "开始时间"}, {"host", "主机"},    {"machine", "机器"},
+        {"rung", "阶梯"},      {"suite", "套件"},   {"verdict, failures first", "判定（失败在前）"},
+        {"failing checks, most first", "失败的检查（多者在前）"}};
+    if ((s->sort != COL_WHEN || s->sort_desc) && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %s%s", tui_tr(app, "sorted by", "排序："),
+                              tui_tr(app, by[s->sort][0], by[s->sort][1]),
+                              s->sort_desc ? tui_tr(app, ", reversed", "，倒序") : "");
     if (o < len)
         snprintf(buf + o, len - o, "%s", tui_tr(app, " · P pulls every host", " · P 拉取所有主机"));
+}
+
+static bool runs_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    (void)state;
+    return act == TUI_ACT_SORT || act == TUI_ACT_SORT_REVERSE || tui_app_offers_default(app, act);
 }
 
 static void runs_search(struct tui_app *app, void *state, const char *text)
@@ -611,4 +726,5 @@ const struct tui_view_ops tui_view_runs = {
     .search = runs_search,
     .search_text = runs_search_text,
     .changed = runs_changed,
+    .offers = runs_offers,
 };
