@@ -18,6 +18,10 @@
  * malformed, overlong or surrogate input yields *cp = TEXT_REPLACEMENT and consumes one byte. */
 size_t text_decode(const char *s, size_t n, uint32_t *cp);
 
+/* Writes the UTF-8 form of cp to out (NUL-terminated) and returns its length in bytes, or 0
+ * (out = "") for a surrogate or a value above U+10FFFF. */
+size_t text_encode(uint32_t cp, char out[5]);
+
 /* True for code points that must never be written to a terminal: C0, DEL, C1. */
 bool text_is_control(uint32_t cp);
 

@@ -45,6 +45,8 @@ static void ev_check_start(struct eng_reporter *r, const struct eng_run_info *ru
     cJSON_AddStringToObject(ev, "suite", d->p->spec.suite);
     cJSON_AddStringToObject(ev, "variant", d->p->label);
     cJSON_AddStringToObject(ev, "check", d->p->spec.name);
+    /* the time limit after setup, for the interface's countdown of the check running now */
+    cJSON_AddNumberToObject(ev, "limit_s", d->p->spec.timeout_s);
     emit(r, ev);
 }
 

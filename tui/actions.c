@@ -76,24 +76,8 @@ const char *tui_key_name(int key, char *buf, size_t len)
     } else if (key >= TUI_KEY_FN(KEY_F(1)) && key <= TUI_KEY_FN(KEY_F(12))) {
         snprintf(buf, len, "F%d", key - TUI_KEY_FN(KEY_F(0)));
     } else if (key > 32 && key < 0x110000 && !text_is_control((uint32_t)key)) {
-        /* UTF-8 encode */
-        uint32_t c = (uint32_t)key;
-        char s[5] = {0};
-        if (c < 0x80) {
-            s[0] = (char)c;
-        } else if (c < 0x800) {
-            s[0] = (char)(0xC0 | (c >> 6));
-            s[1] = (char)(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            s[0] = (char)(0xE0 | (c >> 12));
-            s[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-            s[2] = (char)(0x80 | (c & 0x3F));
-        } else {
-            s[0] = (char)(0xF0 | (c >> 18));
-            s[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-            s[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-            s[3] = (char)(0x80 | (c & 0x3F));
-        }
+        char s[5];
+        text_encode((uint32_t)key, s);
         snprintf(buf, len, "%s", s);
     } else {
         snprintf(buf, len, "#%d", key);
@@ -149,7 +133,7 @@ static enum tui_action find_in(enum tui_scope scope, int key)
 enum tui_action tui_action_for_key(enum tui_scope scope, int key)
 {
     enum tui_action a = scope == TUI_SCOPE_GLOBAL ? TUI_ACT_NONE : find_in(scope, key);
-    if (a == TUI_ACT_NONE && scope != TUI_SCOPE_SEARCH)
+    if (a == TUI_ACT_NONE && scope != TUI_SCOPE_SEARCH && scope != TUI_SCOPE_CONFIRM)
         a = find_in(TUI_SCOPE_GLOBAL, key);
     return a;
 }

@@ -12,6 +12,7 @@
 
 enum tui_scope { TUI_SCOPE_GLOBAL, TUI_SCOPE_CASES, TUI_SCOPE_DETAIL, TUI_SCOPE_SEARCH,
                  TUI_SCOPE_RUNS, TUI_SCOPE_RUN, TUI_SCOPE_LIVE, TUI_SCOPE_COMPARE,
+                 TUI_SCOPE_CONFIRM /* a y/n question: modal, like SEARCH */,
                  TUI_SCOPE_NONE /* a view with no keys of its own */ };
 
 enum tui_action {
@@ -53,7 +54,8 @@ int tui_key_parse(const char *name);
 /* A person-readable name of a key ("Enter", "j", "^L"); buf of at least 16 bytes. */
 const char *tui_key_name(int key, char *buf, size_t len);
 
-/* The action bound to key: first in `scope`, then (unless scope is SEARCH) in GLOBAL.
+/* The action bound to key: first in `scope`, then (unless scope is modal: SEARCH, CONFIRM) in
+ * GLOBAL.
  * TUI_ACT_NONE when unbound. */
 enum tui_action tui_action_for_key(enum tui_scope scope, int key);
 

@@ -68,6 +68,15 @@ void tui_app_message(struct tui_app *app, const char *fmt, ...)
     va_end(ap);
 }
 
+void tui_app_confirm(struct tui_app *app, const char *question,
+                     unsigned (*yes)(struct tui_app *app, void *ctx), void *ctx)
+{
+    snprintf(app->confirm.text, sizeof app->confirm.text, "%s", question);
+    app->confirm.yes = yes;
+    app->confirm.ctx = ctx;
+    app->confirm.open = true;
+}
+
 void tui_app_show(struct tui_app *app, enum tui_view_id v)
 {
     if (v == TUI_VIEW_CASES && app->detail_open)
@@ -172,16 +181,42 @@ static int tab_index(const struct tui_app *app)
     return 0;
 }
 
+bool tui_app_offers_default(const struct tui_app *app, enum tui_action act)
+{
+    if (act == TUI_ACT_SEARCH || act == TUI_ACT_SEARCH_NEXT || act == TUI_ACT_SEARCH_PREV)
+        return views[app->view]->search != NULL;
+    if (act == TUI_ACT_SORT || act == TUI_ACT_SORT_REVERSE)
+        return false; /* only tables offer it, through their offers hook */
+    return true;
+}
+
+bool tui_app_offers(struct tui_app *app, enum tui_action act)
+{
+    const struct tui_view_ops *ops = views[app->view];
+    return ops->offers ? ops->offers(app, app->state[app->view], act)
+                       : tui_app_offers_default(app, act);
+}
+
+/* `/` where there is nothing to search: say so, and swallow what is typed next (a person who
+ * did not see the message types the search anyway, and its digits would switch views). */
+static void refuse_search(struct tui_app *app)
+{
+    app->search_refused = true;
+    tui_app_message(app, "%s", tui_tr(app, "No search in this view: typing is ignored until Enter or Esc",
+                                      "此视图不支持搜索：Enter 或 Esc 之前的输入将被忽略"));
+}
+
 void tui_app_prompt_open(struct tui_app *app)
 {
     const struct tui_view_ops *ops = views[app->view];
     if (!ops->search) {
-        tui_app_message(app, "%s", tui_tr(app, "No search in this view", "此视图不支持搜索"));
+        refuse_search(app);
         return;
     }
+    /* A new search starts empty, as in less and vim; Esc brings back the one in force. */
     const char *cur = ops->search_text ? ops->search_text(app->state[app->view]) : "";
     snprintf(app->prompt_saved, sizeof app->prompt_saved, "%s", cur);
-    snprintf(app->prompt_text, sizeof app->prompt_text, "%s", cur);
+    app->prompt_text[0] = '\0';
     app->prompt = true;
 }
 
@@ -201,13 +236,16 @@ static void draw_header(struct tui_app *app)
              app->themes[app->theme].name);
     int rw = text_width(right);
     /* A space between tabs where the language and theme still fit at the right. */
-    int need = x + rw + 1;
+    int need = x + rw + 1 + (app->run_under_way ? 2 : 0);
     for (int i = 0; i < TUI_TABS; i++)
         need += text_width(tui_tr(app, names[i][0], names[i][1])) + 4 + 1;
     int gap = need < r->x + r->w ? 1 : 0;
     for (int i = 0; i < TUI_TABS; i++) {
         char label[64];
-        snprintf(label, sizeof label, " %d %s ", i + 1, tui_tr(app, names[i][0], names[i][1]));
+        /* A run going on behind another view shows on the Runs tab, wherever one is. */
+        bool mark = app->run_under_way && tab_views[i] == TUI_VIEW_RUNS;
+        snprintf(label, sizeof label, " %d %s%s ", i + 1, tui_tr(app, names[i][0], names[i][1]),
+                 mark ? (tui_draw_ascii() ? " *" : " ●") : "");
         x += gap;
         int w = tui_draw_text(r->y, x, r->x + r->w - x, i == cur ? TUI_ROLE_TAB_ACTIVE : TUI_ROLE_TAB,
                               label);
@@ -237,11 +275,18 @@ static void draw_status(struct tui_app *app)
         return;
     }
     char buf[512] = "";
-    if (app->message[0])
-        snprintf(buf, sizeof buf, "%s", app->message);
+    size_t o = 0;
+    if (app->run_under_way && app->view != TUI_VIEW_LIVE && !app->confirm.open)
+        o = (size_t)snprintf(buf, sizeof buf, "%s %s · ", tui_draw_ascii() ? "*" : "●",
+                             tui_tr(app, "run under way (r shows it)", "运行进行中（按 r 查看）"));
+    if (app->confirm.open)
+        snprintf(buf, sizeof buf, "%s", app->confirm.text);
+    else if (app->message[0])
+        snprintf(buf + o, sizeof buf - o, "%s", app->message);
     else if (views[app->view]->status)
-        views[app->view]->status(app, app->state[app->view], buf, sizeof buf);
-    tui_draw_pad(r->y, r->x, r->w, app->message[0] ? TUI_ROLE_WARN : TUI_ROLE_STATUS, buf);
+        views[app->view]->status(app, app->state[app->view], buf + o, sizeof buf - o);
+    bool warn = app->message[0] || app->confirm.open;
+    tui_draw_pad(r->y, r->x, r->w, warn ? TUI_ROLE_WARN : TUI_ROLE_STATUS, buf);
 }
 
 static bool in_scope(enum tui_scope a, enum tui_scope want)
@@ -253,17 +298,23 @@ static void draw_keybar(struct tui_app *app)
 {
     const struct tui_rect *r = &app->lay.keybar;
     tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_KEYBAR);
-    enum tui_scope scope = app->prompt ? TUI_SCOPE_SEARCH : views[app->view]->scope;
+    enum tui_scope scope = app->confirm.open ? TUI_SCOPE_CONFIRM
+                           : app->prompt     ? TUI_SCOPE_SEARCH
+                                             : views[app->view]->scope;
     int x = r->x, end = r->x + r->w;
     app->n_bar = 0;
     /* The view's own keys first, then the global ones (none while the prompt is open). */
     for (int pass = 0; pass < 2; pass++) {
         enum tui_scope want = pass == 0 ? scope : TUI_SCOPE_GLOBAL;
-        if (pass == 1 && (scope == TUI_SCOPE_SEARCH || scope == TUI_SCOPE_GLOBAL))
+        if (pass == 1 && (scope == TUI_SCOPE_SEARCH || scope == TUI_SCOPE_CONFIRM ||
+                          scope == TUI_SCOPE_GLOBAL))
             break;
         for (int a = TUI_ACT_NONE + 1; a < TUI_ACT_COUNT; a++) {
             const struct tui_action_info *in = &tui_actions[a];
             if (!in_scope(in->scope, want) || !in->bar[0])
+                continue;
+            if (scope != TUI_SCOPE_SEARCH && scope != TUI_SCOPE_CONFIRM &&
+                !tui_app_offers(app, (enum tui_action)a))
                 continue;
             const char *key = tui_action_key_label((enum tui_action)a);
             const char *label = in->bar[app->lang == TUI_LANG_ZH ? 1 : 0];
@@ -346,11 +397,24 @@ static void refresh_views(struct tui_app *app)
             views[v]->changed(app, app->state[v]);
 }
 
+static unsigned quit_yes(struct tui_app *app, void *ctx)
+{
+    (void)app;
+    (void)ctx;
+    return TUI_R_QUIT;
+}
+
 static unsigned generic_action(struct tui_app *app, enum tui_action act)
 {
     int tab = tab_index(app);
     switch (act) {
     case TUI_ACT_QUIT:
+        if (app->run_under_way) { /* leaving cancels the run: ask */
+            tui_app_confirm(app, tui_tr(app, "A run is under way: quit and cancel it? y/n",
+                                        "有运行在进行：退出并取消它吗？y/n"),
+                            quit_yes, NULL);
+            return TUI_R_DRAW;
+        }
         return TUI_R_QUIT;
     case TUI_ACT_HELP:
     case TUI_ACT_VIEW_HELP:
@@ -360,6 +424,9 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         tui_app_show(app, TUI_VIEW_DASHBOARD);
         return TUI_R_DRAW;
     case TUI_ACT_VIEW_CASES:
+        /* A number key goes to the list, never back into an open detail: what is typed next
+         * (a search, r) must act on the list the person asked for. */
+        app->detail_open = false;
         tui_app_show(app, TUI_VIEW_CASES);
         return TUI_R_DRAW;
     case TUI_ACT_VIEW_RUNS:
@@ -375,6 +442,8 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         tui_app_show(app, tab_views[(tab + TUI_TABS - 1) % TUI_TABS]);
         return TUI_R_DRAW;
     case TUI_ACT_LAUNCH:
+        if (tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){0}))
+            return TUI_R_DRAW; /* the run under way */
         tui_app_message(app, "%s", tui_tr(app, "r runs a case or a dashboard cell: select one first",
                                           "r 运行案例或仪表盘格子：请先选中一个"));
         return TUI_R_DRAW;
@@ -386,6 +455,13 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         refresh_views(app);
         return TUI_R_DRAW;
     case TUI_ACT_THEME:
+        if (app->color_mode == TUI_COLOR_MONO) {
+            /* In monochrome every theme looks the same: changing only the name would say
+             * something happened when nothing did. */
+            tui_app_message(app, "%s", tui_tr(app, "Themes need colour, and colour is off (NO_COLOR, --color=never or the terminal); --color=always turns it on",
+                                              "主题需要颜色，而颜色已关闭（NO_COLOR、--color=never 或终端不支持）；--color=always 可打开"));
+            return TUI_R_DRAW;
+        }
         app->theme = (size_t)app->theme + 1 < app->n_themes ? app->theme + 1 : 0;
         apply_theme(app);
         return TUI_R_DRAW;
@@ -403,6 +479,13 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
 static unsigned dispatch(struct tui_app *app, enum tui_action act)
 {
     const struct tui_view_ops *ops = views[app->view];
+    if (!tui_app_offers(app, act)) {
+        if (act == TUI_ACT_SEARCH)
+            refuse_search(app);
+        else
+            tui_app_message(app, "%s", tui_tr(app, "That key does nothing here", "此键在这里无效"));
+        return TUI_R_DRAW;
+    }
     unsigned r = ops->action ? ops->action(app, app->state[app->view], act) : TUI_R_UNHANDLED;
     if (r & TUI_R_UNHANDLED)
         r = (r & ~(unsigned)TUI_R_UNHANDLED) | generic_action(app, act);
@@ -447,10 +530,10 @@ static unsigned prompt_key(struct tui_app *app, int key)
     }
     if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key))
         return TUI_R_NONE;
-    char name[16];
-    tui_key_name(key, name, sizeof name); /* UTF-8 of the character */
-    if (len + strlen(name) <= TUI_SEARCH_MAX) {
-        memcpy(app->prompt_text + len, name, strlen(name) + 1);
+    char ch[5]; /* the character itself: a space is typed as a space */
+    size_t n = text_encode((uint32_t)key, ch);
+    if (n > 0 && len + n <= TUI_SEARCH_MAX) {
+        memcpy(app->prompt_text + len, ch, n + 1);
         prompt_changed(app);
     }
     return TUI_R_DRAW;
@@ -459,8 +542,28 @@ static unsigned prompt_key(struct tui_app *app, int key)
 static unsigned handle_key(struct tui_app *app, int key)
 {
     app->message[0] = '\0';
+    if (app->confirm.open) {
+        app->confirm.open = false;
+        if (tui_action_for_key(TUI_SCOPE_CONFIRM, key) == TUI_ACT_CONFIRM_YES)
+            return app->confirm.yes(app, app->confirm.ctx) | TUI_R_DRAW;
+        tui_app_message(app, "%s", tui_tr(app, "Not done", "未执行"));
+        return TUI_R_DRAW;
+    }
     if (app->prompt)
         return prompt_key(app, key);
+    if (app->search_refused) {
+        /* Characters typed after a refused `/` are the search the person meant: drop them,
+         * and Enter or Esc that would have ended the prompt. Any other key acts. */
+        if (key == TUI_KEY_ENTER || key == TUI_KEY_ESC) {
+            app->search_refused = false;
+            return TUI_R_DRAW;
+        }
+        if (key >= ' ' && key < 0x110000 && !text_is_control((uint32_t)key)) {
+            refuse_search(app);
+            return TUI_R_DRAW;
+        }
+        app->search_refused = false;
+    }
     if (app->lay.too_small)
         return key == 'q' || key == TUI_KEY_FN(KEY_F(10)) ? TUI_R_QUIT : TUI_R_NONE;
     if (key == ' ' && app->view != TUI_VIEW_CASES)
@@ -474,6 +577,12 @@ static unsigned handle_key(struct tui_app *app, int key)
 static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
 {
     app->message[0] = '\0';
+    app->search_refused = false;
+    if (app->confirm.open && !(ev->wheel == 0 && ev->y == app->lay.keybar.y)) {
+        app->confirm.open = false; /* a click elsewhere answers no, as any key does */
+        tui_app_message(app, "%s", tui_tr(app, "Not done", "未执行"));
+        return TUI_R_DRAW;
+    }
     if (app->lay.too_small)
         return TUI_R_NONE;
     if (ev->wheel == 0 && ev->y == app->lay.header.y) {
@@ -489,6 +598,8 @@ static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
         for (int i = 0; i < app->n_bar; i++)
             if (ev->x >= app->bar[i].x0 && ev->x < app->bar[i].x1) {
                 enum tui_action act = app->bar[i].act;
+                if (app->confirm.open)
+                    return handle_key(app, tui_key_parse(tui_action_key_label(act)));
                 if (app->prompt) {
                     const char *k = tui_action_key_label(act);
                     return prompt_key(app, tui_key_parse(k));

@@ -33,9 +33,49 @@ enum tui_role tui_verdict_role(int v)
     }
 }
 
+const char *tui_verdict_word(int v, bool zh)
+{
+    /* in the order of enum cdb_verdict */
+    static const char *const words_zh[] = {"通过", "失败", "挂起", "错误", "跳过", "已取消",
+                                           "运行中"};
+    if (v < 0 || v >= CDB_VERDICT_COUNT)
+        return "?";
+    return zh ? words_zh[v] : cdb_verdict_name((enum cdb_verdict)v);
+}
+
+void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)
+{
+    /* failures first: they are what a person looks for */
+    static const int order[] = {CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_CANCELLED, CDB_SKIP, CDB_PASS};
+    static const char *const one_en[] = {"passed", "failed", "hung", "error", "skipped",
+                                         "cancelled"};
+    static const char *const many_en[] = {"passed", "failed", "hung", "errors", "skipped",
+                                          "cancelled"};
+    static const char *const zh_w[] = {"通过", "失败", "挂起", "出错", "跳过", "已取消"};
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && o < len; i++) {
+        int v = order[i], n = counts[v];
+        if (!n)
+            continue;
+        if (zh)
+            o += (size_t)snprintf(buf + o, len - o, "%s%d 项%s", o ? "，" : "", n, zh_w[v]);
+        else
+            o += (size_t)snprintf(buf + o, len - o, "%s%d %s", o ? ", " : "", n,
+                                  n == 1 ? one_en[v] : many_en[v]);
+    }
+    if (!buf[0])
+        snprintf(buf, len, "-");
+}
+
+void tui_fmt_verdict_lang(int v, bool zh, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", tui_verdict_glyph(v), tui_verdict_word(v, zh));
+}
+
 void tui_fmt_verdict(int v, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s %s", tui_verdict_glyph(v), cdb_verdict_name((enum cdb_verdict)v));
+    tui_fmt_verdict_lang(v, false, buf, len);
 }
 
 void tui_fmt_us(double us, char *buf, size_t len)

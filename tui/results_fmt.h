@@ -4,6 +4,7 @@
 #ifndef KL_TUI_RESULTS_FMT_H
 #define KL_TUI_RESULTS_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tui/theme.h"
@@ -16,6 +17,14 @@ const char *tui_verdict_glyph(int verdict);
 enum tui_role tui_verdict_role(int verdict);
 /* The glyph and the name, as verdict columns show them: "✓ pass". */
 void tui_fmt_verdict(int verdict, char *buf, size_t len);
+/* The same in a language: zh gives the Chinese word ("✓ 通过"). */
+void tui_fmt_verdict_lang(int verdict, bool zh, char *buf, size_t len);
+/* The verdict's word alone, in English or Chinese ("pass", "通过"); "?" for no verdict. */
+const char *tui_verdict_word(int verdict, bool zh);
+/* Checks per verdict (counts indexed by enum cdb_verdict, CDB_VERDICT_COUNT entries) in words,
+ * most telling first: "1 failed, 5 passed", "1 项失败，5 项通过"; "-" when all are zero. A count
+ * with a word reads at a glance where "✗ fail 6✓" had to be decoded. */
+void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len);
 
 /* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
 void tui_fmt_us(double us, char *buf, size_t len);

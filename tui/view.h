@@ -57,6 +57,9 @@ struct tui_view_ops {
     void (*status)(struct tui_app *app, void *state, char *buf, size_t len);
     /* Language or data changed: rebuild what depends on it. */
     void (*changed)(struct tui_app *app, void *state);
+    /* The keys this view offers: the key bar shows only those, and a key of a global action
+     * the view does not offer is refused with a message. NULL: tui_app_offers_default. */
+    bool (*offers)(struct tui_app *app, void *state, enum tui_action act);
     /* Shows the view on what (see struct tui_open); NULL for a view reached only by its tab.
      * Returns false when it did not open (a message says why where a person asked for it). */
     bool (*open)(struct tui_app *app, void *state, const struct tui_open *what);
@@ -111,6 +114,17 @@ struct tui_app {
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
+    /* A y/n question on the status line: the next key answers it (y yes, anything else no). */
+    struct {
+        bool open;
+        char text[200];
+        unsigned (*yes)(struct tui_app *app, void *ctx); /* returns TUI_R_* bits */
+        void *ctx;
+    } confirm;
+    bool run_under_way;             /* the live view's run is going (set by tui/view_live.c): a
+                                     * ● on the Runs tab and in the status line, q asks first */
+    bool search_refused;            /* `/` was refused here: the text typed after it is
+                                     * swallowed (up to Enter or Esc), never taken as keys */
 
     /* The Runs tab: the views it shows, the top one on screen (Esc pops). */
     enum tui_view_id runs_stack[TUI_RUNS_STACK];
@@ -142,8 +156,19 @@ void tui_app_show(struct tui_app *app, enum tui_view_id v);
  * Returns what the hook returns; false for a view without one. */
 bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open *what);
 
-/* Opens the search prompt on the current view. */
+/* Whether the view shown offers action act (its offers hook, or the default). The default:
+ * the search keys (/ n N) only where the view has a search hook, sorting (s S) nowhere (a table
+ * offers it), everything else yes. */
+bool tui_app_offers(struct tui_app *app, enum tui_action act);
+bool tui_app_offers_default(const struct tui_app *app, enum tui_action act);
+
+/* Opens the search prompt on the current view, empty (Esc restores the search in force). */
 void tui_app_prompt_open(struct tui_app *app);
+
+/* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was
+ * done. Used before what cannot be undone (cancelling a run, quitting during one). */
+void tui_app_confirm(struct tui_app *app, const char *question,
+                     unsigned (*yes)(struct tui_app *app, void *ctx), void *ctx);
 
 /* Sets the status line message (formatted), shown until the next key. */
 void tui_app_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,6 +1,8 @@
-/* Cases: the list of cases with a sidebar of filters (gap, rung, repo, symptom, each with the
- * count it would give) and incremental search. Search is a filter here: the list shows only the
- * cases whose text contains every word; n/N then move between rows that show the text. */
+/* Cases: the list of cases with a sidebar of filters (gap, rung, repo, symptom, has a reproducer,
+ * each with the count it would give) and incremental search. Search is a filter here: the list
+ * shows only the cases whose text contains every word; n/N then move between rows that show the
+ * text. A ▶ marks the cases with a built-in reproducer (r runs it); s sorts by the next column,
+ * S reverses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,11 @@
 #include "tui/list.h"
 #include "tui/view.h"
 
-enum side_kind { SIDE_HEAD, SIDE_GAP, SIDE_RUNG, SIDE_REPO, SIDE_SYMPTOM };
+enum side_kind { SIDE_HEAD, SIDE_REPRO, SIDE_GAP, SIDE_RUNG, SIDE_REPO, SIDE_SYMPTOM };
+
+/* What s cycles through; SORT_INDEX is the query's own order (gap, rung, id). */
+enum sort_key { SORT_INDEX, SORT_ID, SORT_REPO, SORT_GAP, SORT_RUNG, SORT_REPRO, SORT_TITLE,
+                SORT_COUNT };
 
 struct side_item {
     enum side_kind kind;
@@ -21,6 +27,9 @@ struct side_item {
 };
 
 struct cases_state {
+    bool repro_only; /* only cases with a built-in reproducer */
+    enum sort_key sort;
+    bool sort_desc;
     int gap, rung;
     char *repo, *symptom;
     char search[TUI_SEARCH_MAX + 1];
@@ -72,6 +81,83 @@ static void filter_of(const struct cases_state *s, struct cdb_case_filter *f)
     f->search = s->search[0] ? s->search : NULL;
 }
 
+/* The sort in force, for qsort (the interface is one thread). */
+static enum sort_key sort_by;
+static bool sort_zh;
+
+static int cmp_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+static const char *title_of(const struct cdb_case *c)
+{
+    return sort_zh && c->title_zh && *c->title_zh ? c->title_zh : c->title_en;
+}
+
+static int cmp_case(const void *pa, const void *pb)
+{
+    const struct cdb_case *a = pa, *b = pb;
+    int d = 0;
+    switch (sort_by) {
+    case SORT_ID:
+        break;
+    case SORT_REPO:
+        d = cmp_str(a->repo, b->repo);
+        break;
+    case SORT_GAP:
+        d = a->gap - b->gap;
+        break;
+    case SORT_RUNG:
+        d = a->rung - b->rung;
+        break;
+    case SORT_REPRO: /* those with a reproducer first */
+        d = (b->reproducer != NULL) - (a->reproducer != NULL);
+        break;
+    case SORT_TITLE:
+        d = cmp_str(title_of(a), title_of(b));
+        break;
+    default:
+        break;
+    }
+    return d ? d : cmp_str(a->id, b->id); /* ids are unique: a total order */
+}
+
+static void sort_cases(const struct tui_app *app, struct cases_state *s)
+{
+    if (s->sort == SORT_INDEX && !s->sort_desc)
+        return;
+    sort_by = s->sort;
+    sort_zh = app->lang == TUI_LANG_ZH;
+    if (s->sort != SORT_INDEX)
+        qsort(s->cases.items, s->cases.n, sizeof s->cases.items[0], cmp_case);
+    if (s->sort_desc)
+        for (size_t i = 0, j = s->cases.n; i + 1 < j--; i++) {
+            struct cdb_case t = s->cases.items[i];
+            s->cases.items[i] = s->cases.items[j];
+            s->cases.items[j] = t;
+        }
+}
+
+/* Keeps the cases with a built-in reproducer when that filter is on; returns how many of the
+ * cases under the other filters have one (the count the sidebar shows). */
+static int filter_repro(struct cases_state *s)
+{
+    int with = 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < s->cases.n; i++) {
+        struct cdb_case *c = &s->cases.items[i];
+        if (c->reproducer)
+            with++;
+        if (!s->repro_only || c->reproducer)
+            s->cases.items[kept++] = *c;
+        else
+            cdb_case_free(c);
+    }
+    s->cases.n = kept;
+    return with;
+}
+
 static void requery(struct tui_app *app, struct cases_state *s)
 {
     char err[256];
@@ -81,6 +167,8 @@ static void requery(struct tui_app *app, struct cases_state *s)
     memset(&s->cases, 0, sizeof s->cases);
     if (cdb_cases_query(app->db, &f, &s->cases, err, sizeof err) != 0)
         tui_app_message(app, "%s", err);
+    int with_repro = filter_repro(s);
+    sort_cases(app, s);
     tui_list_set_count(&s->list, s->cases.n);
 
     size_t cap = 0;
@@ -115,7 +203,17 @@ static void requery(struct tui_app *app, struct cases_state *s)
         }
         cdb_facets_free(fa, nf);
     }
+    /* The reproducer filter is not the database's (the facets above do not count it): it
+     * works on the list the other filters give. Last, so the sections above keep their rows. */
+    side_push(s, &cap, SIDE_HEAD, SIDE_REPRO, NULL, 0);
+    side_push(s, &cap, SIDE_REPRO, 0, NULL, with_repro);
     tui_list_set_count(&s->sl, s->n_side);
+}
+
+static bool cases_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    (void)state;
+    return act == TUI_ACT_SORT || act == TUI_ACT_SORT_REVERSE || tui_app_offers_default(app, act);
 }
 
 static void *cases_init(struct tui_app *app)
@@ -142,6 +240,8 @@ static void cases_fini(void *state)
 static bool side_active(const struct cases_state *s, const struct side_item *it)
 {
     switch (it->kind) {
+    case SIDE_REPRO:
+        return s->repro_only;
     case SIDE_GAP:
         return s->gap == it->n;
     case SIDE_RUNG:
@@ -170,6 +270,9 @@ static void side_toggle(struct tui_app *app, struct cases_state *s, size_t i)
     bool on = side_active(s, it);
     char *value = xstrdup_or_null(it->value); /* requery frees the items */
     switch (it->kind) {
+    case SIDE_REPRO:
+        s->repro_only = !on;
+        break;
     case SIDE_GAP:
         s->gap = on ? 0 : it->n;
         break;
@@ -199,6 +302,7 @@ static bool cases_open(struct tui_app *app, void *state, const struct tui_open *
     s->rung = what->rung;
     set_str(&s->repo, NULL);
     set_str(&s->symptom, NULL);
+    s->repro_only = false;
     s->search[0] = '\0';
     s->focus_side = false;
     tui_list_first(&s->list);
@@ -219,8 +323,14 @@ struct draw_ctx {
     struct tui_app *app;
     struct cases_state *s;
     int y, x, w;
-    int id_w, repo_w, gap_w, rung_w, sym_w, title_w;
+    int id_w, repo_w, gap_w, rung_w, repro_w, sym_w, title_w;
 };
+
+/* The mark of a case with a built-in reproducer: r runs it. */
+static const char *repro_mark(void)
+{
+    return tui_draw_ascii() ? ">" : "▶";
+}
 
 static void draw_side_row(size_t row, int line, bool selected, void *vctx)
 {
@@ -230,13 +340,16 @@ static void draw_side_row(size_t row, int line, bool selected, void *vctx)
     int y = c->y + line;
     char label[128];
     if (it->kind == SIDE_HEAD) {
-        static const char *const heads[][2] = {
-            {"Gaps", "缺口"}, {"Rungs", "阶梯"}, {"Repos", "仓库"}, {"Symptoms", "症状"}};
-        tui_draw_pad(y, c->x, c->w, TUI_ROLE_COLHEAD, tui_tr(app, heads[it->n - SIDE_GAP][0],
-                                                               heads[it->n - SIDE_GAP][1]));
+        static const char *const heads[][2] = {{"Reproducer", "复现"}, {"Gaps", "缺口"},
+                                               {"Rungs", "阶梯"},      {"Repos", "仓库"},
+                                               {"Symptoms", "症状"}};
+        tui_draw_pad(y, c->x, c->w, TUI_ROLE_COLHEAD, tui_tr(app, heads[it->n - SIDE_REPRO][0],
+                                                               heads[it->n - SIDE_REPRO][1]));
         return;
     }
-    if (it->kind == SIDE_GAP) {
+    if (it->kind == SIDE_REPRO) {
+        snprintf(label, sizeof label, "%s %s", repro_mark(), tui_tr(app, "has one", "有"));
+    } else if (it->kind == SIDE_GAP) {
         const struct cdb_gap *g = tui_app_gap(app, it->n);
         snprintf(label, sizeof label, "%d %s", it->n, g ? tui_tr(app, g->name_en, g->name_zh) : "");
     } else if (it->kind == SIDE_RUNG) {
@@ -301,6 +414,9 @@ static void draw_case_row(size_t row, int line, bool selected, void *vctx)
     tui_draw_pad(y, x, c->rung_w, base, buf);
     x += c->rung_w;
     tui_draw_fill(y, x++, 1, base);
+    tui_draw_pad(y, x, c->repro_w, selected ? base : TUI_ROLE_OK, k->reproducer ? repro_mark() : "");
+    x += c->repro_w;
+    tui_draw_fill(y, x++, 1, base);
     if (c->sym_w > 0) {
         char *sym = join(k->symptoms, k->n_symptoms);
         tui_draw_hl(y, x, c->sym_w, selected ? base : TUI_ROLE_DIM, TUI_ROLE_SEARCH_MATCH, sym,
@@ -324,10 +440,16 @@ static void layout_columns(struct draw_ctx *c)
     }
     if (c->id_w > 16)
         c->id_w = 16;
+    /* A heading may carry the sort's ▲ or ▼: one cell more than its text. */
+    if (c->id_w < text_width(tui_tr(app, "Case", "案例")) + 1)
+        c->id_w = text_width(tui_tr(app, "Case", "案例")) + 1;
     c->repo_w = 6;
-    c->gap_w = text_width(tui_tr(app, "Gap", "缺口"));
-    c->rung_w = text_width(tui_tr(app, "Rung", "阶梯"));
-    int fixed = c->id_w + c->repo_w + c->gap_w + c->rung_w + 4;
+    if (c->repo_w < text_width(tui_tr(app, "Repo", "仓库")) + 1)
+        c->repo_w = text_width(tui_tr(app, "Repo", "仓库")) + 1;
+    c->gap_w = text_width(tui_tr(app, "Gap", "缺口")) + 1;
+    c->rung_w = text_width(tui_tr(app, "Rung", "阶梯")) + 1;
+    c->repro_w = text_width(tui_tr(app, "Repro", "复现")) + 1;
+    int fixed = c->id_w + c->repo_w + c->gap_w + c->rung_w + c->repro_w + 5;
     c->sym_w = c->w >= 100 ? 22 : c->w >= 80 ? 14 : 0;
     if (c->sym_w)
         fixed += c->sym_w + 1;
@@ -336,6 +458,19 @@ static void layout_columns(struct draw_ctx *c)
         c->title_w += c->sym_w + 1;
         c->sym_w = 0;
     }
+}
+
+/* A column heading, with ▲ or ▼ when the list is sorted by it; returns the cells used. */
+static int head(const struct draw_ctx *c, int x, int w, const char *label, enum sort_key key)
+{
+    char buf[64];
+    if (c->s->sort == key && key != SORT_INDEX)
+        snprintf(buf, sizeof buf, "%s%s", label,
+                 tui_draw_ascii() ? (c->s->sort_desc ? "v" : "^") : (c->s->sort_desc ? "▼" : "▲"));
+    else
+        snprintf(buf, sizeof buf, "%s", label);
+    tui_draw_pad(c->y, x, w + 1, TUI_ROLE_COLHEAD, buf);
+    return w + 1;
 }
 
 static void cases_draw(struct tui_app *app, void *state)
@@ -358,19 +493,14 @@ static void cases_draw(struct tui_app *app, void *state)
     c.w = lay->main.w - 1;
     layout_columns(&c);
     int x = c.x;
-    tui_draw_pad(c.y, x, c.id_w + 1, TUI_ROLE_COLHEAD, tui_tr(app, "Case", "案例"));
-    x += c.id_w + 1;
-    tui_draw_pad(c.y, x, c.repo_w + 1, TUI_ROLE_COLHEAD, tui_tr(app, "Repo", "仓库"));
-    x += c.repo_w + 1;
-    tui_draw_pad(c.y, x, c.gap_w + 1, TUI_ROLE_COLHEAD, tui_tr(app, "Gap", "缺口"));
-    x += c.gap_w + 1;
-    tui_draw_pad(c.y, x, c.rung_w + 1, TUI_ROLE_COLHEAD, tui_tr(app, "Rung", "阶梯"));
-    x += c.rung_w + 1;
-    if (c.sym_w) {
-        tui_draw_pad(c.y, x, c.sym_w + 1, TUI_ROLE_COLHEAD, tui_tr(app, "Symptoms", "症状"));
-        x += c.sym_w + 1;
-    }
-    tui_draw_pad(c.y, x, c.title_w, TUI_ROLE_COLHEAD, tui_tr(app, "Title", "标题"));
+    x += head(&c, x, c.id_w, tui_tr(app, "Case", "案例"), SORT_ID);
+    x += head(&c, x, c.repo_w, tui_tr(app, "Repo", "仓库"), SORT_REPO);
+    x += head(&c, x, c.gap_w, tui_tr(app, "Gap", "缺口"), SORT_GAP);
+    x += head(&c, x, c.rung_w, tui_tr(app, "Rung", "阶梯"), SORT_RUNG);
+    x += head(&c, x, c.repro_w, tui_tr(app, "Repro", "复现"), SORT_REPRO);
+    if (c.sym_w)
+        x += head(&c, x, c.sym_w, tui_tr(app, "Symptoms", "症状"), SORT_COUNT);
+    head(&c, x, c.title_w - 1, tui_tr(app, "Title", "标题"), SORT_TITLE);
     c.y = lay->main.y + 1;
     s->list_y0 = c.y;
     if (s->cases.n == 0) {
@@ -456,7 +586,10 @@ static unsigned cases_action(struct tui_app *app, void *state, enum tui_action a
             side_move(s, 0);
         return TUI_R_DRAW;
     case TUI_ACT_LAST:
-        tui_list_last(l);
+        if (s->focus_side) /* the sidebar's last filter: has a reproducer */
+            tui_list_last(&s->sl);
+        else
+            tui_list_last(l);
         return TUI_R_DRAW;
     case TUI_ACT_LEFT:
         s->focus_side = true;
@@ -477,7 +610,19 @@ static unsigned cases_action(struct tui_app *app, void *state, enum tui_action a
         else
             tui_list_page(&s->list, 1);
         return TUI_R_DRAW;
+    case TUI_ACT_SORT:
+    case TUI_ACT_SORT_REVERSE:
+        if (act == TUI_ACT_SORT) {
+            s->sort = (enum sort_key)((s->sort + 1) % SORT_COUNT);
+            s->sort_desc = false;
+        } else {
+            s->sort_desc = !s->sort_desc;
+        }
+        tui_list_first(l);
+        requery(app, s);
+        return TUI_R_DRAW;
     case TUI_ACT_FILTER_CLEAR:
+        s->repro_only = false;
         s->gap = s->rung = 0;
         set_str(&s->repo, NULL);
         set_str(&s->symptom, NULL);
@@ -576,8 +721,19 @@ static void cases_status(struct tui_app *app, void *state, char *buf, size_t len
     if (s->symptom && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "symptom", "症状"),
                               s->symptom);
+    if (s->repro_only && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s", tui_tr(app, "with a reproducer", "有复现套件"));
     if (s->search[0] && o < len)
-        snprintf(buf + o, len - o, " · %s \"%s\"", tui_tr(app, "search", "搜索"), s->search);
+        o += (size_t)snprintf(buf + o, len - o, " · %s \"%s\"", tui_tr(app, "search", "搜索"),
+                              s->search);
+    static const char *const keys[SORT_COUNT][2] = {
+        {"", ""}, {"case", "案例"}, {"repo", "仓库"}, {"gap", "缺口"}, {"rung", "阶梯"},
+        {"reproducer", "复现"}, {"title", "标题"}};
+    if ((s->sort != SORT_INDEX || s->sort_desc) && o < len)
+        snprintf(buf + o, len - o, " · %s %s%s", tui_tr(app, "sorted by", "排序："),
+                 s->sort == SORT_INDEX ? tui_tr(app, "gap, rung, case", "缺口、阶梯、案例")
+                                       : tui_tr(app, keys[s->sort][0], keys[s->sort][1]),
+                 s->sort_desc ? tui_tr(app, ", reversed", "，倒序") : "");
 }
 
 const struct tui_view_ops tui_view_cases = {
@@ -592,4 +748,5 @@ const struct tui_view_ops tui_view_cases = {
     .search_text = cases_search_text,
     .status = cases_status,
     .open = cases_open,
+    .offers = cases_offers,
 };

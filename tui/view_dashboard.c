@@ -170,7 +170,13 @@ static void dash_draw(struct tui_app *app, void *state)
     s->cell_w = cell_w;
 
     /* Header rows: rung numbers, and names when the cells are wide enough. */
-    tui_draw_pad(y, x, label_w, TUI_ROLE_COLHEAD, tui_tr(app, "gap \\ rung", "缺口 \\ 阶梯"));
+    /* The corner names rows and columns; where it would touch R1 the rows' name alone. A cell
+     * is kept free before the first rung's heading, as between rungs. */
+    const char *corner = tui_tr(app, "gap \\ rung", "缺口 \\ 阶梯");
+    if (text_width(corner) > label_w - 1)
+        corner = tui_tr(app, "gap", "缺口");
+    tui_draw_pad(y, x, label_w, TUI_ROLE_COLHEAD, "");
+    tui_draw_pad(y, x, label_w - 1, TUI_ROLE_COLHEAD, corner);
     for (int j = 0; j < CDB_RUNGS; j++) {
         const struct cdb_rung *rg = tui_app_rung(app, j + 1);
         if (cell_w >= 10 && rg)
@@ -221,7 +227,7 @@ static void dash_draw(struct tui_app *app, void *state)
             }
             if (cell_w >= 9) {
                 buf[0] = ' ';
-                tui_fmt_verdict(v, buf + 1, sizeof buf - 1);
+                tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, sizeof buf - 1);
             } else {
                 snprintf(buf, sizeof buf, " %s", tui_verdict_glyph(v));
             }
@@ -306,7 +312,9 @@ static unsigned dash_action(struct tui_app *app, void *state, enum tui_action ac
                      &(struct tui_open){.gap = s->gap + 1, .rung = s->rung + 1});
         return TUI_R_DRAW;
     case TUI_ACT_SEARCH:
-        /* Search lives in the case list: go there and open the prompt. */
+        /* Search lives in the case list: go there (not into an open detail) and open the
+         * prompt. */
+        app->detail_open = false;
         tui_app_show(app, TUI_VIEW_CASES);
         tui_app_prompt_open(app);
         return TUI_R_DRAW;
@@ -347,6 +355,13 @@ static void dash_refresh(struct tui_app *app, void *state)
     (void)app, (void)state;
 }
 
+/* `/` searches the case list from here; n and N have nothing to move between. */
+static bool dash_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    (void)state;
+    return act == TUI_ACT_SEARCH || tui_app_offers_default(app, act);
+}
+
 const struct tui_view_ops tui_view_dashboard = {
     .name = "dashboard",
     .scope = TUI_SCOPE_GLOBAL,
@@ -357,4 +372,5 @@ const struct tui_view_ops tui_view_dashboard = {
     .mouse = dash_mouse,
     .status = dash_status,
     .changed = dash_refresh,
+    .offers = dash_offers,
 };

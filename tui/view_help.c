@@ -1,5 +1,7 @@
-/* Help: generated from the action table (tui/actions.def), grouped by where the keys work, plus
- * a few notes on search, the mouse and colours. `/` finds text, n/N jump between matches. */
+/* Help: generated from the action table (tui/actions.def), grouped by where the keys work, then
+ * a glossary (the seven gaps and eight rungs from the database, what each verdict glyph and each
+ * mark of the dashboard and Compare means), then a few notes on search, the mouse and colours.
+ * `/` finds text, n/N jump between matches. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +9,7 @@
 #include "common/xalloc.h"
 #include "tui/doc.h"
 #include "tui/draw.h"
+#include "tui/results_fmt.h"
 #include "tui/view.h"
 
 struct help_state {
@@ -43,6 +46,73 @@ static void add_key(int key, const char *name, void *ctx)
     snprintf(b->text + n, sizeof b->text - n, "%s%s", n ? " " : "", name);
 }
 
+/* One glossary entry: the term in the key column, its meaning wrapped beside it. */
+static void entry(struct tui_doc *d, int width, const char *term, const char *meaning)
+{
+    tui_doc_wrap(d, width, 2, TUI_ROLE_NORMAL, meaning, term, 14, TUI_ROLE_KEY);
+}
+
+static void build_glossary(struct tui_app *app, struct tui_doc *d, int width)
+{
+    bool zh = app->lang == TUI_LANG_ZH;
+    char term[64], text[600];
+    tui_doc_add(d, TUI_ROLE_COLHEAD, tui_tr(app, "Glossary", "术语表"));
+    tui_doc_wrap(d, width, 2, TUI_ROLE_DIM,
+                 tui_tr(app, "Gaps are why a unit test that passes misses what a model meets (the "
+                             "dashboard's rows); rungs are the kinds of test that close them (its "
+                             "columns).",
+                        "缺口是通过的单元测试为何漏掉模型遇到的问题（仪表盘的行）；阶梯是补上缺口的测试种类（仪表盘的列）。"),
+                 NULL, 0, TUI_ROLE_NORMAL);
+    for (size_t i = 0; i < app->n_gaps; i++) {
+        const struct cdb_gap *g = &app->gaps[i];
+        snprintf(term, sizeof term, "%s %d", tui_tr(app, "gap", "缺口"), g->n);
+        snprintf(text, sizeof text, "%s%s%s", tui_tr(app, g->name_en, g->name_zh), zh ? "：" : ": ",
+                 tui_tr(app, g->summary_en, g->summary_zh));
+        entry(d, width, term, text);
+    }
+    for (size_t i = 0; i < app->n_rungs; i++) {
+        const struct cdb_rung *r = &app->rungs[i];
+        snprintf(term, sizeof term, "R%d", r->n);
+        snprintf(text, sizeof text, "%s%s%s", tui_tr(app, r->name_en, r->name_zh), zh ? "：" : ": ",
+                 tui_tr(app, r->runs_en, r->runs_zh));
+        entry(d, width, term, text);
+    }
+    /* in the order of enum cdb_verdict */
+    static const char *const verdicts[][2] = {
+        {"the check met its oracle", "检查符合判定器的要求"},
+        {"values, bytes or repeats differ from what the oracle wants", "数值、字节或重复结果不符合判定器的要求"},
+        {"the watchdog had to stop the work after its time limit", "超过时限，看门狗不得不停止它"},
+        {"the check could not run: compile, launch or crash; the detail says which", "检查无法运行：编译、启动或崩溃；详情中说明"},
+        {"not run here, with the reason (too large for this backend, no such device)", "未在此运行，并说明原因（对此后端过大、没有该设备）"},
+        {"stopped by a person; the checks done before are kept", "被人为停止；之前完成的检查保留"},
+        {"under way", "进行中"},
+    };
+    for (int v = 0; v < (int)(sizeof verdicts / sizeof verdicts[0]); v++) {
+        tui_fmt_verdict_lang(v, zh, term, sizeof term);
+        entry(d, width, term, verdicts[v][zh]);
+    }
+    entry(d, width, tui_glyph(TUI_GLYPH_MARK),
+          tui_tr(app, "Dashboard: this rung closes this gap (a number: the cases of the cell)",
+                 "仪表盘：此阶梯补上此缺口（数字：格子中的案例数）"));
+    entry(d, width, tui_glyph(TUI_GLYPH_DOT),
+          tui_tr(app, "Dashboard: this rung does not close this gap", "仪表盘：此阶梯不能补上此缺口"));
+    snprintf(term, sizeof term, "%s host", tui_glyph(TUI_GLYPH_ARROW));
+    entry(d, width, term,
+          tui_tr(app, "Dashboard: the latest verdict of each rung on that host",
+                 "仪表盘：该主机上每个阶梯的最新判定"));
+    entry(d, width, tui_draw_ascii() ? "#" : "≠",
+          tui_tr(app, "Compare: the two sides' verdicts differ", "对比：两方的判定不同"));
+    entry(d, width, "!",
+          tui_tr(app, "Compare: the time ratio is flagged, beyond the noise of the repeats",
+                 "对比：时间比值被标记，超出了重复测量的噪声"));
+    entry(d, width, "—",
+          tui_tr(app, "Compare: the check did not run on that side", "对比：该方没有运行此检查"));
+    snprintf(term, sizeof term, "%s/%s", tui_verdict_glyph(0), tui_verdict_glyph(1));
+    entry(d, width, term,
+          tui_tr(app, "Compare: side A's verdict, then side B's", "对比：A 方的判定，然后是 B 方的"));
+    tui_doc_blank(d);
+}
+
 static void build(struct tui_app *app, struct help_state *s, int width)
 {
     tui_doc_clear(&s->doc);
@@ -60,10 +130,16 @@ static void build(struct tui_app *app, struct help_state *s, int width)
         {TUI_SCOPE_LIVE, {"Live run", "进行中的运行"}},
         {TUI_SCOPE_COMPARE, {"Compare", "对比"}},
         {TUI_SCOPE_SEARCH, {"Search prompt", "搜索输入框"}},
+        {TUI_SCOPE_CONFIRM, {"A question (y/n)", "提问（y/n）"}},
     };
     tui_doc_add(d, TUI_ROLE_TITLE,
                 tui_tr(app, "kladder — know the gaps between unit tests and models",
                        "kladder — 认识单元测试与模型之间的缺口"));
+    tui_doc_wrap(d, width, 0, TUI_ROLE_DIM,
+                 tui_tr(app, "The keys first; below them what the gaps, rungs, verdicts and "
+                             "marks mean (/ gloss finds it), then notes.",
+                        "先是按键；其下是缺口、阶梯、判定和标记的含义（/ 术语 可找到），最后是说明。"),
+                 NULL, 0, TUI_ROLE_NORMAL);
     tui_doc_blank(d);
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         tui_doc_add(d, TUI_ROLE_COLHEAD, groups[g].title[zh]);
@@ -95,6 +171,7 @@ static void build(struct tui_app *app, struct help_state *s, int width)
          "颜色。t 在 default、light、high-contrast、mono 主题间切换。设置了非空的 NO_COLOR 或 "
          "--color=never 时为单色；--color=always 优先于 NO_COLOR。"},
     };
+    build_glossary(app, d, width);
     tui_doc_add(d, TUI_ROLE_COLHEAD, zh ? "说明" : "Notes");
     for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++) {
         tui_doc_wrap(d, width, 2, TUI_ROLE_NORMAL, notes[i][zh], NULL, 0, TUI_ROLE_NORMAL);

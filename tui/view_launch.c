@@ -411,7 +411,15 @@ static void launch_draw(struct tui_app *app, void *state)
             else
                 snprintf(line, sizeof line, "%-5s %s: %s", o->name, tui_tr(app, "unavailable", "不可用"),
                          o->reason);
-            tui_draw_text(y++, x, w, o->available ? TUI_ROLE_NORMAL : TUI_ROLE_DIM, line);
+            /* A reason is often long (a library's path and dlerror): wrapped under the name,
+             * never cut, as long as two rows stay for the command line below. */
+            enum { INDENT = 6 };
+            size_t n;
+            char **lines = text_wrap(line, w - INDENT > 10 ? w - INDENT : w, &n);
+            for (size_t l = 0; l < n && y < ymax - 2; l++)
+                tui_draw_text(y++, l ? x + INDENT : x, l ? w - INDENT : w,
+                              o->available ? TUI_ROLE_NORMAL : TUI_ROLE_DIM, lines[l]);
+            text_lines_free(lines, n);
         }
     }
     y++;

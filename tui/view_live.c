@@ -2,9 +2,11 @@
  * check-start, check-done, end): checks done of total, the current check, the elapsed time, a
  * progress bar and each verdict as it arrives. One run at a time; r during a run shows this view.
  *
- * x or Esc cancels: SIGTERM, on which kladder run stops its worker, records the checks not run
- * as cancelled and the run as cancelled; if it had to be killed before it could, the run is
- * marked cancelled here (cdb_run_finish), and the checks it finished stay recorded. */
+ * Esc goes back and leaves the run going (a ● on the Runs tab says so; r shows it again). x, and
+ * q anywhere, ask y/n first, since a cancel cannot be undone: SIGTERM, on which kladder run stops
+ * its worker, records the checks not run as cancelled and the run as cancelled; if it had to be
+ * killed before it could, the run is marked cancelled here (cdb_run_finish), and the checks it
+ * finished stay recorded. */
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +39,8 @@ struct live_state {
     char device[128];
     int total, done;
     char current[200];
+    long current_ms;   /* when the check running now started (the child's elapsed time) */
+    double current_limit_s; /* its time limit after setup; 0 when the run did not say */
     struct live_check *checks;
     size_t n, cap;
     bool ended;        /* the "end" event came */
@@ -103,6 +107,9 @@ static void live_event(struct live_state *s, const cJSON *ev)
     } else if (!strcmp(kind, "check-start")) {
         const char *c = jstr(ev, "check"), *v = jstr(ev, "variant");
         snprintf(s->current, sizeof s->current, "%s%s%s", c ? c : "?", v ? " · " : "", v ? v : "");
+        s->current_ms = tui_child_elapsed_ms(s->child);
+        double lim = jnum(ev, "limit_s", 0);
+        s->current_limit_s = lim > 0 && lim < 1e7 ? lim : 0;
     } else if (!strcmp(kind, "check-done")) {
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(ev, "check");
         if (!cJSON_IsObject(c))
@@ -151,6 +158,7 @@ static void live_exit(struct tui_app *app, void *ctx)
 {
     struct live_state *s = ctx;
     s->finished = true;
+    app->run_under_way = false;
     s->status = tui_child_status(s->child);
     s->elapsed_ms = tui_child_elapsed_ms(s->child);
     bool cancelled = tui_child_cancelled(s->child);
@@ -185,7 +193,7 @@ static void live_exit(struct tui_app *app, void *ctx)
     }
     tui_app_results_changed(app);
     if (app->lang == TUI_LANG_ZH)
-        tui_app_message(app, "运行结束：%s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
+        tui_app_message(app, "运行结束：%s", s->run_id[0] ? tui_verdict_word(s->verdict, true)
                                                            : "未能开始");
     else
         tui_app_message(app, "The run ended: %s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
@@ -198,6 +206,7 @@ static void live_start(struct tui_app *app, struct live_state *s, const char *co
     tui_launcher_cmdline(argv, s->cmd, sizeof s->cmd);
     char err[300];
     s->child = tui_launcher_start(app, argv, true, live_line, live_exit, s, err, sizeof err);
+    app->run_under_way = s->child != NULL;
     tui_runs_push(app, TUI_VIEW_LIVE);
     if (!s->child) {
         s->finished = true;
@@ -220,6 +229,7 @@ static bool live_open(struct tui_app *app, void *state, const struct tui_open *w
 
 struct live_draw_ctx {
     struct live_state *s;
+    bool zh;
     int y, x, w;
 };
 
@@ -233,7 +243,7 @@ static void live_row(size_t row, int line, bool selected, void *vctx)
     tui_draw_fill(y, x, c->w, base);
     snprintf(buf, sizeof buf, "%d", k->seq);
     tui_draw_right(y, x, 3, selected ? base : TUI_ROLE_DIM, buf);
-    tui_fmt_verdict(k->verdict, buf, sizeof buf);
+    tui_fmt_verdict_lang(k->verdict, c->zh, buf, sizeof buf);
     tui_draw_pad(y, x + 4, 11, selected ? base : tui_verdict_role(k->verdict), buf);
     tui_draw_pad(y, x + 16, 15, base, k->variant ? k->variant : "");
     int rest = c->w - 32 - 11;
@@ -280,7 +290,7 @@ static void live_draw(struct tui_app *app, void *state)
     else if (!s->run_id[0])
         state_txt = tui_tr(app, "did not start", "未能开始"), role = TUI_ROLE_FAIL;
     else
-        state_txt = cdb_verdict_name((enum cdb_verdict)s->verdict),
+        state_txt = tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH),
         role = tui_verdict_role(s->verdict);
     if (app->lang == TUI_LANG_ZH)
         snprintf(buf, sizeof buf, "%s · 已完成 %d / %d 项检查 · %.1f 秒%s%s", state_txt, s->done,
@@ -290,8 +300,25 @@ static void live_draw(struct tui_app *app, void *state)
                  s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
     tui_draw_text(y++, x, w, role, buf);
     progress_bar(y++, x, w, s->done, s->total);
-    if (!s->finished && s->current[0])
-        snprintf(buf, sizeof buf, "%s %s", tui_tr(app, "Now:", "当前："), s->current);
+    if (!s->finished && s->current[0]) {
+        /* The check's own clock against its limit: a hang shows coming, not only after. The
+         * limit counts after setup (compiling) and this clock from the start, so the time
+         * left shown may be less than what is left, never more. */
+        double cur = (double)(ms - s->current_ms) / 1000.0;
+        if (cur < 0)
+            cur = 0;
+        if (s->current_limit_s > 0 && app->lang == TUI_LANG_ZH)
+            snprintf(buf, sizeof buf, "当前：%s · %.1f 秒 / 时限 %g 秒（剩余 %.0f 秒）", s->current,
+                     cur, s->current_limit_s,
+                     s->current_limit_s > cur ? s->current_limit_s - cur : 0.0);
+        else if (s->current_limit_s > 0)
+            snprintf(buf, sizeof buf, "Now: %s · %.1f s of its %g s limit (%.0f s left)",
+                     s->current, cur, s->current_limit_s,
+                     s->current_limit_s > cur ? s->current_limit_s - cur : 0.0);
+        else
+            snprintf(buf, sizeof buf, "%s %s · %.1f s", tui_tr(app, "Now:", "当前："), s->current,
+                     cur);
+    }
     else if (s->finished && s->ended)
         snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
                                                        "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")
@@ -315,29 +342,44 @@ static void live_draw(struct tui_app *app, void *state)
     y++;
     if (y >= ymax)
         return;
-    struct live_draw_ctx c = {.s = s, .y = y, .x = x, .w = w};
+    struct live_draw_ctx c = {.s = s, .zh = app->lang == TUI_LANG_ZH, .y = y, .x = x, .w = w};
     tui_list_draw(&s->list, ymax - y, live_row, &c);
+}
+
+static unsigned cancel_yes(struct tui_app *app, void *ctx)
+{
+    struct live_state *s = ctx;
+    if (!s->child || s->finished) /* it ended while the question waited */
+        return TUI_R_DRAW;
+    tui_child_cancel(s->child);
+    s->cancel_asked = true;
+    tui_app_message(app, "%s", tui_tr(app, "Cancelling: the run stops after its worker",
+                                      "正在取消：工作进程停止后运行即结束"));
+    return TUI_R_DRAW;
+}
+
+static bool cancellable(const struct live_state *s)
+{
+    return s->child && !s->finished && !s->cancel_asked;
 }
 
 static unsigned live_action(struct tui_app *app, void *state, enum tui_action act)
 {
     struct live_state *s = state;
-    bool running = s->child && !s->finished;
     switch (act) {
     case TUI_ACT_RUN_CANCEL:
+        if (!cancellable(s))
+            return TUI_R_NONE;
+        tui_app_confirm(app, tui_tr(app, "Cancel the run? The checks done are kept. y/n",
+                                    "取消这次运行吗？已完成的检查会保留。y/n"),
+                        cancel_yes, s);
+        return TUI_R_DRAW;
     case TUI_ACT_BACK:
-        if (running) {
-            tui_child_cancel(s->child);
-            s->cancel_asked = true;
-            tui_app_message(app, "%s", tui_tr(app, "Cancelling: the run stops after its worker",
-                                              "正在取消：工作进程停止后运行即结束"));
-            return TUI_R_DRAW;
-        }
-        if (act == TUI_ACT_BACK) {
-            tui_runs_pop(app);
-            return TUI_R_DRAW;
-        }
-        return TUI_R_NONE;
+        if (s->child && !s->finished)
+            tui_app_message(app, "%s", tui_tr(app, "The run goes on: ● on the Runs tab; r shows it again",
+                                              "运行继续进行：运行标签上有 ●；按 r 再次查看"));
+        tui_runs_pop(app);
+        return TUI_R_DRAW;
     case TUI_ACT_OPEN:
         if (s->finished && s->run_id[0])
             tui_app_open(app, TUI_VIEW_RUN, &(struct tui_open){.id = s->run_id});
@@ -347,12 +389,22 @@ static unsigned live_action(struct tui_app *app, void *state, enum tui_action ac
     }
 }
 
+/* x Cancel only while there is a run to cancel: not after it ended, nor once cancelling. */
+static bool live_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    if (act == TUI_ACT_RUN_CANCEL)
+        return cancellable(state);
+    return tui_app_offers_default(app, act);
+}
+
 static void live_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     struct live_state *s = state;
-    if (s->child && !s->finished)
-        snprintf(buf, len, "%s", tui_tr(app, "x or Esc cancels the run · Tab and the other views still work",
-                                        "x 或 Esc 取消运行 · Tab 和其他视图照常可用"));
+    if (s->child && !s->finished && s->cancel_asked)
+        snprintf(buf, len, "%s", tui_tr(app, "Cancelling · Esc goes back", "正在取消 · Esc 返回"));
+    else if (s->child && !s->finished)
+        snprintf(buf, len, "%s", tui_tr(app, "x cancels the run (asks first) · Esc goes back and leaves it running",
+                                        "x 取消运行（先询问） · Esc 返回，运行继续"));
     else
         snprintf(buf, len, "%s", tui_tr(app, "Enter opens the run's checks · Esc back to the runs",
                                         "Enter 打开运行的检查 · Esc 返回运行列表"));
@@ -367,4 +419,5 @@ const struct tui_view_ops tui_view_live = {
     .action = live_action,
     .status = live_status,
     .open = live_open,
+    .offers = live_offers,
 };

@@ -1,6 +1,8 @@
 /* A run's checks: one row per check (verdict, variant, check, shape, median time and spread),
  * and under the list the selected check in full — oracle, detail, first bad index, counts,
- * error, timings, repeats and the time limit; n/a wherever the backend could not measure. */
+ * error, timings, repeats and the time limit; n/a wherever the backend could not measure.
+ * The columns are as wide as their content and give way in a declared order on a narrow
+ * screen (tui/columns.h): the shape first, then the check shrinks; the variant stays whole. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/results_fmt.h"
@@ -21,6 +24,7 @@ struct run_state {
     unsigned gen;
     struct tui_list list;
     int list_y0;
+    int variant_w, check_w, shape_w, time_w; /* the widest of each among the checks */
 };
 
 static void *run_init(struct tui_app *app)
@@ -55,6 +59,21 @@ static void load(struct tui_app *app, struct run_state *s)
     }
     s->loaded = true;
     tui_list_set_count(&s->list, s->d.n_checks);
+    s->variant_w = s->check_w = s->shape_w = s->time_w = 0;
+    for (size_t i = 0; i < s->d.n_checks; i++) {
+        const struct cdb_check *k = &s->d.checks[i];
+        char med[32];
+        tui_fmt_us(k->time_median_us, med, sizeof med);
+        int w = text_width(med);
+        if (w > s->time_w)
+            s->time_w = w;
+        if (k->variant && (w = text_width(k->variant)) > s->variant_w)
+            s->variant_w = w;
+        if (k->check && (w = text_width(k->check)) > s->check_w)
+            s->check_w = w;
+        if (k->shape && (w = text_width(k->shape)) > s->shape_w)
+            s->shape_w = w;
+    }
 }
 
 static bool run_open(struct tui_app *app, void *state, const struct tui_open *what)
@@ -69,11 +88,13 @@ static bool run_open(struct tui_app *app, void *state, const struct tui_open *wh
     return true;
 }
 
+enum { COL_SEQ, COL_VERDICT, COL_VARIANT, COL_CHECK, COL_SHAPE, COL_TIME, COL_COUNT };
+
 struct draw_ctx {
     struct tui_app *app;
     struct run_state *s;
     int y, x, w;
-    int seq_w, verdict_w, variant_w, check_w, shape_w, time_w;
+    struct tui_col col[COL_COUNT];
 };
 
 static void draw_row(size_t row, int line, bool selected, void *vctx)
@@ -83,24 +104,62 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     int y = c->y + line, x = c->x;
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[256];
+    const struct tui_col *col = c->col;
     tui_draw_fill(y, x, c->w, base);
     snprintf(buf, sizeof buf, "%d", k->seq);
-    tui_draw_right(y, x, c->seq_w, selected ? base : TUI_ROLE_DIM, buf);
-    x += c->seq_w + 1;
-    tui_fmt_verdict(k->verdict, buf, sizeof buf);
-    tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(k->verdict), buf);
-    x += c->verdict_w + 1;
-    tui_draw_pad(y, x, c->variant_w, base, k->variant ? k->variant : "");
-    x += c->variant_w + 1;
-    tui_draw_pad(y, x, c->check_w, base, k->check ? k->check : "");
-    x += c->check_w + 1;
-    if (c->shape_w > 0) {
-        tui_draw_pad(y, x, c->shape_w, selected ? base : TUI_ROLE_DIM, k->shape ? k->shape : "");
-        x += c->shape_w + 1;
-    }
-    char med[32];
-    tui_fmt_us(k->time_median_us, med, sizeof med);
-    tui_draw_right(y, x, c->time_w, base, med);
+    if (col[COL_SEQ].w)
+        tui_draw_right(y, x + col[COL_SEQ].x, col[COL_SEQ].w, selected ? base : TUI_ROLE_DIM, buf);
+    tui_fmt_verdict_lang(k->verdict, c->app->lang == TUI_LANG_ZH, buf, sizeof buf);
+    if (col[COL_VERDICT].w)
+        tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
+                     selected ? base : tui_verdict_role(k->verdict), buf);
+    if (col[COL_VARIANT].w)
+        tui_draw_pad(y, x + col[COL_VARIANT].x, col[COL_VARIANT].w, base,
+                     k->variant ? k->variant : "");
+    if (col[COL_CHECK].w)
+        tui_draw_pad(y, x + col[COL_CHECK].x, col[COL_CHECK].w, base, k->check ? k->check : "");
+    if (col[COL_SHAPE].w)
+        tui_draw_pad(y, x + col[COL_SHAPE].x, col[COL_SHAPE].w, selected ? base : TUI_ROLE_DIM,
+                     k->shape ? k->shape : "");
+    tui_fmt_us(k->time_median_us, buf, sizeof buf);
+    if (col[COL_TIME].w)
+        tui_draw_right(y, x + col[COL_TIME].x, col[COL_TIME].w, base, buf);
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* The table's columns at width w: as wide as the content and the headings. Only the shape gives
+ * way; then the check (the flex column) shrinks: fixed against buggy is the lesson of a row, so
+ * the variant stays whole. */
+static void layout_columns(const struct run_state *s, bool zh, const char *const *heads, int w,
+                           struct tui_col *col)
+{
+    int verdict_w = 0;
+    for (int v = 0; v < CDB_RUNNING; v++)
+        if (s->d.info.counts[v]) {
+            char buf[48];
+            tui_fmt_verdict_lang(v, zh, buf, sizeof buf);
+            verdict_w = max_int(verdict_w, text_width(buf));
+        }
+    char seq[24];
+    snprintf(seq, sizeof seq, "%zu", s->d.n_checks ? s->d.n_checks - 1 : 0);
+    col[COL_SEQ] = (struct tui_col){.want = max_int((int)strlen(seq), 1), .min = 1};
+    col[COL_VERDICT] = (struct tui_col){.want = max_int(verdict_w, text_width(heads[COL_VERDICT])),
+                                        .min = 6};
+    col[COL_VARIANT] = (struct tui_col){.want = max_int(s->variant_w, text_width(heads[COL_VARIANT])),
+                                        .min = 8};
+    col[COL_CHECK] = (struct tui_col){.want = max_int(s->check_w, text_width(heads[COL_CHECK])),
+                                      .min = 12, .flex = true};
+    col[COL_SHAPE] = (struct tui_col){.want = max_int(s->shape_w, text_width(heads[COL_SHAPE])),
+                                      .min = 10, .give = 1};
+    col[COL_TIME] = (struct tui_col){.want = max_int(s->time_w, text_width(heads[COL_TIME])),
+                                     .min = 3};
+    if (col[COL_SHAPE].min > col[COL_SHAPE].want)
+        col[COL_SHAPE].min = col[COL_SHAPE].want;
+    tui_columns_fit(col, COL_COUNT, w, 2);
 }
 
 static int line_kv(int y, int x, int w, const char *k, const char *v, enum tui_role role)
@@ -118,7 +177,7 @@ static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, in
     if (y >= ymax)
         return;
     char verdict[48];
-    tui_fmt_verdict(k->verdict, verdict, sizeof verdict);
+    tui_fmt_verdict_lang(k->verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s · %s", verdict, k->check ? k->check : "",
              k->variant ? k->variant : "");
     tui_draw_text(y++, x, w, tui_verdict_role(k->verdict), buf);
@@ -183,17 +242,13 @@ static void run_draw(struct tui_app *app, void *state)
         return;
     }
     const struct cdb_run_info *ri = &s->d.info;
-    char buf[512], counts[160] = "";
-    size_t o = 0;
-    for (int v = 0; v < CDB_RUNNING; v++)
-        if (ri->counts[v])
-            o += (size_t)snprintf(counts + o, sizeof counts - o, "%s%d %s", o ? ", " : "",
-                                  ri->counts[v], cdb_verdict_name((enum cdb_verdict)v));
+    char buf[512], counts[160];
+    tui_fmt_counts(ri->counts, app->lang == TUI_LANG_ZH, counts, sizeof counts);
     char verdict[48];
-    tui_fmt_verdict(ri->run.verdict, verdict, sizeof verdict);
+    tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),
              ri->run.uuid, ri->origin ? " · " : "", ri->origin ? ri->origin : "",
-             counts[0] ? counts : "-");
+             counts);
     tui_draw_text(y++, x, w, tui_verdict_role(ri->run.verdict), buf);
     snprintf(buf, sizeof buf, "%s %s · %s %s %s · %s %s%s%s", tui_tr(app, "host", "主机"),
              ri->run.host ? ri->run.host : "?", tui_tr(app, "machine", "机器"),
@@ -206,28 +261,19 @@ static void run_draw(struct tui_app *app, void *state)
     }
 
     struct draw_ctx c = {.app = app, .s = s, .x = x, .w = w};
-    c.seq_w = 3;
-    c.verdict_w = 11;
-    c.variant_w = 14;
-    c.time_w = 10;
-    c.shape_w = w >= 100 ? 30 : w >= 80 ? 18 : 0;
-    c.check_w = w - (c.seq_w + c.verdict_w + c.variant_w + c.time_w + 5) -
-                (c.shape_w ? c.shape_w + 1 : 0);
-    int xx = x;
+    const char *heads[COL_COUNT] = {
+        "#", tui_tr(app, "Verdict", "判定"), tui_tr(app, "Variant", "变体"),
+        tui_tr(app, "Check", "检查"), tui_tr(app, "Shape", "形状"), tui_tr(app, "Median", "中位数")};
+    layout_columns(s, app->lang == TUI_LANG_ZH, heads, w, c.col);
     tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
-    tui_draw_right(y, xx, c.seq_w, TUI_ROLE_COLHEAD, "#");
-    xx += c.seq_w + 1;
-    tui_draw_pad(y, xx, c.verdict_w, TUI_ROLE_COLHEAD, tui_tr(app, "Verdict", "判定"));
-    xx += c.verdict_w + 1;
-    tui_draw_pad(y, xx, c.variant_w, TUI_ROLE_COLHEAD, tui_tr(app, "Variant", "变体"));
-    xx += c.variant_w + 1;
-    tui_draw_pad(y, xx, c.check_w, TUI_ROLE_COLHEAD, tui_tr(app, "Check", "检查"));
-    xx += c.check_w + 1;
-    if (c.shape_w) {
-        tui_draw_pad(y, xx, c.shape_w, TUI_ROLE_COLHEAD, tui_tr(app, "Shape", "形状"));
-        xx += c.shape_w + 1;
+    for (int i = 0; i < COL_COUNT; i++) {
+        if (!c.col[i].w)
+            continue;
+        if (i == COL_SEQ || i == COL_TIME)
+            tui_draw_right(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+        else
+            tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
     }
-    tui_draw_right(y, xx, c.time_w, TUI_ROLE_COLHEAD, tui_tr(app, "Median", "中位数"));
     y++;
     int detail_h = 7;
     int list_h = ymax - y - detail_h;

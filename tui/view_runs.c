@@ -1,12 +1,15 @@
 /* Runs: every recorded run, newest first — made here or pulled from other hosts — with its
  * host, machine, rung, suite, verdict and the count of checks per verdict. H, R and V cycle the
- * host, rung and verdict filters, x clears them; Enter opens a run's checks, m its machine.
+ * host, rung and verdict filters, / searches (case, suite, verdict, host: every word must occur
+ * in one of them), x clears them all; s sorts by the next column, S reverses; Enter opens a
+ * run's checks, m its machine.
  *
  * Also here: P, the pull of every host. It runs `kladder pull` as a child (the transfers and
  * their time limits stay out of this process) and shows one line per host as they finish. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "casedb/hosts.h"
 #include "casedb/results_query.h"
@@ -14,11 +17,15 @@
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/child.h"
+#include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
 #include "tui/list.h"
 #include "tui/results_fmt.h"
 #include "tui/view.h"
+
+/* The columns of the list, in order; also what s sorts by. */
+enum { COL_WHEN, COL_HOST, COL_MACH, COL_RUNG, COL_SUITE, COL_VERDICT, COL_COUNTS, COL_COUNT };
 
 struct runs_state {
     struct cdb_run_list runs; /* every run, newest first */
@@ -33,6 +40,9 @@ struct runs_state {
     char host[80];
     int rung;    /* -1 any */
     int verdict; /* -1 any */
+    char search[TUI_SEARCH_MAX + 1];
+    int sort;       /* a column (COL_*): COL_WHEN is newest first, as read */
+    bool sort_desc; /* reversed */
     /* the pull */
     struct tui_child *pull;
     char *pull_report;      /* "NAME: ..." lines, newest pull */
@@ -46,8 +56,48 @@ struct runs_state {
 /* The filters work on the list in memory, as cdb_run_filter would in SQL (a host is the one
  * that made the run or the one it was pulled from; "local" is runs made here): a filter key
  * then costs no read, whatever the size of the database. */
-static bool passes(const struct runs_state *s, const struct cdb_run_info *ri)
+/* Whether field holds term (n bytes), ignoring ASCII case: a verdict or a host is typed as it
+ * reads, "FAIL" or "fail". */
+static bool field_has(const char *field, const char *term, size_t n)
 {
+    if (!field)
+        return false;
+    for (const char *p = field; strlen(p) >= n; p++)
+        if (strncasecmp(p, term, n) == 0)
+            return true;
+    return false;
+}
+
+/* Every whitespace-separated word of the search occurs in the run's case, suite, verdict (its
+ * English name or the one on screen) or host. */
+static bool matches_search(const struct tui_app *app, const char *search,
+                           const struct cdb_run_info *ri)
+{
+    char verdict[64];
+    tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
+    const char *fields[] = {ri->run.case_id, ri->run.suite,
+                            cdb_verdict_name(ri->run.verdict), verdict, ri->run.host,
+                            ri->origin};
+    for (const char *p = search; *p;) {
+        p += strspn(p, " \t");
+        size_t n = strcspn(p, " \t");
+        if (n == 0)
+            break;
+        bool found = false;
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !found; i++)
+            found = field_has(fields[i], p, n);
+        if (!found)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+static bool passes(const struct tui_app *app, const struct runs_state *s,
+                   const struct cdb_run_info *ri)
+{
+    if (s->search[0] && !matches_search(app, s->search, ri))
+        return false;
     if (s->host[0]) {
         bool local = strcmp(s->host, "local") == 0;
         if (local ? ri->origin != NULL
@@ -59,14 +109,92 @@ static bool passes(const struct runs_state *s, const struct cdb_run_info *ri)
            (s->verdict < 0 || (int)ri->run.verdict == s->verdict);
 }
 
-static void apply_filters(struct runs_state *s)
+/* How bad a verdict is, for sorting: failures first. */
+static int verdict_rank(int v)
+{
+    static const int rank[CDB_VERDICT_COUNT] = {
+        [CDB_FAIL] = 0, [CDB_HANG] = 1, [CDB_ERROR] = 2, [CDB_CANCELLED] = 3,
+        [CDB_RUNNING] = 4, [CDB_SKIP] = 5, [CDB_PASS] = 6};
+    return v >= 0 && v < CDB_VERDICT_COUNT ? rank[v] : 7;
+}
+
+static int bad_checks(const struct cdb_run_info *ri)
+{
+    return ri->counts[CDB_FAIL] + ri->counts[CDB_HANG] + ri->counts[CDB_ERROR];
+}
+
+static int cmp_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+/* The list being sorted (the interface is one thread; qsort takes no context). */
+static const struct runs_state *sorting;
+
+static void host_text(const struct cdb_run_info *ri, char *buf, size_t len);
+static void machine_text(const struct cdb_run_info *ri, char *buf, size_t len);
+static const char *suite_text(const struct cdb_run_info *ri);
+
+static int cmp_run(const void *pa, const void *pb)
+{
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    const struct cdb_run_info *a = &sorting->runs.items[ia], *b = &sorting->runs.items[ib];
+    char ta[256], tb[256];
+    int d = 0;
+    switch (sorting->sort) {
+    case COL_HOST:
+        host_text(a, ta, sizeof ta);
+        host_text(b, tb, sizeof tb);
+        d = strcmp(ta, tb);
+        break;
+    case COL_MACH:
+        machine_text(a, ta, sizeof ta);
+        machine_text(b, tb, sizeof tb);
+        d = strcmp(ta, tb);
+        break;
+    case COL_RUNG:
+        d = a->run.rung - b->run.rung;
+        break;
+    case COL_SUITE:
+        d = cmp_text(suite_text(a), suite_text(b));
+        break;
+    case COL_VERDICT:
+        d = verdict_rank(a->run.verdict) - verdict_rank(b->run.verdict);
+        break;
+    case COL_COUNTS: /* most failing checks first */
+        d = bad_checks(b) - bad_checks(a);
+        break;
+    default:
+        break;
+    }
+    /* ties keep the list's own order, newest first */
+    return d ? d : (ia > ib) - (ia < ib);
+}
+
+static void sort_rows(struct runs_state *s)
+{
+    if (s->sort != COL_WHEN) {
+        sorting = s;
+        qsort(s->vis, s->n_vis, sizeof s->vis[0], cmp_run);
+        sorting = NULL;
+    }
+    if (s->sort_desc)
+        for (size_t i = 0, j = s->n_vis; i + 1 < j--; i++) {
+            size_t t = s->vis[i];
+            s->vis[i] = s->vis[j];
+            s->vis[j] = t;
+        }
+}
+
+static void apply_filters(const struct tui_app *app, struct runs_state *s)
 {
     free(s->vis);
     s->vis = xmalloc((s->runs.n + 1) * sizeof *s->vis);
     s->n_vis = 0;
     for (size_t i = 0; i < s->runs.n; i++)
-        if (passes(s, &s->runs.items[i]))
+        if (passes(app, s, &s->runs.items[i]))
             s->vis[s->n_vis++] = i;
+    sort_rows(s);
     tui_list_set_count(&s->list, s->n_vis);
 }
 
@@ -78,13 +206,13 @@ static const struct cdb_run_info *shown(const struct runs_state *s, size_t row)
 /* The list is read on a worker thread (tui/bgread.h), as the comparison is: 1,000 runs take a
  * few milliseconds, a year of runs far more than a keystroke may. Until a new list arrives the
  * old one stays on screen. */
-static void install(struct runs_state *s, struct cdb_run_list *l)
+static void install(const struct tui_app *app, struct runs_state *s, struct cdb_run_list *l)
 {
     if (s->loaded)
         cdb_run_list_free(&s->runs);
     s->runs = *l;
     s->loaded = true;
-    apply_filters(s);
+    apply_filters(app, s);
 }
 
 static void *runs_read(struct cdb *db, void *arg, char *err, size_t errlen)
@@ -114,7 +242,7 @@ static void runs_ready(struct tui_app *app, void *ctx)
         tui_app_message(app, "%s", err);
         return;
     }
-    install(s, l);
+    install(app, s, l);
     free(l);
 }
 
@@ -131,7 +259,7 @@ static void load(struct tui_app *app, struct runs_state *s)
     struct cdb_run_list l = {0};
     if (cdb_runs_query(app->db, NULL, &l, err, sizeof err) != 0)
         tui_app_message(app, "%s", err);
-    install(s, &l);
+    install(app, s, &l);
 }
 
 static void *runs_init(struct tui_app *app)
@@ -161,20 +289,8 @@ struct draw_ctx {
     struct tui_app *app;
     struct runs_state *s;
     int y, x, w;
-    int when_w, host_w, mach_w, rung_w, suite_w, verdict_w, counts_w;
+    struct tui_col col[COL_COUNT];
 };
-
-static void counts_text(const struct cdb_run_info *ri, char *buf, size_t len)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int v = 0; v < CDB_RUNNING && o < len; v++)
-        if (ri->counts[v])
-            o += (size_t)snprintf(buf + o, len - o, "%s%d%s", o ? " " : "", ri->counts[v],
-                                  tui_verdict_glyph(v));
-    if (!buf[0])
-        snprintf(buf, len, "-");
-}
 
 static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
 {
@@ -196,41 +312,101 @@ static void when_text(const char *iso, char *buf, size_t len)
         snprintf(buf, len, "%s", iso ? iso : "");
 }
 
+static void machine_text(const struct cdb_run_info *ri, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", ri->machine.device ? ri->machine.device : "?",
+             ri->machine.target ? ri->machine.target : "");
+}
+
+static void rung_text(const struct cdb_run_info *ri, char *buf, size_t len)
+{
+    if (ri->run.rung > 0)
+        snprintf(buf, len, "R%d", ri->run.rung);
+    else
+        snprintf(buf, len, "-");
+}
+
+static const char *suite_text(const struct cdb_run_info *ri)
+{
+    return ri->run.suite ? ri->run.suite : ri->run.case_id ? ri->run.case_id : "-";
+}
+
 static void draw_row(size_t row, int line, bool selected, void *vctx)
 {
     struct draw_ctx *c = vctx;
     const struct cdb_run_info *ri = shown(c->s, row);
+    const struct tui_col *col = c->col;
+    bool zh = c->app->lang == TUI_LANG_ZH;
     int y = c->y + line, x = c->x;
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[256];
     tui_draw_fill(y, x, c->w, base);
     when_text(ri->run.started, buf, sizeof buf);
-    tui_draw_pad(y, x, c->when_w, selected ? base : TUI_ROLE_DIM, buf);
-    x += c->when_w + 1;
+    if (col[COL_WHEN].w)
+        tui_draw_pad(y, x + col[COL_WHEN].x, col[COL_WHEN].w, selected ? base : TUI_ROLE_DIM, buf);
     host_text(ri, buf, sizeof buf);
-    tui_draw_pad(y, x, c->host_w, ri->origin || selected ? base : TUI_ROLE_TITLE, buf);
-    x += c->host_w + 1;
-    if (c->mach_w > 0) {
-        snprintf(buf, sizeof buf, "%s %s", ri->machine.device ? ri->machine.device : "?",
-                 ri->machine.target ? ri->machine.target : "");
-        tui_draw_pad(y, x, c->mach_w, base, buf);
-        x += c->mach_w + 1;
+    if (col[COL_HOST].w)
+        tui_draw_pad(y, x + col[COL_HOST].x, col[COL_HOST].w,
+                     ri->origin || selected ? base : TUI_ROLE_TITLE, buf);
+    machine_text(ri, buf, sizeof buf);
+    if (col[COL_MACH].w)
+        tui_draw_pad(y, x + col[COL_MACH].x, col[COL_MACH].w, base, buf);
+    rung_text(ri, buf, sizeof buf);
+    if (col[COL_RUNG].w)
+        tui_draw_pad(y, x + col[COL_RUNG].x, col[COL_RUNG].w, base, buf);
+    if (col[COL_SUITE].w)
+        tui_draw_pad(y, x + col[COL_SUITE].x, col[COL_SUITE].w, base, suite_text(ri));
+    tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
+    if (col[COL_VERDICT].w)
+        tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
+                     selected ? base : tui_verdict_role(ri->run.verdict), buf);
+    tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+    if (col[COL_COUNTS].w)
+        tui_draw_pad(y, x + col[COL_COUNTS].x, col[COL_COUNTS].w, base, buf);
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Columns as wide as the runs shown need (and their headings), giving way in the order
+ * machine, host, suite; the counts take what is left. The widths are measured on the runs
+ * that pass the filters, a few thousand at most on a screen's worth of work. */
+static void layout_columns(struct tui_app *app, const struct runs_state *s,
+                           const char *const *heads, int w, struct tui_col *col)
+{
+    bool zh = app->lang == TUI_LANG_ZH;
+    int want[COL_COUNT];
+    for (int i = 0; i < COL_COUNT; i++)
+        want[i] = text_width(heads[i]) + 1; /* room for the sort's ▲ or ▼ */
+    want[COL_WHEN] = max_int(want[COL_WHEN], 16);
+    for (size_t r = 0; r < s->n_vis; r++) {
+        const struct cdb_run_info *ri = shown(s, r);
+        char buf[256];
+        host_text(ri, buf, sizeof buf);
+        want[COL_HOST] = max_int(want[COL_HOST], text_width(buf));
+        machine_text(ri, buf, sizeof buf);
+        want[COL_MACH] = max_int(want[COL_MACH], text_width(buf));
+        rung_text(ri, buf, sizeof buf);
+        want[COL_RUNG] = max_int(want[COL_RUNG], text_width(buf));
+        want[COL_SUITE] = max_int(want[COL_SUITE], text_width(suite_text(ri)));
+        tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
+        want[COL_VERDICT] = max_int(want[COL_VERDICT], text_width(buf));
+        tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+        want[COL_COUNTS] = max_int(want[COL_COUNTS], text_width(buf));
     }
-    if (ri->run.rung > 0)
-        snprintf(buf, sizeof buf, "R%d", ri->run.rung);
-    else
-        snprintf(buf, sizeof buf, "-");
-    tui_draw_pad(y, x, c->rung_w, base, buf);
-    x += c->rung_w + 1;
-    snprintf(buf, sizeof buf, "%s", ri->run.suite ? ri->run.suite
-                                    : ri->run.case_id ? ri->run.case_id : "-");
-    tui_draw_pad(y, x, c->suite_w, base, buf);
-    x += c->suite_w + 1;
-    tui_fmt_verdict(ri->run.verdict, buf, sizeof buf);
-    tui_draw_pad(y, x, c->verdict_w, selected ? base : tui_verdict_role(ri->run.verdict), buf);
-    x += c->verdict_w + 1;
-    counts_text(ri, buf, sizeof buf);
-    tui_draw_pad(y, x, c->counts_w, base, buf);
+    col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 16};
+    col[COL_HOST] = (struct tui_col){.want = want[COL_HOST], .min = 8, .give = 2};
+    col[COL_MACH] = (struct tui_col){.want = want[COL_MACH], .min = 12, .give = 1};
+    col[COL_RUNG] = (struct tui_col){.want = want[COL_RUNG], .min = 2};
+    col[COL_SUITE] = (struct tui_col){.want = want[COL_SUITE], .min = 8, .give = 3};
+    col[COL_VERDICT] = (struct tui_col){.want = want[COL_VERDICT], .min = 6};
+    col[COL_COUNTS] = (struct tui_col){.want = want[COL_COUNTS], .min = 8, .flex = true};
+    for (int i = 0; i < COL_COUNT; i++)
+        if (col[i].min > col[i].want)
+            col[i].min = col[i].want;
+    tui_columns_fit(col, COL_COUNT, w, 2);
 }
 
 static int draw_pull(struct tui_app *app, struct runs_state *s, int y, int x, int w, int ymax)
@@ -271,34 +447,24 @@ static void runs_draw(struct tui_app *app, void *state)
     struct draw_ctx c = {.app = app, .s = s, .x = r->x + 1, .w = r->w - 2};
     y = draw_pull(app, s, y, c.x, c.w, ymax - 3);
 
-    c.when_w = 16;
-    c.host_w = 14;
-    c.rung_w = 4;
-    c.suite_w = 14;
-    c.verdict_w = 11;
-    c.counts_w = 16;
-    int fixed = c.when_w + c.host_w + c.rung_w + c.suite_w + c.verdict_w + c.counts_w + 5;
-    c.mach_w = c.w - fixed - 1;
-    if (c.mach_w < 12) {
-        c.mach_w = 0;
-        c.counts_w = c.w - (fixed - c.counts_w);
-    } else if (c.mach_w > 40) {
-        c.counts_w += c.mach_w - 40;
-        c.mach_w = 40;
-    }
-    int x = c.x;
-    static const char *const heads[][2] = {{"Started", "开始时间"}, {"Host", "主机"},
-                                           {"Machine", "机器"}, {"Rung", "阶梯"},
-                                           {"Suite/case", "套件/案例"}, {"Verdict", "判定"},
-                                           {"Checks", "检查"}};
-    const int widths[] = {c.when_w, c.host_w, c.mach_w, c.rung_w, c.suite_w, c.verdict_w,
-                          c.counts_w};
+    static const char *const names[COL_COUNT][2] = {
+        {"Started", "开始时间"}, {"Host", "主机"}, {"Machine", "机器"}, {"Rung", "阶梯"},
+        {"Suite/case", "套件/案例"}, {"Verdict", "判定"}, {"Checks", "检查"}};
+    const char *heads[COL_COUNT];
+    for (int i = 0; i < COL_COUNT; i++)
+        heads[i] = tui_tr(app, names[i][0], names[i][1]);
+    layout_columns(app, s, heads, c.w, c.col);
     tui_draw_fill(y, c.x, c.w, TUI_ROLE_COLHEAD);
-    for (int i = 0; i < 7; i++) {
-        if (widths[i] <= 0)
+    for (int i = 0; i < COL_COUNT; i++) {
+        if (!c.col[i].w)
             continue;
-        tui_draw_pad(y, x, widths[i], TUI_ROLE_COLHEAD, tui_tr(app, heads[i][0], heads[i][1]));
-        x += widths[i] + 1;
+        char label[64];
+        bool sorted = i == s->sort && (i != COL_WHEN || s->sort_desc);
+        /* Started, newest first, is the list's own order: no arrow until it changes. */
+        snprintf(label, sizeof label, "%s%s", heads[i],
+                 !sorted ? "" : tui_draw_ascii() ? (s->sort_desc ? "v" : "^")
+                                                  : (s->sort_desc ? "▼" : "▲"));
+        tui_draw_pad(y, c.x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, label);
     }
     y++;
     s->list_y0 = y;
@@ -307,10 +473,10 @@ static void runs_draw(struct tui_app *app, void *state)
         return;
     }
     if (s->n_vis == 0) {
-        bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0;
+        bool filtered = s->host[0] || s->rung >= 0 || s->verdict >= 0 || s->search[0];
         tui_draw_text(y + 1, c.x, c.w, TUI_ROLE_DIM,
-                      filtered ? tui_tr(app, "No run matches the filters. x clears them.",
-                                        "没有符合筛选的运行。按 x 清除筛选。")
+                      filtered ? tui_tr(app, "No run matches the filters or the search. x clears them.",
+                                        "没有符合筛选或搜索的运行。按 x 清除。")
                                : tui_tr(app, "No runs yet. r on a case or a dashboard cell "
                                              "runs it; P pulls other hosts' results.",
                                         "还没有运行记录。在案例或仪表盘格子上按 r 运行；按 P "
@@ -437,25 +603,37 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_RUNS_HOST:
         cycle_host(app, s);
         tui_list_first(l);
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_RUNG:
         s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
         tui_list_first(l);
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_VERDICT:
         s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
         tui_list_first(l);
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_PULL:
         pull_start(app, s);
         return TUI_R_DRAW;
+    case TUI_ACT_SORT:
+        s->sort = (s->sort + 1) % COL_COUNT;
+        s->sort_desc = false;
+        tui_list_first(l);
+        apply_filters(app, s);
+        return TUI_R_DRAW;
+    case TUI_ACT_SORT_REVERSE:
+        s->sort_desc = !s->sort_desc;
+        tui_list_first(l);
+        apply_filters(app, s);
+        return TUI_R_DRAW;
     case TUI_ACT_RUNS_CLEAR:
         s->host[0] = '\0';
+        s->search[0] = '\0';
         s->rung = s->verdict = -1;
-        apply_filters(s);
+        apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->pull_report && !s->pull) { /* Esc dismisses the report of the last pull */
@@ -493,9 +671,47 @@ static void runs_status(struct tui_app *app, void *state, char *buf, size_t len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %d", tui_tr(app, "rung", "阶梯"), s->rung);
     if (s->verdict >= 0 && o < len)
         o += (size_t)snprintf(buf + o, len - o, " · %s %s", tui_tr(app, "verdict", "判定"),
-                              cdb_verdict_name((enum cdb_verdict)s->verdict));
+                              tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH));
+    if (s->search[0] && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s \"%s\"", tui_tr(app, "search", "搜索"),
+                              s->search);
+    static const char *const by[COL_COUNT][2] = {
+        {"start", "开始时间"}, {"host", "主机"},    {"machine", "机器"},
+        {"rung", "阶梯"},      {"suite", "套件"},   {"verdict, failures first", "判定（失败在前）"},
+        {"failing checks, most first", "失败的检查（多者在前）"}};
+    if ((s->sort != COL_WHEN || s->sort_desc) && o < len)
+        o += (size_t)snprintf(buf + o, len - o, " · %s %s%s", tui_tr(app, "sorted by", "排序："),
+                              tui_tr(app, by[s->sort][0], by[s->sort][1]),
+                              s->sort_desc ? tui_tr(app, ", reversed", "，倒序") : "");
     if (o < len)
         snprintf(buf + o, len - o, "%s", tui_tr(app, " · P pulls every host", " · P 拉取所有主机"));
+}
+
+static bool runs_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    (void)state;
+    return act == TUI_ACT_SORT || act == TUI_ACT_SORT_REVERSE || tui_app_offers_default(app, act);
+}
+
+static void runs_search(struct tui_app *app, void *state, const char *text)
+{
+    struct runs_state *s = state;
+    snprintf(s->search, sizeof s->search, "%s", text);
+    tui_list_first(&s->list);
+    if (s->loaded)
+        apply_filters(app, s);
+}
+
+static const char *runs_search_text(void *state)
+{
+    return ((struct runs_state *)state)->search;
+}
+
+static void runs_changed(struct tui_app *app, void *state)
+{
+    struct runs_state *s = state;
+    if (s->loaded && s->search[0]) /* verdict words follow the language */
+        apply_filters(app, s);
 }
 
 const struct tui_view_ops tui_view_runs = {
@@ -507,4 +723,8 @@ const struct tui_view_ops tui_view_runs = {
     .action = runs_action,
     .mouse = runs_mouse,
     .status = runs_status,
+    .search = runs_search,
+    .search_text = runs_search_text,
+    .changed = runs_changed,
+    .offers = runs_offers,
 };

@@ -29,7 +29,7 @@ tui_start "$here"
 wait_for "the dashboard shows the local verdict at rung 4" '^ ▸ local +✓' || exit 0
 keys P
 wait_for "P pulls the host over HTTP" '^ +otherbox: 1 new run, 3 checks \(0 already present\)' 30 || exit 0
-wait_for "the Runs tab lists the pulled run beside the local one" '^ [0-9-]+ [0-9:]+ vm@otherbox '
+wait_for "the Runs tab lists the pulled run beside the local one" '^ [0-9-]+ [0-9:]+ +vm@otherbox '
 wait_for "the status line reports the pull" 'Pull done: every host answered'
 keys 1
 wait_for "the dashboard now has a row for the pulled host" '^ ▸ otherbox +✓'

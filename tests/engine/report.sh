@@ -25,6 +25,8 @@ tap_check "events: one end last" test "$(tail -n 1 "$ev" | grep -c '"event":"end
 starts=$(grep -c '"event":"check-start"' "$ev")
 dones=$(grep -c '"event":"check-done"' "$ev")
 tap_check "events: every check-start has its check-done ($starts/$dones)" test "$starts" -eq "$dones" -a "$starts" -gt 0
+tap_check "events: check-start carries the check's time limit" \
+    test "$(grep '"event":"check-start"' "$ev" | grep -cE '"limit_s":[0-9.]+[,}]')" -eq "$starts"
 tap_check "events: check-done carries the verdict" grep -q '"event":"check-done".*"verdict":"fail"' "$ev"
 x=$KL_TMP/junit.xml
 tap_check "JUnit: a testsuite with counts" grep -q '<testsuite name="kladder" tests="[0-9]*" failures="0"' "$x"

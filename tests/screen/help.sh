@@ -1,7 +1,7 @@
 # Help, generated from the action table, in both languages; `/` finds text in it.
 . tests/screen/screen_lib
 
-screen_run 100x76 '?
+screen_run 100x84 '?
 :save-screen help-en
 L
 :save-screen help-zh

@@ -63,7 +63,8 @@ static void test_every_action_documented(void **state)
             /* A view's keys are looked up before the global ones: they must not hide one.
              * The search prompt is modal, so it may reuse Enter and Esc. */
             bool one_global = s.scope[i] == TUI_SCOPE_GLOBAL || s.scope[j] == TUI_SCOPE_GLOBAL;
-            bool one_search = s.scope[i] == TUI_SCOPE_SEARCH || s.scope[j] == TUI_SCOPE_SEARCH;
+            bool one_search = s.scope[i] == TUI_SCOPE_SEARCH || s.scope[j] == TUI_SCOPE_SEARCH ||
+                              s.scope[i] == TUI_SCOPE_CONFIRM || s.scope[j] == TUI_SCOPE_CONFIRM;
             if (one_global && !one_search)
                 fail_msg("key %d of a view hides global action (actions %d and %d)", s.keys[i],
                          s.act[i], s.act[j]);

@@ -26,6 +26,28 @@ static void test_decode(void **state)
     assert_int_equal(cp, TEXT_REPLACEMENT);
 }
 
+/* Every length class round-trips through text_decode; a space is a space (a search for two
+ * words), and what UTF-8 cannot hold gives nothing. */
+static void test_encode(void **state)
+{
+    (void)state;
+    static const uint32_t cps[] = {' ', 'a', 0xE9, 0x6302, 0x1F600};
+    static const size_t lens[] = {1, 1, 2, 3, 4};
+    for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+        char out[5];
+        uint32_t back;
+        assert_int_equal(text_encode(cps[i], out), lens[i]);
+        assert_int_equal(strlen(out), lens[i]);
+        assert_int_equal(text_decode(out, lens[i], &back), lens[i]);
+        assert_int_equal(back, cps[i]);
+    }
+    char out[5] = "x";
+    assert_string_equal((text_encode(' ', out), out), " ");
+    assert_int_equal(text_encode(0xD800, out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(text_encode(0x110000, out), 0);
+}
+
 static void test_sanitize_removes_every_control(void **state)
 {
     (void)state;
@@ -149,6 +171,7 @@ int main(void)
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_encode),
         cmocka_unit_test(test_sanitize_removes_every_control),
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_fit_cuts_on_character_boundaries),

@@ -1,0 +1,45 @@
+# Language and colour: in Chinese the verdict words are Chinese too (not "✓ pass"); a run's
+# checks are summed up in words with counts ("1 failed, 1 hung, 4 passed"), not glyphs after a
+# verdict ("✗ fail 4✓"); under NO_COLOR, t says that themes need colour and the theme's name
+# stays as it is.
+. tests/screen/screen_lib
+. tests/screen/runs_lib
+
+NO_COLOR=1 screen_run 100x30 't
+:save-screen theme-no-color'
+tap_check "NO_COLOR: t keeps the theme's name" grep -q '^ kladder .* English · default$' "$SCREENS/theme-no-color.screen"
+tap_check "NO_COLOR: t says themes need colour" \
+    grep -q '^Themes need colour, and colour is off (NO_COLOR, --color=never or the terminal); --color=always' \
+    "$SCREENS/theme-no-color.screen"
+screen_run 100x30 't
+:save-screen theme-color'
+tap_check "with colour, t moves to the next theme" grep -q '^ kladder .* English · light$' "$SCREENS/theme-color.screen"
+
+if ! command -v python3 >/dev/null; then
+    tap_skip "python3 is needed to write the fixture documents"
+    exit 0
+fi
+docs=$KL_TMP/docs
+results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
+results_db "$KL_TMP/runs.db" "$docs" pull || { tap_fail "hosts pulled"; exit 0; }
+# G: the oldest run, cpubox's, whose checks are 4 passed, 1 failed and 1 hung.
+SCREEN_DB=$KL_TMP/runs.db SCREEN_KEEP_DB=1 screen_run 100x30 '3
+G
+:save-screen counts-runs
+Enter
+:save-screen counts-run
+L
+:save-screen run-checks-zh
+Esc
+:save-screen runs-zh-words'
+tap_check "Runs: a run's checks in words" grep -qE '^ 2026-11-01 00:00 +cpubox .* ✗ fail +1 failed, 1 hung, 4 passed$' \
+    "$SCREENS/counts-runs.screen"
+tap_check "no glyph counts are left" sh -c "! grep -qE '[0-9]+(✓|✗|⧗)' '$SCREENS/counts-runs.screen'"
+tap_check "a run's header in words" grep -q ' · cpubox · 1 failed, 1 hung, 4 passed$' "$SCREENS/counts-run.screen"
+screen_check run-checks-zh
+tap_check "Chinese: the checks' verdicts are Chinese words" \
+    sh -c "grep -qE '^ +0 +✓ 通过 ' '$SCREENS/run-checks-zh.screen' && grep -qE '^ +2 +⧗ 挂起 ' '$SCREENS/run-checks-zh.screen'"
+tap_check "Chinese: no English verdict word is left" \
+    sh -c "! grep -qE '(✓ pass|✗ fail|⧗ hang)' '$SCREENS/run-checks-zh.screen'"
+tap_check "Chinese: the counts too" grep -q '1 项失败，1 项挂起，4 项通过' "$SCREENS/run-checks-zh.screen"
+tap_check "Chinese: the Runs list's verdicts" grep -qE '✗ 失败 +1 项失败' "$SCREENS/runs-zh-words.screen"
