@@ -107,19 +107,37 @@ struct cdb_compare_cell {
     bool present;
     enum cdb_verdict verdict;
     double median_us, min_us, max_us; /* NAN: n/a */
+    int repeats;                      /* timed repeats behind the median */
+    int seq;                          /* the check's place in its run */
     const char *run_uuid;
+};
+
+/* What a row's timing says. A difference is judged only with enough repeats on both sides to
+ * know each side's spread; a difference so large that no run-to-run noise explains it is
+ * flagged whatever the repeats. */
+#define CDB_CMP_MIN_REPEATS 3   /* repeats each side needs before a ratio is judged */
+#define CDB_CMP_NOISE 0.05      /* ratios within 1 ± 5% are noise even when spreads part */
+#define CDB_CMP_LARGE 4.0       /* a ratio this far from 1 (either way) is always flagged */
+enum cdb_timing {
+    CDB_TIMING_NONE,     /* no ratio: a side is missing or has no time */
+    CDB_TIMING_FEW,      /* not judged: fewer than CDB_CMP_MIN_REPEATS repeats, or no spread */
+    CDB_TIMING_NOISE,    /* within noise: spreads overlap, or the difference is within 5% */
+    CDB_TIMING_FLAGGED,  /* a real difference */
 };
 struct cdb_compare_row {
     int rung;
     const char *suite, *check, *shape, *variant;
     struct cdb_compare_cell a, b;
     double ratio;         /* b.median / a.median; NAN unless both are known and a's is > 0 */
-    bool flagged;         /* both [min, max] spreads known and disjoint */
-    bool verdict_differs; /* both present, verdicts differ */
+    enum cdb_timing timing;
+    bool flagged;         /* timing == CDB_TIMING_FLAGGED */
+    bool verdict_differs; /* both ran and neither skipped, and their verdicts differ */
+    bool skipped_one;     /* both present, one side skipped the check and the other did not */
 };
 struct cdb_compare_summary {
     double geomean_ratio; /* over rows with a ratio > 0; NAN when none */
-    int with_ratio, flagged, differing_verdicts, only_a, only_b, both;
+    int with_ratio, flagged, noise, few_repeats, differing_verdicts, skipped_one, only_a, only_b,
+        both;
 };
 struct cdb_compare {
     struct cdb_compare_row *rows; /* ordered by rung, suite, check, shape, variant */
@@ -131,7 +149,7 @@ struct cdb_compare {
  * run that has the key. rung < 0: all rungs. */
 int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_side *b, int rung,
                      struct cdb_compare *out, char *err, size_t errlen);
-/* Fills ratio/flagged/verdict_differs of each row and the summary; cdb_compare_load calls it,
+/* Fills ratio/timing/flagged/verdict_differs/skipped_one of each row and the summary; cdb_compare_load calls it,
  * and tests call it on hand-made rows. */
 void cdb_compare_finish(struct cdb_compare *c);
 void cdb_compare_free(struct cdb_compare *c);

@@ -441,8 +441,8 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
                            "ORDER BY r.started DESC, r.id DESC",
                            -1, &runs, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
-                           "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us"
-                           " FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
+                           "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us,"
+                           " repeats, seq FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
                            -1, &checks, NULL) != SQLITE_OK) {
         sqlite3_finalize(runs);
         return cdb_fail(db, "loading a comparison", err, errlen);
@@ -466,6 +466,8 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
             c->median_us = col_double(checks, 2);
             c->min_us = col_double(checks, 3);
             c->max_us = col_double(checks, 4);
+            c->repeats = sqlite3_column_int(checks, 5);
+            c->seq = sqlite3_column_int(checks, 6);
             c->run_uuid = uuid;
         }
         if (crc != SQLITE_DONE) {
@@ -548,6 +550,21 @@ static bool known(double v)
     return isfinite(v);
 }
 
+/* Judges a row's timing (see enum cdb_timing). One repeat says nothing about run-to-run noise,
+ * and two runs of the same binary on the same GPU differ by a few percent with tight spreads,
+ * so parted spreads alone are not enough: the difference must also exceed CDB_CMP_NOISE. */
+static enum cdb_timing judge(const struct cdb_compare_row *r)
+{
+    double m = r->ratio >= 1 ? r->ratio : 1 / r->ratio;
+    if (m >= CDB_CMP_LARGE)
+        return CDB_TIMING_FLAGGED;
+    if (r->a.repeats < CDB_CMP_MIN_REPEATS || r->b.repeats < CDB_CMP_MIN_REPEATS ||
+        !known(r->a.min_us) || !known(r->a.max_us) || !known(r->b.min_us) || !known(r->b.max_us))
+        return CDB_TIMING_FEW;
+    bool apart = r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us;
+    return apart && m > 1 + CDB_CMP_NOISE ? CDB_TIMING_FLAGGED : CDB_TIMING_NOISE;
+}
+
 void cdb_compare_finish(struct cdb_compare *c)
 {
     struct cdb_compare_summary *s = &c->summary;
@@ -556,7 +573,8 @@ void cdb_compare_finish(struct cdb_compare *c)
     for (size_t i = 0; i < c->n; i++) {
         struct cdb_compare_row *r = &c->rows[i];
         r->ratio = NAN;
-        r->flagged = r->verdict_differs = false;
+        r->timing = CDB_TIMING_NONE;
+        r->flagged = r->verdict_differs = r->skipped_one = false;
         if (r->a.present && !r->b.present) {
             s->only_a++;
             continue;
@@ -566,7 +584,11 @@ void cdb_compare_finish(struct cdb_compare *c)
             continue;
         }
         s->both++;
-        if (r->a.verdict != r->b.verdict) {
+        /* a skip is "not judged here", not a verdict that disagrees */
+        if ((r->a.verdict == CDB_SKIP) != (r->b.verdict == CDB_SKIP)) {
+            r->skipped_one = true;
+            s->skipped_one++;
+        } else if (r->a.verdict != r->b.verdict) {
             r->verdict_differs = true;
             s->differing_verdicts++;
         }
@@ -575,12 +597,11 @@ void cdb_compare_finish(struct cdb_compare *c)
             r->ratio = r->b.median_us / r->a.median_us;
             s->with_ratio++;
             log_sum += log(r->ratio);
-            /* a difference counts only when the repeat spreads do not even touch */
-            if (known(r->a.min_us) && known(r->a.max_us) && known(r->b.min_us) &&
-                known(r->b.max_us) && (r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us)) {
-                r->flagged = true;
-                s->flagged++;
-            }
+            r->timing = judge(r);
+            r->flagged = r->timing == CDB_TIMING_FLAGGED;
+            s->flagged += r->timing == CDB_TIMING_FLAGGED;
+            s->noise += r->timing == CDB_TIMING_NOISE;
+            s->few_repeats += r->timing == CDB_TIMING_FEW;
         }
     }
     s->geomean_ratio = s->with_ratio ? exp(log_sum / s->with_ratio) : (double)NAN;
