@@ -126,7 +126,7 @@ static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n
         fmt_us(&r->a, ta, sizeof ta);
         fmt_us(&r->b, tb, sizeof tb);
         if (!isnan(r->ratio))
-            cmp_fmt_ratio(r->ratio, ascii, ratio, sizeof ratio);
+            cmp_fmt_ratio(r->ratio, ascii, false, ratio, sizeof ratio);
         snprintf(verd, sizeof verd, "%s/%s", side_verdict(&r->a), side_verdict(&r->b));
         int e = cmp_bar_eighths(r->ratio, BAR_CELLS);
         bar(e >= 0 ? e : -e, ascii, e >= 0 ? right : left, sizeof right);

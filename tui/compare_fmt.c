@@ -9,7 +9,7 @@
 
 #include "common/xalloc.h"
 
-void cmp_fmt_ratio(double ratio, bool ascii, char *buf, size_t len)
+void cmp_fmt_ratio(double ratio, bool ascii, bool zh, char *buf, size_t len)
 {
     const char *x = ascii ? "x" : "×";
     if (!isfinite(ratio) || ratio <= 0) {
@@ -20,7 +20,9 @@ void cmp_fmt_ratio(double ratio, bool ascii, char *buf, size_t len)
     char num[32];
     snprintf(num, sizeof num, "%.*f", m < 10 ? 2 : m < 100 ? 1 : 0, m);
     /* the word follows what is printed: 1.004 reads "1.00× same", not "1.00× slower" */
-    const char *word = strcmp(num, "1.00") == 0 ? "same" : ratio > 1 ? "slower" : "faster";
+    bool same = strcmp(num, "1.00") == 0;
+    const char *word = zh ? (same ? "相同" : ratio > 1 ? "更慢" : "更快")
+                          : (same ? "same" : ratio > 1 ? "slower" : "faster");
     snprintf(buf, len, "%s%s %s", num, x, word);
 }
 
@@ -72,7 +74,7 @@ void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, cons
         return;
     }
     char r[48];
-    cmp_fmt_ratio(s->geomean_ratio, ascii, r, sizeof r);
+    cmp_fmt_ratio(s->geomean_ratio, ascii, false, r, sizeof r);
     *strrchr(r, ' ') = '\0'; /* the magnitude alone; the sentence says the direction */
     bool same = strcmp(r, ascii ? "1.00x" : "1.00×") == 0;
     bool b_faster = s->geomean_ratio < 1;
