@@ -30,7 +30,9 @@ struct cdb_run_info {
 /* NULL and false fields do not filter; rung and verdict take -1 for "any" (0 is rung 0 and
  * CDB_PASS), so start from cdb_run_filter_init, which sets every field to "any". */
 struct cdb_run_filter {
-    const char *host;       /* runs.host or the origin host name; "local": runs made here */
+    const char *host;       /* the host a run was pulled under (runs.origin); "local": runs
+                             * made here. A machine's own host name never matches: two
+                             * machines called "vm" stay apart */
     int rung;               /* -1 any */
     int verdict;            /* -1 any, else enum cdb_verdict */
     bool local_only;        /* only runs made here (origin NULL) */
@@ -98,7 +100,7 @@ struct cdb_side {
     char value[80]; /* origin name, host name or full machine id; empty for local */
 };
 /* "local" → runs made here; a name in the hosts table → runs pulled from it; a host name that
- * produced runs → those runs; else a machine id or a unique prefix of one (4+ characters).
+ * produced pulled runs → those runs (never local ones); else a machine id or a unique prefix of one (4+ characters).
  * Returns 0, or -1 with a message saying what was looked for. */
 int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, char *err,
                      size_t errlen);

@@ -38,7 +38,7 @@ void cdb_run_filter_init(struct cdb_run_filter *f)
 
 /* Parameters ?1..?7 of RUN_WHERE. */
 #define RUN_WHERE                                                                               \
-    " (?1 IS NULL OR r.host = ?1 OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                 \
+    " (?1 IS NULL OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                                \
     " AND (?3 IS NULL OR r.verdict = ?3) AND (?4 = 0 OR r.origin IS NULL)"                      \
     " AND (?5 = 0 OR r.verdict != 'running') AND (?6 IS NULL OR r.finished >= ?6)"              \
     " AND (?7 IS NULL OR r.id > (SELECT id FROM runs WHERE uuid = ?7)) "
@@ -388,7 +388,8 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
         snprintf(out->value, sizeof out->value, "%s", spec);
         return 0;
     }
-    if (exists_one(db, "SELECT 1 FROM runs WHERE host = ?1 LIMIT 1", spec, NULL, 0, &n, err,
+    if (exists_one(db, "SELECT 1 FROM runs WHERE host = ?1 AND origin IS NOT NULL LIMIT 1", spec,
+                   NULL, 0, &n, err,
                    errlen))
         return -1;
     if (n) {
@@ -415,7 +416,7 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
     snprintf(err, errlen,
-             "'%.80s' is not 'local', a host of `kladder hosts list`, a host that produced runs, "
+             "'%.80s' is not 'local', a host of `kladder hosts list`, a host that produced pulled runs, "
              "or a machine id",
              safe);
     free(safe);
@@ -425,7 +426,7 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
 /* Which runs belong to a side: parameters ?1 (enum cdb_side_kind) and ?2 (its value). */
 #define SIDE_WHERE                                                                              \
     " r.verdict != 'running' AND CASE ?1 WHEN 0 THEN r.origin IS NULL WHEN 1 THEN r.origin = ?2" \
-    " WHEN 2 THEN r.host = ?2 ELSE r.machine_id = ?2 END "
+    " WHEN 2 THEN r.host = ?2 AND r.origin IS NOT NULL ELSE r.machine_id = ?2 END "
 
 /* Fills cells[key id] with each key's latest check on one side: runs newest started first, and
  * within a run its later checks first, so the first check seen for a key is the one kept.

@@ -43,16 +43,14 @@ struct runs_state {
 
 /* ---- loading ---- */
 
-/* The filters work on the list in memory, as cdb_run_filter would in SQL (a host is the one
- * that made the run or the one it was pulled from; "local" is runs made here): a filter key
- * then costs no read, whatever the size of the database. */
+/* The filters work on the list in memory, as cdb_run_filter would in SQL (a run belongs to
+ * the host it was pulled under; "local" is runs made here): a filter key then costs no read,
+ * whatever the size of the database. */
 static bool passes(const struct runs_state *s, const struct cdb_run_info *ri)
 {
     if (s->host[0]) {
         bool local = strcmp(s->host, "local") == 0;
-        if (local ? ri->origin != NULL
-                  : !((ri->run.host && strcmp(ri->run.host, s->host) == 0) ||
-                      (ri->origin && strcmp(ri->origin, s->host) == 0)))
+        if (local ? ri->origin != NULL : !(ri->origin && strcmp(ri->origin, s->host) == 0))
             return false;
     }
     return (s->rung < 0 || ri->run.rung == s->rung) &&
