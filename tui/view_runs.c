@@ -174,11 +174,13 @@ static void counts_text(const struct cdb_run_info *ri, char *buf, size_t len)
         snprintf(buf, len, "-");
 }
 
+/* A run made here is "local", whatever this machine is called (a pulled machine may carry the
+ * same name); a pulled run shows its machine's host name @ the host it was pulled under. */
 static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
 {
     const char *h = ri->run.host ? ri->run.host : "?";
     if (!ri->origin)
-        snprintf(buf, len, "%s", h);
+        snprintf(buf, len, "local");
     else if (strcmp(ri->origin, h) != 0)
         snprintf(buf, len, "%s@%s", h, ri->origin);
     else

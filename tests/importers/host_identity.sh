@@ -29,6 +29,14 @@ k results --host local --json | python3 -c '
 import json, sys; runs = json.load(sys.stdin)
 assert len(runs) == 1 and runs[0]["origin"] is None, runs'
 tap_check "results --host local: the run made here only" test $? = 0
+printf '3\n:save-screen %s\nH\n:save-screen %s\n' "$KL_TMP/runs.screen" "$KL_TMP/runs-local.screen" >"$KL_TMP/steps"
+KLADDER_SCRIPT=$KL_TMP/steps KLADDER_SIZE=120x30 LC_ALL=C.UTF-8 TERM=xterm-256color \
+    "$KLADDER" --db "$db" >/dev/null 2>&1
+tap_check "the Runs view lists the run made here as local, the pulled ones under $first" \
+    sh -c "test \$(grep -Ec ':[0-9]{2} local +cpu ' '$KL_TMP/runs.screen') -eq 1 &&
+           test \$(grep -Ec ':[0-9]{2} ([^ ]*@)?$first +NVIDIA H200 ' '$KL_TMP/runs.screen') -eq 3"
+tap_check "its host filter H, on local, keeps the run made here alone" \
+    grep -q '^Run 1 of 1 · host local' "$KL_TMP/runs-local.screen"
 mid=$(k results --host "$first" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["machine"]["id"])')
 
 k hosts add h200 "file://$KL_TMP/twin.json" >"$KL_TMP/out" 2>"$KL_TMP/err"; rc=$?
