@@ -46,6 +46,7 @@ struct compare_state {
     size_t n_vis;
     struct tui_list list;
     int list_y0;
+    int head_x0, head_cw[16]; /* the heading as last drawn (row list_y0 - 1), for clicks */
     char err[300];
 };
 
@@ -238,6 +239,7 @@ static void load(struct tui_app *app, struct compare_state *s)
  * others give way in the order of `give_way` below, so columns never run into each other. */
 enum col { COL_MARK, COL_RUNG, COL_SUITE, COL_CHECK, COL_SHAPE, COL_VARIANT, COL_TIME_A,
            COL_TIME_B, COL_RATIO, COL_TMARK, COL_BAR, COL_VERDICT, COL_COUNT };
+_Static_assert(COL_COUNT <= 16, "compare_state.head_cw holds every column");
 #define CHECK_MIN 10     /* Check keeps at least this much; the rest gives way first */
 #define CHECK_COMFORT 20 /* Shape and the bar are shown only while Check keeps this much */
 #define SUITE_MIN 8      /* Suite narrows to this before the times, Rung or Variant give way */
@@ -528,6 +530,8 @@ static void compare_draw(struct tui_app *app, void *state)
     struct draw_ctx c = {.app = app, .s = s, .x = x, .w = w};
     layout_columns(w, c.cw);
     draw_heading(app, s, y++, x, w, c.cw);
+    s->head_x0 = x;
+    memcpy(s->head_cw, c.cw, sizeof c.cw);
     s->list_y0 = y;
     c.y = y;
     if (s->n_vis == 0) {
@@ -627,10 +631,47 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
     }
 }
 
+/* The sort key of a heading column: a click on a heading sorts by it, a second click goes back
+ * to name order. */
+static enum cmp_sort sort_of_col(enum col c)
+{
+    switch (c) {
+    case COL_TIME_A:
+        return CMP_SORT_TIME_A;
+    case COL_TIME_B:
+        return CMP_SORT_TIME_B;
+    case COL_RATIO:
+    case COL_TMARK:
+    case COL_BAR:
+        return CMP_SORT_RATIO;
+    case COL_MARK:
+    case COL_VERDICT:
+        return CMP_SORT_VERDICT;
+    default:
+        return CMP_SORT_NAME;
+    }
+}
+
 static unsigned compare_mouse(struct tui_app *app, void *state, int y, int x, int wheel)
 {
-    (void)app, (void)x;
+    (void)app;
     struct compare_state *s = state;
+    if (y == s->list_y0 - 1 && !wheel && s->loaded) {
+        int cx = s->head_x0;
+        for (int c = 0; c < COL_COUNT; c++) {
+            if (s->head_cw[c] <= 0)
+                continue;
+            if (x >= cx && x < cx + s->head_cw[c] + 1) {
+                enum cmp_sort k = sort_of_col((enum col)c);
+                s->sel.sort = s->sel.sort == k ? CMP_SORT_NAME : k;
+                tui_list_first(&s->list);
+                select_rows(s);
+                return TUI_R_DRAW;
+            }
+            cx += s->head_cw[c] + 1;
+        }
+        return TUI_R_NONE;
+    }
     return tui_list_mouse(&s->list, y - s->list_y0, wheel, NULL) == TUI_LIST_NO_ROW ? TUI_R_NONE
                                                                                  : TUI_R_DRAW;
 }

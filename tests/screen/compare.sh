@@ -59,6 +59,12 @@ x
 o
 f
 :save-screen compare-both-flagged'
+# a click on a heading sorts by that column, a second click goes back to name order
+SCREEN_DB=$KL_TMP/cmp.db SCREEN_KEEP_DB=1 screen_run 120x34 '4
+:click 62 5
+:save-screen compare-click-time-a
+:click 62 5
+:save-screen compare-click-again'
 for s in compare-hosts compare-flagged compare-rung-1 compare-side-b-machine compare-zh compare-80x24 \
          compare-60x16 compare-sort-ratio compare-search compare-verdict-fail; do
     screen_check "$s"
@@ -99,6 +105,12 @@ tap_check "s sorts by ratio (B slowest against A first), marked in the heading" 
     sh -c "grep -q 'B vs A↓' '$SCREENS/compare-sort-ratio.screen' &&
            sed -n 7p '$SCREENS/compare-sort-ratio.screen' | grep -q '1.00× same' &&
            grep -q 'sorted by ratio' '$SCREENS/compare-sort-ratio.screen'"
+tap_check "a click on Time A sorts by it, slowest first" \
+    sh -c "grep -q 'Time A↓' '$SCREENS/compare-click-time-a.screen' &&
+           sed -n 7p '$SCREENS/compare-click-time-a.screen' | grep -q ' 45 us '"
+tap_check "a second click goes back to name order" \
+    sh -c "! grep -q '↓' '$SCREENS/compare-click-again.screen' &&
+           sed -n 7p '$SCREENS/compare-click-again.screen' | grep -q 'R1  suite0       check-0 '"
 tap_check "/ searches the rows (check-5: one per rung)" \
     sh -c "test \$(grep -Ec 'check-5 +buggy' '$SCREENS/compare-search.screen') -eq 3 &&
            ! grep -q 'check-[0-4] ' '$SCREENS/compare-search.screen'"
