@@ -94,6 +94,49 @@ void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, cons
                  fast, r, sl, slow, s->with_ratio, s->with_ratio == 1 ? "" : "s");
 }
 
+void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len)
+{
+    double m = r->ratio >= 1 ? r->ratio : 1 / r->ratio;
+    bool few_a = r->a.repeats < CDB_CMP_MIN_REPEATS, few_b = r->b.repeats < CDB_CMP_MIN_REPEATS;
+    switch (r->timing) {
+    case CDB_TIMING_FLAGGED:
+        if (m >= CDB_CMP_LARGE && zh)
+            snprintf(buf, len, "! 相差 %.0f× 以上：不论重复几次都标记", CDB_CMP_LARGE);
+        else if (m >= CDB_CMP_LARGE)
+            snprintf(buf, len, "! %.0fx or more apart: flagged whatever the repeats",
+                     CDB_CMP_LARGE);
+        else if (zh)
+            snprintf(buf, len, "! 区间不重叠，超过 %.0f%%，重复 %d 与 %d 次", CDB_CMP_NOISE * 100,
+                     r->a.repeats, r->b.repeats);
+        else
+            snprintf(buf, len, "! spreads apart and beyond %.0f%%, %d and %d repeats",
+                     CDB_CMP_NOISE * 100, r->a.repeats, r->b.repeats);
+        break;
+    case CDB_TIMING_NOISE:
+        if (r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us)
+            snprintf(buf, len, zh ? "~ 噪声内：相差不到 %.0f%%" : "~ within noise: less than %.0f%% apart",
+                     CDB_CMP_NOISE * 100);
+        else
+            snprintf(buf, len, "%s", zh ? "~ 噪声内：区间重叠" : "~ within noise: the spreads overlap");
+        break;
+    case CDB_TIMING_FEW:
+        if (!few_a && !few_b)
+            snprintf(buf, len, "%s", zh ? "? 未判断：缺少最小/最大时间" : "? not judged: no [min, max] spread");
+        else if (zh)
+            snprintf(buf, len, "? 未判断：A 重复 %d 次，B %d 次（每方需 %d 次）", r->a.repeats,
+                     r->b.repeats, CDB_CMP_MIN_REPEATS);
+        else
+            snprintf(buf, len, "? not judged: A has %d repeat%s, B %d (%d needed on each side)",
+                     r->a.repeats, r->a.repeats == 1 ? "" : "s", r->b.repeats,
+                     CDB_CMP_MIN_REPEATS);
+        break;
+    case CDB_TIMING_NONE:
+    default:
+        snprintf(buf, len, "%s", zh ? "两方没有都测得时间" : "no time on both sides");
+        break;
+    }
+}
+
 static const char *const sort_names[CMP_SORT_COUNT] = {"name", "ratio", "time-a", "time-b",
                                                        "verdict"};
 

@@ -40,6 +40,11 @@ int cmp_bar_eighths(double ratio, int half);
 void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, const char *name_b,
                    bool ascii, bool zh, char *buf, size_t len);
 
+/* Why a row's timing was judged as it was, in a few words: "! spreads apart, 20 and 20
+ * repeats", "! 4× or more: flagged whatever the repeats", "~ spreads overlap", "~ within 5%",
+ * "? not judged: A has 1 repeat, B 1 (3 needed on each side)", "no time on both sides". */
+void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len);
+
 /* Which rows, in which order. */
 enum cmp_sort { CMP_SORT_NAME, CMP_SORT_RATIO, CMP_SORT_TIME_A, CMP_SORT_TIME_B, CMP_SORT_VERDICT,
                 CMP_SORT_COUNT };

@@ -696,6 +696,12 @@ static void compare_status(struct tui_app *app, void *state, char *buf, size_t l
         ADD(" · /%s", t);
         free(t);
     }
+    /* why the selected row is marked as it is */
+    if (s->n_vis && s->list.sel < s->n_vis) {
+        char why[160];
+        cmp_explain(&s->cmp.rows[s->vis[s->list.sel]], zh, why, sizeof why);
+        ADD(" · %s", why);
+    }
 #undef ADD
     if (zh)
         snprintf(buf, len, "第 %zu / %zu 行%s · a/b 换一方 · s 排序 · f/o/V 筛选 · / 搜索",

@@ -89,6 +89,9 @@ tap_check "no ratio reads 0.33× or 0.00×" sh -c "! grep -Eq '0\.[0-9]+×' '$f'
 tap_check "a flagged 3x row has its bar to the left (B faster)" grep -q '3.00× faster ! *█│' "$f"
 tap_check "f keeps only the rows that stand out" \
     test "$(grep -Ec ' (faster|slower|same) [!~?] ' "$SCREENS/compare-flagged.screen")" -eq 12
+tap_check "the status line says why the selected row is marked" \
+    sh -c "grep -q '^Row 1 of 18 · ~ within noise: the spreads overlap · ' '$f' &&
+           grep -q '^Row 1 of 12 · only !/≠ · ! spreads apart and beyond 5%, 20 and 20 repeats' '$SCREENS/compare-flagged.screen'"
 tap_check "R shows one rung" sh -c "grep -q '6 rows · rung 1' '$SCREENS/compare-rung-1.screen'"
 o=$SCREENS/compare-opens-run.screen
 tap_check "Enter opens the run of side B" grep -q '^ ✗ fail · run .* · h200 ' "$o"

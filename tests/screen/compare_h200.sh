@@ -27,6 +27,8 @@ tap_check "none with a differing verdict; every matched ratio flagged though the
     grep -q ' ! 54 flagged · ~ 0 within noise · ? 0 not judged · ≠ 0 verdicts differ ' "$all"
 tap_check "the matched rows stand out as flagged, as a magnitude" \
     test "$(grep -Ec '^   R1  flydsl-1199 .* [0-9]{2,}× faster ! ' "$flagged")" -ge 20
+tap_check "the status line says why: 4x or more apart, whatever the one repeat" \
+    grep -q '^Row 1 of 54 · only !/≠ · ! 4x or more apart: flagged whatever the repeats' "$flagged"
 tap_check "not run on this machine reads ○, apart from a skip (-)" grep -q ' ○/✓$' "$all"
 tap_check "o keeps the 54 checks on both sides" grep -q '^Row 1 of 54 · on both sides' "$both"
 tap_check "a buggy row fails on both machines" grep -Eq 'flydsl-1199 +k640_t256 +buggy .*✗/✗' "$flagged"

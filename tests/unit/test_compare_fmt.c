@@ -64,6 +64,33 @@ static void test_speed_sentence(void **state)
     assert_string_equal(b, "no check has times on both sides");
 }
 
+/* The status line's reason for a row's mark. */
+static void test_explain(void **state)
+{
+    (void)state;
+    char b[200];
+    struct cdb_compare_row r = {.ratio = 2.0, .timing = CDB_TIMING_FEW};
+    r.a.repeats = 1, r.b.repeats = 5;
+    cmp_explain(&r, false, b, sizeof b);
+    assert_string_equal(b, "? not judged: A has 1 repeat, B 5 (3 needed on each side)");
+    r.timing = CDB_TIMING_FLAGGED, r.ratio = 1.0 / 450;
+    cmp_explain(&r, false, b, sizeof b);
+    assert_string_equal(b, "! 4x or more apart: flagged whatever the repeats");
+    r.ratio = 1.2, r.a.repeats = 20, r.b.repeats = 10;
+    cmp_explain(&r, false, b, sizeof b);
+    assert_string_equal(b, "! spreads apart and beyond 5%, 20 and 10 repeats");
+    r.timing = CDB_TIMING_NOISE;
+    r.a.min_us = 10, r.a.max_us = 11, r.b.min_us = 10.5, r.b.max_us = 12;
+    cmp_explain(&r, false, b, sizeof b);
+    assert_string_equal(b, "~ within noise: the spreads overlap");
+    r.b.min_us = 11.2;
+    cmp_explain(&r, false, b, sizeof b);
+    assert_string_equal(b, "~ within noise: less than 5% apart");
+    r.timing = CDB_TIMING_NONE;
+    cmp_explain(&r, true, b, sizeof b);
+    assert_string_equal(b, "两方没有都测得时间");
+}
+
 static struct cdb_compare_row row(const char *check, double ratio, bool a, bool b, bool flagged,
                                   enum cdb_verdict va, enum cdb_verdict vb)
 {
@@ -119,6 +146,7 @@ int main(void)
         cmocka_unit_test(test_ratio_text),
         cmocka_unit_test(test_bar_is_log_scaled),
         cmocka_unit_test(test_speed_sentence),
+        cmocka_unit_test(test_explain),
         cmocka_unit_test(test_select_and_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
