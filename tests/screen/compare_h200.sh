@@ -21,8 +21,8 @@ o
 all=$SCREENS/h200-all.screen flagged=$SCREENS/h200-flagged.screen both=$SCREENS/h200-both.screen
 tap_check "side A is this machine" grep -q '^ A local' "$all"
 tap_check "side B is the H200 host" grep -q '^ B h200 (host, 34 runs)' "$all"
-tap_check "54 checks matched, the H200 named faster by hundreds of times" \
-    grep -Eq '^ B \(h200\) is [0-9]{3}× faster than A \(local\), geometric mean over 54 checks' "$all"
+tap_check "54 checks matched, the H200 named faster by tens of times or more" \
+    grep -Eq '^ B \(h200\) is [0-9]{2,}× faster than A \(local\), geometric mean over 54 checks' "$all"
 tap_check "none with a differing verdict; every matched ratio flagged though the H200 has one repeat" \
     grep -q ' ! 54 flagged · ~ 0 within noise · ? 0 not judged · ≠ 0 verdicts differ ' "$all"
 tap_check "the matched rows stand out as flagged, as a magnitude" \
