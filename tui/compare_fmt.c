@@ -18,7 +18,13 @@ void cmp_fmt_ratio(double ratio, bool ascii, bool zh, char *buf, size_t len)
     }
     double m = ratio >= 1 ? ratio : 1 / ratio;
     char num[32];
-    snprintf(num, sizeof num, "%.*f", m < 10 ? 2 : m < 100 ? 1 : 0, m);
+    /* at most four digits, so that "19514× faster" does not outgrow its column: 20k× */
+    if (m >= 999.5e3)
+        snprintf(num, sizeof num, "%.0fM", m / 1e6);
+    else if (m >= 9999.5)
+        snprintf(num, sizeof num, "%.0fk", m / 1e3);
+    else
+        snprintf(num, sizeof num, "%.*f", m < 10 ? 2 : m < 100 ? 1 : 0, m);
     /* the word follows what is printed: 1.004 reads "1.00× same", not "1.00× slower" */
     bool same = strcmp(num, "1.00") == 0;
     const char *word = zh ? (same ? "相同" : ratio > 1 ? "更慢" : "更快")

@@ -22,8 +22,8 @@
 /* The bar's scale: a full half is this many decades (1x in the middle, 10^4x at either end). */
 #define CMP_BAR_DECADES 4
 
-/* B/A as a magnitude and a direction: "450× faster", "1.30× slower", "1.00× same" (zh: 更快,
- * 更慢, 相同); never "0.00×". "n/a" for NAN. ascii: "x" for "×". */
+/* B/A as a magnitude and a direction: "450× faster", "1.30× slower", "1.00× same", "20k×
+ * faster" from 10^4 on (zh: 更快, 更慢, 相同); never "0.00×"; at most 12 cells in English. "n/a" for NAN. ascii: "x" for "×". */
 void cmp_fmt_ratio(double ratio, bool ascii, bool zh, char *buf, size_t len);
 /* The verdict mark ("≠", "#" in ASCII, or "") and the timing mark ("!", "~", "?" or ""). */
 const char *cmp_verdict_mark(const struct cdb_compare_row *r, bool ascii);

@@ -23,6 +23,12 @@ static void test_ratio_text(void **state)
     assert_string_equal(b, "1.30× slower");
     cmp_fmt_ratio(12.34, false, false, b, sizeof b);
     assert_string_equal(b, "12.3× slower");
+    cmp_fmt_ratio(1.0 / 19514, false, false, b, sizeof b); /* fits a 12-cell column */
+    assert_string_equal(b, "20k× faster");
+    cmp_fmt_ratio(9999.4, false, false, b, sizeof b);
+    assert_string_equal(b, "9999× slower");
+    cmp_fmt_ratio(2.5e6, false, false, b, sizeof b);
+    assert_string_equal(b, "2M× slower");
     cmp_fmt_ratio(1.004, false, false, b, sizeof b); /* the word follows the printed number */
     assert_string_equal(b, "1.00× same");
     cmp_fmt_ratio(1 / 1.3, false, true, b, sizeof b);
