@@ -113,6 +113,16 @@ int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, s
                  name);
         return -1;
     }
+    found = cdb_host_find(db, url, true, &l, err, errlen);
+    if (found > 0)
+        snprintf(err, errlen,
+                 "%s is already pulled as host '%s' (%d run%s); a second name would stay empty. "
+                 "To call it '%s', use `kladder hosts rename %s %s`",
+                 url, l.items[0].name, l.items[0].runs, l.items[0].runs == 1 ? "" : "s", name,
+                 l.items[0].name, name);
+    cdb_host_list_free(&l);
+    if (found != 0)
+        return -1;
     char now[21];
     cdb_now_iso(now);
     return cdb_host_ensure(db, name, url, now, err, errlen);
@@ -149,6 +159,42 @@ int cdb_host_remove(struct cdb *db, const char *name, bool purge, int *purged, c
     if (exec_bound(db, "DELETE FROM runs WHERE origin = ?1", "removing a host's runs", name, NULL,
                    NULL, purged, err, errlen) != 0 ||
         exec_bound(db, "DELETE FROM hosts WHERE name = ?1", "removing a host", name, NULL, NULL,
+                   NULL, err, errlen) != 0 ||
+        cdb_tx_commit(db, err, errlen) != 0) {
+        cdb_tx_rollback(db);
+        return -1;
+    }
+    return 1;
+}
+
+int cdb_host_rename(struct cdb *db, const char *old, const char *new_name, char *err,
+                    size_t errlen)
+{
+    struct cdb_host_list l;
+    int found = cdb_host_find(db, new_name, false, &l, err, errlen);
+    cdb_host_list_free(&l);
+    if (found < 0)
+        return -1;
+    if (found) {
+        snprintf(err, errlen, "a host named '%s' exists already", new_name);
+        return -1;
+    }
+    found = cdb_host_find(db, old, false, &l, err, errlen);
+    cdb_host_list_free(&l);
+    if (found <= 0)
+        return found;
+    /* runs.origin references hosts(name) without ON UPDATE: the new row comes first, the runs
+     * move to it, then the old row goes */
+    if (cdb_tx_begin(db, err, errlen) != 0)
+        return -1;
+    if (exec_bound(db,
+                   "INSERT INTO hosts (name, url, added, last_pull, last_error, cursor)"
+                   " SELECT ?2, url, added, last_pull, last_error, cursor FROM hosts"
+                   " WHERE name = ?1",
+                   "renaming a host", old, new_name, NULL, NULL, err, errlen) != 0 ||
+        exec_bound(db, "UPDATE runs SET origin = ?2 WHERE origin = ?1", "renaming a host", old,
+                   new_name, NULL, NULL, err, errlen) != 0 ||
+        exec_bound(db, "DELETE FROM hosts WHERE name = ?1", "renaming a host", old, NULL, NULL,
                    NULL, err, errlen) != 0 ||
         cdb_tx_commit(db, err, errlen) != 0) {
         cdb_tx_rollback(db);

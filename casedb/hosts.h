@@ -37,7 +37,9 @@ int cdb_hosts_list(struct cdb *db, struct cdb_host_list *out, char *err, size_t 
 int cdb_host_find(struct cdb *db, const char *key, bool by_url, struct cdb_host_list *out,
                   char *err, size_t errlen);
 void cdb_host_list_free(struct cdb_host_list *l);
-/* Adds a host, added now; an existing name is an error. The caller validates the name
+/* Adds a host, added now. An existing name is an error, and so is a URL that another host
+ * already pulls from: its runs belong to that host, so a second name would stay empty (the
+ * message names the first host and `kladder hosts rename`). The caller validates the name
  * (cdb_host_name_valid) and the URL. */
 int cdb_host_add(struct cdb *db, const char *name, const char *url, char *err, size_t errlen);
 /* Adds a host with the given added time unless one of that name is stored, which is then left
@@ -49,6 +51,11 @@ int cdb_host_ensure(struct cdb *db, const char *name, const char *url, const cha
  * that has runs is refused; purge deletes them (and their checks) in the same transaction.
  * Returns 1 removed, 0 no such host, -1 error; *purged gets the runs deleted. */
 int cdb_host_remove(struct cdb *db, const char *name, bool purge, int *purged, char *err,
+                    size_t errlen);
+/* Renames a host; its pulled runs go with it (they keep their machine and its host name).
+ * Returns 1 renamed, 0 no host named old, -1 error (new already taken, or SQLite). One
+ * transaction. The caller validates new with cdb_host_name_valid. */
+int cdb_host_rename(struct cdb *db, const char *old, const char *new_name, char *err,
                     size_t errlen);
 /* Records a successful pull: last_pull, the new cursor (NULL keeps the old one), clears
  * last_error. A name not stored changes nothing. Meant to run inside the pull's transaction. */

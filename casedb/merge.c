@@ -23,7 +23,7 @@ static const char *const sql[ST_COUNT] = {
                        " memory_partition, kladder_version, kladder_commit FROM machines"
                        " WHERE id = ?1",
     [ST_RUN_GET] = "SELECT machine_id, host, rung, suite, case_id, variant, argv, started, finished,"
-                   " verdict, id FROM runs WHERE uuid = ?1",
+                   " verdict, id, origin FROM runs WHERE uuid = ?1",
     [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
                       " c.time_min_us, c.time_max_us, c.repeats, c.limit_s"
@@ -229,6 +229,11 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
     cdb_bind_text(st, 1, r->uuid);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
+        /* the host it belongs to, read before run_differs walks the statement on */
+        const unsigned char *o = TXT(st, 11);
+        bool was_local = o == NULL;
+        char was[80];
+        snprintf(was, sizeof was, "%s", o ? (const char *)o : "");
         char which[48] = "";
         const char *field = run_differs(m, mr, which, sizeof which);
         sqlite3_reset(m->st[ST_RUN_GET]);
@@ -237,6 +242,23 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
                      "run %s is already stored with different content (%s%s differs); the "
                      "stored run is kept and nothing from this host was written",
                      r->uuid, which, field);
+            return -1;
+        }
+        /* a run belongs to the host it was first pulled under, or to this machine: the same
+         * results under a second name would leave that name empty and the runs where they are */
+        if (was_local) {
+            snprintf(m->err, m->errlen,
+                     "run %s was made here (a local run); pulling it back under '%s' would hide "
+                     "it from 'local'; nothing from this host was written",
+                     r->uuid, origin);
+            return -1;
+        }
+        if (strcmp(was, origin) != 0) {
+            snprintf(m->err, m->errlen,
+                     "run %s was pulled already as host '%s'; these results belong to that host "
+                     "(rename it with `kladder hosts rename %s %s`); nothing from this host was "
+                     "written",
+                     r->uuid, was, was, origin);
             return -1;
         }
         s->present_runs++;

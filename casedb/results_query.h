@@ -30,7 +30,9 @@ struct cdb_run_info {
 /* NULL and false fields do not filter; rung and verdict take -1 for "any" (0 is rung 0 and
  * CDB_PASS), so start from cdb_run_filter_init, which sets every field to "any". */
 struct cdb_run_filter {
-    const char *host;       /* runs.host or the origin host name; "local": runs made here */
+    const char *host;       /* the host a run was pulled under (runs.origin); "local": runs
+                             * made here. A machine's own host name never matches: two
+                             * machines called "vm" stay apart */
     int rung;               /* -1 any */
     int verdict;            /* -1 any, else enum cdb_verdict */
     bool local_only;        /* only runs made here (origin NULL) */
@@ -98,7 +100,7 @@ struct cdb_side {
     char value[80]; /* origin name, host name or full machine id; empty for local */
 };
 /* "local" → runs made here; a name in the hosts table → runs pulled from it; a host name that
- * produced runs → those runs; else a machine id or a unique prefix of one (4+ characters).
+ * produced pulled runs → those runs (never local ones); else a machine id or a unique prefix of one (4+ characters).
  * Returns 0, or -1 with a message saying what was looked for. */
 int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, char *err,
                      size_t errlen);
@@ -107,19 +109,37 @@ struct cdb_compare_cell {
     bool present;
     enum cdb_verdict verdict;
     double median_us, min_us, max_us; /* NAN: n/a */
+    int repeats;                      /* timed repeats behind the median */
+    int seq;                          /* the check's place in its run */
     const char *run_uuid;
+};
+
+/* What a row's timing says. A difference is judged only with enough repeats on both sides to
+ * know each side's spread; a difference so large that no run-to-run noise explains it is
+ * flagged whatever the repeats. */
+#define CDB_CMP_MIN_REPEATS 3   /* repeats each side needs before a ratio is judged */
+#define CDB_CMP_NOISE 0.05      /* ratios within 1 ± 5% are noise even when spreads part */
+#define CDB_CMP_LARGE 4.0       /* a ratio this far from 1 (either way) is always flagged */
+enum cdb_timing {
+    CDB_TIMING_NONE,     /* no ratio: a side is missing or has no time */
+    CDB_TIMING_FEW,      /* not judged: fewer than CDB_CMP_MIN_REPEATS repeats, or no spread */
+    CDB_TIMING_NOISE,    /* within noise: spreads overlap, or the difference is within 5% */
+    CDB_TIMING_FLAGGED,  /* a real difference */
 };
 struct cdb_compare_row {
     int rung;
     const char *suite, *check, *shape, *variant;
     struct cdb_compare_cell a, b;
     double ratio;         /* b.median / a.median; NAN unless both are known and a's is > 0 */
-    bool flagged;         /* both [min, max] spreads known and disjoint */
-    bool verdict_differs; /* both present, verdicts differ */
+    enum cdb_timing timing;
+    bool flagged;         /* timing == CDB_TIMING_FLAGGED */
+    bool verdict_differs; /* both ran and neither skipped, and their verdicts differ */
+    bool skipped_one;     /* both present, one side skipped the check and the other did not */
 };
 struct cdb_compare_summary {
     double geomean_ratio; /* over rows with a ratio > 0; NAN when none */
-    int with_ratio, flagged, differing_verdicts, only_a, only_b, both;
+    int with_ratio, flagged, noise, few_repeats, differing_verdicts, skipped_one, only_a, only_b,
+        both;
 };
 struct cdb_compare {
     struct cdb_compare_row *rows; /* ordered by rung, suite, check, shape, variant */
@@ -131,7 +151,7 @@ struct cdb_compare {
  * run that has the key. rung < 0: all rungs. */
 int cdb_compare_load(struct cdb *db, const struct cdb_side *a, const struct cdb_side *b, int rung,
                      struct cdb_compare *out, char *err, size_t errlen);
-/* Fills ratio/flagged/verdict_differs of each row and the summary; cdb_compare_load calls it,
+/* Fills ratio/timing/flagged/verdict_differs/skipped_one of each row and the summary; cdb_compare_load calls it,
  * and tests call it on hand-made rows. */
 void cdb_compare_finish(struct cdb_compare *c);
 void cdb_compare_free(struct cdb_compare *c);

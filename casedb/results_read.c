@@ -39,7 +39,7 @@ void cdb_run_filter_init(struct cdb_run_filter *f)
 
 /* Parameters ?1..?7 of RUN_WHERE. */
 #define RUN_WHERE                                                                               \
-    " (?1 IS NULL OR r.host = ?1 OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                 \
+    " (?1 IS NULL OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                                \
     " AND (?3 IS NULL OR r.verdict = ?3) AND (?4 = 0 OR r.origin IS NULL)"                      \
     " AND (?5 = 0 OR r.verdict != 'running') AND (?6 IS NULL OR r.finished >= ?6)"              \
     " AND (?7 IS NULL OR r.id > (SELECT id FROM runs WHERE uuid = ?7)) "
@@ -391,7 +391,8 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
         snprintf(out->value, sizeof out->value, "%s", spec);
         return 0;
     }
-    if (exists_one(db, "SELECT 1 FROM runs WHERE host = ?1 LIMIT 1", spec, NULL, 0, &n, err,
+    if (exists_one(db, "SELECT 1 FROM runs WHERE host = ?1 AND origin IS NOT NULL LIMIT 1", spec,
+                   NULL, 0, &n, err,
                    errlen))
         return -1;
     if (n) {
@@ -418,7 +419,7 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
     snprintf(err, errlen,
-             "'%.80s' is not 'local', a host of `kladder hosts list`, a host that produced runs, "
+             "'%.80s' is not 'local', a host of `kladder hosts list`, a host that produced pulled runs, "
              "or a machine id",
              safe);
     free(safe);
@@ -428,7 +429,7 @@ int cdb_side_resolve(struct cdb *db, const char *spec, struct cdb_side *out, cha
 /* Which runs belong to a side: parameters ?1 (enum cdb_side_kind) and ?2 (its value). */
 #define SIDE_WHERE                                                                              \
     " r.verdict != 'running' AND CASE ?1 WHEN 0 THEN r.origin IS NULL WHEN 1 THEN r.origin = ?2" \
-    " WHEN 2 THEN r.host = ?2 ELSE r.machine_id = ?2 END "
+    " WHEN 2 THEN r.host = ?2 AND r.origin IS NOT NULL ELSE r.machine_id = ?2 END "
 
 /* Fills cells[key id] with each key's latest check on one side: runs newest started first, and
  * within a run its later checks first, so the first check seen for a key is the one kept.
@@ -444,8 +445,8 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
                            "ORDER BY r.started DESC, r.id DESC",
                            -1, &runs, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
-                           "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us"
-                           " FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
+                           "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us,"
+                           " repeats, seq FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
                            -1, &checks, NULL) != SQLITE_OK) {
         sqlite3_finalize(runs);
         return cdb_fail(db, "loading a comparison", err, errlen);
@@ -469,6 +470,8 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
             c->median_us = col_double(checks, 2);
             c->min_us = col_double(checks, 3);
             c->max_us = col_double(checks, 4);
+            c->repeats = sqlite3_column_int(checks, 5);
+            c->seq = sqlite3_column_int(checks, 6);
             c->run_uuid = uuid;
         }
         if (crc != SQLITE_DONE) {
@@ -551,6 +554,21 @@ static bool known(double v)
     return isfinite(v);
 }
 
+/* Judges a row's timing (see enum cdb_timing). One repeat says nothing about run-to-run noise,
+ * and two runs of the same binary on the same GPU differ by a few percent with tight spreads,
+ * so parted spreads alone are not enough: the difference must also exceed CDB_CMP_NOISE. */
+static enum cdb_timing judge(const struct cdb_compare_row *r)
+{
+    double m = r->ratio >= 1 ? r->ratio : 1 / r->ratio;
+    if (m >= CDB_CMP_LARGE)
+        return CDB_TIMING_FLAGGED;
+    if (r->a.repeats < CDB_CMP_MIN_REPEATS || r->b.repeats < CDB_CMP_MIN_REPEATS ||
+        !known(r->a.min_us) || !known(r->a.max_us) || !known(r->b.min_us) || !known(r->b.max_us))
+        return CDB_TIMING_FEW;
+    bool apart = r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us;
+    return apart && m > 1 + CDB_CMP_NOISE ? CDB_TIMING_FLAGGED : CDB_TIMING_NOISE;
+}
+
 void cdb_compare_finish(struct cdb_compare *c)
 {
     struct cdb_compare_summary *s = &c->summary;
@@ -559,7 +577,8 @@ void cdb_compare_finish(struct cdb_compare *c)
     for (size_t i = 0; i < c->n; i++) {
         struct cdb_compare_row *r = &c->rows[i];
         r->ratio = NAN;
-        r->flagged = r->verdict_differs = false;
+        r->timing = CDB_TIMING_NONE;
+        r->flagged = r->verdict_differs = r->skipped_one = false;
         if (r->a.present && !r->b.present) {
             s->only_a++;
             continue;
@@ -569,7 +588,11 @@ void cdb_compare_finish(struct cdb_compare *c)
             continue;
         }
         s->both++;
-        if (r->a.verdict != r->b.verdict) {
+        /* a skip is "not judged here", not a verdict that disagrees */
+        if ((r->a.verdict == CDB_SKIP) != (r->b.verdict == CDB_SKIP)) {
+            r->skipped_one = true;
+            s->skipped_one++;
+        } else if (r->a.verdict != r->b.verdict) {
             r->verdict_differs = true;
             s->differing_verdicts++;
         }
@@ -578,12 +601,11 @@ void cdb_compare_finish(struct cdb_compare *c)
             r->ratio = r->b.median_us / r->a.median_us;
             s->with_ratio++;
             log_sum += log(r->ratio);
-            /* a difference counts only when the repeat spreads do not even touch */
-            if (known(r->a.min_us) && known(r->a.max_us) && known(r->b.min_us) &&
-                known(r->b.max_us) && (r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us)) {
-                r->flagged = true;
-                s->flagged++;
-            }
+            r->timing = judge(r);
+            r->flagged = r->timing == CDB_TIMING_FLAGGED;
+            s->flagged += r->timing == CDB_TIMING_FLAGGED;
+            s->noise += r->timing == CDB_TIMING_NOISE;
+            s->few_repeats += r->timing == CDB_TIMING_FEW;
         }
     }
     s->geomean_ratio = s->with_ratio ? exp(log_sum / s->with_ratio) : (double)NAN;

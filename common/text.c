@@ -96,7 +96,14 @@ static size_t encode(uint32_t cp, char *out)
 
 bool text_is_control(uint32_t cp)
 {
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0);
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+        return true;
+    /* Invisible format characters: a right-to-left override (U+202E) makes "vm" and a file
+     * name read backwards, zero-width ones make two different names look the same. */
+    return cp == 0x061C ||                   /* Arabic letter mark */
+           (cp >= 0x200B && cp <= 0x200F) || /* zero width space/non-joiner/joiner, LRM, RLM */
+           (cp >= 0x202A && cp <= 0x202E) || /* bidi embeddings and overrides */
+           (cp >= 0x2066 && cp <= 0x2069);   /* bidi isolates */
 }
 
 bool text_is_clean(const char *s, const char *allowed)

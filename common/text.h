@@ -1,8 +1,9 @@
 /* UTF-8 text for the terminal: decoding, sanitising, display width, truncation.
  *
  * Every string that reaches the screen goes through text_sanitize() (or a function built on it):
- * C0/C1 control characters, DEL and malformed UTF-8 become U+FFFD, so an escape sequence in a
- * case file or a remote result can never drive the terminal. Widths follow wcwidth() (Chinese
+ * C0/C1 control characters, DEL, the invisible bidirectional and zero-width format characters
+ * and malformed UTF-8 become U+FFFD, so an escape sequence in a case file or a remote result can
+ * never drive the terminal, and a right-to-left override cannot make text read as other text. Widths follow wcwidth() (Chinese
  * is two cells, combining marks zero), with a built-in East Asian table as the fallback when the
  * C library's locale does not know a character. Decoding never depends on the locale. */
 #ifndef KL_COMMON_TEXT_H
@@ -22,7 +23,9 @@ size_t text_decode(const char *s, size_t n, uint32_t *cp);
  * (out = "") for a surrogate or a value above U+10FFFF. */
 size_t text_encode(uint32_t cp, char out[5]);
 
-/* True for code points that must never be written to a terminal: C0, DEL, C1. */
+/* True for code points that must never be written to a terminal: C0, DEL, C1, and the format
+ * characters that reorder or hide text: U+061C, U+200B-U+200F, U+202A-U+202E, U+2066-U+2069.
+ * Importers refuse strings holding them (text_is_clean), as they refuse escape sequences. */
 bool text_is_control(uint32_t cp);
 
 /* True when the string is valid UTF-8 and has no control characters other than those in

@@ -1,4 +1,5 @@
-/* kladder compare A B [--rung N] [--json] */
+/* kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V] [--search TEXT]
+ *                     [--sort KEY] [--json] */
 #include <cJSON.h>
 #include <langinfo.h>
 #include <math.h>
@@ -10,18 +11,36 @@
 #include "casedb/cdb.h"
 #include "casedb/results_query.h"
 #include "common/text.h"
+#include "common/xalloc.h"
 #include "tui/cli.h"
+#include "tui/compare_fmt.h"
 
 static void print_help(void)
 {
-    printf("usage: kladder compare A B [--rung N] [--json]\n\n"
+    printf("usage: kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V]\n"
+           "                       [--search TEXT] [--sort KEY] [--json]\n\n"
            "Puts two machines side by side. A and B are 'local' (runs made here), a host of\n"
            "`kladder hosts list`, a host that produced runs, or a machine id (or 4+ of its first\n"
            "characters). Checks are matched on rung, suite, check, shape and variant, using each\n"
-           "side's latest run of that check. RATIO is B's median time over A's; it is flagged\n"
-           "(*) only when the [min, max] spreads of the repeats do not overlap. Rows whose\n"
-           "verdicts differ are marked (!). The bars show |log2 ratio|: to the right of '|' when\n"
-           "B is slower, to the left when B is faster.\n");
+           "side's latest run of that check. 'B vs A' is B's median time against A's, as a\n"
+           "magnitude and a direction (450x faster, 1.30x slower).\n\n"
+           "Marks (the Compare view uses the same ones):\n"
+           "  ≠ (# in ASCII)  the verdicts differ: both ran, neither skipped\n"
+           "  !  a real timing difference: %d+ repeats on each side, [min, max] spreads apart\n"
+           "     and more than %.0f%% apart, or %.0fx or more either way whatever the repeats\n"
+           "  ~  within noise\n"
+           "  ?  not judged: fewer than %d repeats on a side (one launch says nothing of noise)\n"
+           "Verdicts: 'skip' ran and chose not to judge; 'not run' has no result on that side.\n"
+           "The bars show log10 of the ratio: to the right of '|' when B is slower, to the\n"
+           "left when B is faster; each half is %d decades.\n\n"
+           "  --only-both     rows with a result on both sides\n"
+           "  --only-flagged  rows marked ≠ or !\n"
+           "  --verdict V     rows where either side's verdict is V (pass, fail, hang, ...)\n"
+           "  --search TEXT   rows whose suite, check, shape or variant contains TEXT\n"
+           "  --sort KEY      name (default), ratio (B slowest against A first), time-a,\n"
+           "                  time-b (slowest first), verdict (differing first)\n",
+           CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE, CDB_CMP_MIN_REPEATS,
+           CMP_BAR_DECADES);
 }
 
 static bool utf8_locale(void)
@@ -48,7 +67,7 @@ static void rcell(const char *s, int cells)
 static void fmt_us(const struct cdb_compare_cell *c, char *buf, size_t len)
 {
     if (!c->present)
-        snprintf(buf, len, "-");
+        snprintf(buf, len, "%s", "");
     else if (isnan(c->median_us))
         snprintf(buf, len, "n/a");
     else if (c->median_us < 100)
@@ -66,6 +85,8 @@ static void bar(int eighths, bool ascii, char *buf, size_t len)
     int full = eighths / 8, rest = eighths % 8;
     if (ascii) {
         full = (eighths + 4) / 8;
+        if (full == 0 && eighths > 0)
+            full = 1;
         rest = 0;
     }
     for (int i = 0; i < full && used + 4 < len; i++)
@@ -76,55 +97,46 @@ static void bar(int eighths, bool ascii, char *buf, size_t len)
 
 #define BAR_CELLS 16
 
-static double scale_of(const struct cdb_compare *c)
+static const char *side_verdict(const struct cdb_compare_cell *c)
 {
-    double m = 1; /* a 2x difference fills the bar unless larger ones exist */
-    for (size_t i = 0; i < c->n; i++)
-        if (!isnan(c->rows[i].ratio) && fabs(log2(c->rows[i].ratio)) > m)
-            m = fabs(log2(c->rows[i].ratio));
-    return m;
+    return c->present ? cdb_verdict_name(c->verdict) : "not run";
 }
 
-static void print_table(const struct cdb_compare *c, const char *na, const char *nb,
+static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n,
+                        const char *na, const char *nb, const char *short_a, const char *short_b,
                         enum cli_color when)
 {
     bool ascii = !utf8_locale();
     bool color = when == CLI_COLOR_ALWAYS ||
                  (when == CLI_COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-    double scale = scale_of(c);
     char ha[64], hb[64];
     snprintf(ha, sizeof ha, "A %s", ascii ? "us" : "µs");
     snprintf(hb, sizeof hb, "B %s", ascii ? "us" : "µs");
     printf("A = %s, B = %s\n\n", na, nb);
     cell("", 2, ascii), cell("RUNG", 4, ascii), cell("SUITE", 14, ascii), cell("CHECK", 20, ascii),
         cell("SHAPE", 20, ascii), cell("VARIANT", 8, ascii);
-    rcell(ha, 10), rcell(hb, 10), rcell("B/A", 8);
+    rcell(ha, 10), rcell(hb, 10), rcell("B vs A", 13);
     cell(" ", 1, ascii), cell("VERDICT A/B", 16, ascii);
     printf("%*s|%s\n", BAR_CELLS, "faster", "slower");
-    for (size_t i = 0; i < c->n; i++) {
-        const struct cdb_compare_row *r = &c->rows[i];
-        char rung[8], ta[32], tb[32], ratio[32] = "", verd[48], left[BAR_CELLS * 4 + 8] = "",
+    for (size_t k = 0; k < n; k++) {
+        const struct cdb_compare_row *r = &c->rows[idx[k]];
+        char rung[8], ta[32], tb[32], ratio[48] = "", verd[48], left[BAR_CELLS * 4 + 8] = "",
                                                               right[BAR_CELLS * 4 + 8] = "";
         snprintf(rung, sizeof rung, "%d", r->rung);
         fmt_us(&r->a, ta, sizeof ta);
         fmt_us(&r->b, tb, sizeof tb);
         if (!isnan(r->ratio))
-            snprintf(ratio, sizeof ratio, "%.2fx", r->ratio);
-        else
-            snprintf(ratio, sizeof ratio, "-");
-        snprintf(verd, sizeof verd, "%s/%s", r->a.present ? cdb_verdict_name(r->a.verdict) : "-",
-                 r->b.present ? cdb_verdict_name(r->b.verdict) : "-");
-        if (!isnan(r->ratio)) {
-            int e = (int)lround(fabs(log2(r->ratio)) / scale * BAR_CELLS * 8);
-            bar(e, ascii, r->ratio >= 1 ? right : left, sizeof right);
-        }
-        const char *mark = r->verdict_differs ? "!" : "";
+            cmp_fmt_ratio(r->ratio, ascii, false, ratio, sizeof ratio);
+        snprintf(verd, sizeof verd, "%s/%s", side_verdict(&r->a), side_verdict(&r->b));
+        int e = cmp_bar_eighths(r->ratio, BAR_CELLS);
+        bar(e >= 0 ? e : -e, ascii, e >= 0 ? right : left, sizeof right);
         if (color && r->verdict_differs)
             fputs("\033[1;31m", stdout);
-        cell(mark, 2, ascii), cell(rung, 4, ascii), cell(r->suite, 14, ascii),
-            cell(r->check, 20, ascii), cell(r->shape, 20, ascii), cell(r->variant, 8, ascii);
-        rcell(ta, 10), rcell(tb, 10), rcell(ratio, 8);
-        cell(r->flagged ? "*" : "", 1, ascii), cell(verd, 16, ascii);
+        cell(cmp_verdict_mark(r, ascii), 2, ascii), cell(rung, 4, ascii),
+            cell(r->suite, 14, ascii), cell(r->check, 20, ascii), cell(r->shape, 20, ascii),
+            cell(r->variant, 8, ascii);
+        rcell(ta, 10), rcell(tb, 10), rcell(ratio, 13);
+        cell(cmp_timing_mark(r), 1, ascii), cell(verd, 16, ascii);
         int lw = text_width(left);
         printf("%*s%s|%s", BAR_CELLS - lw, "", left, right);
         if (color && r->verdict_differs)
@@ -132,16 +144,20 @@ static void print_table(const struct cdb_compare *c, const char *na, const char 
         putchar('\n');
     }
     const struct cdb_compare_summary *s = &c->summary;
+    char speed[512];
+    cmp_fmt_speed(s, short_a, short_b, ascii, false, speed, sizeof speed);
     putchar('\n');
-    if (isnan(s->geomean_ratio))
-        printf("geometric-mean ratio B/A: n/a (no check has times on both sides)\n");
-    else
-        printf("geometric-mean ratio B/A: %.3fx over %d check%s\n", s->geomean_ratio,
-               s->with_ratio, s->with_ratio == 1 ? "" : "s");
-    printf("flagged (spreads do not overlap): %d\n", s->flagged);
-    printf("verdicts that differ: %d\n", s->differing_verdicts);
+    printf("%s\n", speed);
+    printf("timing: %d flagged (!), %d within noise (~), %d not judged (?: fewer than %d "
+           "repeats on a side)\n",
+           s->flagged, s->noise, s->few_repeats, CDB_CMP_MIN_REPEATS);
+    printf("verdicts that differ (%s): %d; skipped on one side only: %d\n", ascii ? "#" : "≠",
+           s->differing_verdicts, s->skipped_one);
     printf("only on A: %d, only on B: %d, on both: %d\n", s->only_a, s->only_b, s->both);
-    printf("bars: |log2 ratio|, full width = %.3gx\n", exp2(scale));
+    if (n != c->n)
+        printf("shown: %zu of %zu rows\n", n, c->n);
+    printf("bars: log10 ratio, each half = %d decades (10^%dx)\n", CMP_BAR_DECADES,
+           CMP_BAR_DECADES);
 }
 
 static cJSON *side_json(const struct cdb_compare_cell *c)
@@ -159,7 +175,9 @@ static cJSON *side_json(const struct cdb_compare_cell *c)
         else
             cJSON_AddNullToObject(t, k[i]);
     }
+    cJSON_AddNumberToObject(o, "repeats", c->repeats);
     cJSON_AddStringToObject(o, "run_id", c->run_uuid ? c->run_uuid : "");
+    cJSON_AddNumberToObject(o, "seq", c->seq);
     return o;
 }
 
@@ -170,12 +188,26 @@ static void add_sanitised(cJSON *o, const char *key, const char *s)
     free(t);
 }
 
-static void print_json(const struct cdb_compare *c)
+static const char *timing_name(enum cdb_timing t)
+{
+    switch (t) {
+    case CDB_TIMING_FLAGGED:
+        return "flagged";
+    case CDB_TIMING_NOISE:
+        return "noise";
+    case CDB_TIMING_FEW:
+        return "too-few-repeats";
+    default:
+        return NULL;
+    }
+}
+
+static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
-    for (size_t i = 0; i < c->n; i++) {
-        const struct cdb_compare_row *r = &c->rows[i];
+    for (size_t k = 0; k < n; k++) {
+        const struct cdb_compare_row *r = &c->rows[idx[k]];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "rung", r->rung);
         add_sanitised(o, "suite", r->suite);
@@ -188,8 +220,13 @@ static void print_json(const struct cdb_compare *c)
             cJSON_AddNumberToObject(o, "ratio", r->ratio);
         else
             cJSON_AddNullToObject(o, "ratio");
+        if (timing_name(r->timing))
+            cJSON_AddStringToObject(o, "timing", timing_name(r->timing));
+        else
+            cJSON_AddNullToObject(o, "timing");
         cJSON_AddBoolToObject(o, "flagged", r->flagged);
         cJSON_AddBoolToObject(o, "verdict_differs", r->verdict_differs);
+        cJSON_AddBoolToObject(o, "skipped_one", r->skipped_one);
         cJSON_AddItemToArray(rows, o);
     }
     const struct cdb_compare_summary *s = &c->summary;
@@ -199,11 +236,22 @@ static void print_json(const struct cdb_compare *c)
     else
         cJSON_AddNullToObject(sum, "geomean_ratio");
     cJSON_AddNumberToObject(sum, "with_ratio", s->with_ratio);
+    if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio < 1)
+        cJSON_AddStringToObject(sum, "faster", "B");
+    else if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio > 1)
+        cJSON_AddStringToObject(sum, "faster", "A");
+    else
+        cJSON_AddNullToObject(sum, "faster");
     cJSON_AddNumberToObject(sum, "flagged", s->flagged);
+    cJSON_AddNumberToObject(sum, "noise", s->noise);
+    cJSON_AddNumberToObject(sum, "few_repeats", s->few_repeats);
     cJSON_AddNumberToObject(sum, "differing_verdicts", s->differing_verdicts);
+    cJSON_AddNumberToObject(sum, "skipped_one", s->skipped_one);
     cJSON_AddNumberToObject(sum, "only_a", s->only_a);
     cJSON_AddNumberToObject(sum, "only_b", s->only_b);
     cJSON_AddNumberToObject(sum, "both", s->both);
+    cJSON_AddNumberToObject(sum, "rows", (double)c->n);
+    cJSON_AddNumberToObject(sum, "shown", (double)n);
     char *out = cJSON_Print(root);
     puts(out);
     cJSON_free(out);
@@ -235,6 +283,8 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
     const char *spec[2] = {NULL, NULL};
     int n = 0, rung = -1;
     bool json = false;
+    struct cmp_select sel;
+    cmp_select_init(&sel);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -247,6 +297,27 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
                 return cli_usage_error("compare", "--rung expects a value");
             if (!cli_parse_int("compare", a, argv[++i], 0, 8, &rung))
                 return 2;
+        } else if (strcmp(a, "--only-both") == 0) {
+            sel.only_both = true;
+        } else if (strcmp(a, "--only-flagged") == 0) {
+            sel.only_flagged = true;
+        } else if (strcmp(a, "--sort") == 0 || strcmp(a, "--verdict") == 0 ||
+                   strcmp(a, "--search") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("compare", "%s expects a value", a);
+            const char *v = argv[++i];
+            if (strcmp(a, "--search") == 0) {
+                sel.text = v;
+            } else if (strcmp(a, "--sort") == 0) {
+                int k = cmp_sort_parse(v);
+                if (k < 0)
+                    return cli_usage_error("compare", "--sort expects name, ratio, time-a, "
+                                                      "time-b or verdict");
+                sel.sort = (enum cmp_sort)k;
+            } else if ((sel.verdict = cdb_verdict_parse(v)) < 0) {
+                return cli_usage_error("compare", "--verdict expects pass, fail, hang, error, "
+                                                  "skip or cancelled");
+            }
         } else if (a[0] == '-' || n == 2) {
             return cli_usage_error("compare", "unknown argument '%s'", a);
         } else {
@@ -270,14 +341,20 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
         return 2;
     }
     cdb_close(db);
+    size_t *idx = xmalloc((c.n + 1) * sizeof *idx);
+    size_t shown = cmp_select_rows(&c, &sel, idx);
     if (json) {
-        print_json(&c);
+        print_json(&c, idx, shown);
     } else {
         char da[128], db_[128];
         describe(&sa, spec[0], da, sizeof da);
         describe(&sb, spec[1], db_, sizeof db_);
-        print_table(&c, da, db_, g->color);
+        char *short_a = text_fit(spec[0], 40, !utf8_locale(), NULL);
+        char *short_b = text_fit(spec[1], 40, !utf8_locale(), NULL);
+        print_table(&c, idx, shown, da, db_, short_a, short_b, g->color);
+        free(short_a), free(short_b);
     }
+    free(idx);
     cdb_compare_free(&c);
     return 0;
 }

@@ -1,4 +1,5 @@
-/* kladder hosts add NAME URL | hosts list [--json] | hosts rm NAME [--purge] */
+/* kladder hosts add NAME URL | hosts list [--json] | hosts rm NAME [--purge]
+ * | hosts rename OLD NEW */
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,15 @@ static void print_help(void)
 {
     printf("usage: kladder hosts add NAME URL\n"
            "       kladder hosts list [--json]\n"
-           "       kladder hosts rm NAME [--purge]\n\n"
+           "       kladder hosts rm NAME [--purge]\n"
+           "       kladder hosts rename OLD NEW\n\n"
            "The hosts `kladder pull` reads results from. NAME: 1-64 characters of a-z 0-9 . _ -\n"
            "(not 'local'). URL: https://, http://, sftp://, scp:// (SSH keys; the host key must\n"
            "be in ~/.ssh/known_hosts) or file://, pointing at a document written by\n"
-           "`kladder export --out`. rm refuses a host whose pulled runs are stored, unless\n"
-           "--purge, which removes them too.\n");
+           "`kladder export --out`. A pulled run belongs to the host it was pulled under, so a\n"
+           "URL is pulled under one name only: adding it again under another name is refused\n"
+           "(rename the host instead; its runs follow). rm refuses a host whose pulled runs are\n"
+           "stored, unless --purge, which removes them too.\n");
 }
 
 static void cell(const char *s, int cells)
@@ -82,7 +86,7 @@ static int list(struct cdb *db, bool json)
 int cmd_hosts(int argc, char **argv, const struct cli_global *g)
 {
     if (argc < 2)
-        return cli_usage_error("hosts", "expects add, list or rm");
+        return cli_usage_error("hosts", "expects add, list, rename or rm");
     const char *sub = argv[1];
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
         print_help();
@@ -120,8 +124,18 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
     } else if (strcmp(sub, "list") == 0) {
         if (npos != 0)
             return cli_usage_error("hosts", "list takes no names");
+    } else if (strcmp(sub, "rename") == 0) {
+        if (npos != 2)
+            return cli_usage_error("hosts", "rename expects OLD NEW");
+        if (!cdb_host_name_valid(pos[1]))
+            return cli_usage_error("hosts",
+                                   "a host name is 1-64 characters of a-z 0-9 . _ - (not "
+                                   "starting with . or -, and not 'local')");
     } else {
-        return cli_usage_error("hosts", "expects add, list or rm, not '%s'", sub);
+        char *t = text_fit(sub, 40, true, NULL);
+        int r = cli_usage_error("hosts", "expects add, list, rename or rm, not '%s'", t);
+        free(t);
+        return r;
     }
     struct cdb *db = strcmp(sub, "list") == 0 ? cli_open_db(g) : cli_open_db_write(g, "hosts");
     if (!db)
@@ -135,6 +149,19 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
             rc = 2;
         } else {
             printf("added host %s\n", pos[0]);
+        }
+    } else if (strcmp(sub, "rename") == 0) {
+        int r = cdb_host_rename(db, pos[0], pos[1], err, sizeof err);
+        if (r <= 0) {
+            char *n = text_fit(pos[0], 64, true, NULL);
+            if (r == 0)
+                fprintf(stderr, "kladder hosts: no host named '%s'\n", n);
+            else
+                fprintf(stderr, "kladder hosts: %s\n", err);
+            free(n);
+            rc = 2;
+        } else {
+            printf("renamed host %s to %s\n", pos[0], pos[1]);
         }
     } else {
         int purged = 0;

@@ -17,12 +17,12 @@ static void print_help(void)
     printf("usage: kladder results [--host NAME] [--rung N] [--verdict V] [--json]\n"
            "       kladder results RUN_ID [--json]\n\n"
            "Lists recorded runs, newest first: runs made here and runs pulled from other hosts.\n"
-           "--host matches the host that produced a run or the host it was pulled from ('local':\n"
-           "runs made here), --rung a rung (0-8), --verdict pass, fail, hang, error, skip,\n"
-           "cancelled, running or interrupted (its process ended before it finished: killed,\n"
-           "crashed or the machine rebooted; the checks it recorded are kept). With a RUN_ID (a\n"
-           "UUID or its first 4+ characters) prints that run with every check: verdict, oracle\n"
-           "detail and timings (n/a where not measured).\n");
+           "HOST is the host a run was pulled under ('local': runs made here; the machine's own\n"
+           "host name is in a run's detail). --host keeps one such host, --rung a rung (0-8),\n"
+           "--verdict pass, fail, hang, error, skip, cancelled, running or interrupted (its\n"
+           "process ended before it finished: killed, crashed or the machine rebooted; the checks\n"
+           "it recorded are kept). With a RUN_ID (a UUID or its first 4+ characters) prints that\n"
+           "run with every check: verdict, oracle detail and timings (n/a where not measured).\n");
 }
 
 /* One table cell: sanitised, cut and padded to `cells` display cells, then a space. */
@@ -93,10 +93,9 @@ static int list_runs(struct cdb *db, const struct cdb_run_filter *f, bool json)
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_run_info *ri = &l.items[i];
             char host[160], mach[300], rung[8], counts[160];
-            if (ri->origin && ri->run.host && strcmp(ri->origin, ri->run.host) != 0)
-                snprintf(host, sizeof host, "%s (%s)", ri->run.host, ri->origin);
-            else
-                snprintf(host, sizeof host, "%s", ri->run.host ? ri->run.host : "");
+            /* a run belongs to the host it was pulled under, a run made here to "local"; the
+             * machine's own host name is in the run's detail */
+            snprintf(host, sizeof host, "%s", ri->origin ? ri->origin : "local");
             print_machine_short(&ri->machine, mach, sizeof mach);
             snprintf(rung, sizeof rung, "%d", ri->run.rung);
             fmt_counts(ri, counts, sizeof counts);
@@ -146,8 +145,9 @@ static int show_run(struct cdb *db, const char *id, bool json)
     const struct cdb_machine *m = &ri->machine;
     char buf[512], counts[160];
     print_line("run", ri->run.uuid);
-    print_line("host", ri->run.host);
+    print_line("host", ri->origin ? ri->origin : "local");
     print_line("pulled", ri->origin ? ri->origin : "no (run here)");
+    print_line("machine host", ri->run.host);
     snprintf(buf, sizeof buf, "%s, %s %s, wave %d, %d CUs, driver %s, runtime %s", m->backend,
              m->device, m->target, m->wave_size, m->compute_units,
              m->driver_version ? m->driver_version : "n/a",

@@ -38,6 +38,9 @@ struct tui_open {
     int gap, rung;           /* TUI_VIEW_CASES, TUI_VIEW_LAUNCH without an id: a dashboard cell */
     const char *const *argv; /* TUI_VIEW_LIVE: the kladder run to start and follow; NULL: the
                               * run under way, shown only when there is one */
+    bool has_check;          /* TUI_VIEW_RUN: select the check of seq check_seq (Compare's
+                              * Enter); false: the run's first check */
+    int check_seq;
 };
 
 struct tui_view_ops {

@@ -84,6 +84,12 @@ static bool run_open(struct tui_app *app, void *state, const struct tui_open *wh
         tui_list_reset(&s->list, 0);
     }
     load(app, s);
+    if (s->loaded && what->has_check)
+        for (size_t i = 0; i < s->d.n_checks; i++)
+            if (s->d.checks[i].seq == what->check_seq) {
+                tui_list_select(&s->list, i);
+                break;
+            }
     tui_runs_push(app, TUI_VIEW_RUN);
     return true;
 }

@@ -53,9 +53,9 @@ struct runs_state {
 
 /* ---- loading ---- */
 
-/* The filters work on the list in memory, as cdb_run_filter would in SQL (a host is the one
- * that made the run or the one it was pulled from; "local" is runs made here): a filter key
- * then costs no read, whatever the size of the database. */
+/* The filters work on the list in memory, as cdb_run_filter would in SQL (a run belongs to
+ * the host it was pulled under; "local" is runs made here): a filter key then costs no read,
+ * whatever the size of the database. */
 /* Whether field holds term (n bytes), ignoring ASCII case: a verdict or a host is typed as it
  * reads, "FAIL" or "fail". */
 static bool field_has(const char *field, const char *term, size_t n)
@@ -100,9 +100,7 @@ static bool passes(const struct tui_app *app, const struct runs_state *s,
         return false;
     if (s->host[0]) {
         bool local = strcmp(s->host, "local") == 0;
-        if (local ? ri->origin != NULL
-                  : !((ri->run.host && strcmp(ri->run.host, s->host) == 0) ||
-                      (ri->origin && strcmp(ri->origin, s->host) == 0)))
+        if (local ? ri->origin != NULL : !(ri->origin && strcmp(ri->origin, s->host) == 0))
             return false;
     }
     return (s->rung < 0 || ri->run.rung == s->rung) &&
@@ -292,11 +290,13 @@ struct draw_ctx {
     struct tui_col col[COL_COUNT];
 };
 
+/* A run made here is "local", whatever this machine is called (a pulled machine may carry the
+ * same name); a pulled run shows its machine's host name @ the host it was pulled under. */
 static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
 {
     const char *h = ri->run.host ? ri->run.host : "?";
     if (!ri->origin)
-        snprintf(buf, len, "%s", h);
+        snprintf(buf, len, "local");
     else if (strcmp(ri->origin, h) != 0)
         snprintf(buf, len, "%s@%s", h, ri->origin);
     else

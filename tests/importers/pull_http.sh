@@ -62,8 +62,11 @@ tap_check "--full looks at every run again" grep -q "^a: 0 new runs, 0 checks (5
 
 # a redirect to a good document is followed
 k pull "http://127.0.0.1:$PORT/redirect/b.json" >"$KL_TMP/out" 2>&1; rc=$?
-tap_check "a redirect is followed; runs stored before are recognised by UUID" \
-    grep -qx "gpu-b: 0 new runs, 0 checks (2 already present)" "$KL_TMP/out"
+# (its runs were pulled as host b: they stay b's, and no empty host gpu-b is left behind)
+tap_check "a redirect is followed; runs stored before are recognised by UUID as host b's" \
+    grep -q "gpu-b: error: .* was pulled already as host 'b'" "$KL_TMP/out"
+tap_check "no empty host is made for them" \
+    sh -c "! '$KLADDER' --db '$db' hosts list | grep -q '^gpu-b '"
 # pull by URL: filed under the exporting host's name
 python3 $gen --host gpu-c --runs 2 --checks 3 --seed 3 --out "$www/c.json"
 k pull "http://127.0.0.1:$PORT/files/c.json" >"$KL_TMP/out" 2>&1; rc=$?

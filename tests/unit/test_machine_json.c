@@ -131,14 +131,17 @@ static void test_export_and_pull_keep_unknown(void **state)
     assert_int_equal(d.machines[0].compute_units, 0);
     assert_int_equal(d.machines[0].mem_bytes, 0);
     assert_string_equal(d.machines[0].id, m.id);
-    struct cdb_merge_input in = {.machines = d.machines, .n_machines = d.n_machines,
-                                 .runs = d.runs, .n_runs = d.n_runs};
+    struct cdb_merge_input in = {.machines = d.machines, .n_machines = d.n_machines};
     struct cdb_merge_target t = {.origin = "box", .url = "file:///x", .when = "2026-11-02T00:00:00Z"};
     struct cdb_merge_stats st;
     /* into the database it came from: the stored machine matches field for field */
     if (cdb_merge(src, &t, &in, &st, err, sizeof err) != 0)
         fail_msg("merge back refused: %s", err);
-    assert_int_equal(st.present_runs, 1);
+    assert_int_equal(st.new_machines, 0);
+    /* its run was made here: it stays local rather than being filed under a host */
+    in.runs = d.runs, in.n_runs = d.n_runs;
+    assert_int_equal(cdb_merge(src, &t, &in, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "was made here (a local run)"));
     imp_results_doc_free(&d);
     free(text);
     cdb_close(src);

@@ -96,10 +96,16 @@ static void test_runs_filters_and_counts(void **state)
     cdb_run_list_free(&l);
     cdb_run_filter_init(&f);
     f.verdict = CDB_FAIL;
-    f.host = "box";
+    f.host = "local";
     assert_int_equal(cdb_runs_query(db, &f, &l, err, sizeof err), 0);
     assert_int_equal(l.n, 1);
     assert_string_equal(l.items[0].run.uuid, U1);
+    cdb_run_list_free(&l);
+    /* the machine's own host name is no host filter: runs made here are "local" */
+    cdb_run_filter_init(&f);
+    f.host = "box";
+    assert_int_equal(cdb_runs_query(db, &f, &l, err, sizeof err), 0);
+    assert_int_equal(l.n, 0);
     cdb_run_list_free(&l);
     cdb_run_filter_init(&f);
     f.host = "local";
@@ -311,6 +317,9 @@ static void test_compare_sides(void **state)
     assert_true(c.rows[0].verdict_differs);
     assert_true(c.rows[1].a.present && !c.rows[1].b.present); /* k2 only here */
     assert_true(!c.rows[2].a.present && c.rows[2].b.present); /* k3 only there */
+    assert_int_equal(c.rows[0].a.repeats, 5);
+    assert_int_equal(c.rows[1].a.seq, 1); /* where Enter takes a person: the check itself */
+    assert_int_equal(c.rows[2].b.seq, 1);
     assert_int_equal(c.summary.only_a, 1);
     assert_int_equal(c.summary.only_b, 1);
     assert_int_equal(c.summary.flagged, 1);
@@ -323,45 +332,69 @@ static void test_compare_sides(void **state)
     cdb_close(db);
 }
 
-/* The arithmetic on hand-made rows: touching spreads are not flagged, missing spreads are not
- * flagged, zero times give no ratio. */
+static struct cdb_compare_cell cell(enum cdb_verdict v, double med, double lo, double hi,
+                                    int repeats)
+{
+    return (struct cdb_compare_cell){.present = true, .verdict = v, .median_us = med,
+                                     .min_us = lo, .max_us = hi, .repeats = repeats};
+}
+
+/* The arithmetic and the judgement on hand-made rows: a ratio is flagged only with 3+ repeats
+ * on both sides, parted spreads and more than 5% apart, or when it is 4x or more either way;
+ * a skip against a result is not a differing verdict. */
 static void test_compare_math(void **state)
 {
     (void)state;
-    struct cdb_compare_row rows[5];
+    enum { N = 11 };
+    struct cdb_compare_row rows[N];
     memset(rows, 0, sizeof rows);
-    for (int i = 0; i < 5; i++) {
-        rows[i].a.present = rows[i].b.present = true;
-        rows[i].a.verdict = rows[i].b.verdict = CDB_PASS;
-    }
-    /* disjoint */
-    rows[0].a = (struct cdb_compare_cell){true, CDB_PASS, 10, 9, 11, NULL};
-    rows[0].b = (struct cdb_compare_cell){true, CDB_PASS, 40, 39, 41, NULL};
-    /* touching: a.max == b.min */
-    rows[1].a = (struct cdb_compare_cell){true, CDB_PASS, 10, 9, 12, NULL};
-    rows[1].b = (struct cdb_compare_cell){true, CDB_PASS, 13, 12, 14, NULL};
-    /* no spread known */
-    rows[2].a = (struct cdb_compare_cell){true, CDB_PASS, 10, NAN, NAN, NULL};
-    rows[2].b = (struct cdb_compare_cell){true, CDB_PASS, 90, NAN, NAN, NULL};
-    /* zero time: no ratio */
-    rows[3].a = (struct cdb_compare_cell){true, CDB_PASS, 0, 0, 0, NULL};
-    rows[3].b = (struct cdb_compare_cell){true, CDB_SKIP, 5, 5, 5, NULL};
-    /* faster on B */
-    rows[4].a = (struct cdb_compare_cell){true, CDB_PASS, 40, 40, 40, NULL};
-    rows[4].b = (struct cdb_compare_cell){true, CDB_PASS, 10, 10, 10, NULL};
-    struct cdb_compare c = {.rows = rows, .n = 5};
+    rows[0].a = cell(CDB_PASS, 10, 9, 11, 10); /* disjoint, 4x */
+    rows[0].b = cell(CDB_PASS, 40, 39, 41, 10);
+    rows[1].a = cell(CDB_PASS, 10, 9, 12, 5); /* touching: a.max == b.min */
+    rows[1].b = cell(CDB_PASS, 13, 12, 14, 5);
+    rows[2].a = cell(CDB_PASS, 10, NAN, NAN, 1); /* no spread, but 9x */
+    rows[2].b = cell(CDB_PASS, 90, NAN, NAN, 1);
+    rows[3].a = cell(CDB_PASS, 0, 0, 0, 1); /* zero time: no ratio; skip against pass */
+    rows[3].b = cell(CDB_SKIP, 5, 5, 5, 1);
+    rows[4].a = cell(CDB_PASS, 40, 40, 40, 1); /* faster on B, 4x with one repeat each */
+    rows[4].b = cell(CDB_PASS, 10, 10, 10, 1);
+    rows[5].a = cell(CDB_PASS, 100, 99, 100, 10); /* spreads apart but only 3% */
+    rows[5].b = cell(CDB_PASS, 103, 102.5, 104, 10);
+    rows[6].a = cell(CDB_PASS, 10, 10, 10, 1); /* 2x on one repeat: not judged */
+    rows[6].b = cell(CDB_PASS, 20, 20, 20, 1);
+    rows[7].a = cell(CDB_PASS, 100, 98, 101, 3); /* 10% apart, 3 repeats each */
+    rows[7].b = cell(CDB_PASS, 110, 108, 112, 3);
+    rows[8].a = cell(CDB_PASS, 100, 98, 101, 2); /* the same with 2 repeats on A */
+    rows[8].b = cell(CDB_PASS, 110, 108, 112, 3);
+    rows[9].a = cell(CDB_PASS, 10, 10, 10, 5); /* verdicts differ, same time */
+    rows[9].b = cell(CDB_FAIL, 10, 10, 10, 5);
+    rows[10].a = cell(CDB_FAIL, 10, 10, 10, 5); /* fail against skip */
+    rows[10].b = cell(CDB_SKIP, 10, 10, 10, 5);
+    struct cdb_compare c = {.rows = rows, .n = N};
     cdb_compare_finish(&c);
-    assert_true(rows[0].flagged);
-    assert_false(rows[1].flagged);
-    assert_false(rows[2].flagged);
+    const enum cdb_timing want_timing[N] = {
+        CDB_TIMING_FLAGGED, CDB_TIMING_NOISE, CDB_TIMING_FLAGGED, CDB_TIMING_NONE,
+        CDB_TIMING_FLAGGED, CDB_TIMING_NOISE, CDB_TIMING_FEW,     CDB_TIMING_FLAGGED,
+        CDB_TIMING_FEW,     CDB_TIMING_NOISE, CDB_TIMING_NOISE};
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(rows[i].timing, want_timing[i]);
+        assert_int_equal(rows[i].flagged, want_timing[i] == CDB_TIMING_FLAGGED);
+    }
     assert_true(isnan(rows[3].ratio));
-    assert_true(rows[3].verdict_differs);
-    assert_true(rows[4].flagged);
+    assert_false(rows[3].verdict_differs);
+    assert_true(rows[3].skipped_one);
+    assert_true(rows[9].verdict_differs);
+    assert_false(rows[9].skipped_one);
+    assert_false(rows[10].verdict_differs);
+    assert_true(rows[10].skipped_one);
     assert_true(fabs(rows[4].ratio - 0.25) < 1e-12);
-    assert_int_equal(c.summary.with_ratio, 4);
-    assert_int_equal(c.summary.flagged, 2);
+    assert_int_equal(c.summary.with_ratio, 10);
+    assert_int_equal(c.summary.flagged, 4);
+    assert_int_equal(c.summary.noise, 4);
+    assert_int_equal(c.summary.few_repeats, 2);
     assert_int_equal(c.summary.differing_verdicts, 1);
-    double want = pow(4.0 * 1.3 * 9.0 * 0.25, 0.25);
+    assert_int_equal(c.summary.skipped_one, 2);
+    double want = pow(4.0 * 1.3 * 9.0 * 0.25 * 1.03 * 2.0 * 1.1 * 1.1 * 1.0 * 1.0, 0.1);
     assert_true(fabs(c.summary.geomean_ratio - want) < 1e-12);
 }
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,29 @@ static void test_sanitize_removes_every_control(void **state)
     assert_false(text_is_clean("a\nb", NULL));
     assert_true(text_is_clean("a\nb", "\n"));
     assert_false(text_is_clean("\xff", NULL));
+}
+
+/* Bidirectional controls and zero-width characters are treated like control characters: a
+ * right-to-left override in a host name cannot reorder what follows it on screen. */
+static void test_sanitize_removes_format_characters(void **state)
+{
+    (void)state;
+    const char *const bad[] = {"\u061C", "\u200B", "\u200D", "\u200F", "\u202A", "\u202E",
+                               "\u2066", "\u2069"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char in[32];
+        snprintf(in, sizeof in, "vm%sxob", bad[i]);
+        char *s = text_sanitize(in, false);
+        assert_string_equal(s, "vm\uFFFDxob");
+        free(s);
+        assert_false(text_is_clean(in, NULL));
+        assert_int_equal(text_width(in), 6); /* the replacement takes its cell */
+    }
+    /* neighbours of the ranges are ordinary text */
+    char *s = text_sanitize("a\u200A\u2010\u2065\u206A\u00A0b", false);
+    assert_string_equal(s, "a\u200A\u2010\u2065\u206A\u00A0b");
+    free(s);
+    assert_true(text_is_clean("网络 \u2010", NULL));
 }
 
 static void test_width(void **state)
@@ -173,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_encode),
         cmocka_unit_test(test_sanitize_removes_every_control),
+        cmocka_unit_test(test_sanitize_removes_format_characters),
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_fit_cuts_on_character_boundaries),
         cmocka_unit_test(test_wrap),
