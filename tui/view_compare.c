@@ -602,7 +602,7 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
         tui_list_first(l);
         select_rows(s);
         return TUI_R_DRAW;
-    case TUI_ACT_COMPARE_SORT:
+    case TUI_ACT_SORT: /* name, ratio (B slowest first), time A, time B, verdict in turn */
         s->sel.sort = (enum cmp_sort)((s->sel.sort + 1) % CMP_SORT_COUNT);
         tui_list_first(l);
         select_rows(s);
@@ -733,6 +733,13 @@ static void compare_changed(struct tui_app *app, void *state)
     ((struct compare_state *)state)->sides_ready = false; /* labels in the new language */
 }
 
+/* Sort steps through the orders (no reverse: each order already puts what matters first). */
+static bool compare_offers(struct tui_app *app, void *state, enum tui_action act)
+{
+    (void)state;
+    return act == TUI_ACT_SORT || tui_app_offers_default(app, act);
+}
+
 const struct tui_view_ops tui_view_compare = {
     .name = "compare",
     .scope = TUI_SCOPE_COMPARE,
@@ -745,4 +752,5 @@ const struct tui_view_ops tui_view_compare = {
     .search_text = compare_search_text,
     .status = compare_status,
     .changed = compare_changed,
+    .offers = compare_offers,
 };
