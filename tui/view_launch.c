@@ -32,7 +32,7 @@ struct target {
 struct backend_opt {
     char name[8];
     bool available;
-    char reason[200];
+    char reason[1024]; /* whole: the panel wraps it, never cuts it */
     int n_devices;
     char devices[8][96];
 };
@@ -394,7 +394,7 @@ static void launch_draw(struct tui_app *app, void *state)
         tui_draw_pad(y, x + 15, w - 15, sel ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL, line);
     }
     y++;
-    char line[400];
+    char line[1200];
     if (!s->probed) {
         tui_draw_text(y++, x, w, TUI_ROLE_DIM, tui_tr(app, "Asking kladder devices which backends load…",
                                                       "正在用 kladder devices 查询可用后端…"));

@@ -41,6 +41,11 @@ struct runs_state {
     int rung;    /* -1 any */
     int verdict; /* -1 any */
     char search[TUI_SEARCH_MAX + 1];
+    /* The widths the shown runs' content needs, measured when the rows or the language
+     * change rather than on every frame (a thousand runs take milliseconds). */
+    int want[COL_COUNT];
+    bool want_valid;
+    enum tui_lang want_lang;
     int sort;       /* a column (COL_*): COL_WHEN is newest first, as read */
     bool sort_desc; /* reversed */
     /* the pull */
@@ -193,6 +198,7 @@ static void apply_filters(const struct tui_app *app, struct runs_state *s)
         if (passes(app, s, &s->runs.items[i]))
             s->vis[s->n_vis++] = i;
     sort_rows(s);
+    s->want_valid = false;
     tui_list_set_count(&s->list, s->n_vis);
 }
 
@@ -370,14 +376,12 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-/* Columns as wide as the runs shown need (and their headings), giving way in the order
- * machine, host, suite; the counts take what is left. The widths are measured on the runs
- * that pass the filters, a few thousand at most on a screen's worth of work. */
-static void layout_columns(struct tui_app *app, const struct runs_state *s,
-                           const char *const *heads, int w, struct tui_col *col)
+/* Measures what the shown runs' content needs in each column (and the headings), once per
+ * change of the rows or of the language. */
+static void measure_widths(struct tui_app *app, struct runs_state *s, const char *const *heads)
 {
     bool zh = app->lang == TUI_LANG_ZH;
-    int want[COL_COUNT];
+    int *want = s->want;
     for (int i = 0; i < COL_COUNT; i++)
         want[i] = text_width(heads[i]) + 1; /* room for the sort's ▲ or ▼ */
     want[COL_WHEN] = max_int(want[COL_WHEN], 16);
@@ -396,6 +400,18 @@ static void layout_columns(struct tui_app *app, const struct runs_state *s,
         tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
         want[COL_COUNTS] = max_int(want[COL_COUNTS], text_width(buf));
     }
+    s->want_valid = true;
+    s->want_lang = app->lang;
+}
+
+/* Columns as wide as the runs shown need, giving way in the order machine, host, suite; the
+ * counts take what is left. */
+static void layout_columns(struct tui_app *app, struct runs_state *s, const char *const *heads,
+                           int w, struct tui_col *col)
+{
+    if (!s->want_valid || s->want_lang != app->lang)
+        measure_widths(app, s, heads);
+    const int *want = s->want;
     col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 16};
     col[COL_HOST] = (struct tui_col){.want = want[COL_HOST], .min = 8, .give = 2};
     col[COL_MACH] = (struct tui_col){.want = want[COL_MACH], .min = 12, .give = 1};

@@ -7,7 +7,8 @@ if ! command -v tmux >/dev/null; then
     exit 0
 fi
 db=$KL_TMP/small.db
-lib=/opt/no-such-vendor/lib64/libcuda-for-the-wrap-test.so.1
+# a path long enough that the reason passes 200 bytes (the panel once kept only 199)
+lib=/opt/no-such-vendor/a-rather-long-install-prefix/lib64/x86_64-linux-gnu/libcuda-for-the-wrap-test.so.1
 tui_start "$db" "KLADDER_CUDA_LIBRARY=$lib"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0
 tm resize-window -t "$session" -x 60 -y 16

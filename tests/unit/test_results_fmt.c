@@ -1,0 +1,59 @@
+/* tui/results_fmt: verdict words in both languages, and checks per verdict in words with counts,
+ * failures first ("1 failed, 1 hung, 4 passed"), never glyphs after a number. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "casedb/results.h"
+#include "tui/results_fmt.h"
+
+static void test_verdict_words(void **state)
+{
+    (void)state;
+    assert_string_equal(tui_verdict_word(CDB_PASS, false), "pass");
+    assert_string_equal(tui_verdict_word(CDB_PASS, true), "通过");
+    assert_string_equal(tui_verdict_word(CDB_HANG, true), "挂起");
+    assert_string_equal(tui_verdict_word(CDB_VERDICT_COUNT, true), "?");
+    char buf[32];
+    tui_fmt_verdict_lang(CDB_FAIL, true, buf, sizeof buf);
+    assert_non_null(strstr(buf, "失败"));
+    assert_null(strstr(buf, "fail"));
+}
+
+static void test_counts_in_words(void **state)
+{
+    (void)state;
+    char buf[128];
+    int c[CDB_VERDICT_COUNT] = {0};
+    tui_fmt_counts(c, false, buf, sizeof buf);
+    assert_string_equal(buf, "-");
+    c[CDB_PASS] = 4;
+    c[CDB_FAIL] = 1;
+    c[CDB_HANG] = 1;
+    tui_fmt_counts(c, false, buf, sizeof buf);
+    assert_string_equal(buf, "1 failed, 1 hung, 4 passed");
+    tui_fmt_counts(c, true, buf, sizeof buf);
+    assert_string_equal(buf, "1 项失败，1 项挂起，4 项通过");
+    /* "error" takes a plural, the participles do not */
+    int e[CDB_VERDICT_COUNT] = {0};
+    e[CDB_ERROR] = 2;
+    e[CDB_SKIP] = 3;
+    e[CDB_CANCELLED] = 1;
+    tui_fmt_counts(e, false, buf, sizeof buf);
+    assert_string_equal(buf, "2 errors, 1 cancelled, 3 skipped");
+    e[CDB_ERROR] = 1;
+    tui_fmt_counts(e, false, buf, sizeof buf);
+    assert_string_equal(buf, "1 error, 1 cancelled, 3 skipped");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_verdict_words),
+        cmocka_unit_test(test_counts_in_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
