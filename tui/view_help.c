@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "tui/compare_fmt.h"
 #include "tui/doc.h"
 #include "tui/draw.h"
 #include "tui/results_fmt.h"
@@ -100,12 +101,22 @@ static void build_glossary(struct tui_app *app, struct tui_doc *d, int width)
     entry(d, width, term,
           tui_tr(app, "Dashboard: the latest verdict of each rung on that host",
                  "仪表盘：该主机上每个阶梯的最新判定"));
+    /* the marks come from tui/compare_fmt.h, as in the Compare view and `kladder compare` */
     entry(d, width, tui_draw_ascii() ? "#" : "≠",
-          tui_tr(app, "Compare: the two sides' verdicts differ", "对比：两方的判定不同"));
+          tui_tr(app, "Compare: the two sides' verdicts differ (both ran, neither skipped)",
+                 "对比：两方的判定不同（两方都运行了，都没有跳过）"));
     entry(d, width, "!",
-          tui_tr(app, "Compare: the time ratio is flagged, beyond the noise of the repeats",
-                 "对比：时间比值被标记，超出了重复测量的噪声"));
-    entry(d, width, "—",
+          tui_tr(app, "Compare: a real timing difference: 3+ repeats on each side, spreads apart "
+                      "and more than 5%, or 4x or more whatever the repeats",
+                 "对比：真实的时间差异：每方至少 3 次重复、范围不重叠且相差超过 5%，或相差 4 倍以上"));
+    entry(d, width, "~", tui_tr(app, "Compare: within noise", "对比：在噪声范围内"));
+    entry(d, width, "?",
+          tui_tr(app, "Compare: not judged: fewer than 3 repeats on a side",
+                 "对比：未判断：某一方少于 3 次重复"));
+    entry(d, width, "-",
+          tui_tr(app, "Compare: skipped on that side (it ran and chose not to judge)",
+                 "对比：该方跳过（运行了但不作判断）"));
+    entry(d, width, cmp_not_run(tui_draw_ascii()),
           tui_tr(app, "Compare: the check did not run on that side", "对比：该方没有运行此检查"));
     snprintf(term, sizeof term, "%s/%s", tui_verdict_glyph(0), tui_verdict_glyph(1));
     entry(d, width, term,

@@ -24,7 +24,7 @@ tap_check "every rung, R1 to R8" sh -c "for n in 1 2 3 4 5 6 7 8; do grep -qE \"
 tap_check "the verdict glyphs" \
     sh -c "grep -q '^ ✓ pass  *the check met its oracle' '$f' && grep -q '^ ⧗ hang  *the watchdog' '$f' && grep -q '^ ⊘ cancelled  *stopped by a person' '$f'"
 tap_check "the compare marks" \
-    sh -c "grep -q '^ ≠  *Compare: the two sides' '$f' && grep -q '^ !  *Compare: the time ratio is flagged' '$f' && grep -q '^ —  *Compare: the check did not run' '$f'"
+    sh -c "grep -q '^ ≠  *Compare: the two sides' '$f' && grep -q '^ !  *Compare: a real timing difference' '$f' && grep -q '^ ~  *Compare: within noise' '$f' && grep -q '^ ?  *Compare: not judged' '$f' && grep -q '^ -  *Compare: skipped' '$f' && grep -q '^ ○  *Compare: the check did not run' '$f'"
 tap_check "the dashboard marks" grep -q '^ ●  *Dashboard: this rung closes this gap' "$f"
 g=$SCREENS/help-glossary-zh.screen
 tap_check "Chinese: the glossary" grep -q '^ 术语表$' "$g"
