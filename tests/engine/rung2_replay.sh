@@ -112,6 +112,10 @@ refuse "a file with nothing to bind" \
     "y.safetensors: no tensor is named like an input buffer of suite rowscale-test (x)" \
     --suite $f/rowscale.json --inputs "$KL_TMP/y.safetensors"
 refuse "a missing file" "nope.npy: cannot open" --suite $f/rowscale.json --inputs "$KL_TMP/nope.npy"
+sed 's|"rungs": {"2": {}}|"rungs": {"2": {"inputs": [{"buffer": "x", "file": "gone.safetensors", "tensor": "x"}]}}|' \
+    $f/rowscale.json >"$KL_TMP/rowscale_gone.json"
+cp $f/rowscale.kl "$KL_TMP/"
+refuse "a suite's capture that is missing" "gone.safetensors: file: cannot open" --suite "$KL_TMP/rowscale_gone.json"
 refuse "a file name with control characters" "x.safetensors: file: expected a path without ';', '#' or control characters" \
     --suite $f/rowscale.json --inputs "$KL_TMP/escdir"
 tap_check "  and no escape byte reaches the terminal" test "$(tr -dc '\033' <"$KL_TMP/bad.txt" | wc -c)" -eq 0
