@@ -1063,7 +1063,7 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
     } else {
         out->verdict = e.failed ? CDB_FAIL : CDB_PASS;
         /* A finding on made-up values names them: the class is half of what went wrong. */
-        char cls[240] = "";
+        char cls[120] = "";
         if (s->values && e.failed)
             describe_values(s->values, cls, sizeof cls);
         snprintf(out->detail, sizeof out->detail, "%s%.1400s", cls, e.detail);
