@@ -340,7 +340,7 @@ static int input_init(struct eng_exec *e, size_t i, const char **ref)
             }
             return init;
         }
-    if (!eng_vclass_applies(b->dtype) || !strncmp(v, "replay", strcspn(v, ";")))
+    if (!eng_vclass_applies(b->dtype) || (strcspn(v, ";") == 6 && !strncmp(v, "replay", 6)))
         return (int)b->init;
     char cls[64];
     snprintf(cls, sizeof cls, "%.*s", (int)strcspn(v, ";"), v);
@@ -358,7 +358,7 @@ static int input_init(struct eng_exec *e, size_t i, const char **ref)
 
 /* Fills buffer i of the instance on the host, with value class c or (c < 0) the captured
  * tensor ref, and uploads it. */
-static int fill_class(struct eng_exec *e, struct eng_inst *in, size_t i, int c, const char *ref,
+static int fill_on_host(struct eng_exec *e, struct eng_inst *in, size_t i, int c, const char *ref,
                       struct eng_stream *s)
 {
     struct eng_bufi *b = &in->var[i];
@@ -400,11 +400,11 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         const char *ref = NULL;
         int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i, &ref);
         if (init == INIT_REPLAY) {
-            ENG_TRY(fill_class(e, in, i, -1, ref, s));
+            ENG_TRY(fill_on_host(e, in, i, -1, ref, s));
         } else if (init < 0) {
             return -1;
         } else if (init >= ENG_INIT_CLASS) {
-            ENG_TRY(fill_class(e, in, i, init - ENG_INIT_CLASS, NULL, s));
+            ENG_TRY(fill_on_host(e, in, i, init - ENG_INIT_CLASS, NULL, s));
         } else {
             if (e->host_in && e->host_in[i]) {
                 free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
@@ -1129,7 +1129,7 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
     } else {
         out->verdict = e.failed ? CDB_FAIL : CDB_PASS;
         /* A finding on made-up values names them: the class is half of what went wrong. */
-        char cls[240] = "";
+        char cls[120] = "";
         if (s->values && e.failed)
             describe_values(s->values, cls, sizeof cls);
         snprintf(out->detail, sizeof out->detail, "%s%.1400s", cls, e.detail);

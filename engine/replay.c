@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/embed.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/value_class.h"
 #include "importers/tensor.h"
@@ -417,10 +418,11 @@ static int bind_file(const struct eng_manifest *m, const char *abs, struct eng_r
     for (size_t i = 0; i < tf.n; i++) {
         if (find_input(m, tf.t[i].name) < 0)
             continue;
-        if (strchr(abs, ';') || strchr(abs, '#')) {
+        /* The path travels in the check's values and is quoted in findings. */
+        if (strchr(abs, ';') || strchr(abs, '#') || !text_is_clean(abs, NULL)) {
             imp_tensor_file_free(&tf);
-            snprintf(err, errlen, "%s: file: expected a path without ';' or '#'", abs);
-            return -1;
+            return imp_tensor_fail(err, errlen, abs, NULL, "file",
+                                   "expected a path without ';', '#' or control characters");
         }
         *out = xrealloc(*out, (*n + 1) * sizeof **out);
         (*out)[*n] = (struct eng_replay_bind){xstrdup(tf.t[i].name), xstrdup(abs),

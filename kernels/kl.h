@@ -26,7 +26,8 @@
  *   kl_bf16 (struct {kl_u16 bits;}), kl_bf16_to_f32, kl_f32_to_bf16 (round to nearest even, NaN
  *   stays a quiet NaN); kl_fp8e4m3 (struct {kl_u8 bits;}), kl_fp8e4m3_to_f32,
  *   kl_f32_to_fp8e4m3 (saturating to +-448, NaN -> 0x7f)
- *   kl_f32_bits(f) kl_bits_f32(u), sqrtf rsqrtf fabsf fmaxf fminf expf, kl_isnan kl_isfinite
+ *   kl_f32_bits(f) kl_bits_f32(u), sqrtf rsqrtf fabsf fabs fmaxf fminf expf, kl_isnan kl_isfinite,
+ *   INFINITY (float, as <math.h> has it: the GPU compilers see no system header)
  *
  * Rules that keep one source correct everywhere:
  *   - Spin loops that wait for another thread or block must call kl_sleep_ns() in the loop: on
@@ -208,6 +209,7 @@ KL_HIP_BARE_CAS(unsigned long long)
 #define sqrtf(x) __builtin_sqrtf(x)
 #define rsqrtf(x) __builtin_amdgcn_rsqf(x)
 #define fabsf(x) __builtin_fabsf(x)
+#define fabs(x) __builtin_fabs(x)
 #define fmaxf(a, b) __builtin_fmaxf(a, b)
 #define fminf(a, b) __builtin_fminf(a, b)
 #define expf(x) __builtin_expf(x)
@@ -672,6 +674,15 @@ KL_DEVICE kl_fp8e4m3 kl_f32_to_fp8e4m3(float f)
     r.bits = (kl_u8)(sign | (e << 3) | m);
     return r;
 }
+
+/* <math.h>'s INFINITY where no system header is seen (NVRTC, hipRTC, clang -nogpuinc). */
+#ifndef INFINITY
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define INFINITY __int_as_float(0x7f800000)
+#else
+#define INFINITY __builtin_inff()
+#endif
+#endif
 
 #endif /* !KL_ABI_ONLY */
 #endif /* KL_DIALECT_H */

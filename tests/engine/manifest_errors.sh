@@ -35,6 +35,7 @@ check rung1_misspelt.json 'rungs.1: expected only the keys "tail_dims", "untuned
 check rung5_misspelt.json 'rungs.5: expected only the keys "failure_rate", "confidence", "repeats" or "wide", got unknown key "repeat"'
 check rung2_misspelt.json 'rungs.2: expected only the keys "classes", "chunks", "topk", "properties" or "inputs", got unknown key "class"'
 check rung2_input_output.json 'rungs.2.inputs[0].buffer: expected an input buffer, got "o"'
+check rung2_input_dtype.json 'rungs.2.inputs[0].dtype: expected one of bf16, got "f16"'
 check rung1_cliff_misspelt.json 'rungs.1.cliffs[0]: expected only the keys "buffer", "param" or "with", got unknown key "width"'
 check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets" or "no_spills", got unknown key "no_spill"'
 check rung3_wave.json 'rungs.3.wave: expected 32 or 64 (lanes per wave), got 48'

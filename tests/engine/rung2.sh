@@ -75,3 +75,16 @@ sed 's/, "nan": "never"//' $f/rowscale_nan.json >"$KL_TMP/rowscale_prop.json"
 cp $f/rowscale.kl "$KL_TMP/"
 run "$KL_TMP/rowscale_prop.json" "$KL_TMP/prop.txt" --variant buggy
 tap_check "nan propagate (the default): the same NaN passes" grep -qE '^pass +buggy +r2 zero-rows' "$KL_TMP/prop.txt"
+
+# rows_sum_to: a softmax that forgets to subtract the row maximum overflows on the largest
+# finite values; its reference has the same flaw, so only the property, which needs no
+# reference, sees the rows that no longer sum to 1. Without the property it passes.
+run $f/softmax_rows.json "$KL_TMP/sm.txt" --variant buggy
+sed 's/^/# /' "$KL_TMP/sm.txt"
+tap_check "rows_sum_to: the naive softmax is caught on the largest finite values" \
+    grep -qE '^ +value class max-finite: P: [0-9]+ of 12 rows do not sum to 1 \(first row at \[[0-9]+, 0\]; input X there is ' "$KL_TMP/sm.txt"
+sed -e '/"properties"/d' -e 's/"classes": \["max-finite", "peaked"\],$/"classes": ["max-finite", "peaked"]}}/' \
+    $f/softmax_rows.json >"$KL_TMP/softmax_noprop.json"
+cp $f/softmax_rows.kl "$KL_TMP/"
+run "$KL_TMP/softmax_noprop.json" "$KL_TMP/sm2.txt" --variant buggy
+tap_check "without the property the shared flaw passes" grep -qE '^pass +buggy +r2 max-finite' "$KL_TMP/sm2.txt"

@@ -35,7 +35,7 @@ ok = [
 ]
 open(d + "/refusals", "w").write(" ".join("1" if o else "0" for o in ok))
 PY
-tap_check "the helper writes a capture" test -s "$KL_TMP/cap.safetensors"
+tap_check "the capture script writes a capture" test -s "$KL_TMP/cap.safetensors"
 read -r zeros one second shape dtype <"$KL_TMP/refusals"
 tap_check "an all-zero capture is refused and not written" test "$zeros" = 1
 tap_check "a capture of one value is refused" test "$one" = 1

@@ -66,6 +66,9 @@ def npy(path, descr, shape, data):
     open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + data)
 npy(d + "/capdir/x.npy", "<f4", [3, 40], x)
 npy(d + "/scores.npy", "<u2", [2, 24], struct.pack("<48H", *([0x3f80] * 48)))
+# A folder whose file name carries an escape sequence.
+os.makedirs(d + "/escdir", exist_ok=True)
+st(d + "/escdir/\x1b[2Jx.safetensors", [("x", "F32", [3, 40], x)])
 PY
 n0=$(runs)
 run "$KL_TMP/mine.txt" --suite $f/rowscale.json --inputs "$KL_TMP/mycap.safetensors"
@@ -109,6 +112,13 @@ refuse "a file with nothing to bind" \
     "y.safetensors: no tensor is named like an input buffer of suite rowscale-test (x)" \
     --suite $f/rowscale.json --inputs "$KL_TMP/y.safetensors"
 refuse "a missing file" "nope.npy: cannot open" --suite $f/rowscale.json --inputs "$KL_TMP/nope.npy"
+sed 's|"rungs": {"2": {}}|"rungs": {"2": {"inputs": [{"buffer": "x", "file": "gone.safetensors", "tensor": "x"}]}}|' \
+    $f/rowscale.json >"$KL_TMP/rowscale_gone.json"
+cp $f/rowscale.kl "$KL_TMP/"
+refuse "a suite's capture that is missing" "gone.safetensors: file: cannot open" --suite "$KL_TMP/rowscale_gone.json"
+refuse "a file name with control characters" "x.safetensors: file: expected a path without ';', '#' or control characters" \
+    --suite $f/rowscale.json --inputs "$KL_TMP/escdir"
+tap_check "  and no escape byte reaches the terminal" test "$(tr -dc '\033' <"$KL_TMP/bad.txt" | wc -c)" -eq 0
 tap_check "no refused capture recorded a run" test "$(runs)" -eq "$n1"
 tap_check "(the two good replays did: $n0 -> $n1)" test "$n1" -eq $((n0 + 2))
 "$KLADDER" --db "$db" run --rung 1 --suite flydsl-1199 --inputs "$KL_TMP/mycap.safetensors" >/dev/null 2>&1
