@@ -4,10 +4,22 @@
 . tests/tap.sh
 set -u
 
-out=$(KLADDER_HIP_LIBRARY=/nonexistent/libamdhip64.so "$KLADDER" compile --backend hip --target gfx90a kernels/util.kl 2>&1)
+# hipRTC asked for by name (KLADDER_HIP_COMPILER=hiprtc): the compile needs the runtime.
+out=$(KLADDER_HIP_COMPILER=hiprtc KLADDER_HIP_LIBRARY=/nonexistent/libamdhip64.so "$KLADDER" compile --backend hip --target gfx90a kernels/util.kl 2>&1)
 rc=$?
 tap_check "hip with a missing runtime exits 2 (got $rc)" test "$rc" -eq 2
 tap_check "hip names the library it tried" grep -q "/nonexistent/libamdhip64.so" <<<"$out"
+# Left to choose, the hip backend builds with clang when hipRTC cannot load, and says so.
+if command -v "${KLADDER_CLANG:-clang-22}" >/dev/null 2>&1; then
+    out=$(KLADDER_HIP_LIBRARY=/nonexistent/libamdhip64.so "$KLADDER" compile --backend hip --target gfx90a kernels/util.kl 2>&1)
+    rc=$?
+    tap_check "without hipRTC the compile goes through clang (exit $rc)" \
+        sh -c "test $rc -eq 0 && grep -q 'clang version' <<'EOT'
+$out
+EOT"
+else
+    tap_skip "clang-22 is not installed: the clang route is not checked"
+fi
 
 out=$(KLADDER_NVRTC=/nonexistent/libnvrtc.so "$KLADDER" compile --backend cuda --target sm_90 kernels/util.kl 2>&1)
 rc=$?
@@ -18,7 +30,7 @@ tap_check "cuda says how to point at another NVRTC" grep -q "KLADDER_NVRTC" <<<"
 # A library that opens but is not the vendor's: every symbol lookup fails, and the message
 # names the missing entry point.
 libc=$(ldd "$KLADDER" | awk '/libc\.so/ {print $3; exit}')
-out=$(KLADDER_HIP_LIBRARY=$libc "$KLADDER" compile --backend hip --target gfx90a kernels/util.kl 2>&1)
+out=$(KLADDER_HIP_COMPILER=hiprtc KLADDER_HIP_LIBRARY=$libc "$KLADDER" compile --backend hip --target gfx90a kernels/util.kl 2>&1)
 tap_check "hip bound to a non-HIP library names a missing hip symbol" grep -q "lacks hip" <<<"$out"
 
 # Without a GPU the device list is empty with the runtime's reason (when `devices` exists).
