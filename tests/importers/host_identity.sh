@@ -33,8 +33,8 @@ printf '3\n:save-screen %s\nH\n:save-screen %s\n' "$KL_TMP/runs.screen" "$KL_TMP
 KLADDER_SCRIPT=$KL_TMP/steps KLADDER_SIZE=120x30 LC_ALL=C.UTF-8 TERM=xterm-256color \
     "$KLADDER" --db "$db" >/dev/null 2>&1
 tap_check "the Runs view lists the run made here as local, the pulled ones under $first" \
-    sh -c "test \$(grep -Ec ':[0-9]{2} local +cpu ' '$KL_TMP/runs.screen') -eq 1 &&
-           test \$(grep -Ec ':[0-9]{2} ([^ ]*@)?$first +NVIDIA H200 ' '$KL_TMP/runs.screen') -eq 3"
+    sh -c "test \$(grep -Ec ':[0-9]{2} +local +cpu ' '$KL_TMP/runs.screen') -eq 1 &&
+           test \$(grep -Ec ':[0-9]{2} +([^ ]*@)?$first +NVIDIA H200 ' '$KL_TMP/runs.screen') -eq 3"
 tap_check "its host filter H, on local, keeps the run made here alone" \
     grep -q '^Run 1 of 1 · host local' "$KL_TMP/runs-local.screen"
 mid=$(k results --host "$first" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["machine"]["id"])')
