@@ -93,9 +93,13 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     }
     char why[2048];
     /* A backend with an offline compiler (hip: clang) builds without its runtime. */
-    if (b->load(why, sizeof why) != 0 && !(b->compiler_for && b->compiler_for(target))) {
-        fprintf(stderr, "kladder compile: the %s backend cannot load: %s\n", b->name, why);
-        goto done;
+    if (b->load(why, sizeof why) != 0) {
+        if (!(b->compiler_for && b->compiler_for(target))) {
+            fprintf(stderr, "kladder compile: the %s backend cannot load: %s\n", b->name, why);
+            goto done;
+        }
+        fprintf(stderr, "kladder compile: the %s runtime did not load (%s); compiling for %s "
+                "offline\n", b->name, why, target);
     }
     const struct embed_file *header = embed_find("kernels/kl.h");
     if (!header) {

@@ -83,3 +83,10 @@ tap_check "gfx9999: no code object written" test ! -e "$KL_TMP/x.co"
 # No clang at all and clang forced: a setup error that says what was looked for.
 out=$(KLADDER_CLANG=/nonexistent/clang-22 "$KLADDER" compile --backend hip --target gfx1250 kernels/util.kl 2>&1)
 tap_check "a missing clang is named" grep -q "/nonexistent/clang-22 not found" <<<"$out"
+
+# No HIP runtime at all: clang still builds, and says that it compiles offline.
+out=$(KLADDER_HIP_COMPILER=auto KLADDER_HIP_LIBRARY=/nonexistent/libamdhip64.so "$KLADDER" compile --backend hip --target gfx1250 --out "$KL_TMP/noruntime.co" kernels/flydsl_1199.kl 2>&1)
+rc=$?
+tap_check "without the HIP runtime gfx1250 still builds (exit $rc)" test "$rc" -eq 0
+tap_check "and says the runtime did not load" grep -q "runtime did not load (.*/nonexistent/libamdhip64.so.*); compiling for gfx1250 offline" <<<"$out"
+tap_check "the code object is gfx1250's" test "$(python3 tests/gpu/codeobj.py "$KL_TMP/noruntime.co")" = "amdgpu 0x49 32"
