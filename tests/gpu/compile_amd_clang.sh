@@ -90,3 +90,13 @@ rc=$?
 tap_check "without the HIP runtime gfx1250 still builds (exit $rc)" test "$rc" -eq 0
 tap_check "and says the runtime did not load" grep -q "runtime did not load (.*/nonexistent/libamdhip64.so.*); compiling for gfx1250 offline" <<<"$out"
 tap_check "the code object is gfx1250's" test "$(python3 tests/gpu/codeobj.py "$KL_TMP/noruntime.co")" = "amdgpu 0x49 32"
+
+# KL_ASSUME_WAVE at compile time: where the code object fixes the wave, a contradiction is noted
+# (not a failure: a reproducer's buggy variant contradicts its target on purpose).
+out=$("$KLADDER" compile --backend hip --target gfx1250 kernels/flydsl_1024.kl 2>&1)
+tap_check "gfx1250: the wave64 build of flydsl-1024 is noted with both numbers" \
+    grep -q "note: kernel softmax_1024_buggy assumes wave 64 (KL_ASSUME_WAVE), the gfx1250 code object runs wave 32" <<<"$out"
+out=$("$KLADDER" compile --backend hip --target gfx942 kernels/flydsl_1024.kl tests/engine/fixtures/rung3/assume32.kl 2>&1)
+tap_check "gfx942: wave 64 holds for flydsl-1024 (no note)" bash -c '! grep -q "softmax_1024_buggy assumes" <<<"$1"' _ "$out"
+tap_check "gfx942: the wave32 build is noted" \
+    grep -q "note: kernel rowsum_buggy assumes wave 32 (KL_ASSUME_WAVE), the gfx942 code object runs wave 64" <<<"$out"
