@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Rung 3, test the seams, on the cpu backend: its three reproducers meet their expectation (the
+# Rung 3, test the seams, on the cpu backend: its four reproducers meet their expectation (the
 # plain unit test passes both variants, rung 3 catches the buggy one), and second examples of
 # each bug class written here: a 64-lane ballot count and an argmax whose index stride is 64
 # (caught by running every check at wave 32 and 64), a wave32 build declared with
 # KL_ASSUME_WAVE and run where the suite pins wave 64 (refused before launch, both numbers
-# named), a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
+# named), a KV cache written in one layout and read in another, a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
 # limit. The code-object parts need clang-22 and are skipped with the reason without it.
 . tests/tap.sh
 set -u
@@ -55,7 +55,21 @@ tap_check "sglang-41687: rows of length k are right at wave 32" has s41687 '^pas
 tap_check "sglang-41687: rows longer than k are wrong at wave 32" has s41687 '^fail +buggy +r3 wave32-row_8k'
 tap_check "sglang-41687: and right at wave 64" has s41687 '^pass +buggy +r3 wave64-row_32k'
 
+# ---- aiter-5465: producer and consumer pick different scale layouts --------------------------
+run a5465 aiter-5465
+tap_check "aiter-5465: expectation met (exit $(rc_of a5465))" test "$(rc_of a5465)" -eq 0
+tap_check "aiter-5465: the unit test (default layout) passes the buggy launcher" has a5465 '^pass +baseline-buggy'
+tap_check "aiter-5465: the default layout pairs up" has a5465 '^pass +buggy +r3 layout-scale_layout1-wave32'
+tap_check "aiter-5465: the transposed layout does not" has a5465 '^fail +buggy +r3 layout-scale_layout2-wave32'
+tap_check "aiter-5465: the fixed launcher passes every layout" has a5465 '^pass +fixed +r3 layout-scale_layout2-wave64'
+
 # ---- second examples of each class ----------------------------------------------------------
+run kv "$fx/kvlayout.json"
+tap_check "KV cache layouts: expectation met (exit $(rc_of kv))" test "$(rc_of kv)" -eq 0
+tap_check "KV cache layouts: the [d][t] cache read as [t][d] is caught" has kv '^fail +buggy +r3 layout-kv_layout2-wave32'
+tap_check "KV cache layouts: pinned wave 32, no wave 64 layout check" \
+    bash -c '! grep -q "layout-kv_layout1-wave64" "$1"' _ "$KL_TMP/kv.txt"
+
 run ballot "$fx/ballot64.json"
 tap_check "64-lane ballot count: expectation met (exit $(rc_of ballot))" test "$(rc_of ballot)" -eq 0
 tap_check "64-lane ballot count: caught at wave 32" has ballot '^fail +buggy +r3 wave32-default'
