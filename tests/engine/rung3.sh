@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Rung 3, test the seams, on the cpu backend: its four reproducers meet their expectation (the
+# Rung 3, test the seams, on the cpu backend: its five reproducers meet their expectation (the
 # plain unit test passes both variants, rung 3 catches the buggy one), and second examples of
 # each bug class written here: a 64-lane ballot count and an argmax whose index stride is 64
 # (caught by running every check at wave 32 and 64), a wave32 build declared with
 # KL_ASSUME_WAVE and run where the suite pins wave 64 (refused before launch, both numbers
-# named), a KV cache written in one layout and read in another, a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
+# named), a KV cache written in one layout and read in another, a test's bf16 reference that
+# truncates (checked against an exact one at the halfway points), a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
 # limit. The code-object parts need clang-22 and are skipped with the reason without it.
 . tests/tap.sh
 set -u
@@ -63,7 +64,21 @@ tap_check "aiter-5465: the default layout pairs up" has a5465 '^pass +buggy +r3 
 tap_check "aiter-5465: the transposed layout does not" has a5465 '^fail +buggy +r3 layout-scale_layout2-wave32'
 tap_check "aiter-5465: the fixed launcher passes every layout" has a5465 '^pass +fixed +r3 layout-scale_layout2-wave64'
 
+# ---- flydsl-1253: the test's own E8M0 reference rounds down ---------------------------------
+run f1253 flydsl-1253
+tap_check "flydsl-1253: expectation met (exit $(rc_of f1253))" test "$(rc_of f1253)" -eq 0
+tap_check "flydsl-1253: on the unit test's powers of two both helpers agree with the exact reference" \
+    has f1253 '^pass +buggy +r3 wave32-powers_of_two'
+tap_check "flydsl-1253: on the binade edges the helper is one step low, 3 inputs in 4" \
+    has f1253 'at wave 32: scale: 96 of 128 elements differ from the reference \(first at \[1\]\), max error 1$'
+tap_check "flydsl-1253: the fixed helper is exact there" has f1253 '^pass +fixed +r3 wave32-binade_edges'
+
 # ---- second examples of each class ----------------------------------------------------------
+run bf16 "$fx/bf16_oracle.json"
+tap_check "a truncating bf16 test reference: expectation met (exit $(rc_of bf16))" test "$(rc_of bf16)" -eq 0
+tap_check "a truncating bf16 test reference: agrees on exact values" has bf16 '^pass +buggy +r3 wave64-exact_values'
+tap_check "a truncating bf16 test reference: caught at the halfway points" has bf16 '^fail +buggy +r3 wave64-halfway'
+
 run kv "$fx/kvlayout.json"
 tap_check "KV cache layouts: expectation met (exit $(rc_of kv))" test "$(rc_of kv)" -eq 0
 tap_check "KV cache layouts: the [d][t] cache read as [t][d] is caught" has kv '^fail +buggy +r3 layout-kv_layout2-wave32'
