@@ -22,7 +22,7 @@
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
     static const char *const keys[] = {"wave", "baseline_wave", "shapes", "targets", "no_spills",
-                                       "layouts", NULL};
+                                       "layouts", "isa", NULL};
     struct eng_rung3_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     r->baseline_wave = 64;
@@ -68,6 +68,54 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
             r->targets[r->ntargets++] = xstrdup(it->valuestring);
         }
     }
+    const cJSON *isa = cJSON_GetObjectItemCaseSensitive(j, "isa");
+    if (isa && !cJSON_IsObject(isa))
+        return eng_mp_bad(p, "rungs.3.isa", "expected an object {\"gfx1250\": {\"require\": "
+                          "[\"v_wmma\"], \"forbid\": [\"scratch_\"]}}");
+    r->isa = xcalloc((size_t)cJSON_GetArraySize(isa) + 1, sizeof *r->isa);
+    for (const cJSON *it = isa ? isa->child : NULL; it; it = it->next) {
+        char field[96];
+        snprintf(field, sizeof field, "rungs.3.isa.%.40s", it->string);
+        bool listed = false;
+        for (size_t q = 0; q < r->ntargets; q++)
+            listed |= !strcmp(r->targets[q], it->string);
+        if (!listed)
+            return eng_mp_bad(p, field, "expected a processor listed in rungs.3.targets");
+        static const char *const ikeys[] = {"require", "forbid", NULL};
+        if (!cJSON_IsObject(it) || !eng_mp_only_keys(p, it, field, ikeys))
+            return p->failed ? false : eng_mp_bad(p, field, "expected {\"require\": [...], "
+                                                  "\"forbid\": [...]}");
+        struct eng_rung3_isa *ri = &r->isa[r->nisa++];
+        ri->target = xstrdup(it->string);
+        const char *lists[2] = {"require", "forbid"};
+        for (int k = 0; k < 2; k++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, lists[k]);
+            if (!a)
+                continue;
+            char sub[128];
+            snprintf(sub, sizeof sub, "%s.%s", field, lists[k]);
+            if (!cJSON_IsArray(a))
+                return eng_mp_bad(p, sub, "expected an array of instruction prefixes");
+            char **v = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *v);
+            size_t nv = 0;
+            if (k == 0)
+                ri->require = v;
+            else
+                ri->forbid = v;
+            for (const cJSON *x = a->child; x; x = x->next) {
+                if (!cJSON_IsString(x) || !x->valuestring[0] ||
+                    strspn(x->valuestring, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+                        strlen(x->valuestring))
+                    return eng_mp_bad(p, sub, "expected instruction prefixes such as \"v_wmma\" "
+                                      "(lower case letters, digits, _)");
+                v[nv++] = xstrdup(x->valuestring);
+                if (k == 0)
+                    ri->nrequire = nv;
+                else
+                    ri->nforbid = nv;
+            }
+        }
+    }
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "layouts");
     if (l) {
         if (!cJSON_IsArray(l))
@@ -97,6 +145,16 @@ static void free_settings(void *settings)
     for (size_t i = 0; i < r->ntargets; i++)
         free(r->targets[i]);
     free(r->targets);
+    for (size_t i = 0; i < r->nisa; i++) {
+        for (size_t k = 0; k < r->isa[i].nrequire; k++)
+            free(r->isa[i].require[k]);
+        for (size_t k = 0; k < r->isa[i].nforbid; k++)
+            free(r->isa[i].forbid[k]);
+        free(r->isa[i].require);
+        free(r->isa[i].forbid);
+        free(r->isa[i].target);
+    }
+    free(r->isa);
     for (size_t i = 0; i < r->nlayouts; i++)
         free(r->layouts[i]);
     free(r->layouts);

@@ -123,6 +123,22 @@ if [ $clang_ok = 1 ]; then
     tap_check "80 KiB LDS: a failure on gfx942 (exit $(rc_of lds))" test "$(rc_of lds)" -eq 1
     tap_check "80 KiB LDS: over gfx942's 64 KiB" has lds '^ +gfx942 wave 64: LDS 81920 of 65536 bytes'
     tap_check "80 KiB LDS: within gfx1250's 320 KiB" has lds '^pass +fixed +r3 code-gfx1250'
+    if command -v llvm-objdump-22 >/dev/null; then
+        run isaf "$fx/isa_forbid.json"
+        tap_check "ISA forbid: only the disassembly catches the scratch table (exit $(rc_of isaf))" test "$(rc_of isaf)" -eq 0
+        tap_check "ISA forbid: scratch_ instructions counted and named" \
+            has isaf '^ +gfx1250 wave 32: .*; [1-9][0-9]* scratch_\* instructions \(forbidden\)$'
+        run isar "$fx/isa_require.json" --variant fixed
+        tap_check "ISA require: a class the kernel never issues fails it (exit $(rc_of isar))" test "$(rc_of isar)" -eq 1
+        tap_check "ISA require: the one it issues is counted, the missing one named" \
+            has isar '[1-9][0-9]* ds_store\* instructions? \(required\); 0 v_wmma\* instructions \(required\)$'
+        KLADDER_OBJDUMP=/nonexistent/llvm-objdump-22 run isan "$fx/isa_forbid.json" --variant buggy
+        tap_check "ISA without a disassembler: skipped with the reason, never passed" \
+            has isan '^skip +buggy +r3 code-gfx1250 .*'
+        tap_check "naming the tool" has isan 'the ISA check cannot run: /nonexistent/llvm-objdump-22 not found'
+    else
+        tap_skip "llvm-objdump-22 absent: no ISA checks"
+    fi
 else
     tap_skip "clang-22 absent: no offline code objects to check"
 fi
