@@ -365,8 +365,22 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
         return bad(err, errlen, "no NT_AMDGPU_METADATA note (owner \"AMDGPU\", type 32): not a "
                    "code object v3 or later");
     }
-    for (size_t k = 0; k < co->nkernels; k++)
-        read_symbols(&e, &co->kernels[k]);
+    /* Each kernel scans the symbol tables; a hostile file with both many kernels and many
+     * symbols would make that quadratic, so past a bound the descriptors are left unread (and
+     * say n/a) rather than the reader taking minutes. Real code objects are far below it. */
+    uint64_t nsyms = 0;
+    for (unsigned i = 0; i < e.shnum; i++) {
+        struct shdr s;
+        shdr_at(&e, i, &s);
+        if ((s.type == SHT_SYMTAB || s.type == SHT_DYNSYM) && s.entsize == 24)
+            nsyms += s.size / 24;
+    }
+    bool affordable = (uint64_t)co->nkernels * (nsyms + 1) <= 50000000u;
+    for (size_t k = 0; k < co->nkernels; k++) {
+        co->kernels[k].assumed_wave = -1;
+        if (affordable)
+            read_symbols(&e, &co->kernels[k]);
+    }
     return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include "common/embed.h"
 #include "common/fileio.h"
+#include "engine/amdgpu_co.h"
 #include "common/hash.h"
 #include "common/xalloc.h"
 #include "engine/cache.h"
@@ -878,6 +879,21 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
     if (!code) {
         snprintf(e->err, sizeof e->err, "--code-object: %s", err);
         return -1;
+    }
+    /* An AMD code object says which processor it is for: a mismatch is named here, before a
+     * loader answers with a bare "invalid image". */
+    struct amdgpu_co co;
+    char not_amd[256];
+    if (amdgpu_co_read(code, len, &co, not_amd, sizeof not_amd) == 0) {
+        bool same = !strcmp(co.processor, e->target);
+        snprintf(e->err, sizeof e->err, "--code-object %s is a %s code object; this run compiles "
+                 "for %s", path, co.processor, e->target);
+        amdgpu_co_free(&co);
+        if (!same) {
+            free(code);
+            return -1;
+        }
+        e->err[0] = '\0';
     }
     int rc = e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
     if (rc != 0) {

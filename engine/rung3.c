@@ -22,7 +22,7 @@
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
     static const char *const keys[] = {"wave", "baseline_wave", "shapes", "targets", "no_spills",
-                                       NULL};
+                                       "layouts", "isa", NULL};
     struct eng_rung3_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     r->baseline_wave = 64;
@@ -68,6 +68,73 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
             r->targets[r->ntargets++] = xstrdup(it->valuestring);
         }
     }
+    const cJSON *isa = cJSON_GetObjectItemCaseSensitive(j, "isa");
+    if (isa && !cJSON_IsObject(isa))
+        return eng_mp_bad(p, "rungs.3.isa", "expected an object {\"gfx1250\": {\"require\": "
+                          "[\"v_wmma\"], \"forbid\": [\"scratch_\"]}}");
+    r->isa = xcalloc((size_t)cJSON_GetArraySize(isa) + 1, sizeof *r->isa);
+    for (const cJSON *it = isa ? isa->child : NULL; it; it = it->next) {
+        char field[96];
+        snprintf(field, sizeof field, "rungs.3.isa.%.40s", it->string);
+        bool listed = false;
+        for (size_t q = 0; q < r->ntargets; q++)
+            listed |= !strcmp(r->targets[q], it->string);
+        if (!listed)
+            return eng_mp_bad(p, field, "expected a processor listed in rungs.3.targets");
+        static const char *const ikeys[] = {"require", "forbid", NULL};
+        if (!cJSON_IsObject(it) || !eng_mp_only_keys(p, it, field, ikeys))
+            return p->failed ? false : eng_mp_bad(p, field, "expected {\"require\": [...], "
+                                                  "\"forbid\": [...]}");
+        struct eng_rung3_isa *ri = &r->isa[r->nisa++];
+        ri->target = xstrdup(it->string);
+        const char *lists[2] = {"require", "forbid"};
+        for (int k = 0; k < 2; k++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, lists[k]);
+            if (!a)
+                continue;
+            char sub[128];
+            snprintf(sub, sizeof sub, "%s.%s", field, lists[k]);
+            if (!cJSON_IsArray(a))
+                return eng_mp_bad(p, sub, "expected an array of instruction prefixes");
+            char **v = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *v);
+            size_t nv = 0;
+            if (k == 0)
+                ri->require = v;
+            else
+                ri->forbid = v;
+            for (const cJSON *x = a->child; x; x = x->next) {
+                if (!cJSON_IsString(x) || !x->valuestring[0] ||
+                    strspn(x->valuestring, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+                        strlen(x->valuestring))
+                    return eng_mp_bad(p, sub, "expected instruction prefixes such as \"v_wmma\" "
+                                      "(lower case letters, digits, _)");
+                v[nv++] = xstrdup(x->valuestring);
+                if (k == 0)
+                    ri->nrequire = nv;
+                else
+                    ri->nforbid = nv;
+            }
+        }
+    }
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "layouts");
+    if (l) {
+        if (!cJSON_IsArray(l))
+            return eng_mp_bad(p, "rungs.3.layouts", "expected an array of tile parameters "
+                              "[\"scale_layout\"]");
+        r->layouts = xcalloc((size_t)cJSON_GetArraySize(l) + 1, sizeof *r->layouts);
+        size_t i = 0;
+        for (const cJSON *it = l->child; it; it = it->next, i++) {
+            char field[48];
+            snprintf(field, sizeof field, "rungs.3.layouts[%zu]", i);
+            bool tile = false;
+            for (size_t k = 0; cJSON_IsString(it) && k < m->ntiles; k++)
+                tile |= !strcmp(m->tiles[k].param, it->valuestring);
+            if (!tile)
+                return eng_mp_bad(p, field, "expected a parameter listed in \"tiles\" (its "
+                                  "accepted values are the layouts the launcher can choose)");
+            r->layouts[r->nlayouts++] = xstrdup(it->valuestring);
+        }
+    }
     return eng_mp_shapes(p, m, j, "shapes", "rungs.3.shapes", true, &r->nshapes, &r->shapes);
 }
 
@@ -78,6 +145,19 @@ static void free_settings(void *settings)
     for (size_t i = 0; i < r->ntargets; i++)
         free(r->targets[i]);
     free(r->targets);
+    for (size_t i = 0; i < r->nisa; i++) {
+        for (size_t k = 0; k < r->isa[i].nrequire; k++)
+            free(r->isa[i].require[k]);
+        for (size_t k = 0; k < r->isa[i].nforbid; k++)
+            free(r->isa[i].forbid[k]);
+        free(r->isa[i].require);
+        free(r->isa[i].forbid);
+        free(r->isa[i].target);
+    }
+    free(r->isa);
+    for (size_t i = 0; i < r->nlayouts; i++)
+        free(r->layouts[i]);
+    free(r->layouts);
     free(r);
 }
 
@@ -127,6 +207,21 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
                 snprintf(tag, sizeof tag, "default");
             snprintf(name, sizeof name, "wave%d-%s", waves[w], tag);
             add_at_wave(b, name, false, s, emulated ? waves[w] : 0);
+        }
+    /* Layouts: every value the launcher accepts, producer to consumer, against the reference. */
+    for (size_t l = 0; l < r->nlayouts; l++)
+        for (size_t t = 0; t < m->ntiles; t++) {
+            if (strcmp(m->tiles[t].param, r->layouts[l]) != 0)
+                continue;
+            for (size_t v = 0; v < m->tiles[t].n; v++)
+                for (int w = 0; w < nwaves; w++) {
+                    struct eng_shape s = {0};
+                    eng_shape_set(&s, r->layouts[l], m->tiles[t].values[v]);
+                    snprintf(name, sizeof name, "layout-%s%lld-wave%d", r->layouts[l],
+                             (long long)m->tiles[t].values[v], waves[w]);
+                    add_at_wave(b, name, false, &s, emulated ? waves[w] : 0);
+                    eng_shape_free(&s);
+                }
         }
     /* Offline code objects, per listed target. */
     for (size_t t = 0; t < r->ntargets; t++) {

@@ -18,6 +18,15 @@ struct eng_rung3_spec {
     size_t ntargets;
     char **targets;           /* AMD processors to build and inspect offline ("gfx1250") */
     bool no_spills;           /* the code objects must use no scratch */
+    size_t nisa;
+    struct eng_rung3_isa {
+        char *target;
+        size_t nrequire, nforbid;
+        char **require, **forbid;   /* mnemonic prefixes: "v_wmma", "scratch_" */
+    } *isa;                   /* per listed target: instruction classes its code must (not) use */
+    size_t nlayouts;
+    char **layouts;           /* tile parameters that choose a data layout between a producer
+                               * and a consumer: every accepted value is run end to end */
 };
 
 /* The "code-<target>" check of variant s->variant: builds the suite's kernel file for target

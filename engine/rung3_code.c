@@ -7,6 +7,7 @@
 
 #include "common/embed.h"
 #include "common/xalloc.h"
+#include "engine/amd_disasm.h"
 #include "engine/amdgpu_co.h"
 #include "engine/backend.h"
 #include "engine/cache.h"
@@ -96,7 +97,6 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
         free(code);
         return;
     }
-    free(code);
     const struct amdgpu_kernel *k = NULL;
     for (size_t i = 0; i < co.nkernels && !k; i++)
         if (!strcmp(co.kernels[i].name, entry))
@@ -106,6 +106,7 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
         snprintf(out->detail, sizeof out->detail, "the %s code object has no kernel %s", target,
                  entry);
         amdgpu_co_free(&co);
+        free(code);
         return;
     }
     struct report rep = {out->detail, sizeof out->detail, false};
@@ -145,6 +146,42 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     say(&rep, r3->no_spills && spills, "scratch %lld bytes (%lld VGPR, %lld SGPR spills)%s",
         (long long)k->private_segment_fixed_size, (long long)k->vgpr_spill_count,
         (long long)k->sgpr_spill_count, r3->no_spills && spills ? ", the suite says no spills" : "");
+    /* instruction classes the suite requires or forbids on this target */
+    const struct eng_rung3_isa *isa = NULL;
+    for (size_t i = 0; i < r3->nisa; i++)
+        if (!strcmp(r3->isa[i].target, target))
+            isa = &r3->isa[i];
+    if (isa) {
+        size_t n = isa->nrequire + isa->nforbid;
+        const char **pre = xcalloc(n + 1, sizeof *pre);
+        size_t *cnt = xcalloc(n + 1, sizeof *cnt);
+        for (size_t i = 0; i < isa->nrequire; i++)
+            pre[i] = isa->require[i];
+        for (size_t i = 0; i < isa->nforbid; i++)
+            pre[isa->nrequire + i] = isa->forbid[i];
+        if (amd_disasm_count(code, len, entry, pre, n, cnt, err, sizeof err) != 0) {
+            /* Never passed unchecked: without a disassembler the whole check is a skip. */
+            out->verdict = CDB_SKIP;
+            snprintf(out->detail, sizeof out->detail, "the ISA check cannot run: %s", err);
+            free(pre);
+            free(cnt);
+            free(code);
+            amdgpu_co_free(&co);
+            return;
+        }
+        for (size_t i = 0; i < n; i++) {
+            bool req = i < isa->nrequire;
+            if (req)
+                say(&rep, cnt[i] == 0, "%zu %s* instruction%s (required)", cnt[i], pre[i],
+                    cnt[i] == 1 ? "" : "s");
+            else
+                say(&rep, cnt[i] > 0, "%zu %s* instruction%s (forbidden)", cnt[i], pre[i],
+                    cnt[i] == 1 ? "" : "s");
+        }
+        free(pre);
+        free(cnt);
+    }
+    free(code);
     char head[64];
     snprintf(head, sizeof head, "%s wave %lld: ", co.processor, (long long)k->wavefront_size);
     size_t hl = strlen(head), dl = strlen(out->detail);

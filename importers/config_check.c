@@ -357,42 +357,70 @@ void cfg_check_lookup(const struct cfg_schema *s, const struct csv_table *src,
     free(dmap);
 }
 
+/* A source row in a merge: its key, where it is, its place in the input, and the place of the
+ * first row with the same key (where the merged row is written). */
+struct merge_row {
+    char *key;
+    size_t tab, row, seq, first;
+};
+
+static int seen_by_key(const void *a, const void *b)
+{
+    const struct merge_row *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int seen_by_first(const void *a, const void *b)
+{
+    const struct merge_row *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
 char *cfg_merge_write(const struct cfg_schema *s, const struct csv_table *const *tabs,
                       const char *const *paths, size_t n, struct cfg_report *r)
 {
-    /* (key -> the last row that has it), in first-seen order */
+    /* Every well-typed row with its key and its place in the input, sorted by key (then
+     * place): each run of one key keeps its last row, written at its first row's place. */
     size_t total = 0;
     for (size_t t = 0; t < n; t++)
         total += tabs[t]->nrows;
-    struct seen {
-        char *key;
-        size_t tab, row;
-    } *rows = xcalloc(total + 1, sizeof *rows);
-    size_t nrows = 0;
+    struct merge_row *all = xcalloc(total + 1, sizeof *all);
+    size_t nall = 0, seq = 0;
     for (size_t t = 0; t < n; t++) {
         int *map = column_map(s, tabs[t]);
-        for (size_t row = 0; row < tabs[t]->nrows; row++) {
+        for (size_t row = 0; row < tabs[t]->nrows; row++, seq++) {
             char *key = key_of(s, map, tabs[t]->rows[row]);
-            if (!key)
-                continue;
-            size_t i = 0;
-            while (i < nrows && strcmp(rows[i].key, key))
-                i++;
-            if (i < nrows) {
-                char kt[256];
-                key_text(s, map, tabs[t]->rows[row], kt, sizeof kt);
-                if (rows[i].tab != t)
-                    say(r, "%s:%zu: key (%s) is also in %s line %zu: the merge keeps this row",
-                        paths[t], tabs[t]->line[row], kt, paths[rows[i].tab],
-                        tabs[rows[i].tab]->line[rows[i].row]);
-                free(key);
-                rows[i].tab = t, rows[i].row = row;
-            } else {
-                rows[nrows++] = (struct seen){key, t, row};
-            }
+            if (key)
+                all[nall++] = (struct merge_row){key, t, row, seq, seq};
         }
         free(map);
     }
+    qsort(all, nall, sizeof *all, seen_by_key);
+    struct merge_row *rows = xcalloc(nall + 1, sizeof *rows);
+    size_t nrows = 0;
+    for (size_t i = 0; i < nall;) {
+        size_t j = i + 1;
+        while (j < nall && !strcmp(all[j].key, all[i].key)) {
+            if (all[j].tab != all[j - 1].tab) {
+                int *map = column_map(s, tabs[all[j].tab]);
+                char kt[256];
+                key_text(s, map, tabs[all[j].tab]->rows[all[j].row], kt, sizeof kt);
+                say(r, "%s:%zu: key (%s) is also in %s line %zu: the merge keeps this row",
+                    paths[all[j].tab], tabs[all[j].tab]->line[all[j].row], kt,
+                    paths[all[j - 1].tab], tabs[all[j - 1].tab]->line[all[j - 1].row]);
+                free(map);
+            }
+            free(all[j].key);
+            j++;
+        }
+        rows[nrows] = all[j - 1];
+        rows[nrows].key = all[i].key;
+        rows[nrows++].first = all[i].seq;
+        i = j;
+    }
+    free(all);
+    qsort(rows, nrows, sizeof *rows, seen_by_first);
     size_t cap = 256, len = 0;
     char *out = xmalloc(cap);
     out[0] = '\0';

@@ -12,6 +12,8 @@
 #include "common/embed.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
+#include "common/text.h"
+#include "engine/amdgpu_co.h"
 #include "engine/backend.h"
 #include "engine/cache.h"
 #include "tui/cli.h"
@@ -43,6 +45,27 @@ static char *read_kernel(const char *path, char *err, size_t errlen)
         e = embed_find(name);
     }
     return e ? xstrdup((const char *)e->data) : NULL;
+}
+
+/* KL_ASSUME_WAVE checked where the wave size is known at compile time: in an AMD code object.
+ * A note, not a failure: a reproducer's buggy variant contradicts its target on purpose. */
+static void note_wave_assumptions(const void *code, size_t len)
+{
+    struct amdgpu_co co;
+    char err[256];
+    if (amdgpu_co_read(code, len, &co, err, sizeof err) != 0)
+        return;
+    for (size_t k = 0; k < co.nkernels; k++) {
+        const struct amdgpu_kernel *kn = &co.kernels[k];
+        if (kn->assumed_wave > 0 && kn->assumed_wave != kn->wavefront_size) {
+            char *name = text_sanitize(kn->name, false);
+            printf("  note: kernel %s assumes wave %d (KL_ASSUME_WAVE), the %s code object runs "
+                   "wave %lld\n", name, kn->assumed_wave, co.processor,
+                   (long long)kn->wavefront_size);
+            free(name);
+        }
+    }
+    amdgpu_co_free(&co);
 }
 
 int cmd_compile(int argc, char **argv, const struct cli_global *g)
@@ -94,9 +117,13 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     }
     char why[2048];
     /* A backend with an offline compiler (hip: clang) builds without its runtime. */
-    if (b->load(why, sizeof why) != 0 && !(b->compiler_for && b->compiler_for(target))) {
-        fprintf(stderr, "kladder compile: the %s backend cannot load: %s\n", b->name, why);
-        goto done;
+    if (b->load(why, sizeof why) != 0) {
+        if (!(b->compiler_for && b->compiler_for(target))) {
+            fprintf(stderr, "kladder compile: the %s backend cannot load: %s\n", b->name, why);
+            goto done;
+        }
+        fprintf(stderr, "kladder compile: the %s runtime did not load (%s); compiling for %s "
+                "offline\n", b->name, why, target);
     }
     const struct embed_file *header = embed_find("kernels/kl.h");
     if (!header) {
@@ -128,6 +155,7 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
             const char *id = b->compiler_for ? b->compiler_for(target) : b->compiler_id();
             printf("ok %s %s %s (%zu bytes, %s%s)\n", b->name, target, files[f], len,
                    id ? id : "?", hit ? ", cached" : "");
+            note_wave_assumptions(code, len);
             if (out && f + 1 == nfiles && file_write_atomic(out, code, len, err, sizeof err)) {
                 fprintf(stderr, "kladder compile: %s\n", err);
                 status = 2;

@@ -36,3 +36,8 @@ run --code-object "$KL_TMP/missing.co" >"$KL_TMP/missing.txt" 2>&1
 rc=$?
 tap_check "a missing code object is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 tap_check "naming the file" grep -q "missing.co: No such file" "$KL_TMP/missing.txt"
+
+# An AMD code object handed to another target: the processor is named before any loader runs.
+run --code-object tests/fixtures/codeobj/flydsl_1199.gfx1250.co >"$KL_TMP/amd.txt" 2>&1
+tap_check "a gfx1250 code object on the cpu backend is named as such" \
+    grep -q "flydsl_1199.gfx1250.co is a gfx1250 code object; this run compiles for cpu-wave32" "$KL_TMP/amd.txt"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Rung 3, test the seams, on the cpu backend: its three reproducers meet their expectation (the
+# Rung 3, test the seams, on the cpu backend: its five reproducers meet their expectation (the
 # plain unit test passes both variants, rung 3 catches the buggy one), and second examples of
 # each bug class written here: a 64-lane ballot count and an argmax whose index stride is 64
 # (caught by running every check at wave 32 and 64), a wave32 build declared with
 # KL_ASSUME_WAVE and run where the suite pins wave 64 (refused before launch, both numbers
-# named), a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
+# named), a KV cache written in one layout and read in another, a test's bf16 reference that
+# truncates (checked against an exact one at the halfway points), a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
 # limit. The code-object parts need clang-22 and are skipped with the reason without it.
 . tests/tap.sh
 set -u
@@ -55,7 +56,35 @@ tap_check "sglang-41687: rows of length k are right at wave 32" has s41687 '^pas
 tap_check "sglang-41687: rows longer than k are wrong at wave 32" has s41687 '^fail +buggy +r3 wave32-row_8k'
 tap_check "sglang-41687: and right at wave 64" has s41687 '^pass +buggy +r3 wave64-row_32k'
 
+# ---- aiter-5465: producer and consumer pick different scale layouts --------------------------
+run a5465 aiter-5465
+tap_check "aiter-5465: expectation met (exit $(rc_of a5465))" test "$(rc_of a5465)" -eq 0
+tap_check "aiter-5465: the unit test (default layout) passes the buggy launcher" has a5465 '^pass +baseline-buggy'
+tap_check "aiter-5465: the default layout pairs up" has a5465 '^pass +buggy +r3 layout-scale_layout1-wave32'
+tap_check "aiter-5465: the transposed layout does not" has a5465 '^fail +buggy +r3 layout-scale_layout2-wave32'
+tap_check "aiter-5465: the fixed launcher passes every layout" has a5465 '^pass +fixed +r3 layout-scale_layout2-wave64'
+
+# ---- flydsl-1253: the test's own E8M0 reference rounds down ---------------------------------
+run f1253 flydsl-1253
+tap_check "flydsl-1253: expectation met (exit $(rc_of f1253))" test "$(rc_of f1253)" -eq 0
+tap_check "flydsl-1253: on the unit test's powers of two both helpers agree with the exact reference" \
+    has f1253 '^pass +buggy +r3 wave32-powers_of_two'
+tap_check "flydsl-1253: on the binade edges the helper is one step low, 3 inputs in 4" \
+    has f1253 'at wave 32: scale: 96 of 128 elements differ from the reference \(first at \[1\]\), max error 1$'
+tap_check "flydsl-1253: the fixed helper is exact there" has f1253 '^pass +fixed +r3 wave32-binade_edges'
+
 # ---- second examples of each class ----------------------------------------------------------
+run bf16 "$fx/bf16_oracle.json"
+tap_check "a truncating bf16 test reference: expectation met (exit $(rc_of bf16))" test "$(rc_of bf16)" -eq 0
+tap_check "a truncating bf16 test reference: agrees on exact values" has bf16 '^pass +buggy +r3 wave64-exact_values'
+tap_check "a truncating bf16 test reference: caught at the halfway points" has bf16 '^fail +buggy +r3 wave64-halfway'
+
+run kv "$fx/kvlayout.json"
+tap_check "KV cache layouts: expectation met (exit $(rc_of kv))" test "$(rc_of kv)" -eq 0
+tap_check "KV cache layouts: the [d][t] cache read as [t][d] is caught" has kv '^fail +buggy +r3 layout-kv_layout2-wave32'
+tap_check "KV cache layouts: pinned wave 32, no wave 64 layout check" \
+    bash -c '! grep -q "layout-kv_layout1-wave64" "$1"' _ "$KL_TMP/kv.txt"
+
 run ballot "$fx/ballot64.json"
 tap_check "64-lane ballot count: expectation met (exit $(rc_of ballot))" test "$(rc_of ballot)" -eq 0
 tap_check "64-lane ballot count: caught at wave 32" has ballot '^fail +buggy +r3 wave32-default'
@@ -94,6 +123,22 @@ if [ $clang_ok = 1 ]; then
     tap_check "80 KiB LDS: a failure on gfx942 (exit $(rc_of lds))" test "$(rc_of lds)" -eq 1
     tap_check "80 KiB LDS: over gfx942's 64 KiB" has lds '^ +gfx942 wave 64: LDS 81920 of 65536 bytes'
     tap_check "80 KiB LDS: within gfx1250's 320 KiB" has lds '^pass +fixed +r3 code-gfx1250'
+    if command -v llvm-objdump-22 >/dev/null; then
+        run isaf "$fx/isa_forbid.json"
+        tap_check "ISA forbid: only the disassembly catches the scratch table (exit $(rc_of isaf))" test "$(rc_of isaf)" -eq 0
+        tap_check "ISA forbid: scratch_ instructions counted and named" \
+            has isaf '^ +gfx1250 wave 32: .*; [1-9][0-9]* scratch_\* instructions \(forbidden\)$'
+        run isar "$fx/isa_require.json" --variant fixed
+        tap_check "ISA require: a class the kernel never issues fails it (exit $(rc_of isar))" test "$(rc_of isar)" -eq 1
+        tap_check "ISA require: the one it issues is counted, the missing one named" \
+            has isar '[1-9][0-9]* ds_store\* instructions? \(required\); 0 v_wmma\* instructions \(required\)$'
+        KLADDER_OBJDUMP=/nonexistent/llvm-objdump-22 run isan "$fx/isa_forbid.json" --variant buggy
+        tap_check "ISA without a disassembler: skipped with the reason, never passed" \
+            has isan '^skip +buggy +r3 code-gfx1250 .*'
+        tap_check "naming the tool" has isan 'the ISA check cannot run: /nonexistent/llvm-objdump-22 not found'
+    else
+        tap_skip "llvm-objdump-22 absent: no ISA checks"
+    fi
 else
     tap_skip "clang-22 absent: no offline code objects to check"
 fi

@@ -83,3 +83,20 @@ tap_check "gfx9999: no code object written" test ! -e "$KL_TMP/x.co"
 # No clang at all and clang forced: a setup error that says what was looked for.
 out=$(KLADDER_CLANG=/nonexistent/clang-22 "$KLADDER" compile --backend hip --target gfx1250 kernels/util.kl 2>&1)
 tap_check "a missing clang is named" grep -q "/nonexistent/clang-22 not found" <<<"$out"
+
+# No HIP runtime at all: clang still builds, and says that it compiles offline.
+out=$(KLADDER_HIP_COMPILER=auto KLADDER_HIP_LIBRARY=/nonexistent/libamdhip64.so "$KLADDER" compile --backend hip --target gfx1250 --out "$KL_TMP/noruntime.co" kernels/flydsl_1199.kl 2>&1)
+rc=$?
+tap_check "without the HIP runtime gfx1250 still builds (exit $rc)" test "$rc" -eq 0
+tap_check "and says the runtime did not load" grep -q "runtime did not load (.*/nonexistent/libamdhip64.so.*); compiling for gfx1250 offline" <<<"$out"
+tap_check "the code object is gfx1250's" test "$(python3 tests/gpu/codeobj.py "$KL_TMP/noruntime.co")" = "amdgpu 0x49 32"
+
+# KL_ASSUME_WAVE at compile time: where the code object fixes the wave, a contradiction is noted
+# (not a failure: a reproducer's buggy variant contradicts its target on purpose).
+out=$("$KLADDER" compile --backend hip --target gfx1250 kernels/flydsl_1024.kl 2>&1)
+tap_check "gfx1250: the wave64 build of flydsl-1024 is noted with both numbers" \
+    grep -q "note: kernel softmax_1024_buggy assumes wave 64 (KL_ASSUME_WAVE), the gfx1250 code object runs wave 32" <<<"$out"
+out=$("$KLADDER" compile --backend hip --target gfx942 kernels/flydsl_1024.kl tests/engine/fixtures/rung3/assume32.kl 2>&1)
+tap_check "gfx942: wave 64 holds for flydsl-1024 (no note)" bash -c '! grep -q "softmax_1024_buggy assumes" <<<"$1"' _ "$out"
+tap_check "gfx942: the wave32 build is noted" \
+    grep -q "note: kernel rowsum_buggy assumes wave 32 (KL_ASSUME_WAVE), the gfx942 code object runs wave 64" <<<"$out"
