@@ -285,26 +285,39 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     size_t nflags = 0;
     while (flags && flags[nflags])
         nflags++;
+    char *o_file = xasprintf("%s/kernel.o", dir);
     char **argv = xcalloc(nflags + 16, sizeof *argv);
     size_t a = 0;
-    /* The fixed options; the cache key includes them through compiler_id and the flags. */
+    /* The fixed options; the cache key includes them through compiler_id and the flags.
+     * -fsanitize=thread is there for its instrumentation only: kl.h defines the callbacks it
+     * inserts before every load and store (the scheduler's switch points and the race check),
+     * and the link step below leaves the sanitizer's runtime out. */
     static char o_std[] = "-std=c++17", o_def[] = "-DKL_CPU", o_opt[] = "-O2",
-                o_shared[] = "-shared", o_pic[] = "-fPIC", o_vis[] = "-fvisibility=hidden",
-                o_w[] = "-w", o_out[] = "-o";
-    char *fixed[] = {o_std, o_def, o_opt, o_shared, o_pic, o_vis, o_w};
+                o_pic[] = "-fPIC", o_vis[] = "-fvisibility=hidden", o_w[] = "-w",
+                o_tsan[] = "-fsanitize=thread", o_c[] = "-c", o_out[] = "-o",
+                o_shared[] = "-shared";
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_tsan};
+    size_t nfixed = sizeof fixed / sizeof *fixed;
     argv[a++] = cxx_path;
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    for (size_t i = 0; i < nfixed; i++)
         argv[a++] = fixed[i];
     for (size_t i = 0; i < nflags; i++)
         argv[a++] = xstrdup(flags[i]);
+    argv[a++] = o_c;
     argv[a++] = o_out;
-    argv[a++] = obj;
+    argv[a++] = o_file;
     argv[a++] = src;
     argv[a] = NULL;
     int st = run_capture(argv, log, loglen);
     for (size_t i = 0; i < nflags; i++)
-        free(argv[8 + i]);
+        free(argv[1 + nfixed + i]);
+    if (st == 0) {
+        char *link[] = {cxx_path, o_shared, o_out, obj, o_file, NULL};
+        st = run_capture(link, log, loglen);
+    }
     free(argv);
+    unlink(o_file);
+    free(o_file);
     if (st != 0) {
         if (st > 0 && log[0] == '\0')
             snprintf(log, loglen, "%s exited with status %d compiling %s", cxx_path, st,
@@ -678,11 +691,9 @@ static int find_tls(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
-/* Fills the module's per-OS-thread storage (its __shared__ arrays) with 0xff bytes: a kernel
- * that reads shared memory it did not write this block sees NaNs and -1s. */
-static void poison_shared(void *arg)
+/* Where the module's per-OS-thread storage (its __shared__ arrays) is on this OS thread. */
+static void module_tls(struct eng_module *m, void **data, size_t *size)
 {
-    struct eng_module *m = arg;
     if (tls_cache.serial != m->serial) {
         void *(*anchor)(void) = NULL;
         *(void **)&anchor = dlsym(m->dl, "kl_cpu_tls_anchor");
@@ -693,8 +704,19 @@ static void poison_shared(void *arg)
         tls_cache.size = 0;
         dl_iterate_phdr(find_tls, m);
     }
-    if (tls_cache.data && tls_cache.size)
-        memset(tls_cache.data, 0xff, tls_cache.size);
+    *data = tls_cache.data;
+    *size = tls_cache.data ? tls_cache.size : 0;
+}
+
+/* Fills the module's per-OS-thread storage with 0xff bytes: a kernel that reads shared memory
+ * it did not write this block sees NaNs and -1s. */
+static void poison_shared(void *arg)
+{
+    void *data;
+    size_t size;
+    module_tls(arg, &data, &size);
+    if (size)
+        memset(data, 0xff, size);
 }
 
 static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen)
@@ -720,6 +742,8 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             l.poison = poison_shared;
             l.poison_arg = w->k->mod;
         }
+        if (sched != ENG_SCHED_DEFAULT)
+            module_tls(w->k->mod, &l.tls, &l.tls_size);
         return cpu_sched_run(&l, err, errlen);
     }
     case W_COPY:

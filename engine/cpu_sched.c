@@ -18,6 +18,7 @@
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu_pct.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -151,7 +152,7 @@ static void cpu_wait(struct kl_cpu_thread *t, int why)
     san_finish(th->fake, &w->sched_bottom, &w->sched_size);
 }
 
-static const struct kl_cpu_rt cpu_rt = {cpu_wait};
+static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = NULL};
 
 static void thread_entry(void)
 {
@@ -472,6 +473,9 @@ int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
                  nthreads, l->wave);
         return -1;
     }
+    /* The seeded schedules interleave at every memory access, on this OS thread. */
+    if (l->schedule != ENG_SCHED_DEFAULT)
+        return cpu_pct_run(l, err, errlen);
     struct launch_state ls = {.l = l, .nblocks = nblocks};
     pthread_mutex_init(&ls.mu, NULL);
     pthread_cond_init(&ls.cv, NULL);

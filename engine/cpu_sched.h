@@ -34,6 +34,11 @@ struct cpu_launch {
      * starts: fills the module's per-thread storage (its __shared__ arrays) with garbage. */
     void (*poison)(void *arg);
     void *poison_arg;
+    /* The module's per-OS-thread storage on the calling thread (its __shared__ arrays), which
+     * the interleaving scheduler (cpu_pct.h) keeps one copy of per resident block; NULL/0 when
+     * the module has none. */
+    void *tls;
+    size_t tls_size;
 };
 
 /* Runs the launch to completion. Returns 0, or -1 with a message (a deadlock: threads waiting

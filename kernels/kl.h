@@ -42,7 +42,7 @@
 
 /* ---- cpu backend ABI (shared with engine/cpu_*.c) --------------------------------------- */
 #if defined(KL_CPU) || defined(KL_ABI_ONLY)
-#define KL_CPU_ABI_VERSION 1
+#define KL_CPU_ABI_VERSION 2
 /* Why an emulated thread hands control back to the scheduler. */
 #define KL_CPU_WAIT_BARRIER 1 /* __syncthreads */
 #define KL_CPU_WAIT_WAVE 2    /* a wave operation: all live lanes must arrive */
@@ -50,6 +50,16 @@
 /* Wave operations (kl_cpu_thread.wv_op). */
 #define KL_CPU_WAVE_SHFL 1    /* out = in of lane wv_src, or own in when wv_src is out of range */
 #define KL_CPU_WAVE_BALLOT 2  /* out = OR over live lanes of ((in != 0) << lane) */
+/* What a memory access hook reports (kl_cpu_rt.access). Plain accesses come from the compiler's
+ * instrumentation (-fsanitize=thread's callbacks, defined below, never a sanitizer runtime);
+ * the dialect's atomics and fences report themselves. */
+#define KL_CPU_ACC_READ 1
+#define KL_CPU_ACC_WRITE 2
+#define KL_CPU_ACC_ATOMIC 4   /* with READ and/or WRITE: an atomic access */
+#define KL_CPU_ACC_ACQUIRE 8  /* an atomic read that acquires (every atomic read, see docs) */
+#define KL_CPU_ACC_RELEASE 16 /* an atomic write with release order */
+#define KL_CPU_ACC_FENCE 32   /* a fence; addr is NULL */
+#define KL_CPU_ACC_SCOPE_SHIFT 8 /* bits 8..9: KL_SCOPE_* of a fence or scoped operation */
 
 struct kl_cpu_dim3 {
     unsigned x, y, z;
@@ -58,6 +68,11 @@ struct kl_cpu_thread;
 struct kl_cpu_rt {
     /* Suspends t until the condition `why` is met; returns on the same OS thread. */
     void (*wait)(struct kl_cpu_thread *t, int why);
+    /* Reports one access of the kernel (KL_CPU_ACC_* in how; pc = the kernel's code address).
+     * NULL when the launch does not interleave at accesses. May switch threads: the caller
+     * restores kl_cpu_cur afterwards. */
+    void (*access)(struct kl_cpu_thread *t, const void *addr, unsigned size, unsigned how,
+                   const void *pc);
 };
 /* One emulated GPU thread. The scheduler fills the geometry; the wave fields carry one wave
  * operation's input and result. */
@@ -267,7 +282,7 @@ static inline void kl_cpu_wait(int why)
     me->rt->wait(me, why);
     kl_cpu_cur = me;
 }
-static inline void kl_cpu_poll(void)
+static inline __attribute__((no_sanitize_thread)) void kl_cpu_poll(void)
 {
     if (++kl_cpu_cur->polls >= 256)
         kl_cpu_wait(KL_CPU_WAIT_SLEEP);
@@ -319,40 +334,136 @@ static inline unsigned kl_shfl_down(unsigned v, int d) { return kl_cpu_shfl_raw(
 static inline float kl_shfl_down(float v, int d) { return kl_bits_f32(kl_cpu_shfl_raw(kl_f32_bits(v), kl_cpu_src_down(d))); }
 static inline kl_u64 kl_ballot(int pred) { return kl_cpu_wave_op(KL_CPU_WAVE_BALLOT, pred ? 1u : 0u, 0); }
 
-/* Atomics: real host atomics (blocks may run on several OS threads). */
+/* Memory-access interleaving. Kernels are compiled with -fsanitize=thread for its
+ * instrumentation only: the callbacks it inserts before each load and store are defined here
+ * and hand the access to the scheduler (kl_cpu_rt.access), which may switch threads there. No
+ * sanitizer runtime is linked. The dialect's own helpers below are not instrumented (a second
+ * report per access, and the scheduler's own fields, would be noise); they report their
+ * atomics and fences themselves. */
+#define KL_CPU_NOSAN __attribute__((no_sanitize_thread, noinline))
+static inline __attribute__((no_sanitize_thread)) void kl_cpu_note(const void *p, unsigned n, unsigned how, const void *pc)
+{
+    /* kl_cpu_cur first: it may hold the garbage a poisoned block storage left until the
+     * thread's entry sets it. */
+    if (p == (const void *)&kl_cpu_cur)
+        return;
+    struct kl_cpu_thread *me = kl_cpu_cur;
+    if (!me || !me->rt->access)
+        return;
+    me->rt->access(me, p, n, how, pc);
+    kl_cpu_cur = me;
+}
+#define KL_CPU_TSAN_RW(n)                                                                       \
+    extern "C" KL_CPU_NOSAN void __tsan_read##n(void *p)                                        \
+    {                                                                                           \
+        kl_cpu_note(p, n, KL_CPU_ACC_READ, __builtin_return_address(0));                        \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN void __tsan_write##n(void *p)                                       \
+    {                                                                                           \
+        kl_cpu_note(p, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));                       \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN void __tsan_unaligned_read##n(void *p)                              \
+    {                                                                                           \
+        kl_cpu_note(p, n, KL_CPU_ACC_READ, __builtin_return_address(0));                        \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN void __tsan_unaligned_write##n(void *p)                             \
+    {                                                                                           \
+        kl_cpu_note(p, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));                       \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN void __tsan_volatile_read##n(void *p)                               \
+    {                                                                                           \
+        kl_cpu_note(p, n, KL_CPU_ACC_READ, __builtin_return_address(0));                        \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN void __tsan_volatile_write##n(void *p)                              \
+    {                                                                                           \
+        kl_cpu_note(p, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));                       \
+    }
+KL_CPU_TSAN_RW(1)
+KL_CPU_TSAN_RW(2)
+KL_CPU_TSAN_RW(4)
+KL_CPU_TSAN_RW(8)
+KL_CPU_TSAN_RW(16)
+#undef KL_CPU_TSAN_RW
+extern "C" KL_CPU_NOSAN void __tsan_read_range(void *p, unsigned long n)
+{
+    kl_cpu_note(p, (unsigned)n, KL_CPU_ACC_READ, __builtin_return_address(0));
+}
+extern "C" KL_CPU_NOSAN void __tsan_write_range(void *p, unsigned long n)
+{
+    kl_cpu_note(p, (unsigned)n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+}
+extern "C" KL_CPU_NOSAN void __tsan_init(void) {}
+extern "C" KL_CPU_NOSAN void __tsan_func_entry(void *) {}
+extern "C" KL_CPU_NOSAN void __tsan_func_exit(void) {}
+extern "C" KL_CPU_NOSAN void __tsan_vptr_update(void **, void *) {}
+extern "C" KL_CPU_NOSAN void __tsan_vptr_read(void **) {}
+
+#define KL_CPU_SCOPED(how, s) ((unsigned)(how) | ((unsigned)(s) << KL_CPU_ACC_SCOPE_SHIFT))
+#define KL_CPU_PC __builtin_return_address(0)
+#define KL_CPU_RMW (KL_CPU_ACC_READ | KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_ACQUIRE)
+#define KL_CPU_RMW_DEV KL_CPU_SCOPED(KL_CPU_RMW, KL_SCOPE_DEVICE)
+
+/* Atomics: real host atomics (blocks may run on several OS threads). atomicAdd and friends are
+ * relaxed device-scope operations, as on the GPUs: a release needs a fence before them. */
 #define KL_CPU_ATOMIC_INT(T)                                                                     \
-    static inline T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); } \
-    static inline T atomicExch(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
-    static inline T atomicCAS(T *p, T cmp, T v)                                                  \
+    static inline KL_CPU_NOSAN T atomicAdd(T *p, T v)                                            \
     {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
+        return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                                       \
+    }                                                                                            \
+    static inline KL_CPU_NOSAN T atomicExch(T *p, T v)                                           \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
+        return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                                      \
+    }                                                                                            \
+    static inline KL_CPU_NOSAN T atomicCAS(T *p, T cmp, T v)                                     \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
         __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);      \
         kl_cpu_poll();                                                                           \
         return cmp;                                                                              \
     }                                                                                            \
-    static inline T atomicMax(T *p, T v)                                                         \
+    static inline KL_CPU_NOSAN T atomicMax(T *p, T v)                                            \
     {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
         T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                            \
         while (old < v &&                                                                        \
                !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
             ;                                                                                    \
         return old;                                                                              \
     }                                                                                            \
-    static inline T kl_atomic_load_acquire(const T *p, int) { kl_cpu_poll(); return __atomic_load_n(p, __ATOMIC_ACQUIRE); } \
-    static inline T kl_atomic_load_relaxed(const T *p, int) { kl_cpu_poll(); return __atomic_load_n(p, __ATOMIC_RELAXED); } \
-    static inline void kl_atomic_store_release(T *p, T v, int s)                                 \
+    static inline KL_CPU_NOSAN T kl_atomic_load_acquire(const T *p, int s)                       \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_SCOPED(KL_CPU_ACC_READ | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_ACQUIRE, s), KL_CPU_PC); \
+        kl_cpu_poll();                                                                           \
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);                                             \
+    }                                                                                            \
+    static inline KL_CPU_NOSAN T kl_atomic_load_relaxed(const T *p, int s)                       \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_SCOPED(KL_CPU_ACC_READ | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_ACQUIRE, s), KL_CPU_PC); \
+        kl_cpu_poll();                                                                           \
+        return __atomic_load_n(p, __ATOMIC_RELAXED);                                             \
+    }                                                                                            \
+    static inline KL_CPU_NOSAN void kl_atomic_store_release(T *p, T v, int s)                    \
     {                                                                                            \
         if (s == KL_SCOPE_SYSTEM)                                                                \
             kl_cpu_sys_release(p);                                                               \
+        kl_cpu_note(p, sizeof(T), KL_CPU_SCOPED(KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_RELEASE, s), KL_CPU_PC); \
         __atomic_store_n(p, v, __ATOMIC_RELEASE);                                                \
     }                                                                                            \
-    static inline void kl_atomic_store_relaxed(T *p, T v, int) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline KL_CPU_NOSAN void kl_atomic_store_relaxed(T *p, T v, int s)                    \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_SCOPED(KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC, s), KL_CPU_PC); \
+        __atomic_store_n(p, v, __ATOMIC_RELAXED);                                                \
+    }
 KL_CPU_ATOMIC_INT(int)
 KL_CPU_ATOMIC_INT(unsigned)
 KL_CPU_ATOMIC_INT(unsigned long long)
 #undef KL_CPU_ATOMIC_INT
 
-static inline float kl_cpu_atomic_f32(float *p, float v, int op)
+static inline KL_CPU_NOSAN float kl_cpu_atomic_f32(float *p, float v, int op, const void *pc)
 {
+    kl_cpu_note(p, 4, KL_CPU_RMW_DEV, pc);
     kl_u32 *u = (kl_u32 *)p;
     kl_u32 old = __atomic_load_n(u, __ATOMIC_RELAXED);
     for (;;) {
@@ -371,16 +482,25 @@ static inline float kl_cpu_atomic_f32(float *p, float v, int op)
             return o;
     }
 }
-static inline float atomicAdd(float *p, float v) { return kl_cpu_atomic_f32(p, v, 0); }
-static inline float atomicExch(float *p, float v) { return kl_cpu_atomic_f32(p, v, 1); }
-static inline float atomicMax(float *p, float v) { return kl_cpu_atomic_f32(p, v, 2); }
-static inline float kl_atomic_max(float *p, float v) { return kl_cpu_atomic_f32(p, v, 2); }
+static inline KL_CPU_NOSAN float atomicAdd(float *p, float v) { return kl_cpu_atomic_f32(p, v, 0, KL_CPU_PC); }
+static inline KL_CPU_NOSAN float atomicExch(float *p, float v) { return kl_cpu_atomic_f32(p, v, 1, KL_CPU_PC); }
+static inline KL_CPU_NOSAN float atomicMax(float *p, float v) { return kl_cpu_atomic_f32(p, v, 2, KL_CPU_PC); }
+static inline KL_CPU_NOSAN float kl_atomic_max(float *p, float v) { return kl_cpu_atomic_f32(p, v, 2, KL_CPU_PC); }
 
-static inline void kl_fence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void kl_fence_device(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void kl_fence_system(void)
+static inline KL_CPU_NOSAN void kl_fence_block(void)
+{
+    kl_cpu_note(nullptr, 0, KL_CPU_SCOPED(KL_CPU_ACC_FENCE, KL_SCOPE_BLOCK), KL_CPU_PC);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+static inline KL_CPU_NOSAN void kl_fence_device(void)
+{
+    kl_cpu_note(nullptr, 0, KL_CPU_SCOPED(KL_CPU_ACC_FENCE, KL_SCOPE_DEVICE), KL_CPU_PC);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+static inline KL_CPU_NOSAN void kl_fence_system(void)
 {
     kl_cpu_sys_release(nullptr);
+    kl_cpu_note(nullptr, 0, KL_CPU_SCOPED(KL_CPU_ACC_FENCE, KL_SCOPE_SYSTEM), KL_CPU_PC);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 static inline void kl_sleep_ns(unsigned) { kl_cpu_wait(KL_CPU_WAIT_SLEEP); }

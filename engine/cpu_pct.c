@@ -1,0 +1,562 @@
+/* Seeded interleaving scheduler of the cpu backend (see cpu_pct.h for the model). */
+#define _GNU_SOURCE
+#include "engine/cpu_pct.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#define KL_ABI_ONLY
+#include "kernels/kl.h"
+
+#include "common/xalloc.h"
+#include "engine/cpu_race.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#define PCT_ASAN 1
+#else
+#define PCT_ASAN 0
+#endif
+
+#define STACK_BYTES ((size_t)256 << 10)
+#define GUARD_BYTES ((size_t)4096)
+#define MAX_RESIDENT 16
+
+enum { TS_NEW, TS_READY, TS_BARRIER, TS_WAVE, TS_SLEEP, TS_DONE };
+
+/* The coroutine switch of cpu_sched.c (x86-64), else ucontext. */
+#if defined(__x86_64__) && !defined(KL_CPU_UCONTEXT)
+#define FAST_SWITCH 1
+void kl_cpu_ctx_switch(void **save_sp, void *new_sp);
+struct cctx {
+    void *sp;
+};
+#else
+#define FAST_SWITCH 0
+struct cctx {
+    ucontext_t uc;
+};
+#endif
+
+struct pblock;
+struct pthr {
+    struct kl_cpu_thread t;
+    struct cctx ctx;
+    char *stack;
+    int state;
+    int64_t prio;
+    struct pblock *blk;
+    unsigned bar, wep;
+    int fenced;
+    void *fake;
+};
+
+struct pblock {
+    bool used;
+    uint64_t id;
+    unsigned live, at_barrier;
+    unsigned *wave_live, *wave_arrived;
+    struct pthr *th;
+    char *tls_save;
+    void *dyn;
+};
+
+struct pct {
+    const struct cpu_launch *l;
+    unsigned n, W, nwaves;
+    uint64_t nblocks, next_block;
+    struct pblock slots[MAX_RESIDENT];
+    unsigned resident, cap;
+    struct pthr *all; /* MAX_RESIDENT * n threads, slot-major */
+    struct pthr **heap;
+    size_t nheap;
+    struct pblock *tls_owner;
+    struct cctx sched;
+#if !FAST_SWITCH
+    ucontext_t tmpl;
+#endif
+    struct pthr *current;
+    uint64_t rng, steps, change[CPU_PCT_DEPTH];
+    unsigned changes_done;
+    int64_t sleep_floor;
+    unsigned long spins;
+    struct cpu_race *race;
+    void *fake;
+    const void *sched_bottom;
+    size_t sched_size;
+};
+
+static _Thread_local struct pct *tl_pct;
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = (*s += 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static void ctx_switch(struct cctx *from, struct cctx *to)
+{
+#if FAST_SWITCH
+    kl_cpu_ctx_switch(&from->sp, to->sp);
+#else
+    swapcontext(&from->uc, &to->uc);
+#endif
+}
+
+static void san_start(void **save, const void *bottom, size_t size)
+{
+#if PCT_ASAN
+    __sanitizer_start_switch_fiber(save, bottom, size);
+#else
+    (void)save, (void)bottom, (void)size;
+#endif
+}
+
+static void san_finish(void *save, const void **bottom, size_t *size)
+{
+#if PCT_ASAN
+    __sanitizer_finish_switch_fiber(save, bottom, size);
+#else
+    (void)save, (void)bottom, (void)size;
+#endif
+}
+
+/* ---- the ready heap: highest priority on top ---------------------------------------------- */
+
+static void heap_push(struct pct *p, struct pthr *t)
+{
+    size_t i = p->nheap++;
+    while (i) {
+        size_t up = (i - 1) / 2;
+        if (p->heap[up]->prio >= t->prio)
+            break;
+        p->heap[i] = p->heap[up];
+        i = up;
+    }
+    p->heap[i] = t;
+}
+
+static struct pthr *heap_pop(struct pct *p)
+{
+    struct pthr *top = p->heap[0], *last = p->heap[--p->nheap];
+    size_t i = 0, n = p->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && p->heap[c + 1]->prio > p->heap[c]->prio)
+            c++;
+        if (p->heap[c]->prio <= last->prio)
+            break;
+        p->heap[i] = p->heap[c];
+        i = c;
+    }
+    if (n)
+        p->heap[i] = last;
+    return top;
+}
+
+/* Initial priorities lie above every change-point priority (1..d-1) and every sleeper's (<= 0). */
+static int64_t initial_prio(struct pct *p)
+{
+    return (int64_t)(rng_next(&p->rng) >> 2) + CPU_PCT_DEPTH;
+}
+
+/* ---- hooks the kernel calls --------------------------------------------------------------- */
+
+static void yield_to_sched(struct pct *p, struct pthr *th)
+{
+    san_start(&th->fake, p->sched_bottom, p->sched_size);
+    ctx_switch(&th->ctx, &p->sched);
+    san_finish(th->fake, &p->sched_bottom, &p->sched_size);
+}
+
+static void pct_wait(struct kl_cpu_thread *t, int why)
+{
+    struct pthr *th = t->host;
+    th->state = why == KL_CPU_WAIT_BARRIER ? TS_BARRIER : why == KL_CPU_WAIT_WAVE ? TS_WAVE : TS_SLEEP;
+    yield_to_sched(tl_pct, th);
+}
+
+static uint64_t shared_owner(const struct pct *p, const struct pthr *th, uintptr_t a)
+{
+    if (p->l->tls_size && a - (uintptr_t)p->l->tls < p->l->tls_size)
+        return th->blk->id;
+    if (th->blk->dyn && a - (uintptr_t)th->blk->dyn < p->l->shared_bytes)
+        return th->blk->id;
+    return UINT64_MAX;
+}
+
+static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size, unsigned how,
+                       const void *pc)
+{
+    struct pct *p = tl_pct;
+    struct pthr *th = t->host;
+    if (how & KL_CPU_ACC_FENCE) {
+        int scope = (int)(how >> KL_CPU_ACC_SCOPE_SHIFT) & 3;
+        if (scope > th->fenced)
+            th->fenced = scope;
+    } else {
+        uintptr_t a = (uintptr_t)addr;
+        /* The thread's own stack and the scheduler's thread records are nobody else's. */
+        if (a - (uintptr_t)th->stack < STACK_BYTES ||
+            a - (uintptr_t)p->all < (uintptr_t)MAX_RESIDENT * p->n * sizeof *p->all)
+            return;
+        if (p->race) {
+            struct cpu_race_who who = {.block = th->blk->id, .thread = t->linear,
+                                       .wave = t->linear / p->W, .bar = th->bar, .wep = th->wep,
+                                       .fenced = th->fenced};
+            cpu_race_access(p->race, &who, addr, size, how, pc, shared_owner(p, th, a));
+        }
+    }
+    if (++p->steps == p->change[p->changes_done] && p->changes_done < CPU_PCT_DEPTH - 1) {
+        th->prio = CPU_PCT_DEPTH - 1 - (int64_t)p->changes_done++;
+        th->state = TS_READY;
+        yield_to_sched(p, th);
+    }
+}
+
+static const struct kl_cpu_rt pct_rt = {pct_wait, pct_access};
+
+static void thread_entry(void)
+{
+    struct pct *p = tl_pct;
+    struct pthr *th = p->current;
+    san_finish(NULL, &p->sched_bottom, &p->sched_size);
+    p->l->entry(&th->t, p->l->args);
+    p = tl_pct;
+    th->state = TS_DONE;
+    san_start(NULL, p->sched_bottom, p->sched_size);
+    struct cctx dead;
+    ctx_switch(&dead, &p->sched); /* never resumed */
+    abort();
+}
+
+/* ---- blocks --------------------------------------------------------------------------------- */
+
+static void admit(struct pct *p)
+{
+    struct pblock *b = NULL;
+    for (unsigned i = 0; i < p->cap && !b; i++)
+        if (!p->slots[i].used)
+            b = &p->slots[i];
+    if (!b || p->next_block >= p->nblocks)
+        return;
+    const struct cpu_launch *l = p->l;
+    uint64_t id = p->next_block++;
+    b->used = true;
+    b->id = id;
+    b->live = p->n;
+    b->at_barrier = 0;
+    for (unsigned w = 0; w < p->nwaves; w++) {
+        b->wave_arrived[w] = 0;
+        b->wave_live[w] = (w + 1) * p->W <= p->n ? p->W : p->n - w * p->W;
+    }
+    /* Shared memory is uninitialised on a GPU: the adversarial schedule makes that visible. */
+    if (b->tls_save)
+        memset(b->tls_save, l->poison ? 0xff : 0, l->tls_size);
+    if (b->dyn)
+        memset(b->dyn, l->poison ? 0xff : 0, l->shared_bytes);
+    p->resident++;
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pthr *th = &b->th[i];
+        struct kl_cpu_thread *t = &th->t;
+        memset(t, 0, sizeof *t);
+        t->tid.x = i % l->block[0];
+        t->tid.y = (i / l->block[0]) % l->block[1];
+        t->tid.z = i / (l->block[0] * l->block[1]);
+        t->bid.x = (unsigned)(id % l->grid[0]);
+        t->bid.y = (unsigned)((id / l->grid[0]) % l->grid[1]);
+        t->bid.z = (unsigned)(id / ((uint64_t)l->grid[0] * l->grid[1]));
+        t->bdim = (struct kl_cpu_dim3){l->block[0], l->block[1], l->block[2]};
+        t->gdim = (struct kl_cpu_dim3){l->grid[0], l->grid[1], l->grid[2]};
+        t->lane = i % p->W;
+        t->wave = p->W;
+        t->linear = i;
+        t->rt = &pct_rt;
+        t->dyn_shared = b->dyn;
+        t->host = th;
+        th->state = TS_NEW;
+        th->blk = b;
+        th->bar = th->wep = 0;
+        th->fenced = -1;
+        th->prio = initial_prio(p);
+        heap_push(p, th);
+    }
+}
+
+static void use_tls_of(struct pct *p, struct pblock *b)
+{
+    if (p->tls_owner == b || !p->l->tls_size)
+        return;
+    if (p->tls_owner)
+        memcpy(p->tls_owner->tls_save, p->l->tls, p->l->tls_size);
+    memcpy(p->l->tls, b->tls_save, p->l->tls_size);
+    p->tls_owner = b;
+}
+
+static char *stack_new(void)
+{
+    char *m = mmap(NULL, STACK_BYTES + GUARD_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (m == MAP_FAILED)
+        die("cpu backend: cannot map a %zu KiB thread stack", STACK_BYTES >> 10);
+    mprotect(m, GUARD_BYTES, PROT_NONE);
+#if PCT_ASAN
+    __asan_unpoison_memory_region(m + GUARD_BYTES, STACK_BYTES);
+#endif
+    return m + GUARD_BYTES;
+}
+
+static void resume(struct pct *p, struct pthr *th)
+{
+    if (th->state == TS_NEW) {
+        if (!th->stack)
+            th->stack = stack_new();
+#if PCT_ASAN
+        else /* the previous block's thread never returned from thread_entry */
+            __asan_unpoison_memory_region(th->stack + STACK_BYTES - 16384, 16384);
+#endif
+#if FAST_SWITCH
+        uintptr_t top = ((uintptr_t)th->stack + STACK_BYTES) & ~(uintptr_t)15;
+        void **slot = (void **)(top - 16);
+        slot[0] = (void *)(uintptr_t)thread_entry;
+        slot[1] = NULL;
+        for (int i = 1; i <= 6; i++)
+            slot[-i] = NULL;
+        th->ctx.sp = slot - 6;
+#else
+        th->ctx.uc = p->tmpl;
+        th->ctx.uc.uc_stack.ss_sp = th->stack;
+        th->ctx.uc.uc_stack.ss_size = STACK_BYTES;
+        th->ctx.uc.uc_link = NULL;
+        makecontext(&th->ctx.uc, thread_entry, 0);
+#endif
+    }
+    th->state = TS_READY;
+    p->current = th;
+    san_start(&p->fake, th->stack, STACK_BYTES);
+    ctx_switch(&p->sched, &th->ctx);
+    san_finish(p->fake, NULL, NULL);
+}
+
+/* Completes wave w of block b when every live lane has reached its operation. */
+static int wave_complete(struct pct *p, struct pblock *b, unsigned w, char *err, size_t errlen)
+{
+    if (!b->wave_arrived[w] || b->wave_arrived[w] != b->wave_live[w])
+        return 0;
+    unsigned lo = w * p->W, hi = lo + p->W < p->n ? lo + p->W : p->n;
+    int op = 0;
+    unsigned long long ballot = 0;
+    for (unsigned i = lo; i < hi; i++) {
+        struct pthr *th = &b->th[i];
+        if (th->state != TS_WAVE)
+            continue;
+        if (op && th->t.wv_op != op) {
+            snprintf(err, errlen,
+                     "lanes of one wave reached different wave operations (block %llu, threads "
+                     "%u and %u)", (unsigned long long)b->id, lo, i);
+            return -1;
+        }
+        op = th->t.wv_op;
+        if (th->t.wv_in)
+            ballot |= 1ull << (i - lo);
+    }
+    for (unsigned i = lo; i < hi; i++) {
+        struct kl_cpu_thread *t = &b->th[i].t;
+        if (b->th[i].state != TS_WAVE)
+            continue;
+        if (op == KL_CPU_WAVE_BALLOT) {
+            t->wv_out = ballot;
+        } else {
+            int src = t->wv_src;
+            bool ok = src >= 0 && (unsigned)src < hi - lo && b->th[lo + (unsigned)src].state == TS_WAVE;
+            t->wv_out = ok ? b->th[lo + (unsigned)src].t.wv_in : t->wv_in;
+        }
+    }
+    for (unsigned i = lo; i < hi; i++)
+        if (b->th[i].state == TS_WAVE) {
+            b->th[i].state = TS_READY;
+            b->th[i].wep++;
+            heap_push(p, &b->th[i]);
+        }
+    b->wave_arrived[w] = 0;
+    return 1;
+}
+
+static void barrier_complete(struct pct *p, struct pblock *b)
+{
+    if (!b->at_barrier || b->at_barrier != b->live)
+        return;
+    for (unsigned i = 0; i < p->n; i++)
+        if (b->th[i].state == TS_BARRIER) {
+            b->th[i].state = TS_READY;
+            b->th[i].bar++;
+            heap_push(p, &b->th[i]);
+        }
+    b->at_barrier = 0;
+}
+
+static int run_all(struct pct *p, char *err, size_t errlen)
+{
+    unsigned live_threads = 0;
+    for (unsigned i = 0; i < p->cap; i++)
+        if (p->slots[i].used)
+            live_threads += p->slots[i].live;
+    for (;;) {
+        if (!p->nheap) {
+            if (!p->resident && p->next_block >= p->nblocks)
+                return 0;
+            for (unsigned i = 0; i < p->cap; i++)
+                if (p->slots[i].used) {
+                    struct pblock *b = &p->slots[i];
+                    snprintf(err, errlen,
+                             "deadlock in block %llu: %u live threads, %u at __syncthreads (a "
+                             "barrier or wave operation not reached by every live thread)",
+                             (unsigned long long)b->id, b->live, b->at_barrier);
+                    return -1;
+                }
+            admit(p);
+            live_threads += p->n;
+            continue;
+        }
+        struct pthr *th = heap_pop(p);
+        struct pblock *b = th->blk;
+        use_tls_of(p, b);
+        resume(p, th);
+        unsigned w = th->t.linear / p->W;
+        if (th->state != TS_SLEEP)
+            p->spins = 0;
+        switch (th->state) {
+        case TS_READY: /* a change point lowered its priority */
+            heap_push(p, th);
+            break;
+        case TS_SLEEP:
+            th->state = TS_READY;
+            th->prio = --p->sleep_floor;
+            heap_push(p, th);
+            /* Every live thread spun twice without progress: it waits for a block not yet
+             * resident, as a GPU would have started one. */
+            if (++p->spins > 2ull * live_threads && p->next_block < p->nblocks) {
+                if (p->cap < MAX_RESIDENT && p->resident == p->cap)
+                    p->cap++;
+                admit(p);
+                live_threads += p->n;
+                p->spins = 0;
+            }
+            break;
+        case TS_BARRIER:
+            b->at_barrier++;
+            barrier_complete(p, b);
+            break;
+        case TS_WAVE:
+            b->wave_arrived[w]++;
+            if (wave_complete(p, b, w, err, errlen) < 0)
+                return -1;
+            break;
+        case TS_DONE:
+            b->live--;
+            b->wave_live[w]--;
+            live_threads--;
+            if (wave_complete(p, b, w, err, errlen) < 0)
+                return -1;
+            barrier_complete(p, b);
+            if (!b->live) {
+                b->used = false;
+                p->resident--;
+                if (p->tls_owner == b)
+                    p->tls_owner = NULL;
+                unsigned before = p->resident;
+                admit(p);
+                if (p->resident > before)
+                    live_threads += p->n;
+            }
+            break;
+        }
+    }
+}
+
+int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
+{
+    struct pct *p = xcalloc(1, sizeof *p);
+    p->l = l;
+    p->n = l->block[0] * l->block[1] * l->block[2];
+    p->W = (unsigned)l->wave;
+    p->nwaves = (p->n + p->W - 1) / p->W;
+    p->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    p->cap = p->nblocks < CPU_PCT_RESIDENT ? (unsigned)p->nblocks : CPU_PCT_RESIDENT;
+    p->all = xcalloc((size_t)MAX_RESIDENT * p->n, sizeof *p->all);
+    p->heap = xcalloc((size_t)MAX_RESIDENT * p->n, sizeof *p->heap);
+    for (unsigned i = 0; i < MAX_RESIDENT; i++) {
+        struct pblock *b = &p->slots[i];
+        b->th = &p->all[(size_t)i * p->n];
+        b->wave_live = xcalloc(p->nwaves, sizeof *b->wave_live);
+        b->wave_arrived = xcalloc(p->nwaves, sizeof *b->wave_arrived);
+        b->tls_save = l->tls_size ? xmalloc(l->tls_size) : NULL;
+        b->dyn = l->shared_bytes ? xmalloc(l->shared_bytes) : NULL;
+    }
+    p->rng = l->seed ^ (l->launch_no * 0x2545f4914f6cdd1dull) ^ 0x7c1ea4e5u;
+    /* Change points at random access counts up to an estimate of the launch's accesses. */
+    uint64_t k_est = p->nblocks * p->n * 64;
+    for (unsigned i = 0; i + 1 < CPU_PCT_DEPTH; i++)
+        p->change[i] = 1 + rng_next(&p->rng) % (k_est ? k_est : 1);
+    for (unsigned i = 0; i + 1 < CPU_PCT_DEPTH; i++) /* ascending: they are met in order */
+        for (unsigned j = i + 1; j + 1 < CPU_PCT_DEPTH; j++)
+            if (p->change[j] < p->change[i]) {
+                uint64_t x = p->change[i];
+                p->change[i] = p->change[j];
+                p->change[j] = x;
+            }
+    p->change[CPU_PCT_DEPTH - 1] = 0;
+    p->race = cpu_race_new(p->nblocks);
+    struct pct *saved = tl_pct;
+    tl_pct = p;
+#if !FAST_SWITCH
+    getcontext(&p->tmpl);
+#endif
+    void *tls_orig = NULL;
+    if (l->tls_size) { /* the calling thread's own copy comes back afterwards */
+        tls_orig = xmalloc(l->tls_size);
+        memcpy(tls_orig, l->tls, l->tls_size);
+    }
+    for (unsigned i = 0; i < p->cap; i++)
+        admit(p);
+    int rc = run_all(p, err, errlen);
+    if (l->tls_size) {
+        memcpy(l->tls, tls_orig, l->tls_size);
+        free(tls_orig);
+    }
+    tl_pct = saved;
+    if (rc == 0 && cpu_race_count(p->race)) {
+        unsigned long nr = cpu_race_count(p->race);
+        snprintf(err, errlen, "%s (%lu conflicting access%s in this launch)",
+                 cpu_race_report(p->race), nr, nr == 1 ? "" : "es");
+        rc = -1;
+    }
+    cpu_race_free(p->race);
+    for (size_t i = 0; i < (size_t)MAX_RESIDENT * p->n; i++)
+        if (p->all[i].stack) {
+#if PCT_ASAN
+            __asan_unpoison_memory_region(p->all[i].stack, STACK_BYTES);
+#endif
+            munmap(p->all[i].stack - GUARD_BYTES, STACK_BYTES + GUARD_BYTES);
+        }
+    for (unsigned i = 0; i < MAX_RESIDENT; i++) {
+        free(p->slots[i].wave_live);
+        free(p->slots[i].wave_arrived);
+        free(p->slots[i].tls_save);
+        free(p->slots[i].dyn);
+    }
+    free(p->heap);
+    free(p->all);
+    free(p);
+    return rc;
+}
