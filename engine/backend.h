@@ -61,6 +61,10 @@ enum eng_schedule {
     ENG_SCHED_ADVERSARIAL, /* orders threads and stream queues to expose missing syncs */
     ENG_SCHED_RANDOM,      /* seeded random interleaving at barriers and sync points */
 };
+/* A launch that fails with a message starting with this ran to its end and found a data race
+ * (the cpu backend's race check): the check fails, it is not an error of the run. */
+#define ENG_RACE_PREFIX "data race"
+
 struct eng_open_opts {
     int wave_size;         /* cpu: 32 or 64 (0 = 32); GPUs ignore it and report their own */
     enum eng_schedule schedule;

@@ -12,6 +12,7 @@
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/backend.h"
 
 #define SCOPE_DEVICE 1 /* kl.h's KL_SCOPE_DEVICE (outside KL_ABI_ONLY) */
 /* Shadow cells at most (about 80 bytes each): beyond it new addresses go unchecked. */
@@ -197,7 +198,7 @@ static void note_race(struct cpu_race *r, const struct acc *prev, const struct a
         snprintf(mem, sizeof mem, "__shared__ memory of block %llu at %p",
                  (unsigned long long)shared_of, addr);
     snprintf(r->report, sizeof r->report,
-             "data race on %s: %s, then %s, with no barrier, fence or atomic ordering them", mem,
+             ENG_RACE_PREFIX " on %s: %s, then %s, with no barrier, fence or atomic ordering them", mem,
              a, b);
 }
 

@@ -992,7 +992,8 @@ static int setup(struct eng_exec *e)
 
 static void finish_error(struct eng_exec *e, const char *what)
 {
-    e->out->verdict = CDB_ERROR;
+    bool race = strncmp(e->err, ENG_RACE_PREFIX, sizeof ENG_RACE_PREFIX - 1) == 0;
+    e->out->verdict = race ? CDB_FAIL : CDB_ERROR;
     snprintf(e->out->detail, sizeof e->out->detail, "%.600s%s%.900s", what ? what : "",
              what && *what ? ": " : "", e->err[0] ? e->err : "unknown error");
 }
