@@ -69,7 +69,7 @@ struct pblock {
 
 struct pct {
     const struct cpu_launch *l;
-    unsigned n, W, nwaves;
+    unsigned n, W, nwaves, wave_shift;
     uint64_t nblocks, next_block;
     struct pblock slots[MAX_RESIDENT];
     unsigned resident, cap;
@@ -212,7 +212,7 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
             return;
         if (p->race) {
             struct cpu_race_who who = {.block = th->blk->id, .thread = t->linear,
-                                       .wave = t->linear / p->W, .bar = th->bar, .wep = th->wep,
+                                       .wave = t->linear >> p->wave_shift, .bar = th->bar, .wep = th->wep,
                                        .fenced = th->fenced};
             cpu_race_access(p->race, &who, addr, size, how, pc, shared_owner(p, th, a));
         }
@@ -490,6 +490,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     p->l = l;
     p->n = l->block[0] * l->block[1] * l->block[2];
     p->W = (unsigned)l->wave;
+    p->wave_shift = p->W == 64 ? 6 : 5;
     p->nwaves = (p->n + p->W - 1) / p->W;
     p->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     p->cap = p->nblocks < CPU_PCT_RESIDENT ? (unsigned)p->nblocks : CPU_PCT_RESIDENT;

@@ -15,20 +15,29 @@
 #include "engine/backend.h"
 
 #define SCOPE_DEVICE 1 /* kl.h's KL_SCOPE_DEVICE (outside KL_ABI_ONLY) */
-/* Shadow cells at most (about 80 bytes each): beyond it new addresses go unchecked. */
-#define MAX_CELLS ((size_t)1 << 22)
+/* Shadow pages at most (64 KiB of shadow per 4 KiB of memory): beyond it new pages go
+ * unchecked and the check says it was partial. */
+#define MAX_PAGES ((size_t)4096)
+#define PAGE_SHIFT 12
+#define GRANULES (1u << (PAGE_SHIFT - 2))
 #define MAX_SYNC ((size_t)1 << 14)
 
+/* One access: 32 bytes. mask: the bytes of the 4-byte granule it touched. */
 struct acc {
     const void *pc;
-    uint64_t block;
-    uint32_t thread, wave, bar, wep, clock;
-    uint8_t valid, atomic, write;
+    uint32_t block, bar, wep, clock;
+    uint16_t thread, wave;
+    uint8_t mask, atomic, write, valid;
 };
 
 struct cell {
-    uint64_t key; /* 0 = empty */
     struct acc w, r;
+};
+
+/* The shadow of one 4 KiB page of memory (of one block's __shared__ storage, or global). */
+struct page {
+    uint64_t key; /* 0 = empty */
+    struct cell *cells;
 };
 
 struct sync {
@@ -39,8 +48,11 @@ struct sync {
 struct cpu_race {
     uint64_t nblocks;
     uint32_t *vc; /* nblocks x nblocks: vc[b * nblocks + c] = what block b knows of block c */
-    struct cell *cells;
-    size_t ncap, nused;
+    struct page *pages;
+    size_t pcap, pused;
+    /* Pages of recent accesses, by the low bits of their key: a GEMM's loop alternates two or
+     * three pages, and a lookup in the table costs a hash and a probe. */
+    struct page *recent[16];
     struct sync *syncs;
     size_t scap, sused;
     unsigned long races;
@@ -57,8 +69,8 @@ struct cpu_race *cpu_race_new(uint64_t nblocks)
     r->vc = xcalloc(nblocks * nblocks, sizeof *r->vc);
     for (uint64_t b = 0; b < nblocks; b++)
         r->vc[b * nblocks + b] = 1;
-    r->ncap = 1024;
-    r->cells = xcalloc(r->ncap, sizeof *r->cells);
+    r->pcap = 64;
+    r->pages = xcalloc(r->pcap, sizeof *r->pages);
     r->scap = 64;
     r->syncs = xcalloc(r->scap, sizeof *r->syncs);
     return r;
@@ -71,7 +83,9 @@ void cpu_race_free(struct cpu_race *r)
     for (size_t i = 0; i < r->scap; i++)
         free(r->syncs[i].vc);
     free(r->syncs);
-    free(r->cells);
+    for (size_t i = 0; i < r->pcap; i++)
+        free(r->pages[i].cells);
+    free(r->pages);
     free(r->vc);
     free(r);
 }
@@ -84,38 +98,42 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-static struct cell *cell_find(struct cpu_race *r, uint64_t key, bool add)
+static struct page *page_find(struct cpu_race *r, uint64_t key)
 {
+    struct page **hint = &r->recent[key & 15];
+    if (*hint && (*hint)->key == key)
+        return *hint;
     for (;;) {
-        size_t mask = r->ncap - 1, i = mix(key) & mask;
-        while (r->cells[i].key) {
-            if (r->cells[i].key == key)
-                return &r->cells[i];
+        size_t mask = r->pcap - 1, i = mix(key) & mask;
+        while (r->pages[i].key) {
+            if (r->pages[i].key == key)
+                return *hint = &r->pages[i];
             i = (i + 1) & mask;
         }
-        if (!add)
-            return NULL;
-        if ((r->nused + 1) * 2 <= r->ncap) {
-            r->nused++;
-            r->cells[i].key = key;
-            return &r->cells[i];
+        if ((r->pused + 1) * 2 <= r->pcap) {
+            if (r->pused >= MAX_PAGES) {
+                r->partial = 1;
+                return NULL;
+            }
+            r->pused++;
+            r->pages[i].key = key;
+            r->pages[i].cells = xcalloc(GRANULES, sizeof(struct cell));
+            return *hint = &r->pages[i];
         }
-        if (r->ncap >= MAX_CELLS) {
-            r->partial = 1;
-            return NULL;
-        }
-        struct cell *old = r->cells;
-        size_t oldcap = r->ncap;
-        r->ncap *= 2;
-        r->cells = xcalloc(r->ncap, sizeof *r->cells);
+        struct page *old = r->pages;
+        size_t oldcap = r->pcap;
+        r->pcap *= 2;
+        r->pages = xcalloc(r->pcap, sizeof *r->pages);
         for (size_t k = 0; k < oldcap; k++)
             if (old[k].key) {
-                size_t j = mix(old[k].key) & (r->ncap - 1);
-                while (r->cells[j].key)
-                    j = (j + 1) & (r->ncap - 1);
-                r->cells[j] = old[k];
+                size_t j = mix(old[k].key) & (r->pcap - 1);
+                while (r->pages[j].key)
+                    j = (j + 1) & (r->pcap - 1);
+                r->pages[j] = old[k];
             }
         free(old);
+        memset(r->recent, 0, sizeof r->recent);
+        hint = &r->recent[key & 15];
     }
 }
 
@@ -218,33 +236,29 @@ int cpu_race_access(struct cpu_race *r, const struct cpu_race_who *who, const vo
                 if (vc[c] > mine[c])
                     mine[c] = vc[c];
     }
-    struct acc cur = {.pc = pc, .block = who->block, .thread = who->thread, .wave = who->wave,
+    struct acc cur = {.pc = pc, .block = (uint32_t)who->block, .thread = (uint16_t)who->thread, .wave = (uint16_t)who->wave,
                       .bar = who->bar, .wep = who->wep, .clock = mine[who->block], .valid = 1,
                       .atomic = atomic, .write = (how & KL_CPU_ACC_WRITE) != 0};
     int found = 0;
-    /* One cell per 4-byte granule; a narrower access gets its own byte cell, so neighbours in
-     * one word written by different threads are not taken for a conflict. */
+    uint64_t tag = shared_of == UINT64_MAX ? 0 : mix(shared_of + 1) << PAGE_SHIFT;
     uintptr_t lo = (uintptr_t)addr, hi = lo + (size ? size : 1);
-    uintptr_t step = size >= 4 ? 4 : 1;
-    if (step == 4)
-        lo &= ~(uintptr_t)3;
-    for (uintptr_t a = lo; a < hi; a += step) {
-        uint64_t key = ((uint64_t)a << 1 | (step == 4)) ^
-                       (shared_of == UINT64_MAX ? 0 : mix(shared_of + 1));
-        if (!key)
-            key = 1;
-        struct cell *c = cell_find(r, key, true);
-        if (!c)
+    for (uintptr_t g = lo & ~(uintptr_t)3; g < hi; g += 4) {
+        uintptr_t b0 = g < lo ? lo : g, b1 = g + 4 < hi ? g + 4 : hi;
+        cur.mask = (uint8_t)(((1u << (b1 - b0)) - 1) << (b0 - g));
+        uint64_t key = (((uint64_t)g >> PAGE_SHIFT) + 1) ^ tag;
+        struct page *pg = page_find(r, key ? key : 1);
+        if (!pg)
             break;
-        if (c->w.valid && !(c->w.atomic && atomic) && !ordered(r, &c->w, who)) {
-            if (!found)
-                note_race(r, &c->w, &cur, (const void *)a, shared_of);
-            found = 1;
-        }
-        if (cur.write && c->r.valid && !(c->r.atomic && atomic) && !ordered(r, &c->r, who)) {
-            if (!found)
-                note_race(r, &c->r, &cur, (const void *)a, shared_of);
-            found = 1;
+        struct cell *c = &pg->cells[(g >> 2) & (GRANULES - 1)];
+        const struct acc *prev[2] = {&c->w, cur.write ? &c->r : NULL};
+        for (int k = 0; k < 2; k++) {
+            const struct acc *pa = prev[k];
+            if (pa && pa->valid && (pa->mask & cur.mask) && !(pa->atomic && atomic) &&
+                !ordered(r, pa, who)) {
+                if (!found)
+                    note_race(r, pa, &cur, (const void *)b0, shared_of);
+                found = 1;
+            }
         }
         if (cur.write)
             c->w = cur;

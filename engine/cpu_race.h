@@ -11,9 +11,11 @@
  * one block share their ordering across blocks: a race between a thread that published and a
  * sibling that did not can be missed, never invented.
  *
- * Shadow memory keeps the last write and the last read of each address (4-byte granules, bytes
- * for smaller accesses); a launch with more blocks than CPU_RACE_MAX_BLOCKS, or more addresses
- * than the shadow holds, is checked in part (cpu_race_partial says so). */
+ * Shadow memory keeps the last write and the last read of each 4-byte granule, with the bytes
+ * each touched (neighbours in one word written by different threads are no conflict); it is
+ * allocated by 4 KiB page of memory touched. A launch with more blocks than CPU_RACE_MAX_BLOCKS
+ * is not checked; one that touches more pages than the shadow holds is checked in part
+ * (cpu_race_partial says so). Keeping one read per granule can miss a race, never invent one. */
 #ifndef KL_ENGINE_CPU_RACE_H
 #define KL_ENGINE_CPU_RACE_H
 
