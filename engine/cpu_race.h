@@ -14,8 +14,8 @@
  * Shadow memory keeps the last write and the last read of each 4-byte granule, with the bytes
  * each touched (neighbours in one word written by different threads are no conflict); it is
  * allocated by 4 KiB page of memory touched. A launch with more blocks than CPU_RACE_MAX_BLOCKS
- * is not checked; one that touches more pages than the shadow holds is checked in part
- * (cpu_race_partial says so). Keeping one read per granule can miss a race, never invent one. */
+ * is not checked; one that makes more than 1 Mi accesses or touches more than 2048 pages is
+ * checked up to there (cpu_race_partial says so). Keeping one read per granule can miss a race, never invent one. */
 #ifndef KL_ENGINE_CPU_RACE_H
 #define KL_ENGINE_CPU_RACE_H
 
