@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 
 #define KL_ABI_ONLY
@@ -86,6 +87,7 @@ struct pct {
     unsigned changes_done;
     int64_t sleep_floor;
     unsigned long spins;
+    long backoff_ns;
     struct cpu_race *race;
     void *fake;
     const void *sched_bottom;
@@ -433,8 +435,10 @@ static int run_all(struct pct *p, char *err, size_t errlen)
         use_tls_of(p, b);
         resume(p, th);
         unsigned w = th->t.linear / p->W;
-        if (th->state != TS_SLEEP)
+        if (th->state != TS_SLEEP) {
             p->spins = 0;
+            p->backoff_ns = 50000;
+        }
         switch (th->state) {
         case TS_READY: /* a change point lowered its priority */
             heap_push(p, th);
@@ -451,6 +455,14 @@ static int run_all(struct pct *p, char *err, size_t errlen)
                 admit(p);
                 live_threads += p->n;
                 p->spins = 0;
+            } else if (p->spins > 2ull * live_threads) {
+                /* Nothing in this launch can end the wait: another OS thread (a rank of rung
+                 * 6) must. Let it run once per round of spins, as the block scheduler does. */
+                struct timespec ts = {0, p->backoff_ns};
+                nanosleep(&ts, NULL);
+                if (p->backoff_ns < 200000) /* its kernels run instrumented too: give it time */
+                    p->backoff_ns *= 2;
+                p->spins = live_threads;
             }
             break;
         case TS_BARRIER:
@@ -504,6 +516,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         b->tls_save = l->tls_size ? xmalloc(l->tls_size) : NULL;
         b->dyn = l->shared_bytes ? xmalloc(l->shared_bytes) : NULL;
     }
+    p->backoff_ns = 50000;
     p->rng = l->seed ^ (l->launch_no * 0x2545f4914f6cdd1dull) ^ 0x7c1ea4e5u;
     /* Change points at random access counts up to an estimate of the launch's accesses. */
     uint64_t k_est = p->nblocks * p->n * 64;
