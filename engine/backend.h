@@ -60,6 +60,8 @@ enum eng_schedule {
     ENG_SCHED_DEFAULT,     /* each thread runs to its next barrier in thread order */
     ENG_SCHED_ADVERSARIAL, /* orders threads and stream queues to expose missing syncs */
     ENG_SCHED_RANDOM,      /* seeded random interleaving at barriers and sync points */
+    ENG_SCHED_PCT,         /* cpu: seeded priority interleaving at every memory access, with the
+                            * race check (engine/cpu_pct.h, cpu_race.h); slower, so asked for */
 };
 /* A launch that fails with a message starting with this ran to its end and found a data race
  * (the cpu backend's race check): the check fails, it is not an error of the run. */

@@ -267,9 +267,16 @@ static int cpu_compile(const char *target, const char *source, const char *name,
 {
     if (cpu_load(log, loglen) != 0)
         return -1;
-    if (strcmp(target, "cpu-wave32") != 0 && strcmp(target, "cpu-wave64") != 0 &&
-        strcmp(target, "cpu") != 0) {
-        snprintf(log, loglen, "cpu backend: target '%s' is not cpu-wave32 or cpu-wave64", target);
+    /* "+access": built with the access hooks the pct schedule interleaves at (a separate
+     * target, so the cache keeps both builds; the hooks cost every other schedule ~2x). */
+    size_t tlen = strlen(target);
+    bool access_hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+    char plain[32];
+    snprintf(plain, sizeof plain, "%.*s", (int)(access_hooks ? tlen - 7 : tlen), target);
+    if (strcmp(plain, "cpu-wave32") != 0 && strcmp(plain, "cpu-wave64") != 0 &&
+        strcmp(plain, "cpu") != 0) {
+        snprintf(log, loglen, "cpu backend: target '%s' is not cpu-wave32 or cpu-wave64 (with "
+                 "+access for the pct schedule)", target);
         return -1;
     }
     char *dir = make_tmpdir(log, loglen);
@@ -297,7 +304,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
                 o_tsan[] = "-fsanitize=thread", o_c[] = "-c", o_out[] = "-o",
                 o_shared[] = "-shared";
     char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_tsan};
-    size_t nfixed = sizeof fixed / sizeof *fixed;
+    size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
     argv[a++] = cxx_path;
     for (size_t i = 0; i < nfixed; i++)
         argv[a++] = fixed[i];
@@ -738,11 +745,11 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             .launch_no = w->k->oracle ? 0 : c->launches++,
             .workers = sched == ENG_SCHED_DEFAULT ? cpu_threads() : 1,
         };
-        if (sched == ENG_SCHED_ADVERSARIAL) {
+        if (sched == ENG_SCHED_ADVERSARIAL || sched == ENG_SCHED_PCT) {
             l.poison = poison_shared;
             l.poison_arg = w->k->mod;
         }
-        if (sched != ENG_SCHED_DEFAULT)
+        if (sched == ENG_SCHED_PCT)
             module_tls(w->k->mod, &l.tls, &l.tls_size);
         return cpu_sched_run(&l, err, errlen);
     }
@@ -812,7 +819,7 @@ static int run_until(struct eng_ctx *c, struct op *target, char *err, size_t err
             cands++;
             if (pick == n)
                 pick = i;
-            else if (c->opts.schedule == ENG_SCHED_ADVERSARIAL) {
+            else if (c->opts.schedule == ENG_SCHED_ADVERSARIAL || c->opts.schedule == ENG_SCHED_PCT) {
                 if (need[i]->seq > need[pick]->seq)
                     pick = i;
             } else if (c->opts.schedule == ENG_SCHED_RANDOM) {

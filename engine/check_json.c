@@ -11,7 +11,7 @@
 
 static const char *const mode_names[ENG_MODE_COUNT] = {"plain", "graph", "streams",
                                                        "warm", "garbage", "repeat"};
-static const char *const sched_names[] = {"default", "adversarial", "random"};
+static const char *const sched_names[] = {"default", "adversarial", "random", "pct"};
 
 const char *eng_mode_name(enum eng_mode m) { return m < ENG_MODE_COUNT ? mode_names[m] : "?"; }
 
@@ -107,7 +107,7 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
                *variant = str_of(o, "variant"), *name = str_of(o, "name"),
                *seed = str_of(o, "seed");
     int mode = pick(str_of(o, "mode"), mode_names, ENG_MODE_COUNT);
-    int sched = pick(str_of(o, "schedule"), sched_names, 3);
+    int sched = pick(str_of(o, "schedule"), sched_names, 4);
     const cJSON *shapes = cJSON_GetObjectItemCaseSensitive(o, "shapes");
     if (!backend || !suite || !variant || !name || mode < 0 || sched < 0 || !cJSON_IsArray(shapes)) {
         snprintf(err, errlen, "check spec: missing or invalid fields");

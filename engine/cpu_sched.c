@@ -473,8 +473,8 @@ int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
                  nthreads, l->wave);
         return -1;
     }
-    /* The seeded schedules interleave at every memory access, on this OS thread. */
-    if (l->schedule != ENG_SCHED_DEFAULT)
+    /* The pct schedule interleaves at every memory access, on this OS thread. */
+    if (l->schedule == ENG_SCHED_PCT)
         return cpu_pct_run(l, err, errlen);
     struct launch_state ls = {.l = l, .nblocks = nblocks};
     pthread_mutex_init(&ls.mu, NULL);

@@ -950,6 +950,10 @@ static int setup(struct eng_exec *e)
     struct eng_open_opts o = {.wave_size = s->wave, .schedule = s->schedule, .seed = s->seed};
     ENG_TRY(eng_session_get(e->B, s->device, &o, &e->ctx, e->err, sizeof e->err));
     e->B->compile_target(&e->info, s->wave, e->target, sizeof e->target);
+    /* The pct schedule switches threads at every memory access: an emulating backend builds the
+     * kernels with access hooks for it (a target of its own: the other schedules run without) */
+    if (s->schedule == ENG_SCHED_PCT && e->B->caps.emulated)
+        snprintf(e->target + strlen(e->target), sizeof e->target - strlen(e->target), "+access");
     e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
     if (!e->m)
         return -1;

@@ -10,7 +10,7 @@
 
 const char *eng_schedule_name(enum eng_schedule s)
 {
-    return s == ENG_SCHED_ADVERSARIAL ? "adversarial" : s == ENG_SCHED_RANDOM ? "random" : "default";
+    return s == ENG_SCHED_ADVERSARIAL ? "adversarial" : s == ENG_SCHED_RANDOM ? "random" : s == ENG_SCHED_PCT ? "pct" : "default";
 }
 
 

@@ -36,9 +36,11 @@ static void print_help(void)
            "  --wave 32|64                 cpu backend wave width (default 32)\n"
            "  --code-object FILE           run this prebuilt code object (kladder compile --out)\n"
            "                               instead of compiling the suite's kernel source\n"
-           "  --schedule default|adversarial|random\n"
+           "  --schedule default|adversarial|random|pct\n"
            "                               cpu backend schedule for rung checks (default\n"
-           "                               adversarial; baselines always run the default)\n"
+           "                               adversarial; baselines always run the default); pct\n"
+           "                               interleaves at every memory access and reports data\n"
+           "                               races (slower)\n"
            "  --seed N                     seed for inputs and the random schedule (default 1)\n"
            "  --inputs FILE|DIR            rung 2: replay captured tensors (safetensors or .npy)\n"
            "                               named like the suite's input buffers\n"
@@ -209,8 +211,10 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 o.schedule = ENG_SCHED_ADVERSARIAL;
             else if (!strcmp(v, "random"))
                 o.schedule = ENG_SCHED_RANDOM;
+            else if (!strcmp(v, "pct"))
+                o.schedule = ENG_SCHED_PCT;
             else
-                return cli_usage_error("run", "--schedule expects default, adversarial or random, not '%s'", v);
+                return cli_usage_error("run", "--schedule expects default, adversarial, random or pct, not '%s'", v);
         } else if (!strcmp(a, "--seed")) {
             NEED();
             char *end;

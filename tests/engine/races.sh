@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cpu backend's race check on four races a GPU hides (tests/engine/fixtures/race): a plain
 # `+=` between blocks, the wave leaders' plain `+=` into __shared__ memory, a chained scan and a
-# last-block reduction that publish without a fence. Over 20 seeds of the adversarial schedule
+# last-block reduction that publish without a fence. Over 20 seeds of the pct schedule
 # every buggy variant fails with a race report naming both accesses, and no fixed variant alarms.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
@@ -9,7 +9,7 @@ for s in xblock leaders scan lastblock; do
     caught=0 clean=0
     for seed in $(seq 1 20); do
         "$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite tests/engine/fixtures/race/$s.json \
-            --backend cpu --repeat 1 --no-progress --timeout 60 --seed $seed >"$KL_TMP/$s.txt" 2>&1
+            --backend cpu --repeat 1 --no-progress --timeout 60 --schedule pct --seed $seed >"$KL_TMP/$s.txt" 2>&1
         grep -qE '^fail +buggy' "$KL_TMP/$s.txt" &&
             grep -qE '^ +data race on .*: (atomic )?(write|read) by block [0-9]+ thread [0-9]+ at [a-z_]+_buggy\+0x[0-9a-f]+, then' "$KL_TMP/$s.txt" &&
             caught=$((caught + 1))

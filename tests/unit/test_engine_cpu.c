@@ -127,7 +127,9 @@ static int setup_all(void **state)
     }
     char log[8192];
     char *src = with_header(test_src);
-    int rc = B->compile("cpu-wave32", src, "test.kl", NULL, &code, &code_len, log, sizeof log);
+    /* with the access hooks (+access), which the pct schedule needs and the others ignore */
+    int rc = B->compile("cpu-wave32+access", src, "test.kl", NULL, &code, &code_len, log,
+                        sizeof log);
     free(src);
     if (rc != 0) {
         fprintf(stderr, "compile failed: %s\n", log);
@@ -217,9 +219,41 @@ static void test_barrier_reduction(void **state)
     }
 }
 
-/* The adversarial schedule reports the missing barrier as a shared-memory race on every launch;
- * the barrier fixes it. */
+/* The adversarial schedule exposes the missing barrier on every launch; the barrier fixes it. */
 static void test_missing_barrier_adversarial(void **state)
+{
+    (void)state;
+    struct fix f = open_fix(32, ENG_SCHED_ADVERSARIAL);
+    float in[256], out[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (float)(i + 1);
+    eng_dptr din = alloc(&f, sizeof in), dout = alloc(&f, sizeof out);
+    char err[512];
+    assert_int_equal(B->memcpy_htod(f.ctx, din, in, sizeof in, NULL, err, sizeof err), 0);
+    void *args[] = {&dout, &din};
+    for (int rep = 0; rep < 10; rep++) {
+        const char *names[2] = {"neighbour_bad", "neighbour_good"};
+        for (int v = 0; v < 2; v++) {
+            assert_int_equal(B->memset_d8(f.ctx, dout, 0, sizeof out, NULL, err, sizeof err), 0);
+            launch(&f, kernel(&f, names[v]), 1, 256, 0, NULL, args);
+            assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+            int wrong = 0;
+            for (int t = 0; t < 256; t++) {
+                float want = in[(t + 1) % 256] + in[(t + 255) % 256];
+                wrong += !(out[t] > want - 0.5f && out[t] < want + 0.5f); /* NaN is wrong too */
+            }
+            if (v == 0)
+                assert_true(wrong > 0);
+            else
+                assert_int_equal(wrong, 0);
+        }
+    }
+    close_fix(&f);
+}
+
+/* The pct schedule reports the missing barrier as a shared-memory race on every launch; the
+ * barrier fixes it. */
+static void test_missing_barrier_pct(void **state)
 {
     (void)state;
     float in[256], out[256];
@@ -230,7 +264,7 @@ static void test_missing_barrier_adversarial(void **state)
         const char *names[2] = {"neighbour_bad", "neighbour_good"};
         for (int v = 0; v < 2; v++) {
             /* A context whose launch failed keeps the error: each variant gets its own. */
-            struct fix f = open_fix(32, ENG_SCHED_ADVERSARIAL);
+            struct fix f = open_fix(32, ENG_SCHED_PCT);
             eng_dptr din = alloc(&f, sizeof in), dout = alloc(&f, sizeof out);
             void *args[] = {&dout, &din};
             assert_int_equal(B->memcpy_htod(f.ctx, din, in, sizeof in, NULL, err, sizeof err), 0);
@@ -526,6 +560,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_barrier_reduction),
         cmocka_unit_test(test_missing_barrier_adversarial),
+        cmocka_unit_test(test_missing_barrier_pct),
         cmocka_unit_test(test_module_reload_poison),
         cmocka_unit_test(test_wave32),
         cmocka_unit_test(test_wave64),
