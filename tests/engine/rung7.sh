@@ -62,7 +62,7 @@ bad() { # file expected
         printf '%s\n' "$out" | sed 's/^/# /'
     fi
 }
-bad bad-key.json 'rungs.7: expected only the keys "flags", "configs" or "buggy_key", got unknown key "flgs"'
+bad bad-key.json 'rungs.7: expected only the keys "flags", "configs", "buggy_key" or "contracts", got unknown key "flgs"'
 bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (a string starting with '"'"'-'"'"'), got 3'
 bad bad-configs.json 'rungs.7.configs: expected an array of at least two flag lists'
 bad bad-buggy-key.json 'rungs.7.buggy_key: expected one of kladder without-flags, got "no-flags"'
