@@ -25,12 +25,23 @@
 #include <string.h>
 
 #include "common/embed.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/cache_audit.h"
 #include "engine/cache_warm_cold.h"
 #include "engine/elf_build_id.h"
 #include "engine/elf_exports.h"
 #include "engine/rung.h"
+
+/* Printable ASCII without spaces: flags and symbol names reach compilers, check names and the
+ * terminal, so nothing else is accepted. */
+static bool plain_token(const char *s)
+{
+    for (; *s; s++)
+        if (*s < 0x21 || *s > 0x7e)
+            return false;
+    return true;
+}
 
 static void strv_free(char **v)
 {
@@ -51,11 +62,12 @@ static char **read_strv(struct eng_mparse *p, const cJSON *j, const char *field)
     size_t n = (size_t)cJSON_GetArraySize(j), i = 0;
     char **v = xcalloc(n + 1, sizeof *v);
     for (const cJSON *it = j->child; it; it = it->next, i++) {
-        if (!cJSON_IsString(it) || !it->valuestring[0] || it->valuestring[0] != '-') {
+        if (!cJSON_IsString(it) || it->valuestring[0] != '-' || !plain_token(it->valuestring)) {
             char got[64], f[96];
             eng_mp_describe(it, got, sizeof got);
             snprintf(f, sizeof f, "%s[%zu]", field, i);
-            eng_mp_bad(p, f, "expected a compiler flag (a string starting with '-'), got %s", got);
+            eng_mp_bad(p, f, "expected a compiler flag (printable, no spaces, starting with '-'), "
+                       "got %s", got);
             strv_free(v);
             return NULL;
         }
@@ -100,17 +112,20 @@ static bool read_contracts(struct eng_mparse *p, const cJSON *j, const char *fie
         snprintf(lf, sizeof lf, "%s.library", f);
         if (!(c->library = eng_mp_string(p, it, "library", true, lf)))
             return false;
+        if (!text_is_clean(c->library, NULL))
+            return eng_mp_bad(p, lf, "expected a file path without control characters");
         const cJSON *sy = cJSON_GetObjectItemCaseSensitive(it, "symbols");
         if (!cJSON_IsArray(sy) || cJSON_GetArraySize(sy) == 0)
             return eng_mp_bad(p, fs, "expected a non-empty array of symbol names");
         size_t k = 0;
         c->symbols = xcalloc((size_t)cJSON_GetArraySize(sy) + 1, sizeof *c->symbols);
         for (const cJSON *s = sy->child; s; s = s->next, k++) {
-            if (!cJSON_IsString(s) || !s->valuestring[0]) {
+            if (!cJSON_IsString(s) || !s->valuestring[0] || !plain_token(s->valuestring)) {
                 char got[64], fk[128];
                 eng_mp_describe(s, got, sizeof got);
                 snprintf(fk, sizeof fk, "%s[%zu]", fs, k);
-                return eng_mp_bad(p, fk, "expected a symbol name, got %s", got);
+                return eng_mp_bad(p, fk, "expected a symbol name (printable, no spaces), got %s",
+                                  got);
             }
             c->symbols[k] = xstrdup(s->valuestring);
         }

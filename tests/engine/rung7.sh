@@ -63,8 +63,11 @@ bad() { # file expected
     fi
 }
 bad bad-key.json 'rungs.7: expected only the keys "flags", "configs", "buggy_key" or "contracts", got unknown key "flgs"'
-bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (a string starting with '"'"'-'"'"'), got 3'
+bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (printable, no spaces, starting with '"'"'-'"'"'), got 3'
 bad bad-configs.json 'rungs.7.configs: expected an array of at least two flag lists'
+bad bad-flag-control.json 'rungs.7.flags.buggy[2]: expected a compiler flag (printable, no spaces, starting with '"'"'-'"'"'), got "-DKNOBS�[2J"'
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite "$fx/bad-flag-control.json" --backend cpu 2>&1)
+tap_check "a control character in a manifest value never reaches the terminal" test -z "$(printf '%s' "$out" | tr -d -c '\033')"
 bad bad-buggy-key.json 'rungs.7.buggy_key: expected one of kladder without-flags, got "no-flags"'
 
 # flydsl-1088: the toolchain smoke launches every kernel once at the smallest shape on both wave
