@@ -17,13 +17,14 @@
 
 static void print_help(void)
 {
-    printf("usage: kladder run --rung N --suite NAME|PATH [options]\n"
+    printf("usage: kladder run --rung N --suite NAME|PATH|all [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --list\n\n"
-           "Runs a rung of the verification ladder (1, 4, 5 or 6) on a suite's reproducer, with the\n"
-           "plain unit-test baseline beside it. --case runs every rung its suites list, both\n"
+           "Runs a rung of the verification ladder (1, 4, 5, 6 or 7) on a suite's reproducer, with\n"
+           "the plain unit-test baseline beside it. --case runs every rung its suites list, both\n"
            "variants. A rung must fail the buggy variant and pass the fixed one; the baseline\n"
-           "passes both.\n\n"
+           "passes both. --suite all runs every built-in suite the rung applies to (rung 7: the\n"
+           "toolchain smoke of every kernel after a compiler or runtime change).\n\n"
            "options:\n"
            "  --variant fixed|buggy|both   which variant (default both)\n"
            "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
@@ -69,6 +70,33 @@ static int list_suites(void)
     }
     free(names);
     return 0;
+}
+
+/* --suite all: every built-in suite rung R plans checks for (eng_rung_applies), e.g. rung 7's
+ * toolchain smoke over every kernel after a compiler or runtime change. */
+static int all_targets(int rung, struct eng_run_target **out, size_t *n, char ***names)
+{
+    size_t cnt;
+    const char **files = eng_manifest_list(&cnt);
+    *out = xcalloc(cnt + 1, sizeof **out);
+    *names = xcalloc(cnt + 1, sizeof **names);
+    *n = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        char *name = xstrdup(strrchr(files[i], '/') + 1);
+        name[strlen(name) - 5] = '\0';
+        char err[512];
+        struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
+        if (m && eng_rung_applies(eng_rung_find(rung), m)) {
+            (*names)[*n] = name;
+            (*out)[*n] = (struct eng_run_target){name, rung};
+            (*n)++;
+        } else {
+            free(name);
+        }
+        eng_manifest_free(m);
+    }
+    free(files);
+    return *n ? 0 : -1;
 }
 
 /* Every built-in suite of a case, each with the rungs it lists. */
@@ -209,6 +237,13 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     struct eng_run_target one = {suite, rung}, *targets = &one;
     size_t ntargets = 1;
     char **names = NULL;
+    if (!case_id && strcmp(suite, "all") == 0 &&
+        all_targets(rung, &targets, &ntargets, &names) != 0) {
+        free(targets);
+        free(names);
+        fprintf(stderr, "kladder run: no built-in suite runs rung %d\n", rung);
+        return 2;
+    }
     if (case_id && case_targets(case_id, &targets, &ntargets, &names) != 0) {
         free(targets);
         free(names);
