@@ -252,6 +252,23 @@ static void plan_smoke(struct eng_plan_builder *b, bool declared)
     }
 }
 
+/* A contract's check is named after its library's file name. */
+static const char *lib_base(const char *library)
+{
+    const char *base = strrchr(library, '/');
+    return base ? base + 1 : library;
+}
+
+/* Adds the check name (both variants) unless a check added since index `since` has it. */
+static void plan_once(struct eng_plan_builder *b, size_t since, const char *name)
+{
+    struct eng_shape none = {0};
+    for (size_t k = since; k < *b->n; k++)
+        if (strcmp((*b->list)[k].spec.name, name) == 0)
+            return;
+    eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+}
+
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
@@ -264,29 +281,20 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     plan_smoke(b, true);
     eng_plan_add(b, "cache-key", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     eng_plan_add(b, "warm-cold", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
-    /* one check per declared flag; the variants may declare different ones */
+    /* one check per declared flag and per contracted library; the variants may differ */
     size_t before = *b->n;
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < 2; v++) {
         for (size_t i = 0; r->flags[v][i]; i++) {
             char name[160];
             snprintf(name, sizeof name, "flag:%s", r->flags[v][i]);
-            bool dup = false;
-            for (size_t k = before; k < *b->n && !dup; k++)
-                dup = strcmp((*b->list)[k].spec.name, name) == 0;
-            if (!dup)
-                eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+            plan_once(b, before, name);
         }
-    for (int v = 0; v < 2; v++)
         for (size_t i = 0; i < r->ncontracts[v]; i++) {
             char name[160];
-            const char *lib = r->contracts[v][i].library, *base = strrchr(lib, '/');
-            snprintf(name, sizeof name, "contract:%s", base ? base + 1 : lib);
-            bool dup = false;
-            for (size_t k = before; k < *b->n && !dup; k++)
-                dup = strcmp((*b->list)[k].spec.name, name) == 0;
-            if (!dup)
-                eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+            snprintf(name, sizeof name, "contract:%s", lib_base(r->contracts[v][i].library));
+            plan_once(b, before, name);
         }
+    }
     /* a flag or contract check exists for a variant only where that variant declares it */
     for (size_t k = before; k < *b->n;) {
         struct eng_planned *pl = &(*b->list)[k];
@@ -295,11 +303,9 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         if (strncmp(pl->spec.name, "flag:", 5) == 0)
             for (size_t i = 0; r->flags[v][i] && !declared; i++)
                 declared = strcmp(pl->spec.name + 5, r->flags[v][i]) == 0;
-        for (size_t i = 0; i < r->ncontracts[v] && !declared; i++) {
-            const char *lib = r->contracts[v][i].library, *base = strrchr(lib, '/');
+        for (size_t i = 0; i < r->ncontracts[v] && !declared; i++)
             declared = strncmp(pl->spec.name, "contract:", 9) == 0 &&
-                       strcmp(pl->spec.name + 9, base ? base + 1 : lib) == 0;
-        }
+                       strcmp(pl->spec.name + 9, lib_base(r->contracts[v][i].library)) == 0;
         if (declared) {
             k++;
             continue;
@@ -488,8 +494,7 @@ static void check_contract(struct r7 *g, const struct eng_rung7_spec *r, bool bu
     out->verdict = CDB_PASS;
     for (size_t i = 0; i < r->ncontracts[buggy]; i++) {
         const struct eng_contract *c = &r->contracts[buggy][i];
-        const char *b = strrchr(c->library, '/');
-        if (strcmp(b ? b + 1 : c->library, base) != 0)
+        if (strcmp(lib_base(c->library), base) != 0)
             continue;
         char *path = c->library[0] == '/' || !g->m->dir
                          ? xstrdup(c->library)
