@@ -119,7 +119,7 @@ int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_
         snprintf(err, errlen, "rung %d has no engine checks (rungs %s do)", rung, have);
         return -1;
     }
-    if (rung < 1 || rung > 8 || !m->has_rung[rung]) {
+    if (rung < 1 || rung > 8 || !eng_rung_applies(eng_rung_find(rung), m)) {
         char has[64] = "";
         for (int r = 1; r <= 8; r++)
             if (m->has_rung[r])

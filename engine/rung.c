@@ -15,6 +15,20 @@ const struct eng_rung *eng_rung_find(int n)
     return NULL;
 }
 
+bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)
+{
+    if (R->number >= 1 && R->number <= 8 && m->has_rung[R->number])
+        return true;
+    if (!R->every_suite)
+        return false;
+    for (int n = 1; n <= 8; n++) {
+        const struct eng_rung *o = eng_rung_find(n);
+        if (m->has_rung[n] && o && o->plans_baseline)
+            return false;
+    }
+    return true;
+}
+
 void eng_rung_list(char *out, size_t n)
 {
     size_t len = 0, count = 0;

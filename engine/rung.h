@@ -50,6 +50,11 @@ struct eng_rung {
     /* Worker side, optional: the rung's own oracles, run after the plain ones on each of its
      * plain checks that is not a baseline (rung 2's properties). 0, or -1 with e->err. */
     int (*oracle)(struct eng_exec *e, struct eng_inst *in);
+
+    /* The rung also plans checks for suites that do not declare it: those its settings are not
+     * needed for (rung 7's toolchain smoke, which every kernel of every suite should pass after a
+     * toolchain change). Its other checks still come from a declaration. */
+    bool every_suite;
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */
@@ -57,6 +62,11 @@ extern const struct eng_rung *const eng_rungs[];
 
 /* The rung numbered n, or NULL when the engine has none. */
 const struct eng_rung *eng_rung_find(int n);
+
+/* Whether rung R plans checks for suite m: m declares it, or R runs on every suite
+ * (every_suite) and m's kernels are plain device kernels (no rung it declares runs them through
+ * machinery of its own, as rung 6's ranks do). */
+bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m);
 
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);

@@ -19,14 +19,17 @@
 static void print_help(void)
 {
     printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
+           "       kladder run --rung N --suite all [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --list\n\n"
-           "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's reproducer, with the\n"
-           "plain unit-test baseline beside it; without --rung, every rung the suite lists. --case\n"
-           "runs every rung its suites list, both variants. A rung must fail the buggy variant and\n"
-           "pass the fixed one; the baseline passes both. A suite marked \"control\": true has\n"
-           "only correct variants: each must pass, and a failure is reported as a false alarm of\n"
-           "the harness. Runs are recorded under the suite's own name.\n\n"
+           "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's\n"
+           "reproducer, with the plain unit-test baseline beside it; without --rung, every rung the\n"
+           "suite lists. --case runs every rung its suites list, both variants. A rung must fail the\n"
+           "buggy variant and pass the fixed one; the baseline passes both. A suite marked\n"
+           "\"control\": true has only correct variants: each must pass, and a failure is reported as\n"
+           "a false alarm of the harness. Runs are recorded under the suite's own name. --suite all\n"
+           "runs every built-in suite the rung applies to (rung 7: the toolchain smoke of every\n"
+           "kernel after a compiler or runtime change).\n\n"
            "options:\n"
            "  --variant fixed|buggy|both   which variant (default both)\n"
            "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
@@ -76,6 +79,33 @@ static int list_suites(void)
     }
     free(names);
     return 0;
+}
+
+/* --suite all: every built-in suite rung R plans checks for (eng_rung_applies), e.g. rung 7's
+ * toolchain smoke over every kernel after a compiler or runtime change. */
+static int all_targets(int rung, struct eng_run_target **out, size_t *n, char ***names)
+{
+    size_t cnt;
+    const char **files = eng_manifest_list(&cnt);
+    *out = xcalloc(cnt + 1, sizeof **out);
+    *names = xcalloc(cnt + 1, sizeof **names);
+    *n = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        char *name = xstrdup(strrchr(files[i], '/') + 1);
+        name[strlen(name) - 5] = '\0';
+        char err[512];
+        struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
+        if (m && eng_rung_applies(eng_rung_find(rung), m)) {
+            (*names)[*n] = name;
+            (*out)[*n] = (struct eng_run_target){name, rung};
+            (*n)++;
+        } else {
+            free(name);
+        }
+        eng_manifest_free(m);
+    }
+    free(files);
+    return *n ? 0 : -1;
 }
 
 /* Every built-in suite of a case, each with the rungs it lists. */
@@ -253,8 +283,19 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     struct eng_run_target one = {suite, rung}, *targets = &one;
     size_t ntargets = 1;
     char **names = NULL;
-    if (!case_id && !rung && suite_targets(suite, &targets, &ntargets) != 0)
+    if (!case_id && strcmp(suite, "all") == 0) {
+        if (!rung)
+            return cli_usage_error("run", "--suite all runs one rung over every built-in suite; "
+                                          "give --rung N");
+        if (all_targets(rung, &targets, &ntargets, &names) != 0) {
+            free(targets);
+            free(names);
+            fprintf(stderr, "kladder run: no built-in suite runs rung %d\n", rung);
+            return 2;
+        }
+    } else if (!case_id && !rung && suite_targets(suite, &targets, &ntargets) != 0) {
         return 2;
+    }
     if (case_id && case_targets(case_id, &targets, &ntargets, &names) != 0) {
         free(targets);
         free(names);
