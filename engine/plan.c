@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/backend.h"
 #include "engine/rung.h"
+#include "engine/rung3.h"
 
 int eng_plan_repeats(double p, double c)
 {
@@ -93,23 +95,29 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
 }
 
 
+/* The wave the suite's unit test ran at, where the backend can choose one (rung 3's
+ * baseline_wave: a suite with wave seams says which wave its CI had); 0: the run's own. */
+static int unit_test_wave(const struct eng_plan_builder *b)
+{
+    const struct eng_rung3_spec *r3 = b->m->settings[3];
+    const struct eng_backend *B = eng_backend_find(b->o->backend);
+    return r3 && B && B->caps.emulated ? r3->baseline_wave : 0;
+}
+
 static int plan_baseline(struct eng_plan_builder *b)
 {
+    int wave = unit_test_wave(b);
     for (size_t i = 0; i < b->m->nbaseline; i++) {
         char tag[160], name[200];
         eng_shape_tag(&b->m->baseline[i], tag, sizeof tag);
         snprintf(name, sizeof name, "unit-test-%s", tag);
+        size_t before = *b->n;
         eng_plan_add(b, name, ENG_MODE_PLAIN, true, &b->m->baseline[i], 1, 0, 0);
+        for (size_t k = before; wave && k < *b->n; k++)
+            (*b->list)[k].spec.wave = wave;
     }
     return 0;
 }
-
-
-
-
-
-
-
 
 int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_t errlen)
 {

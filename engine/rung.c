@@ -23,7 +23,7 @@ bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)
         return false;
     for (int n = 1; n <= 8; n++) {
         const struct eng_rung *o = eng_rung_find(n);
-        if (m->has_rung[n] && o && o->plans_baseline)
+        if (m->has_rung[n] && o && o->owns_kernels)
             return false;
     }
     return true;

@@ -55,6 +55,10 @@ struct eng_rung {
      * needed for (rung 7's toolchain smoke, which every kernel of every suite should pass after a
      * toolchain change). Its other checks still come from a declaration. */
     bool every_suite;
+
+    /* A suite that declares this rung has kernels only this rung's machinery can launch (rung
+     * 6: ranks and collectives), so a rung that runs every suite (every_suite) leaves it out. */
+    bool owns_kernels;
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */

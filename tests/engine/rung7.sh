@@ -100,6 +100,10 @@ tap_check "aiter-4494 (no rung 7 settings): exit 0" test "$rc" -eq 0
 tap_check "aiter-4494: four smoke checks, nothing else of rung 7" \
     test "$(grep -cE '^pass +(fixed|buggy) +r7 smoke-w(32|64):' "$KL_TMP/out.txt")" -eq 4 -a \
     -z "$(grep -E 'r7 (cache-key|warm-cold)' "$KL_TMP/out.txt")"
+# A suite with wave seams (rung 3) keeps its unit test at its baseline wave under rung 7 too:
+# flydsl-1024's buggy kernel assumes wave 64, and its CI ran wave 64.
+run7 flydsl-1024
+tap_check "flydsl-1024 (rung 3 suite): exit 0, its unit test at wave 64" test "$rc" -eq 0
 run7 aiter-4812
 tap_check "a rung 6 suite (kernels run by rank machinery) is not smoked: exit 2" test "$rc" -eq 2
 # --suite all: every kernel of every such suite, one command.
