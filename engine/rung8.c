@@ -1,0 +1,64 @@
+/* Rung 8, the end-to-end score (engine/rung8.h). A suite does not plan rung 8 checks of its own
+ * yet: the rung runs the user's evaluation command, planned by eng_rung8_plan_e2e, in the
+ * worker under the watchdog like every other check. */
+#include "engine/rung8.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "engine/rung.h"
+
+void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
+                        struct eng_planned **list, size_t *n)
+{
+    *list = xrealloc(*list, (*n + 1) * sizeof **list);
+    struct eng_planned *p = &(*list)[(*n)++];
+    memset(p, 0, sizeof *p);
+    struct eng_check_spec *s = &p->spec;
+    snprintf(s->backend, sizeof s->backend, "%s", o->backend);
+    s->device = o->device;
+    s->wave = o->wave;
+    s->schedule = o->schedule;
+    s->seed = o->seed;
+    s->suite = xstrdup(ENG_E2E_SUITE);
+    s->variant = xstrdup("user");
+    s->rung = 8;
+    char name[96];
+    eng_e2e_check_name(e, name, sizeof name);
+    s->name = xstrdup(name);
+    s->mode = ENG_MODE_PLAIN;
+    s->shapes = xcalloc(1, sizeof *s->shapes);
+    s->timeout_s = o->timeout_s;
+    s->e2e = eng_e2e_json(e);
+    snprintf(p->label, sizeof p->label, "user");
+}
+
+static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "rung 8 plans no checks from suite %s: run a model's evaluation with "
+             "--rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE", b->m->name);
+    return -1;
+}
+
+static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                struct eng_check_result *out)
+{
+    if (s->e2e) {
+        eng_e2e_run(s, ready, arg, out);
+        return;
+    }
+    eng_check_result_init(out);
+    out->verdict = CDB_ERROR;
+    snprintf(out->detail, sizeof out->detail, "rung 8 check %s has no evaluation to run",
+             s->name);
+}
+
+const struct eng_rung eng_rung8 = {
+    .number = 8,
+    .name = "end-to-end score",
+    .plan = plan,
+    .plans_baseline = true,
+    .run = run,
+};
