@@ -163,6 +163,7 @@ void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *ar
     out->verdict = CDB_ERROR;
     snprintf(out->oracle, sizeof out->oracle, "score");
     snprintf(out->shape, sizeof out->shape, "-");
+    out->repeats = 1;
     struct eng_e2e e;
     cJSON *holder = NULL;
     char err[768];

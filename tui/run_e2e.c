@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "engine/e2e_cmd.h"
 #include "tui/cli.h"
 
 const char run_e2e_help[] =
@@ -86,6 +87,12 @@ int run_e2e_finish(const struct run_e2e_args *a, int rung, struct eng_e2e *e)
     struct eng_score_format f;
     if (eng_score_format_parse(a->score, &f, err, sizeof err) != 0)
         return cli_usage_error("run", "%s", err);
+    if (!a->shell) { /* a quoting mistake is the user's, found before anything runs */
+        char **argv = eng_e2e_split(a->command, err, sizeof err);
+        if (!argv)
+            return cli_usage_error("run", "%s", err);
+        eng_e2e_argv_free(argv);
+    }
     e->command = a->command;
     e->shell = a->shell;
     e->score = a->score;
