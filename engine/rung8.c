@@ -35,6 +35,17 @@ void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
     snprintf(p->label, sizeof p->label, "user");
 }
 
+/* A suite cannot declare rung 8: what it scores is the user's command, not a suite's kernel.
+ * Refused when the manifest loads, naming the field, rather than planning nothing later. */
+static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
+{
+    (void)m;
+    (void)j;
+    *out = NULL;
+    return eng_mp_bad(p, "rungs.8", "no rung 8 in a suite: rung 8 scores an evaluation "
+                      "command (kladder run --rung 8 --e2e COMMAND)");
+}
+
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
     snprintf(err, errlen, "rung 8 plans no checks from suite %s: run a model's evaluation with "
@@ -58,6 +69,8 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
 const struct eng_rung eng_rung8 = {
     .number = 8,
     .name = "end-to-end score",
+    .parse = parse,
+    .free_settings = free,
     .plan = plan,
     .plans_baseline = true,
     .run = run,
