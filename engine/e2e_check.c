@@ -122,38 +122,44 @@ void eng_e2e_check_name(const struct eng_e2e *e, char *out, size_t n)
         snprintf(out, n, "score:%s", e->score);
 }
 
-/* Keeps the whole capture (escaped, line by line) where the settings say; a note for the
- * detail, "" when nothing was asked for. */
-static void keep_log(const struct eng_e2e *e, const struct eng_e2e_output *o, int status,
-                     char *note, size_t n)
+/* Opens the log the settings ask for (its folder made); a note for the detail: where the
+ * output is kept, or why it is not. NULL when there is none. */
+static struct eng_e2e_log *open_log(const struct eng_e2e *e, char *note, size_t n)
 {
     note[0] = '\0';
     if (!e->log)
-        return;
-    char err[256];
+        return NULL;
+    char err[512];
     char *dir = xstrdup(e->log), *slash = strrchr(dir, '/');
-    if (slash) {
+    struct eng_e2e_log *l = NULL;
+    if (slash)
         *slash = '\0';
-        if (dir[0] && file_mkdirs(dir, err, sizeof err) != 0) {
-            snprintf(note, n, "; the output could not be kept: %s", err);
-            free(dir);
-            return;
-        }
+    if (!slash || !dir[0] || file_mkdirs(dir, err, sizeof err) == 0) {
+        char *header = xasprintf("kladder rung 8: %s%s", e->shell ? "sh -c " : "", e->command);
+        l = eng_e2e_log_open(e->log, header, err, sizeof err);
+        free(header);
     }
     free(dir);
-    char *body = eng_e2e_tail(o, 1 << 30, (size_t)-1, "\n");
-    char *doc = xasprintf("# kladder rung 8: %s%s\n# exit status %d%s\n%s\n",
-                          e->shell ? "sh -c " : "", e->command, status,
-                          o->dropped ? " (the middle of the output was dropped)" : "", body);
-    /* the command line itself may hold control characters too */
-    char *clean = text_sanitize(doc, true);
-    if (file_write_atomic(e->log, clean, strlen(clean), err, sizeof err) != 0)
-        snprintf(note, n, "; the output could not be kept: %s", err);
-    else
+    if (l)
         snprintf(note, n, "; output kept in %s", e->log);
-    free(clean);
-    free(doc);
-    free(body);
+    else
+        snprintf(note, n, "; the output could not be kept: %s", err);
+    return l;
+}
+
+void eng_e2e_hang_note(const struct eng_check_spec *s, char *out, size_t n)
+{
+    out[0] = '\0';
+    struct eng_e2e e;
+    cJSON *holder = NULL;
+    char err[256];
+    if (s->e2e && eng_e2e_parse(s->e2e, &e, &holder, err, sizeof err) == 0 && e.log) {
+        char *tail = eng_e2e_log_tail(e.log, 8, 600, " | ");
+        if (tail)
+            snprintf(out, n, "; its last lines: %s; output kept in %s", tail, e.log);
+        free(tail);
+    }
+    cJSON_Delete(holder);
 }
 
 void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
@@ -174,16 +180,17 @@ void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *ar
         cJSON_Delete(holder);
         return;
     }
+    char kept[640];
+    struct eng_e2e_log *log = open_log(&e, kept, sizeof kept);
     ready(arg);
     struct eng_e2e_output o;
-    int status = eng_e2e_exec(e.command, e.shell, &o, err, sizeof err);
+    int status = eng_e2e_exec(e.command, e.shell, log, &o, err, sizeof err);
+    eng_e2e_log_close(log, status);
     if (status < 0) {
         snprintf(out->detail, sizeof out->detail, "%s", err);
         cJSON_Delete(holder);
         return;
     }
-    char kept[640];
-    keep_log(&e, &o, status, kept, sizeof kept);
     struct eng_score sc;
     int rc;
     if (e.results) {

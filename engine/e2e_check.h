@@ -42,4 +42,8 @@ void eng_e2e_check_name(const struct eng_e2e *e, char *out, size_t n);
 void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                  struct eng_check_result *out);
 
+/* Parent side, for a check the watchdog stopped: "; its last lines: ...; output kept in LOG"
+ * from the log the worker was writing, or "" when there is none. */
+void eng_e2e_hang_note(const struct eng_check_spec *s, char *out, size_t n);
+
 #endif

@@ -129,8 +129,102 @@ static void capture_finish(struct capture *c, struct eng_e2e_output *o)
             o->text[i] = '?';
 }
 
-int eng_e2e_exec(const char *text, bool shell, struct eng_e2e_output *out, char *err,
-                 size_t errlen)
+struct eng_e2e_log {
+    FILE *f;
+    char *line;     /* the line being gathered, up to the next '\n' */
+    size_t len, cap;
+};
+
+/* Long lines (a progress bar redrawn with '\r') are written in pieces rather than held. */
+#define LOG_LINE_MAX 65536
+
+static void log_flush_line(struct eng_e2e_log *l, bool newline)
+{
+    l->line[l->len] = '\0';
+    /* text_escape stops at a NUL: the capture turns NULs into '?' for the same reason */
+    for (size_t i = 0; i < l->len; i++)
+        if (!l->line[i])
+            l->line[i] = '?';
+    char *e = text_escape(l->line, (size_t)-1);
+    fputs(e, l->f);
+    if (newline)
+        fputc('\n', l->f);
+    free(e);
+    l->len = 0;
+}
+
+static void log_add(struct eng_e2e_log *l, const char *b, size_t n)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == '\n') {
+            log_flush_line(l, true);
+            continue;
+        }
+        l->line[l->len++] = b[i];
+        if (l->len == LOG_LINE_MAX)
+            log_flush_line(l, false);
+    }
+    fflush(l->f);
+}
+
+struct eng_e2e_log *eng_e2e_log_open(const char *path, const char *header, char *err,
+                                     size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct eng_e2e_log *l = xcalloc(1, sizeof *l);
+    l->f = f;
+    l->line = xmalloc(LOG_LINE_MAX + 1);
+    char *h = text_escape(header, 4096);
+    fprintf(f, "# %s\n", h);
+    free(h);
+    fflush(f);
+    return l;
+}
+
+void eng_e2e_log_close(struct eng_e2e_log *l, int status)
+{
+    if (!l)
+        return;
+    if (l->len)
+        log_flush_line(l, true);
+    fprintf(l->f, "# exit status %d\n", status);
+    fclose(l->f);
+    free(l->line);
+    free(l);
+}
+
+char *eng_e2e_log_tail(const char *path, int lines, size_t max_bytes, const char *sep)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    /* the file is already escaped: read its end and treat it as output */
+    struct eng_e2e_output o = {0};
+    size_t keep = max_bytes * 2 + 1;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size > (long)keep)
+            fseek(f, size - (long)keep, SEEK_SET);
+        else
+            rewind(f);
+    }
+    o.text = xmalloc(keep + 1);
+    o.len = fread(o.text, 1, keep, f);
+    o.text[o.len] = '\0';
+    fclose(f);
+    char *t = eng_e2e_tail(&o, lines, max_bytes, sep);
+    free(o.text);
+    return t;
+}
+
+int eng_e2e_exec(const char *text, bool shell, struct eng_e2e_log *log,
+                 struct eng_e2e_output *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     char **argv;
@@ -186,6 +280,7 @@ int eng_e2e_exec(const char *text, bool shell, struct eng_e2e_output *out, char 
         if (n <= 0)
             break;
         capture_add(&c, buf, (size_t)n);
+        log_add(log, buf, (size_t)n);
     }
     close(fds[0]);
     capture_finish(&c, out);

@@ -26,9 +26,22 @@ struct eng_e2e_output {
 };
 
 /* Runs the command to its end. Returns its exit status, 128+signal when a signal ended it, or
- * -1 with the reason in err when it could not start. out is filled in every case but -1. */
-int eng_e2e_exec(const char *text, bool shell, struct eng_e2e_output *out, char *err,
-                 size_t errlen);
+ * -1 with the reason in err when it could not start. out is filled in every case but -1.
+ * log (may be NULL) gets every line as it arrives, control characters escaped, flushed each
+ * time, so that what a command printed before it hung survives the worker being killed. */
+struct eng_e2e_log;
+int eng_e2e_exec(const char *text, bool shell, struct eng_e2e_log *log,
+                 struct eng_e2e_output *out, char *err, size_t errlen);
+
+/* The streaming log: opened (created, truncated) with a header line naming the command, closed
+ * with a line giving the exit status. NULL from open with the reason in err. */
+struct eng_e2e_log *eng_e2e_log_open(const char *path, const char *header, char *err,
+                                     size_t errlen);
+void eng_e2e_log_close(struct eng_e2e_log *log, int status);
+
+/* The last `lines` lines of a log file written by eng_e2e_log (already escaped), joined by sep;
+ * malloc'd, or NULL when it cannot be read. */
+char *eng_e2e_log_tail(const char *path, int lines, size_t max_bytes, const char *sep);
 void eng_e2e_output_free(struct eng_e2e_output *o);
 
 /* The last `lines` lines of o (at most max_bytes of it), control characters escaped (\x1b...),

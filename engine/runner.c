@@ -158,8 +158,11 @@ static void run_one(struct run *rn, struct eng_done *d)
         snprintf(r->detail, sizeof r->detail, "the run was interrupted");
     } else if (w.killed && w.ready) {
         r->verdict = CDB_HANG;
+        char note[1024] = "";
+        if (s->e2e) /* what the evaluation printed before it hung */
+            eng_e2e_hang_note(s, note, sizeof note);
         snprintf(r->detail, sizeof r->detail, "stopped by the watchdog after the %g s limit: the %s "
-                 "did not finish", s->timeout_s, s->e2e ? "evaluation command" : "kernel");
+                 "did not finish%s", s->timeout_s, s->e2e ? "evaluation command" : "kernel", note);
     } else if (w.killed) {
         r->verdict = CDB_ERROR;
         snprintf(r->detail, sizeof r->detail,

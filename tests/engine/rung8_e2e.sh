@@ -77,9 +77,11 @@ tap_check "no score: says what was looked for and shows the last lines" \
 
 # A command that hangs: the watchdog stops it, the check is a hang, the command is gone.
 start=$(date +%s)
-run8 --shell --e2e 'echo started; sleep 123.5' --score sglang --baseline 0.9 --timeout 1
-tap_check "hang: the verdict is hang (exit 1)" has '^hang +user +r8 score:sglang '
-tap_check "hang: ... naming the limit" has 'stopped by the watchdog after the 1 s limit: the evaluation command did not finish'
+run8 --shell --e2e 'echo "loading weights"; printf "\033[1mserver up\033[0m\n"; sleep 123.5' --score sglang --baseline 0.9 --timeout 3
+tap_check "hang: the verdict is hang (exit 1)" sh -c "[ $rc -eq 1 ] && grep -qE '^hang +user +r8 score:sglang ' '$KL_TMP/out.txt'"
+tap_check "hang: ... naming the limit" has 'stopped by the watchdog after the 3 s limit: the evaluation command did not finish'
+tap_check "hang: ... with what the command printed before it hung, escaped" \
+    has 'did not finish; its last lines: # kladder rung 8: sh -c echo .* \| loading weights \| \\x1b\[1mserver up\\x1b\[0m; output kept in '
 tap_check "hang: the run did not wait for the command" test $(($(date +%s) - start)) -lt 60
 gone() { # the killed group may take a moment to be reaped
     for _ in 1 2 3 4 5 6 7 8 9 10; do
