@@ -157,17 +157,19 @@ static int read_regex(const struct eng_score_format *f, const char *text, struct
     regmatch_t m[2];
     const char *p = text, *hit = NULL;
     size_t hitlen = 0;
-    int eflags = 0;
-    while (*p && regexec(&re, p, 2, m, eflags) == 0) {
+    /* a search that resumes inside a line must not let '^' match there */
+    while (*p && regexec(&re, p, 2, m, p > text && p[-1] != '\n' ? REG_NOTBOL : 0) == 0) {
         int g = re.re_nsub >= 1 && m[1].rm_so >= 0 ? 1 : 0;
         hit = p + m[g].rm_so;
         hitlen = (size_t)(m[g].rm_eo - m[g].rm_so);
-        /* on to the next line: the last matching line wins, as the last "Accuracy:" does */
-        const char *nl = strchr(p + m[0].rm_eo, '\n');
-        if (m[0].rm_eo == m[0].rm_so && !nl)
-            break;
-        p = nl ? nl + 1 : p + m[0].rm_eo;
-        eflags = 0;
+        if (m[0].rm_eo > m[0].rm_so) {
+            p += m[0].rm_eo; /* the last match wins, as the last "Accuracy:" line does */
+        } else {
+            const char *nl = strchr(p + m[0].rm_eo, '\n');
+            if (!nl)
+                break;
+            p = nl + 1;
+        }
     }
     regfree(&re);
     if (!hit) {

@@ -101,6 +101,14 @@ static void regex_format(void **state)
     assert_int_equal(read_with("regex:score=([0-9.]+)", "score=0.5\nx\nscore=0.75 (final)\n", &s,
                                err), 0);
     assert_true(fabs(s.score - 0.75) < 1e-12);
+    /* a line holding two scores: the later one is the final one */
+    assert_int_equal(read_with("regex:score=([0-9.]+)", "score=0.5 (step 1) score=0.7\n", &s, err), 0);
+    assert_true(fabs(s.score - 0.7) < 1e-12);
+    /* '^' anchors at line starts only, also after an earlier match on the same line */
+    assert_int_equal(read_with("regex:^acc ([0-9.]+)", "acc 0.5acc 0.9\nacc 0.25 x\n", &s, err), 0);
+    assert_true(fabs(s.score - 0.25) < 1e-12);
+    assert_int_equal(read_with("regex:^acc ([0-9.]+)", "acc 0.5acc 0.9\n", &s, err), 0);
+    assert_true(fabs(s.score - 0.5) < 1e-12);
     assert_int_equal(read_with("regex:[0-9]+/[0-9]+", "376/1319\n", &s, err), -1);
     assert_non_null(strstr(err, "not a number"));
     assert_int_equal(read_with("regex:score=([0-9.]+)", "no score here\n", &s, err), -1);
