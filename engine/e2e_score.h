@@ -7,7 +7,7 @@
  *   sglang           the few-shot GSM8K script's "Accuracy: x.xxx" line (the last one), and its
  *                    "Invalid: x.xxx" line when there is one.
  *   regex:PATTERN    a POSIX extended regular expression; its first group (or the whole match
- *                    when it has none) of the last matching line is the score.
+ *                    when it has none) of the last match is the score.
  * Nothing here runs anything or judges the score (engine/e2e_gate.h does). */
 #ifndef KL_ENGINE_E2E_SCORE_H
 #define KL_ENGINE_E2E_SCORE_H

@@ -17,7 +17,7 @@ const char run_e2e_help[] =
     "                               watchdog with the --timeout limit; its output is kept\n"
     "  --shell                      run COMMAND with /bin/sh -c instead\n"
     "  --score FORMAT               lm-eval[:TASK] (results JSON), sglang (Accuracy: line),\n"
-    "                               or regex:PATTERN (first group of the last matching line)\n"
+    "                               or regex:PATTERN (first group of the last match)\n"
     "  --results FILE               read the score from FILE after the command ends\n"
     "  --baseline VALUE|FILE        the expected score, or a file with it or an earlier result\n"
     "  --tolerance R                pass when score >= baseline * (1 - R) (default 0.08)\n"
