@@ -108,6 +108,17 @@ tap_check "results: the recorded check shows the score's detail, escaped" \
 tap_check "results: the runs are listed under rung 8, suite e2e" \
     test "$(grep -cE '^[0-9a-f]{8} .* 8 +e2e +user ' "$KL_TMP/res.txt")" -ge 10
 
+# An escape sequence in the command line itself: the report, the log header and the recorded
+# command show it escaped.
+esc=$(printf '\033[31m')
+run8 --e2e "echo ${esc}red" --score sglang --baseline 0.9
+run_id=$(sed -n 's/^kladder run \([0-9a-f-]*\):.*/\1/p' "$KL_TMP/out.txt")
+"$KLADDER" --db "$KL_TMP/k.db" results "$run_id" >"$KL_TMP/res.txt" 2>&1
+tap_check "escapes in the command: none in the report, the results or the log" \
+    sh -c "! grep -q \$(printf '\033') '$KL_TMP/out.txt' '$KL_TMP/res.txt' '$XDG_DATA_HOME/kladder/e2e/$run_id.log'"
+tap_check "escapes in the command: the log's header shows it escaped" \
+    grep -qF '# kladder rung 8: echo \x1b[31mred' "$XDG_DATA_HOME/kladder/e2e/$run_id.log"
+
 # JSON report: the score check with its oracle.
 "$KLADDER" --db "$KL_TMP/k.db" run --rung 8 --backend cpu --no-progress --json \
     --e2e "cat $fx/sglang_gsm8k.txt" --score sglang --baseline 0.90 >"$KL_TMP/r.json" 2>/dev/null
