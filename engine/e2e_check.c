@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "common/fileio.h"
 #include "common/text.h"
@@ -183,6 +185,7 @@ void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *ar
     char kept[640];
     struct eng_e2e_log *log = open_log(&e, kept, sizeof kept);
     ready(arg);
+    time_t started = time(NULL);
     struct eng_e2e_output o;
     int status = eng_e2e_exec(e.command, e.shell, log, &o, err, sizeof err);
     eng_e2e_log_close(log, status);
@@ -193,7 +196,14 @@ void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *ar
     }
     struct eng_score sc;
     int rc;
-    if (e.results) {
+    struct stat st;
+    if (e.results && stat(e.results, &st) == 0 && st.st_mtime < started - 1) {
+        /* an earlier run's results would score a model that did not run: refuse them. A
+         * second of slack covers file systems that keep whole seconds. */
+        snprintf(err, sizeof err, "%s was not written by this command (it was last changed "
+                 "before the command started)", e.results);
+        rc = -1;
+    } else if (e.results) {
         size_t len;
         char *data = file_read_all(e.results, &len, err, sizeof err);
         rc = data ? eng_score_read(&f, data, &sc, err, sizeof err) : -1;

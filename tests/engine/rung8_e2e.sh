@@ -36,6 +36,13 @@ mkdir -p "$KL_TMP/eval"
 run8 --shell --e2e "echo evaluating; cp $fx/lm_eval_collapsed.json $KL_TMP/eval/results.json" \
     --results "$KL_TMP/eval/results.json" --score lm-eval --baseline 0.76
 tap_check "lm-eval --results: the file the command wrote is read" has 'strict-match 0.0106, '
+# a results file the command did not write (an earlier run's) is refused, not scored
+cp $fx/lm_eval_results.json "$KL_TMP/eval/stale.json"
+touch -d '2026-01-01 00:00:00' "$KL_TMP/eval/stale.json"
+run8 --e2e "echo evaluation crashed" --results "$KL_TMP/eval/stale.json" --score lm-eval --baseline 0.76
+tap_check "lm-eval --results: a stale results file is an error, not a pass" \
+    has '^error +user +r8 .*'
+tap_check "lm-eval --results: ... saying why" has 'stale.json was not written by this command'
 # the baseline from an earlier good result
 run8 --e2e "cat $fx/lm_eval_results.json" --score lm-eval --baseline $fx/lm_eval_results.json
 tap_check "lm-eval: the baseline read from an earlier results file" has 'baseline 0.7566, '
