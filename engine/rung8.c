@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/model_check.h"
 #include "engine/rung.h"
 
 void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
@@ -46,6 +47,50 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
                       "command (kladder run --rung 8 --e2e COMMAND)");
 }
 
+static void add_model_check(const struct eng_model_swap *sw, const struct eng_plan_opts *o,
+                            struct eng_planned **list, size_t *n)
+{
+    *list = xrealloc(*list, (*n + 1) * sizeof **list);
+    struct eng_planned *p = &(*list)[(*n)++];
+    memset(p, 0, sizeof *p);
+    struct eng_check_spec *s = &p->spec;
+    snprintf(s->backend, sizeof s->backend, "%s", o->backend);
+    s->device = o->device;
+    s->wave = o->wave;
+    s->schedule = o->schedule;
+    s->seed = o->seed;
+    s->suite = xstrdup(ENG_MODEL_SUITE);
+    s->variant = xstrdup(sw ? "buggy" : "fixed");
+    s->rung = 8;
+    char name[96];
+    snprintf(name, sizeof name, "model:%s%s", sw ? "swap:" : "fixed", sw ? sw->entry : "");
+    s->name = xstrdup(name);
+    s->mode = ENG_MODE_PLAIN;
+    s->shapes = xcalloc(1, sizeof *s->shapes);
+    s->timeout_s = o->timeout_s;
+    s->model = eng_model_check_json(sw);
+    snprintf(p->label, sizeof p->label, "%s", sw ? "buggy" : "fixed");
+    p->expect_fail = sw != NULL;
+}
+
+int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
+                         struct eng_planned **list, size_t *n, char *err, size_t errlen)
+{
+    size_t ns = 0;
+    const struct eng_model_swap *sw = case_id ? eng_model_swaps(case_id, &ns) : NULL;
+    if (case_id && !sw) {
+        char have[256];
+        eng_model_cases(have, sizeof have);
+        snprintf(err, errlen, "the built-in model uses no kernel of case %s (it uses those of "
+                 "%s)", case_id, have);
+        return -1;
+    }
+    add_model_check(NULL, o, list, n);
+    for (size_t i = 0; i < ns; i++)
+        add_model_check(&sw[i], o, list, n);
+    return 0;
+}
+
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
     snprintf(err, errlen, "rung 8 plans no checks from suite %s: run a model's evaluation with "
@@ -58,6 +103,10 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
 {
     if (s->e2e) {
         eng_e2e_run(s, ready, arg, out);
+        return;
+    }
+    if (s->model) {
+        eng_model_run(s, ready, arg, out);
         return;
     }
     eng_check_result_init(out);

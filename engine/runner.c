@@ -393,6 +393,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
         free(dir);
         return 0;
     }
+    if (o->model)
+        return eng_rung8_plan_model(o->model_case, &po, plan, nplan, err, errlen);
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++) {
         size_t first = *nplan;
@@ -424,8 +426,8 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     char backend[16];
     struct eng_device_info dev;
     int status = 2;
-    if (o->e2e)
-        ntargets = 0; /* the evaluation is the run: no suite is loaded */
+    if (o->e2e || o->model)
+        ntargets = 0; /* the evaluation or the model is the run: no suite is loaded */
     if ((ntargets && load_manifests(targets, ntargets, &ms, err, sizeof err) != 0) ||
         probe(&rn, backend, sizeof backend, &dev, err, sizeof err) != 0)
         goto setup_error;
@@ -445,14 +447,14 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     cdb_now_iso(info->started);
     info->schedule = o->schedule;
     info->total = nplan;
-    info->variant = o->e2e ? "user" : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
-    info->rung = o->e2e ? 8 : ntargets == 1 || o->case_id ? targets[0].rung : 0;
+    info->variant = o->e2e ? "user" : o->model ? (o->model_case ? "both" : "fixed") : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
+    info->rung = o->e2e || o->model ? 8 : ntargets == 1 || o->case_id ? targets[0].rung : 0;
     for (size_t t = 1; t < ntargets; t++)
         if (targets[t].rung != targets[0].rung)
             info->rung = 0;
     /* recorded under the suite's own name, not the path it was given by; one suite's several
      * rungs are still that suite */
-    info->suite = o->e2e ? ENG_E2E_SUITE : ms[0]->name;
+    info->suite = o->e2e ? ENG_E2E_SUITE : o->model ? ENG_MODEL_SUITE : ms[0]->name;
     for (size_t t = 1; t < ntargets; t++)
         if (strcmp(ms[t]->name, ms[0]->name) != 0)
             info->suite = NULL;

@@ -256,6 +256,16 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         o.e2e = &e2e;
         suite = "e2e";
     }
+    /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in */
+    if (rung == 8 && !e2e_args.first && ((suite && !strcmp(suite, "model")) || case_id)) {
+        if (suite && case_id)
+            return cli_usage_error("run", "--rung 8 --case ID runs the built-in model with the "
+                                          "case's kernel swapped in; leave out --suite");
+        o.model = true;
+        o.model_case = case_id;
+        suite = "model";
+        case_id = NULL;
+    }
     if (case_id && (suite || rung))
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
     if (!case_id && !suite)
@@ -281,7 +291,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 case_id);
         return 2;
     }
-    o.case_id = case_id;
+    o.case_id = o.model_case ? o.model_case : case_id;
     o.exe = eng_self_exe(g->argv0);
     size_t len = 1;
     for (int i = 0; i < argc; i++)
