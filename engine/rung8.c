@@ -1,6 +1,6 @@
-/* Rung 8, the end-to-end score (engine/rung8.h). A suite does not plan rung 8 checks of its own
- * yet: the rung runs the user's evaluation command, planned by eng_rung8_plan_e2e, in the
- * worker under the watchdog like every other check. */
+/* Rung 8, the end-to-end score (engine/rung8.h). A suite does not plan rung 8 checks of its
+ * own: the rung runs the user's evaluation command (eng_rung8_plan_e2e) or the built-in model
+ * (eng_rung8_plan_model), in the worker under the watchdog like every other check. */
 #include "engine/rung8.h"
 
 #include <stdio.h>
@@ -44,7 +44,8 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
     (void)j;
     *out = NULL;
     return eng_mp_bad(p, "rungs.8", "no rung 8 in a suite: rung 8 scores an evaluation "
-                      "command (kladder run --rung 8 --e2e COMMAND)");
+                      "command (kladder run --rung 8 --e2e COMMAND) or the built-in model "
+                      "(--rung 8 --suite model)");
 }
 
 static void add_model_check(const struct eng_model_swap *sw, const struct eng_plan_opts *o,
@@ -93,8 +94,9 @@ int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
 
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "rung 8 plans no checks from suite %s: run a model's evaluation with "
-             "--rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE", b->m->name);
+    snprintf(err, errlen, "rung 8 plans no checks from suite %s: run the built-in model with "
+             "--rung 8 --suite model, or an evaluation with --rung 8 --e2e COMMAND --score "
+             "FORMAT --baseline VALUE|FILE", b->m->name);
     return -1;
 }
 

@@ -1,6 +1,6 @@
 /* Rung 8, the end-to-end score: judge the model by its score, never by an exit status
- * (docs/engine.md, "Rung 8"). The user's own evaluation (--e2e) is planned here, outside any
- * suite; engine/e2e_check.h runs it. */
+ * (docs/engine.md, "Rung 8"). The user's own evaluation (--e2e; engine/e2e_check.h runs it) and
+ * the built-in model (engine/model_check.h) are planned here, outside any suite. */
 #ifndef KL_ENGINE_RUNG8_H
 #define KL_ENGINE_RUNG8_H
 

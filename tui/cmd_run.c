@@ -22,6 +22,7 @@ static void print_help(void)
     printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
            "       kladder run --case ID [options]\n"
            "       kladder run --rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE\n"
+           "       kladder run --rung 8 --suite model | --case ID   (the built-in model)\n"
            "       kladder run --list\n\n"
            "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's reproducer, with the\n"
            "plain unit-test baseline beside it; without --rung, every rung the suite lists. --case\n"

@@ -39,7 +39,7 @@ check rung1_cliff_misspelt.json 'rungs.1.cliffs[0]: expected only the keys "buff
 check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets" or "no_spills", got unknown key "no_spill"'
 check rung3_wave.json 'rungs.3.wave: expected 32 or 64 (lanes per wave), got 48'
 check rung3_target.json 'rungs.3.targets[0]: expected an AMD processor such as "gfx1250", got "sm_90"'
-check rung8_declared.json 'rungs.8: no rung 8 in a suite: rung 8 scores an evaluation command (kladder run --rung 8 --e2e COMMAND)'
+check rung8_declared.json 'rungs.8: no rung 8 in a suite: rung 8 scores an evaluation command (kladder run --rung 8 --e2e COMMAND) or the built-in model (--rung 8 --suite model)'
 check rung6_settings.json 'rungs.6: expected no settings ({}): rung 6 takes none, got "ranks"'
 
 # A missing file and an unknown built-in name are setup errors too.
