@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/manifest.h"
 #include "engine/model_check.h"
 #include "engine/rung.h"
 
@@ -74,6 +75,40 @@ static void add_model_check(const struct eng_model_swap *sw, const struct eng_pl
     p->expect_fail = sw != NULL;
 }
 
+/* The plain unit test of the built-in suite whose buggy variant is sw's kernel, beside the
+ * model's verdict on it: the baseline passes the kernel that the model fails. Nothing when no
+ * built-in suite has that variant. */
+static void plan_unit_baseline(const struct eng_model_swap *sw, const struct eng_plan_opts *o,
+                               struct eng_planned **list, size_t *n)
+{
+    size_t cnt;
+    const char **files = eng_manifest_list(&cnt);
+    struct eng_plan_opts bo = *o;
+    bo.fixed = false;
+    bo.buggy = true;
+    for (size_t i = 0; i < cnt; i++) {
+        char *name = xstrdup(strrchr(files[i], '/') + 1);
+        name[strlen(name) - 5] = '\0'; /* ".json" */
+        char err[512];
+        struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
+        if (m && m->case_id && !strcmp(m->case_id, sw->case_id) && m->entry_buggy &&
+            !strcmp(m->entry_buggy, sw->entry)) {
+            struct eng_plan_builder b = {.m = m, .suite_ref = m->name, .o = &bo, .list = list,
+                                         .n = n, .rung = 8};
+            for (size_t k = 0; k < m->nbaseline; k++) {
+                char tag[160], check[200];
+                eng_shape_tag(&m->baseline[k], tag, sizeof tag);
+                snprintf(check, sizeof check, "unit-test-%s", tag);
+                eng_plan_add(&b, check, ENG_MODE_PLAIN, true, &m->baseline[k], 1, 0, 0);
+            }
+            i = cnt; /* one suite is the unit test */
+        }
+        eng_manifest_free(m);
+        free(name);
+    }
+    free(files);
+}
+
 int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
                          struct eng_planned **list, size_t *n, char *err, size_t errlen)
 {
@@ -87,8 +122,11 @@ int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
         return -1;
     }
     add_model_check(NULL, o, list, n);
-    for (size_t i = 0; i < ns; i++)
+    for (size_t i = 0; i < ns; i++) {
+        if (!sw[i].unreachable)
+            plan_unit_baseline(&sw[i], o, list, n);
         add_model_check(&sw[i], o, list, n);
+    }
     return 0;
 }
 
@@ -111,10 +149,8 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
         eng_model_run(s, ready, arg, out);
         return;
     }
-    eng_check_result_init(out);
-    out->verdict = CDB_ERROR;
-    snprintf(out->detail, sizeof out->detail, "rung 8 check %s has no evaluation to run",
-             s->name);
+    /* the plain unit test planned beside the model (a device check of a suite) */
+    eng_exec_check(s, ready, arg, out);
 }
 
 const struct eng_rung eng_rung8 = {

@@ -22,8 +22,10 @@ void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
 
 /* Appends the built-in model's checks: model:fixed (the fixed kernels against the reference
  * kernels; must pass), and with case_id one model:swap:ENTRY per buggy kernel of that case the
- * model uses (must fail, or is skipped with the reason the small model cannot reach it). 0, or
- * -1 with a message when the model uses no kernel of case_id. */
+ * model uses (must fail, or is skipped with the reason the small model cannot reach it), each
+ * reachable one after the plain unit test of the built-in suite whose buggy variant it is
+ * (baseline-buggy, must pass). 0, or -1 with a message when the model uses no kernel of
+ * case_id. */
 int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
                          struct eng_planned **list, size_t *n, char *err, size_t errlen);
 

@@ -62,13 +62,18 @@ run8 --case flydsl-1020
 tap_check "flydsl-1020: unreachable here, with the measured reason" \
     has 'not reached by the small model: 8 cached positions can lose at most 8 x 2\^-9'
 
-# The plain unit test passes the buggy kernels the model catches: that contrast is the lesson.
-"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite flydsl-1199 --variant buggy --backend cpu \
-    --no-progress >"$KL_TMP/out.txt" 2>&1
-tap_check "flydsl-1199: its unit baseline passes the buggy GEMM" has '^pass +baseline-buggy '
-"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite aiter-6344-tail --variant buggy --backend cpu \
-    --no-progress >"$KL_TMP/out.txt" 2>&1
-tap_check "aiter-6344: its unit baseline passes the buggy RMSNorm" has '^pass +baseline-buggy '
+# The plain unit test of the same buggy kernel runs beside the model and passes it: that
+# contrast is the lesson.
+run8 --case flydsl-1199
+tap_check "flydsl-1199: the unit test beside the model passes the buggy GEMM" \
+    has '^pass +baseline-buggy +r8 unit-test-'
+tap_check "flydsl-1199: ... before the model fails it" \
+    sh -c "grep -nE '^(pass +baseline-buggy|fail +buggy +r8 model:swap)' '$KL_TMP/out.txt' | head -1 | grep -q baseline-buggy"
+run8 --case aiter-6344
+tap_check "aiter-6344: the unit tests of the tail suite pass the buggy RMSNorm" \
+    test "$(grep -cE '^pass +baseline-buggy +r8 unit-test-' "$KL_TMP/out.txt")" -ge 1
+tap_check "aiter-6344: no unit test is planned for the unreachable race" \
+    test "$(grep -cE '^[a-z]+ +baseline' "$KL_TMP/out.txt")" -eq "$(grep -cE '^pass +baseline-buggy +r8 unit-test-' "$KL_TMP/out.txt")"
 
 # Recorded: results lists the model runs under rung 8.
 "$KLADDER" --db "$KL_TMP/k.db" results --rung 8 >"$KL_TMP/res.txt" 2>&1
