@@ -31,7 +31,8 @@ struct eng_model_cfg {
 };
 
 /* The small configuration the cpu backend runs in seconds: vocabulary 64, width 100 (not a
- * multiple of 8 or of the K tile 64), MLP 200, 8 tokens. */
+ * multiple of 8 or of the K tile 64), MLP 200, 8 tokens, its cache rows at the end of a pool
+ * of over 2^31 elements (4 GiB: reserved, only 8 rows touched) across atom-2533's wrap. */
 void eng_model_cfg_small(struct eng_model_cfg *c, uint64_t seed);
 
 /* The entry point of each role; eng_model_set_ref / _fixed fill the two whole sets. */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Rung 8's built-in model on the cpu backend: the fixed kernels decode the same tokens as the
 # reference kernels (score 1.0), and a reproducer's buggy kernel swapped in — one whose plain
-# unit test passes — changes the model's tokens, named with the kernel and the first wrong
-# step; kernels the small model cannot reach are skipped with the reason, never passed. A
-# second seed (other weights, another token sequence) is caught the same way.
+# unit test, run beside it, passes — changes the model's tokens, named with the kernel and the
+# first wrong step; kernels the small model cannot reach are skipped with the reason, never
+# passed. A second seed (other weights, another token sequence) is caught the same way.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
 run8() { # args... -> output in $KL_TMP/out.txt, exit status in $rc
@@ -52,12 +52,17 @@ tap_check "seed 7: the K-tail GEMM still fails it" has '^fail +buggy +r8 model:s
 run8 --case aiter-6344 --seed 7
 tap_check "seed 7: the RMSNorm tail still fails it" has '^fail +buggy +r8 model:swap:rmsnorm_tail_buggy '
 
-# Kernels the small model cannot reach: skipped with the reason, the run inconclusive, not
-# passed.
+# atom-2533: the request's cache rows sit at the end of a 4 GiB pool, across the int32 row
+# wrap; the buggy gather reads zeros from row 3,728,270 on (the sequence's third token).
 run8 --case atom-2533
-tap_check "atom-2533: the gather's wrap is unreachable here, said so" \
-    has '^skip +buggy +r8 model:swap:kv_gather_buggy .*'
-tap_check "atom-2533: ... with the reason" has 'wrap from row 3,728,271 on'
+tap_check "atom-2533: exit 0 (the wrapping gather is caught)" test "$rc" -eq 0
+tap_check "atom-2533: the gather's wrap fails the model at the step whose row wraps" \
+    has "with atom-2533's kv_gather_buggy \(KV-cache gather\) swapped in; first wrong token at step 2: "
+tap_check "atom-2533: its unit test passes the buggy gather beside it" has '^pass +baseline-buggy +r8 unit-test-'
+[ "$rc" -eq 0 ] || show
+
+# A kernel the small model cannot reach: skipped with the reason, the run inconclusive, never
+# passed.
 run8 --case flydsl-1020
 tap_check "flydsl-1020: unreachable here, with the measured reason" \
     has 'not reached by the small model: 8 cached positions can lose at most 8 x 2\^-9'
