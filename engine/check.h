@@ -49,6 +49,8 @@ struct eng_check_spec {
     char *values;               /* the value class every float input gets instead of its init
                                  * ("peaked", engine/value_class.h), then per-buffer inits that
                                  * override it ("peaked;V=ones"); or NULL */
+    char *e2e;                  /* rung 8's user evaluation (engine/e2e_check.h), JSON; or NULL */
+    char *model;                /* rung 8's built-in model (engine/model_check.h), JSON; or NULL */
 };
 
 struct eng_check_result {

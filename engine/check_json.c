@@ -32,6 +32,8 @@ void eng_check_spec_free(struct eng_check_spec *s)
     free(s->variant);
     free(s->name);
     free(s->values);
+    free(s->e2e);
+    free(s->model);
     for (size_t i = 0; i < s->nshapes; i++)
         eng_shape_free(&s->shapes[i]);
     free(s->shapes);
@@ -70,6 +72,10 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     cJSON_AddNumberToObject(o, "timeout_s", s->timeout_s);
     if (s->values)
         cJSON_AddStringToObject(o, "values", s->values);
+    if (s->e2e)
+        cJSON_AddStringToObject(o, "e2e", s->e2e);
+    if (s->model)
+        cJSON_AddStringToObject(o, "model", s->model);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -133,6 +139,8 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->event = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "event"));
     out->timeout_s = num_of(o, "timeout_s", 60);
     out->values = str_of(o, "values") ? xstrdup(str_of(o, "values")) : NULL;
+    out->e2e = str_of(o, "e2e") ? xstrdup(str_of(o, "e2e")) : NULL;
+    out->model = str_of(o, "model") ? xstrdup(str_of(o, "model")) : NULL;
     out->nshapes = (size_t)cJSON_GetArraySize(shapes);
     out->shapes = xcalloc(out->nshapes + 1, sizeof *out->shapes);
     size_t i = 0;

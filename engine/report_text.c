@@ -47,7 +47,8 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         free(label);
         free(name);
         free(shape);
-        if (d->r.detail[0] && (d->r.verdict != CDB_PASS)) {
+        /* a score is worth seeing when it passes too: how close it came */
+        if (d->r.detail[0] && (d->r.verdict != CDB_PASS || d->p->spec.e2e || d->p->spec.model)) {
             char *detail = text_sanitize(d->r.detail, false);
             printf("       %s\n", detail);
             free(detail);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 const struct eng_rung *const eng_rungs[] = {&eng_rung1, &eng_rung2, &eng_rung3, &eng_rung4, &eng_rung5,
-                                            &eng_rung6, &eng_rung7, NULL};
+                                            &eng_rung6, &eng_rung7, &eng_rung8, NULL};
 
 const struct eng_rung *eng_rung_find(int n)
 {

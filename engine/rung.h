@@ -77,6 +77,7 @@ void eng_rung_list(char *out, size_t n);
 
 extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
 extern const struct eng_rung eng_rung2; /* engine/rung2.h holds its settings */
+extern const struct eng_rung eng_rung8; /* engine/rung8.h: the user's evaluation */
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 

@@ -15,12 +15,15 @@
 #include "engine/runner.h"
 #include "engine/watchdog.h"
 #include "tui/cli.h"
+#include "tui/run_e2e.h"
 
 static void print_help(void)
 {
     printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
            "       kladder run --rung N --suite all [options]\n"
            "       kladder run --case ID [options]\n"
+           "       kladder run --rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE\n"
+           "       kladder run --rung 8 --suite model | --case ID   (the built-in model)\n"
            "       kladder run --list\n\n"
            "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's\n"
            "reproducer, with the plain unit-test baseline beside it; without --rung, every rung the\n"
@@ -49,8 +52,9 @@ static void print_help(void)
            "  --junit FILE                 also write JUnit XML\n"
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
            "  --no-progress                no progress bar on stderr\n\n"
+           "%s\n"
            "exit status: 0 every expectation met (buggy caught, fixed and baselines pass),\n"
-           "1 an expectation not met, 2 usage or setup error\n");
+           "1 an expectation not met, 2 usage or setup error\n", run_e2e_help);
 }
 
 static int list_suites(void)
@@ -169,9 +173,15 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                              .progress = isatty(2)};
     const char *suite = NULL, *case_id = NULL;
     int rung = 0;
+    struct run_e2e_args e2e_args = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int took = run_e2e_take(&e2e_args, argc, argv, &i);
+        if (took == 2)
+            return 2;
+        if (took)
+            continue;
 #define NEED()                                                                                  \
     do {                                                                                        \
         if (!v)                                                                                 \
@@ -267,6 +277,26 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         }
 #undef NEED
     }
+    struct eng_e2e e2e;
+    if (e2e_args.first) {
+        if (suite || case_id)
+            return cli_usage_error("run", "--e2e runs your evaluation command, not a suite: "
+                                          "leave out --suite and --case");
+        if (run_e2e_finish(&e2e_args, rung, &e2e) != 0)
+            return 2;
+        o.e2e = &e2e;
+        suite = "e2e";
+    }
+    /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in */
+    if (rung == 8 && !e2e_args.first && ((suite && !strcmp(suite, "model")) || case_id)) {
+        if (suite && case_id)
+            return cli_usage_error("run", "--rung 8 --case ID runs the built-in model with the "
+                                          "case's kernel swapped in; leave out --suite");
+        o.model = true;
+        o.model_case = case_id;
+        suite = "model";
+        case_id = NULL;
+    }
     if (case_id && (suite || rung))
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
     if (!case_id && !suite)
@@ -303,7 +333,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 case_id);
         return 2;
     }
-    o.case_id = case_id;
+    o.case_id = o.model_case ? o.model_case : case_id;
     o.exe = eng_self_exe(g->argv0);
     size_t len = 1;
     for (int i = 0; i < argc; i++)

@@ -42,7 +42,7 @@ check rung3_wave.json 'rungs.3.wave: expected 32 or 64 (lanes per wave), got 48'
 check rung3_target.json 'rungs.3.targets[0]: expected an AMD processor such as "gfx1250", got "sm_90"'
 check rung3_layout.json 'rungs.3.layouts[0]: expected a parameter listed in "tiles"'
 check rung3_isa.json 'rungs.3.isa.gfx1250: expected a processor listed in rungs.3.targets'
-check rung8_declared.json 'rungs.8: expected a rung the engine runs (1, 2, 3, 4, 5, 6 and 7), got rung 8'
+check rung8_declared.json 'rungs.8: no rung 8 in a suite: rung 8 scores an evaluation command (kladder run --rung 8 --e2e COMMAND) or the built-in model (--rung 8 --suite model)'
 check rung6_settings.json 'rungs.6: expected no settings ({}): rung 6 takes none, got "ranks"'
 
 # A missing file and an unknown built-in name are setup errors too.
