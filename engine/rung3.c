@@ -281,6 +281,10 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
             snprintf(out->oracle, sizeof out->oracle, "wave");
             snprintf(out->detail, sizeof out->detail, "suite %s pins wave %d, device %s (%s) "
                      "runs wave %d", m->name, r->wave, info.name, info.target, info.wave_size);
+            char a[192], bs[320];
+            snprintf(a, sizeof a, "suite %s pins: wave %d", m->name, r->wave);
+            snprintf(bs, sizeof bs, "device %s (%s): wave %d", info.name, info.target, info.wave_size);
+            eng_check_seam(out, "wave", a, bs);
             eng_manifest_free(m);
             ready(arg);
             return;

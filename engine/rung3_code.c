@@ -130,13 +130,24 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     /* wave: the code object against the pinned wave (or the target's own), and against the
      * wave the kernel says it assumes. */
     int want = r3->wave ? r3->wave : amdgpu_default_wave(target);
-    if (want && k->wavefront_size != want)
+    char sa[192], sb[192];
+    if (want && k->wavefront_size != want) {
         say(&rep, true, "the %s code object runs wave %lld, %s %d", target,
             (long long)k->wavefront_size, r3->wave ? "the suite pins wave" : "the target's wave is",
             want);
-    if (k->assumed_wave > 0 && k->assumed_wave != k->wavefront_size)
+        snprintf(sa, sizeof sa, "%s code object of %s: wave %lld", target, entry,
+                 (long long)k->wavefront_size);
+        snprintf(sb, sizeof sb, "%s %s: wave %d", r3->wave ? "suite" : "target",
+                 r3->wave ? m->name : target, want);
+        eng_check_seam(out, "wave", sa, sb);
+    }
+    if (k->assumed_wave > 0 && k->assumed_wave != k->wavefront_size) {
         say(&rep, true, "kernel %s assumes wave %d (KL_ASSUME_WAVE), the %s code object runs "
             "wave %lld", entry, k->assumed_wave, target, (long long)k->wavefront_size);
+        snprintf(sa, sizeof sa, "kernel %s assumes: wave %d", entry, k->assumed_wave);
+        snprintf(sb, sizeof sb, "%s code object: wave %lld", target, (long long)k->wavefront_size);
+        eng_check_seam(out, "wave", sa, sb);
+    }
     /* resources against the target's limits and the launch at the default shape */
     int64_t lds_max = 65536, vgpr_max = 256;
     for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
