@@ -177,6 +177,34 @@ static int line_kv(int y, int x, int w, const char *k, const char *v, enum tui_r
     return y + 1;
 }
 
+/* A check's values as a person reads them: "peaked;V=ones" as "peaked, V=ones", and a replay
+ * "replay;x=@embed:kernels/captures/a.npy#t" as "replay: x from kernels/captures/a.npy (t)". */
+static void describe_values(const char *v, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    bool replay = !strncmp(v, "replay", 6) && (v[6] == ';' || !v[6]);
+    for (const char *p = v; *p && len + 1 < n;) {
+        size_t part = strcspn(p, ";");
+        const char *sep = p == v ? "" : replay && len == 6 ? ": " : ", ";
+        const char *eq = memchr(p, '=', part), *hash = memchr(p, '#', part);
+        if (replay && p != v && eq && eq[1] == '@') {
+            const char *file = eq + 2;
+            if (!strncmp(file, "embed:", 6))
+                file += 6;
+            const char *end = hash ? hash : p + part;
+            len += (size_t)snprintf(out + len, n - len, "%s%.*s from %.*s", sep, (int)(eq - p), p,
+                                    (int)(end - file), file);
+            if (hash && len < n)
+                len += (size_t)snprintf(out + len, n - len, " (%.*s)",
+                                        (int)(p + part - hash - 1), hash + 1);
+        } else {
+            len += (size_t)snprintf(out + len, n - len, "%s%.*s", sep, (int)part, p);
+        }
+        p += part + (p[part] == ';');
+    }
+}
+
 /* The selected check in full, below the list; returns the next line. */
 static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int x, int w,
                        int ymax)
@@ -192,6 +220,12 @@ static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int
     if (y < ymax) {
         snprintf(buf, sizeof buf, "%s · %s %d · %s", k->shape ? k->shape : "",
                  tui_tr(app, "rung", "阶梯"), k->rung, k->suite ? k->suite : "");
+        if (k->value_class) { /* rung 2's value class, or a replay of captured tensors */
+            char vals[300];
+            describe_values(k->value_class, vals, sizeof vals);
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " · %s %s",
+                     tui_tr(app, "values", "取值"), vals);
+        }
         y = line_kv(y, x, w, tui_tr(app, "Shape", "形状"), buf, TUI_ROLE_NORMAL);
     }
     if (y < ymax) {
