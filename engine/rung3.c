@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/exec.h"
 #include "engine/rung.h"
 #include "engine/rung3.h"
 
@@ -316,6 +317,34 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
     eng_manifest_free(m);
 }
 
+/* On a GPU whose runtime reports a loaded kernel's resources (CUDA: cuFuncGetAttribute), every
+ * wave and layout check says them: the NVIDIA side of what the code checks read from AMD code
+ * objects. Nothing is judged on them here; n/a where the runtime could not say. */
+static void fmt_res(int64_t v, char *out, size_t n)
+{
+    if (v < 0)
+        snprintf(out, n, "n/a");
+    else
+        snprintf(out, n, "%lld", (long long)v);
+}
+
+static int resources_note(struct eng_exec *e, struct eng_inst *in)
+{
+    (void)in;
+    struct eng_kernel_resources r;
+    if (!e->B->kernel_resources || e->B->kernel_resources(e->kvar, &r) != 0)
+        return 0;
+    char regs[24], shared[24], local[24], threads[24];
+    fmt_res(r.registers, regs, sizeof regs);
+    fmt_res(r.shared_bytes, shared, sizeof shared);
+    fmt_res(r.local_bytes, local, sizeof local);
+    fmt_res(r.max_threads, threads, sizeof threads);
+    const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    eng_exec_note(e, "kernel %s on %s: %s registers, %s bytes shared, %s bytes local per thread, "
+                  "at most %s threads a block", entry, e->target, regs, shared, local, threads);
+    return 0;
+}
+
 const struct eng_rung eng_rung3 = {
     .number = 3,
     .name = "test the seams",
@@ -324,4 +353,5 @@ const struct eng_rung eng_rung3 = {
     .plan = plan,
     .plans_baseline = true,
     .run = run,
+    .oracle = resources_note,
 };
