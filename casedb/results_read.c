@@ -180,7 +180,7 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
 #define CHECK_COLUMNS                                                                           \
     "r.uuid, c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle, c.verdict,"    \
     " c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us, c.time_min_us,"          \
-    " c.time_max_us, c.repeats, c.limit_s"
+    " c.time_max_us, c.repeats, c.limit_s, c.seam, c.seam_a, c.seam_b, c.value_class"
 /* CHECK_COLUMNS read from runs r and checks c joined with their key */
 #define CHECK_KEY_JOIN " JOIN check_keys k ON k.id = c.key_id "
 
@@ -198,6 +198,10 @@ static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c
     c->oracle = S(7);
     c->verdict = col_verdict(st, 8);
     c->detail = S(9);
+    c->seam = S(18);
+    c->seam_a = S(19);
+    c->seam_b = S(20);
+    c->value_class = S(21);
 #undef S
     c->first_bad = col_int64_or(st, 10, -1);
     c->bad_count = col_int64_or(st, 11, -1);

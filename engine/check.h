@@ -62,7 +62,15 @@ struct eng_check_result {
     double max_err;
     double t_med_us, t_min_us, t_max_us; /* NAN when the backend cannot time */
     int repeats;
+    /* The two sides of a seam the check found, side by side in the run view: what the seam is
+     * ("wave", "values") and a short phrase per side ("kernel softmax_buggy assumes: wave 64",
+     * "this run: wave 32"). seam[0] == '\0': none recorded. */
+    char seam[16];
+    char seam_a[192], seam_b[192];
 };
+
+/* Records the seam of a failing check (the first one a check finds is kept). */
+void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b);
 
 void eng_check_result_init(struct eng_check_result *r);
 void eng_check_spec_free(struct eng_check_spec *s);

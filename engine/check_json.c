@@ -25,6 +25,15 @@ void eng_check_result_init(struct eng_check_result *r)
     r->t_med_us = r->t_min_us = r->t_max_us = NAN;
 }
 
+void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b)
+{
+    if (r->seam[0])
+        return;
+    snprintf(r->seam, sizeof r->seam, "%s", what);
+    snprintf(r->seam_a, sizeof r->seam_a, "%s", a);
+    snprintf(r->seam_b, sizeof r->seam_b, "%s", b);
+}
+
 void eng_check_spec_free(struct eng_check_spec *s)
 {
     free(s->suite);
@@ -180,6 +189,12 @@ char *eng_check_result_json(const struct eng_check_result *r)
     eng_json_add_number(o, "t_min_us", r->t_min_us);
     eng_json_add_number(o, "t_max_us", r->t_max_us);
     cJSON_AddNumberToObject(o, "repeats", r->repeats);
+    if (r->seam[0]) {
+        cJSON *sm = cJSON_AddObjectToObject(o, "seam");
+        cJSON_AddStringToObject(sm, "what", r->seam);
+        cJSON_AddStringToObject(sm, "a", r->seam_a);
+        cJSON_AddStringToObject(sm, "b", r->seam_b);
+    }
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -211,6 +226,9 @@ int eng_check_result_parse(const char *text, struct eng_check_result *out, char 
     out->t_min_us = num_of(o, "t_min_us", NAN);
     out->t_max_us = num_of(o, "t_max_us", NAN);
     out->repeats = (int)num_of(o, "repeats", 0);
+    const cJSON *sm = cJSON_GetObjectItemCaseSensitive(o, "seam");
+    if (cJSON_IsObject(sm) && str_of(sm, "what") && str_of(sm, "a") && str_of(sm, "b"))
+        eng_check_seam(out, str_of(sm, "what"), str_of(sm, "a"), str_of(sm, "b"));
     cJSON_Delete(o);
     return 0;
 }

@@ -637,6 +637,28 @@ void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, doubl
 
 /* Compares every output with the reference; with full, also the guards. Returns -1 on a device
  * error, else 0 (failures go to e->failed / e->detail). prefix names the step ("replay 2"). */
+/* The first differing element as the check's seam: the kernel's value beside the reference's
+ * (two roundings of one number, say), read back alone: two elements, not the outputs. */
+static void values_seam(struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                        const char *at, struct eng_stream *s)
+{
+    enum eng_dtype dt = e->m->buffers[b].dtype;
+    size_t sz = eng_dtype_size(dt);
+    unsigned char got[8], want[8];
+    char err[256];
+    if (sz > sizeof got ||
+        e->B->memcpy_dtoh(e->ctx, got, in->var[b].data + flat * sz, sz, s, err, sizeof err) ||
+        e->B->memcpy_dtoh(e->ctx, want, in->ref[b].data + flat * sz, sz, s, err, sizeof err))
+        return;
+    const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    char a[192], r[192];
+    snprintf(a, sizeof a, "kernel %s: %s%s = %.9g", entry, e->m->buffers[b].name, at,
+             eng_dtype_value(dt, got, 0));
+    snprintf(r, sizeof r, "reference %s: %s%s = %.9g", e->m->entry_reference,
+             e->m->buffers[b].name, at, eng_dtype_value(dt, want, 0));
+    eng_check_seam(e->out, "values", a, r);
+}
+
 int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const char *prefix,
                   struct eng_stream *s)
 {
@@ -720,6 +742,7 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
                 snprintf(maxe, sizeof maxe, "max error n/a (no element is finite in both)");
             char inputs[320];
             inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+            values_seam(e, in, i, w[1] - 1, at, s);
             eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), %s%s%s%s",
                  pre, bn, (unsigned long long)w[0], (unsigned long long)v->padded_elems, at,
                  maxe, nonfin, never, inputs);
@@ -1027,6 +1050,10 @@ static bool wave_assumption_broken(struct eng_exec *e)
         return false;
     eng_exec_note(e, "kernel %s assumes wave %d (KL_ASSUME_WAVE), this run's wave is %d: not "
                   "launched", entry, assumed, wave);
+    char a[192], b[64];
+    snprintf(a, sizeof a, "kernel %s assumes: wave %d", entry, assumed);
+    snprintf(b, sizeof b, "this run: wave %d", wave);
+    eng_check_seam(e->out, "wave", a, b);
     return true;
 }
 
