@@ -55,7 +55,7 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     (void)r;
     cJSON *rep = cJSON_CreateObject();
     cJSON_AddStringToObject(rep, "run_id", run->uuid);
-    cJSON_AddStringToObject(rep, "verdict", cdb_verdict_name(s->verdict));
+    cJSON_AddStringToObject(rep, "verdict", eng_summary_verdict_name(s));
     cJSON_AddBoolToObject(rep, "expectation_met", s->met);
     if (s->control_checks) {
         cJSON_AddNumberToObject(rep, "control_checks", s->control_checks);

@@ -47,7 +47,8 @@ static void print_help(void)
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
            "  --no-progress                no progress bar on stderr\n\n"
            "exit status: 0 every expectation met (buggy caught, fixed and baselines pass),\n"
-           "1 an expectation not met, 2 usage or setup error\n");
+           "1 an expectation not met or the run inconclusive (the checks that reach the bug\n"
+           "were skipped here), 2 usage or setup error\n");
 }
 
 static int list_suites(void)
