@@ -47,6 +47,11 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         free(label);
         free(name);
         free(shape);
+        if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0)
+            printf("       %d repeats equal to the first run: rules out a failure rate of %.3g or "
+                   "more per run at %g%% confidence\n",
+                   d->r.repeats, eng_plan_rate_ruled_out(d->r.repeats, d->p->confidence),
+                   d->p->confidence * 100);
         if (d->r.detail[0] && (d->r.verdict != CDB_PASS)) {
             char *detail = text_sanitize(d->r.detail, false);
             printf("       %s\n", detail);

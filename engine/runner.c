@@ -387,6 +387,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
                                .code_object = o->code_object,
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
+                               .repeat_auto = o->repeat_auto, .rate = o->rate,
+                               .confidence = o->confidence,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
                                .inputs = o->inputs};
