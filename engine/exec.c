@@ -129,8 +129,48 @@ static void inst_free(struct eng_exec *e, struct eng_inst *in)
     free(in->args_var);
     free(in->args_ref);
     free(in->desc);
+    eng_sample_free(&in->sample);
     eng_values_free(&in->v);
     memset(in, 0, sizeof *in);
+}
+
+/* Bytes a sampled instance touches: every buffer but the output whole, the output's ranges and
+ * guards (twice: the variant's and the reference's copies). */
+static uint64_t sampled_bytes(const struct eng_exec *e, const struct eng_inst *in)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        uint64_t b = i == in->sample.out
+                         ? in->sample.elems * eng_dtype_size(e->m->buffers[i].dtype) + 2 * ENG_GUARD_BYTES
+                         : in->var[i].alloc;
+        t += b * (in->ref[i].shared_with_var ? 1 : 2);
+    }
+    return t;
+}
+
+/* A launch beyond the backend's reach (an output past 2^31 bytes, or too many bytes) that the
+ * rung allows to sample and the backend can: plans the block sample and counts only the sampled
+ * blocks' threads. 0 (sampled or not), or 1 (skip: the reason in e->detail). */
+static int sample_if_beyond(struct eng_exec *e, struct eng_inst *in, uint64_t total, uint64_t maxb,
+                            uint64_t *threads, uint64_t *rthreads)
+{
+    const struct eng_manifest *m = e->m;
+    bool beyond = total > maxb;
+    for (size_t i = 0; i < m->nbuffers; i++)
+        beyond |= m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31);
+    if (!beyond || !e->s->sample_cliffs || !e->B->block_sample)
+        return 0;
+    char why[256];
+    if (eng_sample_plan(m, &in->v, in->grid, in->rgrid, &in->sample, why, sizeof why) != 0) {
+        eng_exec_note(e, "%s: beyond the cpu backend, and cannot be sampled: %s (run it on a GPU)",
+                      in->desc, why);
+        return 1;
+    }
+    in->sampled = true;
+    uint64_t per_block = (uint64_t)in->block[0] * in->block[1] * in->block[2];
+    *threads = in->sample.nblocks * per_block;
+    *rthreads = in->sample.nblocks * (uint64_t)in->rblock[0] * in->rblock[1] * in->rblock[2];
+    return 0;
 }
 
 /* Sizes, geometry and the cpu backend's reach. Returns 0, 1 (skip, reason in e->detail) or -1. */
@@ -174,7 +214,12 @@ static int inst_plan(struct eng_exec *e, struct eng_inst *in, const struct eng_s
         uint64_t maxb = env_limit("KLADDER_CPU_MAX_BYTES", e->B->caps.max_check_bytes);
         uint64_t maxt = env_limit("KLADDER_CPU_MAX_THREADS", e->B->caps.max_check_threads);
         human_bytes(maxb, lim, sizeof lim);
-        for (size_t i = 0; i < m->nbuffers; i++)
+        int sr = sample_if_beyond(e, in, total, maxb, &threads, &rthreads);
+        if (sr != 0)
+            return sr;
+        if (in->sampled)
+            total = sampled_bytes(e, in);
+        for (size_t i = 0; !in->sampled && i < m->nbuffers; i++)
             if (m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31)) {
                 human_bytes(in->var[i].padded_bytes, hb, sizeof hb);
                 eng_exec_note(e, "%s: output %s is %s, past 2^31 bytes: beyond the cpu backend (run it on a GPU)",
@@ -434,6 +479,17 @@ int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum en
             if (!(which & (1 << k)))
                 continue;
             struct eng_bufi *b = bs[k];
+            if (style == ENG_OUT_SENTINEL && in->sampled && i == in->sample.out) {
+                /* the guards and the sampled tiles only: the rest stays unbacked */
+                uint64_t es = eng_dtype_size(dt);
+                ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
+                ENG_TRY(u_pattern(e, b->data + b->padded_bytes,
+                                  b->alloc - ENG_GUARD_BYTES - b->padded_bytes, pat, s));
+                for (size_t r = 0; r < in->sample.nranges; r++)
+                    ENG_TRY(u_pattern(e, b->data + in->sample.ranges[r][0] * es,
+                                      in->sample.ranges[r][1] * es, pat, s));
+                continue;
+            }
             if (style == ENG_OUT_SENTINEL) {
                 ENG_TRY(u_pattern(e, b->base, b->alloc, pat, s));
                 continue;
@@ -491,14 +547,24 @@ int eng_exec_guards_scratch(struct eng_exec *e, struct eng_inst *in, struct eng_
 
 int eng_exec_launch_var(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
-    return e->B->launch(e->ctx, e->kvar, in->grid, in->block, in->shared, s, in->args_var, e->err,
-                        sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, in->sample.blocks, in->sample.nblocks);
+    int rc = e->B->launch(e->ctx, e->kvar, in->grid, in->block, in->shared, s, in->args_var, e->err,
+                          sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, NULL, 0);
+    return rc;
 }
 
 int eng_exec_launch_ref(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
-    return e->B->launch(e->ctx, e->kref, in->rgrid, in->rblock, in->rshared, s, in->args_ref,
-                        e->err, sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, in->sample.blocks, in->sample.nblocks);
+    int rc = e->B->launch(e->ctx, e->kref, in->rgrid, in->rblock, in->rshared, s, in->args_ref,
+                          e->err, sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, NULL, 0);
+    return rc;
 }
 
 /* ---- oracles ---------------------------------------------------------------------------- */
@@ -653,7 +719,9 @@ static int guards_check(struct eng_exec *e, struct eng_inst *in, size_t b, const
     uint64_t w[ENG_RES_WORDS];
     ENG_TRY(eng_exec_res_read(e, w, s));
     const char *bn = m->buffers[b].name;
-    const char *role = m->buffers[b].role == ENG_ROLE_SCRATCH ? "scratch " : "input ";
+    const char *role = m->buffers[b].role == ENG_ROLE_SCRATCH ? "scratch "
+                       : m->buffers[b].role == ENG_ROLE_INPUT ? "input "
+                                                              : "";
     if (w[0])
         eng_exec_note(e, "%s%s%s: %llu words of the guard before it were written (first at byte %lld)",
                       pre, role, bn, (unsigned long long)w[0], (long long)w[1] - 1 - (long long)ENG_GUARD_BYTES);
@@ -713,6 +781,87 @@ static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, co
     return 0;
 }
 
+/* The oracles of a sampled output over its sampled ranges: reference, finite, sentinel (never
+ * written, and written by neither) range by range, then its guards. The first bad element is
+ * the smallest over all ranges. */
+static int oracle_sampled(struct eng_exec *e, struct eng_inst *in, size_t i, const char *pre,
+                          struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
+    enum eng_dtype dt = m->buffers[i].dtype;
+    uint64_t es = eng_dtype_size(dt), one = 1;
+    int dtype = (int)dt;
+    float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
+    uint64_t bad = 0, first = UINT64_MAX, sent = 0, first_sent = UINT64_MAX, nonfin = 0;
+    uint64_t unw = 0, first_unw = UINT64_MAX;
+    float mx = 0;
+    bool check_unw = dt != ENG_U8;
+    for (size_t k = 0; k < in->sample.nranges; k++) {
+        uint64_t st = in->sample.ranges[k][0], len = in->sample.ranges[k][1];
+        eng_dptr o = v->data + st * es, rf = r->data + st * es, res = e->res, res2 = e->res + 8 * 8;
+        ENG_TRY(eng_exec_res_clear(e, s));
+        void *ca[] = {&o, &rf, &len, &dtype, &atol, &rtol, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, len, s, ca));
+        if (check_unw) {
+            void *ua[] = {&o, &rf, &len, &dtype, &one, &len, &one, &one, &one,
+                          &len, &one, &one, &one, &res2};
+            ENG_TRY(eng_exec_ulaunch(e, e->kunw, len, s, ua));
+        }
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, s));
+        if (w[0]) {
+            bad += w[0];
+            first = st + w[1] - 1 < first ? st + w[1] - 1 : first;
+        }
+        float f;
+        uint32_t bits = (uint32_t)w[2];
+        memcpy(&f, &bits, 4);
+        mx = f > mx ? f : mx;
+        nonfin += w[3];
+        if (w[4]) {
+            sent += w[4];
+            first_sent = st + w[5] - 1 < first_sent ? st + w[5] - 1 : first_sent;
+        }
+        if (w[8]) {
+            unw += w[8];
+            first_unw = st + w[9] - 1 < first_unw ? st + w[9] - 1 : first_unw;
+        }
+    }
+    const char *bn = m->buffers[i].name;
+    if (bad) {
+        char at[96], never[192] = "", nf[64] = "";
+        coords(e, in, i, first, at, sizeof at);
+        if (sent) {
+            char at2[96];
+            coords(e, in, i, first_sent, at2, sizeof at2);
+            snprintf(never, sizeof never, "; %llu never written (still the sentinel, first at %s)",
+                     (unsigned long long)sent, at2);
+        }
+        if (nonfin)
+            snprintf(nf, sizeof nf, "; %llu NaN/Inf where the reference is finite",
+                     (unsigned long long)nonfin);
+        eng_exec_note(e, "%s%s: %llu of the %llu sampled elements differ from the reference (first "
+                      "at %s), max error %.4g over the finite ones%s%s",
+                      pre, bn, (unsigned long long)bad, (unsigned long long)in->sample.elems, at,
+                      (double)mx, nf, never);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first, (int64_t)bad, (double)mx);
+    } else {
+        eng_exec_record_bad(e, -1, 0, (double)mx);
+    }
+    if (unw) {
+        char at[96];
+        coords(e, in, i, first_unw, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu sampled elements were written by neither the variant nor the "
+                      "reference (still the sentinel in both, first at %s)",
+                      pre, bn, (unsigned long long)unw, at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first_unw, (int64_t)unw, NAN);
+    }
+    return guards_check(e, in, i, pre, s);
+}
+
 /* Compares every output with the reference and checks the guards of every buffer (not in the
  * baseline, the plain unit test); with full, also the sentinel rules (never written). Returns -1 on a device error, else 0 (failures go
  * to e->failed / e->detail). prefix names the step ("replay 2"). */
@@ -724,6 +873,13 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
     for (size_t i = 0; i < m->nbuffers; i++) {
         if (m->buffers[i].role != ENG_ROLE_OUTPUT)
             continue;
+        if (in->sampled && i == in->sample.out) {
+            char pre[96] = "";
+            if (prefix && *prefix)
+                snprintf(pre, sizeof pre, "%s: ", prefix);
+            ENG_TRY(oracle_sampled(e, in, i, pre, s));
+            continue;
+        }
         struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(eng_exec_res_clear(e, s));
@@ -1211,6 +1367,17 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
                                  !s->baseline, "");
         if (rc == 0 && !s->baseline && R && R->oracle)
             rc = R->oracle(&e, &ins[0]);
+        if (rc == 0 && ins[0].sampled) {
+            /* the report says what was run and judged: never a whole-output pass */
+            const struct eng_sample *sm = &ins[0].sample;
+            snprintf(out->oracle, sizeof out->oracle, "reference+sentinel (sampled)");
+            eng_exec_note(&e, "sampled on the cpu backend: %zu of %llu blocks ran (the tiles of %s at "
+                          "each 2^31 and 2^32-byte cliff it reaches, the first and the last), "
+                          "oracles over those %llu of %llu elements",
+                          sm->nblocks, (unsigned long long)sm->all_blocks,
+                          e.m->buffers[sm->out].name, (unsigned long long)sm->elems,
+                          (unsigned long long)ins[0].var[sm->out].padded_elems);
+        }
     }
     timer_finish(&e, &t);
     if (rc < 0) {

@@ -17,6 +17,7 @@
 
 #include "engine/backend.h"
 #include "engine/check.h"
+#include "engine/exec_sample.h"
 #include "engine/manifest.h"
 
 #define ENG_GUARD_BYTES ((uint64_t)4096)
@@ -37,6 +38,10 @@ struct eng_inst {
     char *desc;
     bool allocated;
     bool borrowed;   /* its buffers are another instance's (freed with that one) */
+    /* Beyond the backend's reach and allowed by the rung: only the sampled blocks run, and the
+     * output's fills and oracles cover only their tiles (engine/exec_sample.h). */
+    bool sampled;
+    struct eng_sample sample;
 };
 
 struct eng_exec {

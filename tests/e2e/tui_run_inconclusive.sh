@@ -1,25 +1,24 @@
 # A run launched from the interface whose checks that reach the bug are all skipped is
-# inconclusive, not a pass: aiter-6402's suites (rung 1), buggy variant, on the cpu backend with its reach
-# lowered below the 2^31 cliff shapes (the baselines still run). The live view and the status
-# line say "inconclusive"; the record is not a pass.
+# inconclusive, not a pass: atom-2533's rung 4, buggy variant, on the cpu backend, whose full-pool
+# checks need a 4 GiB input beyond the cpu's reach (the baselines still run). The live view and
+# the status line say "inconclusive"; the record is not a pass.
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
     exit 0
 fi
 db=$KL_TMP/inconclusive.db
-tui_start "$db" KLADDER_CPU_MAX_BYTES=100000000
+tui_start "$db"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0
 keys 2 /
-keys -l 6402
+keys -l 2533
 keys Enter Enter
-wait_for "the aiter-6402 case opens" 'The test that catches it' || exit 0
+wait_for "the atom-2533 case opens" 'The test that catches it' || exit 0
 keys r
-wait_for "r opens the launch panel" 'Run case aiter-6402' || exit 0
-wait_for "the panel runs the case's suites" 'Run +‹ aiter-6402 · every suite' || exit 0
+wait_for "r opens the launch panel" 'Run case atom-2533' || exit 0
+wait_for "the panel lists the case's suite" 'Run +‹ atom-2533 · rung 4 ›' || exit 0
 wait_for "kladder devices answered: the cpu backend is available" 'cpu +available: 1 device'
-# the case has two suites, so the cursor starts on the Run row
-keys j l
+keys l
 wait_for "h/l change the backend to cpu" 'Backend +‹ cpu ›'
 keys j j l l
 wait_for "variants: buggy" 'Variants +‹ buggy ›'
