@@ -61,17 +61,23 @@ static int u_pattern(struct eng_exec *e, eng_dptr p, uint64_t nbytes, uint64_t p
     return eng_exec_ulaunch(e, e->kpat, nbytes / 8 + 1, s, a);
 }
 
-static int u_fill(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum eng_init init,
-                  uint64_t seed, struct eng_stream *s)
+/* Fills n elements at p with the values of global indices first .. first + n - 1. */
+static int u_fill_from(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt,
+                       enum eng_init init, uint64_t seed, uint64_t first, struct eng_stream *s)
 {
     if (!n)
         return 0;
     if (init == ENG_INIT_ZEROS)
         return e->B->memset_d8(e->ctx, p, 0, n * eng_dtype_size(dt), s, e->err, sizeof e->err);
     int dtype = (int)dt, in = (int)init;
-    uint64_t first = 0;
     void *a[] = {&p, &n, &dtype, &in, &seed, &first};
     return eng_exec_ulaunch(e, e->kfill, n, s, a);
+}
+
+static int u_fill(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum eng_init init,
+                  uint64_t seed, struct eng_stream *s)
+{
+    return u_fill_from(e, p, n, dt, init, seed, 0, s);
 }
 
 int eng_exec_res_clear(struct eng_exec *e, struct eng_stream *s)
@@ -134,18 +140,33 @@ static void inst_free(struct eng_exec *e, struct eng_inst *in)
     memset(in, 0, sizeof *in);
 }
 
-/* Bytes a sampled instance touches: every buffer but the output whole, the output's ranges and
- * guards (twice: the variant's and the reference's copies). */
+/* Bytes a sampled instance touches: every buffer whole but the output's ranges and guards
+ * (twice: the variant's and the reference's copies) and the declared rows of row-sampled
+ * inputs. */
 static uint64_t sampled_bytes(const struct eng_exec *e, const struct eng_inst *in)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < e->m->nbuffers; i++) {
-        uint64_t b = i == in->sample.out
-                         ? in->sample.elems * eng_dtype_size(e->m->buffers[i].dtype) + 2 * ENG_GUARD_BYTES
-                         : in->var[i].alloc;
+        uint64_t es = eng_dtype_size(e->m->buffers[i].dtype);
+        const struct eng_bufi *v = &in->var[i];
+        uint64_t b = in->sampled && i == in->sample.out ? in->sample.elems * es + 2 * ENG_GUARD_BYTES
+                     : v->rows_only ? v->row_count * v->row_elems * es + 2 * ENG_GUARD_BYTES
+                                    : v->alloc;
         t += b * (in->ref[i].shared_with_var ? 1 : 2);
     }
     return t;
+}
+
+/* The padded extent of buffer i's first dimension. */
+static uint64_t row_count_of(struct eng_exec *e, const struct eng_inst *in, size_t i)
+{
+    const struct eng_buffer_spec *b = &e->m->buffers[i];
+    int64_t dim, pad = 1;
+    if (!b->ndims || eng_values_eval(&in->v, b->dims[0], &dim, e->err, sizeof e->err) != 0 ||
+        (b->pad_to[0] && eng_values_eval(&in->v, b->pad_to[0], &pad, e->err, sizeof e->err) != 0) ||
+        dim <= 0 || pad < 1)
+        return 0;
+    return ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
 }
 
 /* A launch beyond the backend's reach (an output past 2^31 bytes, or too many bytes) that the
@@ -155,10 +176,41 @@ static int sample_if_beyond(struct eng_exec *e, struct eng_inst *in, uint64_t to
                             uint64_t *threads, uint64_t *rthreads)
 {
     const struct eng_manifest *m = e->m;
-    bool beyond = total > maxb;
+    bool big_out = false;
     for (size_t i = 0; i < m->nbuffers; i++)
-        beyond |= m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31);
-    if (!beyond || !e->s->sample_cliffs || !e->B->block_sample)
+        big_out |= m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31);
+    /* KLADDER_CPU_SAMPLE=0 turns samples off: such checks are skipped again (tests do) */
+    const char *env = getenv("KLADDER_CPU_SAMPLE");
+    if ((total <= maxb && !big_out) || !e->s->sample_cliffs || (env && !strcmp(env, "0")))
+        return 0;
+    /* Inputs the rung fills only in the rows its checks read (rung 4's full pools). */
+    const struct eng_rung *R = eng_rung_find(e->s->rung);
+    for (size_t i = 0; R && R->input_rows && i < m->nbuffers; i++) {
+        uint64_t first, rows;
+        int rc = m->buffers[i].role == ENG_ROLE_INPUT
+                     ? R->input_rows(m, &in->v, i, &first, &rows, e->err, sizeof e->err)
+                     : 0;
+        if (rc < 0)
+            return -1;
+        struct eng_bufi *b = &in->var[i];
+        uint64_t dim0 = b->elems && b->padded_elems ? row_count_of(e, in, i) : 0;
+        if (rc == 0 || !dim0)
+            continue;
+        if (first + rows > dim0)
+            rows = first < dim0 ? dim0 - first : 0;
+        b->rows_only = true;
+        b->row_first = first;
+        b->row_count = rows;
+        b->row_elems = b->padded_elems / dim0;
+        in->ref[i] = *b;
+        in->ref[i].shared_with_var = true;
+        uint64_t now = 2 * ENG_GUARD_BYTES + rows * b->row_elems * eng_dtype_size(m->buffers[i].dtype);
+        total = total - b->alloc + now;
+        in->rows_sampled = true;
+    }
+    if (in->rows_sampled && total <= maxb && !big_out)
+        return 0;
+    if (!e->B->block_sample)
         return 0;
     char why[256];
     if (eng_sample_plan(m, &in->v, in->grid, in->rgrid, &in->sample, why, sizeof why) != 0) {
@@ -217,7 +269,7 @@ static int inst_plan(struct eng_exec *e, struct eng_inst *in, const struct eng_s
         int sr = sample_if_beyond(e, in, total, maxb, &threads, &rthreads);
         if (sr != 0)
             return sr;
-        if (in->sampled)
+        if (in->sampled || in->rows_sampled)
             total = sampled_bytes(e, in);
         for (size_t i = 0; !in->sampled && i < m->nbuffers; i++)
             if (m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31)) {
@@ -444,12 +496,24 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
         const char *ref = NULL;
         int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i, &ref);
+        if (b->rows_only && (init == INIT_REPLAY || init >= ENG_INIT_CLASS)) {
+            snprintf(e->err, sizeof e->err, "input %s: a row sample is filled on the device, "
+                     "from its manifest init; values made on the host cannot be sampled",
+                     m->buffers[i].name);
+            return -1;
+        }
         if (init == INIT_REPLAY) {
             ENG_TRY(fill_class(e, in, i, -1, ref, s));
         } else if (init < 0) {
             return -1;
         } else if (init >= ENG_INIT_CLASS) {
             ENG_TRY(fill_class(e, in, i, init - ENG_INIT_CLASS, NULL, s));
+        } else if (b->rows_only) {
+            /* the declared rows only, with the values a whole fill gives them */
+            uint64_t row = b->row_elems;
+            ENG_TRY(u_fill_from(e, b->data + b->row_first * row * eng_dtype_size(dt), b->row_count * row,
+                                dt, (enum eng_init)init, buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0),
+                                b->row_first * row, s));
         } else {
             if (e->host_in && e->host_in[i]) {
                 free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
@@ -1377,6 +1441,16 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
                           sm->nblocks, (unsigned long long)sm->all_blocks,
                           e.m->buffers[sm->out].name, (unsigned long long)sm->elems,
                           (unsigned long long)ins[0].var[sm->out].padded_elems);
+        }
+        for (size_t i = 0; rc == 0 && ins[0].rows_sampled && i < e.m->nbuffers; i++) {
+            const struct eng_bufi *b = &ins[0].var[i];
+            if (!b->rows_only)
+                continue;
+            snprintf(out->oracle, sizeof out->oracle, "reference+sentinel (sampled)");
+            eng_exec_note(&e, "sampled on the cpu backend: input %s filled only in rows %llu to "
+                          "%llu, the rows a correct kernel reads (the rest reads as zero)",
+                          e.m->buffers[i].name, (unsigned long long)b->row_first,
+                          (unsigned long long)(b->row_first + b->row_count - (b->row_count > 0)));
         }
     }
     timer_finish(&e, &t);

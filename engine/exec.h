@@ -27,6 +27,10 @@ struct eng_bufi {
     eng_dptr base, data;
     uint64_t alloc, padded_bytes, elems, padded_elems;
     bool shared_with_var; /* a reference copy that is the variant's buffer (inputs) */
+    /* an input filled only in rows [row_first, row_first + row_count) of its first dimension
+     * (a rung's declared row sample): the rest is reserved, unbacked, and reads as zero */
+    bool rows_only;
+    uint64_t row_first, row_count, row_elems;
 };
 
 struct eng_inst {
@@ -42,6 +46,7 @@ struct eng_inst {
      * output's fills and oracles cover only their tiles (engine/exec_sample.h). */
     bool sampled;
     struct eng_sample sample;
+    bool rows_sampled;   /* some input is filled only in declared rows (eng_bufi.rows_only) */
 };
 
 struct eng_exec {

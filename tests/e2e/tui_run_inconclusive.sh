@@ -1,14 +1,15 @@
 # A run launched from the interface whose checks that reach the bug are all skipped is
-# inconclusive, not a pass: atom-2533's rung 4, buggy variant, on the cpu backend, whose full-pool
-# checks need a 4 GiB input beyond the cpu's reach (the baselines still run). The live view and
-# the status line say "inconclusive"; the record is not a pass.
+# inconclusive, not a pass: atom-2533's rung 4, buggy variant, on the cpu backend with its row
+# samples turned off (KLADDER_CPU_SAMPLE=0), so that the full-pool checks need a 4 GiB input
+# beyond the cpu's reach (the baselines still run). The live view and the status line say
+# "inconclusive"; the record is not a pass.
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
     exit 0
 fi
 db=$KL_TMP/inconclusive.db
-tui_start "$db"
+tui_start "$db" KLADDER_CPU_SAMPLE=0
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0
 keys 2 /
 keys -l 2533
