@@ -170,8 +170,9 @@ static uint64_t row_count_of(struct eng_exec *e, const struct eng_inst *in, size
 }
 
 /* A launch beyond the backend's reach (an output past 2^31 bytes, or too many bytes) that the
- * rung allows to sample and the backend can: plans the block sample and counts only the sampled
- * blocks' threads. 0 (sampled or not), or 1 (skip: the reason in e->detail). */
+ * rung allows to sample: fills only the rows the rung declares of its inputs, and where that is
+ * not enough and the backend can, plans the block sample and counts only the sampled blocks'
+ * threads. 0 (sampled or not), 1 (skip: the reason in e->detail) or -1 (e->err). */
 static int sample_if_beyond(struct eng_exec *e, struct eng_inst *in, uint64_t total, uint64_t maxb,
                             uint64_t *threads, uint64_t *rthreads)
 {
@@ -949,7 +950,7 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         ENG_TRY(eng_exec_res_clear(e, s));
         int dtype = (int)dt;
         float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
-        eng_dptr res = e->res, g1 = e->res + 8 * 8, g2 = e->res + 16 * 8;
+        eng_dptr res = e->res;
         const struct eng_buffer_spec *bs = &m->buffers[i];
         uint64_t rows = 0, k = 0, kstride = 0, len = 0, stride = 0;
         if (bs->ties_any) {
@@ -966,17 +967,6 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         } else {
             void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
             ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
-        }
-        uint64_t pat = eng_dtype_sentinel(dt), gsz = ENG_GUARD_BYTES;
-        uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
-        eng_dptr after = v->data + v->padded_bytes;
-        void *k1[] = {&v->base, &gsz, &pat, &g1};
-        void *k2[] = {&after, &tail, &pat, &g2};
-        /* the guards hold the sentinel whatever the outputs were filled with (garbage
-         * included); only the plain unit test, the baseline, compares values alone */
-        if (guards) {
-            ENG_TRY(eng_exec_ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
-            ENG_TRY(eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
         }
         uint64_t w[ENG_RES_WORDS];
         ENG_TRY(eng_exec_res_read(e, w, s));
@@ -1033,16 +1023,10 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             memcpy(&mx, &bits, 4);
             eng_exec_record_bad(e, -1, 0, (double)mx);
         }
-        if (w[8] || w[16]) {
-            if (w[8])
-                eng_exec_note(e, "%s%s: %llu words of the guard before it were written (first at byte %lld)",
-                     pre, bn, (unsigned long long)w[8], (long long)w[9] - 1 - (long long)ENG_GUARD_BYTES);
-            if (w[16])
-                eng_exec_note(e, "%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
-                     pre, bn, (unsigned long long)w[16], (unsigned long long)(w[17] - 1));
-            e->failed = true;
-            eng_exec_record_bad(e, -1, (int64_t)(w[8] + w[16]), NAN);
-        }
+        /* the guards hold the sentinel whatever the outputs were filled with (garbage
+         * included); only the plain unit test, the baseline, compares values alone */
+        if (guards)
+            ENG_TRY(guards_check(e, in, i, pre, s));
         if (bs->nan_never && eng_vclass_applies(bs->dtype) && eng_exec_inputs_finite(e, in))
             ENG_TRY(nan_never(e, in, i, pre, s));
         if (full && !bs->ties_any)
