@@ -149,6 +149,11 @@ struct eng_backend {
     int (*kernel_resources)(struct eng_kernel *k, struct eng_kernel_resources *out);
 
     int (*mem_alloc)(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err, size_t errlen);
+    /* Optional (NULL: every launch runs whole). Launches of the kernel under test (not the
+     * engine's own oracles) after this call run only the listed blocks (linear ids, x fastest),
+     * until it is called with n = 0. With mem_alloc reserving address space that is backed only
+     * when touched, this lets an emulating backend run a 2^32-byte output's cliff tiles. */
+    void (*block_sample)(struct eng_ctx *ctx, const uint64_t *blocks, size_t n);
     void (*mem_free)(struct eng_ctx *ctx, eng_dptr p);
     int (*memcpy_htod)(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
                        struct eng_stream *s, char *err, size_t errlen);

@@ -44,6 +44,9 @@ struct eng_check_spec {
     int repeats;                /* ENG_MODE_REPEAT */
     int replays;                /* ENG_MODE_GRAPH */
     bool scratch_once;          /* from the variant's options */
+    /* The rung allows a block sample (engine/exec.h) where the backend cannot run the whole
+     * launch: the tiles at each output's 2^31 and 2^32-byte cliffs, the first and the last. */
+    bool sample_cliffs;
     bool event;                 /* from the variant's options */
     double timeout_s;
     char *values;               /* the value class every float input gets instead of its init

@@ -77,6 +77,7 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     cJSON_AddNumberToObject(o, "repeats", s->repeats);
     cJSON_AddNumberToObject(o, "replays", s->replays);
     cJSON_AddBoolToObject(o, "scratch_once", s->scratch_once);
+    cJSON_AddBoolToObject(o, "sample_cliffs", s->sample_cliffs);
     cJSON_AddBoolToObject(o, "event", s->event);
     cJSON_AddNumberToObject(o, "timeout_s", s->timeout_s);
     if (s->values)
@@ -145,6 +146,7 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->repeats = (int)num_of(o, "repeats", 0);
     out->replays = (int)num_of(o, "replays", 0);
     out->scratch_once = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "scratch_once"));
+    out->sample_cliffs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "sample_cliffs"));
     out->event = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "event"));
     out->timeout_s = num_of(o, "timeout_s", 60);
     out->values = str_of(o, "values") ? xstrdup(str_of(o, "values")) : NULL;

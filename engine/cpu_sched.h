@@ -34,6 +34,10 @@ struct cpu_launch {
      * starts: fills the module's per-thread storage (its __shared__ arrays) with garbage. */
     void (*poison)(void *arg);
     void *poison_arg;
+    /* When non-NULL, only these blocks run (linear block ids, x fastest), in this order: a
+     * sample of a launch too large to emulate whole (engine/exec.h, block samples). */
+    const uint64_t *blocks;
+    uint64_t nblocks;
 };
 
 /* Runs the launch to completion. Returns 0, or -1 with a message (a deadlock: threads waiting

@@ -14,8 +14,16 @@ int eng_plan_repeats(double p, double c)
 {
     if (!(p > 0 && p < 1) || !(c > 0 && c < 1))
         return 1;
-    double n = ceil(log(1 - c) / log(1 - p));
-    return n < 1 ? 1 : n > 1e6 ? 1000000 : (int)n;
+    /* log1p: for a rate of 1e-8, log(1 - p) loses half its digits */
+    double n = ceil(log1p(-c) / log1p(-p));
+    return n < 1 ? 1 : n > 1e9 ? 1000000000 : (int)n;
+}
+
+double eng_plan_rate_ruled_out(int n, double c)
+{
+    if (n < 1 || !(c > 0 && c < 1))
+        return 1;
+    return -expm1(log1p(-c) / n);
 }
 
 void eng_planned_free(struct eng_planned *list, size_t n)

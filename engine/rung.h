@@ -59,6 +59,12 @@ struct eng_rung {
     /* A suite that declares this rung has kernels only this rung's machinery can launch (rung
      * 6: ranks and collectives), so a rung that runs every suite (every_suite) leaves it out. */
     bool owns_kernels;
+
+    /* Worker side, optional: the rows of input buffer b that the rung's sampled checks fill
+     * where the backend cannot hold all of it (rung 4's pool_sample), at values v. 1 with
+     * *first and *rows, 0 when the rung declares none for b, -1 with a message. */
+    int (*input_rows)(const struct eng_manifest *m, const struct eng_values *v, size_t b,
+                      uint64_t *first, uint64_t *rows, char *err, size_t errlen);
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */
@@ -110,6 +116,11 @@ struct eng_rung4_spec {
     struct eng_shape *warm;       /* default: baseline shapes plus the default shape */
     size_t npool;
     struct eng_shape *pool;       /* full-pool shapes (large offsets) */
+    /* pool_sample: where the backend cannot hold the whole pool, the pool checks fill only the
+     * rows of input buffer sample_buffer they read, [first, first + rows) (expressions over the
+     * parameters); -1 none. Rows no correct gather reads stay unbacked and read as zero. */
+    int sample_buffer;
+    char *sample_first, *sample_rows;
 };
 /* rung 5: scale and repeats. */
 struct eng_rung5_spec {

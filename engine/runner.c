@@ -270,7 +270,8 @@ static void summarise(struct run *rn, struct eng_summary *s)
             skipped |= e->r.verdict == CDB_SKIP;
             caught |= e->r.verdict == CDB_FAIL || e->r.verdict == CDB_HANG;
         }
-        /* Not caught but some checks could not run here: inconclusive, reported, not failed. */
+        /* Not caught but some checks could not run here: nothing was shown either way. That is
+         * inconclusive, never a pass: the run exits 1 and says so (docs/engine.md). */
         if (!caught && skipped) {
             size_t l = strlen(s->inconclusive);
             snprintf(s->inconclusive + l, sizeof s->inconclusive - l, "%s%s rung %d",
@@ -314,10 +315,22 @@ static void summarise(struct run *rn, struct eng_summary *s)
         s->met = false;
         any_error = true;
     }
+    if (s->inconclusive[0]) {
+        s->met = false;
+        /* only when nothing else went wrong: a failure says more than an open question */
+        s->is_inconclusive = !any_fail && !any_hang && !any_error;
+    }
     s->verdict = s->met ? CDB_PASS : any_fail ? CDB_FAIL : any_hang ? CDB_HANG
-                                   : any_error ? CDB_ERROR : CDB_FAIL;
-    if (eng_cancelled())
+                                   : any_error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
+    if (eng_cancelled()) {
         s->verdict = CDB_CANCELLED;
+        s->is_inconclusive = false;
+    }
+}
+
+const char *eng_summary_verdict_name(const struct eng_summary *s)
+{
+    return s->is_inconclusive ? "inconclusive" : cdb_verdict_name(s->verdict);
 }
 
 /* The reporters the options ask for, NULL-terminated; NULL with a message on error. */
@@ -379,6 +392,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
                                .code_object = o->code_object,
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
+                               .repeat_auto = o->repeat_auto, .rate = o->rate,
+                               .confidence = o->confidence,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
                                .inputs = o->inputs};

@@ -32,6 +32,8 @@ struct eng_run_opts {
     enum eng_schedule schedule;
     uint64_t seed;
     int repeats;               /* 0: from the manifest */
+    bool repeat_auto;          /* --repeat auto: rung 5's N from the failure rate */
+    double rate, confidence;   /* --rate, --confidence (0: the suite's) */
     double timeout_s;          /* per check, from ready; default 60 */
     bool fixed, buggy;
     bool json;                 /* the JSON report on stdout instead of text */

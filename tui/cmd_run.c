@@ -37,7 +37,10 @@ static void print_help(void)
            "  --variant fixed|buggy|both   which variant (default both)\n"
            "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
            "  --device I                   device index (default 0)\n"
-           "  --repeat N                   rung 5 repeats (default: from the suite's failure rate)\n"
+           "  --repeat N|auto              rung 5 repeats (default: the suite's N, else from its\n"
+           "                               failure rate); auto: N = ceil(ln(1-C)/ln(1-R))\n"
+           "  --rate R --confidence C      the failure rate R (0 < R < 1) that auto's repeats rule\n"
+           "                               out at confidence C (default: the suite's; imply auto)\n"
            "  --timeout S                  per-check limit in seconds after setup (default 60)\n"
            "  --wave 32|64                 cpu backend wave width (default 32)\n"
            "  --code-object FILE           run this prebuilt code object (kladder compile --out)\n"
@@ -54,7 +57,8 @@ static void print_help(void)
            "  --no-progress                no progress bar on stderr\n\n"
            "%s\n"
            "exit status: 0 every expectation met (buggy caught, fixed and baselines pass),\n"
-           "1 an expectation not met, 2 usage or setup error\n", run_e2e_help);
+           "1 an expectation not met or the run inconclusive (the checks that reach the bug\n"
+           "were skipped here), 2 usage or setup error\n", run_e2e_help);
 }
 
 static int list_suites(void)
@@ -224,8 +228,18 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 return 2;
         } else if (!strcmp(a, "--repeat")) {
             NEED();
-            if (!cli_parse_int("run", a, v, 1, 1000000, &o.repeats))
+            if (!strcmp(v, "auto"))
+                o.repeat_auto = true;
+            else if (!cli_parse_int("run", a, v, 1, 1000000000, &o.repeats))
                 return 2;
+        } else if (!strcmp(a, "--rate") || !strcmp(a, "--confidence")) {
+            NEED();
+            char *end;
+            double x = strtod(v, &end);
+            if (end == v || *end || !(x > 0 && x < 1))
+                return cli_usage_error("run", "%s expects a probability between 0 and 1 (exclusive), not '%s'", a, v);
+            *(a[2] == 'r' ? &o.rate : &o.confidence) = x;
+            o.repeat_auto = true;
         } else if (!strcmp(a, "--timeout")) {
             NEED();
             int t;
@@ -302,6 +316,9 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     if (!case_id && !suite)
         return cli_usage_error("run", "give --suite NAME|PATH (and --rung N for one of its rungs), "
                                       "or --case ID (--list shows the suites)");
+    if (o.repeat_auto && o.repeats > 0)
+        return cli_usage_error("run", "--repeat %d contradicts --repeat auto (or --rate, --confidence): "
+                               "give a number of repeats or a rate to rule out, not both", o.repeats);
     if (o.inputs && rung != 2)
         return cli_usage_error("run", "--inputs replays captured tensors on rung 2; give --rung 2");
     if (!case_id && rung && !eng_rung_find(rung)) {

@@ -44,6 +44,7 @@ struct live_state {
     struct live_check *checks;
     size_t n, cap;
     bool ended;        /* the "end" event came */
+    bool inconclusive; /* it said the checks that reach the bug were skipped */
     int verdict;       /* of the run, once known */
     bool met;
     bool finished;     /* the child is gone */
@@ -136,7 +137,10 @@ static void live_event(struct live_state *s, const cJSON *ev)
         tui_list_last(&s->list); /* follow the newest verdict */
     } else if (!strcmp(kind, "end")) {
         s->ended = true;
-        int v = jstr(ev, "verdict") ? cdb_verdict_parse(jstr(ev, "verdict")) : -1;
+        const char *vn = jstr(ev, "verdict");
+        /* "inconclusive" is a run's outcome, not a check verdict: recorded as skip */
+        s->inconclusive = vn && !strcmp(vn, "inconclusive");
+        int v = s->inconclusive ? CDB_SKIP : vn ? cdb_verdict_parse(vn) : -1;
         s->verdict = v < 0 ? CDB_ERROR : v;
         s->met = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "expectation_met"));
         s->current[0] = '\0';
@@ -193,11 +197,14 @@ static void live_exit(struct tui_app *app, void *ctx)
     }
     tui_app_results_changed(app);
     if (app->lang == TUI_LANG_ZH)
-        tui_app_message(app, "运行结束：%s", s->run_id[0] ? tui_verdict_word(s->verdict, true)
-                                                           : "未能开始");
+        tui_app_message(app, "运行结束：%s", !s->run_id[0] ? "未能开始"
+                                           : s->inconclusive ? "无结论（能触及缺陷的检查被跳过）"
+                                                             : tui_verdict_word(s->verdict, true));
     else
-        tui_app_message(app, "The run ended: %s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
-                                                               : "it did not start");
+        tui_app_message(app, "The run ended: %s",
+                        !s->run_id[0] ? "it did not start"
+                        : s->inconclusive ? "inconclusive (the checks that reach the bug were skipped)"
+                                          : cdb_verdict_name((enum cdb_verdict)s->verdict));
 }
 
 static void live_start(struct tui_app *app, struct live_state *s, const char *const *argv)
@@ -289,6 +296,8 @@ static void live_draw(struct tui_app *app, void *state)
                                     : tui_tr(app, "running", "运行中");
     else if (!s->run_id[0])
         state_txt = tui_tr(app, "did not start", "未能开始"), role = TUI_ROLE_FAIL;
+    else if (s->inconclusive)
+        state_txt = tui_tr(app, "inconclusive", "无结论"), role = TUI_ROLE_WARN;
     else
         state_txt = tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH),
         role = tui_verdict_role(s->verdict);
@@ -319,6 +328,10 @@ static void live_draw(struct tui_app *app, void *state)
             snprintf(buf, sizeof buf, "%s %s · %.1f s", tui_tr(app, "Now:", "当前："), s->current,
                      cur);
     }
+    else if (s->finished && s->ended && s->inconclusive)
+        snprintf(buf, sizeof buf, "%s",
+                 tui_tr(app, "Inconclusive: the checks that reach the bug were skipped here, so nothing was shown (exit 1)",
+                        "无结论：能触及缺陷的检查在此被跳过，未能证明任何事（退出码 1）"));
     else if (s->finished && s->ended)
         snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
                                                        "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")
