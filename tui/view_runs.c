@@ -121,9 +121,11 @@ static int verdict_rank(int v)
     return v >= 0 && v < CDB_VERDICT_COUNT ? rank[v] : 7;
 }
 
+/* The checks that went wrong: a buggy variant caught is the rung working, not a failure. */
 static int bad_checks(const struct cdb_run_info *ri)
 {
-    return ri->counts[CDB_FAIL] + ri->counts[CDB_HANG] + ri->counts[CDB_ERROR];
+    return ri->counts[CDB_FAIL] + ri->counts[CDB_HANG] + ri->counts[CDB_ERROR] -
+           ri->caught_fail - ri->caught_hang;
 }
 
 static int cmp_text(const char *a, const char *b)
@@ -366,7 +368,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     if (col[COL_VERDICT].w)
         tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
                      selected ? base : tui_verdict_role(ri->run.verdict), buf);
-    tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+    tui_fmt_counts_caught(ri->counts, ri->caught_fail, ri->caught_hang, zh, buf, sizeof buf);
     if (col[COL_COUNTS].w)
         tui_draw_pad(y, x + col[COL_COUNTS].x, col[COL_COUNTS].w, base, buf);
 }
@@ -397,7 +399,7 @@ static void measure_widths(struct tui_app *app, struct runs_state *s, const char
         want[COL_SUITE] = max_int(want[COL_SUITE], text_width(suite_text(ri)));
         tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
         want[COL_VERDICT] = max_int(want[COL_VERDICT], text_width(buf));
-        tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+        tui_fmt_counts_caught(ri->counts, ri->caught_fail, ri->caught_hang, zh, buf, sizeof buf);
         want[COL_COUNTS] = max_int(want[COL_COUNTS], text_width(buf));
     }
     s->want_valid = true;

@@ -21,6 +21,9 @@ static void test_verdict_words(void **state)
     tui_fmt_verdict_lang(CDB_FAIL, true, buf, sizeof buf);
     assert_non_null(strstr(buf, "失败"));
     assert_null(strstr(buf, "fail"));
+    /* every verdict has its Chinese word, the runs' own ones too */
+    assert_string_equal(tui_verdict_word(CDB_INTERRUPTED, true), "已中断");
+    assert_string_equal(tui_verdict_word(CDB_RUNNING, true), "运行中");
 }
 
 static void test_counts_in_words(void **state)
@@ -49,11 +52,37 @@ static void test_counts_in_words(void **state)
     assert_string_equal(buf, "1 error, 1 cancelled, 3 skipped");
 }
 
+/* A passing run whose failures are all buggy variants caught reads as caught bugs, not as
+ * failures; what really failed still comes first and keeps its word. */
+static void test_caught_bugs_in_words(void **state)
+{
+    (void)state;
+    char buf[160];
+    int c[CDB_VERDICT_COUNT] = {0};
+    c[CDB_FAIL] = 17;
+    c[CDB_PASS] = 37;
+    tui_fmt_counts_caught(c, 17, 0, false, buf, sizeof buf);
+    assert_string_equal(buf, "17 bugs caught, 37 passed");
+    tui_fmt_counts_caught(c, 17, 0, true, buf, sizeof buf);
+    assert_string_equal(buf, "捕获 17 个缺陷，37 项通过");
+    /* a second shape: a fixed variant failed and a hung buggy one was caught (a timing bug) */
+    int d[CDB_VERDICT_COUNT] = {0};
+    d[CDB_FAIL] = 3;
+    d[CDB_HANG] = 1;
+    d[CDB_SKIP] = 2;
+    d[CDB_PASS] = 5;
+    tui_fmt_counts_caught(d, 2, 1, false, buf, sizeof buf);
+    assert_string_equal(buf, "1 failed, 3 bugs caught, 2 skipped, 5 passed");
+    tui_fmt_counts_caught(d, 0, 1, false, buf, sizeof buf);
+    assert_string_equal(buf, "3 failed, 1 bug caught, 2 skipped, 5 passed");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdict_words),
         cmocka_unit_test(test_counts_in_words),
+        cmocka_unit_test(test_caught_bugs_in_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
