@@ -13,6 +13,8 @@
 
 #include "casedb/hosts.h"
 #include "casedb/results_query.h"
+#include "casedb/runs_reap.h"
+#include "common/proc_owner.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/bgread.h"
@@ -54,6 +56,8 @@ struct runs_state {
     size_t n_hosts;         /* hosts asked */
     size_t n_answered;
     long pull_ms;
+    /* this process, as the reaper compares a run's owner with it */
+    struct kl_owner here;
 };
 
 /* ---- loading ---- */
@@ -252,8 +256,32 @@ static void runs_ready(struct tui_app *app, void *ctx)
     free(l);
 }
 
+/* A run killed elsewhere (kill -9, a crash, a reboot) stays `running` in the database until a
+ * kladder notices that its owner is gone (casedb/runs_reap.h). Opening the database does that
+ * once; a TUI left open looks again before it reads the list and whenever the list it shows
+ * holds a running run, so such a run turns `interrupted` on the next frame. Looking costs one
+ * read of the running runs and takes no write lock unless one is marked. */
+static bool shows_running(const struct runs_state *s)
+{
+    for (size_t i = 0; s->loaded && i < s->runs.n; i++)
+        if (s->runs.items[i].run.verdict == CDB_RUNNING)
+            return true;
+    return false;
+}
+
+static int reap_gone(struct tui_app *app, struct runs_state *s)
+{
+    char err[256];
+    int marked = 0;
+    /* a database that cannot be written (read-only use) keeps its `running`: nothing to say */
+    if (cdb_runs_reap(app->db, &s->here, &marked, err, sizeof err) != 0)
+        return 0;
+    return marked;
+}
+
 static void load(struct tui_app *app, struct runs_state *s)
 {
+    reap_gone(app, s);
     tui_app_read_cancel(app, &s->reading);
     s->gen = app->results_gen;
     char none = 0;
@@ -274,6 +302,7 @@ static void *runs_init(struct tui_app *app)
     struct runs_state *s = xcalloc(1, sizeof *s);
     s->rung = -1;
     s->verdict = -1;
+    kl_owner_self(&s->here);
     return s; /* loaded when first shown: start-up stays quick on a large database */
 }
 
@@ -458,6 +487,8 @@ static int draw_pull(struct tui_app *app, struct runs_state *s, int y, int x, in
 static void runs_draw(struct tui_app *app, void *state)
 {
     struct runs_state *s = state;
+    if (!s->reading && shows_running(s) && reap_gone(app, s) > 0)
+        tui_app_results_changed(app); /* every view showing results reads them again */
     if ((!s->loaded && !s->reading) || s->gen != app->results_gen)
         load(app, s);
     const struct tui_rect *r = &app->lay.body;
