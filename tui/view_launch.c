@@ -379,8 +379,11 @@ static void launch_draw(struct tui_app *app, void *state)
                         "各阶梯的默认值（阶梯 5：按套件的失败率）"));
     else
         snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "the rung's default", "该阶梯的默认值"));
-    snprintf(val[F_TIMEOUT], sizeof val[0], "%d s %s", timeout_opts[s->timeout],
-             tui_tr(app, "per check", "每项检查"));
+    /* Chinese puts the measure first: "每项检查 60 秒", not "60 s 每项检查" */
+    if (app->lang == TUI_LANG_ZH)
+        snprintf(val[F_TIMEOUT], sizeof val[0], "每项检查 %d 秒", timeout_opts[s->timeout]);
+    else
+        snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
     static const char *const names[F_COUNT][2] = {
         {"Run", "运行"}, {"Backend", "后端"}, {"Device", "设备"},
         {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"}};

@@ -229,8 +229,9 @@ static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, in
             snprintf(lim, sizeof lim, "n/a");
         else
             snprintf(lim, sizeof lim, "%g s", k->limit_s);
-        snprintf(buf, sizeof buf, "%s %s · min %s · max %s · %s %d · %s %s",
-                 tui_tr(app, "median", "中位数"), med, a, b, tui_tr(app, "repeats", "重复"),
+        snprintf(buf, sizeof buf, "%s %s · %s %s · %s %s · %s %d · %s %s",
+                 tui_tr(app, "median", "中位数"), med, tui_tr(app, "min", "最小"), a,
+                 tui_tr(app, "max", "最大"), b, tui_tr(app, "repeats", "重复"),
                  k->repeats, tui_tr(app, "limit", "时限"), lim);
         line_kv(y, x, w, tui_tr(app, "Time", "时间"), buf, TUI_ROLE_NORMAL);
     }

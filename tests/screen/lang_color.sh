@@ -44,3 +44,17 @@ tap_check "Chinese: no English verdict word is left" \
     sh -c "! grep -qE '(✓ pass|✗ fail|⧗ hang)' '$SCREENS/run-checks-zh.screen'"
 tap_check "Chinese: the counts too" grep -q '1 项挂起，捕获 1 个缺陷，4 项通过' "$SCREENS/run-checks-zh.screen"
 tap_check "Chinese: the Runs list's verdicts" grep -qE '✗ 失败 +捕获 1 个缺陷' "$SCREENS/runs-zh-words.screen"
+tap_check "Chinese: a check's times say min and max in Chinese" \
+    grep -qE '^ 时间 中位数 .* · 最小 .* · 最大 .* · 重复 ' "$SCREENS/run-checks-zh.screen"
+# The launch panel in Chinese: the time limit reads in Chinese order, the measure first. On the
+# built-in index (a fresh database), whose flydsl-1199 has a reproducer suite.
+SCREEN_DB=$KL_TMP/builtin.db SCREEN_KEEP_DB=1 screen_run 100x30 'L
+2
+/
+:type 1199
+Enter
+Enter
+r
+:save-screen launch-zh'
+tap_check "Chinese: the launch panel's time limit reads 每项检查 60 秒" \
+    grep -qE '^ 时限 +‹ 每项检查 60 秒 ›' "$SCREENS/launch-zh.screen"
