@@ -46,7 +46,8 @@ static void print_line(const char *label, const char *value)
  * caught, 37 passed"), as the Runs view says it. */
 static void fmt_counts(const struct cdb_run_info *ri, char *buf, size_t len)
 {
-    tui_fmt_counts_caught(ri->counts, ri->caught_fail, ri->caught_hang, false, buf, len);
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, false,
+                       buf, len);
     if (!strcmp(buf, "-"))
         snprintf(buf, len, "no checks");
 }

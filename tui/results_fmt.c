@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "casedb/results.h"
 #include "tui/draw.h"
@@ -80,6 +81,20 @@ void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, 
     }
     if (!buf[0])
         snprintf(buf, len, "-");
+}
+
+void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int run_verdict,
+                        bool zh, char *buf, size_t len)
+{
+    tui_fmt_counts_caught(counts, caught_fail, caught_hang, zh, buf, len);
+    int wrong = counts[CDB_FAIL] - caught_fail + counts[CDB_HANG] - caught_hang +
+                counts[CDB_ERROR] + counts[CDB_CANCELLED];
+    /* A failed run whose checks all passed or skipped failed for what did not happen: its
+     * buggy variant got through every check of its rung. */
+    if (run_verdict == CDB_FAIL && wrong == 0 && caught_fail + caught_hang == 0) {
+        size_t o = strlen(buf);
+        snprintf(buf + o, len - o, "%s", zh ? "；缺陷未被捕获" : "; the bug was not caught");
+    }
 }
 
 void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)

@@ -31,6 +31,11 @@ void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len);
  * expectation, where "17 failed, 37 passed" read as a failing run. */
 void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, bool zh,
                            char *buf, size_t len);
+/* A run's checks as tui_fmt_counts_caught says them; a run that failed although every check
+ * passed or skipped and no bug was caught says why: "6 passed; the bug was not caught" (its
+ * buggy variant got through), where "✗ fail · 6 passed" read as a contradiction. */
+void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int run_verdict,
+                        bool zh, char *buf, size_t len);
 
 /* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
 void tui_fmt_us(double us, char *buf, size_t len);

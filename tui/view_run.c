@@ -250,8 +250,8 @@ static void run_draw(struct tui_app *app, void *state)
     }
     const struct cdb_run_info *ri = &s->d.info;
     char buf[512], counts[160];
-    tui_fmt_counts_caught(ri->counts, ri->caught_fail, ri->caught_hang,
-                          app->lang == TUI_LANG_ZH, counts, sizeof counts);
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict,
+                       app->lang == TUI_LANG_ZH, counts, sizeof counts);
     char verdict[48];
     tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),

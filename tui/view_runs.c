@@ -397,7 +397,8 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     if (col[COL_VERDICT].w)
         tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
                      selected ? base : tui_verdict_role(ri->run.verdict), buf);
-    tui_fmt_counts_caught(ri->counts, ri->caught_fail, ri->caught_hang, zh, buf, sizeof buf);
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, zh,
+                           buf, sizeof buf);
     if (col[COL_COUNTS].w)
         tui_draw_pad(y, x + col[COL_COUNTS].x, col[COL_COUNTS].w, base, buf);
 }
@@ -428,7 +429,8 @@ static void measure_widths(struct tui_app *app, struct runs_state *s, const char
         want[COL_SUITE] = max_int(want[COL_SUITE], text_width(suite_text(ri)));
         tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
         want[COL_VERDICT] = max_int(want[COL_VERDICT], text_width(buf));
-        tui_fmt_counts_caught(ri->counts, ri->caught_fail, ri->caught_hang, zh, buf, sizeof buf);
+        tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, zh,
+                           buf, sizeof buf);
         want[COL_COUNTS] = max_int(want[COL_COUNTS], text_width(buf));
     }
     s->want_valid = true;

@@ -77,12 +77,38 @@ static void test_caught_bugs_in_words(void **state)
     assert_string_equal(buf, "3 failed, 1 bug caught, 2 skipped, 5 passed");
 }
 
+/* A failed run with nothing failed: its buggy variant got through, and it says so. A run that
+ * failed for a real failure, or one that caught its bug, gets no such words. */
+static void test_bug_not_caught(void **state)
+{
+    (void)state;
+    char buf[160];
+    int c[CDB_VERDICT_COUNT] = {0};
+    c[CDB_PASS] = 6;
+    tui_fmt_run_counts(c, 0, 0, CDB_FAIL, false, buf, sizeof buf);
+    assert_string_equal(buf, "6 passed; the bug was not caught");
+    tui_fmt_run_counts(c, 0, 0, CDB_FAIL, true, buf, sizeof buf);
+    assert_string_equal(buf, "6 项通过；缺陷未被捕获");
+    tui_fmt_run_counts(c, 0, 0, CDB_PASS, false, buf, sizeof buf);
+    assert_string_equal(buf, "6 passed");
+    /* a second shape: skipped checks and passes, no failure: still got through */
+    c[CDB_SKIP] = 2;
+    tui_fmt_run_counts(c, 0, 0, CDB_FAIL, false, buf, sizeof buf);
+    assert_string_equal(buf, "2 skipped, 6 passed; the bug was not caught");
+    c[CDB_FAIL] = 1; /* a fixed variant failed: that is the reason */
+    tui_fmt_run_counts(c, 0, 0, CDB_FAIL, false, buf, sizeof buf);
+    assert_string_equal(buf, "1 failed, 2 skipped, 6 passed");
+    tui_fmt_run_counts(c, 1, 0, CDB_FAIL, false, buf, sizeof buf); /* it was the bug, caught */
+    assert_string_equal(buf, "1 bug caught, 2 skipped, 6 passed");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdict_words),
         cmocka_unit_test(test_counts_in_words),
         cmocka_unit_test(test_caught_bugs_in_words),
+        cmocka_unit_test(test_bug_not_caught),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
