@@ -340,10 +340,12 @@ static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
         snprintf(buf, len, "%s", h);
 }
 
-static void when_text(const char *iso, char *buf, size_t len)
+/* "2026-11-29T08:51:17Z" -> "2026-11-29 08:51", or "11-29 08:51" in fewer than 16 cells */
+static void when_text(const char *iso, int cells, char *buf, size_t len)
 {
-    /* "2026-11-29T08:51:17Z" -> "2026-11-29 08:51" */
-    if (iso && strlen(iso) >= 16)
+    if (iso && strlen(iso) >= 16 && cells < 16)
+        snprintf(buf, len, "%.5s %.5s", iso + 5, iso + 11);
+    else if (iso && strlen(iso) >= 16)
         snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
     else
         snprintf(buf, len, "%s", iso ? iso : "");
@@ -378,7 +380,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[256];
     tui_draw_fill(y, x, c->w, base);
-    when_text(ri->run.started, buf, sizeof buf);
+    when_text(ri->run.started, col[COL_WHEN].w, buf, sizeof buf);
     if (col[COL_WHEN].w)
         tui_draw_pad(y, x + col[COL_WHEN].x, col[COL_WHEN].w, selected ? base : TUI_ROLE_DIM, buf);
     host_text(ri, buf, sizeof buf);
@@ -437,21 +439,29 @@ static void measure_widths(struct tui_app *app, struct runs_state *s, const char
     s->want_lang = app->lang;
 }
 
-/* Columns as wide as the runs shown need, giving way in the order machine, host, suite; the
- * counts take what is left. */
+/* Columns as wide as the runs shown need, giving way in the order machine, the start time's
+ * year, the counts' tail, host, suite; the counts take what is left. */
 static void layout_columns(struct tui_app *app, struct runs_state *s, const char *const *heads,
                            int w, struct tui_col *col)
 {
     if (!s->want_valid || s->want_lang != app->lang)
         measure_widths(app, s, heads);
     const int *want = s->want;
-    col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 16};
-    col[COL_HOST] = (struct tui_col){.want = want[COL_HOST], .min = 8, .give = 2};
+    /* The start time gives up its year (11 cells) before the host goes: the host tells a
+     * run made here from a pulled one, and the year is rarely in doubt. */
+    col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 12, .give = 2,
+                                     .keep = true};
+    col[COL_HOST] = (struct tui_col){.want = want[COL_HOST],
+                                     .min = want[COL_HOST] < 8 ? want[COL_HOST] : 8, .give = 4};
     col[COL_MACH] = (struct tui_col){.want = want[COL_MACH], .min = 12, .give = 1};
     col[COL_RUNG] = (struct tui_col){.want = want[COL_RUNG], .min = 2};
-    col[COL_SUITE] = (struct tui_col){.want = want[COL_SUITE], .min = 8, .give = 3};
+    col[COL_SUITE] = (struct tui_col){.want = want[COL_SUITE], .min = 8, .give = 5};
     col[COL_VERDICT] = (struct tui_col){.want = want[COL_VERDICT], .min = 6};
-    col[COL_COUNTS] = (struct tui_col){.want = want[COL_COUNTS], .min = 8, .flex = true};
+    /* the counts' first words say the most ("2 failed, 17 bugs caught…"): they narrow to 20
+     * cells before the host goes, and take what is left over */
+    col[COL_COUNTS] = (struct tui_col){.want = want[COL_COUNTS],
+                                       .min = want[COL_COUNTS] < 20 ? want[COL_COUNTS] : 20,
+                                       .give = 3, .keep = true, .flex = true};
     for (int i = 0; i < COL_COUNT; i++)
         if (col[i].min > col[i].want)
             col[i].min = col[i].want;
