@@ -11,6 +11,7 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/clipboard.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/list.h"
@@ -312,6 +313,17 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
     case TUI_ACT_RUN_MACHINE:
         if (s->loaded)
             tui_app_open(app, TUI_VIEW_MACHINE, &(struct tui_open){.id = s->d.info.machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_COPY:
+        if (s->loaded)
+            tui_app_copy(app, s->d.info.run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_COPY_CMD:
+        if (s->loaded) {
+            char cmd[1024];
+            tui_cmdline_for_shell(s->d.info.run.argv, cmd, sizeof cmd);
+            tui_app_copy(app, cmd);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         tui_runs_pop(app);

@@ -19,6 +19,7 @@
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/child.h"
+#include "tui/clipboard.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
@@ -660,6 +661,17 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         if (s->n_vis)
             tui_app_open(app, TUI_VIEW_MACHINE,
                          &(struct tui_open){.id = shown(s, l->sel)->machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_COPY:
+        if (s->n_vis)
+            tui_app_copy(app, shown(s, l->sel)->run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_COPY_CMD:
+        if (s->n_vis) {
+            char cmd[1024];
+            tui_cmdline_for_shell(shown(s, l->sel)->run.argv, cmd, sizeof cmd);
+            tui_app_copy(app, cmd);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_HOST:
         cycle_host(app, s);
