@@ -91,7 +91,8 @@ void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int
                 counts[CDB_ERROR] + counts[CDB_CANCELLED];
     /* A failed run whose checks all passed or skipped failed for what did not happen: its
      * buggy variant got through every check of its rung. */
-    if (run_verdict == CDB_FAIL && wrong == 0 && caught_fail + caught_hang == 0) {
+    if (run_verdict == CDB_FAIL && wrong == 0 && caught_fail + caught_hang == 0 &&
+        strcmp(buf, "-") != 0) { /* with no check at all there is nothing to explain it by */
         size_t o = strlen(buf);
         snprintf(buf + o, len - o, "%s", zh ? "；缺陷未被捕获" : "; the bug was not caught");
     }

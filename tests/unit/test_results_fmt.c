@@ -91,6 +91,9 @@ static void test_bug_not_caught(void **state)
     assert_string_equal(buf, "6 项通过；缺陷未被捕获");
     tui_fmt_run_counts(c, 0, 0, CDB_PASS, false, buf, sizeof buf);
     assert_string_equal(buf, "6 passed");
+    int none[CDB_VERDICT_COUNT] = {0};
+    tui_fmt_run_counts(none, 0, 0, CDB_FAIL, false, buf, sizeof buf);
+    assert_string_equal(buf, "-");
     /* a second shape: skipped checks and passes, no failure: still got through */
     c[CDB_SKIP] = 2;
     tui_fmt_run_counts(c, 0, 0, CDB_FAIL, false, buf, sizeof buf);
