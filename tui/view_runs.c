@@ -646,6 +646,72 @@ static void cycle_host(struct tui_app *app, struct runs_state *s)
     cdb_host_list_free(&hl);
 }
 
+/* ---- rerun ---- */
+
+/* The value after `opt` among the recorded command line's words ("--timeout 60" -> "60"), in
+ * val; false when absent. The words were joined with spaces when recorded, so only values
+ * without spaces (numbers, names) are read back this way. */
+static bool argv_value(const char *argv, const char *opt, char *val, size_t len)
+{
+    size_t n = strlen(opt);
+    for (const char *p = argv ? strstr(argv, opt) : NULL; p; p = strstr(p + 1, opt)) {
+        if ((p != argv && p[-1] != ' ') || p[n] != ' ')
+            continue;
+        const char *v = p + n + 1, *end = strchr(v, ' ');
+        size_t vl = end ? (size_t)(end - v) : strlen(v);
+        if (vl == 0 || vl >= len)
+            return false;
+        memcpy(val, v, vl);
+        val[vl] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* r on a run made here: the same rung and suite (or case), variants, backend, device, repeats
+ * and time limit, started again and followed in the live view. A pulled run ran elsewhere, on
+ * another machine: it is not rerun here (Y copies its command line). */
+static void rerun(struct tui_app *app, const struct cdb_run_info *ri)
+{
+    if (ri->origin) {
+        tui_app_message(app, "%s", tui_tr(app, "r reruns runs made here; this one was pulled from another host (Y copies its command line)",
+                                          "r 只重跑本机的运行；这一个是从其他主机拉取的（Y 复制其命令行）"));
+        return;
+    }
+    const char *a = ri->run.argv;
+    char suite[256], rung[16], dev[16], rep[16], tmo[16], backend[16];
+    static char opt_rung[] = "--rung", opt_suite[] = "--suite", opt_case[] = "--case";
+    char *target[4];
+    int nt = 0;
+    if (ri->run.rung >= 1 && argv_value(a, "--suite", suite, sizeof suite)) {
+        snprintf(rung, sizeof rung, "%d", ri->run.rung);
+        target[nt++] = opt_rung, target[nt++] = rung, target[nt++] = opt_suite;
+        target[nt++] = suite;
+    } else if (ri->run.case_id && argv_value(a, "--case", suite, sizeof suite)) {
+        target[nt++] = opt_case, target[nt++] = suite;
+    } else {
+        tui_app_message(app, "%s", tui_tr(app, "This run's command line names no suite or case to run again (Y copies it)",
+                                          "此运行的命令行没有可重跑的套件或案例（Y 复制它）"));
+        return;
+    }
+    const char *variant = ri->run.variant && (!strcmp(ri->run.variant, "fixed") ||
+                                              !strcmp(ri->run.variant, "buggy"))
+                              ? ri->run.variant : "both";
+    struct tui_run_opts o = {.target = target, .n_target = nt,
+                             .backend = argv_value(a, "--backend", backend, sizeof backend)
+                                            ? backend : ri->machine.backend,
+                             .device = argv_value(a, "--device", dev, sizeof dev) ? atoi(dev) : 0,
+                             .variant = variant,
+                             .repeats = argv_value(a, "--repeats", rep, sizeof rep) ? atoi(rep) : 0,
+                             .timeout_s = argv_value(a, "--timeout", tmo, sizeof tmo) ? atoi(tmo)
+                                                                                      : 60};
+    if (o.timeout_s <= 0)
+        o.timeout_s = 60;
+    struct tui_argv cmd;
+    tui_launcher_run_argv(app, &o, &cmd);
+    tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){.argv = cmd.v});
+}
+
 static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
 {
     struct runs_state *s = state;
@@ -661,6 +727,12 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         if (s->n_vis)
             tui_app_open(app, TUI_VIEW_MACHINE,
                          &(struct tui_open){.id = shown(s, l->sel)->machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_LAUNCH:
+        /* a run under way is shown, as everywhere; else the selected run is run again */
+        if (tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){0}) || !s->n_vis)
+            return TUI_R_DRAW;
+        rerun(app, shown(s, l->sel));
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_COPY:
         if (s->n_vis)
