@@ -58,3 +58,5 @@ r
 :save-screen launch-zh'
 tap_check "Chinese: the launch panel's time limit reads 每项检查 60 秒" \
     grep -qE '^ 时限 +‹ 每项检查 60 秒 ›' "$SCREENS/launch-zh.screen"
+tap_check "Chinese: the launch panel names the rung in Chinese (阶梯 1, not rung 1)" \
+    grep -qE '^ 运行 +‹ flydsl-1199 · 阶梯 1 ›' "$SCREENS/launch-zh.screen"
