@@ -26,6 +26,7 @@
 
 struct target {
     char *label;
+    char *label_zh; /* the same in Chinese; NULL: the label serves both */
     char *args[4]; /* --case ID, or --rung N --suite NAME|PATH */
     int nargs;
     int rung;      /* N, or 0 for --case (each of its rungs) */
@@ -70,6 +71,7 @@ static void targets_free(struct launch_state *s)
 {
     for (int i = 0; i < s->n_targets; i++) {
         free(s->targets[i].label);
+        free(s->targets[i].label_zh);
         for (int k = 0; k < s->targets[i].nargs; k++)
             free(s->targets[i].args[k]);
     }
@@ -178,6 +180,8 @@ static void collect_one(void *ctx, const struct eng_manifest *m, const char *spe
         target_add(c->s, xasprintf("%s · rung %d%s%s", m->name, r, builtin ? "" : " · ",
                                    builtin ? "" : spec),
                    "--rung", rs, "--suite", spec);
+        c->s->targets[c->s->n_targets - 1].label_zh =
+            xasprintf("%s · 阶梯 %d%s%s", m->name, r, builtin ? "" : " · ", builtin ? "" : spec);
         c->s->targets[c->s->n_targets - 1].rung = r;
         c->s->targets[c->s->n_targets - 1].has_r5 = r == 5;
     }
@@ -277,6 +281,7 @@ static bool open_case(struct tui_app *app, struct launch_state *s, const char *c
         memmove(s->targets + 1, s->targets, (size_t)(s->n_targets - 1) * sizeof *s->targets);
         s->targets[0] = all;
         s->targets[0].label = xasprintf("%s · every suite and rung (--case)", case_id);
+        s->targets[0].label_zh = xasprintf("%s · 所有套件与阶梯（--case）", case_id);
     }
     snprintf(s->title, sizeof s->title, "%s %s", tui_tr(app, "Run case", "运行案例"), case_id);
     open_panel(app, s);
@@ -363,7 +368,9 @@ static void launch_draw(struct tui_app *app, void *state)
         return;
     const struct backend_opt *b = chosen_backend(s);
     char val[F_COUNT][256];
-    snprintf(val[F_TARGET], sizeof val[0], "%.200s", s->targets[s->target].label);
+    const struct target *tg_shown = &s->targets[s->target];
+    snprintf(val[F_TARGET], sizeof val[0], "%.200s",
+             app->lang == TUI_LANG_ZH && tg_shown->label_zh ? tg_shown->label_zh : tg_shown->label);
     snprintf(val[F_BACKEND], sizeof val[0], "%s", b ? b->name : tui_tr(app, "auto (hip, cuda, then cpu)",
                                                                   "自动（hip、cuda，然后 cpu）"));
     if (b && s->device < b->n_devices)
@@ -384,8 +391,11 @@ static void launch_draw(struct tui_app *app, void *state)
                         "各阶梯的默认值（阶梯 5：按套件的失败率）"));
     else
         snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "the rung's default", "该阶梯的默认值"));
-    snprintf(val[F_TIMEOUT], sizeof val[0], "%d s %s", timeout_opts[s->timeout],
-             tui_tr(app, "per check", "每项检查"));
+    /* Chinese puts the measure first: "每项检查 60 秒", not "60 s 每项检查" */
+    if (app->lang == TUI_LANG_ZH)
+        snprintf(val[F_TIMEOUT], sizeof val[0], "每项检查 %d 秒", timeout_opts[s->timeout]);
+    else
+        snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
     if (tg->rung != 2)
         snprintf(val[F_INPUTS], sizeof val[0], "%s", tui_tr(app, "rung 2 only", "仅阶梯 2"));
     else if (s->inputs[0])

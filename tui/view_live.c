@@ -18,6 +18,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/child.h"
+#include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
 #include "tui/list.h"
@@ -234,32 +235,85 @@ static bool live_open(struct tui_app *app, void *state, const struct tui_open *w
     return true;
 }
 
+/* The columns of the checks' rows, laid out by tui/columns.h as the run view's are: the seq and
+ * the verdict never give way, the time gives first, then the variant shrinks; the check and
+ * its detail take what is left. Fixed widths cut a Chinese verdict or a long variant and ran
+ * the time into the check on a narrow screen. */
+enum { LCOL_SEQ, LCOL_VERDICT, LCOL_VARIANT, LCOL_CHECK, LCOL_TIME, LCOL_COUNT };
+
 struct live_draw_ctx {
     struct live_state *s;
     bool zh;
     int y, x, w;
+    const char *heads[LCOL_COUNT]; /* the headings, as the run view's */
+    struct tui_col col[LCOL_COUNT];
 };
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Measured on every frame: a live run has tens or hundreds of checks, not thousands. */
+static void live_layout(struct live_draw_ctx *c)
+{
+    const struct live_state *s = c->s;
+    int seq_w = text_width(c->heads[LCOL_SEQ]), verdict_w = text_width(c->heads[LCOL_VERDICT]),
+        variant_w = text_width(c->heads[LCOL_VARIANT]), check_w = text_width(c->heads[LCOL_CHECK]),
+        time_w = text_width(c->heads[LCOL_TIME]);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct live_check *k = &s->checks[i];
+        char buf[64];
+        snprintf(buf, sizeof buf, "%d", k->seq);
+        seq_w = max_int(seq_w, (int)strlen(buf));
+        tui_fmt_verdict_lang(k->verdict, c->zh, buf, sizeof buf);
+        verdict_w = max_int(verdict_w, text_width(buf));
+        variant_w = max_int(variant_w, text_width(k->variant ? k->variant : ""));
+        check_w = max_int(check_w, text_width(k->check ? k->check : ""));
+        tui_fmt_us(k->median_us, buf, sizeof buf);
+        time_w = max_int(time_w, text_width(buf));
+    }
+    struct tui_col *col = c->col;
+    col[LCOL_SEQ] = (struct tui_col){.want = seq_w, .min = seq_w};
+    col[LCOL_VERDICT] = (struct tui_col){.want = verdict_w, .min = 6};
+    col[LCOL_VARIANT] = (struct tui_col){.want = variant_w, .min = variant_w < 8 ? variant_w : 8,
+                                         .give = 2};
+    /* the check and its detail: as wide as the screen allows */
+    col[LCOL_CHECK] = (struct tui_col){.want = check_w, .min = check_w < 12 ? check_w : 12,
+                                       .flex = true};
+    col[LCOL_TIME] = (struct tui_col){.want = time_w, .min = time_w, .give = 1};
+    tui_columns_fit(col, LCOL_COUNT, c->w, 2);
+}
 
 static void live_row(size_t row, int line, bool selected, void *vctx)
 {
     struct live_draw_ctx *c = vctx;
     const struct live_check *k = &c->s->checks[row];
+    const struct tui_col *col = c->col;
     int y = c->y + line, x = c->x;
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[64];
     tui_draw_fill(y, x, c->w, base);
     snprintf(buf, sizeof buf, "%d", k->seq);
-    tui_draw_right(y, x, 3, selected ? base : TUI_ROLE_DIM, buf);
+    if (col[LCOL_SEQ].w)
+        tui_draw_right(y, x + col[LCOL_SEQ].x, col[LCOL_SEQ].w, selected ? base : TUI_ROLE_DIM,
+                       buf);
     tui_fmt_verdict_lang(k->verdict, c->zh, buf, sizeof buf);
-    tui_draw_pad(y, x + 4, 11, selected ? base : tui_verdict_role(k->verdict), buf);
-    tui_draw_pad(y, x + 16, 15, base, k->variant ? k->variant : "");
-    int rest = c->w - 32 - 11;
-    char *txt = xasprintf("%s%s%s", k->check ? k->check : "",
-                          k->detail && *k->detail ? " — " : "", k->detail ? k->detail : "");
-    tui_draw_pad(y, x + 32, rest, base, txt);
-    free(txt);
+    if (col[LCOL_VERDICT].w)
+        tui_draw_pad(y, x + col[LCOL_VERDICT].x, col[LCOL_VERDICT].w,
+                     selected ? base : tui_verdict_role(k->verdict), buf);
+    if (col[LCOL_VARIANT].w)
+        tui_draw_pad(y, x + col[LCOL_VARIANT].x, col[LCOL_VARIANT].w, base,
+                     k->variant ? k->variant : "");
+    if (col[LCOL_CHECK].w) {
+        char *txt = xasprintf("%s%s%s", k->check ? k->check : "",
+                              k->detail && *k->detail ? " — " : "", k->detail ? k->detail : "");
+        tui_draw_pad(y, x + col[LCOL_CHECK].x, col[LCOL_CHECK].w, base, txt);
+        free(txt);
+    }
     tui_fmt_us(k->median_us, buf, sizeof buf);
-    tui_draw_right(y, x + c->w - 10, 10, base, buf);
+    if (col[LCOL_TIME].w)
+        tui_draw_right(y, x + col[LCOL_TIME].x, col[LCOL_TIME].w, base, buf);
 }
 
 static void progress_bar(int y, int x, int w, int done, int total)
@@ -355,7 +409,24 @@ static void live_draw(struct tui_app *app, void *state)
     y++;
     if (y >= ymax)
         return;
-    struct live_draw_ctx c = {.s = s, .zh = app->lang == TUI_LANG_ZH, .y = y, .x = x, .w = w};
+    struct live_draw_ctx c = {.s = s, .zh = app->lang == TUI_LANG_ZH, .x = x, .w = w,
+                              .heads = {"#", tui_tr(app, "Verdict", "判定"),
+                                        tui_tr(app, "Variant", "变体"),
+                                        tui_tr(app, "Check", "检查"),
+                                        tui_tr(app, "Median", "中位数")}};
+    live_layout(&c);
+    tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
+    for (int i = 0; i < LCOL_COUNT; i++) {
+        if (!c.col[i].w)
+            continue;
+        if (i == LCOL_SEQ || i == LCOL_TIME)
+            tui_draw_right(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, c.heads[i]);
+        else
+            tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, c.heads[i]);
+    }
+    if (++y >= ymax)
+        return;
+    c.y = y;
     tui_list_draw(&s->list, ymax - y, live_row, &c);
 }
 

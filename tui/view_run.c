@@ -12,6 +12,7 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/clipboard.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/list.h"
@@ -265,8 +266,9 @@ static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int
             snprintf(lim, sizeof lim, "n/a");
         else
             snprintf(lim, sizeof lim, "%g s", k->limit_s);
-        snprintf(buf, sizeof buf, "%s %s · min %s · max %s · %s %d · %s %s",
-                 tui_tr(app, "median", "中位数"), med, a, b, tui_tr(app, "repeats", "重复"),
+        snprintf(buf, sizeof buf, "%s %s · %s %s · %s %s · %s %d · %s %s",
+                 tui_tr(app, "median", "中位数"), med, tui_tr(app, "min", "最小"), a,
+                 tui_tr(app, "max", "最大"), b, tui_tr(app, "repeats", "重复"),
                  k->repeats, tui_tr(app, "limit", "时限"), lim);
         y = line_kv(y, x, w, tui_tr(app, "Time", "时间"), buf, TUI_ROLE_NORMAL);
     }
@@ -286,7 +288,8 @@ static void run_draw(struct tui_app *app, void *state)
     }
     const struct cdb_run_info *ri = &s->d.info;
     char buf[512], counts[160];
-    tui_fmt_counts(ri->counts, app->lang == TUI_LANG_ZH, counts, sizeof counts);
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict,
+                       app->lang == TUI_LANG_ZH, counts, sizeof counts);
     char verdict[48];
     tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),
@@ -349,6 +352,17 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
     case TUI_ACT_RUN_MACHINE:
         if (s->loaded)
             tui_app_open(app, TUI_VIEW_MACHINE, &(struct tui_open){.id = s->d.info.machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_COPY:
+        if (s->loaded)
+            tui_app_copy(app, s->d.info.run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_COPY_CMD:
+        if (s->loaded) {
+            char cmd[1024];
+            tui_cmdline_for_shell(s->d.info.run.argv, cmd, sizeof cmd);
+            tui_app_copy(app, cmd);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         tui_runs_pop(app);
