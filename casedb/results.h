@@ -78,6 +78,12 @@ struct cdb_check {
     double time_median_us, time_min_us, time_max_us; /* NAN n/a */
     int repeats;
     double limit_s;           /* watchdog limit; NAN none */
+    /* The two sides of a seam the check found (engine/check.h): what ("wave", "values") and a
+     * phrase per side; all NULL when none was recorded (and for checks pulled from elsewhere). */
+    const char *seam, *seam_a, *seam_b;
+    /* The values the check filled its inputs with (engine/check.h's values: "peaked",
+     * "peaked;V=ones", "replay..."); NULL: the manifest's own inits. */
+    const char *value_class;
 };
 
 /* Each call lands on its own; to make several land together, wrap them in cdb_tx_begin and

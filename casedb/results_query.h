@@ -25,6 +25,10 @@ struct cdb_run_info {
     struct cdb_machine machine;    /* id copied into machine.id */
     int counts[CDB_VERDICT_COUNT]; /* checks per verdict (CDB_RUNNING stays 0) */
     int n_checks;
+    /* Of counts[CDB_FAIL] and counts[CDB_HANG], the checks of the buggy variant (not its
+     * baseline): bugs caught, as a rung means them, not failures of the code under test. (A
+     * control suite's "buggy" variant is correct code: its run's verdict fails on them.) */
+    int caught_fail, caught_hang;
 };
 
 /* NULL and false fields do not filter; rung and verdict take -1 for "any" (0 is rung 0 and

@@ -68,7 +68,14 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
     " r.started, r.finished, r.verdict, m.host, m.backend, m.device, m.target, m.wave_size,"    \
     " m.compute_units, m.mem_bytes, m.driver_version, m.runtime_version, m.compiler_version,"   \
     " m.compute_partition, m.memory_partition, m.kladder_version, m.kladder_commit,"            \
-    " r.n_pass, r.n_fail, r.n_hang, r.n_error, r.n_skip, r.n_cancelled"
+    " r.n_pass, r.n_fail, r.n_hang, r.n_error, r.n_skip, r.n_cancelled," RUN_CAUGHT
+/* Checks of the buggy variant that failed, then hung: read from the checks only for a run that
+ * has such a verdict at all, so listing runs that all passed still reads no checks. */
+#define RUN_CAUGHT_ONE(n_col, verdict)                                                          \
+    " CASE WHEN r." n_col " = 0 THEN 0 ELSE (SELECT count(*) FROM checks c"                     \
+    " JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id AND k.variant = 'buggy'"      \
+    " AND c.verdict = '" verdict "') END"
+#define RUN_CAUGHT RUN_CAUGHT_ONE("n_fail", "fail") "," RUN_CAUGHT_ONE("n_hang", "hang")
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
 /* The machine columns host .. kladder_commit, in the order of the machines table, from column
@@ -115,6 +122,8 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
         ri->counts[v] = sqlite3_column_int(st, 26 + v);
         ri->n_checks += ri->counts[v];
     }
+    ri->caught_fail = sqlite3_column_int(st, 26 + CDB_CANCELLED + 1);
+    ri->caught_hang = sqlite3_column_int(st, 26 + CDB_CANCELLED + 2);
 }
 
 static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char *order,
@@ -180,7 +189,7 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
 #define CHECK_COLUMNS                                                                           \
     "r.uuid, c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle, c.verdict,"    \
     " c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us, c.time_min_us,"          \
-    " c.time_max_us, c.repeats, c.limit_s"
+    " c.time_max_us, c.repeats, c.limit_s, c.seam, c.seam_a, c.seam_b, c.value_class"
 /* CHECK_COLUMNS read from runs r and checks c joined with their key */
 #define CHECK_KEY_JOIN " JOIN check_keys k ON k.id = c.key_id "
 
@@ -198,6 +207,10 @@ static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c
     c->oracle = S(7);
     c->verdict = col_verdict(st, 8);
     c->detail = S(9);
+    c->seam = S(18);
+    c->seam_a = S(19);
+    c->seam_b = S(20);
+    c->value_class = S(21);
 #undef S
     c->first_bad = col_int64_or(st, 10, -1);
     c->bad_count = col_int64_or(st, 11, -1);

@@ -26,10 +26,13 @@ static size_t find(const struct cdb_latest *l, size_t n, const char *src, int ru
     return n;
 }
 
-static void put(struct cdb_latest **l, size_t *n, size_t *cap, const char *src, int rung, int v)
+/* Returns the entry of (src, rung), made with verdict v when there was none. */
+static struct cdb_latest *put(struct cdb_latest **l, size_t *n, size_t *cap, const char *src,
+                              int rung, int v)
 {
-    if (find(*l, *n, src, rung) < *n)
-        return; /* a newer run already gave this rung its verdict */
+    size_t at = find(*l, *n, src, rung);
+    if (at < *n)
+        return &(*l)[at]; /* a newer run already gave this rung its verdict */
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 32;
         *l = xrealloc(*l, *cap * sizeof **l);
@@ -38,6 +41,8 @@ static void put(struct cdb_latest **l, size_t *n, size_t *cap, const char *src, 
     snprintf(e->source, sizeof e->source, "%s", src);
     e->rung = rung;
     e->verdict = (enum cdb_verdict)v;
+    e->runs = e->failed = 0;
+    return e;
 }
 
 int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, size_t *n,
@@ -64,7 +69,10 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         int rung = sqlite3_column_int(st, 1);
         int v = cdb_verdict_parse((const char *)sqlite3_column_text(st, 2));
         if (rung >= 1 && rung <= 8) {
-            put(out, n, &cap, src ? src : "", rung, v < 0 ? CDB_ERROR : v);
+            struct cdb_latest *e = put(out, n, &cap, src ? src : "", rung, v < 0 ? CDB_ERROR : v);
+            e->runs++;
+            e->failed += v == CDB_FAIL || v == CDB_HANG || v == CDB_ERROR || v < 0 ||
+                         v == CDB_INTERRUPTED;
             continue;
         }
         if (rung != 0 || multi >= max_multi)
@@ -89,7 +97,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
             worst[last] = CDB_INTERRUPTED;
         for (int r = 1; r <= 8; r++)
             if (worst[r] >= 0)
-                put(out, n, &cap, src ? src : "", r, worst[r]);
+                (void)put(out, n, &cap, src ? src : "", r, worst[r]);
     }
     sqlite3_finalize(ck);
     sqlite3_finalize(st);

@@ -2,7 +2,7 @@
  * for the local host and each pulled host. Cheap on a large database: one pass over the runs
  * table, newest first, without per-run counts; a run of several rungs (rung 0, `kladder run
  * --case`) gives each of its rungs the worst verdict of its checks there (at most max_multi such
- * runs are read, newest first). */
+ * runs are read, newest first). Each (source, rung) also counts its runs and failed runs. */
 #ifndef KL_CASEDB_RUNS_LATEST_H
 #define KL_CASEDB_RUNS_LATEST_H
 
@@ -16,6 +16,10 @@ struct cdb_latest {
     char source[72];         /* hosts.name the run was pulled from; "" for runs made here */
     int rung;                /* 1..8 */
     enum cdb_verdict verdict;
+    /* Every finished run of this one rung from this source (runs of several rungs are not
+     * counted), and those that failed, hung, erred or were interrupted: the latest verdict
+     * alone hides a rung that fails one run in three. */
+    int runs, failed;
 };
 
 /* *out (malloc'd, *n entries) gets one entry per (source, rung) that has a finished run, sources

@@ -228,5 +228,17 @@ static const char migration_3_results[] =
 
 static const char *const migration_3[] = {migration_3_results, NULL};
 
-const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3};
+/* Migration 4: the two sides of a seam a check found (rung 3's wave, a kernel's value beside
+ * the reference's), kept apart from the detail sentence so the run view can set them side by
+ * side; and the values a check filled its inputs with (rung 2's value class or replay). NULL
+ * for every check before it, and for checks that record none. */
+static const char migration_4_results[] =
+    "ALTER TABLE checks ADD COLUMN value_class TEXT;"
+    "ALTER TABLE checks ADD COLUMN seam TEXT;"
+    "ALTER TABLE checks ADD COLUMN seam_a TEXT;"
+    "ALTER TABLE checks ADD COLUMN seam_b TEXT;";
+
+static const char *const migration_4[] = {migration_4_results, NULL};
+
+const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

@@ -35,7 +35,8 @@ static const struct {
     [W_RUN_ID] = {"SELECT id FROM runs WHERE uuid = ?1", "looking up a run"},
     [W_CHECK] = {"INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, first_bad,"
                  " bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
-                 " limit_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                 " limit_s, seam, seam_a, seam_b, value_class) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+                 " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
                  "storing a check"},
     [W_COUNT] = {"UPDATE runs SET n_pass = n_pass + (?2 = 0), n_fail = n_fail + (?2 = 1),"
                  " n_hang = n_hang + (?2 = 2), n_error = n_error + (?2 = 3),"
@@ -226,6 +227,16 @@ int cdb_writer_check(struct cdb_writer *w, sqlite3_int64 run_id, const struct cd
     bind_dbl(st, 12, c->time_max_us);
     sqlite3_bind_int(st, 13, c->repeats);
     bind_dbl(st, 14, c->limit_s);
+    /* a seam is all three or nothing */
+    bool seam = c->seam && c->seam_a && c->seam_b;
+    for (int i = 0; i < 3; i++) {
+        const char *v = i == 0 ? c->seam : i == 1 ? c->seam_a : c->seam_b;
+        if (seam)
+            bind_str(st, 15 + i, v);
+        else
+            sqlite3_bind_null(st, 15 + i);
+    }
+    bind_str(st, 18, c->value_class && *c->value_class ? c->value_class : NULL);
     return done(w, W_CHECK, err, errlen);
 }
 

@@ -32,6 +32,14 @@ typedef uint64_t eng_dptr;
 struct eng_ctx;    /* an opened device, backend-defined */
 struct eng_module; /* a loaded code object */
 struct eng_kernel; /* an entry point in a module; owned by its module */
+
+/* A loaded kernel's resources; -1 = not known. */
+struct eng_kernel_resources {
+    int64_t registers;    /* per thread */
+    int64_t shared_bytes; /* static shared memory per block */
+    int64_t local_bytes;  /* local memory per thread: spills and private arrays */
+    int64_t max_threads;  /* the largest block the kernel can launch with */
+};
 struct eng_stream;
 struct eng_event;
 struct eng_graph;
@@ -141,8 +149,17 @@ struct eng_backend {
     /* The kernel's parameters as the code object declares them: their count, and the size in
      * bytes of each of the first max in sizes. -1 where the runtime cannot tell; NULL = never. */
     int (*kernel_params)(struct eng_kernel *k, size_t *sizes, int max);
+    /* What the loaded kernel uses per the runtime (CUDA's cuFuncGetAttribute): 0 with each
+     * field filled or -1 where that one could not be read, or -1 when the runtime can say
+     * nothing. NULL = never (the cpu backend; AMD reads its code objects instead). */
+    int (*kernel_resources)(struct eng_kernel *k, struct eng_kernel_resources *out);
 
     int (*mem_alloc)(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err, size_t errlen);
+    /* Optional (NULL: every launch runs whole). Launches of the kernel under test (not the
+     * engine's own oracles) after this call run only the listed blocks (linear ids, x fastest),
+     * until it is called with n = 0. With mem_alloc reserving address space that is backed only
+     * when touched, this lets an emulating backend run a 2^32-byte output's cliff tiles. */
+    void (*block_sample)(struct eng_ctx *ctx, const uint64_t *blocks, size_t n);
     void (*mem_free)(struct eng_ctx *ctx, eng_dptr p);
     int (*memcpy_htod)(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
                        struct eng_stream *s, char *err, size_t errlen);

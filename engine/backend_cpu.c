@@ -375,6 +375,8 @@ struct work {
     unsigned grid[3], block[3], shared;
     void *argblob;
     void **argv;
+    uint64_t *blocks;   /* owned: the block sample this launch runs, or NULL for all */
+    size_t nblocks;
     /* copy / memset */
     void *dst;
     const void *src;
@@ -430,6 +432,8 @@ struct eng_ctx {
     size_t nallocs, capallocs;
     char sticky[512];         /* the first execution error; every later call reports it */
     uint64_t rng;
+    uint64_t *sample;         /* the block sample of the launches that follow, or NULL */
+    size_t nsample;
 };
 
 static uint64_t now_ns(void)
@@ -468,6 +472,8 @@ static void work_release(struct work *w)
     free(w->argblob);
     free(w->argv);
     free(w->staged);
+    free(w->blocks);
+    w->blocks = NULL;
     w->argblob = NULL;
     w->argv = NULL;
     w->staged = NULL;
@@ -485,6 +491,7 @@ static void cpu_close(struct eng_ctx *c)
     for (size_t i = 0; i < c->nallocs; i++)
         munmap(c->allocs[i].p, c->allocs[i].len);
     free(c->allocs);
+    free(c->sample);
     free(c);
 }
 
@@ -744,6 +751,8 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             .seed = c->opts.seed,
             .launch_no = w->k->oracle ? 0 : c->launches++,
             .workers = sched == ENG_SCHED_DEFAULT ? cpu_threads() : 1,
+            .blocks = w->blocks,
+            .nblocks = w->nblocks,
         };
         if (sched == ENG_SCHED_ADVERSARIAL || sched == ENG_SCHED_PCT) {
             l.poison = poison_shared;
@@ -1009,6 +1018,13 @@ static int cpu_launch(struct eng_ctx *c, struct eng_kernel *k, const unsigned gr
     }
     struct work w = {.kind = W_LAUNCH, .k = k, .shared = shared_bytes};
     memcpy(w.grid, grid, sizeof w.grid);
+    if (c->sample && !k->oracle) {
+        uint64_t all = (uint64_t)grid[0] * grid[1] * grid[2];
+        w.blocks = xcalloc(c->nsample + 1, sizeof *w.blocks);
+        for (size_t i = 0; i < c->nsample; i++)
+            if ((w.blocks[w.nblocks] = c->sample[i]) < all) /* blocks past the grid do not exist */
+                w.nblocks++;
+    }
     memcpy(w.block, block, sizeof w.block);
     int n = k->sig->nargs;
     size_t total = 0;
@@ -1030,6 +1046,16 @@ static int cpu_launch(struct eng_ctx *c, struct eng_kernel *k, const unsigned gr
     }
     enqueue(c, st, &w, NULL);
     return 0;
+}
+
+/* Later launches run only these blocks (n = 0: all of them again). */
+static void cpu_block_sample(struct eng_ctx *c, const uint64_t *blocks, size_t n)
+{
+    free(c->sample);
+    c->sample = n ? xcalloc(n, sizeof *c->sample) : NULL;
+    if (n)
+        memcpy(c->sample, blocks, n * sizeof *blocks);
+    c->nsample = n;
 }
 
 static int cpu_graph_begin(struct eng_ctx *c, struct eng_stream *s, char *err, size_t errlen)
@@ -1127,6 +1153,7 @@ const struct eng_backend eng_backend_cpu = {
     .kernel_get = cpu_kernel_get,
     .kernel_params = cpu_kernel_params,
     .mem_alloc = cpu_mem_alloc,
+    .block_sample = cpu_block_sample,
     .mem_free = cpu_mem_free,
     .memcpy_htod = cpu_memcpy_htod,
     .memcpy_dtoh = cpu_memcpy_dtoh,

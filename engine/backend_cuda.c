@@ -55,6 +55,11 @@ enum {
     CU_ATTR_CC_MINOR = 76,
     CU_ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
     CU_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    /* CUfunction_attribute, for cuFuncGetAttribute */
+    CU_FUNC_ATTR_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTR_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTR_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTR_NUM_REGS = 4,
     CU_STREAM_NON_BLOCKING = 1,
     CU_EVENT_DEFAULT = 0,
     CU_CAPTURE_MODE_THREAD_LOCAL = 1,
@@ -163,6 +168,10 @@ static struct gpu_rt_api cu_rt = {
     .ctx_set_current = cu_ctx_set_current,
     .event_create = cu_event_create,
     .dyn_shared_opt_in = cu_dyn_shared_opt_in,
+    .attr_registers = CU_FUNC_ATTR_NUM_REGS,
+    .attr_shared_bytes = CU_FUNC_ATTR_SHARED_SIZE_BYTES,
+    .attr_local_bytes = CU_FUNC_ATTR_LOCAL_SIZE_BYTES,
+    .attr_max_threads = CU_FUNC_ATTR_MAX_THREADS_PER_BLOCK,
     .call = {
         .ctx_acquire = "cuDevicePrimaryCtxRetain",
         .ctx_set_current = "cuCtxSetCurrent",
@@ -183,6 +192,7 @@ static struct gpu_rt_api cu_rt = {
         .event_sync = "cuEventSynchronize",
         .launch = "cuLaunchKernel",
         .dyn_shared_opt_in = "cuFuncSetAttribute",
+        .func_attr = "cuFuncGetAttribute",
         .capture_begin = "cuStreamBeginCapture_v2",
         .capture_end = "cuStreamEndCapture",
         .graph_instantiate_flags = "cuGraphInstantiateWithFlags",
@@ -251,6 +261,7 @@ static int load_driver(void)
         RT_OPT(module_global, "cuModuleGetGlobal_v2"),
         /* Optional: CUDA 12.4 and later say how many parameters a kernel takes. */
         RT_OPT(param_info, "cuFuncGetParamInfo"),
+        RT_OPT(func_attr, "cuFuncGetAttribute"),
         RT(launch, "cuLaunchKernel"),
         RT(mem_alloc, "cuMemAlloc_v2"),
         RT(mem_free, "cuMemFree_v2"),

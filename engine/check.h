@@ -44,11 +44,16 @@ struct eng_check_spec {
     int repeats;                /* ENG_MODE_REPEAT */
     int replays;                /* ENG_MODE_GRAPH */
     bool scratch_once;          /* from the variant's options */
+    /* The rung allows a block sample (engine/exec.h) where the backend cannot run the whole
+     * launch: the tiles at each output's 2^31 and 2^32-byte cliffs, the first and the last. */
+    bool sample_cliffs;
     bool event;                 /* from the variant's options */
     double timeout_s;
     char *values;               /* the value class every float input gets instead of its init
                                  * ("peaked", engine/value_class.h), then per-buffer inits that
                                  * override it ("peaked;V=ones"); or NULL */
+    char *e2e;                  /* rung 8's user evaluation (engine/e2e_check.h), JSON; or NULL */
+    char *model;                /* rung 8's built-in model (engine/model_check.h), JSON; or NULL */
 };
 
 struct eng_check_result {
@@ -60,7 +65,15 @@ struct eng_check_result {
     double max_err;
     double t_med_us, t_min_us, t_max_us; /* NAN when the backend cannot time */
     int repeats;
+    /* The two sides of a seam the check found, side by side in the run view: what the seam is
+     * ("wave", "values") and a short phrase per side ("kernel softmax_buggy assumes: wave 64",
+     * "this run: wave 32"). seam[0] == '\0': none recorded. */
+    char seam[16];
+    char seam_a[192], seam_b[192];
 };
+
+/* Records the seam of a failing check (the first one a check finds is kept). */
+void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b);
 
 void eng_check_result_init(struct eng_check_result *r);
 void eng_check_spec_free(struct eng_check_spec *s);

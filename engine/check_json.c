@@ -25,6 +25,15 @@ void eng_check_result_init(struct eng_check_result *r)
     r->t_med_us = r->t_min_us = r->t_max_us = NAN;
 }
 
+void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b)
+{
+    if (r->seam[0])
+        return;
+    snprintf(r->seam, sizeof r->seam, "%s", what);
+    snprintf(r->seam_a, sizeof r->seam_a, "%s", a);
+    snprintf(r->seam_b, sizeof r->seam_b, "%s", b);
+}
+
 void eng_check_spec_free(struct eng_check_spec *s)
 {
     free(s->suite);
@@ -32,6 +41,8 @@ void eng_check_spec_free(struct eng_check_spec *s)
     free(s->variant);
     free(s->name);
     free(s->values);
+    free(s->e2e);
+    free(s->model);
     for (size_t i = 0; i < s->nshapes; i++)
         eng_shape_free(&s->shapes[i]);
     free(s->shapes);
@@ -66,10 +77,15 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     cJSON_AddNumberToObject(o, "repeats", s->repeats);
     cJSON_AddNumberToObject(o, "replays", s->replays);
     cJSON_AddBoolToObject(o, "scratch_once", s->scratch_once);
+    cJSON_AddBoolToObject(o, "sample_cliffs", s->sample_cliffs);
     cJSON_AddBoolToObject(o, "event", s->event);
     cJSON_AddNumberToObject(o, "timeout_s", s->timeout_s);
     if (s->values)
         cJSON_AddStringToObject(o, "values", s->values);
+    if (s->e2e)
+        cJSON_AddStringToObject(o, "e2e", s->e2e);
+    if (s->model)
+        cJSON_AddStringToObject(o, "model", s->model);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -130,9 +146,12 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->repeats = (int)num_of(o, "repeats", 0);
     out->replays = (int)num_of(o, "replays", 0);
     out->scratch_once = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "scratch_once"));
+    out->sample_cliffs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "sample_cliffs"));
     out->event = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "event"));
     out->timeout_s = num_of(o, "timeout_s", 60);
     out->values = str_of(o, "values") ? xstrdup(str_of(o, "values")) : NULL;
+    out->e2e = str_of(o, "e2e") ? xstrdup(str_of(o, "e2e")) : NULL;
+    out->model = str_of(o, "model") ? xstrdup(str_of(o, "model")) : NULL;
     out->nshapes = (size_t)cJSON_GetArraySize(shapes);
     out->shapes = xcalloc(out->nshapes + 1, sizeof *out->shapes);
     size_t i = 0;
@@ -172,6 +191,12 @@ char *eng_check_result_json(const struct eng_check_result *r)
     eng_json_add_number(o, "t_min_us", r->t_min_us);
     eng_json_add_number(o, "t_max_us", r->t_max_us);
     cJSON_AddNumberToObject(o, "repeats", r->repeats);
+    if (r->seam[0]) {
+        cJSON *sm = cJSON_AddObjectToObject(o, "seam");
+        cJSON_AddStringToObject(sm, "what", r->seam);
+        cJSON_AddStringToObject(sm, "a", r->seam_a);
+        cJSON_AddStringToObject(sm, "b", r->seam_b);
+    }
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -203,6 +228,9 @@ int eng_check_result_parse(const char *text, struct eng_check_result *out, char 
     out->t_min_us = num_of(o, "t_min_us", NAN);
     out->t_max_us = num_of(o, "t_max_us", NAN);
     out->repeats = (int)num_of(o, "repeats", 0);
+    const cJSON *sm = cJSON_GetObjectItemCaseSensitive(o, "seam");
+    if (cJSON_IsObject(sm) && str_of(sm, "what") && str_of(sm, "a") && str_of(sm, "b"))
+        eng_check_seam(out, str_of(sm, "what"), str_of(sm, "a"), str_of(sm, "b"));
     cJSON_Delete(o);
     return 0;
 }

@@ -417,6 +417,8 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&ls->mu);
         if (stop)
             break;
+        if (ls->l->blocks)
+            b = ls->l->blocks[b];
         if (run_block(w, b, err, sizeof err) != 0) {
             fail(ls, err[0] ? err : "kernel stopped");
             break;
@@ -464,7 +466,7 @@ static void worker_free(struct worker *w)
 
 int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
 {
-    uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t nblocks = l->blocks ? l->nblocks : (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     unsigned nthreads = l->block[0] * l->block[1] * l->block[2];
     if (!nblocks || !nthreads)
         return 0;

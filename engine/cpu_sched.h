@@ -39,6 +39,10 @@ struct cpu_launch {
      * the module has none. */
     void *tls;
     size_t tls_size;
+    /* When non-NULL, only these blocks run (linear block ids, x fastest), in this order: a
+     * sample of a launch too large to emulate whole (engine/exec.h, block samples). */
+    const uint64_t *blocks;
+    uint64_t nblocks;
 };
 
 /* Runs the launch to completion. Returns 0, or -1 with a message (a deadlock: threads waiting

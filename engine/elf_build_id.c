@@ -8,11 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "engine/elf_map.h"
 
 
 #define NT_GNU_BUILD_ID 3
@@ -111,32 +108,14 @@ int eng_elf_build_id(const char *path, char out[2 * ELF_BUILD_ID_MAX + 1], char 
                      size_t errlen)
 {
     out[0] = '\0';
-    /* Mapped, not read: the libraries worth pinning (a GPU runtime, a torch build) can be far
-     * larger than a whole-file read allows, and only the headers and notes are touched. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    size_t len;
+    const unsigned char *map = eng_elf_map(path, &len, err, errlen);
+    if (!map)
         return -1;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-        snprintf(err, errlen, "%s: expected an ELF file (a shared library), found %s", path,
-                 S_ISREG(st.st_mode) ? "an empty file" : "something that is not a file");
-        close(fd);
-        return -1;
-    }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
     char why[256];
-    int rc = eng_elf_build_id_mem(map, (size_t)st.st_size, out, why, sizeof why);
+    int rc = eng_elf_build_id_mem(map, len, out, why, sizeof why);
     if (rc != 0)
         snprintf(err, errlen, "%s: %s", path, why);
-    munmap(map, (size_t)st.st_size);
+    eng_elf_unmap(map, len);
     return rc;
 }

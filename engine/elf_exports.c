@@ -2,17 +2,13 @@
  * string table its sh_link names. */
 #include "engine/elf_exports.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/xalloc.h"
+#include "engine/elf_map.h"
 
 #define SHT_DYNSYM 11
 #define SHN_UNDEF 0
@@ -22,7 +18,7 @@
 #define STV_PROTECTED 3
 
 struct eng_elf_exports {
-    unsigned char *map;
+    const unsigned char *map;
     size_t len;
     uint64_t sym_off, sym_count, str_off, str_size;
 };
@@ -42,24 +38,13 @@ static bool in_file(size_t len, uint64_t off, uint64_t size)
 
 struct eng_elf_exports *eng_elf_exports_open(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    size_t len;
+    const unsigned char *d = eng_elf_map(path, &len, err, errlen);
+    if (!d)
         return NULL;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size < 64) {
-        close(fd);
+    if (len < 64) {
         snprintf(err, errlen, "%s: expected a shared library (an ELF file)", path);
-        return NULL;
-    }
-    size_t len = (size_t)st.st_size;
-    unsigned char *d = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (d == MAP_FAILED) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        eng_elf_unmap(d, len);
         return NULL;
     }
     const char *why = NULL;
@@ -94,7 +79,7 @@ struct eng_elf_exports *eng_elf_exports_open(const char *path, char *err, size_t
     }
     if (why) {
         snprintf(err, errlen, "%s: %s", path, why);
-        munmap(d, len);
+        eng_elf_unmap(d, len);
         return NULL;
     }
     struct eng_elf_exports *out = xmalloc(sizeof *out);
@@ -125,6 +110,6 @@ void eng_elf_exports_close(struct eng_elf_exports *x)
 {
     if (!x)
         return;
-    munmap(x->map, x->len);
+    eng_elf_unmap(x->map, x->len);
     free(x);
 }

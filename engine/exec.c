@@ -62,17 +62,23 @@ static int u_pattern(struct eng_exec *e, eng_dptr p, uint64_t nbytes, uint64_t p
     return eng_exec_ulaunch(e, e->kpat, nbytes / 8 + 1, s, a);
 }
 
-static int u_fill(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum eng_init init,
-                  uint64_t seed, struct eng_stream *s)
+/* Fills n elements at p with the values of global indices first .. first + n - 1. */
+static int u_fill_from(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt,
+                       enum eng_init init, uint64_t seed, uint64_t first, struct eng_stream *s)
 {
     if (!n)
         return 0;
     if (init == ENG_INIT_ZEROS)
         return e->B->memset_d8(e->ctx, p, 0, n * eng_dtype_size(dt), s, e->err, sizeof e->err);
     int dtype = (int)dt, in = (int)init;
-    uint64_t first = 0;
     void *a[] = {&p, &n, &dtype, &in, &seed, &first};
     return eng_exec_ulaunch(e, e->kfill, n, s, a);
+}
+
+static int u_fill(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt, enum eng_init init,
+                  uint64_t seed, struct eng_stream *s)
+{
+    return u_fill_from(e, p, n, dt, init, seed, 0, s);
 }
 
 int eng_exec_res_clear(struct eng_exec *e, struct eng_stream *s)
@@ -130,8 +136,95 @@ static void inst_free(struct eng_exec *e, struct eng_inst *in)
     free(in->args_var);
     free(in->args_ref);
     free(in->desc);
+    eng_sample_free(&in->sample);
     eng_values_free(&in->v);
     memset(in, 0, sizeof *in);
+}
+
+/* Bytes a sampled instance touches: every buffer whole but the output's ranges and guards
+ * (twice: the variant's and the reference's copies) and the declared rows of row-sampled
+ * inputs. */
+static uint64_t sampled_bytes(const struct eng_exec *e, const struct eng_inst *in)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        uint64_t es = eng_dtype_size(e->m->buffers[i].dtype);
+        const struct eng_bufi *v = &in->var[i];
+        uint64_t b = in->sampled && i == in->sample.out ? in->sample.elems * es + 2 * ENG_GUARD_BYTES
+                     : v->rows_only ? v->row_count * v->row_elems * es + 2 * ENG_GUARD_BYTES
+                                    : v->alloc;
+        t += b * (in->ref[i].shared_with_var ? 1 : 2);
+    }
+    return t;
+}
+
+/* The padded extent of buffer i's first dimension. */
+static uint64_t row_count_of(struct eng_exec *e, const struct eng_inst *in, size_t i)
+{
+    const struct eng_buffer_spec *b = &e->m->buffers[i];
+    int64_t dim, pad = 1;
+    if (!b->ndims || eng_values_eval(&in->v, b->dims[0], &dim, e->err, sizeof e->err) != 0 ||
+        (b->pad_to[0] && eng_values_eval(&in->v, b->pad_to[0], &pad, e->err, sizeof e->err) != 0) ||
+        dim <= 0 || pad < 1)
+        return 0;
+    return ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
+}
+
+/* A launch beyond the backend's reach (an output past 2^31 bytes, or too many bytes) that the
+ * rung allows to sample: fills only the rows the rung declares of its inputs, and where that is
+ * not enough and the backend can, plans the block sample and counts only the sampled blocks'
+ * threads. 0 (sampled or not), 1 (skip: the reason in e->detail) or -1 (e->err). */
+static int sample_if_beyond(struct eng_exec *e, struct eng_inst *in, uint64_t total, uint64_t maxb,
+                            uint64_t *threads, uint64_t *rthreads)
+{
+    const struct eng_manifest *m = e->m;
+    bool big_out = false;
+    for (size_t i = 0; i < m->nbuffers; i++)
+        big_out |= m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31);
+    /* KLADDER_CPU_SAMPLE=0 turns samples off: such checks are skipped again (tests do) */
+    const char *env = getenv("KLADDER_CPU_SAMPLE");
+    if ((total <= maxb && !big_out) || !e->s->sample_cliffs || (env && !strcmp(env, "0")))
+        return 0;
+    /* Inputs the rung fills only in the rows its checks read (rung 4's full pools). */
+    const struct eng_rung *R = eng_rung_find(e->s->rung);
+    for (size_t i = 0; R && R->input_rows && i < m->nbuffers; i++) {
+        uint64_t first, rows;
+        int rc = m->buffers[i].role == ENG_ROLE_INPUT
+                     ? R->input_rows(m, &in->v, i, &first, &rows, e->err, sizeof e->err)
+                     : 0;
+        if (rc < 0)
+            return -1;
+        struct eng_bufi *b = &in->var[i];
+        uint64_t dim0 = b->elems && b->padded_elems ? row_count_of(e, in, i) : 0;
+        if (rc == 0 || !dim0)
+            continue;
+        if (first + rows > dim0)
+            rows = first < dim0 ? dim0 - first : 0;
+        b->rows_only = true;
+        b->row_first = first;
+        b->row_count = rows;
+        b->row_elems = b->padded_elems / dim0;
+        in->ref[i] = *b;
+        in->ref[i].shared_with_var = true;
+        uint64_t now = 2 * ENG_GUARD_BYTES + rows * b->row_elems * eng_dtype_size(m->buffers[i].dtype);
+        total = total - b->alloc + now;
+        in->rows_sampled = true;
+    }
+    if (in->rows_sampled && total <= maxb && !big_out)
+        return 0;
+    if (!e->B->block_sample)
+        return 0;
+    char why[256];
+    if (eng_sample_plan(m, &in->v, in->grid, in->rgrid, &in->sample, why, sizeof why) != 0) {
+        eng_exec_note(e, "%s: beyond the cpu backend, and cannot be sampled: %s (run it on a GPU)",
+                      in->desc, why);
+        return 1;
+    }
+    in->sampled = true;
+    uint64_t per_block = (uint64_t)in->block[0] * in->block[1] * in->block[2];
+    *threads = in->sample.nblocks * per_block;
+    *rthreads = in->sample.nblocks * (uint64_t)in->rblock[0] * in->rblock[1] * in->rblock[2];
+    return 0;
 }
 
 /* Sizes, geometry and the cpu backend's reach. Returns 0, 1 (skip, reason in e->detail) or -1. */
@@ -175,7 +268,12 @@ static int inst_plan(struct eng_exec *e, struct eng_inst *in, const struct eng_s
         uint64_t maxb = env_limit("KLADDER_CPU_MAX_BYTES", e->B->caps.max_check_bytes);
         uint64_t maxt = env_limit("KLADDER_CPU_MAX_THREADS", e->B->caps.max_check_threads);
         human_bytes(maxb, lim, sizeof lim);
-        for (size_t i = 0; i < m->nbuffers; i++)
+        int sr = sample_if_beyond(e, in, total, maxb, &threads, &rthreads);
+        if (sr != 0)
+            return sr;
+        if (in->sampled || in->rows_sampled)
+            total = sampled_bytes(e, in);
+        for (size_t i = 0; !in->sampled && i < m->nbuffers; i++)
             if (m->buffers[i].role == ENG_ROLE_OUTPUT && in->var[i].padded_bytes > (1ull << 31)) {
                 human_bytes(in->var[i].padded_bytes, hb, sizeof hb);
                 eng_exec_note(e, "%s: output %s is %s, past 2^31 bytes: beyond the cpu backend (run it on a GPU)",
@@ -400,12 +498,24 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
         const char *ref = NULL;
         int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i, &ref);
+        if (b->rows_only && (init == INIT_REPLAY || init >= ENG_INIT_CLASS)) {
+            snprintf(e->err, sizeof e->err, "input %s: a row sample is filled on the device, "
+                     "from its manifest init; values made on the host cannot be sampled",
+                     m->buffers[i].name);
+            return -1;
+        }
         if (init == INIT_REPLAY) {
             ENG_TRY(fill_on_host(e, in, i, -1, ref, s));
         } else if (init < 0) {
             return -1;
         } else if (init >= ENG_INIT_CLASS) {
             ENG_TRY(fill_on_host(e, in, i, init - ENG_INIT_CLASS, NULL, s));
+        } else if (b->rows_only) {
+            /* the declared rows only, with the values a whole fill gives them */
+            uint64_t row = b->row_elems;
+            ENG_TRY(u_fill_from(e, b->data + b->row_first * row * eng_dtype_size(dt), b->row_count * row,
+                                dt, (enum eng_init)init, buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0),
+                                b->row_first * row, s));
         } else {
             if (e->host_in && e->host_in[i]) {
                 free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
@@ -435,6 +545,17 @@ int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum en
             if (!(which & (1 << k)))
                 continue;
             struct eng_bufi *b = bs[k];
+            if (style == ENG_OUT_SENTINEL && in->sampled && i == in->sample.out) {
+                /* the guards and the sampled tiles only: the rest stays unbacked */
+                uint64_t es = eng_dtype_size(dt);
+                ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
+                ENG_TRY(u_pattern(e, b->data + b->padded_bytes,
+                                  b->alloc - ENG_GUARD_BYTES - b->padded_bytes, pat, s));
+                for (size_t r = 0; r < in->sample.nranges; r++)
+                    ENG_TRY(u_pattern(e, b->data + in->sample.ranges[r][0] * es,
+                                      in->sample.ranges[r][1] * es, pat, s));
+                continue;
+            }
             if (style == ENG_OUT_SENTINEL) {
                 ENG_TRY(u_pattern(e, b->base, b->alloc, pat, s));
                 continue;
@@ -492,14 +613,24 @@ int eng_exec_guards_scratch(struct eng_exec *e, struct eng_inst *in, struct eng_
 
 int eng_exec_launch_var(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
-    return e->B->launch(e->ctx, e->kvar, in->grid, in->block, in->shared, s, in->args_var, e->err,
-                        sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, in->sample.blocks, in->sample.nblocks);
+    int rc = e->B->launch(e->ctx, e->kvar, in->grid, in->block, in->shared, s, in->args_var, e->err,
+                          sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, NULL, 0);
+    return rc;
 }
 
 int eng_exec_launch_ref(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
 {
-    return e->B->launch(e->ctx, e->kref, in->rgrid, in->rblock, in->rshared, s, in->args_ref,
-                        e->err, sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, in->sample.blocks, in->sample.nblocks);
+    int rc = e->B->launch(e->ctx, e->kref, in->rgrid, in->rblock, in->rshared, s, in->args_ref,
+                          e->err, sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, NULL, 0);
+    return rc;
 }
 
 /* ---- oracles ---------------------------------------------------------------------------- */
@@ -635,21 +766,214 @@ void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, doubl
         r->max_err = maxerr;
 }
 
-/* Compares every output with the reference; with full, also the guards. Returns -1 on a device
- * error, else 0 (failures go to e->failed / e->detail). prefix names the step ("replay 2"). */
+/* The first differing element as the check's seam: the kernel's value beside the reference's
+ * (two roundings of one number, say), read back alone: two elements, not the outputs. */
+static void values_seam(struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                        const char *at, struct eng_stream *s)
+{
+    enum eng_dtype dt = e->m->buffers[b].dtype;
+    size_t sz = eng_dtype_size(dt);
+    unsigned char got[8], want[8];
+    char err[256];
+    if (sz > sizeof got ||
+        e->B->memcpy_dtoh(e->ctx, got, in->var[b].data + flat * sz, sz, s, err, sizeof err) ||
+        e->B->memcpy_dtoh(e->ctx, want, in->ref[b].data + flat * sz, sz, s, err, sizeof err))
+        return;
+    const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    char a[192], r[192];
+    snprintf(a, sizeof a, "kernel %s: %s%s = %.9g", entry, e->m->buffers[b].name, at,
+             eng_dtype_value(dt, got, 0));
+    snprintf(r, sizeof r, "reference %s: %s%s = %.9g", e->m->entry_reference,
+             e->m->buffers[b].name, at, eng_dtype_value(dt, want, 0));
+    eng_check_seam(e->out, "values", a, r);
+}
+
+/* The guards of buffer b's variant copy: a word changed before or after it fails the check.
+ * Inputs and scratch buffers have guards as outputs do, and a kernel that writes past a scratch
+ * buffer is as wrong as one that writes past its output. */
+static int guards_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                        struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    struct eng_bufi *v = &in->var[b];
+    uint64_t pat = eng_dtype_sentinel(m->buffers[b].dtype), gsz = ENG_GUARD_BYTES;
+    uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
+    eng_dptr after = v->data + v->padded_bytes, g1 = e->res, g2 = e->res + 8 * 8;
+    void *k1[] = {&v->base, &gsz, &pat, &g1};
+    void *k2[] = {&after, &tail, &pat, &g2};
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(eng_exec_ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
+    ENG_TRY(eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    const char *bn = m->buffers[b].name;
+    const char *role = m->buffers[b].role == ENG_ROLE_SCRATCH ? "scratch "
+                       : m->buffers[b].role == ENG_ROLE_INPUT ? "input "
+                                                              : "";
+    if (w[0])
+        eng_exec_note(e, "%s%s%s: %llu words of the guard before it were written (first at byte %lld)",
+                      pre, role, bn, (unsigned long long)w[0], (long long)w[1] - 1 - (long long)ENG_GUARD_BYTES);
+    if (w[8])
+        eng_exec_note(e, "%s%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
+                      pre, role, bn, (unsigned long long)w[8], (unsigned long long)(w[9] - 1));
+    if (w[0] || w[8]) {
+        e->failed = true;
+        eng_exec_record_bad(e, -1, (int64_t)(w[0] + w[8]), NAN);
+    }
+    return 0;
+}
+
+/* Elements of output b inside its logical shape that neither the variant nor the reference
+ * wrote. The compare counts sentinel against sentinel as agreement, so a wrap the reference
+ * shares (both index with a 32-bit int: every store past 2^31 elements lands 4 GiB before the
+ * buffer, out of every guard) would pass. u8 outputs are left out: 0xa5 is an ordinary value. */
+static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                           struct eng_stream *s)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    struct eng_bufi *v = &in->var[b], *r = &in->ref[b];
+    if (bs->dtype == ENG_U8 || !v->padded_elems)
+        return 0;
+    uint64_t l[4] = {v->padded_elems, 1, 1, 1}, p[4] = {v->padded_elems, 1, 1, 1}, nd = 1;
+    if (v->padded_elems != v->elems) {
+        if (bs->ndims > 4)
+            return 0; /* padding over more than four dims: judged by the compare alone */
+        nd = bs->ndims;
+        for (size_t d = 0; d < bs->ndims; d++) {
+            int64_t dim, pad = 1;
+            if (eng_values_eval(&in->v, bs->dims[d], &dim, e->err, sizeof e->err) != 0 ||
+                (bs->pad_to[d] && eng_values_eval(&in->v, bs->pad_to[d], &pad, e->err, sizeof e->err) != 0))
+                return -1;
+            l[d] = (uint64_t)dim;
+            p[d] = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
+        }
+    }
+    int dtype = (int)bs->dtype;
+    eng_dptr res = e->res;
+    void *a[] = {&v->data, &r->data, &v->padded_elems, &dtype, &nd, &l[0], &l[1], &l[2], &l[3],
+                 &p[0], &p[1], &p[2], &p[3], &res};
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(eng_exec_ulaunch(e, e->kunw, v->padded_elems, s, a));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    if (w[0]) {
+        char at[96];
+        coords(e, in, b, w[1] - 1, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu elements inside its shape were written by neither the variant "
+                      "nor the reference (still the sentinel in both, first at %s): the reference "
+                      "cannot vouch for them (an index both hold in 32 bits wraps past 2^31 elements)",
+                      pre, bs->name, (unsigned long long)w[0], at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+    }
+    return 0;
+}
+
+/* The oracles of a sampled output over its sampled ranges: reference, finite, sentinel (never
+ * written, and written by neither) range by range, then its guards. The first bad element is
+ * the smallest over all ranges. */
+static int oracle_sampled(struct eng_exec *e, struct eng_inst *in, size_t i, const char *pre,
+                          struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
+    enum eng_dtype dt = m->buffers[i].dtype;
+    uint64_t es = eng_dtype_size(dt), one = 1;
+    int dtype = (int)dt;
+    float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
+    uint64_t bad = 0, first = UINT64_MAX, sent = 0, first_sent = UINT64_MAX, nonfin = 0;
+    uint64_t unw = 0, first_unw = UINT64_MAX;
+    float mx = 0;
+    bool check_unw = dt != ENG_U8;
+    for (size_t k = 0; k < in->sample.nranges; k++) {
+        uint64_t st = in->sample.ranges[k][0], len = in->sample.ranges[k][1];
+        eng_dptr o = v->data + st * es, rf = r->data + st * es, res = e->res, res2 = e->res + 8 * 8;
+        ENG_TRY(eng_exec_res_clear(e, s));
+        void *ca[] = {&o, &rf, &len, &dtype, &atol, &rtol, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, len, s, ca));
+        if (check_unw) {
+            void *ua[] = {&o, &rf, &len, &dtype, &one, &len, &one, &one, &one,
+                          &len, &one, &one, &one, &res2};
+            ENG_TRY(eng_exec_ulaunch(e, e->kunw, len, s, ua));
+        }
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, s));
+        if (w[0]) {
+            bad += w[0];
+            first = st + w[1] - 1 < first ? st + w[1] - 1 : first;
+        }
+        float f;
+        uint32_t bits = (uint32_t)w[2];
+        memcpy(&f, &bits, 4);
+        mx = f > mx ? f : mx;
+        nonfin += w[3];
+        if (w[4]) {
+            sent += w[4];
+            first_sent = st + w[5] - 1 < first_sent ? st + w[5] - 1 : first_sent;
+        }
+        if (w[8]) {
+            unw += w[8];
+            first_unw = st + w[9] - 1 < first_unw ? st + w[9] - 1 : first_unw;
+        }
+    }
+    const char *bn = m->buffers[i].name;
+    if (bad) {
+        char at[96], never[192] = "", nf[64] = "";
+        coords(e, in, i, first, at, sizeof at);
+        if (sent) {
+            char at2[96];
+            coords(e, in, i, first_sent, at2, sizeof at2);
+            snprintf(never, sizeof never, "; %llu never written (still the sentinel, first at %s)",
+                     (unsigned long long)sent, at2);
+        }
+        if (nonfin)
+            snprintf(nf, sizeof nf, "; %llu NaN/Inf where the reference is finite",
+                     (unsigned long long)nonfin);
+        eng_exec_note(e, "%s%s: %llu of the %llu sampled elements differ from the reference (first "
+                      "at %s), max error %.4g over the finite ones%s%s",
+                      pre, bn, (unsigned long long)bad, (unsigned long long)in->sample.elems, at,
+                      (double)mx, nf, never);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first, (int64_t)bad, (double)mx);
+    } else {
+        eng_exec_record_bad(e, -1, 0, (double)mx);
+    }
+    if (unw) {
+        char at[96];
+        coords(e, in, i, first_unw, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu sampled elements were written by neither the variant nor the "
+                      "reference (still the sentinel in both, first at %s)",
+                      pre, bn, (unsigned long long)unw, at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first_unw, (int64_t)unw, NAN);
+    }
+    return guards_check(e, in, i, pre, s);
+}
+
+/* Compares every output with the reference and checks the guards of every buffer (not in the
+ * baseline, the plain unit test); with full, also the sentinel rules (never written). Returns -1 on a device error, else 0 (failures go
+ * to e->failed / e->detail). prefix names the step ("replay 2"). */
 int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const char *prefix,
                   struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
+    bool guards = full || !e->s->baseline;
     for (size_t i = 0; i < m->nbuffers; i++) {
         if (m->buffers[i].role != ENG_ROLE_OUTPUT)
             continue;
+        if (in->sampled && i == in->sample.out) {
+            char pre[96] = "";
+            if (prefix && *prefix)
+                snprintf(pre, sizeof pre, "%s: ", prefix);
+            ENG_TRY(oracle_sampled(e, in, i, pre, s));
+            continue;
+        }
         struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(eng_exec_res_clear(e, s));
         int dtype = (int)dt;
         float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
-        eng_dptr res = e->res, g1 = e->res + 8 * 8, g2 = e->res + 16 * 8;
+        eng_dptr res = e->res;
         const struct eng_buffer_spec *bs = &m->buffers[i];
         uint64_t rows = 0, k = 0, kstride = 0, len = 0, stride = 0;
         if (bs->ties_any) {
@@ -666,15 +990,6 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
         } else {
             void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
             ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
-        }
-        uint64_t pat = eng_dtype_sentinel(dt), gsz = ENG_GUARD_BYTES;
-        uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
-        eng_dptr after = v->data + v->padded_bytes;
-        void *k1[] = {&v->base, &gsz, &pat, &g1};
-        void *k2[] = {&after, &tail, &pat, &g2};
-        if (full) {
-            ENG_TRY(eng_exec_ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
-            ENG_TRY(eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
         }
         uint64_t w[ENG_RES_WORDS];
         ENG_TRY(eng_exec_res_read(e, w, s));
@@ -720,6 +1035,7 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
                 snprintf(maxe, sizeof maxe, "max error n/a (no element is finite in both)");
             char inputs[320];
             inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+            values_seam(e, in, i, w[1] - 1, at, s);
             eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), %s%s%s%s",
                  pre, bn, (unsigned long long)w[0], (unsigned long long)v->padded_elems, at,
                  maxe, nonfin, never, inputs);
@@ -731,19 +1047,21 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
             memcpy(&mx, &bits, 4);
             eng_exec_record_bad(e, -1, 0, (double)mx);
         }
-        if (full && (w[8] || w[16])) {
-            if (w[8])
-                eng_exec_note(e, "%s%s: %llu words of the guard before it were written (first at byte %lld)",
-                     pre, bn, (unsigned long long)w[8], (long long)w[9] - 1 - (long long)ENG_GUARD_BYTES);
-            if (w[16])
-                eng_exec_note(e, "%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
-                     pre, bn, (unsigned long long)w[16], (unsigned long long)(w[17] - 1));
-            e->failed = true;
-            eng_exec_record_bad(e, -1, (int64_t)(w[8] + w[16]), NAN);
-        }
+        /* the guards hold the sentinel whatever the outputs were filled with (garbage
+         * included); only the plain unit test, the baseline, compares values alone */
+        if (guards)
+            ENG_TRY(guards_check(e, in, i, pre, s));
         if (bs->nan_never && eng_vclass_applies(bs->dtype) && eng_exec_inputs_finite(e, in))
             ENG_TRY(nan_never(e, in, i, pre, s));
+        if (full && !bs->ties_any)
+            ENG_TRY(unwritten_check(e, in, i, pre, s));
     }
+    char pre[96] = "";
+    if (prefix && *prefix)
+        snprintf(pre, sizeof pre, "%s: ", prefix);
+    for (size_t i = 0; guards && i < m->nbuffers; i++)
+        if (m->buffers[i].role != ENG_ROLE_OUTPUT)
+            ENG_TRY(guards_check(e, in, i, pre, s));
     return 0;
 }
 
@@ -986,6 +1304,7 @@ static int setup(struct eng_exec *e)
     ENG_TRY(get_kernel(e, e->umod, "kl_util_ties", &e->kties));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_nan", &e->knan));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_property", &e->kprop));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_unwritten", &e->kunw));
     ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
     e->ublock = e->B->caps.util_block;
     e->ugrid = e->B->caps.util_grid;
@@ -1032,6 +1351,10 @@ static bool wave_assumption_broken(struct eng_exec *e)
         return false;
     eng_exec_note(e, "kernel %s assumes wave %d (KL_ASSUME_WAVE), this run's wave is %d: not "
                   "launched", entry, assumed, wave);
+    char a[192], b[64];
+    snprintf(a, sizeof a, "kernel %s assumes: wave %d", entry, assumed);
+    snprintf(b, sizeof b, "this run: wave %d", wave);
+    eng_check_seam(e->out, "wave", a, b);
     return true;
 }
 
@@ -1140,6 +1463,27 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
                                  !s->baseline, "");
         if (rc == 0 && !s->baseline && R && R->oracle)
             rc = R->oracle(&e, &ins[0]);
+        if (rc == 0 && ins[0].sampled) {
+            /* the report says what was run and judged: never a whole-output pass */
+            const struct eng_sample *sm = &ins[0].sample;
+            snprintf(out->oracle, sizeof out->oracle, "reference+sentinel (sampled)");
+            eng_exec_note(&e, "sampled on the cpu backend: %zu of %llu blocks ran (the tiles of %s at "
+                          "each 2^31 and 2^32-byte cliff it reaches, the first and the last), "
+                          "oracles over those %llu of %llu elements",
+                          sm->nblocks, (unsigned long long)sm->all_blocks,
+                          e.m->buffers[sm->out].name, (unsigned long long)sm->elems,
+                          (unsigned long long)ins[0].var[sm->out].padded_elems);
+        }
+        for (size_t i = 0; rc == 0 && ins[0].rows_sampled && i < e.m->nbuffers; i++) {
+            const struct eng_bufi *b = &ins[0].var[i];
+            if (!b->rows_only)
+                continue;
+            snprintf(out->oracle, sizeof out->oracle, "reference+sentinel (sampled)");
+            eng_exec_note(&e, "sampled on the cpu backend: input %s filled only in rows %llu to "
+                          "%llu, the rows a correct kernel reads (the rest reads as zero)",
+                          e.m->buffers[i].name, (unsigned long long)b->row_first,
+                          (unsigned long long)(b->row_first + b->row_count - (b->row_count > 0)));
+        }
     }
     timer_finish(&e, &t);
     if (rc < 0) {

@@ -17,6 +17,7 @@
 
 #include "engine/backend.h"
 #include "engine/check.h"
+#include "engine/exec_sample.h"
 #include "engine/manifest.h"
 
 #define ENG_GUARD_BYTES ((uint64_t)4096)
@@ -26,6 +27,10 @@ struct eng_bufi {
     eng_dptr base, data;
     uint64_t alloc, padded_bytes, elems, padded_elems;
     bool shared_with_var; /* a reference copy that is the variant's buffer (inputs) */
+    /* an input filled only in rows [row_first, row_first + row_count) of its first dimension
+     * (a rung's declared row sample): the rest is reserved, unbacked, and reads as zero */
+    bool rows_only;
+    uint64_t row_first, row_count, row_elems;
 };
 
 struct eng_inst {
@@ -37,6 +42,11 @@ struct eng_inst {
     char *desc;
     bool allocated;
     bool borrowed;   /* its buffers are another instance's (freed with that one) */
+    /* Beyond the backend's reach and allowed by the rung: only the sampled blocks run, and the
+     * output's fills and oracles cover only their tiles (engine/exec_sample.h). */
+    bool sampled;
+    struct eng_sample sample;
+    bool rows_sampled;   /* some input is filled only in declared rows (eng_bufi.rows_only) */
 };
 
 struct eng_exec {
@@ -47,7 +57,7 @@ struct eng_exec {
     struct eng_manifest *m;
     struct eng_module *mod, *umod;
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khcheck, *kcopy,
-        *kdelay, *kties, *knan, *kprop;
+        *kdelay, *kties, *knan, *kprop, *kunw;
     eng_dptr res;
     unsigned ugrid, ublock;
     char target[80];            /* the compile target */

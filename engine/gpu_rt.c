@@ -232,6 +232,28 @@ int gpu_rt_kernel_params(struct eng_kernel *k, size_t *sizes, int max)
     return -1;
 }
 
+int gpu_rt_kernel_resources(struct eng_kernel *k, struct eng_kernel_resources *out)
+{
+    const struct gpu_rt_api *rt = k->rt;
+    out->registers = out->shared_bytes = out->local_bytes = out->max_threads = -1;
+    if (!rt->func_attr)
+        return -1;
+    const int attrs[4] = {rt->attr_registers, rt->attr_shared_bytes, rt->attr_local_bytes,
+                          rt->attr_max_threads};
+    int64_t *fields[4] = {&out->registers, &out->shared_bytes, &out->local_bytes,
+                          &out->max_threads};
+    bool any = false;
+    for (int i = 0; i < 4; i++) {
+        int v = 0;
+        /* one attribute the runtime refuses leaves that one unknown, never 0 */
+        if (rt->func_attr(&v, attrs[i], k->fn) == rt->success && v >= 0) {
+            *fields[i] = v;
+            any = true;
+        }
+    }
+    return any ? 0 : -1;
+}
+
 int gpu_rt_module_symbol(struct eng_ctx *ctx, struct eng_module *mod, const char *name,
                          void **addr, char *err, size_t errlen)
 {

@@ -88,6 +88,11 @@ struct gpu_rt_api {
     int param_end;
     /* Raises fn's dynamic shared memory limit to bytes (optional: NULL = no opt-in needed). */
     int (*dyn_shared_opt_in)(void *fn, int bytes);
+    /* One of fn's attributes (optional: NULL = the runtime cannot say), as cuFuncGetAttribute:
+     * the runtime's ids of registers per thread, static shared bytes, local (spill and private
+     * array) bytes per thread and the most threads a block of fn can have. */
+    int (*func_attr)(int *value, int attr, void *fn);
+    int attr_registers, attr_shared_bytes, attr_local_bytes, attr_max_threads;
 
     int (*capture_begin)(void *stream, int mode);
     int (*capture_end)(void *stream, void **graph);
@@ -105,7 +110,7 @@ struct gpu_rt_api {
         const char *mem_alloc, *memcpy_htod, *memcpy_dtoh, *memset_d8;
         const char *stream_create, *stream_sync, *stream_wait_event;
         const char *event_create, *event_record, *event_elapsed, *event_sync;
-        const char *launch, *dyn_shared_opt_in;
+        const char *launch, *dyn_shared_opt_in, *func_attr;
         const char *capture_begin, *capture_end, *graph_instantiate_flags, *graph_instantiate,
             *graph_launch;
     } call;
@@ -148,7 +153,8 @@ int gpu_rt_open(const struct gpu_rt_api *rt, int index, struct eng_ctx **out, ch
     .graph_begin = gpu_rt_graph_begin, .graph_end = gpu_rt_graph_end,                         \
     .graph_launch = gpu_rt_graph_launch, .graph_destroy = gpu_rt_graph_destroy,               \
     .peer_enable = gpu_rt_peer_enable, .stream_native = gpu_rt_stream_native,                 \
-    .module_symbol = gpu_rt_module_symbol, .kernel_params = gpu_rt_kernel_params
+    .module_symbol = gpu_rt_module_symbol, .kernel_params = gpu_rt_kernel_params,             \
+    .kernel_resources = gpu_rt_kernel_resources
 
 void gpu_rt_close(struct eng_ctx *ctx);
 int gpu_rt_module_load(struct eng_ctx *ctx, const void *code, size_t len,
@@ -157,6 +163,7 @@ void gpu_rt_module_unload(struct eng_ctx *ctx, struct eng_module *mod);
 int gpu_rt_kernel_get(struct eng_ctx *ctx, struct eng_module *mod, const char *entry,
                       struct eng_kernel **out, char *err, size_t errlen);
 int gpu_rt_kernel_params(struct eng_kernel *k, size_t *sizes, int max);
+int gpu_rt_kernel_resources(struct eng_kernel *k, struct eng_kernel_resources *out);
 int gpu_rt_module_symbol(struct eng_ctx *ctx, struct eng_module *mod, const char *name,
                          void **addr, char *err, size_t errlen);
 int gpu_rt_mem_alloc(struct eng_ctx *ctx, size_t bytes, eng_dptr *out, char *err,

@@ -72,8 +72,13 @@ void eng_mp_describe(const cJSON *j, char *out, size_t n)
 {
     if (!j)
         snprintf(out, n, "nothing");
-    else if (cJSON_IsString(j))
-        snprintf(out, n, "\"%.40s\"", j->valuestring);
+    else if (cJSON_IsString(j)) {
+        /* a manifest is outside input: its text reaches the terminal sanitised, cut on a
+         * character boundary */
+        char *clean = text_fit(j->valuestring, 40, false, NULL);
+        snprintf(out, n, "\"%s\"", clean);
+        free(clean);
+    }
     else if (cJSON_IsNumber(j))
         snprintf(out, n, "%g", j->valuedouble);
     else if (cJSON_IsBool(j))

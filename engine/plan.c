@@ -6,14 +6,24 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/backend.h"
 #include "engine/rung.h"
+#include "engine/rung3.h"
 
 int eng_plan_repeats(double p, double c)
 {
     if (!(p > 0 && p < 1) || !(c > 0 && c < 1))
         return 1;
-    double n = ceil(log(1 - c) / log(1 - p));
-    return n < 1 ? 1 : n > 1e6 ? 1000000 : (int)n;
+    /* log1p: for a rate of 1e-8, log(1 - p) loses half its digits */
+    double n = ceil(log1p(-c) / log1p(-p));
+    return n < 1 ? 1 : n > 1e9 ? 1000000000 : (int)n;
+}
+
+double eng_plan_rate_ruled_out(int n, double c)
+{
+    if (n < 1 || !(c > 0 && c < 1))
+        return 1;
+    return -expm1(log1p(-c) / n);
 }
 
 void eng_planned_free(struct eng_planned *list, size_t n)
@@ -93,23 +103,29 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
 }
 
 
+/* The wave the suite's unit test ran at, where the backend can choose one (rung 3's
+ * baseline_wave: a suite with wave seams says which wave its CI had); 0: the run's own. */
+static int unit_test_wave(const struct eng_plan_builder *b)
+{
+    const struct eng_rung3_spec *r3 = b->m->settings[3];
+    const struct eng_backend *B = eng_backend_find(b->o->backend);
+    return r3 && B && B->caps.emulated ? r3->baseline_wave : 0;
+}
+
 static int plan_baseline(struct eng_plan_builder *b)
 {
+    int wave = unit_test_wave(b);
     for (size_t i = 0; i < b->m->nbaseline; i++) {
         char tag[160], name[200];
         eng_shape_tag(&b->m->baseline[i], tag, sizeof tag);
         snprintf(name, sizeof name, "unit-test-%s", tag);
+        size_t before = *b->n;
         eng_plan_add(b, name, ENG_MODE_PLAIN, true, &b->m->baseline[i], 1, 0, 0);
+        for (size_t k = before; wave && k < *b->n; k++)
+            (*b->list)[k].spec.wave = wave;
     }
     return 0;
 }
-
-
-
-
-
-
-
 
 int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_t errlen)
 {
@@ -119,7 +135,7 @@ int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_
         snprintf(err, errlen, "rung %d has no engine checks (rungs %s do)", rung, have);
         return -1;
     }
-    if (rung < 1 || rung > 8 || !m->has_rung[rung]) {
+    if (rung < 1 || rung > 8 || !eng_rung_applies(eng_rung_find(rung), m)) {
         char has[64] = "";
         for (int r = 1; r <= 8; r++)
             if (m->has_rung[r])

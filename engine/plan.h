@@ -17,6 +17,8 @@ struct eng_plan_opts {
     enum eng_schedule schedule; /* for rung checks; baselines always use the default */
     uint64_t seed;
     int repeats;                /* --repeat; 0 = from the manifest */
+    bool repeat_auto;           /* --repeat auto: N from the failure rate, never the manifest's N */
+    double rate, confidence;    /* --rate, --confidence; 0 = the suite's */
     double timeout_s;
     bool fixed, buggy;          /* which variants */
     bool baseline;              /* add the baseline checks */
@@ -31,7 +33,12 @@ struct eng_planned {
     const char *suite_name;     /* the manifest's own "name" (spec.suite may be a path) */
     bool control;               /* of a control suite: every variant is correct, so a failure
                                    is a false alarm of the harness */
+    double confidence;          /* rung 5: the confidence its repeats were chosen for (0: none) */
 };
+
+/* The smallest per-run failure probability that n equal repeats rule out at a confidence:
+ * 1 - (1 - confidence)^(1/n), the inverse of eng_plan_repeats(). */
+double eng_plan_rate_ruled_out(int n, double confidence);
 
 /* Appends the checks of `rung` for suite m (referred to as suite_ref: a name or a path) to
  * *list: the rung's own (engine/rung.h) and the plain unit-test baseline beside them. Returns 0,
@@ -45,7 +52,7 @@ int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
  * rungs there are. */
 int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_t errlen);
 
-/* The repeats rung 5 uses: ceil(ln(1 - confidence) / ln(1 - p)). */
+/* The repeats rung 5 uses: ceil(ln(1 - confidence) / ln(1 - p)), at most 10^9. */
 int eng_plan_repeats(double failure_rate, double confidence);
 
 void eng_planned_free(struct eng_planned *list, size_t n);

@@ -52,6 +52,10 @@ struct eng_summary {
     char escaped[512];
     /* buggy variants not caught while some of their checks were skipped (beyond this backend) */
     char inconclusive[512];
+    /* the run's outcome is "inconclusive": some buggy variant was neither caught nor shown
+     * uncaught, and nothing else failed. Never met (exit 1); verdict is then CDB_SKIP, the
+     * form the database records, and eng_summary_verdict_name() says "inconclusive". */
+    bool is_inconclusive;
     int control_checks;   /* checks of control suites ("control": true) that ran */
     int false_alarms;     /* of those, the ones that failed, hung or erred: the harness's fault */
     /* (suite, rung) targets that executed no check at all (every one skipped): counted from the
@@ -84,6 +88,8 @@ struct eng_reporter *eng_report_db(struct cdb *db);         /* run, machine and 
  * (A machine is written by importers/machine_json.h, the serializer `kladder export` uses, so
  * an unknown value is null in every document kladder writes.) */
 cJSON *eng_report_check_json(const struct eng_done *d);
+/* The run's verdict as reports print it: cdb_verdict_name(), or "inconclusive". Static. */
+const char *eng_summary_verdict_name(const struct eng_summary *s);
 const char *eng_schedule_name(enum eng_schedule s);
 
 #endif

@@ -40,7 +40,9 @@ static void db_check_done(struct eng_reporter *r, const struct eng_run_info *run
         .detail = d->r.detail, .first_bad = d->r.first_bad, .bad_count = d->r.bad_count,
         .max_err = d->r.max_err, .time_median_us = d->r.t_med_us,
         .time_min_us = d->r.t_min_us, .time_max_us = d->r.t_max_us,
-        .repeats = d->r.repeats, .limit_s = d->limit_s};
+        .repeats = d->r.repeats, .limit_s = d->limit_s,
+        .seam = d->r.seam[0] ? d->r.seam : NULL, .seam_a = d->r.seam_a, .seam_b = d->r.seam_b,
+        .value_class = d->p->spec.values};
     if (cdb_check_put(db, &c, err, sizeof err) != 0)
         fprintf(stderr, "kladder run: recording check %s failed: %s\n", d->p->spec.name, err);
 }

@@ -69,7 +69,7 @@ static int ev_end(struct eng_reporter *r, const struct eng_run_info *run,
     cJSON *ev = cJSON_CreateObject();
     cJSON_AddStringToObject(ev, "event", "end");
     cJSON_AddStringToObject(ev, "run_id", run->uuid);
-    cJSON_AddStringToObject(ev, "verdict", cdb_verdict_name(s->verdict));
+    cJSON_AddStringToObject(ev, "verdict", eng_summary_verdict_name(s));
     cJSON_AddBoolToObject(ev, "expectation_met", s->met);
     emit(r, ev);
     return 0;

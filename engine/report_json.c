@@ -44,6 +44,12 @@ cJSON *eng_report_check_json(const struct eng_done *d)
         cJSON_AddNullToObject(c, "bad_count");
     eng_json_add_number(c, "max_err", d->r.max_err);
     cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
+    /* what N equal repeats prove: a per-run failure rate this high or higher is ruled out */
+    if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0) {
+        cJSON *ro = cJSON_AddObjectToObject(c, "rules_out");
+        cJSON_AddNumberToObject(ro, "rate", eng_plan_rate_ruled_out(d->r.repeats, d->p->confidence));
+        cJSON_AddNumberToObject(ro, "confidence", d->p->confidence);
+    }
     cJSON_AddNumberToObject(c, "limit_s", d->limit_s);
     cJSON_AddNumberToObject(c, "elapsed_s", round(d->elapsed_s * 1000) / 1000);
     return c;
@@ -55,7 +61,7 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     (void)r;
     cJSON *rep = cJSON_CreateObject();
     cJSON_AddStringToObject(rep, "run_id", run->uuid);
-    cJSON_AddStringToObject(rep, "verdict", cdb_verdict_name(s->verdict));
+    cJSON_AddStringToObject(rep, "verdict", eng_summary_verdict_name(s));
     cJSON_AddBoolToObject(rep, "expectation_met", s->met);
     if (s->control_checks) {
         cJSON_AddNumberToObject(rep, "control_checks", s->control_checks);

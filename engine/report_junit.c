@@ -56,7 +56,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
         if (!isnan(d->r.t_med_us))
             total += d->r.t_med_us / 1e6;
     }
-    failures += s->escaped[0] != '\0';
+    failures += s->escaped[0] != '\0' || s->inconclusive[0] != '\0';
     failures += s->none_executed[0] != '\0';
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(f, "  <testsuite name=\"kladder\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" "
@@ -95,6 +95,11 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
     if (s->escaped[0]) {
         fprintf(f, "      <failure message=\"buggy variant not caught\">");
         xml_escaped(f, s->escaped);
+        fprintf(f, "</failure>\n");
+    } else if (s->inconclusive[0]) {
+        /* not shown either way is not green */
+        fprintf(f, "      <failure message=\"inconclusive: the checks that reach the bug were skipped\">");
+        xml_escaped(f, s->inconclusive);
         fprintf(f, "</failure>\n");
     }
     fprintf(f, "    </testcase>\n");

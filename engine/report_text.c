@@ -2,6 +2,7 @@
  * what was expected of it, and the run's verdict at the end. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "common/text.h"
@@ -47,7 +48,15 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         free(label);
         free(name);
         free(shape);
-        if (d->r.detail[0] && (d->r.verdict != CDB_PASS)) {
+        if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0)
+            printf("       %d repeats equal to the first run: rules out a failure rate of %.3g or "
+                   "more per run at %g%% confidence\n",
+                   d->r.repeats, eng_plan_rate_ruled_out(d->r.repeats, d->p->confidence),
+                   d->p->confidence * 100);
+        /* a pass says how: a score how close it came, a sampled pass that it judged part of
+         * the output */
+        if (d->r.detail[0] && (d->r.verdict != CDB_PASS || d->p->spec.e2e || d->p->spec.model ||
+                               strstr(d->r.oracle, "(sampled)"))) {
             char *detail = text_sanitize(d->r.detail, false);
             printf("       %s\n", detail);
             free(detail);
@@ -55,7 +64,8 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
     }
     printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
            "%d skipped\n",
-           s->met ? "expectation met" : "EXPECTATION NOT MET", s->base_ok, s->base_total,
+           s->met ? "expectation met" : s->is_inconclusive ? "INCONCLUSIVE" : "EXPECTATION NOT MET",
+           s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
     if (s->false_alarms)
@@ -69,11 +79,13 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
     if (s->none_executed[0])
         printf("no check executed (every one was skipped; nothing was tested): %s\n",
                s->none_executed);
-    if (s->inconclusive[0])
-        printf("inconclusive (the checks that reach the bug were skipped here): %s\n",
-               s->inconclusive);
     if (run->worker_exit[0])
         printf("%s\n", run->worker_exit);
+    /* last, so that the line a script or a person reads first says what the run proved */
+    if (s->inconclusive[0])
+        printf("inconclusive (the checks that reach the bug were skipped here, so the run proves "
+               "nothing about it; exit 1): %s\n",
+               s->inconclusive);
     fflush(stdout);
     return 0;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 const struct eng_rung *const eng_rungs[] = {&eng_rung1, &eng_rung2, &eng_rung3, &eng_rung4, &eng_rung5,
-                                            &eng_rung6, &eng_rung7, NULL};
+                                            &eng_rung6, &eng_rung7, &eng_rung8, NULL};
 
 const struct eng_rung *eng_rung_find(int n)
 {
@@ -13,6 +13,20 @@ const struct eng_rung *eng_rung_find(int n)
         if (eng_rungs[i]->number == n)
             return eng_rungs[i];
     return NULL;
+}
+
+bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)
+{
+    if (R->number >= 1 && R->number <= 8 && m->has_rung[R->number])
+        return true;
+    if (!R->every_suite)
+        return false;
+    for (int n = 1; n <= 8; n++) {
+        const struct eng_rung *o = eng_rung_find(n);
+        if (m->has_rung[n] && o && o->owns_kernels)
+            return false;
+    }
+    return true;
 }
 
 void eng_rung_list(char *out, size_t n)

@@ -50,6 +50,21 @@ struct eng_rung {
     /* Worker side, optional: the rung's own oracles, run after the plain ones on each of its
      * plain checks that is not a baseline (rung 2's properties). 0, or -1 with e->err. */
     int (*oracle)(struct eng_exec *e, struct eng_inst *in);
+
+    /* The rung also plans checks for suites that do not declare it: those its settings are not
+     * needed for (rung 7's toolchain smoke, which every kernel of every suite should pass after a
+     * toolchain change). Its other checks still come from a declaration. */
+    bool every_suite;
+
+    /* A suite that declares this rung has kernels only this rung's machinery can launch (rung
+     * 6: ranks and collectives), so a rung that runs every suite (every_suite) leaves it out. */
+    bool owns_kernels;
+
+    /* Worker side, optional: the rows of input buffer b that the rung's sampled checks fill
+     * where the backend cannot hold all of it (rung 4's pool_sample), at values v. 1 with
+     * *first and *rows, 0 when the rung declares none for b, -1 with a message. */
+    int (*input_rows)(const struct eng_manifest *m, const struct eng_values *v, size_t b,
+                      uint64_t *first, uint64_t *rows, char *err, size_t errlen);
 };
 
 /* Every rung the engine runs, in ladder order, NULL-terminated. */
@@ -58,11 +73,17 @@ extern const struct eng_rung *const eng_rungs[];
 /* The rung numbered n, or NULL when the engine has none. */
 const struct eng_rung *eng_rung_find(int n);
 
+/* Whether rung R plans checks for suite m: m declares it, or R runs on every suite
+ * (every_suite) and m's kernels are plain device kernels (no rung it declares runs them through
+ * machinery of its own, as rung 6's ranks do). */
+bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m);
+
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);
 
 extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
 extern const struct eng_rung eng_rung2; /* engine/rung2.h holds its settings */
+extern const struct eng_rung eng_rung8; /* engine/rung8.h: the user's evaluation */
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 
@@ -95,6 +116,11 @@ struct eng_rung4_spec {
     struct eng_shape *warm;       /* default: baseline shapes plus the default shape */
     size_t npool;
     struct eng_shape *pool;       /* full-pool shapes (large offsets) */
+    /* pool_sample: where the backend cannot hold the whole pool, the pool checks fill only the
+     * rows of input buffer sample_buffer they read, [first, first + rows) (expressions over the
+     * parameters); -1 none. Rows no correct gather reads stay unbacked and read as zero. */
+    int sample_buffer;
+    char *sample_first, *sample_rows;
 };
 /* rung 5: scale and repeats. */
 struct eng_rung5_spec {

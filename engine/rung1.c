@@ -190,6 +190,14 @@ static void find_cliff(const struct eng_manifest *m, size_t buf, const struct en
     }
 }
 
+/* The cliff shapes and the named extras may be run on a block sample where the backend
+ * cannot run them whole (engine/exec_sample.h). */
+static void allow_sample(struct eng_plan_builder *b, size_t first)
+{
+    for (size_t k = first; k < *b->n; k++)
+        (*b->list)[k].spec.sample_cliffs = true;
+}
+
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
     (void)err;
@@ -250,7 +258,9 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
                 eng_shape_set(&s, cl->param, vals[k]);
                 snprintf(name, sizeof name, "cliff-%s-%s2^%d-%s%lld", cl->buffer, side[k], p,
                          cl->param, (long long)vals[k]);
+                size_t first = *b->n;
                 eng_plan_add(b, name, ENG_MODE_PLAIN, false, &s, 1, 0, 0);
+                allow_sample(b, first);
                 eng_shape_free(&s);
             }
         }
@@ -280,7 +290,9 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     }
     for (size_t i = 0; i < r->nextra; i++) {
         snprintf(name, sizeof name, "%s", r->extra[i].name);
+        size_t first = *b->n;
         eng_plan_add(b, name, ENG_MODE_PLAIN, false, &r->extra[i], 1, 0, 0);
+        allow_sample(b, first);
     }
     return 0;
 }

@@ -27,10 +27,16 @@ struct eng_rung3_spec {
     size_t nlayouts;
     char **layouts;           /* tile parameters that choose a data layout between a producer
                                * and a consumer: every accepted value is run end to end */
+    size_t ntile_builds;
+    char **tile_builds;       /* tile parameters the kernel can fix when it is built
+                               * (KL_TILE_<param>): the code checks build and read each accepted
+                               * value on its own, as a DSL that compiles one kernel per tile */
 };
 
 /* The "code-<target>" check of variant s->variant: builds the suite's kernel file for target
- * (hip backend: hipRTC or clang, through the cache), reads the code object and checks the
+ * (hip backend: hipRTC or clang, through the cache; with -DKL_TILE_<param>=<value> for each
+ * tile_builds parameter of the check's shape, "code-<target>-<param><value>"), reads the code
+ * object and checks the
  * kernel's wave size against the pinned wave or the target's, its KL_ASSUME_WAVE against the
  * code object, and LDS, VGPRs, workgroup size and scratch against the target's limits and the
  * settings. Skipped with the reason when no compiler can build for target. */

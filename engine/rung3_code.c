@@ -52,7 +52,23 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     const struct eng_backend *B = &eng_backend_hip;
     const char *entry = strcmp(s->variant, "buggy") == 0 ? m->entry_buggy : m->entry_fixed;
     snprintf(out->oracle, sizeof out->oracle, "code-object");
+    /* The tiles this build fixes (rungs.3.tile_builds): -DKL_TILE_<param>=<value> each. */
+    const struct eng_shape *tiles = s->nshapes ? &s->shapes[0] : NULL;
+    char defs[4][96];
+    const char *flags[5] = {NULL};
+    size_t nflags = 0;
     snprintf(out->shape, sizeof out->shape, "%s", target);
+    for (size_t i = 0; tiles && i < tiles->n && nflags < 4; i++)
+        for (size_t k = 0; k < r3->ntile_builds; k++)
+            if (!strcmp(tiles->keys[i], r3->tile_builds[k])) {
+                snprintf(defs[nflags], sizeof defs[nflags], "-DKL_TILE_%.40s=%lld",
+                         tiles->keys[i], (long long)tiles->values[i]);
+                flags[nflags] = defs[nflags];
+                nflags++;
+                size_t sl = strlen(out->shape);
+                snprintf(out->shape + sl, sizeof out->shape - sl, " %.40s=%lld", tiles->keys[i],
+                         (long long)tiles->values[i]);
+            }
     char why[2048] = "";
     bool loaded = B->load(why, sizeof why) == 0;
     if (!B->compiler_for(target)) {
@@ -77,7 +93,7 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     size_t len = 0;
     char *log = xmalloc(16384);
     log[0] = '\0';
-    int rc = eng_compile_cached(B, target, m->source, (const char *)h->data, src, NULL, &code,
+    int rc = eng_compile_cached(B, target, m->source, (const char *)h->data, src, flags, &code,
                                 &len, NULL, log, 16384);
     free(src);
     if (rc != 0) {
@@ -114,13 +130,24 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     /* wave: the code object against the pinned wave (or the target's own), and against the
      * wave the kernel says it assumes. */
     int want = r3->wave ? r3->wave : amdgpu_default_wave(target);
-    if (want && k->wavefront_size != want)
+    char sa[192], sb[192];
+    if (want && k->wavefront_size != want) {
         say(&rep, true, "the %s code object runs wave %lld, %s %d", target,
             (long long)k->wavefront_size, r3->wave ? "the suite pins wave" : "the target's wave is",
             want);
-    if (k->assumed_wave > 0 && k->assumed_wave != k->wavefront_size)
+        snprintf(sa, sizeof sa, "%s code object of %s: wave %lld", target, entry,
+                 (long long)k->wavefront_size);
+        snprintf(sb, sizeof sb, "%s %s: wave %d", r3->wave ? "suite" : "target",
+                 r3->wave ? m->name : target, want);
+        eng_check_seam(out, "wave", sa, sb);
+    }
+    if (k->assumed_wave > 0 && k->assumed_wave != k->wavefront_size) {
         say(&rep, true, "kernel %s assumes wave %d (KL_ASSUME_WAVE), the %s code object runs "
             "wave %lld", entry, k->assumed_wave, target, (long long)k->wavefront_size);
+        snprintf(sa, sizeof sa, "kernel %s assumes: wave %d", entry, k->assumed_wave);
+        snprintf(sb, sizeof sb, "%s code object: wave %lld", target, (long long)k->wavefront_size);
+        eng_check_seam(out, "wave", sa, sb);
+    }
     /* resources against the target's limits and the launch at the default shape */
     int64_t lds_max = 65536, vgpr_max = 256;
     for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
@@ -129,7 +156,7 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     unsigned grid[3], block[3], shared = 0;
     struct eng_values v;
     int64_t threads = -1;
-    if (eng_values_make(m, NULL, NULL, NULL, &v, err, sizeof err) == 0) {
+    if (eng_values_make(m, tiles, NULL, NULL, &v, err, sizeof err) == 0) {
         if (eng_launch_eval(m, false, &v, grid, block, &shared, err, sizeof err) == 0)
             threads = (int64_t)block[0] * block[1] * block[2];
         eng_values_free(&v);
@@ -182,8 +209,9 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
         free(cnt);
     }
     free(code);
-    char head[64];
-    snprintf(head, sizeof head, "%s wave %lld: ", co.processor, (long long)k->wavefront_size);
+    char head[160];
+    snprintf(head, sizeof head, "%s%s%s wave %lld: ", co.processor, nflags ? " " : "",
+             nflags ? out->shape + strlen(target) + 1 : "", (long long)k->wavefront_size);
     size_t hl = strlen(head), dl = strlen(out->detail);
     if (hl + dl < sizeof out->detail) {
         memmove(out->detail + hl, out->detail, dl + 1);

@@ -8,11 +8,60 @@
 #include "common/xalloc.h"
 #include "engine/rung.h"
 
+/* "pool_sample": {"buffer": "pool", "first_row": "first_slot", "rows": "T"}: an input buffer
+ * and two expressions that evaluate at the suite's defaults. */
+static bool parse_pool_sample(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
+                              struct eng_rung4_spec *r)
+{
+    static const char *const keys[] = {"buffer", "first_row", "rows", NULL};
+    if (!j)
+        return true;
+    if (!cJSON_IsObject(j))
+        return eng_mp_bad(p, "rungs.4.pool_sample", "expected an object {\"buffer\", \"first_row\", \"rows\"}");
+    if (!eng_mp_only_keys(p, j, "rungs.4.pool_sample", keys))
+        return false;
+    const char *f[3] = {"buffer", "first_row", "rows"};
+    const cJSON *v[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = cJSON_GetObjectItemCaseSensitive(j, f[i]);
+        if (!cJSON_IsString(v[i])) {
+            char field[64];
+            snprintf(field, sizeof field, "rungs.4.pool_sample.%s", f[i]);
+            return eng_mp_bad(p, field, i ? "expected an expression over the parameters (a string)"
+                                          : "expected the name of an input buffer");
+        }
+    }
+    for (size_t b = 0; b < m->nbuffers; b++)
+        if (!strcmp(m->buffers[b].name, v[0]->valuestring) && m->buffers[b].role == ENG_ROLE_INPUT)
+            r->sample_buffer = (int)b;
+    if (r->sample_buffer < 0)
+        return eng_mp_bad(p, "rungs.4.pool_sample.buffer", "expected the name of an input buffer, got \"%s\"",
+                          v[0]->valuestring);
+    struct eng_values dv;
+    char msg[256];
+    if (eng_values_make(m, NULL, NULL, NULL, &dv, msg, sizeof msg) != 0)
+        return eng_mp_bad(p, "rungs.4.pool_sample", "%s", msg);
+    for (int i = 1; i < 3; i++) {
+        int64_t x;
+        if (eng_values_eval(&dv, v[i]->valuestring, &x, msg, sizeof msg) != 0) {
+            char field[64];
+            snprintf(field, sizeof field, "rungs.4.pool_sample.%s", f[i]);
+            eng_values_free(&dv);
+            return eng_mp_bad(p, field, "expected an expression over the parameters: %s", msg);
+        }
+    }
+    eng_values_free(&dv);
+    r->sample_first = xstrdup(v[1]->valuestring);
+    r->sample_rows = xstrdup(v[2]->valuestring);
+    return true;
+}
+
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
-    static const char *const keys[] = {"checks", "replays", "warm", "pool", NULL};
+    static const char *const keys[] = {"checks", "replays", "warm", "pool", "pool_sample", NULL};
     struct eng_rung4_spec *r = xcalloc(1, sizeof *r);
     *out = r;
+    r->sample_buffer = -1;
     r->checks = ENG_R4_GRAPH | ENG_R4_STREAMS | ENG_R4_WARM | ENG_R4_GARBAGE;
     r->replays = 3;
     if (!eng_mp_only_keys(p, j, "rungs.4", keys))
@@ -44,7 +93,7 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
         return false;
     if (r->npool && !c)
         r->checks |= ENG_R4_POOL;
-    return true;
+    return parse_pool_sample(p, m, cJSON_GetObjectItemCaseSensitive(j, "pool_sample"), r);
 }
 
 static void free_settings(void *settings)
@@ -52,6 +101,8 @@ static void free_settings(void *settings)
     struct eng_rung4_spec *r = settings;
     eng_shapes_free(r->warm, r->nwarm);
     eng_shapes_free(r->pool, r->npool);
+    free(r->sample_first);
+    free(r->sample_rows);
     free(r);
 }
 
@@ -94,7 +145,10 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         for (size_t i = 0; i < r->npool; i++) {
             char name[160];
             snprintf(name, sizeof name, "pool-%s", r->pool[i].name);
+            size_t first = *b->n;
             eng_plan_add(b, name, ENG_MODE_PLAIN, false, &r->pool[i], 1, 0, 0);
+            for (size_t k = first; r->sample_buffer >= 0 && k < *b->n; k++)
+                (*b->list)[k].spec.sample_cliffs = true;
         }
     return 0;
 }
@@ -272,6 +326,26 @@ static int execute(struct eng_exec *e, struct eng_inst *ins, size_t n, struct en
     return e->s->mode == ENG_MODE_GRAPH ? mode_graph(e, &ins[0], t) : mode_streams(e, &ins[0], t);
 }
 
+static int input_rows(const struct eng_manifest *m, const struct eng_values *v, size_t b,
+                      uint64_t *first, uint64_t *rows, char *err, size_t errlen)
+{
+    const struct eng_rung4_spec *r = m->settings[4];
+    if (!r || r->sample_buffer != (int)b)
+        return 0;
+    int64_t f, n;
+    if (eng_values_eval(v, r->sample_first, &f, err, errlen) != 0 ||
+        eng_values_eval(v, r->sample_rows, &n, err, errlen) != 0)
+        return -1;
+    if (f < 0 || n < 0) {
+        snprintf(err, errlen, "rungs.4.pool_sample: rows %lld + %lld are not a row range",
+                 (long long)f, (long long)n);
+        return -1;
+    }
+    *first = (uint64_t)f;
+    *rows = (uint64_t)n;
+    return 1;
+}
+
 const struct eng_rung eng_rung4 = {
     .number = 4,
     .name = "production execution",
@@ -279,4 +353,5 @@ const struct eng_rung eng_rung4 = {
     .free_settings = free_settings,
     .plan = plan,
     .execute = execute,
+    .input_rows = input_rows,
 };

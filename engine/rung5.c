@@ -39,9 +39,13 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     (void)errlen;
     const struct eng_manifest *m = b->m;
     const struct eng_rung5_spec *r = m->settings[5];
-    int n = b->o->repeats > 0   ? b->o->repeats
-            : r->repeats > 0    ? r->repeats
-                                : eng_plan_repeats(r->failure_rate, r->confidence);
+    /* --repeat auto (or --rate / --confidence) derives N from the rate even when the suite
+     * names an N of its own; the rate and confidence given win over the suite's */
+    double rate = b->o->rate > 0 ? b->o->rate : r->failure_rate;
+    double conf = b->o->confidence > 0 ? b->o->confidence : r->confidence;
+    int n = b->o->repeats > 0                    ? b->o->repeats
+            : r->repeats > 0 && !b->o->repeat_auto ? r->repeats
+                                                  : eng_plan_repeats(rate, conf);
     struct eng_shape dflt = {0};
     size_t ns = r->nwide ? r->nwide : 1;
     for (size_t i = 0; i < ns; i++) {
@@ -49,7 +53,10 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         char tag[160], name[200];
         eng_shape_tag(s, tag, sizeof tag);
         snprintf(name, sizeof name, "repeat-%s", s->n ? tag : "default");
+        size_t first = *b->n;
         eng_plan_add(b, name, ENG_MODE_REPEAT, false, s, 1, n, 0);
+        for (size_t k = first; k < *b->n; k++)
+            (*b->list)[k].confidence = conf;
     }
     return 0;
 }
@@ -81,7 +88,8 @@ static int repeat_bytes(struct eng_exec *e, struct eng_inst *in, eng_dptr *gold,
         if (m->buffers[i].role == ENG_ROLE_OUTPUT)
             d->words += (in->var[i].padded_bytes + 7) / 8;
     for (int r = 0; r < repeats; r++) {
-        ENG_TRY((!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s));
+        ENG_TRY(eng_exec_prepare_outputs_of(e, in, ENG_OUT_SENTINEL, 1, s) ||
+                (!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s));
         for (size_t i = 0; i < m->nbuffers; i++) {
             if (m->buffers[i].role != ENG_ROLE_OUTPUT)
                 continue;
@@ -160,7 +168,10 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
     if (use_graph && e->B->graph_begin(e->ctx, s, e->err, sizeof e->err))
         goto out;
     for (int r = 0; r < batch; r++) {
-        if ((!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s))
+        /* Outputs back to the sentinel before every repeat (inside the graph): a repeat that
+         * writes nothing must not match the first run by leaving its output in place. */
+        if (eng_exec_prepare_outputs_of(e, in, ENG_OUT_SENTINEL, 1, s) ||
+            (!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s))
             goto out;
         for (uint64_t o = 0; o < nout; o++) {
             struct eng_bufi *v = &in->var[outs[o]];

@@ -142,5 +142,6 @@ const struct eng_rung eng_rung6 = {
     .name = "multi-GPU protocols",
     .plan = plan,
     .plans_baseline = true,
+    .owns_kernels = true,
     .run = eng_rung6_run,
 };

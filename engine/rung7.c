@@ -25,12 +25,23 @@
 #include <string.h>
 
 #include "common/embed.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/cache_audit.h"
 #include "engine/cache_warm_cold.h"
 #include "engine/elf_build_id.h"
 #include "engine/elf_exports.h"
 #include "engine/rung.h"
+
+/* Printable ASCII without spaces: flags and symbol names reach compilers, check names and the
+ * terminal, so nothing else is accepted. */
+static bool plain_token(const char *s)
+{
+    for (; *s; s++)
+        if (*s < 0x21 || *s > 0x7e)
+            return false;
+    return true;
+}
 
 static void strv_free(char **v)
 {
@@ -51,11 +62,12 @@ static char **read_strv(struct eng_mparse *p, const cJSON *j, const char *field)
     size_t n = (size_t)cJSON_GetArraySize(j), i = 0;
     char **v = xcalloc(n + 1, sizeof *v);
     for (const cJSON *it = j->child; it; it = it->next, i++) {
-        if (!cJSON_IsString(it) || !it->valuestring[0] || it->valuestring[0] != '-') {
+        if (!cJSON_IsString(it) || it->valuestring[0] != '-' || !plain_token(it->valuestring)) {
             char got[64], f[96];
             eng_mp_describe(it, got, sizeof got);
             snprintf(f, sizeof f, "%s[%zu]", field, i);
-            eng_mp_bad(p, f, "expected a compiler flag (a string starting with '-'), got %s", got);
+            eng_mp_bad(p, f, "expected a compiler flag (printable, no spaces, starting with '-'), "
+                       "got %s", got);
             strv_free(v);
             return NULL;
         }
@@ -100,17 +112,20 @@ static bool read_contracts(struct eng_mparse *p, const cJSON *j, const char *fie
         snprintf(lf, sizeof lf, "%s.library", f);
         if (!(c->library = eng_mp_string(p, it, "library", true, lf)))
             return false;
+        if (!text_is_clean(c->library, NULL))
+            return eng_mp_bad(p, lf, "expected a file path without control characters");
         const cJSON *sy = cJSON_GetObjectItemCaseSensitive(it, "symbols");
         if (!cJSON_IsArray(sy) || cJSON_GetArraySize(sy) == 0)
             return eng_mp_bad(p, fs, "expected a non-empty array of symbol names");
         size_t k = 0;
         c->symbols = xcalloc((size_t)cJSON_GetArraySize(sy) + 1, sizeof *c->symbols);
         for (const cJSON *s = sy->child; s; s = s->next, k++) {
-            if (!cJSON_IsString(s) || !s->valuestring[0]) {
+            if (!cJSON_IsString(s) || !s->valuestring[0] || !plain_token(s->valuestring)) {
                 char got[64], fk[128];
                 eng_mp_describe(s, got, sizeof got);
                 snprintf(fk, sizeof fk, "%s[%zu]", fs, k);
-                return eng_mp_bad(p, fk, "expected a symbol name, got %s", got);
+                return eng_mp_bad(p, fk, "expected a symbol name (printable, no spaces), got %s",
+                                  got);
             }
             c->symbols[k] = xstrdup(s->valuestring);
         }
@@ -216,7 +231,9 @@ static const struct eng_shape *smallest_shape(const struct eng_manifest *m)
     return best;
 }
 
-static void plan_smoke(struct eng_plan_builder *b)
+/* declared: the suite names rung 7, so its buggy variant is its claim of a bug the smoke
+ * catches; elsewhere every kernel, buggy ones too, is expected to run. */
+static void plan_smoke(struct eng_plan_builder *b, bool declared)
 {
     static const int waves[] = {32, 64};
     for (size_t w = 0; w < 2; w++) {
@@ -229,8 +246,27 @@ static void plan_smoke(struct eng_plan_builder *b)
             free(sp->name);
             sp->name = xasprintf("smoke-w%d:%s", waves[w], entry);
             sp->wave = waves[w];
+            if (!declared)
+                (*b->list)[k].expect_fail = false;
         }
     }
+}
+
+/* A contract's check is named after its library's file name. */
+static const char *lib_base(const char *library)
+{
+    const char *base = strrchr(library, '/');
+    return base ? base + 1 : library;
+}
+
+/* Adds the check name (both variants) unless a check added since index `since` has it. */
+static void plan_once(struct eng_plan_builder *b, size_t since, const char *name)
+{
+    struct eng_shape none = {0};
+    for (size_t k = since; k < *b->n; k++)
+        if (strcmp((*b->list)[k].spec.name, name) == 0)
+            return;
+    eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
 }
 
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
@@ -238,32 +274,27 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     (void)err, (void)errlen;
     const struct eng_rung7_spec *r = b->m->settings[7];
     struct eng_shape none = {0};
-    plan_smoke(b);
+    if (!r) { /* a suite that does not declare rung 7 (eng_rung_applies): the smoke only */
+        plan_smoke(b, false);
+        return 0;
+    }
+    plan_smoke(b, true);
     eng_plan_add(b, "cache-key", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     eng_plan_add(b, "warm-cold", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
-    /* one check per declared flag; the variants may declare different ones */
+    /* one check per declared flag and per contracted library; the variants may differ */
     size_t before = *b->n;
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < 2; v++) {
         for (size_t i = 0; r->flags[v][i]; i++) {
             char name[160];
             snprintf(name, sizeof name, "flag:%s", r->flags[v][i]);
-            bool dup = false;
-            for (size_t k = before; k < *b->n && !dup; k++)
-                dup = strcmp((*b->list)[k].spec.name, name) == 0;
-            if (!dup)
-                eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+            plan_once(b, before, name);
         }
-    for (int v = 0; v < 2; v++)
         for (size_t i = 0; i < r->ncontracts[v]; i++) {
             char name[160];
-            const char *lib = r->contracts[v][i].library, *base = strrchr(lib, '/');
-            snprintf(name, sizeof name, "contract:%s", base ? base + 1 : lib);
-            bool dup = false;
-            for (size_t k = before; k < *b->n && !dup; k++)
-                dup = strcmp((*b->list)[k].spec.name, name) == 0;
-            if (!dup)
-                eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+            snprintf(name, sizeof name, "contract:%s", lib_base(r->contracts[v][i].library));
+            plan_once(b, before, name);
         }
+    }
     /* a flag or contract check exists for a variant only where that variant declares it */
     for (size_t k = before; k < *b->n;) {
         struct eng_planned *pl = &(*b->list)[k];
@@ -272,11 +303,9 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         if (strncmp(pl->spec.name, "flag:", 5) == 0)
             for (size_t i = 0; r->flags[v][i] && !declared; i++)
                 declared = strcmp(pl->spec.name + 5, r->flags[v][i]) == 0;
-        for (size_t i = 0; i < r->ncontracts[v] && !declared; i++) {
-            const char *lib = r->contracts[v][i].library, *base = strrchr(lib, '/');
+        for (size_t i = 0; i < r->ncontracts[v] && !declared; i++)
             declared = strncmp(pl->spec.name, "contract:", 9) == 0 &&
-                       strcmp(pl->spec.name + 9, base ? base + 1 : lib) == 0;
-        }
+                       strcmp(pl->spec.name + 9, lib_base(r->contracts[v][i].library)) == 0;
         if (declared) {
             k++;
             continue;
@@ -465,8 +494,7 @@ static void check_contract(struct r7 *g, const struct eng_rung7_spec *r, bool bu
     out->verdict = CDB_PASS;
     for (size_t i = 0; i < r->ncontracts[buggy]; i++) {
         const struct eng_contract *c = &r->contracts[buggy][i];
-        const char *b = strrchr(c->library, '/');
-        if (strcmp(b ? b + 1 : c->library, base) != 0)
+        if (strcmp(lib_base(c->library), base) != 0)
             continue;
         char *path = c->library[0] == '/' || !g->m->dir
                          ? xstrdup(c->library)
@@ -581,4 +609,5 @@ const struct eng_rung eng_rung7 = {
     .plan = plan,
     .run = run,
     .crash_fails = true,
+    .every_suite = true,
 };

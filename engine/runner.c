@@ -14,12 +14,14 @@
 #include <unistd.h>
 
 #include "casedb/results.h"
+#include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/check.h"
 #include "engine/devices.h"
 #include "engine/fingerprint.h"
 #include "engine/plan.h"
 #include "engine/report.h"
+#include "engine/rung8.h"
 #include "engine/watchdog.h"
 
 /* Compiling can take minutes on a cold cache (hipRTC, a large kernel on the cpu backend). */
@@ -156,8 +158,11 @@ static void run_one(struct run *rn, struct eng_done *d)
         snprintf(r->detail, sizeof r->detail, "the run was interrupted");
     } else if (w.killed && w.ready) {
         r->verdict = CDB_HANG;
-        snprintf(r->detail, sizeof r->detail,
-                 "stopped by the watchdog after the %g s limit: the kernel did not finish", s->timeout_s);
+        char note[1024] = "";
+        if (s->e2e) /* what the evaluation printed before it hung */
+            eng_e2e_hang_note(s, note, sizeof note);
+        snprintf(r->detail, sizeof r->detail, "stopped by the watchdog after the %g s limit: the %s "
+                 "did not finish%s", s->timeout_s, s->e2e ? "evaluation command" : "kernel", note);
     } else if (w.killed) {
         r->verdict = CDB_ERROR;
         snprintf(r->detail, sizeof r->detail,
@@ -265,7 +270,8 @@ static void summarise(struct run *rn, struct eng_summary *s)
             skipped |= e->r.verdict == CDB_SKIP;
             caught |= e->r.verdict == CDB_FAIL || e->r.verdict == CDB_HANG;
         }
-        /* Not caught but some checks could not run here: inconclusive, reported, not failed. */
+        /* Not caught but some checks could not run here: nothing was shown either way. That is
+         * inconclusive, never a pass: the run exits 1 and says so (docs/engine.md). */
         if (!caught && skipped) {
             size_t l = strlen(s->inconclusive);
             snprintf(s->inconclusive + l, sizeof s->inconclusive - l, "%s%s rung %d",
@@ -309,10 +315,22 @@ static void summarise(struct run *rn, struct eng_summary *s)
         s->met = false;
         any_error = true;
     }
+    if (s->inconclusive[0]) {
+        s->met = false;
+        /* only when nothing else went wrong: a failure says more than an open question */
+        s->is_inconclusive = !any_fail && !any_hang && !any_error;
+    }
     s->verdict = s->met ? CDB_PASS : any_fail ? CDB_FAIL : any_hang ? CDB_HANG
-                                   : any_error ? CDB_ERROR : CDB_FAIL;
-    if (eng_cancelled())
+                                   : any_error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
+    if (eng_cancelled()) {
         s->verdict = CDB_CANCELLED;
+        s->is_inconclusive = false;
+    }
+}
+
+const char *eng_summary_verdict_name(const struct eng_summary *s)
+{
+    return s->is_inconclusive ? "inconclusive" : cdb_verdict_name(s->verdict);
 }
 
 /* The reporters the options ask for, NULL-terminated; NULL with a message on error. */
@@ -374,9 +392,24 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
                                .code_object = o->code_object,
                                .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
+                               .repeat_auto = o->repeat_auto, .rate = o->rate,
+                               .confidence = o->confidence,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
                                .inputs = o->inputs};
+    if (o->e2e) {
+        /* the evaluation's output is kept beside the database, named by the run */
+        struct eng_e2e e = *o->e2e;
+        char *dir = paths_data_dir();
+        char *log = xasprintf("%s/e2e/%s.log", dir, rn->info.uuid);
+        e.log = log;
+        eng_rung8_plan_e2e(&e, &po, plan, nplan);
+        free(log);
+        free(dir);
+        return 0;
+    }
+    if (o->model)
+        return eng_rung8_plan_model(o->model_case, &po, plan, nplan, err, errlen);
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++) {
         size_t first = *nplan;
@@ -408,13 +441,16 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     char backend[16];
     struct eng_device_info dev;
     int status = 2;
-    if (load_manifests(targets, ntargets, &ms, err, sizeof err) != 0 ||
+    if (o->e2e || o->model)
+        ntargets = 0; /* the evaluation or the model is the run: no suite is loaded */
+    if ((ntargets && load_manifests(targets, ntargets, &ms, err, sizeof err) != 0) ||
         probe(&rn, backend, sizeof backend, &dev, err, sizeof err) != 0)
         goto setup_error;
     const struct eng_backend *B = eng_backend_find(backend);
     info->emulated = B && B->caps.emulated;
     info->wave = info->emulated ? (o->wave ? o->wave : 32) : dev.wave_size;
     eng_fingerprint(&info->mach, backend, &dev, info->wave);
+    cdb_uuid_new(info->uuid);
     if (plan_all(&rn, backend, ms, targets, ntargets, &plan, &nplan, err, sizeof err) != 0 ||
         !(reps = reporters(o, err, sizeof err)))
         goto setup_error;
@@ -423,18 +459,17 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     rn.n = nplan;
     for (size_t i = 0; i < nplan; i++)
         rn.checks[i].p = &plan[i];
-    cdb_uuid_new(info->uuid);
     cdb_now_iso(info->started);
     info->schedule = o->schedule;
     info->total = nplan;
-    info->variant = o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
-    info->rung = ntargets == 1 || o->case_id ? targets[0].rung : 0;
+    info->variant = o->e2e ? "user" : o->model ? (o->model_case ? "both" : "fixed") : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
+    info->rung = o->e2e || o->model ? 8 : ntargets == 1 || o->case_id ? targets[0].rung : 0;
     for (size_t t = 1; t < ntargets; t++)
         if (targets[t].rung != targets[0].rung)
             info->rung = 0;
     /* recorded under the suite's own name, not the path it was given by; one suite's several
      * rungs are still that suite */
-    info->suite = ms[0]->name;
+    info->suite = o->e2e ? ENG_E2E_SUITE : o->model ? ENG_MODEL_SUITE : ms[0]->name;
     for (size_t t = 1; t < ntargets; t++)
         if (strcmp(ms[t]->name, ms[0]->name) != 0)
             info->suite = NULL;

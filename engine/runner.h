@@ -16,6 +16,7 @@
 #include "engine/backend.h"
 
 struct cdb;
+struct eng_e2e;
 
 struct eng_run_target {
     const char *suite;  /* name or manifest path */
@@ -31,6 +32,8 @@ struct eng_run_opts {
     enum eng_schedule schedule;
     uint64_t seed;
     int repeats;               /* 0: from the manifest */
+    bool repeat_auto;          /* --repeat auto: rung 5's N from the failure rate */
+    double rate, confidence;   /* --rate, --confidence (0: the suite's) */
     double timeout_s;          /* per check, from ready; default 60 */
     bool fixed, buggy;
     bool json;                 /* the JSON report on stdout instead of text */
@@ -41,6 +44,11 @@ struct eng_run_opts {
     const char *argv_text;     /* the command line, recorded with the run */
     const char *case_id;       /* for --case, recorded with the run */
     const char *inputs;        /* --inputs FILE|DIR: captures rung 2 replays, or NULL */
+    const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/e2e_check.h), or NULL: then
+                                * it is the run's one check and the targets are ignored */
+    bool model;                /* rung 8's built-in model (--rung 8 --suite model), targets
+                                * ignored */
+    const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */
 };
 
 /* Runs everything and returns the exit status (0, 1 or 2). Messages for setup errors go to

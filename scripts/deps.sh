@@ -6,7 +6,7 @@ set -euo pipefail
 build_pkgs=(gcc g++ make pkg-config libncurses-dev libsqlite3-dev libcjson-dev
             libcurl4-openssl-dev libexpat1-dev)
 test_pkgs=(libcmocka-dev tmux valgrind libamdhip64-dev python3 openssl openssh-server
-           clang-22 lld-22 llvm-22
+           clang-22 lld-22 llvm-22 sqlite3
            openssh-client)
 
 want=("${build_pkgs[@]}")

@@ -11,7 +11,7 @@
 # JUnit files, the results database).
 #
 #   bash scripts/device-run.sh [STEP...]     steps: env devices compile bench peer worker cases
-#                                            matrix (default: all, in that order: the short ones
+#                                            matrix model repeat (default: all, in that order: the short ones
 #                                            first, the rung matrix last with what time is left)
 # Environment: OUT, KL_BUNDLE, KL_BACKEND (cuda), KL_DEADLINE (seconds for the whole run, 510),
 #   KL_OLD (an older kladder the worker step times beside this one), KL_REPEAT (its runs, 5),
@@ -220,6 +220,24 @@ do_worker() {
         --backend "$BACKEND" --no-progress
 }
 
+# Rung 8: the built-in model, fixed, then with each case's buggy kernel swapped in.
+do_model() {
+    step model-fixed 120 "$WORK/rung8-model.json" "$K" --db "$DB" run --rung 8 --suite model \
+        --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress
+    for c in aiter-6344 flydsl-1199 atom-2533 flydsl-1020; do
+        step "model-$c" 120 "$WORK/rung8-case-$c.json" "$K" --db "$DB" run --rung 8 --case "$c" \
+            --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress
+    done
+}
+
+# Rung 5 with repeats that prove a rate: aiter-4841's 7 failures in 292,889,600 calls ruled out
+# at 95% (KL_RATE, KL_CONFIDENCE), on the fixed RMSNorm, timed as one command.
+do_repeat() {
+    step repeat-auto "${KL_REPEAT_LIMIT:-240}" "$WORK/repeat-auto.json" "$K" --db "$DB" run --rung 5 \
+        --suite aiter-6344 --variant fixed --backend "$BACKEND" --rate "${KL_RATE:-2.39e-8}" \
+        --confidence "${KL_CONFIDENCE:-0.95}" --timeout "${KL_REPEAT_LIMIT:-240}" --json --no-progress
+}
+
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(env devices compile bench peer worker cases matrix)
 for s in "${steps[@]}"; do
@@ -232,6 +250,8 @@ for s in "${steps[@]}"; do
         bench) do_bench ;;
         peer) do_peer ;;
         worker) do_worker ;;
+        model) do_model ;;
+        repeat) do_repeat ;;
         *) echo "device-run: unknown step '$s'" >&2 ;;
     esac
 done
@@ -242,7 +262,7 @@ done
     echo
     column -t -s $'\t' "$WORK/steps.tsv" 2>/dev/null || cat "$WORK/steps.tsv"
     echo
-    for f in "$WORK"/case-*.json "$WORK"/rung*.json; do
+    for f in "$WORK"/case-*.json "$WORK"/rung*.json "$WORK"/repeat-*.json; do
         [ -f "$f" ] || continue
         v=$(grep -o '"verdict"[[:space:]]*:[[:space:]]*"[a-z]*"' "$f" | head -n 1 | sed 's/.*"\([a-z]*\)"$/\1/')
         m=$(grep -o '"expectation_met"[[:space:]]*:[[:space:]]*[a-z]*' "$f" | head -n 1 | sed 's/.*[[:space:]:]//')

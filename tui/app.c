@@ -14,6 +14,7 @@
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/child.h"
+#include "tui/clipboard.h"
 #include "tui/cli.h"
 #include "tui/draw.h"
 #include "tui/script.h"
@@ -66,6 +67,18 @@ void tui_app_message(struct tui_app *app, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(app->message, sizeof app->message, fmt, ap);
     va_end(ap);
+}
+
+void tui_app_copy(struct tui_app *app, const char *text)
+{
+    char *clean = text_sanitize(text, false);
+    if (tui_clipboard_copy(clean))
+        tui_app_message(app, "%s %s", tui_tr(app, "Copied:", "已复制："), clean);
+    else
+        tui_app_message(app, "%s%s", clean,
+                        tui_tr(app, " (select it to copy: this terminal is not known to take OSC 52)",
+                               "（请选中复制：未知此终端是否支持 OSC 52）"));
+    free(clean);
 }
 
 void tui_app_confirm(struct tui_app *app, const char *question,

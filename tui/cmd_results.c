@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "importers/results_json.h"
 #include "tui/cli.h"
+#include "tui/results_fmt.h"
 
 static void print_help(void)
 {
@@ -41,17 +42,13 @@ static void print_line(const char *label, const char *value)
     free(v);
 }
 
+/* The checks in words, with a buggy variant's failures as the bugs they caught ("17 bugs
+ * caught, 37 passed"), as the Runs view says it. */
 static void fmt_counts(const struct cdb_run_info *ri, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    for (int v = 0; v < CDB_RUNNING; v++) {
-        if (!ri->counts[v])
-            continue;
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%d %s", used ? ", " : "", ri->counts[v],
-                 cdb_verdict_name((enum cdb_verdict)v));
-    }
-    if (!buf[0])
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, false,
+                       buf, len);
+    if (!strcmp(buf, "-"))
         snprintf(buf, len, "no checks");
 }
 

@@ -15,23 +15,32 @@
 #include "engine/runner.h"
 #include "engine/watchdog.h"
 #include "tui/cli.h"
+#include "tui/run_e2e.h"
 
 static void print_help(void)
 {
     printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
+           "       kladder run --rung N --suite all [options]\n"
            "       kladder run --case ID [options]\n"
+           "       kladder run --rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE\n"
+           "       kladder run --rung 8 --suite model | --case ID   (the built-in model)\n"
            "       kladder run --list\n\n"
-           "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's reproducer, with the\n"
-           "plain unit-test baseline beside it; without --rung, every rung the suite lists. --case\n"
-           "runs every rung its suites list, both variants. A rung must fail the buggy variant and\n"
-           "pass the fixed one; the baseline passes both. A suite marked \"control\": true has\n"
-           "only correct variants: each must pass, and a failure is reported as a false alarm of\n"
-           "the harness. Runs are recorded under the suite's own name.\n\n"
+           "Runs a rung of the verification ladder (`run --list` names the rungs) on a suite's\n"
+           "reproducer, with the plain unit-test baseline beside it; without --rung, every rung the\n"
+           "suite lists. --case runs every rung its suites list, both variants. A rung must fail the\n"
+           "buggy variant and pass the fixed one; the baseline passes both. A suite marked\n"
+           "\"control\": true has only correct variants: each must pass, and a failure is reported as\n"
+           "a false alarm of the harness. Runs are recorded under the suite's own name. --suite all\n"
+           "runs every built-in suite the rung applies to (rung 7: the toolchain smoke of every\n"
+           "kernel after a compiler or runtime change).\n\n"
            "options:\n"
            "  --variant fixed|buggy|both   which variant (default both)\n"
            "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
            "  --device I                   device index (default 0)\n"
-           "  --repeat N                   rung 5 repeats (default: from the suite's failure rate)\n"
+           "  --repeat N|auto              rung 5 repeats (default: the suite's N, else from its\n"
+           "                               failure rate); auto: N = ceil(ln(1-C)/ln(1-R))\n"
+           "  --rate R --confidence C      the failure rate R (0 < R < 1) that auto's repeats rule\n"
+           "                               out at confidence C (default: the suite's; imply auto)\n"
            "  --timeout S                  per-check limit in seconds after setup (default 60)\n"
            "  --wave 32|64                 cpu backend wave width (default 32)\n"
            "  --code-object FILE           run this prebuilt code object (kladder compile --out)\n"
@@ -48,8 +57,10 @@ static void print_help(void)
            "  --junit FILE                 also write JUnit XML\n"
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
            "  --no-progress                no progress bar on stderr\n\n"
+           "%s\n"
            "exit status: 0 every expectation met (buggy caught, fixed and baselines pass),\n"
-           "1 an expectation not met, 2 usage or setup error\n");
+           "1 an expectation not met or the run inconclusive (the checks that reach the bug\n"
+           "were skipped here), 2 usage or setup error\n", run_e2e_help);
 }
 
 static int list_suites(void)
@@ -78,6 +89,33 @@ static int list_suites(void)
     }
     free(names);
     return 0;
+}
+
+/* --suite all: every built-in suite rung R plans checks for (eng_rung_applies), e.g. rung 7's
+ * toolchain smoke over every kernel after a compiler or runtime change. */
+static int all_targets(int rung, struct eng_run_target **out, size_t *n, char ***names)
+{
+    size_t cnt;
+    const char **files = eng_manifest_list(&cnt);
+    *out = xcalloc(cnt + 1, sizeof **out);
+    *names = xcalloc(cnt + 1, sizeof **names);
+    *n = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        char *name = xstrdup(strrchr(files[i], '/') + 1);
+        name[strlen(name) - 5] = '\0';
+        char err[512];
+        struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
+        if (m && eng_rung_applies(eng_rung_find(rung), m)) {
+            (*names)[*n] = name;
+            (*out)[*n] = (struct eng_run_target){name, rung};
+            (*n)++;
+        } else {
+            free(name);
+        }
+        eng_manifest_free(m);
+    }
+    free(files);
+    return *n ? 0 : -1;
 }
 
 /* Every built-in suite of a case, each with the rungs it lists. */
@@ -141,9 +179,15 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                              .progress = isatty(2)};
     const char *suite = NULL, *case_id = NULL;
     int rung = 0;
+    struct run_e2e_args e2e_args = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int took = run_e2e_take(&e2e_args, argc, argv, &i);
+        if (took == 2)
+            return 2;
+        if (took)
+            continue;
 #define NEED()                                                                                  \
     do {                                                                                        \
         if (!v)                                                                                 \
@@ -186,8 +230,18 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 return 2;
         } else if (!strcmp(a, "--repeat")) {
             NEED();
-            if (!cli_parse_int("run", a, v, 1, 1000000, &o.repeats))
+            if (!strcmp(v, "auto"))
+                o.repeat_auto = true;
+            else if (!cli_parse_int("run", a, v, 1, 1000000000, &o.repeats))
                 return 2;
+        } else if (!strcmp(a, "--rate") || !strcmp(a, "--confidence")) {
+            NEED();
+            char *end;
+            double x = strtod(v, &end);
+            if (end == v || *end || !(x > 0 && x < 1))
+                return cli_usage_error("run", "%s expects a probability between 0 and 1 (exclusive), not '%s'", a, v);
+            *(a[2] == 'r' ? &o.rate : &o.confidence) = x;
+            o.repeat_auto = true;
         } else if (!strcmp(a, "--timeout")) {
             NEED();
             int t;
@@ -241,11 +295,34 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         }
 #undef NEED
     }
+    struct eng_e2e e2e;
+    if (e2e_args.first) {
+        if (suite || case_id)
+            return cli_usage_error("run", "--e2e runs your evaluation command, not a suite: "
+                                          "leave out --suite and --case");
+        if (run_e2e_finish(&e2e_args, rung, &e2e) != 0)
+            return 2;
+        o.e2e = &e2e;
+        suite = "e2e";
+    }
+    /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in */
+    if (rung == 8 && !e2e_args.first && ((suite && !strcmp(suite, "model")) || case_id)) {
+        if (suite && case_id)
+            return cli_usage_error("run", "--rung 8 --case ID runs the built-in model with the "
+                                          "case's kernel swapped in; leave out --suite");
+        o.model = true;
+        o.model_case = case_id;
+        suite = "model";
+        case_id = NULL;
+    }
     if (case_id && (suite || rung))
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
     if (!case_id && !suite)
         return cli_usage_error("run", "give --suite NAME|PATH (and --rung N for one of its rungs), "
                                       "or --case ID (--list shows the suites)");
+    if (o.repeat_auto && o.repeats > 0)
+        return cli_usage_error("run", "--repeat %d contradicts --repeat auto (or --rate, --confidence): "
+                               "give a number of repeats or a rate to rule out, not both", o.repeats);
     if (o.inputs && rung != 2)
         return cli_usage_error("run", "--inputs replays captured tensors on rung 2; give --rung 2");
     if (!case_id && rung && !eng_rung_find(rung)) {
@@ -257,8 +334,19 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     struct eng_run_target one = {suite, rung}, *targets = &one;
     size_t ntargets = 1;
     char **names = NULL;
-    if (!case_id && !rung && suite_targets(suite, &targets, &ntargets) != 0)
+    if (!case_id && strcmp(suite, "all") == 0) {
+        if (!rung)
+            return cli_usage_error("run", "--suite all runs one rung over every built-in suite; "
+                                          "give --rung N");
+        if (all_targets(rung, &targets, &ntargets, &names) != 0) {
+            free(targets);
+            free(names);
+            fprintf(stderr, "kladder run: no built-in suite runs rung %d\n", rung);
+            return 2;
+        }
+    } else if (!case_id && !rung && suite_targets(suite, &targets, &ntargets) != 0) {
         return 2;
+    }
     if (case_id && case_targets(case_id, &targets, &ntargets, &names) != 0) {
         free(targets);
         free(names);
@@ -266,7 +354,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                 case_id);
         return 2;
     }
-    o.case_id = case_id;
+    o.case_id = o.model_case ? o.model_case : case_id;
     o.exe = eng_self_exe(g->argv0);
     size_t len = 1;
     for (int i = 0; i < argc; i++)

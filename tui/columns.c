@@ -11,12 +11,19 @@ static int total(const struct tui_col *c, size_t n, int gap)
     return t + (shown > 1 ? (shown - 1) * gap : 0);
 }
 
-/* The column that gives way next: the lowest give order still shown; -1 when none. */
+/* Whether column i can still give: shown, with a give order, and not a kept one at its min. */
+static bool can_give(const struct tui_col *ci)
+{
+    int min = ci->min > 0 ? ci->min : 1;
+    return ci->w > 0 && ci->give > 0 && !(ci->keep && ci->w <= min);
+}
+
+/* The column that gives way next: the lowest give order that can still give; -1 when none. */
 static int next_to_give(const struct tui_col *c, size_t n)
 {
     int best = -1;
     for (size_t i = 0; i < n; i++)
-        if (c[i].w > 0 && c[i].give > 0 && (best < 0 || c[i].give < c[best].give))
+        if (can_give(&c[i]) && (best < 0 || c[i].give < c[best].give))
             best = (int)i;
     return best;
 }

@@ -4,7 +4,7 @@
  * Each column says the width its widest content needs (want), the narrowest width at which it
  * still says something (min), and its place in the give-way order (give: 1 gives first, then
  * 2, ...; 0 never gives). When the table is too wide, the column that gives first shrinks to its
- * min, then is dropped, before the next one gives anything; when only columns that never give
+ * min, then is dropped (a kept one stays at its min), before the next one gives anything; when only columns that never give
  * are left, the flex column shrinks to its min, then columns are cut from the right. What is
  * left over goes to the flex column. Columns are separated by `gap` blank cells, so text cut to its width with an ellipsis
  * never runs into its neighbour. */
@@ -19,6 +19,8 @@ struct tui_col {
     int min;   /* in: below this it is dropped rather than cut (<= want) */
     int give;  /* in: give-way order, 1 first; 0 never (cut last, only when nothing else can) */
     bool flex; /* in: takes the width left over (the first flex column does) */
+    bool keep; /* in: gives in its turn only down to min and is never dropped for it (then it
+                * is cut last, as a column that never gives) */
     int w;     /* out: its width, 0 when dropped */
     int x;     /* out: its left edge, from the table's left edge */
 };

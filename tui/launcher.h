@@ -25,10 +25,11 @@ struct tui_run_opts {
     const char *variant;  /* both, fixed or buggy */
     int repeats;          /* 0: from the suite's failure rate (rung 5) */
     int timeout_s;        /* per check, after setup */
+    const char *inputs;   /* --inputs FILE|DIR (rung 2's captures to replay); NULL or "": none */
 };
 
 /* A command line: v is NULL-terminated; num holds the numbers it points to. */
-#define TUI_ARGV_MAX 24
+#define TUI_ARGV_MAX 26
 struct tui_argv {
     const char *v[TUI_ARGV_MAX];
     char num[3][16];

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "casedb/results.h"
 #include "tui/draw.h"
@@ -37,16 +38,21 @@ const char *tui_verdict_word(int v, bool zh)
 {
     /* in the order of enum cdb_verdict */
     static const char *const words_zh[] = {"通过", "失败", "挂起", "错误", "跳过", "已取消",
-                                           "运行中"};
+                                           "运行中", "已中断"};
+    _Static_assert(sizeof words_zh / sizeof words_zh[0] == CDB_VERDICT_COUNT,
+                   "a Chinese word for every verdict");
     if (v < 0 || v >= CDB_VERDICT_COUNT)
         return "?";
     return zh ? words_zh[v] : cdb_verdict_name((enum cdb_verdict)v);
 }
 
-void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)
+void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, bool zh,
+                           char *buf, size_t len)
 {
-    /* failures first: they are what a person looks for */
-    static const int order[] = {CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_CANCELLED, CDB_SKIP, CDB_PASS};
+    /* failures first: they are what a person looks for; then the bugs caught as intended */
+    enum { CAUGHT = CDB_VERDICT_COUNT };
+    static const int order[] = {CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_CANCELLED, CAUGHT, CDB_SKIP,
+                                CDB_PASS};
     static const char *const one_en[] = {"passed", "failed", "hung", "error", "skipped",
                                          "cancelled"};
     static const char *const many_en[] = {"passed", "failed", "hung", "errors", "skipped",
@@ -55,10 +61,19 @@ void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)
     size_t o = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof order / sizeof order[0] && o < len; i++) {
-        int v = order[i], n = counts[v];
-        if (!n)
+        int v = order[i];
+        int n = v == CAUGHT     ? caught_fail + caught_hang
+                : v == CDB_FAIL ? counts[v] - caught_fail
+                : v == CDB_HANG ? counts[v] - caught_hang
+                                : counts[v];
+        if (n <= 0)
             continue;
-        if (zh)
+        if (v == CAUGHT && zh)
+            o += (size_t)snprintf(buf + o, len - o, "%s捕获 %d 个缺陷", o ? "，" : "", n);
+        else if (v == CAUGHT)
+            o += (size_t)snprintf(buf + o, len - o, "%s%d %s caught", o ? ", " : "", n,
+                                  n == 1 ? "bug" : "bugs");
+        else if (zh)
             o += (size_t)snprintf(buf + o, len - o, "%s%d 项%s", o ? "，" : "", n, zh_w[v]);
         else
             o += (size_t)snprintf(buf + o, len - o, "%s%d %s", o ? ", " : "", n,
@@ -66,6 +81,26 @@ void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)
     }
     if (!buf[0])
         snprintf(buf, len, "-");
+}
+
+void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int run_verdict,
+                        bool zh, char *buf, size_t len)
+{
+    tui_fmt_counts_caught(counts, caught_fail, caught_hang, zh, buf, len);
+    int wrong = counts[CDB_FAIL] - caught_fail + counts[CDB_HANG] - caught_hang +
+                counts[CDB_ERROR] + counts[CDB_CANCELLED];
+    /* A failed run whose checks all passed or skipped failed for what did not happen: its
+     * buggy variant got through every check of its rung. */
+    if (run_verdict == CDB_FAIL && wrong == 0 && caught_fail + caught_hang == 0 &&
+        strcmp(buf, "-") != 0) { /* with no check at all there is nothing to explain it by */
+        size_t o = strlen(buf);
+        snprintf(buf + o, len - o, "%s", zh ? "；缺陷未被捕获" : "; the bug was not caught");
+    }
+}
+
+void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)
+{
+    tui_fmt_counts_caught(counts, 0, 0, zh, buf, len);
 }
 
 void tui_fmt_verdict_lang(int v, bool zh, char *buf, size_t len)

@@ -25,6 +25,17 @@ const char *tui_verdict_word(int verdict, bool zh);
  * most telling first: "1 failed, 5 passed", "1 项失败，5 项通过"; "-" when all are zero. A count
  * with a word reads at a glance where "✗ fail 6✓" had to be decoded. */
 void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len);
+/* The same for a run that ran buggy variants: of the failed and the hung checks, caught_fail and
+ * caught_hang are a buggy variant caught as intended and read "17 bugs caught" ("捕获 17 个缺
+ * 陷"), after what really failed: "17 bugs caught, 37 passed" for a run that met every
+ * expectation, where "17 failed, 37 passed" read as a failing run. */
+void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, bool zh,
+                           char *buf, size_t len);
+/* A run's checks as tui_fmt_counts_caught says them; a run that failed although every check
+ * passed or skipped and no bug was caught says why: "6 passed; the bug was not caught" (its
+ * buggy variant got through), where "✗ fail · 6 passed" read as a contradiction. */
+void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int run_verdict,
+                        bool zh, char *buf, size_t len);
 
 /* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
 void tui_fmt_us(double us, char *buf, size_t len);

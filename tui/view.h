@@ -175,6 +175,10 @@ void tui_app_confirm(struct tui_app *app, const char *question,
 
 /* Sets the status line message (formatted), shown until the next key. */
 void tui_app_message(struct tui_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Copies text (a run id, a command line): it is always shown on the status line, and written to
+ * the clipboard too where the terminal is known to take OSC 52 (tui/clipboard.h); the message
+ * says which, so nobody pastes what was never copied. */
+void tui_app_copy(struct tui_app *app, const char *text);
 
 /* Watches a child from the event loop (see struct tui_job). Returns false when the table is
  * full. */

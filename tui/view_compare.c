@@ -259,7 +259,7 @@ static void layout_columns(int w, int cw[COL_COUNT])
 {
     const int want[COL_COUNT] = {
         [COL_MARK] = 1,   [COL_RUNG] = 3,     [COL_SUITE] = w >= 130 ? 16 : 12,
-        [COL_CHECK] = 0,  [COL_SHAPE] = 24,   [COL_VARIANT] = 9,
+        [COL_CHECK] = 0,  [COL_SHAPE] = 24,   [COL_VARIANT] = w >= 110 ? 14 : 9,
         [COL_TIME_A] = 9, [COL_TIME_B] = 9,   [COL_RATIO] = w >= 100 ? 13 : 12,
         [COL_TMARK] = 1,  [COL_BAR] = w >= 110 ? 21 : 11, [COL_VERDICT] = 3};
     int used = 0;
@@ -293,6 +293,23 @@ static void layout_columns(int w, int cw[COL_COUNT])
     cw[COL_CHECK] = w - used - 1;
     if (cw[COL_CHECK] < 1)
         cw[COL_CHECK] = 1;
+}
+
+/* A variant in w cells. Cut at its end, "baseline-fixed" and "baseline-buggy" both read
+ * "baseline…" and two rows look the same; cut at its start they stay apart ("…ne-fixed"),
+ * since the end is what tells a variant from its twin. Only plain ASCII is cut so (what a
+ * manifest names); anything else is cut at its end by the drawing. */
+static void variant_text(const char *v, int w, char *buf, size_t len)
+{
+    size_t n = v ? strlen(v) : 0;
+    bool ascii = true;
+    for (size_t i = 0; i < n; i++)
+        ascii &= (unsigned char)v[i] < 0x80;
+    if (!v || !ascii || w < 2 || n <= (size_t)w) {
+        snprintf(buf, len, "%s", v ? v : "");
+        return;
+    }
+    snprintf(buf, len, "%s%s", tui_draw_ascii() ? "~" : "…", v + n - (size_t)(w - 1));
 }
 
 /* The ratio on a log10 scale (tui/compare_fmt.h), 1× in the middle. */
@@ -386,7 +403,8 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
             tui_draw_pad(y, x, w, selected ? base : TUI_ROLE_DIM, r->shape);
             break;
         case COL_VARIANT:
-            tui_draw_pad(y, x, w, base, r->variant);
+            variant_text(r->variant, w, buf, sizeof buf);
+            tui_draw_pad(y, x, w, base, buf);
             break;
         case COL_TIME_A:
         case COL_TIME_B:

@@ -17,6 +17,7 @@
 struct dash_host {
     char name[72];
     int verdict[CDB_RUNGS]; /* -1: no finished run of that rung */
+    int runs[CDB_RUNGS], failed[CDB_RUNGS]; /* its runs of that rung, and those that failed */
 };
 
 struct dash_state {
@@ -62,7 +63,7 @@ static struct dash_host *host_slot(struct dash_state *s, const char *name)
     struct dash_host *h = &s->hosts[s->n_hosts++];
     snprintf(h->name, sizeof h->name, "%s", name);
     for (int r = 0; r < CDB_RUNGS; r++)
-        h->verdict[r] = -1;
+        h->verdict[r] = -1, h->runs[r] = h->failed[r] = 0;
     return h;
 }
 
@@ -81,8 +82,11 @@ static void dash_load_results(struct tui_app *app, struct dash_state *s)
     }
     for (size_t i = 0; i < n; i++) {
         struct dash_host *h = host_slot(s, l[i].source[0] ? l[i].source : "local");
-        if (h)
+        if (h) {
             h->verdict[l[i].rung - 1] = (int)l[i].verdict;
+            h->runs[l[i].rung - 1] = l[i].runs;
+            h->failed[l[i].rung - 1] = l[i].failed;
+        }
     }
     free(l);
     /* local first, the pulled hosts after it in the order of their newest run */
@@ -233,6 +237,32 @@ static void dash_draw(struct tui_app *app, void *state)
             }
             tui_draw_pad(y, cx, cell_w - 1, tui_verdict_role(v), buf);
         }
+    }
+    /* Where a host ran a rung more than once and some runs failed, the latest verdict is not
+     * the whole story: say how many failed, in words, one line per such host. */
+    for (int h = 0; h < s->n_hosts && y < ymax; h++) {
+        const struct dash_host *dh = &s->hosts[h];
+        size_t o = 0;
+        buf[0] = '\0';
+        for (int j = 0; j < CDB_RUNGS && o < sizeof buf; j++) {
+            if (dh->runs[j] < 2 || dh->failed[j] == 0)
+                continue;
+            if (app->lang == TUI_LANG_ZH)
+                o += (size_t)snprintf(buf + o, sizeof buf - o, "%sR%d %d 次中 %d 次", o ? "，" : "",
+                                      j + 1, dh->runs[j], dh->failed[j]);
+            else
+                o += (size_t)snprintf(buf + o, sizeof buf - o, "%sR%d %d of %d", o ? ", " : "",
+                                      j + 1, dh->failed[j], dh->runs[j]);
+        }
+        if (!buf[0])
+            continue;
+        char line[600];
+        const char *name = strcmp(dh->name, "local") == 0 ? tui_tr(app, "local", "本机") : dh->name;
+        if (app->lang == TUI_LANG_ZH)
+            snprintf(line, sizeof line, "  %s 失败的运行：%s", name, buf);
+        else
+            snprintf(line, sizeof line, "  %s: runs that failed: %s", name, buf);
+        tui_draw_text(y++, x, w, TUI_ROLE_WARN, line);
     }
     if (s->more_hosts && y < ymax) {
         snprintf(buf, sizeof buf, "+%d %s", s->more_hosts,

@@ -4,6 +4,9 @@
  * child, so no GPU runtime is ever initialised in this process. Enter hands the `kladder run …
  * --events 3` command line (tui/launcher.h) to the live run view, which starts and follows it.
  *
+ * A rung 2 target takes an inputs file or folder (--inputs: captures of one's own to replay):
+ * Enter (or /) on its row opens the prompt to type the path.
+ *
  * Suites of one's own: KLADDER_SUITE_PATH lists manifest files (separated by ':'); each one
  * whose "case" names a case of the index is offered for that case and its cell. */
 #include <cJSON.h>
@@ -23,6 +26,7 @@
 
 struct target {
     char *label;
+    char *label_zh; /* the same in Chinese; NULL: the label serves both */
     char *args[4]; /* --case ID, or --rung N --suite NAME|PATH */
     int nargs;
     int rung;      /* N, or 0 for --case (each of its rungs) */
@@ -37,7 +41,7 @@ struct backend_opt {
     char devices[8][96];
 };
 
-enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_COUNT };
+enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_INPUTS, F_COUNT };
 
 static const char *const variants[] = {"both", "fixed", "buggy"};
 static const int repeat_opts[] = {0, 1, 10, 100, 1000, 10000};
@@ -59,6 +63,7 @@ struct launch_state {
     int backend; /* 0 auto, else 1 + index into backends */
     int device;
     int variant, repeats, timeout;
+    char inputs[TUI_SEARCH_MAX + 1]; /* rung 2's --inputs, "" none */
     enum tui_view_id back_to; /* where Esc returns */
 };
 
@@ -66,6 +71,7 @@ static void targets_free(struct launch_state *s)
 {
     for (int i = 0; i < s->n_targets; i++) {
         free(s->targets[i].label);
+        free(s->targets[i].label_zh);
         for (int k = 0; k < s->targets[i].nargs; k++)
             free(s->targets[i].args[k]);
     }
@@ -174,6 +180,8 @@ static void collect_one(void *ctx, const struct eng_manifest *m, const char *spe
         target_add(c->s, xasprintf("%s · rung %d%s%s", m->name, r, builtin ? "" : " · ",
                                    builtin ? "" : spec),
                    "--rung", rs, "--suite", spec);
+        c->s->targets[c->s->n_targets - 1].label_zh =
+            xasprintf("%s · 阶梯 %d%s%s", m->name, r, builtin ? "" : " · ", builtin ? "" : spec);
         c->s->targets[c->s->n_targets - 1].rung = r;
         c->s->targets[c->s->n_targets - 1].has_r5 = r == 5;
     }
@@ -273,6 +281,7 @@ static bool open_case(struct tui_app *app, struct launch_state *s, const char *c
         memmove(s->targets + 1, s->targets, (size_t)(s->n_targets - 1) * sizeof *s->targets);
         s->targets[0] = all;
         s->targets[0].label = xasprintf("%s · every suite and rung (--case)", case_id);
+        s->targets[0].label_zh = xasprintf("%s · 所有套件与阶梯（--case）", case_id);
     }
     snprintf(s->title, sizeof s->title, "%s %s", tui_tr(app, "Run case", "运行案例"), case_id);
     open_panel(app, s);
@@ -343,7 +352,8 @@ static void build_argv(struct tui_app *app, const struct launch_state *s, struct
                              .backend = b ? b->name : NULL, .device = s->device,
                              .variant = variants[s->variant],
                              .repeats = repeat_opts[s->repeats],
-                             .timeout_s = timeout_opts[s->timeout]};
+                             .timeout_s = timeout_opts[s->timeout],
+                             .inputs = t->rung == 2 ? s->inputs : NULL};
     tui_launcher_run_argv(app, &o, cmd);
 }
 
@@ -358,7 +368,9 @@ static void launch_draw(struct tui_app *app, void *state)
         return;
     const struct backend_opt *b = chosen_backend(s);
     char val[F_COUNT][256];
-    snprintf(val[F_TARGET], sizeof val[0], "%.200s", s->targets[s->target].label);
+    const struct target *tg_shown = &s->targets[s->target];
+    snprintf(val[F_TARGET], sizeof val[0], "%.200s",
+             app->lang == TUI_LANG_ZH && tg_shown->label_zh ? tg_shown->label_zh : tg_shown->label);
     snprintf(val[F_BACKEND], sizeof val[0], "%s", b ? b->name : tui_tr(app, "auto (hip, cuda, then cpu)",
                                                                   "自动（hip、cuda，然后 cpu）"));
     if (b && s->device < b->n_devices)
@@ -379,11 +391,23 @@ static void launch_draw(struct tui_app *app, void *state)
                         "各阶梯的默认值（阶梯 5：按套件的失败率）"));
     else
         snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "the rung's default", "该阶梯的默认值"));
-    snprintf(val[F_TIMEOUT], sizeof val[0], "%d s %s", timeout_opts[s->timeout],
-             tui_tr(app, "per check", "每项检查"));
+    /* Chinese puts the measure first: "每项检查 60 秒", not "60 s 每项检查" */
+    if (app->lang == TUI_LANG_ZH)
+        snprintf(val[F_TIMEOUT], sizeof val[0], "每项检查 %d 秒", timeout_opts[s->timeout]);
+    else
+        snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
+    if (tg->rung != 2)
+        snprintf(val[F_INPUTS], sizeof val[0], "%s", tui_tr(app, "rung 2 only", "仅阶梯 2"));
+    else if (s->inputs[0])
+        snprintf(val[F_INPUTS], sizeof val[0], "%.200s", s->inputs);
+    else
+        snprintf(val[F_INPUTS], sizeof val[0], "%s",
+                 tui_tr(app, "none: the suite's value classes and captures (Enter types a path)",
+                        "无：套件自带的取值类别与捕获（Enter 输入路径）"));
     static const char *const names[F_COUNT][2] = {
         {"Run", "运行"}, {"Backend", "后端"}, {"Device", "设备"},
-        {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"}};
+        {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"},
+        {"Inputs", "输入"}};
     for (int f = 0; f < F_COUNT && y < ymax; f++, y++) {
         bool sel = f == s->field;
         tui_draw_pad(y, x, 14, sel ? TUI_ROLE_SELECTED : TUI_ROLE_COLHEAD,
@@ -482,11 +506,16 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
         case F_TIMEOUT:
             cycle(&s->timeout, N_OF(timeout_opts), d);
             break;
+        case F_INPUTS:
         case F_COUNT:
             break;
         }
         return TUI_R_DRAW;
     case TUI_ACT_OPEN: {
+        if (s->field == F_INPUTS && s->targets[s->target].rung == 2) {
+            tui_app_prompt_open(app); /* the typed path lands through launch_search */
+            return TUI_R_DRAW;
+        }
         struct tui_argv cmd;
         build_argv(app, s, &cmd);
         tui_runs_pop(app); /* the panel gives way to the live run */
@@ -503,6 +532,16 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
     }
 }
 
+/* The prompt types rung 2's inputs path (Enter keeps it, Esc restores the one before). */
+static void launch_search(struct tui_app *app, void *state, const char *text)
+{
+    (void)app;
+    struct launch_state *s = state;
+    snprintf(s->inputs, sizeof s->inputs, "%s", text);
+}
+
+static const char *launch_search_text(void *state) { return ((struct launch_state *)state)->inputs; }
+
 static void launch_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     (void)state;
@@ -518,5 +557,7 @@ const struct tui_view_ops tui_view_launch = {
     .draw = launch_draw,
     .action = launch_action,
     .status = launch_status,
+    .search = launch_search,
+    .search_text = launch_search_text,
     .open = launch_open,
 };

@@ -18,6 +18,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/child.h"
+#include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
 #include "tui/list.h"
@@ -44,6 +45,7 @@ struct live_state {
     struct live_check *checks;
     size_t n, cap;
     bool ended;        /* the "end" event came */
+    bool inconclusive; /* it said the checks that reach the bug were skipped */
     int verdict;       /* of the run, once known */
     bool met;
     bool finished;     /* the child is gone */
@@ -136,7 +138,10 @@ static void live_event(struct live_state *s, const cJSON *ev)
         tui_list_last(&s->list); /* follow the newest verdict */
     } else if (!strcmp(kind, "end")) {
         s->ended = true;
-        int v = jstr(ev, "verdict") ? cdb_verdict_parse(jstr(ev, "verdict")) : -1;
+        const char *vn = jstr(ev, "verdict");
+        /* "inconclusive" is a run's outcome, not a check verdict: recorded as skip */
+        s->inconclusive = vn && !strcmp(vn, "inconclusive");
+        int v = s->inconclusive ? CDB_SKIP : vn ? cdb_verdict_parse(vn) : -1;
         s->verdict = v < 0 ? CDB_ERROR : v;
         s->met = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "expectation_met"));
         s->current[0] = '\0';
@@ -193,11 +198,14 @@ static void live_exit(struct tui_app *app, void *ctx)
     }
     tui_app_results_changed(app);
     if (app->lang == TUI_LANG_ZH)
-        tui_app_message(app, "运行结束：%s", s->run_id[0] ? tui_verdict_word(s->verdict, true)
-                                                           : "未能开始");
+        tui_app_message(app, "运行结束：%s", !s->run_id[0] ? "未能开始"
+                                           : s->inconclusive ? "无结论（能触及缺陷的检查被跳过）"
+                                                             : tui_verdict_word(s->verdict, true));
     else
-        tui_app_message(app, "The run ended: %s", s->run_id[0] ? cdb_verdict_name((enum cdb_verdict)s->verdict)
-                                                               : "it did not start");
+        tui_app_message(app, "The run ended: %s",
+                        !s->run_id[0] ? "it did not start"
+                        : s->inconclusive ? "inconclusive (the checks that reach the bug were skipped)"
+                                          : cdb_verdict_name((enum cdb_verdict)s->verdict));
 }
 
 static void live_start(struct tui_app *app, struct live_state *s, const char *const *argv)
@@ -227,32 +235,85 @@ static bool live_open(struct tui_app *app, void *state, const struct tui_open *w
     return true;
 }
 
+/* The columns of the checks' rows, laid out by tui/columns.h as the run view's are: the seq and
+ * the verdict never give way, the time gives first, then the variant shrinks; the check and
+ * its detail take what is left. Fixed widths cut a Chinese verdict or a long variant and ran
+ * the time into the check on a narrow screen. */
+enum { LCOL_SEQ, LCOL_VERDICT, LCOL_VARIANT, LCOL_CHECK, LCOL_TIME, LCOL_COUNT };
+
 struct live_draw_ctx {
     struct live_state *s;
     bool zh;
     int y, x, w;
+    const char *heads[LCOL_COUNT]; /* the headings, as the run view's */
+    struct tui_col col[LCOL_COUNT];
 };
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Measured on every frame: a live run has tens or hundreds of checks, not thousands. */
+static void live_layout(struct live_draw_ctx *c)
+{
+    const struct live_state *s = c->s;
+    int seq_w = text_width(c->heads[LCOL_SEQ]), verdict_w = text_width(c->heads[LCOL_VERDICT]),
+        variant_w = text_width(c->heads[LCOL_VARIANT]), check_w = text_width(c->heads[LCOL_CHECK]),
+        time_w = text_width(c->heads[LCOL_TIME]);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct live_check *k = &s->checks[i];
+        char buf[64];
+        snprintf(buf, sizeof buf, "%d", k->seq);
+        seq_w = max_int(seq_w, (int)strlen(buf));
+        tui_fmt_verdict_lang(k->verdict, c->zh, buf, sizeof buf);
+        verdict_w = max_int(verdict_w, text_width(buf));
+        variant_w = max_int(variant_w, text_width(k->variant ? k->variant : ""));
+        check_w = max_int(check_w, text_width(k->check ? k->check : ""));
+        tui_fmt_us(k->median_us, buf, sizeof buf);
+        time_w = max_int(time_w, text_width(buf));
+    }
+    struct tui_col *col = c->col;
+    col[LCOL_SEQ] = (struct tui_col){.want = seq_w, .min = seq_w};
+    col[LCOL_VERDICT] = (struct tui_col){.want = verdict_w, .min = 6};
+    col[LCOL_VARIANT] = (struct tui_col){.want = variant_w, .min = variant_w < 8 ? variant_w : 8,
+                                         .give = 2};
+    /* the check and its detail: as wide as the screen allows */
+    col[LCOL_CHECK] = (struct tui_col){.want = check_w, .min = check_w < 12 ? check_w : 12,
+                                       .flex = true};
+    col[LCOL_TIME] = (struct tui_col){.want = time_w, .min = time_w, .give = 1};
+    tui_columns_fit(col, LCOL_COUNT, c->w, 2);
+}
 
 static void live_row(size_t row, int line, bool selected, void *vctx)
 {
     struct live_draw_ctx *c = vctx;
     const struct live_check *k = &c->s->checks[row];
+    const struct tui_col *col = c->col;
     int y = c->y + line, x = c->x;
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[64];
     tui_draw_fill(y, x, c->w, base);
     snprintf(buf, sizeof buf, "%d", k->seq);
-    tui_draw_right(y, x, 3, selected ? base : TUI_ROLE_DIM, buf);
+    if (col[LCOL_SEQ].w)
+        tui_draw_right(y, x + col[LCOL_SEQ].x, col[LCOL_SEQ].w, selected ? base : TUI_ROLE_DIM,
+                       buf);
     tui_fmt_verdict_lang(k->verdict, c->zh, buf, sizeof buf);
-    tui_draw_pad(y, x + 4, 11, selected ? base : tui_verdict_role(k->verdict), buf);
-    tui_draw_pad(y, x + 16, 15, base, k->variant ? k->variant : "");
-    int rest = c->w - 32 - 11;
-    char *txt = xasprintf("%s%s%s", k->check ? k->check : "",
-                          k->detail && *k->detail ? " — " : "", k->detail ? k->detail : "");
-    tui_draw_pad(y, x + 32, rest, base, txt);
-    free(txt);
+    if (col[LCOL_VERDICT].w)
+        tui_draw_pad(y, x + col[LCOL_VERDICT].x, col[LCOL_VERDICT].w,
+                     selected ? base : tui_verdict_role(k->verdict), buf);
+    if (col[LCOL_VARIANT].w)
+        tui_draw_pad(y, x + col[LCOL_VARIANT].x, col[LCOL_VARIANT].w, base,
+                     k->variant ? k->variant : "");
+    if (col[LCOL_CHECK].w) {
+        char *txt = xasprintf("%s%s%s", k->check ? k->check : "",
+                              k->detail && *k->detail ? " — " : "", k->detail ? k->detail : "");
+        tui_draw_pad(y, x + col[LCOL_CHECK].x, col[LCOL_CHECK].w, base, txt);
+        free(txt);
+    }
     tui_fmt_us(k->median_us, buf, sizeof buf);
-    tui_draw_right(y, x + c->w - 10, 10, base, buf);
+    if (col[LCOL_TIME].w)
+        tui_draw_right(y, x + col[LCOL_TIME].x, col[LCOL_TIME].w, base, buf);
 }
 
 static void progress_bar(int y, int x, int w, int done, int total)
@@ -289,6 +350,8 @@ static void live_draw(struct tui_app *app, void *state)
                                     : tui_tr(app, "running", "运行中");
     else if (!s->run_id[0])
         state_txt = tui_tr(app, "did not start", "未能开始"), role = TUI_ROLE_FAIL;
+    else if (s->inconclusive)
+        state_txt = tui_tr(app, "inconclusive", "无结论"), role = TUI_ROLE_WARN;
     else
         state_txt = tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH),
         role = tui_verdict_role(s->verdict);
@@ -319,6 +382,10 @@ static void live_draw(struct tui_app *app, void *state)
             snprintf(buf, sizeof buf, "%s %s · %.1f s", tui_tr(app, "Now:", "当前："), s->current,
                      cur);
     }
+    else if (s->finished && s->ended && s->inconclusive)
+        snprintf(buf, sizeof buf, "%s",
+                 tui_tr(app, "Inconclusive: the checks that reach the bug were skipped here, so nothing was shown (exit 1)",
+                        "无结论：能触及缺陷的检查在此被跳过，未能证明任何事（退出码 1）"));
     else if (s->finished && s->ended)
         snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
                                                        "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")
@@ -342,7 +409,24 @@ static void live_draw(struct tui_app *app, void *state)
     y++;
     if (y >= ymax)
         return;
-    struct live_draw_ctx c = {.s = s, .zh = app->lang == TUI_LANG_ZH, .y = y, .x = x, .w = w};
+    struct live_draw_ctx c = {.s = s, .zh = app->lang == TUI_LANG_ZH, .x = x, .w = w,
+                              .heads = {"#", tui_tr(app, "Verdict", "判定"),
+                                        tui_tr(app, "Variant", "变体"),
+                                        tui_tr(app, "Check", "检查"),
+                                        tui_tr(app, "Median", "中位数")}};
+    live_layout(&c);
+    tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
+    for (int i = 0; i < LCOL_COUNT; i++) {
+        if (!c.col[i].w)
+            continue;
+        if (i == LCOL_SEQ || i == LCOL_TIME)
+            tui_draw_right(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, c.heads[i]);
+        else
+            tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, c.heads[i]);
+    }
+    if (++y >= ymax)
+        return;
+    c.y = y;
     tui_list_draw(&s->list, ymax - y, live_row, &c);
 }
 

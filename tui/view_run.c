@@ -1,6 +1,7 @@
 /* A run's checks: one row per check (verdict, variant, check, shape, median time and spread),
  * and under the list the selected check in full — oracle, detail, first bad index, counts,
- * error, timings, repeats and the time limit; n/a wherever the backend could not measure.
+ * error, timings, repeats and the time limit; n/a wherever the backend could not measure; for
+ * a failing rung 3 check its seam, both sides side by side (tui/run_seam.h).
  * The columns are as wide as their content and give way in a declared order on a narrow
  * screen (tui/columns.h): the shape first, then the check shrinks; the variant stays whole. */
 #include <math.h>
@@ -11,10 +12,12 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/clipboard.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/results_fmt.h"
+#include "tui/run_seam.h"
 #include "tui/view.h"
 
 struct run_state {
@@ -175,13 +178,41 @@ static int line_kv(int y, int x, int w, const char *k, const char *v, enum tui_r
     return y + 1;
 }
 
-/* The selected check in full, below the list. */
-static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, int x, int w,
+/* A check's values as a person reads them: "peaked;V=ones" as "peaked, V=ones", and a replay
+ * "replay;x=@embed:kernels/captures/a.npy#t" as "replay: x from kernels/captures/a.npy (t)". */
+static void describe_values(const char *v, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    bool replay = !strncmp(v, "replay", 6) && (v[6] == ';' || !v[6]);
+    for (const char *p = v; *p && len + 1 < n;) {
+        size_t part = strcspn(p, ";");
+        const char *sep = p == v ? "" : replay && len == 6 ? ": " : ", ";
+        const char *eq = memchr(p, '=', part), *hash = memchr(p, '#', part);
+        if (replay && p != v && eq && eq[1] == '@') {
+            const char *file = eq + 2;
+            if (!strncmp(file, "embed:", 6))
+                file += 6;
+            const char *end = hash ? hash : p + part;
+            len += (size_t)snprintf(out + len, n - len, "%s%.*s from %.*s", sep, (int)(eq - p), p,
+                                    (int)(end - file), file);
+            if (hash && len < n)
+                len += (size_t)snprintf(out + len, n - len, " (%.*s)",
+                                        (int)(p + part - hash - 1), hash + 1);
+        } else {
+            len += (size_t)snprintf(out + len, n - len, "%s%.*s", sep, (int)part, p);
+        }
+        p += part + (p[part] == ';');
+    }
+}
+
+/* The selected check in full, below the list; returns the next line. */
+static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int x, int w,
                        int ymax)
 {
     char buf[512], a[48], b[48];
     if (y >= ymax)
-        return;
+        return y;
     char verdict[48];
     tui_fmt_verdict_lang(k->verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s · %s", verdict, k->check ? k->check : "",
@@ -190,6 +221,12 @@ static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, in
     if (y < ymax) {
         snprintf(buf, sizeof buf, "%s · %s %d · %s", k->shape ? k->shape : "",
                  tui_tr(app, "rung", "阶梯"), k->rung, k->suite ? k->suite : "");
+        if (k->value_class) { /* rung 2's value class, or a replay of captured tensors */
+            char vals[300];
+            describe_values(k->value_class, vals, sizeof vals);
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " · %s %s",
+                     tui_tr(app, "values", "取值"), vals);
+        }
         y = line_kv(y, x, w, tui_tr(app, "Shape", "形状"), buf, TUI_ROLE_NORMAL);
     }
     if (y < ymax) {
@@ -229,11 +266,13 @@ static void draw_check(struct tui_app *app, const struct cdb_check *k, int y, in
             snprintf(lim, sizeof lim, "n/a");
         else
             snprintf(lim, sizeof lim, "%g s", k->limit_s);
-        snprintf(buf, sizeof buf, "%s %s · min %s · max %s · %s %d · %s %s",
-                 tui_tr(app, "median", "中位数"), med, a, b, tui_tr(app, "repeats", "重复"),
+        snprintf(buf, sizeof buf, "%s %s · %s %s · %s %s · %s %d · %s %s",
+                 tui_tr(app, "median", "中位数"), med, tui_tr(app, "min", "最小"), a,
+                 tui_tr(app, "max", "最大"), b, tui_tr(app, "repeats", "重复"),
                  k->repeats, tui_tr(app, "limit", "时限"), lim);
-        line_kv(y, x, w, tui_tr(app, "Time", "时间"), buf, TUI_ROLE_NORMAL);
+        y = line_kv(y, x, w, tui_tr(app, "Time", "时间"), buf, TUI_ROLE_NORMAL);
     }
+    return y;
 }
 
 static void run_draw(struct tui_app *app, void *state)
@@ -249,7 +288,8 @@ static void run_draw(struct tui_app *app, void *state)
     }
     const struct cdb_run_info *ri = &s->d.info;
     char buf[512], counts[160];
-    tui_fmt_counts(ri->counts, app->lang == TUI_LANG_ZH, counts, sizeof counts);
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict,
+                       app->lang == TUI_LANG_ZH, counts, sizeof counts);
     char verdict[48];
     tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),
@@ -281,7 +321,8 @@ static void run_draw(struct tui_app *app, void *state)
             tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
     }
     y++;
-    int detail_h = 7;
+    size_t sel = s->list.sel;
+    int detail_h = 7 + tui_seam_lines(s->d.checks, s->d.n_checks, sel);
     int list_h = ymax - y - detail_h;
     if (list_h < 3)
         list_h = ymax - y, detail_h = 0;
@@ -296,7 +337,8 @@ static void run_draw(struct tui_app *app, void *state)
         int dy = y + list_h;
         for (int i = 0; i < w; i++)
             tui_draw_text(dy, x + i, 1, TUI_ROLE_BORDER, tui_glyph(TUI_GLYPH_HLINE));
-        draw_check(app, &s->d.checks[s->list.sel], dy + 1, x, w, ymax);
+        int next = draw_check(app, &s->d.checks[sel], dy + 1, x, w, ymax);
+        tui_seam_draw(app, s->d.checks, s->d.n_checks, sel, next, x, w, ymax);
     }
 }
 
@@ -310,6 +352,17 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
     case TUI_ACT_RUN_MACHINE:
         if (s->loaded)
             tui_app_open(app, TUI_VIEW_MACHINE, &(struct tui_open){.id = s->d.info.machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_COPY:
+        if (s->loaded)
+            tui_app_copy(app, s->d.info.run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUN_COPY_CMD:
+        if (s->loaded) {
+            char cmd[1024];
+            tui_cmdline_for_shell(s->d.info.run.argv, cmd, sizeof cmd);
+            tui_app_copy(app, cmd);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         tui_runs_pop(app);

@@ -13,10 +13,13 @@
 
 #include "casedb/hosts.h"
 #include "casedb/results_query.h"
+#include "casedb/runs_reap.h"
+#include "common/proc_owner.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/child.h"
+#include "tui/clipboard.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/launcher.h"
@@ -54,6 +57,8 @@ struct runs_state {
     size_t n_hosts;         /* hosts asked */
     size_t n_answered;
     long pull_ms;
+    /* this process, as the reaper compares a run's owner with it */
+    struct kl_owner here;
 };
 
 /* ---- loading ---- */
@@ -121,9 +126,11 @@ static int verdict_rank(int v)
     return v >= 0 && v < CDB_VERDICT_COUNT ? rank[v] : 7;
 }
 
+/* The checks that went wrong: a buggy variant caught is the rung working, not a failure. */
 static int bad_checks(const struct cdb_run_info *ri)
 {
-    return ri->counts[CDB_FAIL] + ri->counts[CDB_HANG] + ri->counts[CDB_ERROR];
+    return ri->counts[CDB_FAIL] + ri->counts[CDB_HANG] + ri->counts[CDB_ERROR] -
+           ri->caught_fail - ri->caught_hang;
 }
 
 static int cmp_text(const char *a, const char *b)
@@ -250,8 +257,32 @@ static void runs_ready(struct tui_app *app, void *ctx)
     free(l);
 }
 
+/* A run killed elsewhere (kill -9, a crash, a reboot) stays `running` in the database until a
+ * kladder notices that its owner is gone (casedb/runs_reap.h). Opening the database does that
+ * once; a TUI left open looks again before it reads the list and whenever the list it shows
+ * holds a running run, so such a run turns `interrupted` on the next frame. Looking costs one
+ * read of the running runs and takes no write lock unless one is marked. */
+static bool shows_running(const struct runs_state *s)
+{
+    for (size_t i = 0; s->loaded && i < s->runs.n; i++)
+        if (s->runs.items[i].run.verdict == CDB_RUNNING)
+            return true;
+    return false;
+}
+
+static int reap_gone(struct tui_app *app, struct runs_state *s)
+{
+    char err[256];
+    int marked = 0;
+    /* a database that cannot be written (read-only use) keeps its `running`: nothing to say */
+    if (cdb_runs_reap(app->db, &s->here, &marked, err, sizeof err) != 0)
+        return 0;
+    return marked;
+}
+
 static void load(struct tui_app *app, struct runs_state *s)
 {
+    reap_gone(app, s);
     tui_app_read_cancel(app, &s->reading);
     s->gen = app->results_gen;
     char none = 0;
@@ -272,6 +303,7 @@ static void *runs_init(struct tui_app *app)
     struct runs_state *s = xcalloc(1, sizeof *s);
     s->rung = -1;
     s->verdict = -1;
+    kl_owner_self(&s->here);
     return s; /* loaded when first shown: start-up stays quick on a large database */
 }
 
@@ -309,10 +341,12 @@ static void host_text(const struct cdb_run_info *ri, char *buf, size_t len)
         snprintf(buf, len, "%s", h);
 }
 
-static void when_text(const char *iso, char *buf, size_t len)
+/* "2026-11-29T08:51:17Z" -> "2026-11-29 08:51", or "11-29 08:51" in fewer than 16 cells */
+static void when_text(const char *iso, int cells, char *buf, size_t len)
 {
-    /* "2026-11-29T08:51:17Z" -> "2026-11-29 08:51" */
-    if (iso && strlen(iso) >= 16)
+    if (iso && strlen(iso) >= 16 && cells < 16)
+        snprintf(buf, len, "%.5s %.5s", iso + 5, iso + 11);
+    else if (iso && strlen(iso) >= 16)
         snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
     else
         snprintf(buf, len, "%s", iso ? iso : "");
@@ -347,7 +381,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
     char buf[256];
     tui_draw_fill(y, x, c->w, base);
-    when_text(ri->run.started, buf, sizeof buf);
+    when_text(ri->run.started, col[COL_WHEN].w, buf, sizeof buf);
     if (col[COL_WHEN].w)
         tui_draw_pad(y, x + col[COL_WHEN].x, col[COL_WHEN].w, selected ? base : TUI_ROLE_DIM, buf);
     host_text(ri, buf, sizeof buf);
@@ -366,7 +400,8 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
     if (col[COL_VERDICT].w)
         tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
                      selected ? base : tui_verdict_role(ri->run.verdict), buf);
-    tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+    tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, zh,
+                           buf, sizeof buf);
     if (col[COL_COUNTS].w)
         tui_draw_pad(y, x + col[COL_COUNTS].x, col[COL_COUNTS].w, base, buf);
 }
@@ -397,28 +432,37 @@ static void measure_widths(struct tui_app *app, struct runs_state *s, const char
         want[COL_SUITE] = max_int(want[COL_SUITE], text_width(suite_text(ri)));
         tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
         want[COL_VERDICT] = max_int(want[COL_VERDICT], text_width(buf));
-        tui_fmt_counts(ri->counts, zh, buf, sizeof buf);
+        tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, zh,
+                           buf, sizeof buf);
         want[COL_COUNTS] = max_int(want[COL_COUNTS], text_width(buf));
     }
     s->want_valid = true;
     s->want_lang = app->lang;
 }
 
-/* Columns as wide as the runs shown need, giving way in the order machine, host, suite; the
- * counts take what is left. */
+/* Columns as wide as the runs shown need, giving way in the order machine, the start time's
+ * year, the counts' tail, host, suite; the counts take what is left. */
 static void layout_columns(struct tui_app *app, struct runs_state *s, const char *const *heads,
                            int w, struct tui_col *col)
 {
     if (!s->want_valid || s->want_lang != app->lang)
         measure_widths(app, s, heads);
     const int *want = s->want;
-    col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 16};
-    col[COL_HOST] = (struct tui_col){.want = want[COL_HOST], .min = 8, .give = 2};
+    /* The start time gives up its year (11 cells) before the host goes: the host tells a
+     * run made here from a pulled one, and the year is rarely in doubt. */
+    col[COL_WHEN] = (struct tui_col){.want = want[COL_WHEN], .min = 12, .give = 2,
+                                     .keep = true};
+    col[COL_HOST] = (struct tui_col){.want = want[COL_HOST],
+                                     .min = want[COL_HOST] < 8 ? want[COL_HOST] : 8, .give = 4};
     col[COL_MACH] = (struct tui_col){.want = want[COL_MACH], .min = 12, .give = 1};
     col[COL_RUNG] = (struct tui_col){.want = want[COL_RUNG], .min = 2};
-    col[COL_SUITE] = (struct tui_col){.want = want[COL_SUITE], .min = 8, .give = 3};
+    col[COL_SUITE] = (struct tui_col){.want = want[COL_SUITE], .min = 8, .give = 5};
     col[COL_VERDICT] = (struct tui_col){.want = want[COL_VERDICT], .min = 6};
-    col[COL_COUNTS] = (struct tui_col){.want = want[COL_COUNTS], .min = 8, .flex = true};
+    /* the counts' first words say the most ("2 failed, 17 bugs caught…"): they narrow to 20
+     * cells before the host goes, and take what is left over */
+    col[COL_COUNTS] = (struct tui_col){.want = want[COL_COUNTS],
+                                       .min = want[COL_COUNTS] < 20 ? want[COL_COUNTS] : 20,
+                                       .give = 3, .keep = true, .flex = true};
     for (int i = 0; i < COL_COUNT; i++)
         if (col[i].min > col[i].want)
             col[i].min = col[i].want;
@@ -456,6 +500,8 @@ static int draw_pull(struct tui_app *app, struct runs_state *s, int y, int x, in
 static void runs_draw(struct tui_app *app, void *state)
 {
     struct runs_state *s = state;
+    if (!s->reading && shows_running(s) && reap_gone(app, s) > 0)
+        tui_app_results_changed(app); /* every view showing results reads them again */
     if ((!s->loaded && !s->reading) || s->gen != app->results_gen)
         load(app, s);
     const struct tui_rect *r = &app->lay.body;
@@ -600,6 +646,72 @@ static void cycle_host(struct tui_app *app, struct runs_state *s)
     cdb_host_list_free(&hl);
 }
 
+/* ---- rerun ---- */
+
+/* The value after `opt` among the recorded command line's words ("--timeout 60" -> "60"), in
+ * val; false when absent. The words were joined with spaces when recorded, so only values
+ * without spaces (numbers, names) are read back this way. */
+static bool argv_value(const char *argv, const char *opt, char *val, size_t len)
+{
+    size_t n = strlen(opt);
+    for (const char *p = argv ? strstr(argv, opt) : NULL; p; p = strstr(p + 1, opt)) {
+        if ((p != argv && p[-1] != ' ') || p[n] != ' ')
+            continue;
+        const char *v = p + n + 1, *end = strchr(v, ' ');
+        size_t vl = end ? (size_t)(end - v) : strlen(v);
+        if (vl == 0 || vl >= len)
+            return false;
+        memcpy(val, v, vl);
+        val[vl] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* r on a run made here: the same rung and suite (or case), variants, backend, device, repeats
+ * and time limit, started again and followed in the live view. A pulled run ran elsewhere, on
+ * another machine: it is not rerun here (Y copies its command line). */
+static void rerun(struct tui_app *app, const struct cdb_run_info *ri)
+{
+    if (ri->origin) {
+        tui_app_message(app, "%s", tui_tr(app, "r reruns runs made here; this one was pulled from another host (Y copies its command line)",
+                                          "r 只重跑本机的运行；这一个是从其他主机拉取的（Y 复制其命令行）"));
+        return;
+    }
+    const char *a = ri->run.argv;
+    char suite[256], rung[16], dev[16], rep[16], tmo[16], backend[16];
+    static char opt_rung[] = "--rung", opt_suite[] = "--suite", opt_case[] = "--case";
+    char *target[4];
+    int nt = 0;
+    if (ri->run.rung >= 1 && argv_value(a, "--suite", suite, sizeof suite)) {
+        snprintf(rung, sizeof rung, "%d", ri->run.rung);
+        target[nt++] = opt_rung, target[nt++] = rung, target[nt++] = opt_suite;
+        target[nt++] = suite;
+    } else if (ri->run.case_id && argv_value(a, "--case", suite, sizeof suite)) {
+        target[nt++] = opt_case, target[nt++] = suite;
+    } else {
+        tui_app_message(app, "%s", tui_tr(app, "This run's command line names no suite or case to run again (Y copies it)",
+                                          "此运行的命令行没有可重跑的套件或案例（Y 复制它）"));
+        return;
+    }
+    const char *variant = ri->run.variant && (!strcmp(ri->run.variant, "fixed") ||
+                                              !strcmp(ri->run.variant, "buggy"))
+                              ? ri->run.variant : "both";
+    struct tui_run_opts o = {.target = target, .n_target = nt,
+                             .backend = argv_value(a, "--backend", backend, sizeof backend)
+                                            ? backend : ri->machine.backend,
+                             .device = argv_value(a, "--device", dev, sizeof dev) ? atoi(dev) : 0,
+                             .variant = variant,
+                             .repeats = argv_value(a, "--repeats", rep, sizeof rep) ? atoi(rep) : 0,
+                             .timeout_s = argv_value(a, "--timeout", tmo, sizeof tmo) ? atoi(tmo)
+                                                                                      : 60};
+    if (o.timeout_s <= 0)
+        o.timeout_s = 60;
+    struct tui_argv cmd;
+    tui_launcher_run_argv(app, &o, &cmd);
+    tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){.argv = cmd.v});
+}
+
 static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
 {
     struct runs_state *s = state;
@@ -615,6 +727,23 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         if (s->n_vis)
             tui_app_open(app, TUI_VIEW_MACHINE,
                          &(struct tui_open){.id = shown(s, l->sel)->machine.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_LAUNCH:
+        /* a run under way is shown, as everywhere; else the selected run is run again */
+        if (tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){0}) || !s->n_vis)
+            return TUI_R_DRAW;
+        rerun(app, shown(s, l->sel));
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_COPY:
+        if (s->n_vis)
+            tui_app_copy(app, shown(s, l->sel)->run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_COPY_CMD:
+        if (s->n_vis) {
+            char cmd[1024];
+            tui_cmdline_for_shell(shown(s, l->sel)->run.argv, cmd, sizeof cmd);
+            tui_app_copy(app, cmd);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_HOST:
         cycle_host(app, s);

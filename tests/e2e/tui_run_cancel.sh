@@ -20,7 +20,7 @@ wait_for "r on the case in the list opens the launch panel" 'Run case aiter-4494
 keys l
 wait_for "the suite of one's own is offered" 'Run +‹ tui-hang · rung 4 · .*hang.json ›' || exit 0
 keys Enter
-wait_for "the baseline of the fixed variant passes" '0 ✓ pass +baseline-fixed' 30 || exit 0
+wait_for "the baseline of the fixed variant passes" '0 +✓ pass +baseline-fixed' 30 || exit 0
 wait_for "the next check hangs" 'Now: unit-test-n256 · baseline-buggy' || exit 0
 # Its own clock against its limit (the panel's default, 60 s): it counts up while it hangs.
 wait_for "the running check shows its time against its limit" \

@@ -29,9 +29,41 @@ wait_for "the command line is shown" 'kladder --db .* run --rung 4 --suite flyds
 keys Enter
 wait_for "the live view starts" 'running · [0-9]+ of 3 checks done|of 3 checks done' 10 || exit 0
 wait_for "the run ends with every expectation met" '^ pass · 3 of 3 checks done' 60 || exit 0
-wait_for "the buggy variant was caught" '2 ✗ fail +buggy '
-wait_for "the baseline passed" '0 ✓ pass +baseline-buggy'
+wait_for "the buggy variant was caught" '2 +✗ fail +buggy '
+wait_for "the baseline passed" '0 +✓ pass +baseline-buggy'
 wait_for "the status line says so" 'The run ended: pass'
+# The checks' columns are laid out from their content, under headings, two cells apart (not at
+# fixed widths): each row's variant starts under "Variant", at 110, 80 and 60 columns and in
+# Chinese, and the time never runs into the check.
+lined_up() { # HEADING-REGEX VARIANT-HEADING
+    pane | python3 -c '
+import re, sys, unicodedata
+lines = sys.stdin.read().split("\n")
+def cells(s): return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+head = [l for l in lines if l.startswith(" #  ") and sys.argv[1] in l]
+rows = [l for l in lines if any(" %s " % v in l for v in ("buggy", "baseline-buggy"))
+        and ("✓" in l or "✗" in l)]
+assert head and len(rows) == 3, (head, rows)
+at = cells(head[0][:head[0].index(sys.argv[1])])
+for r in rows:
+    v = "baseline-buggy" if "baseline-buggy" in r else "buggy"
+    assert cells(r[:r.index(" " + v + " ") + 1]) == at, (r, at)
+    assert re.search(r"  +([0-9.]+ (us|ms|s)|n/a)$", r.rstrip()), r
+' "$1"
+}
+tap_check "the live view's rows line up under their headings (110 columns)" lined_up Variant
+tm resize-window -t "$session" -x 80 -y 24
+sleep 0.5
+tap_check "and at 80 columns" lined_up Variant
+keys L
+wait_for "L: Chinese" '^ #  +判定 +变体' 5
+tap_check "and in Chinese at 80 columns" lined_up 变体
+tm resize-window -t "$session" -x 60 -y 16
+sleep 0.5
+tap_check "and in Chinese at 60 columns" lined_up 变体
+keys L
+tm resize-window -t "$session" -x 110 -y 32
+wait_for "back in English at 110 columns" '^ #  +Verdict +Variant' 5
 run=$(pane | sed -nE 's/^ run ([0-9a-f-]{36}) .*/\1/p' | head -1)
 tap_check "the live view names the run ($run)" test -n "$run"
 keys Enter

@@ -37,12 +37,13 @@ check rung2_misspelt.json 'rungs.2: expected only the keys "classes", "chunks", 
 check rung2_input_output.json 'rungs.2.inputs[0].buffer: expected an input buffer, got "o"'
 check rung2_input_dtype.json 'rungs.2.inputs[0].dtype: expected one of bf16, got "f16"'
 check rung1_cliff_misspelt.json 'rungs.1.cliffs[0]: expected only the keys "buffer", "param" or "with", got unknown key "width"'
-check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets", "no_spills", "layouts" or "isa", got unknown key "no_spill"'
+check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets", "no_spills", "layouts", "isa" or "tile_builds", got unknown key "no_spill"'
 check rung3_wave.json 'rungs.3.wave: expected 32 or 64 (lanes per wave), got 48'
 check rung3_target.json 'rungs.3.targets[0]: expected an AMD processor such as "gfx1250", got "sm_90"'
 check rung3_layout.json 'rungs.3.layouts[0]: expected a parameter listed in "tiles"'
+check rung3_tile_builds.json 'rungs.3.tile_builds[0]: expected a parameter listed in "tiles" (each accepted value is built on its own)'
 check rung3_isa.json 'rungs.3.isa.gfx1250: expected a processor listed in rungs.3.targets'
-check rung8_declared.json 'rungs.8: expected a rung the engine runs (1, 2, 3, 4, 5, 6 and 7), got rung 8'
+check rung8_declared.json 'rungs.8: no rung 8 in a suite: rung 8 scores an evaluation command (kladder run --rung 8 --e2e COMMAND) or the built-in model (--rung 8 --suite model)'
 check rung6_settings.json 'rungs.6: expected no settings ({}): rung 6 takes none, got "ranks"'
 
 # A missing file and an unknown built-in name are setup errors too.

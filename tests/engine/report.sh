@@ -79,3 +79,29 @@ tap_check "every check skipped: JSON expectation not met" grep -q '"expectation_
 "$KLADDER" --db "$db" run --rung 1 --suite flydsl-1199 --backend cpu --variant fixed \
     --no-progress --json >"$KL_TMP/some.json" 2>/dev/null
 tap_check "checks that ran are counted" grep -qE '"executed":[[:space:]]*[1-9]' "$KL_TMP/some.json"
+
+# Inconclusive is not a pass: a buggy variant whose only reaching check (n = 8192) is beyond the
+# cpu's reach here, while the baselines (n = 256) run. Text, JSON and JUnit say so; exit 1.
+# With the reach restored, the same run catches the bug and meets its expectation.
+fx=tests/engine/fixtures/drop_tail.json
+KLADDER_CPU_MAX_BYTES=40000 "$KLADDER" --db "$db" run --rung 1 --suite $fx --backend cpu \
+    --no-progress --junit "$KL_TMP/inc.xml" >"$KL_TMP/inc.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/inc.txt"
+tap_check "inconclusive run: exit 1, not a pass" test "$rc" -eq 1
+tap_check "inconclusive run: its last line says inconclusive and names the target" \
+    sh -c "tail -n 1 '$KL_TMP/inc.txt' | grep -q '^inconclusive .*: $fx rung 1\$'"
+tap_check "inconclusive run: the summary does not say expectation met" \
+    grep -q '^INCONCLUSIVE: baseline 2/2 passed' "$KL_TMP/inc.txt"
+tap_check "inconclusive run: JUnit fails buggy-variants-caught" \
+    grep -q '<failure message="inconclusive' "$KL_TMP/inc.xml"
+KLADDER_CPU_MAX_BYTES=40000 "$KLADDER" --db "$db" run --rung 1 --suite $fx --backend cpu \
+    --no-progress --json >"$KL_TMP/inc.json" 2>/dev/null
+rc=$?
+tap_check "inconclusive run --json: exit 1" test "$rc" -eq 1
+tap_check "inconclusive run --json: verdict inconclusive" grep -qE '"verdict":[[:space:]]*"inconclusive"' "$KL_TMP/inc.json"
+tap_check "inconclusive run --json: expectation not met" grep -qE '"expectation_met":[[:space:]]*false' "$KL_TMP/inc.json"
+"$KLADDER" --db "$db" run --rung 1 --suite $fx --backend cpu --no-progress >"$KL_TMP/inc2.txt" 2>&1
+rc=$?
+tap_check "the same run within reach catches the bug: exit 0" test "$rc" -eq 0
+tap_check "and is not inconclusive" sh -c "! grep -qi inconclusive '$KL_TMP/inc2.txt'"

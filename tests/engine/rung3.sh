@@ -132,6 +132,27 @@ if [ $clang_ok = 1 ]; then
         tap_check "ISA require: a class the kernel never issues fails it (exit $(rc_of isar))" test "$(rc_of isar)" -eq 1
         tap_check "ISA require: the one it issues is counted, the missing one named" \
             has isar '[1-9][0-9]* ds_store\* instructions? \(required\); 0 v_wmma\* instructions \(required\)$'
+        # flydsl-1264: each tile depth is its own build; the 64-deep buggy tile issues no WMMA.
+        run f1264 flydsl-1264
+        tap_check "flydsl-1264: expectation met (exit $(rc_of f1264))" test "$(rc_of f1264)" -eq 0
+        tap_check "flydsl-1264: the buggy 64-deep tile issues no WMMA on gfx1250" \
+            has f1264 '^fail +buggy +r3 code-gfx1250-tile_k64 '
+        tap_check "flydsl-1264: counted and named" \
+            has f1264 '^ +gfx1250 tile_k=64 wave 32: .*; 0 v_wmma\* instructions \(required\)$'
+        tap_check "flydsl-1264: the fixed 64-deep tile issues one" has f1264 '^pass +fixed +r3 code-gfx1250-tile_k64 '
+        tap_check "flydsl-1264: the buggy 128-deep tile (the unit test's) issues them too" \
+            has f1264 '^pass +buggy +r3 code-gfx1250-tile_k128 '
+        tap_check "flydsl-1264: the cpu path still computes zeros for the buggy 64-deep tile" \
+            has f1264 '^fail +buggy +r3 wave32-default '
+        # A second kernel of the class: a 4-wide tile under an 8-wide step stores nothing. The
+        # wave checks run the 16-wide tile only: the per-tile code objects alone catch it.
+        run tb "$fx/tile_build.json"
+        tap_check "tile builds: expectation met (exit $(rc_of tb))" test "$(rc_of tb)" -eq 0
+        tap_check "tile builds: the 4-wide buggy build has no store" \
+            has tb '^ +gfx1250 tile_n=4 wave 32: .*; 0 global_store\* instructions \(required\)$'
+        tap_check "tile builds: the 16-wide buggy build passes" has tb '^pass +buggy +r3 code-gfx1250-tile_n16 '
+        tap_check "tile builds: the fixed 4-wide build stores" has tb '^pass +fixed +r3 code-gfx1250-tile_n4 '
+        tap_check "tile builds: nothing else catches it" test "$(grep -cE '^fail +buggy' "$KL_TMP/tb.txt")" -eq 1
         KLADDER_OBJDUMP=/nonexistent/llvm-objdump-22 run isan "$fx/isa_forbid.json" --variant buggy
         tap_check "ISA without a disassembler: skipped with the reason, never passed" \
             has isan '^skip +buggy +r3 code-gfx1250 .*'

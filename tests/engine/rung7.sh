@@ -62,9 +62,12 @@ bad() { # file expected
         printf '%s\n' "$out" | sed 's/^/# /'
     fi
 }
-bad bad-key.json 'rungs.7: expected only the keys "flags", "configs" or "buggy_key", got unknown key "flgs"'
-bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (a string starting with '"'"'-'"'"'), got 3'
+bad bad-key.json 'rungs.7: expected only the keys "flags", "configs", "buggy_key" or "contracts", got unknown key "flgs"'
+bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (printable, no spaces, starting with '"'"'-'"'"'), got 3'
 bad bad-configs.json 'rungs.7.configs: expected an array of at least two flag lists'
+bad bad-flag-control.json 'rungs.7.flags.buggy[2]: expected a compiler flag (printable, no spaces, starting with '"'"'-'"'"'), got "-DKNOBS�[2J"'
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite "$fx/bad-flag-control.json" --backend cpu 2>&1)
+tap_check "a control character in a manifest value never reaches the terminal" test -z "$(printf '%s' "$out" | tr -d -c '\033')"
 bad bad-buggy-key.json 'rungs.7.buggy_key: expected one of kladder without-flags, got "no-flags"'
 
 # flydsl-1088: the toolchain smoke launches every kernel once at the smallest shape on both wave
@@ -89,3 +92,28 @@ tap_check "entry_abort: the null store at entry fails, named" has '^fail +buggy 
 tap_check "entry_abort: the fixed entry passes at both widths" \
     test "$(grep -cE '^pass +fixed +r7 smoke-w(32|64):scale_rows_fixed ' "$KL_TMP/out.txt")" -eq 2
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$KL_TMP/out.txt"
+
+# The smoke applies to every suite whose kernels are plain device kernels, declared or not: a
+# suite without rung 7 settings gets the smoke only, and its buggy kernels are expected to run.
+run7 aiter-4494
+tap_check "aiter-4494 (no rung 7 settings): exit 0" test "$rc" -eq 0
+tap_check "aiter-4494: four smoke checks, nothing else of rung 7" \
+    test "$(grep -cE '^pass +(fixed|buggy) +r7 smoke-w(32|64):' "$KL_TMP/out.txt")" -eq 4 -a \
+    -z "$(grep -E 'r7 (cache-key|warm-cold)' "$KL_TMP/out.txt")"
+# A suite with wave seams (rung 3) keeps its unit test at its baseline wave under rung 7 too:
+# flydsl-1024's buggy kernel assumes wave 64, and its CI ran wave 64.
+run7 flydsl-1024
+tap_check "flydsl-1024 (rung 3 suite): exit 0, its unit test at wave 64" test "$rc" -eq 0
+run7 aiter-4812
+tap_check "a rung 6 suite (kernels run by rank machinery) is not smoked: exit 2" test "$rc" -eq 2
+# --suite all: every kernel of every such suite, one command.
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite all --variant fixed --backend cpu --no-progress \
+    --timeout 60 >"$KL_TMP/all.txt" 2>&1
+rc=$?
+tap_check "--suite all: exit 0" test "$rc" -eq 0
+n=$("$KLADDER" run --list | awk '$5 !~ /6/' | wc -l)
+smokes=$(grep -cE '^pass +fixed +r7 smoke-w(32|64):' "$KL_TMP/all.txt")
+tap_check "--suite all: two smoke checks for each of the $n suites with plain kernels ($smokes)" \
+    test "$smokes" -eq $((2 * n))
+tap_check "--suite all: no rung 6 suite among them" test -z "$(grep -E 'smoke-w[0-9]+:(allreduce_4812|dispatch_4812|allreduce_6446)' "$KL_TMP/all.txt")"
+[ "$rc" -eq 0 ] || tail -n 5 "$KL_TMP/all.txt" | sed 's/^/# /'

@@ -33,3 +33,14 @@ tap_check "not run on this machine reads ○, apart from a skip (-)" grep -q ' �
 tap_check "o keeps the 54 checks on both sides" grep -q '^Row 1 of 54 · on both sides' "$both"
 tap_check "a buggy row fails on both machines" grep -Eq 'flydsl-1199 +k640_t256 +buggy .*✗/✗' "$flagged"
 tap_check "its fixed row passes on both" grep -Eq 'flydsl-1199 +k640_t256 +fixed .*✓/✓' "$flagged"
+# The unit tests' rows come in twins, baseline-fixed and baseline-buggy: at 120 columns the
+# Variant column holds them whole; at 80, cut at the start, they still read apart (cut at the
+# end both read "baseline…" and the twin rows looked the same).
+tap_check "120 columns: both baseline variants whole" \
+    sh -c "grep -Eq ' aiter-4494 +unit-test.* baseline-fixed ' '$all' && grep -Eq ' aiter-4494 +unit-test.* baseline-buggy ' '$all'"
+SCREEN_DB=$db SCREEN_KEEP_DB=1 screen_run 80x24 '4
+:save-screen h200-80x24'
+narrow=$SCREENS/h200-80x24.screen
+tap_check "80 columns: the twins still read apart (…ne-fixed, …ne-buggy)" \
+    sh -c "grep -q ' …ne-fixed ' '$narrow' && grep -q ' …ne-buggy ' '$narrow'"
+tap_check "80 columns: no variant reads only baseline…" sh -c "! grep -q 'baseline…' '$narrow'"

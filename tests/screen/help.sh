@@ -1,7 +1,7 @@
 # Help, generated from the action table, in both languages; `/` finds text in it.
 . tests/screen/screen_lib
 
-screen_run 100x84 '?
+screen_run 100x100 '?
 :save-screen help-en
 L
 :save-screen help-zh

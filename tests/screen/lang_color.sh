@@ -22,7 +22,8 @@ fi
 docs=$KL_TMP/docs
 results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
 results_db "$KL_TMP/runs.db" "$docs" pull || { tap_fail "hosts pulled"; exit 0; }
-# G: the oldest run, cpubox's, whose checks are 4 passed, 1 failed and 1 hung.
+# G: the oldest run, cpubox's, whose checks are 4 passed, 1 hung (its fixed variant) and 1 failed
+# (its buggy variant: a bug caught).
 SCREEN_DB=$KL_TMP/runs.db SCREEN_KEEP_DB=1 screen_run 100x30 '3
 G
 :save-screen counts-runs
@@ -32,14 +33,30 @@ L
 :save-screen run-checks-zh
 Esc
 :save-screen runs-zh-words'
-tap_check "Runs: a run's checks in words" grep -qE '^ 2026-11-01 00:00 +cpubox .* ✗ fail +1 failed, 1 hung, 4 passed$' \
+tap_check "Runs: a run's checks in words" grep -qE '^ 2026-11-01 00:00 +cpubox .* ✗ fail +1 hung, 1 bug caught, 4 passed$' \
     "$SCREENS/counts-runs.screen"
 tap_check "no glyph counts are left" sh -c "! grep -qE '[0-9]+(✓|✗|⧗)' '$SCREENS/counts-runs.screen'"
-tap_check "a run's header in words" grep -q ' · cpubox · 1 failed, 1 hung, 4 passed$' "$SCREENS/counts-run.screen"
+tap_check "a run's header in words" grep -q ' · cpubox · 1 hung, 1 bug caught, 4 passed$' "$SCREENS/counts-run.screen"
 screen_check run-checks-zh
 tap_check "Chinese: the checks' verdicts are Chinese words" \
     sh -c "grep -qE '^ +0 +✓ 通过 ' '$SCREENS/run-checks-zh.screen' && grep -qE '^ +2 +⧗ 挂起 ' '$SCREENS/run-checks-zh.screen'"
 tap_check "Chinese: no English verdict word is left" \
     sh -c "! grep -qE '(✓ pass|✗ fail|⧗ hang)' '$SCREENS/run-checks-zh.screen'"
-tap_check "Chinese: the counts too" grep -q '1 项失败，1 项挂起，4 项通过' "$SCREENS/run-checks-zh.screen"
-tap_check "Chinese: the Runs list's verdicts" grep -qE '✗ 失败 +1 项失败' "$SCREENS/runs-zh-words.screen"
+tap_check "Chinese: the counts too" grep -q '1 项挂起，捕获 1 个缺陷，4 项通过' "$SCREENS/run-checks-zh.screen"
+tap_check "Chinese: the Runs list's verdicts" grep -qE '✗ 失败 +捕获 1 个缺陷' "$SCREENS/runs-zh-words.screen"
+tap_check "Chinese: a check's times say min and max in Chinese" \
+    grep -qE '^ 时间 中位数 .* · 最小 .* · 最大 .* · 重复 ' "$SCREENS/run-checks-zh.screen"
+# The launch panel in Chinese: the time limit reads in Chinese order, the measure first. On the
+# built-in index (a fresh database), whose flydsl-1199 has a reproducer suite.
+SCREEN_DB=$KL_TMP/builtin.db SCREEN_KEEP_DB=1 screen_run 100x30 'L
+2
+/
+:type 1199
+Enter
+Enter
+r
+:save-screen launch-zh'
+tap_check "Chinese: the launch panel's time limit reads 每项检查 60 秒" \
+    grep -qE '^ 时限 +‹ 每项检查 60 秒 ›' "$SCREENS/launch-zh.screen"
+tap_check "Chinese: the launch panel names the rung in Chinese (阶梯 1, not rung 1)" \
+    grep -qE '^ 运行 +‹ flydsl-1199 · 阶梯 1 ›' "$SCREENS/launch-zh.screen"

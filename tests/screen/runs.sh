@@ -67,6 +67,13 @@ Esc
 :save-screen runs-back
 L
 :save-screen runs-list-zh'
+# 80 columns: the machine goes, the start time loses its year and the counts narrow before the
+# host goes: the host tells a run made here from a pulled one.
+SCREEN_DB=$KL_TMP/runs.db SCREEN_KEEP_DB=1 screen_run 80x24 '3
+:save-screen runs-80x24'
+screen_check runs-80x24
+tap_check "80 columns: every run names its host" \
+    test "$(grep -cE '^ 11-01 00:0[0-2] +(h200|cpubox) ' "$SCREENS/runs-80x24.screen")" = 6
 for s in runs-dashboard runs-list runs-host-cpubox runs-rung-1 run-checks run-check-hang run-machine \
          runs-list-zh; do
     screen_check "$s"

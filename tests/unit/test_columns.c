@@ -68,6 +68,33 @@ static void test_gives_way_in_order(void **state)
     assert_int_equal(c[5].w, 7);
 }
 
+/* A kept column gives in its turn down to its min and stays there: the next one in the order
+ * gives next, where a plain column at its min would have been dropped. (The Runs list's start
+ * time loses its year before the host goes.) */
+static void test_kept_column_stays_at_min(void **state)
+{
+    (void)state;
+    struct tui_col c[3] = {
+        {.want = 17, .min = 12, .give = 1, .keep = true}, /* the time */
+        {.want = 5, .min = 5, .give = 2},                 /* the host */
+        {.want = 25, .min = 8, .flex = true},             /* the counts */
+    };
+    tui_columns_fit(c, 3, 17 + 5 + 25 + 4 - 5, 2);
+    assert_int_equal(c[0].w, 12);
+    assert_int_equal(c[1].w, 5);
+    assert_int_equal(c[2].w, 25);
+    /* narrower: the time stays at 12, the host goes */
+    tui_columns_fit(c, 3, 12 + 25 + 2 + 3, 2);
+    assert_int_equal(c[0].w, 12);
+    assert_int_equal(c[1].w, 0);
+    assert_int_equal(c[2].w, 25 + 3);
+    /* the same without keep: the time is dropped before the host gives */
+    c[0].keep = false;
+    tui_columns_fit(c, 3, 17 + 5 + 25 + 4 - 8, 2);
+    assert_int_equal(c[0].w, 0);
+    assert_int_equal(c[1].w, 5);
+}
+
 static void test_never_overlaps(void **state)
 {
     (void)state;
@@ -98,6 +125,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_everything_fits),
         cmocka_unit_test(test_gives_way_in_order),
+        cmocka_unit_test(test_kept_column_stays_at_min),
         cmocka_unit_test(test_never_overlaps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

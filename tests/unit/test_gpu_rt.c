@@ -276,6 +276,17 @@ static int fake_dyn_shared_opt_in(void *fn, int bytes)
     return status_of("dyn_shared_opt_in");
 }
 
+/* Attribute ids unlike CUDA's, so a core that assumed CUDA's numbers would ask for the wrong
+ * ones: registers 40, 2048 static shared bytes, 16 local bytes, at most 768 threads. */
+enum { FAKE_ATTR_REGS = 11, FAKE_ATTR_SHARED = 12, FAKE_ATTR_LOCAL = 13, FAKE_ATTR_THREADS = 14 };
+static int fake_func_attr(int *value, int attr, void *fn)
+{
+    record("func_attr %s %d", (const char *)fn, attr);
+    *value = attr == FAKE_ATTR_REGS ? 40 : attr == FAKE_ATTR_SHARED ? 2048
+           : attr == FAKE_ATTR_LOCAL ? 16 : attr == FAKE_ATTR_THREADS ? 768 : -7;
+    return status_of("func_attr");
+}
+
 static int fake_capture_begin(void *stream, int mode)
 {
     record("capture_begin %s mode=%d", nm(stream), mode);
@@ -413,6 +424,11 @@ static int setup(void **state)
     fake_cuda.ctx_release = fake_ctx_release;
     fake_cuda.dyn_shared_default = 48 * 1024;
     fake_cuda.dyn_shared_opt_in = fake_dyn_shared_opt_in;
+    fake_cuda.func_attr = fake_func_attr;
+    fake_cuda.attr_registers = FAKE_ATTR_REGS;
+    fake_cuda.attr_shared_bytes = FAKE_ATTR_SHARED;
+    fake_cuda.attr_local_bytes = FAKE_ATTR_LOCAL;
+    fake_cuda.attr_max_threads = FAKE_ATTR_THREADS;
     fake_cuda.graph_instantiate_flags = NULL;
     return 0;
 }
@@ -551,6 +567,47 @@ static void module_kernel_launch(void **state)
     EXPECT("module_load \"CODE\"", "module_function M1 \"gemm\"",
            "launch F grid=4x2x1 block=64x1x1 shared=256 null arg0=7 extra=null",
            "module_unload M1", "stream_sync null");
+}
+
+/* A kernel's resources come from the runtime's function attributes, by the runtime's own ids;
+ * a runtime without them says nothing, and one attribute it refuses stays unknown, never 0. */
+static void kernel_resources(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    struct eng_kernel_resources r;
+    struct eng_ctx *ctx = open_dev(&fake_cuda, 0);
+    struct eng_module *mod = NULL;
+    struct eng_kernel *k = NULL;
+    assert_int_equal(gpu_rt_module_load(ctx, "CODE", 5, &mod, err, sizeof err), 0);
+    assert_int_equal(gpu_rt_kernel_get(ctx, mod, "gemm", &k, err, sizeof err), 0);
+    F.n = 0; /* the opening calls are another test's */
+    assert_int_equal(gpu_rt_kernel_resources(k, &r), 0);
+    assert_int_equal(r.registers, 40);
+    assert_int_equal(r.shared_bytes, 2048);
+    assert_int_equal(r.local_bytes, 16);
+    assert_int_equal(r.max_threads, 768);
+    EXPECT("func_attr F 11", "func_attr F 12", "func_attr F 13", "func_attr F 14");
+    F.fail = "func_attr"; /* the first one, registers, is refused */
+    assert_int_equal(gpu_rt_kernel_resources(k, &r), 0);
+    assert_int_equal(r.registers, -1);
+    assert_int_equal(r.shared_bytes, 2048);
+    EXPECT("func_attr F 11", "func_attr F 12", "func_attr F 13", "func_attr F 14");
+    gpu_rt_module_unload(ctx, mod);
+    gpu_rt_close(ctx);
+    F.n = 0;
+
+    ctx = open_dev(&fake_hip, 0); /* no function attributes: nothing is claimed */
+    assert_int_equal(gpu_rt_module_load(ctx, "CODE", 5, &mod, err, sizeof err), 0);
+    assert_int_equal(gpu_rt_kernel_get(ctx, mod, "gemm", &k, err, sizeof err), 0);
+    F.n = 0;
+    assert_int_equal(gpu_rt_kernel_resources(k, &r), -1);
+    assert_int_equal(r.registers, -1);
+    assert_int_equal(r.max_threads, -1);
+    NOTHING();
+    gpu_rt_module_unload(ctx, mod);
+    gpu_rt_close(ctx);
+    F.n = 0;
 }
 
 static void memory_and_copies(void **state)
@@ -1017,6 +1074,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(module_kernel_launch, setup, teardown),
         cmocka_unit_test_setup_teardown(code_object_for_another_target_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(kernel_resources, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_and_copies, setup, teardown),
         cmocka_unit_test_setup_teardown(graph_capture, setup, teardown),
         cmocka_unit_test_setup_teardown(graph_older_instantiate, setup, teardown),

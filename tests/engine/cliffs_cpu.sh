@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The 2^31 and 2^32-byte cliffs on the cpu backend: buffers are reserved address space, backed
+# only where touched, and rung 1's cliff checks run a block sample (the tiles at each cliff, the
+# first and the last) with the oracles over the sampled tiles. The report says so.
+# - aiter-6402 (a GEMM whose 32-bit store offsets cannot reach past 2^31 bytes): conclusive,
+#   caught exactly at the cliff, the fixed variant passing;
+# - our own elementwise bf16 kernel with a 32-bit flat index (range-checked stores, dropped
+#   past 2^31 elements), at 2^31 + 8192 elements: caught at element 2^31.
+. tests/tap.sh
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+db=$KL_TMP/k.db
+t=120
+[ "${KL_SAN:-0}" = 1 ] && t=300
+
+"$KLADDER" --db "$db" run --rung 1 --suite aiter-6402 --backend cpu --no-progress --timeout $t \
+    >"$KL_TMP/g.txt" 2>&1
+rc=$?
+cut -c1-240 "$KL_TMP/g.txt" | sed 's/^/# /'
+tap_check "aiter-6402 on cpu: expectation met (exit 0)" test "$rc" -eq 0
+tap_check "aiter-6402 on cpu: conclusive, nothing skipped" \
+    sh -c "! grep -qiE '^(skip|inconclusive)' '$KL_TMP/g.txt'"
+tap_check "aiter-6402: above the 2^31 cliff the buggy store is caught at the cliff's element" \
+    grep -q 'C: 128 of the 105472 sampled elements differ from the reference (first at \[7067, 10112\])' "$KL_TMP/g.txt"
+tap_check "aiter-6402: every fixed cliff check passes" \
+    test "$(grep -cE '^pass +fixed +r1 cliff-C-' "$KL_TMP/g.txt")" -eq 4
+tap_check "the report says the check was sampled, and over how much" \
+    grep -qE '^ +sampled on the cpu backend: 8 of 66472 blocks ran \(the tiles of C at each 2\^31 and 2\^32-byte cliff it reaches, the first and the last\), oracles over those 105472 of 1073883648 elements' "$KL_TMP/g.txt"
+"$KLADDER" --db "$db" run --rung 1 --suite aiter-6402 --backend cpu --variant fixed --no-progress \
+    --timeout $t --json >"$KL_TMP/g.json" 2>/dev/null
+tap_check "--json names the sampled oracle" grep -q '"oracle":[[:space:]]*"reference+sentinel (sampled)"' "$KL_TMP/g.json"
+
+fx=tests/engine/fixtures/idx32.json
+"$KLADDER" --db "$db" run --rung 1 --suite $fx --backend cpu --no-progress --timeout $t \
+    >"$KL_TMP/i.txt" 2>&1
+rc=$?
+cut -c1-240 "$KL_TMP/i.txt" | sed 's/^/# /'
+tap_check "32-bit flat index: expectation met (exit 0)" test "$rc" -eq 0
+tap_check "32-bit flat index at 2^31 + 8192 elements: the 512 sampled elements past 2^31 never written" \
+    grep -q 'out: 512 of the 1536 sampled elements differ from the reference (first at \[2147483648\]).*512 never written' "$KL_TMP/i.txt"
+tap_check "the 64-bit index passes every cliff" test "$(grep -cE '^pass +fixed +r1 ' "$KL_TMP/i.txt")" -eq 5
+# The sample needs one block per tile of the output: a grid that names no output dimension
+# cannot be sampled, and the check is skipped with that reason, never passed.
+sed 's/"grid": \["ceil(n, 256)", 1, 1\]/"grid": [8, 1, 1]/' $fx >"$KL_TMP/fixedgrid.json"
+cp tests/engine/fixtures/idx32.kl "$KL_TMP/"
+"$KLADDER" --db "$db" run --rung 1 --suite "$KL_TMP/fixedgrid.json" --backend cpu --variant fixed \
+    --no-progress --timeout $t >"$KL_TMP/f.txt" 2>&1
+tap_check "a grid that walks no output dimension: skipped with the reason" \
+    grep -q 'cannot be sampled: grid\[0\] ("8") walks no dimension of output out of its own' "$KL_TMP/f.txt"

@@ -1,0 +1,53 @@
+# Copying a run: y shows the selected run's id on the status line and Y the command line that
+# made it, ready for a shell (no --events N); the same keys work in a run's checks. This terminal
+# is not known to take OSC 52, so the status line says to select the text rather than claim a
+# copy that never happened.
+. tests/screen/screen_lib
+. tests/screen/runs_lib
+if ! command -v python3 >/dev/null; then
+    tap_skip "python3 is needed to write the fixture documents"
+    exit 0
+fi
+docs=$KL_TMP/docs
+results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
+results_db "$KL_TMP/runs.db" "$docs" pull || { tap_fail "hosts pulled"; exit 0; }
+# A run recorded with the --events the interface adds (pulled as host "mine"), the newest one.
+python3 - "$docs/h200.json" "$docs/mine.json" <<'PY'
+import json, sys, uuid
+doc = json.load(open(sys.argv[1]))
+run = doc["runs"][-1]
+old, run["run_id"] = run["run_id"], str(uuid.UUID(int=7, version=4))
+for c in doc["checks"]:
+    if c["run_id"] == old:
+        c["run_id"] = run["run_id"]
+run["started"] = "2026-11-02T00:00:00Z"
+run["finished"] = "2026-11-02T00:00:30Z"
+run["argv"] = "kladder run --rung 3 --suite suite2 --backend cpu --no-progress --events 3"
+doc["runs"] = [run]
+doc["checks"] = [c for c in doc["checks"] if c["run_id"] == run["run_id"]]
+doc["exported_at"] = "2026-11-03T00:00:00Z"
+doc["exported_by"]["host"] = run["host"] = "mine"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["run_id"])' "$docs/mine.json")
+"$KLADDER" --db "$KL_TMP/runs.db" hosts add mine "file://$docs/mine.json" >/dev/null &&
+    "$KLADDER" --db "$KL_TMP/runs.db" pull mine >/dev/null 2>&1 || tap_fail "our run pulled"
+TERM=xterm-256color TERM_PROGRAM= SCREEN_DB=$KL_TMP/runs.db SCREEN_KEEP_DB=1 screen_run 120x30 '3
+y
+:save-screen copy-id
+Y
+:save-screen copy-cmd
+Enter
+Y
+:save-screen copy-run-cmd
+L
+y
+:save-screen copy-run-id-zh'
+tap_check "y: the run's whole id on the status line" \
+    grep -q "^$id (select it to copy: this terminal is not known to take OSC 52)" "$SCREENS/copy-id.screen"
+tap_check "Y: its command line, without the interface's --events" \
+    grep -q '^kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select it to copy' "$SCREENS/copy-cmd.screen"
+tap_check "Y in the run's checks too" \
+    grep -q '^kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select' "$SCREENS/copy-run-cmd.screen"
+tap_check "y in Chinese" grep -q "^$id（请选中复制：未知此终端是否支持 OSC 52）" "$SCREENS/copy-run-id-zh.screen"
+tap_check "the key bar offers y Copy" grep -q ' y Copy ' "$SCREENS/copy-id.screen"
