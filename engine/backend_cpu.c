@@ -149,6 +149,19 @@ static const char *cpu_compiler_id(void)
     return cxx_id[0] ? cxx_id : "c++ (not found)";
 }
 
+/* The compiler as the cache key sees it: its identity and the fixed options of cpu_compile, so
+ * that a change of those options (the access hooks of a "+access" target among them) never
+ * reuses an object built with the old ones. */
+static const char *cpu_compiler_for(const char *target)
+{
+    static char id[sizeof cxx_id + 160];
+    size_t tlen = target ? strlen(target) : 0;
+    bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w%s; -shared]",
+             cpu_compiler_id(), hooks ? " -fsanitize=thread" : "");
+    return id;
+}
+
 static int cpu_device_count(int *count, char *err, size_t errlen)
 {
     if (cpu_load(err, errlen) != 0)
@@ -1146,6 +1159,7 @@ const struct eng_backend eng_backend_cpu = {
     .open = cpu_open,
     .close = cpu_close,
     .compiler_id = cpu_compiler_id,
+    .compiler_for = cpu_compiler_for,
     .compile_target = cpu_compile_target,
     .compile = cpu_compile,
     .module_load = cpu_module_load,
