@@ -42,7 +42,11 @@ p
 p
 L
 :save-screen run-pair-zh'
-for s in run-pair run-pair-back run-pair-zh; do
+SCREEN_DB=$db SCREEN_KEEP_DB=1 screen_run 80x24 '3
+Enter
+p
+:save-screen run-pair-80x24'
+for s in run-pair run-pair-back run-pair-zh run-pair-80x24; do
     screen_check $s
 done
 p=$SCREENS/run-pair.screen
@@ -66,3 +70,6 @@ tap_check "back: the status line counts checks" \
 tap_check "back: the variant column again" \
     grep -qE '^ #  Verdict  Variant' "$SCREENS/run-pair-back.screen"
 tap_check "Chinese: the lessons in Chinese" grep -q '捕获缺陷' "$SCREENS/run-pair-zh.screen"
+tap_check "80 columns: the shape gives way, both sides and what they show stay" \
+    grep -qE '^ +wave32-default +✓ pass +[0-9]+ us +✗ fail +[0-9]+ us +buggy caught' \
+    "$SCREENS/run-pair-80x24.screen"
