@@ -38,6 +38,10 @@ struct tui_open {
     int gap, rung;           /* TUI_VIEW_CASES, TUI_VIEW_LAUNCH without an id: a dashboard cell */
     const char *const *argv; /* TUI_VIEW_LIVE: the kladder run to start and follow; NULL: the
                               * run under way, shown only when there is one */
+    const char *const *const *queue; /* TUI_VIEW_LIVE: n_queue runs to start one after another
+                                      * (each when the one before ends; a cancel stops them all);
+                                      * argv is then not read */
+    int n_queue;
     bool has_check;          /* TUI_VIEW_RUN: select the check of seq check_seq (Compare's
                               * Enter); false: the run's first check */
     int check_seq;

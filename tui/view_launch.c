@@ -7,6 +7,9 @@
  * A rung 2 target takes an inputs file or folder (--inputs: captures of one's own to replay):
  * Enter (or /) on its row opens the prompt to type the path.
  *
+ * A cell with several suites also offers them all, first: "every suite of this cell", which
+ * hands the live view one command line per suite to run one after another as separate runs.
+ *
  * Suites of one's own: KLADDER_SUITE_PATH lists manifest files (separated by ':'); each one
  * whose "case" names a case of the index is offered for that case and its cell. */
 #include <cJSON.h>
@@ -31,6 +34,7 @@ struct target {
     int nargs;
     int rung;      /* N, or 0 for --case (each of its rungs) */
     bool has_r5;   /* runs rung 5, whose repeats default to the suite's failure rate */
+    bool every;    /* every other target, one after another (a cell's "every suite") */
 };
 
 struct backend_opt {
@@ -321,6 +325,18 @@ static bool open_cell(struct tui_app *app, struct launch_state *s, int gap, int 
             tui_app_message(app, "No case of gap %d × rung %d has a reproducer suite", gap, rung);
         return false;
     }
+    if (s->n_targets > 1) { /* first: every suite of the cell, one run each, in turn */
+        int n = s->n_targets;
+        target_add(s, xasprintf("every suite of this cell, one after another (%d runs)", n), NULL,
+                   NULL, NULL, NULL);
+        struct target every = s->targets[s->n_targets - 1];
+        every.label_zh = xasprintf("本格的每个套件，依次运行（%d 次运行）", n);
+        every.rung = rung;
+        every.has_r5 = rung == 5;
+        every.every = true;
+        memmove(s->targets + 1, s->targets, (size_t)(s->n_targets - 1) * sizeof *s->targets);
+        s->targets[0] = every;
+    }
     snprintf(s->title, sizeof s->title, "%s %d × %s %d", tui_tr(app, "Run gap", "运行缺口"), gap,
              tui_tr(app, "rung", "阶梯"), rung);
     open_panel(app, s);
@@ -343,10 +359,12 @@ static const struct backend_opt *chosen_backend(const struct launch_state *s)
     return s->backend > 0 && s->backend <= s->n_backends ? &s->backends[s->backend - 1] : NULL;
 }
 
-/* The command line the panel would run; its entries point into s, cmd or static strings. */
-static void build_argv(struct tui_app *app, const struct launch_state *s, struct tui_argv *cmd)
+/* The command line of target i with the panel's settings; its entries point into s, cmd or
+ * static strings. */
+static void build_argv_of(struct tui_app *app, const struct launch_state *s, int i,
+                          struct tui_argv *cmd)
 {
-    const struct target *t = &s->targets[s->target];
+    const struct target *t = &s->targets[i];
     const struct backend_opt *b = chosen_backend(s);
     struct tui_run_opts o = {.target = t->args, .n_target = t->nargs,
                              .backend = b ? b->name : NULL, .device = s->device,
@@ -355,6 +373,12 @@ static void build_argv(struct tui_app *app, const struct launch_state *s, struct
                              .timeout_s = timeout_opts[s->timeout],
                              .inputs = t->rung == 2 ? s->inputs : NULL};
     tui_launcher_run_argv(app, &o, cmd);
+}
+
+/* The command line the panel would run (for "every suite", the first of them). */
+static void build_argv(struct tui_app *app, const struct launch_state *s, struct tui_argv *cmd)
+{
+    build_argv_of(app, s, s->targets[s->target].every ? s->target + 1 : s->target, cmd);
 }
 
 static void launch_draw(struct tui_app *app, void *state)
@@ -457,6 +481,16 @@ static void launch_draw(struct tui_app *app, void *state)
             tui_draw_text(y++, x, w, TUI_ROLE_DIM, lines[i]);
         text_lines_free(lines, n);
     }
+    if (s->targets[s->target].every && y < ymax) {
+        int more = s->n_targets - s->target - 2;
+        char then[160];
+        if (app->lang == TUI_LANG_ZH)
+            snprintf(then, sizeof then, "之后依次运行其余 %d 个套件，每个一次单独的运行", more);
+        else
+            snprintf(then, sizeof then, "then the other %d suite%s, each a run of its own, one after another",
+                     more, more == 1 ? "" : "s");
+        tui_draw_text(y++, x, w, TUI_ROLE_DIM, then);
+    }
 }
 
 static void cycle(int *v, int n, int d)
@@ -516,9 +550,22 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
             tui_app_prompt_open(app); /* the typed path lands through launch_search */
             return TUI_R_DRAW;
         }
+        tui_runs_pop(app); /* the panel gives way to the live run */
+        if (s->targets[s->target].every) {
+            int n = s->n_targets - s->target - 1;
+            struct tui_argv *cmds = xcalloc((size_t)n, sizeof *cmds);
+            const char *const **queue = xcalloc((size_t)n, sizeof *queue);
+            for (int i = 0; i < n; i++) {
+                build_argv_of(app, s, s->target + 1 + i, &cmds[i]);
+                queue[i] = cmds[i].v;
+            }
+            tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){.queue = queue, .n_queue = n});
+            free(queue);
+            free(cmds);
+            return TUI_R_DRAW;
+        }
         struct tui_argv cmd;
         build_argv(app, s, &cmd);
-        tui_runs_pop(app); /* the panel gives way to the live run */
         tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){.argv = cmd.v});
         return TUI_R_DRAW;
     }

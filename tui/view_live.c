@@ -6,7 +6,11 @@
  * q anywhere, ask y/n first, since a cancel cannot be undone: SIGTERM, on which kladder run stops
  * its worker, records the checks not run as cancelled and the run as cancelled; if it had to be
  * killed before it could, the run is marked cancelled here (cdb_run_finish), and the checks it
- * finished stay recorded. */
+ * finished stay recorded.
+ *
+ * A queue (the launch panel's "every suite of this cell") runs several such runs one after
+ * another as separate runs: when one ends the next starts, the view says "run 2 of 3", and a
+ * cancel (asked first, naming the runs still queued) stops the run and drops the rest. */
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,7 +58,40 @@ struct live_state {
     char error[600];   /* why it did not start or ended badly */
     bool cancel_asked;
     struct tui_list list;
+    /* The queue: its runs' command lines (owned), and the one running now. Kept across
+     * live_clear; n_queue 0: a single run. */
+    char ***queue;
+    int n_queue, queue_at;
 };
+
+static char **argv_dup(const char *const *argv)
+{
+    int n = 0;
+    while (argv[n])
+        n++;
+    char **v = xcalloc((size_t)n + 1, sizeof *v);
+    for (int i = 0; i < n; i++)
+        v[i] = xstrdup(argv[i]);
+    return v;
+}
+
+static void queue_free(struct live_state *s)
+{
+    for (int i = 0; i < s->n_queue; i++) {
+        for (char **a = s->queue[i]; *a; a++)
+            free(*a);
+        free(s->queue[i]);
+    }
+    free(s->queue);
+    s->queue = NULL;
+    s->n_queue = s->queue_at = 0;
+}
+
+/* Runs of the queue still to start after the one running now. */
+static int queued_after(const struct live_state *s)
+{
+    return s->n_queue ? s->n_queue - s->queue_at - 1 : 0;
+}
 
 static void live_clear(struct live_state *s)
 {
@@ -66,7 +103,10 @@ static void live_clear(struct live_state *s)
     }
     free(s->checks);
     tui_child_free(s->child);
+    char ***queue = s->queue;
+    int n_queue = s->n_queue, queue_at = s->queue_at;
     memset(s, 0, sizeof *s);
+    s->queue = queue, s->n_queue = n_queue, s->queue_at = queue_at;
 }
 
 static void *live_init(struct tui_app *app)
@@ -78,6 +118,7 @@ static void *live_init(struct tui_app *app)
 static void live_fini(void *state)
 {
     live_clear(state);
+    queue_free(state);
     free(state);
 }
 
@@ -159,6 +200,9 @@ static void live_line(void *ctx, enum tui_child_stream st, const char *line)
     cJSON_Delete(ev);
 }
 
+static void live_start(struct tui_app *app, struct live_state *s, const char *const *argv,
+                       bool show);
+
 static void live_exit(struct tui_app *app, void *ctx)
 {
     struct live_state *s = ctx;
@@ -197,6 +241,16 @@ static void live_exit(struct tui_app *app, void *ctx)
         }
     }
     tui_app_results_changed(app);
+    if (queued_after(s) > 0 && s->run_id[0] && !cancelled) {
+        /* The next run of the queue, where this one left the screen (not brought forward) */
+        s->queue_at++;
+        live_start(app, s, (const char *const *)s->queue[s->queue_at], false);
+        if (app->lang == TUI_LANG_ZH)
+            tui_app_message(app, "第 %d / %d 次运行开始", s->queue_at + 1, s->n_queue);
+        else
+            tui_app_message(app, "Run %d of %d started", s->queue_at + 1, s->n_queue);
+        return;
+    }
     if (app->lang == TUI_LANG_ZH)
         tui_app_message(app, "运行结束：%s", !s->run_id[0] ? "未能开始"
                                            : s->inconclusive ? "无结论（能触及缺陷的检查被跳过）"
@@ -208,14 +262,18 @@ static void live_exit(struct tui_app *app, void *ctx)
                                           : cdb_verdict_name((enum cdb_verdict)s->verdict));
 }
 
-static void live_start(struct tui_app *app, struct live_state *s, const char *const *argv)
+/* Starts argv and follows it; show: bring the live view forward (a queue's later runs start
+ * where the person is). */
+static void live_start(struct tui_app *app, struct live_state *s, const char *const *argv,
+                       bool show)
 {
     live_clear(s);
     tui_launcher_cmdline(argv, s->cmd, sizeof s->cmd);
     char err[300];
     s->child = tui_launcher_start(app, argv, true, live_line, live_exit, s, err, sizeof err);
     app->run_under_way = s->child != NULL;
-    tui_runs_push(app, TUI_VIEW_LIVE);
+    if (show)
+        tui_runs_push(app, TUI_VIEW_LIVE);
     if (!s->child) {
         s->finished = true;
         snprintf(s->error, sizeof s->error, "%s", err);
@@ -225,8 +283,18 @@ static void live_start(struct tui_app *app, struct live_state *s, const char *co
 static bool live_open(struct tui_app *app, void *state, const struct tui_open *what)
 {
     struct live_state *s = state;
+    if (what->n_queue > 0) {
+        queue_free(s);
+        s->queue = xcalloc((size_t)what->n_queue, sizeof *s->queue);
+        for (int i = 0; i < what->n_queue; i++)
+            s->queue[i] = argv_dup(what->queue[i]);
+        s->n_queue = what->n_queue;
+        live_start(app, s, (const char *const *)s->queue[0], true);
+        return true;
+    }
     if (what->argv) {
-        live_start(app, s, what->argv);
+        queue_free(s);
+        live_start(app, s, what->argv, true);
         return true;
     }
     if (!s->child || s->finished)
@@ -355,12 +423,17 @@ static void live_draw(struct tui_app *app, void *state)
     else
         state_txt = tui_verdict_word(s->verdict, app->lang == TUI_LANG_ZH),
         role = tui_verdict_role(s->verdict);
+    char of_queue[64] = "";
+    if (s->n_queue > 1)
+        snprintf(of_queue, sizeof of_queue, app->lang == TUI_LANG_ZH ? "第 %d / %d 次运行 · "
+                                                                     : "run %d of %d · ",
+                 s->queue_at + 1, s->n_queue);
     if (app->lang == TUI_LANG_ZH)
-        snprintf(buf, sizeof buf, "%s · 已完成 %d / %d 项检查 · %.1f 秒%s%s", state_txt, s->done,
-                 s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
+        snprintf(buf, sizeof buf, "%s%s · 已完成 %d / %d 项检查 · %.1f 秒%s%s", of_queue, state_txt,
+                 s->done, s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
     else
-        snprintf(buf, sizeof buf, "%s · %d of %d checks done · %.1f s%s%s", state_txt, s->done,
-                 s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
+        snprintf(buf, sizeof buf, "%s%s · %d of %d checks done · %.1f s%s%s", of_queue, state_txt,
+                 s->done, s->total, (double)ms / 1000.0, s->device[0] ? " · " : "", s->device);
     tui_draw_text(y++, x, w, role, buf);
     progress_bar(y++, x, w, s->done, s->total);
     if (!s->finished && s->current[0]) {
@@ -454,9 +527,20 @@ static unsigned live_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_RUN_CANCEL:
         if (!cancellable(s))
             return TUI_R_NONE;
-        tui_app_confirm(app, tui_tr(app, "Cancel the run? The checks done are kept. y/n",
-                                    "取消这次运行吗？已完成的检查会保留。y/n"),
-                        cancel_yes, s);
+        if (queued_after(s) > 0) {
+            char q[200];
+            if (app->lang == TUI_LANG_ZH)
+                snprintf(q, sizeof q, "取消这次运行，并放弃其后排队的 %d 次运行吗？已完成的检查会保留。y/n",
+                         queued_after(s));
+            else
+                snprintf(q, sizeof q, "Cancel the run and the %d queued after it? The checks done are kept. y/n",
+                         queued_after(s));
+            tui_app_confirm(app, q, cancel_yes, s);
+        } else {
+            tui_app_confirm(app, tui_tr(app, "Cancel the run? The checks done are kept. y/n",
+                                        "取消这次运行吗？已完成的检查会保留。y/n"),
+                            cancel_yes, s);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->child && !s->finished)

@@ -3,7 +3,10 @@
  * error, timings, repeats and the time limit; n/a wherever the backend could not measure; for
  * a failing rung 3 check its seam, both sides side by side (tui/run_seam.h).
  * The columns are as wide as their content and give way in a declared order on a narrow
- * screen (tui/columns.h): the shape first, then the check shrinks; the variant stays whole. */
+ * screen (tui/columns.h): the shape first, then the check shrinks; the variant stays whole.
+ * p turns the paired layout on and off (tui/run_pair.h): one row per check with the fixed
+ * variant's verdict and median beside the buggy one's, and what the pair shows ("buggy
+ * caught"); the detail below is then the row's buggy check. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/results_fmt.h"
+#include "tui/run_pair.h"
 #include "tui/run_seam.h"
 #include "tui/view.h"
 
@@ -28,7 +32,21 @@ struct run_state {
     struct tui_list list;
     int list_y0;
     int variant_w, check_w, shape_w, time_w; /* the widest of each among the checks */
+    bool paired;                /* the list shows pair rows rather than checks */
+    struct tui_pair_row *pairs; /* the checks in pairs (n_checks rows of room) */
+    size_t n_pairs;
+    int group_w;                /* the widest pair group ("baseline") */
 };
+
+/* The index in d.checks of the check the selected list row stands for. */
+static size_t selected_check(const struct run_state *s)
+{
+    if (!s->paired)
+        return s->list.sel;
+    if (s->list.sel >= s->n_pairs)
+        return 0;
+    return (size_t)(tui_pair_main(&s->pairs[s->list.sel]) - s->d.checks);
+}
 
 static void *run_init(struct tui_app *app)
 {
@@ -41,6 +59,7 @@ static void run_fini(void *state)
     struct run_state *s = state;
     if (s->loaded)
         cdb_run_detail_free(&s->d);
+    free(s->pairs);
     free(s);
 }
 
@@ -49,6 +68,9 @@ static void load(struct tui_app *app, struct run_state *s)
     if (s->loaded)
         cdb_run_detail_free(&s->d);
     memset(&s->d, 0, sizeof s->d);
+    free(s->pairs);
+    s->pairs = NULL;
+    s->n_pairs = 0;
     s->loaded = false;
     s->gen = app->results_gen;
     char err[512];
@@ -61,7 +83,13 @@ static void load(struct tui_app *app, struct run_state *s)
         return;
     }
     s->loaded = true;
-    tui_list_set_count(&s->list, s->d.n_checks);
+    s->pairs = xcalloc(s->d.n_checks ? s->d.n_checks : 1, sizeof *s->pairs);
+    s->n_pairs = tui_pair_rows(s->d.checks, s->d.n_checks, s->pairs);
+    s->group_w = 0;
+    for (size_t i = 0; i < s->n_pairs; i++)
+        if ((int)s->pairs[i].group_len > s->group_w)
+            s->group_w = (int)s->pairs[i].group_len;
+    tui_list_set_count(&s->list, s->paired ? s->n_pairs : s->d.n_checks);
     s->variant_w = s->check_w = s->shape_w = s->time_w = 0;
     for (size_t i = 0; i < s->d.n_checks; i++) {
         const struct cdb_check *k = &s->d.checks[i];
@@ -90,7 +118,9 @@ static bool run_open(struct tui_app *app, void *state, const struct tui_open *wh
     if (s->loaded && what->has_check)
         for (size_t i = 0; i < s->d.n_checks; i++)
             if (s->d.checks[i].seq == what->check_seq) {
-                tui_list_select(&s->list, i);
+                tui_list_select(&s->list, s->paired ? tui_pair_row_of(s->pairs, s->n_pairs,
+                                                                      &s->d.checks[i])
+                                                    : i);
                 break;
             }
     tui_runs_push(app, TUI_VIEW_RUN);
@@ -99,11 +129,17 @@ static bool run_open(struct tui_app *app, void *state, const struct tui_open *wh
 
 enum { COL_SEQ, COL_VERDICT, COL_VARIANT, COL_CHECK, COL_SHAPE, COL_TIME, COL_COUNT };
 
+/* The paired layout's columns: the pair's group, the check, its shape, the fixed variant's
+ * verdict and median, the buggy one's, and what the pair shows. */
+enum { PC_GROUP, PC_CHECK, PC_SHAPE, PC_FIXED, PC_FIXED_T, PC_BUGGY, PC_BUGGY_T, PC_SHOWS,
+       PC_COUNT };
+
+
 struct draw_ctx {
     struct tui_app *app;
     struct run_state *s;
     int y, x, w;
-    struct tui_col col[COL_COUNT];
+    struct tui_col col[(int)PC_COUNT > (int)COL_COUNT ? (int)PC_COUNT : (int)COL_COUNT];
 };
 
 static void draw_row(size_t row, int line, bool selected, void *vctx)
@@ -169,6 +205,117 @@ static void layout_columns(const struct run_state *s, bool zh, const char *const
     if (col[COL_SHAPE].min > col[COL_SHAPE].want)
         col[COL_SHAPE].min = col[COL_SHAPE].want;
     tui_columns_fit(col, COL_COUNT, w, 2);
+}
+
+static const char *lesson_text(const struct tui_app *app, enum tui_pair_lesson l)
+{
+    switch (l) {
+    case TUI_PAIR_CAUGHT: return tui_tr(app, "buggy caught", "捕获缺陷");
+    case TUI_PAIR_NOT_CAUGHT: return tui_tr(app, "not caught", "未捕获");
+    case TUI_PAIR_FALSE_ALARM: return tui_tr(app, "fixed fails", "修复版失败");
+    default: return tui_tr(app, "incomplete", "不完整");
+    }
+}
+
+static enum tui_role lesson_role(enum tui_pair_lesson l)
+{
+    return l == TUI_PAIR_CAUGHT        ? tui_verdict_role(CDB_PASS)
+           : l == TUI_PAIR_FALSE_ALARM ? tui_verdict_role(CDB_FAIL)
+           : l == TUI_PAIR_NOT_CAUGHT  ? TUI_ROLE_NORMAL
+                                       : TUI_ROLE_DIM;
+}
+
+/* A side's verdict, or an em dash where the run has no check of that side. */
+static void side_verdict(const struct tui_app *app, const struct cdb_check *k, char *buf,
+                         size_t len)
+{
+    if (k)
+        tui_fmt_verdict_lang(k->verdict, app->lang == TUI_LANG_ZH, buf, len);
+    else
+        snprintf(buf, len, "—");
+}
+
+static void draw_pair_row(size_t row, int line, bool selected, void *vctx)
+{
+    struct draw_ctx *c = vctx;
+    const struct tui_pair_row *p = &c->s->pairs[row];
+    const struct cdb_check *k = tui_pair_main(p);
+    int y = c->y + line, x = c->x;
+    enum tui_role base = selected ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL;
+    const struct tui_col *col = c->col;
+    char buf[256];
+    tui_draw_fill(y, x, c->w, base);
+    snprintf(buf, sizeof buf, "%.*s", (int)p->group_len, p->group);
+    if (col[PC_GROUP].w)
+        tui_draw_pad(y, x + col[PC_GROUP].x, col[PC_GROUP].w, selected ? base : TUI_ROLE_DIM,
+                     buf);
+    if (col[PC_CHECK].w)
+        tui_draw_pad(y, x + col[PC_CHECK].x, col[PC_CHECK].w, base, k->check ? k->check : "");
+    if (col[PC_SHAPE].w)
+        tui_draw_pad(y, x + col[PC_SHAPE].x, col[PC_SHAPE].w, selected ? base : TUI_ROLE_DIM,
+                     k->shape ? k->shape : "");
+    const struct cdb_check *side[2] = {p->fixed, p->buggy};
+    for (int i = 0; i < 2; i++) {
+        int vc = i ? PC_BUGGY : PC_FIXED, tc = i ? PC_BUGGY_T : PC_FIXED_T;
+        side_verdict(c->app, side[i], buf, sizeof buf);
+        if (col[vc].w)
+            tui_draw_pad(y, x + col[vc].x, col[vc].w,
+                         selected || !side[i] ? base : tui_verdict_role(side[i]->verdict), buf);
+        if (side[i])
+            tui_fmt_us(side[i]->time_median_us, buf, sizeof buf);
+        else
+            snprintf(buf, sizeof buf, "—");
+        if (col[tc].w)
+            tui_draw_right(y, x + col[tc].x, col[tc].w, base, buf);
+    }
+    enum tui_pair_lesson l = tui_pair_lesson(p);
+    if (p->other) /* a variant that pairs with nothing says its own verdict */
+        tui_fmt_verdict_lang(p->other->verdict, c->app->lang == TUI_LANG_ZH, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "%s", lesson_text(c->app, l));
+    if (col[PC_SHOWS].w)
+        tui_draw_pad(y, x + col[PC_SHOWS].x, col[PC_SHOWS].w,
+                     selected ? base : p->other ? tui_verdict_role(p->other->verdict)
+                                                : lesson_role(l),
+                     buf);
+}
+
+/* The paired table's columns at width w. The shape gives way first, then the medians, then the
+ * group; the check shrinks last: the two verdicts and what they show are the row's lesson. */
+static void layout_pairs(const struct tui_app *app, const struct run_state *s,
+                         const char *const *heads, int w, struct tui_col *col)
+{
+    bool zh = app->lang == TUI_LANG_ZH;
+    int verdict_w = text_width("—"), shows_w = 0;
+    for (int v = 0; v < CDB_RUNNING; v++)
+        if (s->d.info.counts[v]) {
+            char buf[48];
+            tui_fmt_verdict_lang(v, zh, buf, sizeof buf);
+            verdict_w = max_int(verdict_w, text_width(buf));
+        }
+    for (size_t i = 0; i < s->n_pairs; i++)
+        shows_w = max_int(shows_w, text_width(lesson_text(app, tui_pair_lesson(&s->pairs[i]))));
+    shows_w = max_int(shows_w, verdict_w);
+    col[PC_GROUP] = (struct tui_col){.want = s->group_w ? max_int(s->group_w,
+                                                                   text_width(heads[PC_GROUP]))
+                                                        : 0,
+                                     .min = 4, .give = 3};
+    col[PC_CHECK] = (struct tui_col){.want = max_int(s->check_w, text_width(heads[PC_CHECK])),
+                                     .min = 12, .flex = true};
+    col[PC_SHAPE] = (struct tui_col){.want = max_int(s->shape_w, text_width(heads[PC_SHAPE])),
+                                     .min = 10, .give = 1};
+    for (int i = 0; i < 2; i++) {
+        int vc = i ? PC_BUGGY : PC_FIXED, tc = i ? PC_BUGGY_T : PC_FIXED_T;
+        col[vc] = (struct tui_col){.want = max_int(verdict_w, text_width(heads[vc])), .min = 6};
+        col[tc] = (struct tui_col){.want = max_int(s->time_w, text_width(heads[tc])), .min = 3,
+                                   .give = 2};
+    }
+    col[PC_SHOWS] = (struct tui_col){.want = max_int(shows_w, text_width(heads[PC_SHOWS])),
+                                     .min = 6};
+    for (int i = 0; i < PC_COUNT; i++)
+        if (col[i].min > col[i].want)
+            col[i].min = col[i].want;
+    tui_columns_fit(col, PC_COUNT, w, 2);
 }
 
 static int line_kv(int y, int x, int w, const char *k, const char *v, enum tui_role role)
@@ -307,21 +454,40 @@ static void run_draw(struct tui_app *app, void *state)
     }
 
     struct draw_ctx c = {.app = app, .s = s, .x = x, .w = w};
-    const char *heads[COL_COUNT] = {
-        "#", tui_tr(app, "Verdict", "判定"), tui_tr(app, "Variant", "变体"),
-        tui_tr(app, "Check", "检查"), tui_tr(app, "Shape", "形状"), tui_tr(app, "Median", "中位数")};
-    layout_columns(s, app->lang == TUI_LANG_ZH, heads, w, c.col);
-    tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
-    for (int i = 0; i < COL_COUNT; i++) {
-        if (!c.col[i].w)
-            continue;
-        if (i == COL_SEQ || i == COL_TIME)
-            tui_draw_right(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
-        else
-            tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+    if (s->paired) {
+        const char *heads[PC_COUNT] = {
+            tui_tr(app, "Pair", "配对"),   tui_tr(app, "Check", "检查"),
+            tui_tr(app, "Shape", "形状"),  tui_tr(app, "Fixed", "修复版"),
+            tui_tr(app, "Median", "中位数"), tui_tr(app, "Buggy", "缺陷版"),
+            tui_tr(app, "Median", "中位数"), tui_tr(app, "Shows", "结论")};
+        layout_pairs(app, s, heads, w, c.col);
+        tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
+        for (int i = 0; i < PC_COUNT; i++) {
+            if (!c.col[i].w)
+                continue;
+            if (i == PC_FIXED_T || i == PC_BUGGY_T)
+                tui_draw_right(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+            else
+                tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+        }
+    } else {
+        const char *heads[COL_COUNT] = {
+            "#", tui_tr(app, "Verdict", "判定"), tui_tr(app, "Variant", "变体"),
+            tui_tr(app, "Check", "检查"), tui_tr(app, "Shape", "形状"),
+            tui_tr(app, "Median", "中位数")};
+        layout_columns(s, app->lang == TUI_LANG_ZH, heads, w, c.col);
+        tui_draw_fill(y, x, w, TUI_ROLE_COLHEAD);
+        for (int i = 0; i < COL_COUNT; i++) {
+            if (!c.col[i].w)
+                continue;
+            if (i == COL_SEQ || i == COL_TIME)
+                tui_draw_right(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+            else
+                tui_draw_pad(y, x + c.col[i].x, c.col[i].w, TUI_ROLE_COLHEAD, heads[i]);
+        }
     }
     y++;
-    size_t sel = s->list.sel;
+    size_t sel = selected_check(s);
     int detail_h = 7 + tui_seam_lines(s->d.checks, s->d.n_checks, sel);
     int list_h = ymax - y - detail_h;
     if (list_h < 3)
@@ -332,7 +498,7 @@ static void run_draw(struct tui_app *app, void *state)
         tui_draw_text(y, x, w, TUI_ROLE_DIM, tui_tr(app, "No checks recorded.", "没有记录检查。"));
         return;
     }
-    tui_list_draw(&s->list, list_h, draw_row, &c);
+    tui_list_draw(&s->list, list_h, s->paired ? draw_pair_row : draw_row, &c);
     if (detail_h) {
         int dy = y + list_h;
         for (int i = 0; i < w; i++)
@@ -364,6 +530,16 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
             tui_app_copy(app, cmd);
         }
         return TUI_R_DRAW;
+    case TUI_ACT_RUN_PAIRED:
+        if (s->loaded) { /* the selection follows its check from one layout to the other */
+            size_t k = selected_check(s);
+            s->paired = !s->paired;
+            tui_list_reset(&s->list, s->paired ? s->n_pairs : s->d.n_checks);
+            tui_list_select(&s->list, s->paired ? tui_pair_row_of(s->pairs, s->n_pairs,
+                                                                  &s->d.checks[k])
+                                                : k);
+        }
+        return TUI_R_DRAW;
     case TUI_ACT_BACK:
         tui_runs_pop(app);
         return TUI_R_DRAW;
@@ -386,12 +562,16 @@ static unsigned run_mouse(struct tui_app *app, void *state, int y, int x, int wh
 static void run_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     struct run_state *s = state;
+    size_t n = s->loaded ? s->paired ? s->n_pairs : s->d.n_checks : 0;
+    size_t at = n ? s->list.sel + 1 : 0;
     if (app->lang == TUI_LANG_ZH)
-        snprintf(buf, len, "第 %zu / %zu 项检查 · m 机器指纹 · Esc 返回",
-                 s->d.n_checks ? s->list.sel + 1 : 0, s->loaded ? s->d.n_checks : 0);
+        snprintf(buf, len, s->paired ? "第 %zu / %zu 对 · p 逐项列出 · m 机器指纹 · Esc 返回"
+                                     : "第 %zu / %zu 项检查 · m 机器指纹 · Esc 返回",
+                 at, n);
     else
-        snprintf(buf, len, "Check %zu of %zu · m the machine · Esc back",
-                 s->d.n_checks ? s->list.sel + 1 : 0, s->loaded ? s->d.n_checks : 0);
+        snprintf(buf, len, s->paired ? "Pair %zu of %zu · p one row per variant · m the machine · Esc back"
+                                     : "Check %zu of %zu · m the machine · Esc back",
+                 at, n);
 }
 
 const struct tui_view_ops tui_view_run = {
