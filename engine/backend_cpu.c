@@ -37,6 +37,7 @@
 
 #include "common/xalloc.h"
 #include "engine/cpu_sched.h"
+#include "engine/tool_run.h"
 
 /* ---- the host compiler ------------------------------------------------------------------- */
 
@@ -46,73 +47,15 @@ static int load_state; /* 0 not tried, 1 ok, -1 failed */
 static char load_why[256];
 
 /* Runs argv, collecting stdout and stderr (up to outlen-1 bytes) into out. Returns the exit
- * status, or -1 when it could not run. */
+ * status, or -1 when it could not run. The compiler sees only the variables the cache-key
+ * inventory lists (engine/cache_env.h): one it would read unlisted (CPATH...) could change the
+ * code without changing the key. */
 static int run_capture(char *const argv[], char *out, size_t outlen)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return -1;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    pid_t pid;
-    /* The compiler sees only the variables the cache-key inventory lists (engine/cache_env.h):
-     * one it would read unlisted (CPATH...) could change the code without changing the key. */
     char **env = eng_compile_child_env();
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
+    int rc = eng_tool_run_env(argv, env, out, outlen);
     eng_compile_child_env_free(env);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    if (rc != 0) {
-        close(fds[0]);
-        if (out && outlen)
-            snprintf(out, outlen, "cannot run %s: %s", argv[0], strerror(rc));
-        return -1;
-    }
-    size_t used = 0;
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(fds[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (out && used + 1 < outlen) {
-            size_t k = (size_t)n < outlen - 1 - used ? (size_t)n : outlen - 1 - used;
-            memcpy(out + used, buf, k);
-            used += k;
-        }
-    }
-    if (out && outlen)
-        out[used] = '\0';
-    close(fds[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-static bool find_in_path(const char *name, char *out, size_t outlen)
-{
-    if (strchr(name, '/')) {
-        snprintf(out, outlen, "%s", name);
-        return access(out, X_OK) == 0;
-    }
-    const char *path = eng_compile_getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t len = colon ? (size_t)(colon - path) : strlen(path);
-        snprintf(out, outlen, "%.*s/%s", (int)len, len ? path : ".", name);
-        if (access(out, X_OK) == 0)
-            return true;
-        path += len + (colon ? 1 : 0);
-    }
-    return false;
+    return rc;
 }
 
 static int cpu_load(char *why, size_t whylen)
@@ -125,7 +68,7 @@ static int cpu_load(char *why, size_t whylen)
                  "no host C++ compiler found ($CXX, c++, g++ or clang++ on PATH); the cpu backend "
                  "compiles kernels with it");
         for (size_t i = 0; i < sizeof cands / sizeof *cands; i++) {
-            if (!find_in_path(cands[i], cxx_path, sizeof cxx_path))
+            if (!eng_tool_find(cands[i], cxx_path, sizeof cxx_path))
                 continue;
             static char opt_version[] = "--version";
             char *argv[] = {cxx_path, opt_version, NULL};
@@ -212,19 +155,6 @@ static void cpu_compile_target(const struct eng_device_info *info, int wave, cha
     snprintf(out, n, "cpu-wave%d", wave == 64 ? 64 : 32);
 }
 
-static char *make_tmpdir(char *err, size_t errlen)
-{
-    const char *t = eng_compile_getenv("TMPDIR");
-    char *dir = xasprintf("%s/kladder-cpu-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(dir)) {
-        snprintf(err, errlen, "cpu backend: cannot create a temporary folder %s: %s", dir,
-                 strerror(errno));
-        free(dir);
-        return NULL;
-    }
-    return dir;
-}
-
 static int write_file(const char *path, const void *data, size_t len)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -292,7 +222,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
                  "+access for the pct schedule)", target);
         return -1;
     }
-    char *dir = make_tmpdir(log, loglen);
+    char *dir = eng_tool_tmpdir("kladder-cpu", log, loglen);
     if (!dir)
         return -1;
     char *src = xasprintf("%s/%s.cpp", dir, "kernel");
@@ -520,7 +450,7 @@ static int cpu_module_load(struct eng_ctx *c, const void *code, size_t len,
                            struct eng_module **out, char *err, size_t errlen)
 {
     (void)c;
-    char *dir = make_tmpdir(err, errlen);
+    char *dir = eng_tool_tmpdir("kladder-cpu", err, errlen);
     if (!dir)
         return -1;
     char *path = xasprintf("%s/module.so", dir);

@@ -9,10 +9,16 @@
 #include <unistd.h>
 
 #include "common/xalloc.h"
+#include "engine/cache_env.h"
 
 extern char **environ;
 
 int eng_tool_run(char *const argv[], char *out, size_t outlen)
+{
+    return eng_tool_run_env(argv, environ, out, outlen);
+}
+
+int eng_tool_run_env(char *const argv[], char *const envp[], char *out, size_t outlen)
 {
     int fds[2];
     if (pipe(fds) != 0) {
@@ -26,7 +32,7 @@ int eng_tool_run(char *const argv[], char *out, size_t outlen)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
@@ -66,7 +72,7 @@ bool eng_tool_find(const char *name, char *out, size_t outlen)
         snprintf(out, outlen, "%s", name);
         return access(out, X_OK) == 0;
     }
-    const char *path = getenv("PATH");
+    const char *path = eng_compile_getenv("PATH");
     if (!path || !*path)
         path = "/usr/local/bin:/usr/bin:/bin";
     while (*path) {
@@ -82,7 +88,7 @@ bool eng_tool_find(const char *name, char *out, size_t outlen)
 
 char *eng_tool_tmpdir(const char *prefix, char *err, size_t errlen)
 {
-    const char *t = getenv("TMPDIR");
+    const char *t = eng_compile_getenv("TMPDIR");
     char *dir = xasprintf("%s/%s-XXXXXX", t && *t ? t : "/tmp", prefix);
     if (!mkdtemp(dir)) {
         snprintf(err, errlen, "cannot create a temporary folder %s: %s", dir, strerror(errno));

@@ -11,7 +11,11 @@
  * when it was killed, or -1 with the reason in out when it could not run. */
 int eng_tool_run(char *const argv[], char *out, size_t outlen);
 
-/* Finds name (or a path containing '/') as an executable on $PATH; the path in out. */
+/* eng_tool_run with the child's environment envp (NULL-terminated) instead of this process's. */
+int eng_tool_run_env(char *const argv[], char *const envp[], char *out, size_t outlen);
+
+/* Finds name (or a path containing '/') as an executable on $PATH; the path in out. PATH and
+ * TMPDIR are read through eng_compile_getenv: these helpers run compilers. */
 bool eng_tool_find(const char *name, char *out, size_t outlen);
 
 /* A fresh private folder under $TMPDIR (or /tmp) named prefix-XXXXXX, malloc'd; NULL with the

@@ -9,7 +9,7 @@
 # the files that hold compile paths; variables of the runtime side (which library runs
 # kernels, sync launches) are not compile inputs and may use getenv there
 compile_files="engine/cache.c engine/cache_warm_cold.c engine/backend_cpu.c engine/gpu_rtc.c
-               engine/amd_clang.c engine/backend_hip.c"
+               engine/amd_clang.c engine/backend_hip.c engine/tool_run.c"
 audit() { # root -> prints one line per problem
     local root=$1 name
     for name in $(grep -ho 'eng_compile_getenv("[A-Za-z0-9_]*")' "$root"/engine/*.c | sed 's/.*("\(.*\)")/\1/' | sort -u); do
@@ -30,10 +30,10 @@ tap_check "the compile path reads through eng_compile_getenv ($n names)" test "$
 # calls getenv directly: both are named.
 mkdir -p "$KL_TMP/tree/engine"
 cp engine/*.c "$KL_TMP/tree/engine/"
-sed -i 's/eng_compile_getenv("TMPDIR")/eng_compile_getenv("KLADDER_CPU_EXTRA_OPT")/' "$KL_TMP/tree/engine/backend_cpu.c"
+sed -i 's/eng_compile_getenv("TMPDIR")/eng_compile_getenv("KLADDER_CPU_EXTRA_OPT")/' "$KL_TMP/tree/engine/tool_run.c"
 out=$(audit "$KL_TMP/tree")
 tap_check "an unlisted variable is named" grep -qF 'KLADDER_CPU_EXTRA_OPT is read by the compile path and listed neither as key nor as neutral' <<<"$out"
-cp engine/backend_cpu.c "$KL_TMP/tree/engine/"
+cp engine/backend_cpu.c engine/tool_run.c "$KL_TMP/tree/engine/"
 sed -i 's/eng_compile_getenv("CXX")/getenv("CXX")/' "$KL_TMP/tree/engine/backend_cpu.c"
 out=$(audit "$KL_TMP/tree")
 tap_check "a bare getenv in a compile file is named" grep -qF 'engine/backend_cpu.c: a bare getenv:' <<<"$out"
