@@ -7,43 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <ucontext.h>
 
 #define KL_ABI_ONLY
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu_coro.h"
 #include "engine/cpu_race.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#define PCT_ASAN 1
-#else
-#define PCT_ASAN 0
-#endif
-
-#define STACK_BYTES ((size_t)256 << 10)
-#define GUARD_BYTES ((size_t)4096)
 #define MAX_RESIDENT 16
 
 enum { TS_NEW, TS_READY, TS_BARRIER, TS_WAVE, TS_SLEEP, TS_DONE };
-
-/* The coroutine switch of cpu_sched.c (x86-64), else ucontext. */
-#if defined(__x86_64__) && !defined(KL_CPU_UCONTEXT)
-#define FAST_SWITCH 1
-void kl_cpu_ctx_switch(void **save_sp, void *new_sp);
-struct cctx {
-    void *sp;
-};
-#else
-#define FAST_SWITCH 0
-struct cctx {
-    ucontext_t uc;
-};
-#endif
 
 struct pblock;
 struct pthr {
@@ -96,41 +71,6 @@ struct pct {
 
 static _Thread_local struct pct *tl_pct;
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = (*s += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static void ctx_switch(struct cctx *from, struct cctx *to)
-{
-#if FAST_SWITCH
-    kl_cpu_ctx_switch(&from->sp, to->sp);
-#else
-    swapcontext(&from->uc, &to->uc);
-#endif
-}
-
-static void san_start(void **save, const void *bottom, size_t size)
-{
-#if PCT_ASAN
-    __sanitizer_start_switch_fiber(save, bottom, size);
-#else
-    (void)save, (void)bottom, (void)size;
-#endif
-}
-
-static void san_finish(void *save, const void **bottom, size_t *size)
-{
-#if PCT_ASAN
-    __sanitizer_finish_switch_fiber(save, bottom, size);
-#else
-    (void)save, (void)bottom, (void)size;
-#endif
-}
-
 /* ---- the ready heap: highest priority on top ---------------------------------------------- */
 
 static void heap_push(struct pct *p, struct pthr *t)
@@ -169,16 +109,16 @@ static struct pthr *heap_pop(struct pct *p)
 /* Initial priorities lie above every change-point priority (1..d-1) and every sleeper's (<= 0). */
 static int64_t initial_prio(struct pct *p)
 {
-    return (int64_t)(rng_next(&p->rng) >> 2) + CPU_PCT_DEPTH;
+    return (int64_t)(cpu_coro_rng(&p->rng) >> 2) + CPU_PCT_DEPTH;
 }
 
 /* ---- hooks the kernel calls --------------------------------------------------------------- */
 
 static void yield_to_sched(struct pct *p, struct pthr *th)
 {
-    san_start(&th->fake, p->sched_bottom, p->sched_size);
-    ctx_switch(&th->ctx, &p->sched);
-    san_finish(th->fake, &p->sched_bottom, &p->sched_size);
+    cpu_coro_san_start(&th->fake, p->sched_bottom, p->sched_size);
+    cpu_coro_switch(&th->ctx, &p->sched);
+    cpu_coro_san_finish(th->fake, &p->sched_bottom, &p->sched_size);
 }
 
 static void pct_wait(struct kl_cpu_thread *t, int why)
@@ -232,13 +172,13 @@ static void thread_entry(void)
 {
     struct pct *p = tl_pct;
     struct pthr *th = p->current;
-    san_finish(NULL, &p->sched_bottom, &p->sched_size);
+    cpu_coro_san_finish(NULL, &p->sched_bottom, &p->sched_size);
     p->l->entry(&th->t, p->l->args);
     p = tl_pct;
     th->state = TS_DONE;
-    san_start(NULL, p->sched_bottom, p->sched_size);
+    cpu_coro_san_start(NULL, p->sched_bottom, p->sched_size);
     struct cctx dead;
-    ctx_switch(&dead, &p->sched); /* never resumed */
+    cpu_coro_switch(&dead, &p->sched); /* never resumed */
     abort();
 }
 
@@ -307,15 +247,10 @@ static void use_tls_of(struct pct *p, struct pblock *b)
 
 static char *stack_new(void)
 {
-    char *m = mmap(NULL, STACK_BYTES + GUARD_BYTES, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (m == MAP_FAILED)
+    char *st = cpu_coro_stack_map();
+    if (!st)
         die("cpu backend: cannot map a %zu KiB thread stack", STACK_BYTES >> 10);
-    mprotect(m, GUARD_BYTES, PROT_NONE);
-#if PCT_ASAN
-    __asan_unpoison_memory_region(m + GUARD_BYTES, STACK_BYTES);
-#endif
-    return m + GUARD_BYTES;
+    return st;
 }
 
 static void resume(struct pct *p, struct pthr *th)
@@ -323,31 +258,15 @@ static void resume(struct pct *p, struct pthr *th)
     if (th->state == TS_NEW) {
         if (!th->stack)
             th->stack = stack_new();
-#if PCT_ASAN
         else /* the previous block's thread never returned from thread_entry */
-            __asan_unpoison_memory_region(th->stack + STACK_BYTES - 16384, 16384);
-#endif
-#if FAST_SWITCH
-        uintptr_t top = ((uintptr_t)th->stack + STACK_BYTES) & ~(uintptr_t)15;
-        void **slot = (void **)(top - 16);
-        slot[0] = (void *)(uintptr_t)thread_entry;
-        slot[1] = NULL;
-        for (int i = 1; i <= 6; i++)
-            slot[-i] = NULL;
-        th->ctx.sp = slot - 6;
-#else
-        th->ctx.uc = p->tmpl;
-        th->ctx.uc.uc_stack.ss_sp = th->stack;
-        th->ctx.uc.uc_stack.ss_size = STACK_BYTES;
-        th->ctx.uc.uc_link = NULL;
-        makecontext(&th->ctx.uc, thread_entry, 0);
-#endif
+            cpu_coro_stack_reuse(th->stack);
+        cpu_coro_prepare(&th->ctx, th->stack, thread_entry, CPU_CORO_TMPL(p));
     }
     th->state = TS_READY;
     p->current = th;
-    san_start(&p->fake, th->stack, STACK_BYTES);
-    ctx_switch(&p->sched, &th->ctx);
-    san_finish(p->fake, NULL, NULL);
+    cpu_coro_san_start(&p->fake, th->stack, STACK_BYTES);
+    cpu_coro_switch(&p->sched, &th->ctx);
+    cpu_coro_san_finish(p->fake, NULL, NULL);
 }
 
 /* Completes wave w of block b when every live lane has reached its operation. */
@@ -521,7 +440,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     /* Change points at random access counts up to an estimate of the launch's accesses. */
     uint64_t k_est = p->nblocks * p->n * 64;
     for (unsigned i = 0; i + 1 < CPU_PCT_DEPTH; i++)
-        p->change[i] = 1 + rng_next(&p->rng) % (k_est ? k_est : 1);
+        p->change[i] = 1 + cpu_coro_rng(&p->rng) % (k_est ? k_est : 1);
     for (unsigned i = 0; i + 1 < CPU_PCT_DEPTH; i++) /* ascending: they are met in order */
         for (unsigned j = i + 1; j + 1 < CPU_PCT_DEPTH; j++)
             if (p->change[j] < p->change[i]) {
@@ -557,12 +476,8 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     }
     cpu_race_free(p->race);
     for (size_t i = 0; i < (size_t)MAX_RESIDENT * p->n; i++)
-        if (p->all[i].stack) {
-#if PCT_ASAN
-            __asan_unpoison_memory_region(p->all[i].stack, STACK_BYTES);
-#endif
-            munmap(p->all[i].stack - GUARD_BYTES, STACK_BYTES + GUARD_BYTES);
-        }
+        if (p->all[i].stack)
+            cpu_coro_stack_unmap(p->all[i].stack);
     for (unsigned i = 0; i < MAX_RESIDENT; i++) {
         free(p->slots[i].wave_live);
         free(p->slots[i].wave_arrived);

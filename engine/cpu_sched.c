@@ -10,68 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <ucontext.h>
 
 #define KL_ABI_ONLY
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu_coro.h"
 #include "engine/cpu_pct.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#define CPU_ASAN 1
-#else
-#define CPU_ASAN 0
-#endif
-
-/* Each emulated thread's stack: kernels keep small locals, but the host functions the kernel
- * calls (and the sanitizer's frames) also run here. Untouched pages cost nothing. */
-#define STACK_BYTES ((size_t)256 << 10)
-#define GUARD_BYTES ((size_t)4096)
 /* OS threads one launch may use at most (helpers for spinning blocks included). */
 #define MAX_WORKERS 64
 
 enum { TS_NEW, TS_READY, TS_BARRIER, TS_WAVE, TS_SLEEP, TS_DONE };
-
-/* Switching between coroutines. On x86-64 a few instructions that save the callee-saved
- * registers and the stack pointer: glibc's swapcontext also saves the signal mask with a
- * system call on every switch, which dominated the emulator's time. Elsewhere, ucontext. */
-#if defined(__x86_64__) && !defined(KL_CPU_UCONTEXT)
-#define FAST_SWITCH 1
-struct cctx {
-    void *sp;
-};
-void kl_cpu_ctx_switch(void **save_sp, void *new_sp);
-__asm__(".text\n"
-        ".globl kl_cpu_ctx_switch\n"
-        ".type kl_cpu_ctx_switch,@function\n"
-        "kl_cpu_ctx_switch:\n"
-        "    pushq %rbp\n"
-        "    pushq %rbx\n"
-        "    pushq %r12\n"
-        "    pushq %r13\n"
-        "    pushq %r14\n"
-        "    pushq %r15\n"
-        "    movq %rsp, (%rdi)\n"
-        "    movq %rsi, %rsp\n"
-        "    popq %r15\n"
-        "    popq %r14\n"
-        "    popq %r13\n"
-        "    popq %r12\n"
-        "    popq %rbx\n"
-        "    popq %rbp\n"
-        "    ret\n"
-        ".size kl_cpu_ctx_switch, .-kl_cpu_ctx_switch\n");
-#else
-#define FAST_SWITCH 0
-struct cctx {
-    ucontext_t uc;
-};
-#endif
 
 struct cthread {
     struct kl_cpu_thread t;
@@ -115,41 +66,14 @@ struct worker {
 
 static _Thread_local struct worker *tl_worker;
 
-static void ctx_switch(struct cctx *from, struct cctx *to)
-{
-#if FAST_SWITCH
-    kl_cpu_ctx_switch(&from->sp, to->sp);
-#else
-    swapcontext(&from->uc, &to->uc);
-#endif
-}
-
-static void san_start(void **save, const void *bottom, size_t size)
-{
-#if CPU_ASAN
-    __sanitizer_start_switch_fiber(save, bottom, size);
-#else
-    (void)save, (void)bottom, (void)size;
-#endif
-}
-
-static void san_finish(void *save, const void **bottom, size_t *size)
-{
-#if CPU_ASAN
-    __sanitizer_finish_switch_fiber(save, bottom, size);
-#else
-    (void)save, (void)bottom, (void)size;
-#endif
-}
-
 static void cpu_wait(struct kl_cpu_thread *t, int why)
 {
     struct cthread *th = t->host;
     struct worker *w = tl_worker;
     th->state = why == KL_CPU_WAIT_BARRIER ? TS_BARRIER : why == KL_CPU_WAIT_WAVE ? TS_WAVE : TS_SLEEP;
-    san_start(&th->fake, w->sched_bottom, w->sched_size);
-    ctx_switch(&th->ctx, &w->sched);
-    san_finish(th->fake, &w->sched_bottom, &w->sched_size);
+    cpu_coro_san_start(&th->fake, w->sched_bottom, w->sched_size);
+    cpu_coro_switch(&th->ctx, &w->sched);
+    cpu_coro_san_finish(th->fake, &w->sched_bottom, &w->sched_size);
 }
 
 static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = NULL};
@@ -158,13 +82,13 @@ static void thread_entry(void)
 {
     struct worker *w = tl_worker;
     struct cthread *th = w->current;
-    san_finish(NULL, &w->sched_bottom, &w->sched_size);
+    cpu_coro_san_finish(NULL, &w->sched_bottom, &w->sched_size);
     w->ls->l->entry(&th->t, w->ls->l->args);
     w = tl_worker;
     th->state = TS_DONE;
-    san_start(NULL, w->sched_bottom, w->sched_size);
+    cpu_coro_san_start(NULL, w->sched_bottom, w->sched_size);
     struct cctx dead;
-    ctx_switch(&dead, &w->sched); /* never resumed */
+    cpu_coro_switch(&dead, &w->sched); /* never resumed */
     abort();
 }
 
@@ -172,24 +96,13 @@ static char *stack_get(struct worker *w)
 {
     if (w->nfree) {
         char *st = w->free_stacks[--w->nfree];
-#if CPU_ASAN
-        /* The previous coroutine never returned from thread_entry: clear that frame's
-         * redzones (every deeper frame returned and cleared its own). */
-        __asan_unpoison_memory_region(st + STACK_BYTES - 16384, 16384);
-#endif
+        cpu_coro_stack_reuse(st);
         return st;
     }
-    char *m = mmap(NULL, STACK_BYTES + GUARD_BYTES, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    mprotect(m, GUARD_BYTES, PROT_NONE); /* an overflow faults instead of corrupting */
-    w->all_stacks[w->nall++] = m;
-#if CPU_ASAN
-    /* Shadow memory outlives munmap: a recycled mapping may still carry old redzones. */
-    __asan_unpoison_memory_region(m + GUARD_BYTES, STACK_BYTES);
-#endif
-    return m + GUARD_BYTES;
+    char *st = cpu_coro_stack_map();
+    if (st)
+        w->all_stacks[w->nall++] = st;
+    return st;
 }
 
 static void resume(struct worker *w, struct cthread *th)
@@ -198,41 +111,17 @@ static void resume(struct worker *w, struct cthread *th)
         th->stack = stack_get(w);
         if (!th->stack)
             die("cpu backend: cannot map a %zu KiB thread stack", STACK_BYTES >> 10);
-#if FAST_SWITCH
-        /* A frame that kl_cpu_ctx_switch "returns" into thread_entry from: six zero registers,
-         * then the entry address, placed so that the entry sees a call-aligned stack. */
-        uintptr_t top = ((uintptr_t)th->stack + STACK_BYTES) & ~(uintptr_t)15;
-        void **slot = (void **)(top - 16);
-        slot[0] = (void *)(uintptr_t)thread_entry;
-        slot[1] = NULL;
-        for (int i = 1; i <= 6; i++)
-            slot[-i] = NULL;
-        th->ctx.sp = slot - 6;
-#else
-        th->ctx.uc = w->tmpl;
-        th->ctx.uc.uc_stack.ss_sp = th->stack;
-        th->ctx.uc.uc_stack.ss_size = STACK_BYTES;
-        th->ctx.uc.uc_link = NULL;
-        makecontext(&th->ctx.uc, thread_entry, 0);
-#endif
+        cpu_coro_prepare(&th->ctx, th->stack, thread_entry, CPU_CORO_TMPL(w));
     }
     th->state = TS_READY;
     w->current = th;
-    san_start(&w->fake, th->stack, STACK_BYTES);
-    ctx_switch(&w->sched, &th->ctx);
-    san_finish(w->fake, NULL, NULL);
+    cpu_coro_san_start(&w->fake, th->stack, STACK_BYTES);
+    cpu_coro_switch(&w->sched, &th->ctx);
+    cpu_coro_san_finish(w->fake, NULL, NULL);
     if (th->state == TS_DONE && th->stack) {
         w->free_stacks[w->nfree++] = th->stack;
         th->stack = NULL;
     }
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = (*s += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
 }
 
 static void fail(struct launch_state *ls, const char *msg)
@@ -334,7 +223,7 @@ static int run_block(struct worker *w, uint64_t b, char *err, size_t errlen)
             w->order[i] = reverse ? n - 1 - i : i;
         if (l->schedule == ENG_SCHED_RANDOM)
             for (unsigned i = n - 1; i > 0; i--) {
-                unsigned j = (unsigned)(rng_next(&w->rng) % (i + 1)), x = w->order[i];
+                unsigned j = (unsigned)(cpu_coro_rng(&w->rng) % (i + 1)), x = w->order[i];
                 w->order[i] = w->order[j];
                 w->order[j] = x;
             }
@@ -448,14 +337,8 @@ static struct worker *worker_new(struct launch_state *ls, unsigned index)
 
 static void worker_free(struct worker *w)
 {
-    for (unsigned i = 0; i < w->nall; i++) {
-#if CPU_ASAN
-        /* Shadow memory outlives munmap: a later mapping at this address (a buffer of the next
-         * check in the same worker) must not inherit this stack's redzones. */
-        __asan_unpoison_memory_region(w->all_stacks[i] + GUARD_BYTES, STACK_BYTES);
-#endif
-        munmap(w->all_stacks[i], STACK_BYTES + GUARD_BYTES);
-    }
+    for (unsigned i = 0; i < w->nall; i++)
+        cpu_coro_stack_unmap(w->all_stacks[i]);
     free(w->all_stacks);
     free(w->free_stacks);
     free(w->th);
