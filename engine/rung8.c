@@ -12,8 +12,11 @@
 #include "engine/model_check.h"
 #include "engine/rung.h"
 
-void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
-                        struct eng_planned **list, size_t *n)
+/* Appends one rung 8 check of a suite of its own (the user's command, the built-in model): the
+ * run's options, one plain mode, no shapes. The caller adds what it scores and its label. */
+static struct eng_planned *add_check(const struct eng_plan_opts *o, struct eng_planned **list,
+                                     size_t *n, const char *suite, const char *variant,
+                                     const char *name)
 {
     *list = xrealloc(*list, (*n + 1) * sizeof **list);
     struct eng_planned *p = &(*list)[(*n)++];
@@ -24,17 +27,23 @@ void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
     s->wave = o->wave;
     s->schedule = o->schedule;
     s->seed = o->seed;
-    s->suite = xstrdup(ENG_E2E_SUITE);
-    s->variant = xstrdup("user");
+    s->suite = xstrdup(suite);
+    s->variant = xstrdup(variant);
     s->rung = 8;
-    char name[96];
-    eng_e2e_check_name(e, name, sizeof name);
     s->name = xstrdup(name);
     s->mode = ENG_MODE_PLAIN;
     s->shapes = xcalloc(1, sizeof *s->shapes);
     s->timeout_s = o->timeout_s;
-    s->e2e = eng_e2e_json(e);
-    snprintf(p->label, sizeof p->label, "user");
+    snprintf(p->label, sizeof p->label, "%s", variant);
+    return p;
+}
+
+void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
+                        struct eng_planned **list, size_t *n)
+{
+    char name[96];
+    eng_e2e_check_name(e, name, sizeof name);
+    add_check(o, list, n, ENG_E2E_SUITE, "user", name)->spec.e2e = eng_e2e_json(e);
 }
 
 /* A suite cannot declare rung 8: what it scores is the user's command, not a suite's kernel.
@@ -52,26 +61,10 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
 static void add_model_check(const struct eng_model_swap *sw, const struct eng_plan_opts *o,
                             struct eng_planned **list, size_t *n)
 {
-    *list = xrealloc(*list, (*n + 1) * sizeof **list);
-    struct eng_planned *p = &(*list)[(*n)++];
-    memset(p, 0, sizeof *p);
-    struct eng_check_spec *s = &p->spec;
-    snprintf(s->backend, sizeof s->backend, "%s", o->backend);
-    s->device = o->device;
-    s->wave = o->wave;
-    s->schedule = o->schedule;
-    s->seed = o->seed;
-    s->suite = xstrdup(ENG_MODEL_SUITE);
-    s->variant = xstrdup(sw ? "buggy" : "fixed");
-    s->rung = 8;
     char name[96];
     snprintf(name, sizeof name, "model:%s%s", sw ? "swap:" : "fixed", sw ? sw->entry : "");
-    s->name = xstrdup(name);
-    s->mode = ENG_MODE_PLAIN;
-    s->shapes = xcalloc(1, sizeof *s->shapes);
-    s->timeout_s = o->timeout_s;
-    s->model = eng_model_check_json(sw);
-    snprintf(p->label, sizeof p->label, "%s", sw ? "buggy" : "fixed");
+    struct eng_planned *p = add_check(o, list, n, ENG_MODEL_SUITE, sw ? "buggy" : "fixed", name);
+    p->spec.model = eng_model_check_json(sw);
     p->expect_fail = sw != NULL;
 }
 
