@@ -42,7 +42,8 @@ MAIN_OBJ := $(BUILD)/obj/tui/main.o
 # Everything the binary carries inside it (DESIGN: kernels, suites, data, default theme).
 EMBED_FILES := $(sort $(wildcard data/*.json data/schema/*.json kernels/*.h kernels/*.kl \
                  kernels/*.cu kernels/*.hip kernels/suites/*.json themes/*.theme \
-                 kernels/captures/*.safetensors kernels/captures/*.npy))
+                 kernels/captures/*.safetensors kernels/captures/*.npy \
+                 kernels/hosts/*.json))
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)

@@ -142,6 +142,11 @@ struct eng_rung7_spec {
     size_t nconfigs;
     char ***configs;              /* specialisations for warm-cold: flag lists */
     bool buggy_key_without_flags; /* the buggy variant's warm-cold key forgets the flags */
+    size_t ntiming;
+    struct eng_shape *timing;     /* named shapes of the timing micro-checks ("timing:NAME") */
+    int timing_repeats;           /* timed launches of each (default 15) */
+    char *hosts[2][2];            /* fixed, buggy: two hosts' exported results (paths as
+                                   * written) for the cross-host check; NULL none */
 };
 
 

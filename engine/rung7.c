@@ -20,6 +20,7 @@
  * compiled and launched once at the suite's smallest shape on a wave-W target (32 and 64: an
  * emulated backend reaches both, a GPU its own and the other is skipped with the reason); a
  * kernel that aborts fails with its name, whatever its values (the other rungs judge those). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,12 @@
 #include "common/xalloc.h"
 #include "engine/cache_audit.h"
 #include "engine/cache_warm_cold.h"
+#include "engine/cross_host.h"
 #include "engine/elf_build_id.h"
 #include "engine/elf_exports.h"
 #include "engine/rung.h"
+#include "casedb/results_query.h"
+#include "common/fileio.h"
 
 /* Printable ASCII without spaces: flags and symbol names reach compilers, check names and the
  * terminal, so nothing else is accepted. */
@@ -145,13 +149,46 @@ static void free_settings(void *settings)
     for (size_t i = 0; i < r->nconfigs; i++)
         strv_free(r->configs[i]);
     free(r->configs);
+    eng_shapes_free(r->timing, r->ntiming);
+    for (int v = 0; v < 2; v++)
+        free(r->hosts[v][0]), free(r->hosts[v][1]);
     free(r);
+}
+
+/* "hosts": {"fixed": [A, B], "buggy": [A, B]}: two exported results documents per variant. */
+static bool read_hosts(struct eng_mparse *p, const cJSON *h, struct eng_rung7_spec *r)
+{
+    if (!h)
+        return true;
+    static const char *const vk[] = {"fixed", "buggy", NULL};
+    if (!cJSON_IsObject(h))
+        return eng_mp_bad(p, "rungs.7.hosts", "expected {\"fixed\": [EXPORT, EXPORT], "
+                          "\"buggy\": [EXPORT, EXPORT]}");
+    if (!eng_mp_only_keys(p, h, "rungs.7.hosts", vk))
+        return false;
+    for (int v = 0; v < 2; v++) {
+        char f[48];
+        snprintf(f, sizeof f, "rungs.7.hosts.%s", vk[v]);
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(h, vk[v]);
+        if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 2)
+            return eng_mp_bad(p, f, "expected two exported results files, one per host");
+        int i = 0;
+        for (const cJSON *it = a->child; it; it = it->next, i++) {
+            char fi[64];
+            snprintf(fi, sizeof fi, "%s[%d]", f, i);
+            if (!cJSON_IsString(it) || !it->valuestring[0] ||
+                !text_is_clean(it->valuestring, NULL))
+                return eng_mp_bad(p, fi, "expected a file path without control characters");
+            r->hosts[v][i] = xstrdup(it->valuestring);
+        }
+    }
+    return true;
 }
 
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
-    (void)m;
-    static const char *const keys[] = {"flags", "configs", "buggy_key", "contracts", NULL};
+    static const char *const keys[] = {"flags",  "configs",        "buggy_key", "contracts",
+                                       "timing", "timing_repeats", "hosts",     NULL};
     struct eng_rung7_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     if (!eng_mp_only_keys(p, j, "rungs.7", keys))
@@ -212,7 +249,16 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
             if (!read_contracts(p, ct, "rungs.7.contracts", &r->contracts[v], &r->ncontracts[v]))
                 return false;
     }
-    return true;
+    if (!eng_mp_shapes(p, m, j, "timing", "rungs.7.timing", true, &r->ntiming, &r->timing))
+        return false;
+    double reps = 15;
+    if (!eng_mp_number(p, j, "timing_repeats", "rungs.7.timing_repeats", CDB_CMP_MIN_REPEATS,
+                       10000, &reps))
+        return false;
+    if (reps < (int)reps || reps > (int)reps)
+        return eng_mp_bad(p, "rungs.7.timing_repeats", "expected a whole number of repeats");
+    r->timing_repeats = (int)reps;
+    return read_hosts(p, cJSON_GetObjectItemCaseSensitive(j, "hosts"), r);
 }
 
 /* The baseline shape with the fewest elements (the product of its values), or the default. */
@@ -281,6 +327,13 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     plan_smoke(b, true);
     eng_plan_add(b, "cache-key", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     eng_plan_add(b, "warm-cold", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+    for (size_t i = 0; i < r->ntiming; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "timing:%s", r->timing[i].name);
+        eng_plan_add(b, name, ENG_MODE_REPEAT, false, &r->timing[i], 1, r->timing_repeats, 0);
+    }
+    if (r->hosts[0][0])
+        eng_plan_add(b, "cross-host", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     /* one check per declared flag and per contracted library; the variants may differ */
     size_t before = *b->n;
     for (int v = 0; v < 2; v++) {
@@ -543,9 +596,124 @@ static void check_contract(struct r7 *g, const struct eng_rung7_spec *r, bool bu
                  base, checked, checked == 1 ? "" : "s");
 }
 
+/* A timing micro-check (ENG_MODE_REPEAT under this rung): one launch whose values are checked
+ * like any other kernel's, then timing_repeats launches each timed on its own, so that the
+ * median, min and max are per launch and `kladder compare` can weigh the spread. */
+static int execute_timing(struct eng_exec *e, struct eng_inst *ins, size_t n, struct eng_timer *t)
+{
+    (void)n;
+    struct eng_inst *in = &ins[0];
+    ENG_TRY(eng_exec_inst_alloc(e, in));
+    ENG_TRY(eng_exec_inst_args(e, in));
+    eng_exec_ready(e);
+    struct eng_timer untimed = {0}; /* the first launch pays for loading: not a sample */
+    ENG_TRY(eng_exec_mode_plain(e, in, &untimed, ENG_OUT_SENTINEL, true, "checked launch"));
+    if (e->failed)
+        return 0;
+    int reps = e->s->repeats > 0 ? e->s->repeats : 1;
+    for (int r = 0; r < reps; r++) {
+        eng_exec_timer_start(e, t, NULL);
+        ENG_TRY(eng_exec_launch_var(e, in, NULL));
+        eng_exec_timer_stop(e, t, NULL, 1);
+    }
+    ENG_TRY(eng_exec_sync_all(e, NULL));
+    e->out->repeats = (int)t->n;
+    return 0;
+}
+
+static void run_timing(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                       struct eng_check_result *out)
+{
+    eng_exec_check(s, ready, arg, out);
+    snprintf(out->oracle, sizeof out->oracle, "reference+timing");
+    if (out->verdict != CDB_PASS)
+        return;
+    if (!isfinite(out->t_med_us)) {
+        snprintf(out->detail, sizeof out->detail,
+                 "%s: values right; the %s backend cannot time, so there is nothing to compare",
+                 s->name + 7, s->backend);
+        return;
+    }
+    snprintf(out->detail, sizeof out->detail,
+             "%s: median %.3f us per launch over %d timed launches, spread [%.3f, %.3f] us "
+             "(max/min %.2f); values right",
+             s->name + 7, out->t_med_us, out->repeats, out->t_min_us, out->t_max_us,
+             out->t_min_us > 0 ? out->t_max_us / out->t_min_us : (double)NAN);
+}
+
+/* An exported results document the suite names: relative to the manifest's folder, or under
+ * kernels/ in the binary for a built-in suite. malloc'd text, or NULL with a message. */
+static char *read_export(const struct eng_manifest *m, const char *path, size_t *len, char *err,
+                         size_t errlen)
+{
+    if (path[0] == '/' || m->dir) {
+        char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", m->dir, path);
+        char *text = file_read_all(full, len, err, errlen);
+        free(full);
+        return text;
+    }
+    char *rel = xasprintf("kernels/%s", path);
+    char *text = embed_load(NULL, rel, len, err, errlen);
+    free(rel);
+    return text;
+}
+
+/* cross-host: the variant's two recorded hosts compared under kladder compare's noise rules
+ * (engine/cross_host.h); a timing beyond the noise fails, naming the check and the ratio. */
+static void check_cross_host(const struct eng_manifest *m, const struct eng_rung7_spec *r,
+                             bool buggy, struct eng_check_result *out)
+{
+    snprintf(out->oracle, sizeof out->oracle, "cross-host");
+    snprintf(out->shape, sizeof out->shape, "two recorded hosts");
+    char *const *h = r->hosts[buggy];
+    size_t la = 0, lb = 0;
+    char err[1024] = "";
+    char *a = read_export(m, h[0], &la, err, sizeof err);
+    char *b = a ? read_export(m, h[1], &lb, err, sizeof err) : NULL;
+    struct eng_cross_host ch;
+    char report[sizeof out->detail];
+    if (!a || !b ||
+        eng_cross_host_compare(a, la, h[0], b, lb, h[1], "timing:", &ch, report, sizeof report,
+                               err, sizeof err) != 0) {
+        out->verdict = CDB_ERROR;
+        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
+    } else if (ch.flagged) {
+        out->verdict = CDB_FAIL;
+        out->bad_count = ch.flagged;
+        snprintf(out->detail, sizeof out->detail, "%s", report);
+    } else if (ch.few == ch.compared) {
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "not judged: %.1500s", report);
+    } else {
+        out->verdict = CDB_PASS;
+        snprintf(out->detail, sizeof out->detail, "%s", report);
+    }
+    free(a);
+    free(b);
+}
+
 static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out)
 {
+    if (strncmp(s->name, "timing:", 7) == 0 && !s->baseline) {
+        run_timing(s, ready, arg, out);
+        return;
+    }
+    if (strcmp(s->name, "cross-host") == 0 && !s->baseline) {
+        /* recorded results only: no device, no compiler */
+        eng_check_result_init(out);
+        if (ready)
+            ready(arg);
+        char err[768];
+        struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
+        if (!m) {
+            snprintf(out->detail, sizeof out->detail, "setup: %s", err);
+        } else {
+            check_cross_host(m, m->settings[7], strcmp(s->variant, "buggy") == 0, out);
+            eng_manifest_free(m);
+        }
+        return;
+    }
     if (s->baseline) { /* the plain unit test beside the rung: a device check like any other */
         eng_exec_check(s, ready, arg, out);
         return;
@@ -608,6 +776,7 @@ const struct eng_rung eng_rung7 = {
     .free_settings = free_settings,
     .plan = plan,
     .run = run,
+    .execute = execute_timing,
     .crash_fails = true,
     .every_suite = true,
 };
