@@ -6,6 +6,7 @@
  * come back to the host. */
 #define _GNU_SOURCE
 #include "engine/exec.h"
+#include "engine/compile_spec.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1180,6 +1181,8 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     log[0] = '\0';
     if (eng_session_code(e->B, e->target, file, src, &code, &len, log, 16384) != 0) {
         snprintf(e->err, sizeof e->err, "compiling %s for %s failed: %.900s", file, e->target, log);
+        if (e->spec_shape[0]) /* the failure is this shape's: its verdict, not the tool's error */
+            eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
         free(log);
         return -1;
     }
@@ -1283,6 +1286,18 @@ static int setup(struct eng_exec *e)
     char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
     if (!src)
         return -1;
+    if (e->m->nspecialize && !s->code_object) {
+        char *pre = eng_spec_prelude(e->m, s, e->spec_shape, sizeof e->spec_shape, e->err,
+                                     sizeof e->err);
+        if (!pre) {
+            free(src);
+            return -1;
+        }
+        char *full = xasprintf("%s%s", pre, src);
+        free(pre);
+        free(src);
+        src = full;
+    }
     int rc = s->code_object ? prebuilt_load(e, s->code_object, &e->mod)
                             : compile_load(e, e->m->source, src, &e->mod);
     free(src);
@@ -1419,7 +1434,18 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         goto done;
     }
     if (setup(&e) != 0) {
-        finish_error(&e, "setup");
+        if (e.compile_error[0]) {
+            /* one shape's kernel does not compile (a fallback the compiler cannot lower,
+             * aiter-4987): a finding about that shape, and the run goes on */
+            out->verdict = CDB_FAIL;
+            snprintf(out->oracle, sizeof out->oracle, "compile");
+            snprintf(out->shape, sizeof out->shape, "%s", e.spec_shape);
+            snprintf(out->detail, sizeof out->detail,
+                     "the kernel specialised for %s does not compile for %s: %s", e.spec_shape,
+                     e.target, e.compile_error);
+        } else {
+            finish_error(&e, "setup");
+        }
         goto done;
     }
     struct eng_shape none = {0};

@@ -65,6 +65,10 @@ struct eng_exec {
     struct eng_check_result *out;
     void (*ready)(void *);      /* said once, before the first kernel of the check */
     void *ready_arg;
+    /* A shape-specialised source (the manifest's "specialize") that did not compile: the shape
+     * ("N=513,K=256") and the compiler's first error line; the check fails with them. */
+    char spec_shape[200];
+    char compile_error[400];
     /* detail accumulation */
     char detail[1536];
     bool failed;

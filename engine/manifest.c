@@ -438,7 +438,7 @@ static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
-    "control"};
+    "control", "specialize"};
 
 static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
@@ -533,6 +533,21 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
     }
     if (!eng_mp_shapes(p, m, root, "tuned", "tuned", false, &m->ntuned, &m->tuned))
         return false;
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(root, "specialize");
+    if (sp) {
+        if (!cJSON_IsArray(sp) || cJSON_GetArraySize(sp) < 1)
+            return eng_mp_bad(p, "specialize", "expected a non-empty array of parameter names");
+        m->specialize = xcalloc((size_t)cJSON_GetArraySize(sp) + 1, sizeof *m->specialize);
+        for (const cJSON *it = sp->child; it; it = it->next) {
+            char f[48], got[64];
+            snprintf(f, sizeof f, "specialize[%zu]", m->nspecialize);
+            if (!cJSON_IsString(it) || eng_mp_param_index(m, it->valuestring) < 0) {
+                eng_mp_describe(it, got, sizeof got);
+                return eng_mp_bad(p, f, "expected the name of a parameter, got %s", got);
+            }
+            m->specialize[m->nspecialize++] = xstrdup(it->valuestring);
+        }
+    }
 
     const cJSON *bu = cJSON_GetObjectItemCaseSensitive(root, "buffers");
     if (!cJSON_IsArray(bu) || cJSON_GetArraySize(bu) < 1)
@@ -942,6 +957,9 @@ void eng_manifest_free(struct eng_manifest *m)
     }
     free(m->tiles);
     eng_shapes_free(m->tuned, m->ntuned);
+    for (size_t i = 0; i < m->nspecialize; i++)
+        free(m->specialize[i]);
+    free(m->specialize);
     for (size_t i = 0; i < m->nbuffers; i++) {
         struct eng_buffer_spec *b = &m->buffers[i];
         free(b->name);

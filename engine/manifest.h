@@ -11,6 +11,8 @@
  *                                                     f32 argument uses them)
  *    "tiles": {"tile_k": [64, 128, 256]},             accepted values per tile parameter
  *    "tuned": [{"M": 128, "K": 512, "tile_k": 256}],  shapes with a tuned entry
+ *    "specialize": ["N", "K"],                        optional: parameters the source is compiled
+ *                                                     for, one kernel per shape (see below)
  *    "buffers": [{"name": "C", "dtype": "f32", "shape": ["M", "N"], "role": "output",
  *                 "init": "normal", "pad_to": {"M": 256}}],
  *    "args": ["C", "A", "M", "eps"],                  buffer names -> device pointers; anything
@@ -124,6 +126,12 @@ struct eng_manifest {
     struct eng_tile *tiles;
     size_t ntuned;
     struct eng_shape *tuned;
+    /* "specialize": ["N", "K"]: parameters the kernel source is compiled for, as a JIT library
+     * compiles one kernel per shape: each check's source starts with #define KL_SPEC_N <value>
+     * (its shape's, else the default) and #define KL_VARIANT_FIXED or KL_VARIANT_BUGGY, and a
+     * source that does not compile for a shape fails that check, naming the shape. */
+    size_t nspecialize;
+    char **specialize;
     size_t nbuffers;
     struct eng_buffer_spec *buffers;
     size_t nargs;
