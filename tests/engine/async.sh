@@ -95,3 +95,19 @@ if command -v clang-22 >/dev/null && command -v llvm-objdump-22 >/dev/null; then
 else
     tap_skip "clang-22 or llvm-objdump-22 not installed (scripts/deps.sh --test installs them)"
 fi
+
+# ---- NVRTC: cp.async from sm_80, plain copies before; hipRTC: plain copies ----------------------
+if ls /usr/local/cuda*/lib*/libnvrtc.so* >/dev/null 2>&1 || [ -n "${KLADDER_NVRTC:-}" ]; then
+    for sm in sm_90 sm_75; do
+        out=$("$KLADDER" compile --backend cuda --target $sm $fx/colsum.kl 2>&1)
+        tap_check "NVRTC $sm compiles the async fixture" grep -qF "ok cuda $sm $fx/colsum.kl " <<<"$out"
+    done
+else
+    tap_skip "no NVRTC: the cuda mapping of async copies is compiled where the toolkit is installed"
+fi
+out=$("$KLADDER" compile --backend hip --target gfx90a $fx/colsum.kl 2>&1)
+if [ $? -eq 2 ]; then
+    tap_skip "no hipRTC: ${out//$'\n'/ }"
+else
+    tap_check "hipRTC gfx90a compiles the async fixture (plain copies)" grep -qF "ok hip gfx90a $fx/colsum.kl " <<<"$out"
+fi
