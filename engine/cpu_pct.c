@@ -225,6 +225,7 @@ static void admit(struct pct *p)
         t->linear = i;
         t->rt = &pct_rt;
         t->dyn_shared = b->dyn;
+        t->async_late = 1; /* async copies land at their wait (kernels/kl.h) */
         t->host = th;
         th->state = TS_NEW;
         th->blk = b;

@@ -212,6 +212,8 @@ static int run_block(struct worker *w, uint64_t b, char *err, size_t errlen)
         t->linear = i;
         t->rt = &cpu_rt;
         t->dyn_shared = w->dyn;
+        /* async copies land when issued only under the default schedule (kernels/kl.h) */
+        t->async_late = l->schedule != ENG_SCHED_DEFAULT;
         t->host = th;
         th->state = TS_NEW;
         th->stack = NULL;

@@ -22,6 +22,13 @@
  *   kl_atomic_load_relaxed(p, scope) kl_atomic_store_relaxed(p, v, scope) on int/unsigned/kl_u64,
  *   scope KL_SCOPE_BLOCK / KL_SCOPE_DEVICE / KL_SCOPE_SYSTEM
  *   kl_fence_block() kl_fence_device() kl_fence_system(), kl_sleep_ns(n), kl_clock64()
+ *   kl_async_copy(dst_shared, src_global): one element of 4, 8 or 16 bytes (float, int, kl_u64,
+ *   a 16-byte struct) copied from global to shared memory asynchronously; kl_async_wait(n), n a
+ *   constant: wait until at most n of this thread's copies are in flight (copies complete in
+ *   the order issued). A barrier does not wait for copies: wait, then __syncthreads() before
+ *   other threads read. On gfx1250 the count is the wave's, so keep copies wave-uniform when
+ *   n > 0. Maps: cp.async on sm_80+, global_load_async_to_lds on gfx1250, synchronous copies
+ *   elsewhere; the cpu backend lands them at the wait under every schedule but the default.
  *   kl_i32 kl_u32 kl_i64 kl_u64 kl_u16 kl_u8 kl_size (64-bit)
  *   kl_bf16 (struct {kl_u16 bits;}), kl_bf16_to_f32, kl_f32_to_bf16 (round to nearest even, NaN
  *   stays a quiet NaN); kl_fp8e4m3 (struct {kl_u8 bits;}), kl_fp8e4m3_to_f32,
@@ -42,7 +49,7 @@
 
 /* ---- cpu backend ABI (shared with engine/cpu_*.c) --------------------------------------- */
 #if defined(KL_CPU) || defined(KL_ABI_ONLY)
-#define KL_CPU_ABI_VERSION 2
+#define KL_CPU_ABI_VERSION 3
 /* Why an emulated thread hands control back to the scheduler. */
 #define KL_CPU_WAIT_BARRIER 1 /* __syncthreads */
 #define KL_CPU_WAIT_WAVE 2    /* a wave operation: all live lanes must arrive */
@@ -65,6 +72,14 @@ struct kl_cpu_dim3 {
     unsigned x, y, z;
 };
 struct kl_cpu_thread;
+/* One async copy in flight (kl_async_copy under a late-landing schedule). A thread with more
+ * in flight lands its oldest early, as a GPU's bounded counter would make it wait. */
+#define KL_CPU_ASYNC_MAX 16
+struct kl_cpu_async {
+    void *dst;
+    const void *src;
+    unsigned bytes;
+};
 struct kl_cpu_rt {
     /* Suspends t until the condition `why` is met; returns on the same OS thread. */
     void (*wait)(struct kl_cpu_thread *t, int why);
@@ -85,6 +100,12 @@ struct kl_cpu_thread {
     unsigned long long wv_in, wv_out;
     int wv_src, wv_op;
     void *host;              /* scheduler-private */
+    /* Async copies (kl_async_copy). async_late is set by the scheduler: 0 lands a copy when it
+     * is issued, 1 keeps it in async_q (oldest first) until the kl_async_wait that must see it,
+     * the destination holding 0xff bytes meanwhile. The rest is kl.h's own. */
+    unsigned async_late;
+    unsigned async_n;
+    struct kl_cpu_async async_q[KL_CPU_ASYNC_MAX];
 };
 /* The signature record KL_EXPORT emits as kl_cpu_sig_NAME. */
 #define KL_CPU_MAX_ARGS 32
@@ -514,6 +535,42 @@ static inline kl_i64 kl_clock64(void)
 using std::sqrt;
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 
+/* Async copies. Under the default schedule a copy lands when it is issued. Under every other
+ * schedule it lands as late as the dialect allows: at the kl_async_wait that leaves it no
+ * longer in flight (or when the thread returns), reading its source then; until then its
+ * destination holds 0xff bytes (NaN, -1), so a read before the wait, or a write the copy
+ * lands on, is wrong every time instead of once in a while. Not instrumented: under pct the
+ * landing reports its own read and write. */
+static inline KL_CPU_NOSAN void kl_cpu_async_land(struct kl_cpu_thread *me, unsigned keep)
+{
+    unsigned n = me->async_n, done = n > keep ? n - keep : 0;
+    for (unsigned i = 0; i < done; i++) {
+        struct kl_cpu_async *a = &me->async_q[i];
+        kl_cpu_note(a->src, a->bytes, KL_CPU_ACC_READ, KL_CPU_PC);
+        kl_cpu_note(a->dst, a->bytes, KL_CPU_ACC_WRITE, KL_CPU_PC);
+        kl_cpu_cur = me;
+        std::memcpy(a->dst, a->src, a->bytes);
+    }
+    std::memmove(me->async_q, me->async_q + done, (n - done) * sizeof me->async_q[0]);
+    me->async_n = n - done;
+}
+template <typename T>
+static inline KL_CPU_NOSAN void kl_async_copy(T *dst, const T *src)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                  "kl_async_copy: an element of 4, 8 or 16 bytes");
+    struct kl_cpu_thread *me = kl_cpu_cur;
+    if (!me->async_late) {
+        std::memcpy((void *)dst, (const void *)src, sizeof(T));
+        return;
+    }
+    if (me->async_n == KL_CPU_ASYNC_MAX)
+        kl_cpu_async_land(me, KL_CPU_ASYNC_MAX - 1);
+    std::memset((void *)dst, 0xff, sizeof(T));
+    me->async_q[me->async_n++] = {(void *)dst, (const void *)src, (unsigned)sizeof(T)};
+}
+static inline void kl_async_wait(unsigned n) { kl_cpu_async_land(kl_cpu_cur, n); }
+
 /* KL_EXPORT: a trampoline that unpacks void **args by the entry point's parameter types, and a
  * record of the parameter sizes (the engine copies argument values when it queues a launch). */
 template <typename... A, unsigned long... I>
@@ -526,6 +583,7 @@ static inline void kl_cpu_invoke(void (*f)(A...), struct kl_cpu_thread *self, vo
 {
     kl_cpu_cur = self;
     kl_cpu_call(f, args, std::make_integer_sequence<unsigned long, sizeof...(A)>{});
+    kl_cpu_async_land(self, 0); /* copies still in flight land before the thread is gone */
     if (kl_cpu_sysmem.thread_done)
         kl_cpu_sysmem.thread_done(kl_cpu_sysmem.arg,
                                   (unsigned long long)self->gdim.x * self->gdim.y * self->gdim.z *
@@ -626,6 +684,47 @@ KL_DEVICE void kl_sleep_ns(unsigned ns)
 }
 KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
 
+/* Async copies. gfx1250 loads from global memory into LDS asynchronously
+ * (global_load_async_to_lds_b32/b64/b128) and counts them per wave in ASYNCcnt, which
+ * s_wait_asynccnt N waits down to N; clang 22 exposes both as builtins, for that target only.
+ * The compiler barriers keep plain shared-memory accesses from moving across the wait. Other
+ * AMD targets (and hipRTC, which knows no gfx1250 builtins) copy synchronously: the copy has
+ * landed before the next instruction, so every wait is already satisfied. */
+#if defined(__gfx1250__)
+typedef int kl_hip_v2i __attribute__((ext_vector_type(2)));
+typedef int kl_hip_v4i __attribute__((ext_vector_type(4)));
+template <typename T>
+KL_DEVICE void kl_async_copy(T *dst, const T *src)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                  "kl_async_copy: an element of 4, 8 or 16 bytes");
+    if (sizeof(T) == 4)
+        __builtin_amdgcn_global_load_async_to_lds_b32((__attribute__((address_space(1))) int *)src,
+                                                      (__attribute__((address_space(3))) int *)dst, 0, 0);
+    else if (sizeof(T) == 8)
+        __builtin_amdgcn_global_load_async_to_lds_b64((__attribute__((address_space(1))) kl_hip_v2i *)src,
+                                                      (__attribute__((address_space(3))) kl_hip_v2i *)dst, 0, 0);
+    else
+        __builtin_amdgcn_global_load_async_to_lds_b128((__attribute__((address_space(1))) kl_hip_v4i *)src,
+                                                       (__attribute__((address_space(3))) kl_hip_v4i *)dst, 0, 0);
+}
+#define kl_async_wait(n)                                                                        \
+    do {                                                                                        \
+        __asm__ volatile("" ::: "memory");                                                      \
+        __builtin_amdgcn_s_wait_asynccnt(n);                                                    \
+        __asm__ volatile("" ::: "memory");                                                      \
+    } while (0)
+#else
+template <typename T>
+KL_DEVICE void kl_async_copy(T *dst, const T *src)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                  "kl_async_copy: an element of 4, 8 or 16 bytes");
+    *dst = *src;
+}
+#define kl_async_wait(n) ((void)(n))
+#endif
+
 /* ======================================================================================== */
 #elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #define KL_KERNEL extern "C" __global__ void
@@ -703,6 +802,27 @@ KL_DEVICE void kl_fence_device(void) { __threadfence(); }
 KL_DEVICE void kl_fence_system(void) { __threadfence_system(); }
 KL_DEVICE void kl_sleep_ns(unsigned ns) { __nanosleep(ns); }
 KL_DEVICE kl_i64 kl_clock64(void) { return (kl_i64)clock64(); }
+
+/* Async copies: cp.async (sm_80 and later), one commit group per copy, so "n copies in flight"
+ * is cp.async.wait_group n. Older architectures copy synchronously. */
+template <typename T>
+KL_DEVICE void kl_async_copy(T *dst, const T *src)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                  "kl_async_copy: an element of 4, 8 or 16 bytes");
+#if __CUDA_ARCH__ >= 800
+    unsigned sdst = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n\tcp.async.commit_group;"
+                 ::"r"(sdst), "l"(src), "n"((int)sizeof(T)) : "memory");
+#else
+    *dst = *src;
+#endif
+}
+#if __CUDA_ARCH__ >= 800
+#define kl_async_wait(n) asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory")
+#else
+#define kl_async_wait(n) ((void)(n))
+#endif
 
 #else
 #error "kl.h: compile with hipRTC, NVRTC, or -DKL_CPU for the cpu backend"

@@ -1,6 +1,7 @@
 /* The cpu backend's emulation: barriers, wave shuffles at both wave widths, ballot, dynamic
  * shared memory, inter-block spin waits, deadlock reports, stream queues (a missing event shows
  * every time), graph capture (nothing runs before the replay) and the on-device oracles. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,7 +98,24 @@ static const char test_src[] =
     "}\n"
     "KL_EXPORT(sum_good)\nKL_EXPORT(neighbour_bad)\nKL_EXPORT(neighbour_good)\nKL_EXPORT(wave_ops)\n"
     "KL_EXPORT(dyn)\nKL_EXPORT(spin)\nKL_EXPORT(diverge)\nKL_EXPORT(add_one)\n"
-    "KL_EXPORT(shared_unwritten)\n";
+    /* 20 async copies per thread, more than the 16 the cpu backend keeps in flight; what a
+     * thread sees of them before any wait, after "at most 5 in flight" and after draining. */
+    "KL_KERNEL async_deep(float *out, const float *in)\n"
+    "{\n"
+    "    __shared__ float s[32 * 20];\n"
+    "    int t = threadIdx.x;\n"
+    "    for (int i = 0; i < 20; i++)\n"
+    "        kl_async_copy(&s[t * 20 + i], &in[t * 20 + i]);\n"
+    "    for (int i = 0; i < 20; i++)\n"
+    "        out[t * 60 + i] = s[t * 20 + i];\n"
+    "    kl_async_wait(5);\n"
+    "    for (int i = 0; i < 20; i++)\n"
+    "        out[t * 60 + 20 + i] = s[t * 20 + i];\n"
+    "    kl_async_wait(0);\n"
+    "    for (int i = 0; i < 20; i++)\n"
+    "        out[t * 60 + 40 + i] = s[t * 20 + i];\n"
+    "}\n"
+    "KL_EXPORT(shared_unwritten)\nKL_EXPORT(async_deep)\n";
 
 struct fix {
     struct eng_ctx *ctx;
@@ -347,6 +365,43 @@ static void test_module_reload_poison(void **state)
     B->close(f.ctx);
 }
 
+/* Async copies: under the default schedule they have landed when issued; under the adversarial
+ * one each lands at the wait that must see it, oldest first, its destination NaN until then,
+ * except that the oldest land early once 16 are in flight. */
+static void test_async_copies(void **state)
+{
+    (void)state;
+    enum eng_schedule scheds[] = {ENG_SCHED_DEFAULT, ENG_SCHED_ADVERSARIAL};
+    for (int si = 0; si < 2; si++) {
+        struct fix f = open_fix(32, scheds[si]);
+        static float in[32 * 20], out[32 * 60];
+        for (int i = 0; i < 32 * 20; i++)
+            in[i] = (float)(i + 1);
+        eng_dptr din = alloc(&f, sizeof in), dout = alloc(&f, sizeof out);
+        char err[512];
+        assert_int_equal(B->memcpy_htod(f.ctx, din, in, sizeof in, NULL, err, sizeof err), 0);
+        void *args[] = {&dout, &din};
+        launch(&f, kernel(&f, "async_deep"), 1, 32, 0, NULL, args);
+        assert_int_equal(B->memcpy_dtoh(f.ctx, out, dout, sizeof out, NULL, err, sizeof err), 0);
+        /* copies landed before each read: before any wait, after wait(5), after wait(0) */
+        int landed[3] = {20, 20, 20};
+        if (scheds[si] == ENG_SCHED_ADVERSARIAL) {
+            landed[0] = 20 - 16; /* the cap landed the oldest 4 early */
+            landed[1] = 20 - 5;
+        }
+        for (int t = 0; t < 32; t++)
+            for (int phase = 0; phase < 3; phase++)
+                for (int i = 0; i < 20; i++) {
+                    float v = out[t * 60 + phase * 20 + i];
+                    if (i < landed[phase])
+                        assert_memory_equal(&v, &in[t * 20 + i], sizeof v);
+                    else
+                        assert_true(isnan(v)); /* still in flight: the 0xff bytes */
+                }
+        close_fix(&f);
+    }
+}
+
 static void test_wave32(void **state)
 {
     (void)state;
@@ -562,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_missing_barrier_adversarial),
         cmocka_unit_test(test_missing_barrier_pct),
         cmocka_unit_test(test_module_reload_poison),
+        cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_wave32),
         cmocka_unit_test(test_wave64),
         cmocka_unit_test(test_dynamic_shared),
