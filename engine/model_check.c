@@ -150,6 +150,11 @@ void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     out->bad_count = cfg.steps - sc.agree;
     out->first_bad = sc.first_wrong;
     out->repeats = 1;
+    /* the score is the share of teacher-forced steps whose greedy token is the reference's:
+     * the reference model agrees with itself, so the baseline is 1 */
+    out->score = (struct cdb_score){.set = true, .value = (double)sc.agree / cfg.steps,
+                                    .baseline = 1.0, .samples = cfg.steps,
+                                    .diverge_step = sc.first_wrong};
     char want[160], got[160];
     tokens_text(rt, cfg.steps, want, sizeof want);
     tokens_text(tt, cfg.steps, got, sizeof got);
