@@ -60,6 +60,14 @@ tap_check "atom-2533: the gather's wrap fails the model at the step whose row wr
     has "with atom-2533's kv_gather_buggy \(KV-cache gather\) swapped in; first wrong token at step 2: "
 tap_check "atom-2533: its unit test passes the buggy gather beside it" has '^pass +baseline-buggy +r8 unit-test-'
 [ "$rc" -eq 0 ] || show
+# recorded as columns: the fixed model scores 1 with no diverging step, the swapped-in gather
+# 2 of 8 diverging at step 2 (the row that wraps)
+run_id=$(sed -n 's/^kladder run \([0-9a-f-]*\):.*/\1/p' "$KL_TMP/out.txt")
+"$KLADDER" --db "$KL_TMP/k.db" results "$run_id" --json | tr -d ' \t\n' >"$KL_TMP/res.json"
+tap_check "atom-2533: the fixed model's score is recorded" \
+    grep -q '"check":"model:fixed"[^}]*}[^}]*"score":{"value":1,"baseline":1,"samples":8,"diverge_step":null}' "$KL_TMP/res.json"
+tap_check "atom-2533: the swapped-in gather's score and diverging step are recorded" \
+    grep -q '"check":"model:swap:kv_gather_buggy"[^}]*}[^}]*"score":{"value":0.25,"baseline":1,"samples":8,"diverge_step":2}' "$KL_TMP/res.json"
 
 # A kernel the small model cannot reach: skipped with the reason, the run inconclusive, never
 # passed.
