@@ -12,12 +12,12 @@
 #define ROW 576 /* atom-2533's cache row, bf16 */
 
 const char *const eng_model_role_name[ENG_M8_ROLES] = {"RMSNorm", "GEMM", "attention",
-                                                       "KV-cache gather"};
+                                                       "KV-cache gather", "logits head"};
 static const char *const role_stem[ENG_M8_ROLES] = {"rmsnorm", "ktail_gemm", "fp8_attn",
-                                                    "kv_gather"};
+                                                    "kv_gather", "gemm_store"};
 static const char *const sources[] = {"kernels/aiter_6344.kl", "kernels/flydsl_1199.kl",
                                       "kernels/flydsl_1020.kl", "kernels/atom_2533.kl",
-                                      "kernels/model.kl", NULL};
+                                      "kernels/aiter_6402.kl", "kernels/model.kl", NULL};
 
 void eng_model_cfg_small(struct eng_model_cfg *c, uint64_t seed)
 {
@@ -26,6 +26,27 @@ void eng_model_cfg_small(struct eng_model_cfg *c, uint64_t seed)
      * only the rows it touches. */
     *c = (struct eng_model_cfg){.vocab = 64, .dim = 100, .ffn = 200, .steps = 8, .tile_k = 64,
                                 .prompt = 1, .first_slot = 3728268, .seed = seed};
+}
+
+void eng_model_cfg_large(struct eng_model_cfg *c, uint64_t seed)
+{
+    eng_model_cfg_small(c, seed);
+    /* 8,192 x 151,936 bf16 logits: 2,489,319,424 bytes; aiter-6402's 32-bit offsets reach
+     * rows below 7,068 only, and the sequence's row is 8,191 */
+    c->vocab = 151936;
+    c->head_rows = 8192;
+}
+
+void eng_model_size(const struct eng_model_cfg *c, struct eng_model_size *s)
+{
+    const uint64_t D = (uint64_t)c->dim, F = (uint64_t)c->ffn, V = (uint64_t)c->vocab,
+                   T = (uint64_t)c->steps, B = c->head_rows > 0 ? (uint64_t)c->head_rows : 0;
+    s->pool = (uint64_t)(c->first_slot + c->steps) * ROW * 2;
+    s->logits = B ? B * V * 2 : V * 4;
+    s->rest = 2 * (V * D + 3 * D * D + D * D + 2 * F * D + 3 * D + V * D + T * D) /* weights */
+              + B * D * 2                                                   /* the batch */
+              + T * 4 + 2 * D * 2 + ROW * 2 + T * ROW * 2 + 3 * D * 4 + T * 4 + ROW * 4 +
+              D * 2 + D * 4 + F * 4 + F * 2 + V * 4; /* activations */
 }
 
 void eng_model_set(struct eng_model_kernels *k, const char *suffix)
@@ -74,6 +95,8 @@ struct eng_model {
     eng_dptr E, P, Wqkv, Wo, W1, W2, g1, g2, gf, Wout; /* weights */
     eng_dptr pool, offsets, h, a, q576, G;        /* state and activations */
     eng_dptr qkv, S, O, ob, y, u, ub, logits;
+    eng_dptr batch, head; /* large: the batch's hidden states [head_rows x D], its bf16 logits */
+    uint16_t *head_row;   /* large: the sequence's logits row, copied back */
     struct kcache kc[24];
     int nkc;
 };
@@ -155,6 +178,18 @@ struct eng_model *eng_model_open(const struct eng_backend *B, struct eng_ctx *ct
         eng_model_close(m);
         return NULL;
     }
+    if (c->head_rows > 0) {
+        /* the other requests of the batch: hidden states of the same spread as the sequence's
+         * own (the last row, written by the final RMSNorm each step); their logits are computed
+         * and never read, as a server's are for us */
+        const size_t rows = (size_t)c->head_rows;
+        if (upload(m, &m->batch, rows * D, 0, 1.0f, &st, err, errlen) ||
+            B->mem_alloc(ctx, rows * V * 2, &m->head, err, errlen)) {
+            eng_model_close(m);
+            return NULL;
+        }
+        m->head_row = xmalloc(V * 2);
+    }
     int *off = xmalloc((size_t)c->steps * sizeof *off);
     for (int i = 0; i < c->steps; i++)
         off[i] = i;
@@ -173,12 +208,13 @@ void eng_model_close(struct eng_model *m)
         return;
     eng_dptr *all[] = {&m->E, &m->Wqkv, &m->Wo, &m->W1, &m->W2, &m->g1, &m->g2, &m->gf,
                        &m->Wout, &m->P, &m->pool, &m->offsets, &m->h, &m->a, &m->q576, &m->G, &m->qkv, &m->S,
-                       &m->O, &m->ob, &m->y, &m->u, &m->ub, &m->logits};
+                       &m->O, &m->ob, &m->y, &m->u, &m->ub, &m->logits, &m->batch, &m->head};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (*all[i])
             m->B->mem_free(m->ctx, *all[i]);
     if (m->mod)
         m->B->module_unload(m->ctx, m->mod);
+    free(m->head_row);
     free(m);
 }
 
@@ -267,8 +303,19 @@ static int one_step(struct eng_model *m, const struct eng_model_kernels *k, int 
     TRY(gemm(m, gk, m->y, m->ub, m->W2, 1, D, F, err, errlen));
     void *r2[] = {&m->h, &m->y, &zero, &D};
     TRY(glue(m, "model_residual", r2, err, errlen));
-    TRY(norm(m, nk, m->a, m->h, m->gf, err, errlen));
-    return gemm(m, gk, m->logits, m->a, m->Wout, 1, V, D, err, errlen);
+    if (c->head_rows <= 0) {
+        TRY(norm(m, nk, m->a, m->h, m->gf, err, errlen));
+        return gemm(m, gk, m->logits, m->a, m->Wout, 1, V, D, err, errlen);
+    }
+    /* large: the sequence's final hidden state is the batch's last row, and one bf16 GEMM
+     * makes the logits of the whole batch */
+    eng_dptr last = m->batch + (eng_dptr)(c->head_rows - 1) * (eng_dptr)D * 2;
+    TRY(norm(m, nk, last, m->h, m->gf, err, errlen));
+    int M = (int)c->head_rows;
+    void *hd[] = {&m->head, &m->batch, &m->Wout, &M, &V, &D};
+    /* aiter-6402's tiles: 64 columns x 256 rows a block, grid-stride beyond the grid */
+    unsigned gx = (unsigned)(V + 63) / 64, gy = (unsigned)(M + 255) / 256;
+    return launch(m, k->entry[ENG_M8_HEAD], gx, gy, 256, hd, err, errlen);
 }
 
 static int argmax(const float *x, int n)
@@ -290,12 +337,28 @@ int eng_model_decode(struct eng_model *m, const struct eng_model_kernels *k, con
     TRY(m->B->memset_d8(m->ctx, m->pool + (eng_dptr)c->first_slot * ROW * 2, 0,
                         (size_t)c->steps * ROW * 2, NULL, err, errlen));
     TRY(m->B->memset_d8(m->ctx, m->a, 0, (size_t)c->dim * 2, NULL, err, errlen));
+    /* no logits left from another decode: a kernel that drops its stores leaves zeros */
+    if (c->head_rows > 0)
+        TRY(m->B->memset_d8(m->ctx, m->head, 0, (size_t)c->head_rows * (size_t)c->vocab * 2,
+                            NULL, err, errlen));
     int tok = c->prompt;
     for (int t = 0; t < c->steps; t++) {
         TRY(one_step(m, k, t, tok, err, errlen));
         float *lt = logits + (size_t)t * (size_t)c->vocab;
-        TRY(m->B->memcpy_dtoh(m->ctx, lt, m->logits, (size_t)c->vocab * 4, NULL, err, errlen));
-        TRY(m->B->stream_sync(m->ctx, NULL, err, errlen));
+        if (c->head_rows > 0) { /* the sequence's bf16 row, the batch's last */
+            eng_dptr row = m->head + (eng_dptr)(c->head_rows - 1) * (eng_dptr)c->vocab * 2;
+            TRY(m->B->memcpy_dtoh(m->ctx, m->head_row, row, (size_t)c->vocab * 2, NULL, err,
+                                  errlen));
+            TRY(m->B->stream_sync(m->ctx, NULL, err, errlen));
+            for (int v = 0; v < c->vocab; v++) {
+                uint32_t u = (uint32_t)m->head_row[v] << 16;
+                memcpy(&lt[v], &u, 4);
+            }
+        } else {
+            TRY(m->B->memcpy_dtoh(m->ctx, lt, m->logits, (size_t)c->vocab * 4, NULL, err,
+                                  errlen));
+            TRY(m->B->stream_sync(m->ctx, NULL, err, errlen));
+        }
         tokens[t] = argmax(lt, c->vocab);
         tok = forced ? forced[t] : tokens[t];
         if (tok < 0)

@@ -75,6 +75,27 @@ run8 --case flydsl-1020
 tap_check "flydsl-1020: unreachable here, with the measured reason" \
     has 'not reached by the small model: 8 cached positions can lose at most 8 x 2\^-9'
 
+# aiter-6402's 32-bit output offsets need 2^31 bytes of logits: not the small model's one row,
+# which the large configuration's head is for.
+run8 --case aiter-6402
+tap_check "aiter-6402: exit 1 (inconclusive), not passed" test "$rc" -eq 1
+tap_check "aiter-6402: unreachable by the small model, naming the large configuration" \
+    has 'gemm_store_buggy \(aiter-6402\) is not reached by the small model: .*--suite model-large'
+
+# The large configuration (--suite model-large) is a GPU's: on the cpu backend every check is
+# skipped with the reason and the sizes it would need, and the run proves nothing (exit 1).
+run8 --suite model-large
+tap_check "model-large on cpu: exit 1, not passed" test "$rc" -eq 1
+tap_check "model-large on cpu: skipped, saying why" \
+    has '^skip +fixed +r8 model:fixed +V=151936,D=100,F=200,T=8,B=8192'
+tap_check "model-large on cpu: ... why, with the sizes a GPU needs" \
+    has 'not reached on the cpu backend: .*logits 8192 x 151936 bf16 = 2.49 GB .*KV pool 3728276 rows x 576 bf16 = 4.29 GB.*6.85 GB of device memory in all'
+run8 --suite model-large --case aiter-6402
+tap_check "model-large --case aiter-6402 on cpu: the swap is planned, beside its unit test" \
+    sh -c "grep -qE '^skip +buggy +r8 model:swap:gemm_store_buggy' '$KL_TMP/out.txt' && grep -qE '^pass +baseline-buggy +r8 unit-test-' '$KL_TMP/out.txt'"
+tap_check "model-large --case aiter-6402: the padding wrap says the large model misses it too" \
+    has 'gemm_store_pad_buggy \(aiter-6402\) is not reached by the large model: .*14,081\.\.14,134'
+
 # The plain unit test of the same buggy kernel runs beside the model and passes it: that
 # contrast is the lesson.
 run8 --case flydsl-1199
@@ -97,6 +118,6 @@ tap_check "results: the model runs are recorded under rung 8, suite model" \
 out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 8 --case flydsl-1088 --backend cpu 2>&1)
 rc=$?
 tap_check "a case without a kernel in the model: exit 2, naming the ones it has" \
-    sh -c "[ $rc -eq 2 ] && grep -qF 'the built-in model uses no kernel of case flydsl-1088 (it uses those of aiter-6344, flydsl-1199, flydsl-1020, atom-2533)' <<'EOF2'
+    sh -c "[ $rc -eq 2 ] && grep -qF 'the built-in model uses no kernel of case flydsl-1088 (it uses those of aiter-6344, flydsl-1199, flydsl-1020, atom-2533, aiter-6402)' <<'EOF2'
 $out
 EOF2"
