@@ -4,7 +4,9 @@
  * key and value written into a KV cache of 576-wide rows (atom-2533's layout) -> the cache rows
  * of the sequence gathered (atom-2533) -> scores q.k (GEMM) -> softmax and P.V with P in fp8
  * (flydsl-1020) -> output GEMM -> residual -> RMSNorm -> SiLU MLP (two GEMMs) -> residual ->
- * RMSNorm -> logits (GEMM with an output head of its own) -> greedy argmax, for `steps` tokens.
+ * RMSNorm -> a mixture of experts: router GEMM, top-2 of 8 experts on sigmoid scores
+ * (flydsl-1213), each picked expert a SiLU MLP weighted by its gate -> residual -> RMSNorm ->
+ * logits (GEMM with an output head of its own) -> greedy argmax, for `steps` tokens.
  * Weights come from a seeded generator (no downloads). The scores are not scaled down, so the
  * attention is peaked, as a trained model's often is.
  *
@@ -22,7 +24,7 @@
 /* ENG_M8_HEAD is the large configuration's logits head (aiter-6402's bf16 GEMM over a whole
  * batch); the small one computes its logits with the GEMM role. */
 enum eng_model_role { ENG_M8_NORM, ENG_M8_GEMM, ENG_M8_ATTN, ENG_M8_GATHER, ENG_M8_HEAD,
-                      ENG_M8_ROLES };
+                      ENG_M8_ROUTE, ENG_M8_ROLES };
 extern const char *const eng_model_role_name[ENG_M8_ROLES]; /* "RMSNorm", "GEMM", ... */
 
 struct eng_model_cfg {
@@ -35,6 +37,11 @@ struct eng_model_cfg {
      * (the ENG_M8_HEAD role), the sequence's own row last; 0: the small one's f32 GEMM of its
      * one row. */
     int64_t head_rows;
+    /* The mixture of experts: experts, picks per token, the router's bias (on sigmoid's flat
+     * shoulder every score is within a few dozen ulps of the others, as a trained router's
+     * often are) and its weights' spread. */
+    int experts, top_k;
+    float router_bias, router_spread;
 };
 
 /* The large configuration, a GPU's: the vocabulary 151,936 of a Qwen model, the logits of a

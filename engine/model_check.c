@@ -40,6 +40,13 @@ static const struct eng_model_swap swaps[] = {
      "wrap only when a 256-row tile passes 2^32 bytes",
      "the large configuration's 8,192 x 151,936 logits end in a whole 256-row tile under 2^32 "
      "bytes: the padding rows wrap only for M in 14,081..14,134 at this vocabulary"},
+    {"flydsl-1213", ENG_M8_ROUTE, "route_buggy", NULL, NULL},
+    {"aiter-6127", ENG_M8_ROUTE, "moe_route_buggy",
+     "the model routes one token a step, which overflows no expert's capacity: nothing is "
+     "dropped, and the missing barrier guards only the dropped tokens' overflow queue; the race "
+     "needs a batch of tokens that overflows an expert (identical warm-up tokens)",
+     "the large configuration routes one token a step as well: no expert overflows, nothing is "
+     "dropped"},
     {NULL, 0, NULL, NULL, NULL},
 };
 

@@ -2,7 +2,7 @@
 # step; Compare sets two machines' scores side by side with their difference and a mark when
 # they part beyond 8%; the Dashboard's rung 8 cell shows the latest score. Two local cpu runs of
 # the built-in model with atom-2533's gather swapped in; the second is then made a run pulled
-# from host "far", and its fixed model's check given a lower score (0.625, diverging at step 5),
+# from host "far", and its fixed model's check given a lower score (0.75, diverging at step 6),
 # standing for a machine whose fixed kernels go wrong: no two cpu runs part by themselves.
 # Identities, hosts and times are made fixed so the screens are the same on every machine.
 . tests/screen/screen_lib
@@ -28,8 +28,8 @@ UPDATE runs SET origin = 'far', host = 'farbox' WHERE id = 2;
 UPDATE machines SET device = 'cpu emulation', host = 'scorebox';
 UPDATE checks SET time_median_us = 100, time_min_us = 90, time_max_us = 110 WHERE oracle != 'score';
 UPDATE checks SET limit_s = 60;
-UPDATE checks SET score = 0.625, score_diverge_step = 5, verdict = 'fail',
-  detail = 'score 5/8 tokens agree with the reference model; first wrong token at step 5'
+UPDATE checks SET score = 0.75, score_diverge_step = 6, verdict = 'fail',
+  detail = 'score 6/8 tokens agree with the reference model; first wrong token at step 6'
   WHERE run_id = 2 AND key_id = (SELECT id FROM check_keys WHERE check_name = 'model:fixed');
 UPDATE runs SET n_pass = n_pass - 1, n_fail = n_fail + 1, verdict = 'fail' WHERE id = 2;" ||
     tap_fail "runs made fixed"
@@ -56,15 +56,16 @@ for s in run-score compare-score dashboard-score; do
     screen_check $s
 done
 tap_check "run view: the swapped-in gather's score, baseline, samples and diverging step" \
-    grep -qE 'Score +score 0.25 \(baseline 1, 8 samples, first diverging step 2\)' \
+    grep -qE 'Score +score 0.625 \(baseline 1, 8 samples, first diverging step 3\)' \
     "$SCREENS/run-score.screen"
 tap_check "compare: the fixed model's two scores and their difference, marked" \
-    grep -qE 'model:fixed .* 1 +0.625 +-0.375 !' "$SCREENS/compare-score.screen"
+    grep -qE 'model:fixed .* 1 +0.75 +-0.25 !' "$SCREENS/compare-score.screen"
 tap_check "compare: the gather's two equal scores, within" \
-    grep -qE 'kv_gather.* 0.25 +0.25 +[+]0 =' "$SCREENS/compare-score.screen"
+    grep -qE 'kv_gather.* 0.625 +0.625 +[+]0 =' "$SCREENS/compare-score.screen"
 tap_check "dashboard: rung 8's latest score per host" \
     grep -qE 'local .*✓ 1$' "$SCREENS/dashboard-score.screen"
+tap_check "dashboard: ... and the far host's lower one" grep -qE 'far .*✗ 0.75$' "$SCREENS/dashboard-score.screen"
 tap_check "compare --json: the scores apart beyond tolerance" \
     sh -c "'$KLADDER' --db '$db' compare local far --rung 8 --json | grep -qE '\"differing_scores\":[[:space:]]+1'"
 tap_check "results: the score in words" \
-    sh -c "'$KLADDER' --db '$db' results 00000000-0000-4000-8000-000000000001 | grep -q 'score 0.25 (baseline 1, 8 samples, first diverging step 2)'"
+    sh -c "'$KLADDER' --db '$db' results 00000000-0000-4000-8000-000000000001 | grep -q 'score 0.625 (baseline 1, 8 samples, first diverging step 3)'"
