@@ -510,10 +510,15 @@ static void draw_counts(struct tui_app *app, struct compare_state *s, int y, int
     char rung[32] = "", buf[512];
     if (s->rung >= 0)
         snprintf(rung, sizeof rung, " · %s %d", zh ? "阶梯" : "rung", s->rung);
-    char skipped[64] = "";
+    char skipped[128] = "";
     if (m->skipped_one)
         snprintf(skipped, sizeof skipped, zh ? " · 一方跳过 %d" : " · skipped on one side %d",
                  m->skipped_one);
+    if (m->scored) { /* rung 8: how many of the scored rows part (!) */
+        size_t l = strlen(skipped);
+        snprintf(skipped + l, sizeof skipped - l, zh ? " · 得分相差 %d/%d" : " · scores apart %d of %d",
+                 m->differing_scores, m->scored);
+    }
     if (zh)
         snprintf(buf, sizeof buf,
                  "%zu 行%s · ! 差异 %d · ~ 噪声内 %d · ? 未判断 %d · %s 判定不同 %d%s · 仅 A %d · 仅 B %d",
@@ -525,11 +530,17 @@ static void draw_counts(struct tui_app *app, struct compare_state *s, int y, int
                  "differ%s · only A %d · only B %d",
                  s->cmp.n, rung, m->flagged, m->noise, m->few_repeats, ne, m->differing_verdicts,
                  skipped, m->only_a, m->only_b);
-    if (text_width(buf) > w)
-        snprintf(buf, sizeof buf, "%zu %s%s · !%d ~%d ?%d %s%d · A %d B %d", s->cmp.n,
-                 zh ? "行" : "rows", rung, m->flagged, m->noise, m->few_repeats, ne,
-                 m->differing_verdicts, m->only_a, m->only_b);
-    tui_draw_text(y, x, w, m->flagged || m->differing_verdicts ? TUI_ROLE_WARN : TUI_ROLE_NORMAL,
+    if (text_width(buf) > w) {
+        int l = snprintf(buf, sizeof buf, "%zu %s%s · !%d ~%d ?%d %s%d · A %d B %d", s->cmp.n,
+                         zh ? "行" : "rows", rung, m->flagged, m->noise, m->few_repeats, ne,
+                         m->differing_verdicts, m->only_a, m->only_b);
+        if (m->scored && l > 0 && (size_t)l < sizeof buf)
+            snprintf(buf + l, sizeof buf - (size_t)l, zh ? " · 得分 !%d/%d" : " · scores !%d/%d",
+                     m->differing_scores, m->scored);
+    }
+    tui_draw_text(y, x, w,
+                  m->flagged || m->differing_verdicts || m->differing_scores ? TUI_ROLE_WARN
+                                                                             : TUI_ROLE_NORMAL,
                   buf);
 }
 

@@ -65,6 +65,7 @@ tap_check "compare: the gather's two equal scores, within" \
 tap_check "dashboard: rung 8's latest score per host" \
     grep -qE 'local .*✓ 1$' "$SCREENS/dashboard-score.screen"
 tap_check "dashboard: ... and the far host's lower one" grep -qE 'far .*✗ 0.75$' "$SCREENS/dashboard-score.screen"
+tap_check "compare: the summary counts the scores apart" grep -qE 'scores (apart 1 of 2|!1/2)' "$SCREENS/compare-score.screen"
 tap_check "compare --json: the scores apart beyond tolerance" \
     sh -c "'$KLADDER' --db '$db' compare local far --rung 8 --json | grep -qE '\"differing_scores\":[[:space:]]+1'"
 tap_check "results: the score in words" \
