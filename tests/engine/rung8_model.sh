@@ -85,6 +85,10 @@ tap_check "flydsl-1213: the buggy router fails the model, naming the role" \
     has "with flydsl-1213's route_buggy \(MoE routing\) swapped in; first wrong token at step "
 tap_check "flydsl-1213: its unit test passes the buggy router beside it" \
     has '^pass +baseline-buggy +r8 unit-test-'
+# not one lucky set of weights: another seed's router near-ties are caught as well
+run8 --case flydsl-1213 --seed 7
+tap_check "flydsl-1213 --seed 7: caught too" \
+    sh -c "[ $rc -eq 0 ] && grep -q \"route_buggy (MoE routing) swapped in; first wrong token at step\" '$KL_TMP/out.txt'"
 # aiter-6127's capacity race needs a batch that overflows an expert: one token a step never does
 run8 --case aiter-6127
 tap_check "aiter-6127: unreachable, with the reason, exit 1" \
