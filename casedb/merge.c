@@ -26,7 +26,8 @@ static const char *const sql[ST_COUNT] = {
                    " verdict, id, origin FROM runs WHERE uuid = ?1",
     [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
-                      " c.time_min_us, c.time_max_us, c.repeats, c.limit_s"
+                      " c.time_min_us, c.time_max_us, c.repeats, c.limit_s, c.score, c.score_baseline,"
+                      " c.score_samples, c.score_diverge_step"
                       " FROM checks c JOIN check_keys k ON k.id = c.key_id"
                       " WHERE c.run_id = ?1 ORDER BY c.seq",
 };
@@ -170,6 +171,12 @@ static const char *check_differs(sqlite3_stmt *st, const struct cdb_check *c)
         return "repeats";
     if (!same_dbl(c->limit_s, st, 16))
         return "limit_s";
+    const struct cdb_score *sc = &c->score;
+    if (!same_dbl(sc->set ? sc->value : (double)NAN, st, 17) ||
+        !same_dbl(sc->set ? sc->baseline : (double)NAN, st, 18) ||
+        !same_i64(sc->set ? sc->samples : -1, st, 19) ||
+        !same_i64(sc->set ? sc->diverge_step : -1, st, 20))
+        return "score";
     return NULL;
 }
 

@@ -6,6 +6,7 @@
 #ifndef KL_CASEDB_RESULTS_H
 #define KL_CASEDB_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,17 @@ struct cdb_run {
     const struct kl_owner *owner; /* the process recording a run made here; NULL none (pulled) */
 };
 
+/* Rung 8's end-to-end score of a check (the user's evaluation, the built-in model). set false:
+ * the check has no score (every other rung; checks recorded before schema 5 or pulled from a
+ * document without one), and the other fields mean nothing. */
+struct cdb_score {
+    bool set;
+    double value;             /* the score: accuracy, or the share of tokens that agree */
+    double baseline;          /* what it is judged against; NAN none */
+    int64_t samples;          /* questions or tokens scored; -1 unknown */
+    int64_t diverge_step;     /* the built-in model's first step whose token differs; -1 none */
+};
+
 struct cdb_check {
     const char *run_uuid;
     int seq;                  /* order within the run, from 0 */
@@ -84,6 +96,7 @@ struct cdb_check {
     /* The values the check filled its inputs with (engine/check.h's values: "peaked",
      * "peaked;V=ones", "replay..."); NULL: the manifest's own inits. */
     const char *value_class;
+    struct cdb_score score;
 };
 
 /* Each call lands on its own; to make several land together, wrap them in cdb_tx_begin and

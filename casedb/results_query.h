@@ -116,6 +116,7 @@ struct cdb_compare_cell {
     int repeats;                      /* timed repeats behind the median */
     int seq;                          /* the check's place in its run */
     const char *run_uuid;
+    struct cdb_score score;           /* rung 8's score; score.set false: none */
 };
 
 /* What a row's timing says. A difference is judged only with enough repeats on both sides to
@@ -139,11 +140,20 @@ struct cdb_compare_row {
     bool flagged;         /* timing == CDB_TIMING_FLAGGED */
     bool verdict_differs; /* both ran and neither skipped, and their verdicts differ */
     bool skipped_one;     /* both present, one side skipped the check and the other did not */
+    /* rung 8: both sides scored. score_diff = b - a; score_ratio = b / a (NAN when a is 0);
+     * score_differs when |b - a| > CDB_CMP_SCORE_TOL x the larger score. */
+    bool scored;
+    double score_diff, score_ratio;
+    bool score_differs;
 };
+/* Two machines' scores of one check differ when they part by more than this share of the
+ * larger: rung 8's default tolerance (an accuracy gate's 8%), so two machines that would both
+ * pass one baseline are not flagged for noise inside it. */
+#define CDB_CMP_SCORE_TOL 0.08
 struct cdb_compare_summary {
     double geomean_ratio; /* over rows with a ratio > 0; NAN when none */
     int with_ratio, flagged, noise, few_repeats, differing_verdicts, skipped_one, only_a, only_b,
-        both;
+        both, scored, differing_scores;
 };
 struct cdb_compare {
     struct cdb_compare_row *rows; /* ordered by rung, suite, check, shape, variant */

@@ -189,7 +189,8 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
 #define CHECK_COLUMNS                                                                           \
     "r.uuid, c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle, c.verdict,"    \
     " c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us, c.time_min_us,"          \
-    " c.time_max_us, c.repeats, c.limit_s, c.seam, c.seam_a, c.seam_b, c.value_class"
+    " c.time_max_us, c.repeats, c.limit_s, c.seam, c.seam_a, c.seam_b, c.value_class,"            \
+    " c.score, c.score_baseline, c.score_samples, c.score_diverge_step"
 /* CHECK_COLUMNS read from runs r and checks c joined with their key */
 #define CHECK_KEY_JOIN " JOIN check_keys k ON k.id = c.key_id "
 
@@ -220,6 +221,11 @@ static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c
     c->time_max_us = col_double(st, 15);
     c->repeats = sqlite3_column_int(st, 16);
     c->limit_s = col_double(st, 17);
+    c->score.set = sqlite3_column_type(st, 22) != SQLITE_NULL;
+    c->score.value = col_double(st, 22);
+    c->score.baseline = col_double(st, 23);
+    c->score.samples = col_int64_or(st, 24, -1);
+    c->score.diverge_step = col_int64_or(st, 25, -1);
 }
 
 int cdb_run_load(struct cdb *db, const char *id, struct cdb_run_detail *out, char *err,
@@ -459,7 +465,8 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
                            -1, &runs, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
                            "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us,"
-                           " repeats, seq FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
+                           " repeats, seq, score, score_baseline, score_samples,"
+                           " score_diverge_step FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
                            -1, &checks, NULL) != SQLITE_OK) {
         sqlite3_finalize(runs);
         return cdb_fail(db, "loading a comparison", err, errlen);
@@ -486,6 +493,11 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
             c->repeats = sqlite3_column_int(checks, 5);
             c->seq = sqlite3_column_int(checks, 6);
             c->run_uuid = uuid;
+            c->score.set = sqlite3_column_type(checks, 7) != SQLITE_NULL;
+            c->score.value = col_double(checks, 7);
+            c->score.baseline = col_double(checks, 8);
+            c->score.samples = col_int64_or(checks, 9, -1);
+            c->score.diverge_step = col_int64_or(checks, 10, -1);
         }
         if (crc != SQLITE_DONE) {
             rc = crc;
@@ -591,7 +603,8 @@ void cdb_compare_finish(struct cdb_compare *c)
         struct cdb_compare_row *r = &c->rows[i];
         r->ratio = NAN;
         r->timing = CDB_TIMING_NONE;
-        r->flagged = r->verdict_differs = r->skipped_one = false;
+        r->flagged = r->verdict_differs = r->skipped_one = r->scored = r->score_differs = false;
+        r->score_diff = r->score_ratio = NAN;
         if (r->a.present && !r->b.present) {
             s->only_a++;
             continue;
@@ -608,6 +621,15 @@ void cdb_compare_finish(struct cdb_compare *c)
         } else if (r->a.verdict != r->b.verdict) {
             r->verdict_differs = true;
             s->differing_verdicts++;
+        }
+        if (r->a.score.set && r->b.score.set) {
+            double sa = r->a.score.value, sb = r->b.score.value;
+            r->scored = true;
+            r->score_diff = sb - sa;
+            r->score_ratio = fabs(sa) > 0 ? sb / sa : (double)NAN;
+            r->score_differs = fabs(sb - sa) > CDB_CMP_SCORE_TOL * fmax(fabs(sa), fabs(sb));
+            s->scored++;
+            s->differing_scores += r->score_differs;
         }
         if (known(r->a.median_us) && known(r->b.median_us) && r->a.median_us > 0 &&
             r->b.median_us > 0) {

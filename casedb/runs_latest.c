@@ -1,5 +1,6 @@
 #include "casedb/runs_latest.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ static struct cdb_latest *put(struct cdb_latest **l, size_t *n, size_t *cap, con
     e->rung = rung;
     e->verdict = (enum cdb_verdict)v;
     e->runs = e->failed = 0;
+    e->score = NAN;
     return e;
 }
 
@@ -51,7 +53,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
     *out = NULL;
     *n = 0;
     size_t cap = 0;
-    sqlite3_stmt *st = NULL, *ck = NULL;
+    sqlite3_stmt *st = NULL, *ck = NULL, *sc = NULL;
     if (sqlite3_prepare_v2(db->h,
                            "SELECT coalesce(origin, ''), rung, verdict, id FROM runs"
                            " WHERE verdict != 'running' ORDER BY started DESC, id DESC",
@@ -59,8 +61,14 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         sqlite3_prepare_v2(db->h,
                            "SELECT k.rung, c.verdict FROM checks c JOIN check_keys k"
                            " ON k.id = c.key_id WHERE c.run_id = ?1 ORDER BY c.seq",
-                           -1, &ck, NULL) != SQLITE_OK) {
+                           -1, &ck, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h,
+                           "SELECT c.score FROM checks c JOIN check_keys k ON k.id = c.key_id"
+                           " WHERE c.run_id = ?1 AND k.rung = 8 AND c.score IS NOT NULL"
+                           " AND k.variant != 'buggy' ORDER BY c.seq LIMIT 1",
+                           -1, &sc, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
+        sqlite3_finalize(ck);
         return cdb_fail(db, "reading the latest verdicts", err, errlen);
     }
     int rc, multi = 0;
@@ -69,7 +77,14 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         int rung = sqlite3_column_int(st, 1);
         int v = cdb_verdict_parse((const char *)sqlite3_column_text(st, 2));
         if (rung >= 1 && rung <= 8) {
+            size_t had = *n;
             struct cdb_latest *e = put(out, n, &cap, src ? src : "", rung, v < 0 ? CDB_ERROR : v);
+            if (rung == 8 && *n > had) { /* the newest rung 8 run of this source */
+                sqlite3_reset(sc);
+                sqlite3_bind_int64(sc, 1, sqlite3_column_int64(st, 3));
+                if (sqlite3_step(sc) == SQLITE_ROW)
+                    e->score = sqlite3_column_double(sc, 0);
+            }
             e->runs++;
             e->failed += v == CDB_FAIL || v == CDB_HANG || v == CDB_ERROR || v < 0 ||
                          v == CDB_INTERRUPTED;
@@ -99,6 +114,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
             if (worst[r] >= 0)
                 (void)put(out, n, &cap, src ? src : "", r, worst[r]);
     }
+    sqlite3_finalize(sc);
     sqlite3_finalize(ck);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {

@@ -20,6 +20,10 @@ struct cdb_latest {
      * counted), and those that failed, hung, erred or were interrupted: the latest verdict
      * alone hides a rung that fails one run in three. */
     int runs, failed;
+    /* Rung 8: the score of the newest run's first scored check that is not a buggy variant
+     * (the fixed built-in model, or the user's evaluation): the model's own score, not that of
+     * a bug swapped in to be caught. NAN: none (every other rung, or no score recorded). */
+    double score;
 };
 
 /* *out (malloc'd, *n entries) gets one entry per (source, rung) that has a finished run, sources

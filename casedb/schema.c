@@ -240,5 +240,17 @@ static const char migration_4_results[] =
 
 static const char *const migration_4[] = {migration_4_results, NULL};
 
-const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4};
+/* Migration 5: rung 8's score as columns (struct cdb_score), so the results, compare and
+ * dashboard read a score rather than parse it out of the detail sentence. All NULL for every
+ * check before it and for checks that have no score. */
+static const char migration_5_results[] =
+    "ALTER TABLE checks ADD COLUMN score REAL;"
+    "ALTER TABLE checks ADD COLUMN score_baseline REAL;"
+    "ALTER TABLE checks ADD COLUMN score_samples INTEGER;"
+    "ALTER TABLE checks ADD COLUMN score_diverge_step INTEGER;";
+
+static const char *const migration_5[] = {migration_5_results, NULL};
+
+const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
+                                             migration_5};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

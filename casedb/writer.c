@@ -35,8 +35,9 @@ static const struct {
     [W_RUN_ID] = {"SELECT id FROM runs WHERE uuid = ?1", "looking up a run"},
     [W_CHECK] = {"INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, first_bad,"
                  " bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
-                 " limit_s, seam, seam_a, seam_b, value_class) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-                 " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                 " limit_s, seam, seam_a, seam_b, value_class, score, score_baseline,"
+                 " score_samples, score_diverge_step) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+                 " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
                  "storing a check"},
     [W_COUNT] = {"UPDATE runs SET n_pass = n_pass + (?2 = 0), n_fail = n_fail + (?2 = 1),"
                  " n_hang = n_hang + (?2 = 2), n_error = n_error + (?2 = 3),"
@@ -237,6 +238,14 @@ int cdb_writer_check(struct cdb_writer *w, sqlite3_int64 run_id, const struct cd
             sqlite3_bind_null(st, 15 + i);
     }
     bind_str(st, 18, c->value_class && *c->value_class ? c->value_class : NULL);
+    /* a score is all its columns or none: unset leaves all four NULL */
+    const struct cdb_score *sc = &c->score;
+    if (sc->set && !isnan(sc->value)) {
+        sqlite3_bind_double(st, 19, sc->value);
+        bind_dbl(st, 20, sc->baseline);
+        bind_count(st, 21, sc->samples);
+        bind_count(st, 22, sc->diverge_step);
+    }
     return done(w, W_CHECK, err, errlen);
 }
 

@@ -70,6 +70,8 @@ struct eng_check_result {
      * "this run: wave 32"). seam[0] == '\0': none recorded. */
     char seam[16];
     char seam_a[192], seam_b[192];
+    /* rung 8's score (the user's evaluation, the built-in model); score.set false: none */
+    struct cdb_score score;
 };
 
 /* Records the seam of a failing check (the first one a check finds is kept). */
@@ -81,6 +83,8 @@ void eng_check_spec_free(struct eng_check_spec *s);
 /* o[k] = v, or null when v is NaN (a metric the backend could not measure is n/a, never 0). */
 struct cJSON;
 void eng_json_add_number(struct cJSON *o, const char *k, double v);
+/* o["score"] = {value, baseline, samples, diverge_step}, each null when not known. */
+void eng_json_add_score(struct cJSON *o, const struct cdb_score *s);
 
 /* JSON forms (malloc'd text, one line) and their parsers (0 or -1 with a message). */
 char *eng_check_spec_json(const struct eng_check_spec *s);

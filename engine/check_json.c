@@ -23,6 +23,8 @@ void eng_check_result_init(struct eng_check_result *r)
     r->bad_count = -1;
     r->max_err = NAN;
     r->t_med_us = r->t_min_us = r->t_max_us = NAN;
+    r->score = (struct cdb_score){.set = false, .value = NAN, .baseline = NAN, .samples = -1,
+                                  .diverge_step = -1};
 }
 
 void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b)
@@ -177,6 +179,16 @@ void eng_json_add_number(struct cJSON *o, const char *k, double v)
         cJSON_AddNumberToObject(o, k, v);
 }
 
+void eng_json_add_score(struct cJSON *o, const struct cdb_score *s)
+{
+    cJSON *sc = cJSON_AddObjectToObject(o, "score");
+    eng_json_add_number(sc, "value", s->value);
+    eng_json_add_number(sc, "baseline", s->baseline);
+    eng_json_add_number(sc, "samples", s->samples >= 0 ? (double)s->samples : (double)NAN);
+    eng_json_add_number(sc, "diverge_step",
+                        s->diverge_step >= 0 ? (double)s->diverge_step : (double)NAN);
+}
+
 char *eng_check_result_json(const struct eng_check_result *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -197,6 +209,8 @@ char *eng_check_result_json(const struct eng_check_result *r)
         cJSON_AddStringToObject(sm, "a", r->seam_a);
         cJSON_AddStringToObject(sm, "b", r->seam_b);
     }
+    if (r->score.set)
+        eng_json_add_score(o, &r->score);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -231,6 +245,14 @@ int eng_check_result_parse(const char *text, struct eng_check_result *out, char 
     const cJSON *sm = cJSON_GetObjectItemCaseSensitive(o, "seam");
     if (cJSON_IsObject(sm) && str_of(sm, "what") && str_of(sm, "a") && str_of(sm, "b"))
         eng_check_seam(out, str_of(sm, "what"), str_of(sm, "a"), str_of(sm, "b"));
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "score");
+    if (cJSON_IsObject(sc) && !isnan(num_of(sc, "value", NAN))) {
+        out->score.set = true;
+        out->score.value = num_of(sc, "value", NAN);
+        out->score.baseline = num_of(sc, "baseline", NAN);
+        out->score.samples = (int64_t)num_of(sc, "samples", -1);
+        out->score.diverge_step = (int64_t)num_of(sc, "diverge_step", -1);
+    }
     cJSON_Delete(o);
     return 0;
 }

@@ -225,6 +225,10 @@ void eng_e2e_run(const struct eng_check_spec *s, void (*ready)(void *), void *ar
         char why[640];
         bool pass = eng_gate_judge(&e.gate, &sc, why, sizeof why);
         out->verdict = pass ? CDB_PASS : CDB_FAIL;
+        /* an evaluation has no steps to diverge at */
+        out->score = (struct cdb_score){.set = true, .value = sc.score,
+                                        .baseline = e.gate.baseline, .samples = sc.samples,
+                                        .diverge_step = -1};
         snprintf(out->detail, sizeof out->detail, "%s; exit status %d%s%s", why, status,
                  pass && status != 0 ? " (ignored: the score decides)" : "", kept);
     }

@@ -4,7 +4,9 @@
  * key and value written into a KV cache of 576-wide rows (atom-2533's layout) -> the cache rows
  * of the sequence gathered (atom-2533) -> scores q.k (GEMM) -> softmax and P.V with P in fp8
  * (flydsl-1020) -> output GEMM -> residual -> RMSNorm -> SiLU MLP (two GEMMs) -> residual ->
- * RMSNorm -> logits (GEMM with an output head of its own) -> greedy argmax, for `steps` tokens.
+ * RMSNorm -> a mixture of experts: router GEMM, top-2 of 8 experts on sigmoid scores
+ * (flydsl-1213), each picked expert a SiLU MLP weighted by its gate -> residual -> RMSNorm ->
+ * logits (GEMM with an output head of its own) -> greedy argmax, for `steps` tokens.
  * Weights come from a seeded generator (no downloads). The scores are not scaled down, so the
  * attention is peaked, as a trained model's often is.
  *
@@ -19,7 +21,10 @@
 
 #include "engine/backend.h"
 
-enum eng_model_role { ENG_M8_NORM, ENG_M8_GEMM, ENG_M8_ATTN, ENG_M8_GATHER, ENG_M8_ROLES };
+/* ENG_M8_HEAD is the large configuration's logits head (aiter-6402's bf16 GEMM over a whole
+ * batch); the small one computes its logits with the GEMM role. */
+enum eng_model_role { ENG_M8_NORM, ENG_M8_GEMM, ENG_M8_ATTN, ENG_M8_GATHER, ENG_M8_HEAD,
+                      ENG_M8_ROUTE, ENG_M8_ROLES };
 extern const char *const eng_model_role_name[ENG_M8_ROLES]; /* "RMSNorm", "GEMM", ... */
 
 struct eng_model_cfg {
@@ -28,7 +33,28 @@ struct eng_model_cfg {
     int prompt;             /* the first input token */
     int64_t first_slot;     /* the cache row of the sequence's first token */
     uint64_t seed;          /* weights */
+    /* The large configuration: the logits of a batch of head_rows requests in one bf16 GEMM
+     * (the ENG_M8_HEAD role), the sequence's own row last; 0: the small one's f32 GEMM of its
+     * one row. */
+    int64_t head_rows;
+    /* The mixture of experts: experts, picks per token, the router's bias (on sigmoid's flat
+     * shoulder every score is within a few dozen ulps of the others, as a trained router's
+     * often are) and its weights' spread. */
+    int experts, top_k;
+    float router_bias, router_spread;
 };
+
+/* The large configuration, a GPU's: the vocabulary 151,936 of a Qwen model, the logits of a
+ * batch of 8,192 rows in bf16 (2.49 GB, past 2^31 bytes from row 7,068 on; the sequence's row
+ * is the last), the cache rows across the wrap of the same 4 GiB pool. */
+void eng_model_cfg_large(struct eng_model_cfg *c, uint64_t seed);
+
+/* Device memory the configuration allocates, in bytes, by part (for the sizes a run prints):
+ * the KV pool, the logits, the rest (weights, the batch's hidden states, activations). */
+struct eng_model_size {
+    uint64_t pool, logits, rest;
+};
+void eng_model_size(const struct eng_model_cfg *c, struct eng_model_size *s);
 
 /* The small configuration the cpu backend runs in seconds: vocabulary 64, width 100 (not a
  * multiple of 8 or of the K tile 64), MLP 200, 8 tokens, its cache rows at the end of a pool

@@ -42,7 +42,7 @@ static void db_check_done(struct eng_reporter *r, const struct eng_run_info *run
         .time_min_us = d->r.t_min_us, .time_max_us = d->r.t_max_us,
         .repeats = d->r.repeats, .limit_s = d->limit_s,
         .seam = d->r.seam[0] ? d->r.seam : NULL, .seam_a = d->r.seam_a, .seam_b = d->r.seam_b,
-        .value_class = d->p->spec.values};
+        .value_class = d->p->spec.values, .score = d->r.score};
     if (cdb_check_put(db, &c, err, sizeof err) != 0)
         fprintf(stderr, "kladder run: recording check %s failed: %s\n", d->p->spec.name, err);
 }

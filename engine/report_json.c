@@ -44,6 +44,8 @@ cJSON *eng_report_check_json(const struct eng_done *d)
         cJSON_AddNullToObject(c, "bad_count");
     eng_json_add_number(c, "max_err", d->r.max_err);
     cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
+    if (d->r.score.set)
+        eng_json_add_score(c, &d->r.score);
     /* what N equal repeats prove: a per-run failure rate this high or higher is ruled out */
     if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0) {
         cJSON *ro = cJSON_AddObjectToObject(c, "rules_out");

@@ -58,13 +58,14 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
                       "(--rung 8 --suite model)");
 }
 
-static void add_model_check(const struct eng_model_swap *sw, const struct eng_plan_opts *o,
-                            struct eng_planned **list, size_t *n)
+static void add_model_check(const struct eng_model_swap *sw, bool large,
+                            const struct eng_plan_opts *o, struct eng_planned **list, size_t *n)
 {
     char name[96];
     snprintf(name, sizeof name, "model:%s%s", sw ? "swap:" : "fixed", sw ? sw->entry : "");
-    struct eng_planned *p = add_check(o, list, n, ENG_MODEL_SUITE, sw ? "buggy" : "fixed", name);
-    p->spec.model = eng_model_check_json(sw);
+    struct eng_planned *p = add_check(o, list, n, large ? ENG_MODEL_LARGE_SUITE : ENG_MODEL_SUITE,
+                                      sw ? "buggy" : "fixed", name);
+    p->spec.model = eng_model_check_json(sw, large);
     p->expect_fail = sw != NULL;
 }
 
@@ -102,7 +103,7 @@ static void plan_unit_baseline(const struct eng_model_swap *sw, const struct eng
     free(files);
 }
 
-int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
+int eng_rung8_plan_model(const char *case_id, bool large, const struct eng_plan_opts *o,
                          struct eng_planned **list, size_t *n, char *err, size_t errlen)
 {
     size_t ns = 0;
@@ -114,11 +115,11 @@ int eng_rung8_plan_model(const char *case_id, const struct eng_plan_opts *o,
                  "%s)", case_id, have);
         return -1;
     }
-    add_model_check(NULL, o, list, n);
+    add_model_check(NULL, large, o, list, n);
     for (size_t i = 0; i < ns; i++) {
-        if (!sw[i].unreachable)
+        if (!(large ? sw[i].unreachable_large : sw[i].unreachable))
             plan_unit_baseline(&sw[i], o, list, n);
-        add_model_check(&sw[i], o, list, n);
+        add_model_check(&sw[i], large, o, list, n);
     }
     return 0;
 }

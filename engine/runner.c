@@ -409,7 +409,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
         return 0;
     }
     if (o->model)
-        return eng_rung8_plan_model(o->model_case, &po, plan, nplan, err, errlen);
+        return eng_rung8_plan_model(o->model_case, o->model_large, &po, plan, nplan, err,
+                                    errlen);
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++) {
         size_t first = *nplan;
@@ -469,7 +470,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
             info->rung = 0;
     /* recorded under the suite's own name, not the path it was given by; one suite's several
      * rungs are still that suite */
-    info->suite = o->e2e ? ENG_E2E_SUITE : o->model ? ENG_MODEL_SUITE : ms[0]->name;
+    info->suite = o->e2e ? ENG_E2E_SUITE : o->model ? (o->model_large ? ENG_MODEL_LARGE_SUITE : ENG_MODEL_SUITE) : ms[0]->name;
     for (size_t t = 1; t < ntargets; t++)
         if (strcmp(ms[t]->name, ms[0]->name) != 0)
             info->suite = NULL;

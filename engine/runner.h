@@ -49,6 +49,7 @@ struct eng_run_opts {
     bool model;                /* rung 8's built-in model (--rung 8 --suite model), targets
                                 * ignored */
     const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */
+    bool model_large;          /* with model: the large configuration (--suite model-large) */
 };
 
 /* Runs everything and returns the exit status (0, 1 or 2). Messages for setup errors go to

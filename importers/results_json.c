@@ -95,8 +95,11 @@ static char *quote(const char *s)
 
 /* Fills vals[i] with the member named names[i]. Unknown, repeated and missing members are
  * errors: a hostile document could hide a second value behind the first. */
-static int take(const struct ctx *x, const char *what, const cJSON *obj, const char *const *names,
-                size_t n, const cJSON **vals)
+/* Fills vals[i] with obj's field names[i]; the first `required` names must be there, the rest
+ * may be left out (NULL: fields added in a later kladder, which documents of earlier ones lack).
+ * Any other field is an error. */
+static int take_some(const struct ctx *x, const char *what, const cJSON *obj,
+                     const char *const *names, size_t n, size_t required, const cJSON **vals)
 {
     if (!cJSON_IsObject(obj))
         return fail(x, what, "expected an object, got %s", imp_json_type_name(obj));
@@ -116,10 +119,16 @@ static int take(const struct ctx *x, const char *what, const cJSON *obj, const c
             return fail(x, names[k], "appears more than once");
         vals[k] = a;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < required; i++)
         if (!vals[i])
             return fail(x, names[i], "is required (use null for \"not known\" where allowed)");
     return 0;
+}
+
+static int take(const struct ctx *x, const char *what, const cJSON *obj, const char *const *names,
+                size_t n, const cJSON **vals)
+{
+    return take_some(x, what, obj, names, n, n, vals);
 }
 
 enum str_kind { S_NAME, S_NAME_NULL, S_TEXT, S_TEXT_NULL };
@@ -346,13 +355,39 @@ struct pending_check {
     size_t run;
 };
 
+/* A check's optional "score" (rung 8): {"value", "baseline", "samples", "diverge_step"}, the
+ * value a number, the others a number or null. */
+static int parse_score(struct ctx *x, const cJSON *o, struct cdb_score *s)
+{
+    static const char *const names[] = {"value", "baseline", "samples", "diverge_step"};
+    const cJSON *v[4];
+    if (take(x, "score", o, names, 4, v) != 0)
+        return -1;
+    if (cJSON_IsNull(v[0]))
+        return fail(x, "score.value", "expected a number (a check without a score leaves "
+                    "\"score\" out)");
+    s->set = true;
+    if (get_num(x, v[0], "score.value", false, &s->value) ||
+        get_num(x, v[1], "score.baseline", false, &s->baseline) ||
+        get_int(x, v[2], "score.samples", 0, 9007199254740992.0, true, &s->samples) ||
+        get_int(x, v[3], "score.diverge_step", 0, 9007199254740992.0, true, &s->diverge_step))
+        return -1;
+    return 0;
+}
+
 static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
 {
+    /* score came with schema 5: optional, so documents written before it still read */
     static const char *const names[] = {"run_id", "seq", "rung", "suite", "variant", "check",
                                         "shape", "oracle", "verdict", "detail", "first_bad",
-                                        "bad_count", "max_err", "time_us", "repeats", "limit_s"};
-    const cJSON *v[16];
-    if (take(x, NULL, o, names, 16, v) != 0)
+                                        "bad_count", "max_err", "time_us", "repeats", "limit_s",
+                                        "score"};
+    const cJSON *v[17];
+    if (take_some(x, NULL, o, names, 17, 16, v) != 0)
+        return -1;
+    c->score = (struct cdb_score){.set = false, .value = NAN, .baseline = NAN, .samples = -1,
+                                  .diverge_step = -1};
+    if (v[16] && parse_score(x, v[16], &c->score) != 0)
         return -1;
     if (get_str(x, v[0], "run_id", S_NAME, &c->run_uuid) != 0)
         return -1;
@@ -666,6 +701,21 @@ cJSON *imp_check_to_json(const struct cdb_check *c, bool with_run_id)
     imp_json_add_num(t, "max", c->time_max_us);
     cJSON_AddNumberToObject(o, "repeats", c->repeats);
     imp_json_add_num(o, "limit_s", c->limit_s);
+    /* only a scored check carries "score": a document of checks without one reads in a kladder
+     * from before schema 5 */
+    if (c->score.set) {
+        cJSON *sc = cJSON_AddObjectToObject(o, "score");
+        imp_json_add_num(sc, "value", c->score.value);
+        imp_json_add_num(sc, "baseline", c->score.baseline);
+        if (c->score.samples >= 0)
+            cJSON_AddNumberToObject(sc, "samples", (double)c->score.samples);
+        else
+            cJSON_AddNullToObject(sc, "samples");
+        if (c->score.diverge_step >= 0)
+            cJSON_AddNumberToObject(sc, "diverge_step", (double)c->score.diverge_step);
+        else
+            cJSON_AddNullToObject(sc, "diverge_step");
+    }
     return o;
 }
 

@@ -220,13 +220,22 @@ do_worker() {
         --backend "$BACKEND" --no-progress
 }
 
-# Rung 8: the built-in model, fixed, then with each case's buggy kernel swapped in.
+# Rung 8: the built-in model, fixed, then with each case's buggy kernel swapped in; then the
+# large configuration (2.49 GB of logits past 2^31 bytes, the 4 GiB pool across the wrap),
+# fixed and with aiter-6402's and atom-2533's kernels swapped in.
 do_model() {
     step model-fixed 120 "$WORK/rung8-model.json" "$K" --db "$DB" run --rung 8 --suite model \
         --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress
-    for c in aiter-6344 flydsl-1199 atom-2533 flydsl-1020; do
+    for c in aiter-6344 flydsl-1199 atom-2533 flydsl-1020 flydsl-1213 aiter-6127; do
         step "model-$c" 120 "$WORK/rung8-case-$c.json" "$K" --db "$DB" run --rung 8 --case "$c" \
             --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress
+    done
+    step model-large-fixed 180 "$WORK/rung8-large.json" "$K" --db "$DB" run --rung 8 \
+        --suite model-large --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" --json --no-progress
+    for c in aiter-6402 atom-2533; do
+        step "model-large-$c" 180 "$WORK/rung8-large-$c.json" "$K" --db "$DB" run --rung 8 \
+            --suite model-large --case "$c" --backend "$BACKEND" --timeout "$CHECK_TIMEOUT" \
+            --json --no-progress
     done
 }
 

@@ -12,6 +12,7 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/check.h"
 #include "tui/cli.h"
 #include "tui/compare_fmt.h"
 
@@ -139,6 +140,11 @@ static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n
         cell(cmp_timing_mark(r), 1, ascii), cell(verd, 16, ascii);
         int lw = text_width(left);
         printf("%*s%s|%s", BAR_CELLS - lw, "", left, right);
+        if (r->scored) { /* rung 8: no times, the two scores */
+            char sc[160];
+            cmp_fmt_score(r, ascii, false, sc, sizeof sc);
+            printf("%*s  %s", BAR_CELLS - text_width(right), "", sc);
+        }
         if (color && r->verdict_differs)
             fputs("\033[0m", stdout);
         putchar('\n');
@@ -153,6 +159,9 @@ static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n
            s->flagged, s->noise, s->few_repeats, CDB_CMP_MIN_REPEATS);
     printf("verdicts that differ (%s): %d; skipped on one side only: %d\n", ascii ? "#" : "≠",
            s->differing_verdicts, s->skipped_one);
+    if (s->scored)
+        printf("scores (rung 8): %d on both sides, %d apart by more than %.0f%% (!)\n", s->scored,
+               s->differing_scores, CDB_CMP_SCORE_TOL * 100);
     printf("only on A: %d, only on B: %d, on both: %d\n", s->only_a, s->only_b, s->both);
     if (n != c->n)
         printf("shown: %zu of %zu rows\n", n, c->n);
@@ -178,6 +187,8 @@ static cJSON *side_json(const struct cdb_compare_cell *c)
     cJSON_AddNumberToObject(o, "repeats", c->repeats);
     cJSON_AddStringToObject(o, "run_id", c->run_uuid ? c->run_uuid : "");
     cJSON_AddNumberToObject(o, "seq", c->seq);
+    if (c->score.set)
+        eng_json_add_score(o, &c->score);
     return o;
 }
 
@@ -227,6 +238,11 @@ static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
         cJSON_AddBoolToObject(o, "flagged", r->flagged);
         cJSON_AddBoolToObject(o, "verdict_differs", r->verdict_differs);
         cJSON_AddBoolToObject(o, "skipped_one", r->skipped_one);
+        if (r->scored) {
+            cJSON_AddNumberToObject(o, "score_diff", r->score_diff);
+            eng_json_add_number(o, "score_ratio", r->score_ratio);
+            cJSON_AddBoolToObject(o, "score_differs", r->score_differs);
+        }
         cJSON_AddItemToArray(rows, o);
     }
     const struct cdb_compare_summary *s = &c->summary;
@@ -250,6 +266,8 @@ static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
     cJSON_AddNumberToObject(sum, "only_a", s->only_a);
     cJSON_AddNumberToObject(sum, "only_b", s->only_b);
     cJSON_AddNumberToObject(sum, "both", s->both);
+    cJSON_AddNumberToObject(sum, "scored", s->scored);
+    cJSON_AddNumberToObject(sum, "differing_scores", s->differing_scores);
     cJSON_AddNumberToObject(sum, "rows", (double)c->n);
     cJSON_AddNumberToObject(sum, "shown", (double)n);
     char *out = cJSON_Print(root);

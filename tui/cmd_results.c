@@ -12,6 +12,7 @@
 #include "importers/results_json.h"
 #include "tui/cli.h"
 #include "tui/results_fmt.h"
+#include "tui/score_fmt.h"
 
 static void print_help(void)
 {
@@ -187,7 +188,10 @@ static int show_run(struct cdb *db, const char *id, bool json)
         if (c->first_bad >= 0 || c->bad_count >= 0 || !isnan(c->max_err))
             snprintf(extra, sizeof extra, " [first_bad %lld, bad %lld, max_err %s]",
                      (long long)c->first_bad, (long long)c->bad_count, err_s);
-        printf("%s%s\n", det, c->verdict == CDB_PASS ? "" : extra);
+        char score[200];
+        tui_fmt_score(&c->score, false, score, sizeof score);
+        printf("%s%s%s%s\n", det, c->verdict == CDB_PASS ? "" : extra, score[0] ? " · " : "",
+               score);
         free(det);
     }
     printf("%zu check%s\n", d.n_checks, d.n_checks == 1 ? "" : "s");

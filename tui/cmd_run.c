@@ -305,14 +305,18 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         o.e2e = &e2e;
         suite = "e2e";
     }
-    /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in */
-    if (rung == 8 && !e2e_args.first && ((suite && !strcmp(suite, "model")) || case_id)) {
-        if (suite && case_id)
+    /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in;
+     * --suite model-large the large configuration, alone or with --case */
+    bool large = suite && !strcmp(suite, "model-large");
+    if (rung == 8 && !e2e_args.first && ((suite && !strcmp(suite, "model")) || large || case_id)) {
+        if (suite && case_id && !large)
             return cli_usage_error("run", "--rung 8 --case ID runs the built-in model with the "
-                                          "case's kernel swapped in; leave out --suite");
+                                          "case's kernel swapped in; leave out --suite, or give "
+                                          "--suite model-large for the large configuration");
         o.model = true;
         o.model_case = case_id;
-        suite = "model";
+        o.model_large = large;
+        suite = large ? "model-large" : "model";
         case_id = NULL;
     }
     if (case_id && (suite || rung))

@@ -138,9 +138,37 @@ void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len
         break;
     case CDB_TIMING_NONE:
     default:
-        snprintf(buf, len, "%s", zh ? "两方没有都测得时间" : "no time on both sides");
+        if (r->scored) /* rung 8 has no times: its scores are what the two sides compare */
+            cmp_fmt_score(r, false, zh, buf, len);
+        else
+            snprintf(buf, len, "%s", zh ? "两方没有都测得时间" : "no time on both sides");
         break;
     }
+}
+
+void cmp_fmt_score(const struct cdb_compare_row *r, bool ascii, bool zh, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!r->scored)
+        return;
+    char ratio[32] = "";
+    if (!isnan(r->score_ratio))
+        snprintf(ratio, sizeof ratio, ", %.3g%s", r->score_ratio, ascii ? "x" : "×");
+    const char *arrow = ascii ? "->" : "→";
+    const double tol = CDB_CMP_SCORE_TOL * 100;
+    if (zh)
+        snprintf(buf, len, "%s 得分 %.3g %s %.3g（%+.3g%s）：%s %.0f%%", cmp_score_mark(r),
+                 r->a.score.value, arrow, r->b.score.value, r->score_diff, ratio,
+                 r->score_differs ? "相差超过" : "相差不到", tol);
+    else
+        snprintf(buf, len, "%s score %.3g %s %.3g (%+.3g%s): %s %.0f%%", cmp_score_mark(r),
+                 r->a.score.value, arrow, r->b.score.value, r->score_diff, ratio,
+                 r->score_differs ? "apart by more than" : "within", tol);
+}
+
+const char *cmp_score_mark(const struct cdb_compare_row *r)
+{
+    return !r->scored ? "" : r->score_differs ? "!" : "=";
 }
 
 static const char *const sort_names[CMP_SORT_COUNT] = {"name", "ratio", "time-a", "time-b",
@@ -168,7 +196,7 @@ void cmp_select_init(struct cmp_select *sel)
 
 bool cmp_stands_out(const struct cdb_compare_row *r)
 {
-    return r->flagged || r->verdict_differs;
+    return r->flagged || r->verdict_differs || r->score_differs;
 }
 
 static bool has_text(const char *field, const char *t)

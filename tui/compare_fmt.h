@@ -9,6 +9,8 @@
  *                    or 4x or more whatever the repeats
  *                 ~  within noise
  *                 ?  not judged: fewer than 3 repeats on a side (one launch says nothing of noise)
+ *   score mark    !  rung 8: the two scores part by more than 8% of the larger
+ *                 =  both scored, within 8%
  *   verdicts      -  skipped (the check ran and chose not to judge);  ○ ('o' in ASCII): not run
  *                    on that side at all. */
 #ifndef KL_TUI_COMPARE_FMT_H
@@ -45,6 +47,12 @@ void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, cons
  * "? not judged: A has 1 repeat, B 1 (3 needed on each side)", "no time on both sides". */
 void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len);
 
+/* Rung 8's scores of a row side by side: "score 1 → 0.625 (-0.375, 0.625×): apart by more
+ * than 8%", "score 0.9 → 0.89 (-0.01): within 8%"; "" when not both scored. ascii: "->" and
+ * "x". The score mark: "!" apart, "=" within, "" not both scored. */
+void cmp_fmt_score(const struct cdb_compare_row *r, bool ascii, bool zh, char *buf, size_t len);
+const char *cmp_score_mark(const struct cdb_compare_row *r);
+
 /* Which rows, in which order. */
 enum cmp_sort { CMP_SORT_NAME, CMP_SORT_RATIO, CMP_SORT_TIME_A, CMP_SORT_TIME_B, CMP_SORT_VERDICT,
                 CMP_SORT_COUNT };
@@ -60,7 +68,7 @@ struct cmp_select {
     enum cmp_sort sort;
 };
 void cmp_select_init(struct cmp_select *sel);
-/* A row stands out: verdicts differ or the timing is flagged. */
+/* A row stands out: verdicts differ, the timing is flagged or the scores part. */
 bool cmp_stands_out(const struct cdb_compare_row *r);
 /* Writes the indexes of the rows of c that sel keeps, in sel's order, into idx (room for c->n)
  * and returns how many. Name order is the comparison's own; ratio puts the largest B/A first;

@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "tui/model_vs_unit.h"
 #include "tui/view.h"
 
 enum side_kind { SIDE_HEAD, SIDE_REPRO, SIDE_GAP, SIDE_RUNG, SIDE_REPO, SIDE_SYMPTOM };
@@ -603,6 +604,10 @@ static unsigned cases_action(struct tui_app *app, void *state, enum tui_action a
         if (s->cases.n)
             tui_app_open(app, TUI_VIEW_LAUNCH,
                          &(struct tui_open){.id = s->cases.items[s->list.sel].id});
+        return TUI_R_DRAW;
+    case TUI_ACT_MODEL_VS_UNIT:
+        if (s->cases.n)
+            tui_model_vs_unit(app, s->cases.items[s->list.sel].id);
         return TUI_R_DRAW;
     case TUI_ACT_FILTER_TOGGLE:
         if (s->focus_side)

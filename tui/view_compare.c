@@ -19,6 +19,7 @@
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/compare_fmt.h"
+#include "tui/score_fmt.h"
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/results_fmt.h"
@@ -346,12 +347,17 @@ static void ratio_bar(int y, int x, int w, double ratio, enum tui_role role, enu
     }
 }
 
+/* A side's time; a rung 8 check has none, and shows its score there ("0.625"; the status line
+ * says what the selected row's two numbers are). */
 static void cell_time(const struct cdb_compare_cell *c, char *buf, size_t len)
 {
-    if (!c->present)
+    if (!c->present) {
         snprintf(buf, len, "%s", "");
-    else
+    } else if (isnan(c->median_us) && c->score.set) {
+        tui_fmt_score_value(&c->score, buf, len);
+    } else {
         tui_fmt_us(c->median_us, buf, len);
+    }
 }
 
 static enum tui_role timing_role(const struct cdb_compare_row *r)
@@ -412,14 +418,23 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
             tui_draw_right(y, x, w, base, buf);
             break;
         case COL_RATIO:
-            if (isnan(r->ratio))
+            if (isnan(r->ratio) && r->scored) /* rung 8: B's score less A's */
+                snprintf(buf, sizeof buf, "%+.3g", r->score_diff);
+            else if (isnan(r->ratio))
                 buf[0] = '\0';
             else
                 cmp_fmt_ratio(r->ratio, ascii, c->app->lang == TUI_LANG_ZH, buf, sizeof buf);
-            tui_draw_right(y, x, w, selected ? base : r->flagged ? TUI_ROLE_WARN : base, buf);
+            tui_draw_right(y, x, w,
+                           selected ? base : r->flagged || r->score_differs ? TUI_ROLE_WARN : base,
+                           buf);
             break;
         case COL_TMARK:
-            tui_draw_text(y, x, w, selected ? base : timing_role(r), cmp_timing_mark(r));
+            if (r->scored && isnan(r->ratio)) /* rung 8: whether the scores part */
+                tui_draw_text(y, x, w, selected ? base : r->score_differs ? TUI_ROLE_WARN
+                                                                          : TUI_ROLE_OK,
+                              cmp_score_mark(r));
+            else
+                tui_draw_text(y, x, w, selected ? base : timing_role(r), cmp_timing_mark(r));
             break;
         case COL_BAR:
             ratio_bar(y, x, w, r->ratio, selected ? base : r->flagged ? TUI_ROLE_WARN : TUI_ROLE_DIM,
@@ -495,10 +510,15 @@ static void draw_counts(struct tui_app *app, struct compare_state *s, int y, int
     char rung[32] = "", buf[512];
     if (s->rung >= 0)
         snprintf(rung, sizeof rung, " · %s %d", zh ? "阶梯" : "rung", s->rung);
-    char skipped[64] = "";
+    char skipped[128] = "";
     if (m->skipped_one)
         snprintf(skipped, sizeof skipped, zh ? " · 一方跳过 %d" : " · skipped on one side %d",
                  m->skipped_one);
+    if (m->scored) { /* rung 8: how many of the scored rows part (!) */
+        size_t l = strlen(skipped);
+        snprintf(skipped + l, sizeof skipped - l, zh ? " · 得分相差 %d/%d" : " · scores apart %d of %d",
+                 m->differing_scores, m->scored);
+    }
     if (zh)
         snprintf(buf, sizeof buf,
                  "%zu 行%s · ! 差异 %d · ~ 噪声内 %d · ? 未判断 %d · %s 判定不同 %d%s · 仅 A %d · 仅 B %d",
@@ -510,11 +530,17 @@ static void draw_counts(struct tui_app *app, struct compare_state *s, int y, int
                  "differ%s · only A %d · only B %d",
                  s->cmp.n, rung, m->flagged, m->noise, m->few_repeats, ne, m->differing_verdicts,
                  skipped, m->only_a, m->only_b);
-    if (text_width(buf) > w)
-        snprintf(buf, sizeof buf, "%zu %s%s · !%d ~%d ?%d %s%d · A %d B %d", s->cmp.n,
-                 zh ? "行" : "rows", rung, m->flagged, m->noise, m->few_repeats, ne,
-                 m->differing_verdicts, m->only_a, m->only_b);
-    tui_draw_text(y, x, w, m->flagged || m->differing_verdicts ? TUI_ROLE_WARN : TUI_ROLE_NORMAL,
+    if (text_width(buf) > w) {
+        int l = snprintf(buf, sizeof buf, "%zu %s%s · !%d ~%d ?%d %s%d · A %d B %d", s->cmp.n,
+                         zh ? "行" : "rows", rung, m->flagged, m->noise, m->few_repeats, ne,
+                         m->differing_verdicts, m->only_a, m->only_b);
+        if (m->scored && l > 0 && (size_t)l < sizeof buf)
+            snprintf(buf + l, sizeof buf - (size_t)l, zh ? " · 得分 !%d/%d" : " · scores !%d/%d",
+                     m->differing_scores, m->scored);
+    }
+    tui_draw_text(y, x, w,
+                  m->flagged || m->differing_verdicts || m->differing_scores ? TUI_ROLE_WARN
+                                                                             : TUI_ROLE_NORMAL,
                   buf);
 }
 

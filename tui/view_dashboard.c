@@ -1,6 +1,7 @@
 /* Dashboard: the 7 gaps × 8 rungs matrix. A marked cell means the rung closes the gap
  * (rungs.json "closes"); the number is how many cases have that primary gap and lowest rung.
  * Enter on a cell opens the case list filtered to it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ struct dash_host {
     char name[72];
     int verdict[CDB_RUNGS]; /* -1: no finished run of that rung */
     int runs[CDB_RUNGS], failed[CDB_RUNGS]; /* its runs of that rung, and those that failed */
+    double score8; /* rung 8's latest score (struct cdb_latest); NAN none */
 };
 
 struct dash_state {
@@ -64,6 +66,7 @@ static struct dash_host *host_slot(struct dash_state *s, const char *name)
     snprintf(h->name, sizeof h->name, "%s", name);
     for (int r = 0; r < CDB_RUNGS; r++)
         h->verdict[r] = -1, h->runs[r] = h->failed[r] = 0;
+    h->score8 = NAN;
     return h;
 }
 
@@ -86,6 +89,8 @@ static void dash_load_results(struct tui_app *app, struct dash_state *s)
             h->verdict[l[i].rung - 1] = (int)l[i].verdict;
             h->runs[l[i].rung - 1] = l[i].runs;
             h->failed[l[i].rung - 1] = l[i].failed;
+            if (l[i].rung == 8)
+                h->score8 = l[i].score;
         }
     }
     free(l);
@@ -229,7 +234,16 @@ static void dash_draw(struct tui_app *app, void *state)
                 tui_draw_pad(y, cx, cell_w - 1, TUI_ROLE_DIM, "");
                 continue;
             }
-            if (cell_w >= 9) {
+            if (j == 7 && !isnan(dh->score8) && cell_w >= 9) {
+                /* rung 8 judges by a score: the cell shows it, with the verdict when there is
+                 * room ("✓ pass 1", "✗ 0.625") */
+                char v8[48];
+                if (cell_w >= 14)
+                    tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, v8, sizeof v8);
+                else
+                    snprintf(v8, sizeof v8, "%s", tui_verdict_glyph(v));
+                snprintf(buf, sizeof buf, " %s %.3g", v8, dh->score8);
+            } else if (cell_w >= 9) {
                 buf[0] = ' ';
                 tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, sizeof buf - 1);
             } else {

@@ -11,6 +11,7 @@
 #include "tui/doc.h"
 #include "tui/draw.h"
 #include "tui/prob.h"
+#include "tui/model_vs_unit.h"
 #include "tui/view.h"
 
 #define HISTORY_MAX 32
@@ -359,6 +360,10 @@ static unsigned detail_action(struct tui_app *app, void *state, enum tui_action 
     case TUI_ACT_LAUNCH:
         if (s->loaded)
             tui_app_open(app, TUI_VIEW_LAUNCH, &(struct tui_open){.id = s->c.id});
+        return TUI_R_DRAW;
+    case TUI_ACT_MODEL_VS_UNIT:
+        if (s->loaded)
+            tui_model_vs_unit(app, s->c.id);
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->term[0]) {

@@ -20,6 +20,7 @@
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/results_fmt.h"
+#include "tui/score_fmt.h"
 #include "tui/run_pair.h"
 #include "tui/run_seam.h"
 #include "tui/view.h"
@@ -375,6 +376,12 @@ static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int
                      tui_tr(app, "values", "取值"), vals);
         }
         y = line_kv(y, x, w, tui_tr(app, "Shape", "形状"), buf, TUI_ROLE_NORMAL);
+    }
+    if (y < ymax && k->score.set) { /* rung 8: the score and where the model first went
+                                    * wrong, before the detail so it is never cut */
+        tui_fmt_score(&k->score, app->lang == TUI_LANG_ZH, buf, sizeof buf);
+        y = line_kv(y, x, w, tui_tr(app, "Score", "得分"), buf,
+                    k->verdict == CDB_PASS ? TUI_ROLE_OK : TUI_ROLE_FAIL);
     }
     if (y < ymax) {
         const char *det = k->detail && *k->detail ? k->detail : tui_tr(app, "(none)", "（无）");

@@ -21,6 +21,10 @@ tap_check "lm-eval: a score within tolerance passes (exit 0)" test "$rc" -eq 0
 tap_check "lm-eval: the strict-match score, the threshold and the samples are reported" \
     has 'gsm8k exact_match,strict-match 0.7566, baseline 0.7600, threshold 0.6992 \(tolerance 0.08\), 1319 samples: at or above'
 [ "$rc" -eq 0 ] || show
+# recorded as columns: the score, the baseline and the samples (an evaluation has no step)
+run_id=$(sed -n 's/^kladder run \([0-9a-f-]*\):.*/\1/p' "$KL_TMP/out.txt")
+tap_check "lm-eval: the score, baseline and samples are recorded" \
+    sh -c "'$KLADDER' --db '$KL_TMP/k.db' results '$run_id' --json | tr -d ' \t\n' | grep -q '\"score\":{\"value\":0.7566[0-9]*,\"baseline\":0.76,\"samples\":1319,\"diverge_step\":null}'"
 # the collapsed model: the same command shape, exit 0, the score 0.01
 run8 --e2e "cat $fx/lm_eval_collapsed.json" --score lm-eval:gsm8k --baseline 0.76
 tap_check "lm-eval: exit 0 with a collapsed score fails the run (exit 1)" test "$rc" -eq 1

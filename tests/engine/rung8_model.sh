@@ -53,19 +53,67 @@ run8 --case aiter-6344 --seed 7
 tap_check "seed 7: the RMSNorm tail still fails it" has '^fail +buggy +r8 model:swap:rmsnorm_tail_buggy '
 
 # atom-2533: the request's cache rows sit at the end of a 4 GiB pool, across the int32 row
-# wrap; the buggy gather reads zeros from row 3,728,270 on (the sequence's third token).
+# wrap; the buggy gather reads zeros from row 3,728,270 on (the sequence's third token, step
+# 2), and the greedy token first changes the step after.
 run8 --case atom-2533
 tap_check "atom-2533: exit 0 (the wrapping gather is caught)" test "$rc" -eq 0
-tap_check "atom-2533: the gather's wrap fails the model at the step whose row wraps" \
-    has "with atom-2533's kv_gather_buggy \(KV-cache gather\) swapped in; first wrong token at step 2: "
+tap_check "atom-2533: the gather's wrap fails the model once its row wraps" \
+    has "with atom-2533's kv_gather_buggy \(KV-cache gather\) swapped in; first wrong token at step 3: "
 tap_check "atom-2533: its unit test passes the buggy gather beside it" has '^pass +baseline-buggy +r8 unit-test-'
 [ "$rc" -eq 0 ] || show
+# recorded as columns: the fixed model scores 1 with no diverging step, the swapped-in gather
+# 5 of 8 diverging at step 3
+run_id=$(sed -n 's/^kladder run \([0-9a-f-]*\):.*/\1/p' "$KL_TMP/out.txt")
+"$KLADDER" --db "$KL_TMP/k.db" results "$run_id" --json | tr -d ' \t\n' >"$KL_TMP/res.json"
+tap_check "atom-2533: the fixed model's score is recorded" \
+    grep -q '"check":"model:fixed"[^}]*}[^}]*"score":{"value":1,"baseline":1,"samples":8,"diverge_step":null}' "$KL_TMP/res.json"
+tap_check "atom-2533: the swapped-in gather's score and diverging step are recorded" \
+    grep -q '"check":"model:swap:kv_gather_buggy"[^}]*}[^}]*"score":{"value":0.625,"baseline":1,"samples":8,"diverge_step":3}' "$KL_TMP/res.json"
 
 # A kernel the small model cannot reach: skipped with the reason, the run inconclusive, never
 # passed.
 run8 --case flydsl-1020
 tap_check "flydsl-1020: unreachable here, with the measured reason" \
     has 'not reached by the small model: 8 cached positions can lose at most 8 x 2\^-9'
+
+# flydsl-1213: the router's scores sit on sigmoid's flat shoulder, within a few dozen ulps of
+# each other, where the buggy top-k's packed id decides: other experts are picked, and the
+# model's tokens change while the routing unit test passes the same kernel.
+run8 --case flydsl-1213
+tap_check "flydsl-1213: exit 0 (the packed-id routing is caught)" test "$rc" -eq 0
+tap_check "flydsl-1213: the buggy router fails the model, naming the role" \
+    has "with flydsl-1213's route_buggy \(MoE routing\) swapped in; first wrong token at step "
+tap_check "flydsl-1213: its unit test passes the buggy router beside it" \
+    has '^pass +baseline-buggy +r8 unit-test-'
+# not one lucky set of weights: another seed's router near-ties are caught as well
+run8 --case flydsl-1213 --seed 7
+tap_check "flydsl-1213 --seed 7: caught too" \
+    sh -c "[ $rc -eq 0 ] && grep -q \"route_buggy (MoE routing) swapped in; first wrong token at step\" '$KL_TMP/out.txt'"
+# aiter-6127's capacity race needs a batch that overflows an expert: one token a step never does
+run8 --case aiter-6127
+tap_check "aiter-6127: unreachable, with the reason, exit 1" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'moe_route_buggy (aiter-6127) is not reached by the small model: the model routes one token a step' '$KL_TMP/out.txt'"
+
+# aiter-6402's 32-bit output offsets need 2^31 bytes of logits: not the small model's one row,
+# which the large configuration's head is for.
+run8 --case aiter-6402
+tap_check "aiter-6402: exit 1 (inconclusive), not passed" test "$rc" -eq 1
+tap_check "aiter-6402: unreachable by the small model, naming the large configuration" \
+    has 'gemm_store_buggy \(aiter-6402\) is not reached by the small model: .*--suite model-large'
+
+# The large configuration (--suite model-large) is a GPU's: on the cpu backend every check is
+# skipped with the reason and the sizes it would need, and the run proves nothing (exit 1).
+run8 --suite model-large
+tap_check "model-large on cpu: exit 1, not passed" test "$rc" -eq 1
+tap_check "model-large on cpu: skipped, saying why" \
+    has '^skip +fixed +r8 model:fixed +V=151936,D=100,F=200,T=8,B=8192'
+tap_check "model-large on cpu: ... why, with the sizes a GPU needs" \
+    has 'not reached on the cpu backend: .*logits 8192 x 151936 bf16 = 2.49 GB .*KV pool 3728276 rows x 576 bf16 = 4.29 GB.*6.85 GB of device memory in all'
+run8 --suite model-large --case aiter-6402
+tap_check "model-large --case aiter-6402 on cpu: the swap is planned, beside its unit test" \
+    sh -c "grep -qE '^skip +buggy +r8 model:swap:gemm_store_buggy' '$KL_TMP/out.txt' && grep -qE '^pass +baseline-buggy +r8 unit-test-' '$KL_TMP/out.txt'"
+tap_check "model-large --case aiter-6402: the padding wrap says the large model misses it too" \
+    has 'gemm_store_pad_buggy \(aiter-6402\) is not reached by the large model: .*14,081\.\.14,134'
 
 # The plain unit test of the same buggy kernel runs beside the model and passes it: that
 # contrast is the lesson.
@@ -89,6 +137,6 @@ tap_check "results: the model runs are recorded under rung 8, suite model" \
 out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 8 --case flydsl-1088 --backend cpu 2>&1)
 rc=$?
 tap_check "a case without a kernel in the model: exit 2, naming the ones it has" \
-    sh -c "[ $rc -eq 2 ] && grep -qF 'the built-in model uses no kernel of case flydsl-1088 (it uses those of aiter-6344, flydsl-1199, flydsl-1020, atom-2533)' <<'EOF2'
+    sh -c "[ $rc -eq 2 ] && grep -qF 'the built-in model uses no kernel of case flydsl-1088 (it uses those of aiter-6344, flydsl-1199, flydsl-1020, atom-2533, aiter-6402, flydsl-1213, aiter-6127)' <<'EOF2'
 $out
 EOF2"

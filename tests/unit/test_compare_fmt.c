@@ -146,6 +146,47 @@ static void test_select_and_sort(void **state)
     assert_int_equal(cmp_sort_parse("speed"), -1);
 }
 
+/* Rung 8's scores: two sides part when they differ by more than 8% of the larger score; a row
+ * scored on one side only is not judged; the marks and words follow, and a row whose scores
+ * part stands out. */
+static void test_scores(void **state)
+{
+    (void)state;
+    struct cdb_compare_row rows[4];
+    memset(rows, 0, sizeof rows);
+    const double a[4] = {0.76, 0.76, 1.0, 0.0}, b[4] = {0.70, 0.69, 0.625, 0.0};
+    for (int i = 0; i < 4; i++) {
+        rows[i].a = (struct cdb_compare_cell){.present = true, .verdict = CDB_PASS,
+                                              .median_us = NAN, .min_us = NAN, .max_us = NAN,
+                                              .score = {.set = true, .value = a[i]}};
+        rows[i].b = rows[i].a;
+        rows[i].b.score.value = b[i];
+    }
+    rows[3].b.score.set = false; /* scored on one side only */
+    struct cdb_compare c = {.rows = rows, .n = 4};
+    cdb_compare_finish(&c);
+    /* 0.76 -> 0.70 is 7.9% of 0.76: within; 0.69 is 9.2%: apart */
+    assert_true(rows[0].scored && !rows[0].score_differs);
+    assert_true(rows[1].scored && rows[1].score_differs);
+    assert_true(rows[2].score_differs && fabs(rows[2].score_diff + 0.375) < 1e-12);
+    assert_true(fabs(rows[2].score_ratio - 0.625) < 1e-12);
+    assert_false(rows[3].scored);
+    assert_int_equal(c.summary.scored, 3);
+    assert_int_equal(c.summary.differing_scores, 2);
+    assert_string_equal(cmp_score_mark(&rows[0]), "=");
+    assert_string_equal(cmp_score_mark(&rows[1]), "!");
+    assert_string_equal(cmp_score_mark(&rows[3]), "");
+    assert_true(cmp_stands_out(&rows[1]) && !cmp_stands_out(&rows[0]));
+    char buf[200];
+    cmp_fmt_score(&rows[2], false, false, buf, sizeof buf);
+    assert_string_equal(buf, "! score 1 → 0.625 (-0.375, 0.625×): apart by more than 8%");
+    cmp_fmt_score(&rows[0], true, false, buf, sizeof buf);
+    assert_string_equal(buf, "= score 0.76 -> 0.7 (-0.06, 0.921x): within 8%");
+    /* the explanation of a row without times is its scores */
+    cmp_explain(&rows[2], false, buf, sizeof buf);
+    assert_non_null(strstr(buf, "score 1 → 0.625"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_speed_sentence),
         cmocka_unit_test(test_explain),
         cmocka_unit_test(test_select_and_sort),
+        cmocka_unit_test(test_scores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,6 +162,13 @@ static struct cdb *source_db(void)
                                   .time_min_us = i ? 0.05 + i : (double)NAN,
                                   .time_max_us = i ? 0.3 + i : (double)NAN, .repeats = 7,
                                   .limit_s = i ? 2.5 : (double)NAN};
+            /* rung 8's scores: one whole, one with only its value known */
+            if (r == 1 && i == 2)
+                c.score = (struct cdb_score){.set = true, .value = 0.625, .baseline = 1,
+                                             .samples = 8, .diverge_step = 3};
+            if (r == 1 && i == 1)
+                c.score = (struct cdb_score){.set = true, .value = 0.75, .baseline = NAN,
+                                             .samples = -1, .diverge_step = -1};
             assert_int_equal(cdb_check_put(db, &c, err, sizeof err), 0);
         }
         assert_int_equal(cdb_run_finish(db, ids[r], "2026-11-01T10:00:30Z",
@@ -196,6 +203,17 @@ static void test_export_parse_merge_roundtrip(void **state)
     assert_int_equal(d.runs[1].checks[2].first_bad, 7);
     assert_true(isnan(d.runs[1].checks[0].time_median_us));
     assert_true(fabs(d.runs[1].checks[2].time_median_us - 2.1) < 1e-15);
+    /* scores travel whole, and a check without one has none */
+    const struct cdb_score *sc = &d.runs[1].checks[2].score;
+    assert_true(sc->set && fabs(sc->value - 0.625) < 1e-15 && fabs(sc->baseline - 1) < 1e-15);
+    assert_int_equal(sc->samples, 8);
+    assert_int_equal(sc->diverge_step, 3);
+    sc = &d.runs[1].checks[1].score;
+    assert_true(sc->set && fabs(sc->value - 0.75) < 1e-15 && isnan(sc->baseline));
+    assert_int_equal(sc->samples, -1);
+    assert_int_equal(sc->diverge_step, -1);
+    assert_false(d.runs[1].checks[0].score.set);
+    assert_false(d.runs[0].checks[2].score.set);
 
     struct cdb *dst;
     assert_int_equal(cdb_open(":memory:", &dst, err, sizeof err), 0);
@@ -207,6 +225,15 @@ static void test_export_parse_merge_roundtrip(void **state)
     assert_int_equal(cdb_merge(dst, &t, &in, &st, err, sizeof err), 0);
     assert_int_equal(st.new_runs, 2);
     assert_int_equal(st.new_checks, 6);
+    /* the pulled database holds the scores in its columns */
+    struct cdb_run_detail rd;
+    assert_int_equal(cdb_run_load(dst, "bbbbbbbb", &rd, err, sizeof err), 1);
+    assert_true(rd.checks[2].score.set && fabs(rd.checks[2].score.value - 0.625) < 1e-15);
+    assert_int_equal(rd.checks[2].score.diverge_step, 3);
+    assert_int_equal(rd.checks[2].score.samples, 8);
+    assert_true(rd.checks[1].score.set && isnan(rd.checks[1].score.baseline));
+    assert_false(rd.checks[0].score.set);
+    cdb_run_detail_free(&rd);
     /* the exports of both databases hold the same runs and checks */
     char *again;
     size_t again_len;
@@ -282,8 +309,20 @@ static void test_validator_refuses(void **state)
     (void)state;
     struct imp_results_doc d;
     char err[1024];
+    /* a document without scores (every one written before them) reads, with none */
     assert_int_equal(imp_results_parse(base, strlen(base), "base", &d, err, sizeof err), 0);
+    assert_false(d.runs[0].checks[0].score.set);
     imp_results_doc_free(&d);
+    /* and one with a score reads it */
+    static const char scored[] = ",\"score\":{\"value\":0.5,\"baseline\":0.9,\"samples\":1319,"
+                                 "\"diverge_step\":null}}]}";
+    char *withscore = xasprintf("%.*s%s", (int)(strlen(base) - 3), base, scored);
+    assert_int_equal(imp_results_parse(withscore, strlen(withscore), "s", &d, err, sizeof err), 0);
+    assert_true(d.runs[0].checks[0].score.set && fabs(d.runs[0].checks[0].score.value - 0.5) < 1e-15);
+    assert_int_equal(d.runs[0].checks[0].score.samples, 1319);
+    assert_int_equal(d.runs[0].checks[0].score.diverge_step, -1);
+    imp_results_doc_free(&d);
+    free(withscore);
     static const struct {
         const char *from, *to, *want;
     } cases[] = {
@@ -308,6 +347,16 @@ static void test_validator_refuses(void **state)
         {"\"commit\":null", "\"commit\":5", "field 'commit'"},
         {"\"exported_at\":\"2026-11-02T00:00:00Z\"", "\"exported_at\":\"now\"", "exported_at"},
         {"\"checks\":[", "\"checks\":[1,", "checks[0]: expected an object"},
+        {"\"limit_s\":null}", "\"limit_s\":null,\"score\":{\"value\":null,\"baseline\":null,"
+         "\"samples\":null,\"diverge_step\":null}}", "field 'score.value'"},
+        {"\"limit_s\":null}", "\"limit_s\":null,\"score\":{\"value\":\"0.9\",\"baseline\":1,"
+         "\"samples\":8,\"diverge_step\":2}}", "field 'score.value'"},
+        {"\"limit_s\":null}", "\"limit_s\":null,\"score\":{\"value\":0.9,\"baseline\":1,"
+         "\"samples\":-8,\"diverge_step\":2}}", "field 'score.samples'"},
+        {"\"limit_s\":null}", "\"limit_s\":null,\"score\":{\"value\":0.9,\"baseline\":1,"
+         "\"samples\":8,\"diverge_step\":2,\"tokens\":8}}", "is not a known field of score"},
+        {"\"limit_s\":null}", "\"limit_s\":null,\"score\":{\"value\":0.9}}", "field 'baseline'"},
+        {"\"limit_s\":null}", "\"limit_s\":null,\"score\":0.9}", "field 'score': expected an object"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *doc = replace(cases[i].from, cases[i].to);

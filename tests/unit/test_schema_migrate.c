@@ -237,6 +237,72 @@ static void test_writes_after_migration(void **state)
     cdb_close(db);
 }
 
+/* Migration 5: checks recorded before it have no score; a rung 8 check written after it keeps
+ * its score, baseline, samples and diverging step in their columns, and a comparison of two
+ * sides sets the two scores side by side. */
+static void test_scores_after_migration(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    char err[512];
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE score IS NULL AND"
+                                 " score_baseline IS NULL AND score_samples IS NULL AND"
+                                 " score_diverge_step IS NULL"), 6);
+    struct cdb_run_detail d;
+    assert_int_equal(cdb_run_load(db, "bbbb", &d, err, sizeof err), 1);
+    for (size_t i = 0; i < d.n_checks; i++)
+        assert_false(d.checks[i].score.set);
+    cdb_run_detail_free(&d);
+    const char *uuids[2] = {"dddd0000-0000-4000-8000-000000000004",
+                            "eeee0000-0000-4000-8000-000000000005"};
+    for (int i = 0; i < 2; i++) {
+        struct cdb_run r = {.uuid = uuids[i], .machine_id = i ? "m2" : "m1",
+                            .host = i ? "far" : "here", .rung = 8, .suite = "model",
+                            .started = i ? "2026-11-05T00:00:00Z" : "2026-11-04T00:00:00Z",
+                            .verdict = CDB_RUNNING};
+        assert_int_equal(cdb_run_put(db, &r, err, sizeof err), 0);
+        struct cdb_check c = {.run_uuid = r.uuid, .rung = 8, .suite = "model",
+                              .variant = "buggy", .check = "model:swap:kv_gather_buggy",
+                              .shape = "V=64,D=100,F=200,T=8", .oracle = "score",
+                              .verdict = i ? CDB_FAIL : CDB_PASS, .detail = "x", .first_bad = -1,
+                              .bad_count = -1, .max_err = NAN, .time_median_us = NAN,
+                              .time_min_us = NAN, .time_max_us = NAN, .repeats = 1,
+                              .limit_s = NAN,
+                              .score = {.set = true, .value = i ? 0.625 : 1.0, .baseline = 1,
+                                        .samples = 8, .diverge_step = i ? 5 : -1}};
+        assert_int_equal(cdb_check_put(db, &c, err, sizeof err), 0);
+        assert_int_equal(cdb_run_finish(db, r.uuid, i ? "2026-11-05T00:01:00Z"
+                                                      : "2026-11-04T00:01:00Z",
+                                        c.verdict, err, sizeof err), 0);
+    }
+    /* the second run is made "far": pulled from the host of that name */
+    assert_int_equal(sqlite3_exec(cdb_handle(db), "UPDATE runs SET origin = 'far' WHERE uuid ="
+                                  " 'eeee0000-0000-4000-8000-000000000005'", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(cdb_run_load(db, uuids[1], &d, err, sizeof err), 1);
+    assert_true(d.checks[0].score.set && same(d.checks[0].score.value, 0.625));
+    assert_true(same(d.checks[0].score.baseline, 1));
+    assert_int_equal(d.checks[0].score.samples, 8);
+    assert_int_equal(d.checks[0].score.diverge_step, 5);
+    cdb_run_detail_free(&d);
+    assert_int_equal(cdb_run_load(db, uuids[0], &d, err, sizeof err), 1);
+    assert_int_equal(d.checks[0].score.diverge_step, -1);
+    cdb_run_detail_free(&d);
+
+    struct cdb_side a = {.kind = CDB_SIDE_LOCAL}, b = {.kind = CDB_SIDE_ORIGIN};
+    snprintf(b.value, sizeof b.value, "far");
+    struct cdb_compare cmp;
+    assert_int_equal(cdb_compare_load(db, &a, &b, 8, &cmp, err, sizeof err), 0);
+    assert_int_equal(cmp.n, 1);
+    const struct cdb_compare_row *row = &cmp.rows[0];
+    assert_true(row->scored && row->score_differs);
+    assert_true(same(row->score_diff, -0.375) && same(row->score_ratio, 0.625));
+    assert_int_equal(row->b.score.diverge_step, 5);
+    assert_int_equal(cmp.summary.differing_scores, 1);
+    cdb_compare_free(&cmp);
+    cdb_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +310,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_runs_keep_order_and_counts, make_v1, drop_file),
         cmocka_unit_test_setup_teardown(test_checks_keep_every_field, make_v1, drop_file),
         cmocka_unit_test_setup_teardown(test_writes_after_migration, make_v1, drop_file),
+        cmocka_unit_test_setup_teardown(test_scores_after_migration, make_v1, drop_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
