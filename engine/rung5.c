@@ -10,17 +10,24 @@
 
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
-    static const char *const keys[] = {"failure_rate", "confidence", "repeats", "wide", NULL};
+    static const char *const keys[] = {"failure_rate", "confidence", "repeats", "schedule", "wide",
+                                       NULL};
+    /* in the order of enum eng_schedule */
+    static const char *const schedules[] = {"default", "adversarial", "random", "pct"};
     struct eng_rung5_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     r->failure_rate = 0.01;
     r->confidence = 0.99;
+    r->schedule = -1;
     if (!eng_mp_only_keys(p, j, "rungs.5", keys))
         return false;
     double rep = 0;
     if (!eng_mp_number(p, j, "failure_rate", "rungs.5.failure_rate", 1e-9, 0.999, &r->failure_rate) ||
         !eng_mp_number(p, j, "confidence", "rungs.5.confidence", 0.5, 0.999999, &r->confidence) ||
         !eng_mp_number(p, j, "repeats", "rungs.5.repeats", 0, 1e6, &rep))
+        return false;
+    if (cJSON_GetObjectItemCaseSensitive(j, "schedule") &&
+        !eng_mp_enum(p, j, "schedule", "rungs.5.schedule", schedules, 4, -1, &r->schedule))
         return false;
     r->repeats = (int)rep;
     return eng_mp_shapes(p, m, j, "wide", "rungs.5.wide", false, &r->nwide, &r->wide);
@@ -55,8 +62,13 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         snprintf(name, sizeof name, "repeat-%s", s->n ? tag : "default");
         size_t first = *b->n;
         eng_plan_add(b, name, ENG_MODE_REPEAT, false, s, 1, n, 0);
-        for (size_t k = first; k < *b->n; k++)
+        for (size_t k = first; k < *b->n; k++) {
             (*b->list)[k].confidence = conf;
+            /* A rare race declares the schedule whose interleavings reach it at its rate (a
+             * fixed order never does); --schedule still wins, to show that. */
+            if (r->schedule >= 0 && !b->o->schedule_given)
+                (*b->list)[k].spec.schedule = (enum eng_schedule)r->schedule;
+        }
     }
     return 0;
 }
