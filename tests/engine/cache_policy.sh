@@ -42,3 +42,23 @@ tap_check "its one-rank unit test passes both" \
 tap_check "its buggy variant hangs at two ranks, the wait that gave up named" \
     sh -c "grep -qE '^hang +buggy +r6 tp2-changing ' '$KL_TMP/f.txt' && grep -q 'gave up waiting for the' '$KL_TMP/f.txt'"
 tap_check "its fixed variant passes every check" sh -c "! grep -qE '^(fail|hang|error) +fixed ' '$KL_TMP/f.txt'"
+
+# The same source on the real targets (offline, clang 22): value 17 stays system scope on
+# gfx950 (sc0 sc1) in both variants, and on gfx1250 only buggy's peer load is device scope.
+dis() { llvm-objdump-22 -d --mcpu="$1" --disassemble-symbols="allreduce_1214_$2" "$KL_TMP/$1.co" | grep -E '_load'; }
+if command -v clang-22 >/dev/null && command -v llvm-objdump-22 >/dev/null; then
+    for t in gfx950 gfx1250; do
+        KLADDER_HIP_COMPILER=clang "$KLADDER" compile --backend hip --target $t --out "$KL_TMP/$t.co" \
+            flydsl_1214.kl >/dev/null 2>&1 || tap_fail "clang compiles flydsl_1214.kl for $t"
+    done
+    n_fixed=$(dis gfx1250 fixed | grep -c 'scope:SCOPE_DEV')
+    n_buggy=$(dis gfx1250 buggy | grep -c 'scope:SCOPE_DEV')
+    n_950=$( { dis gfx950 fixed; dis gfx950 buggy; } | grep -c 'SCOPE_DEV')
+    s_950=$(dis gfx950 buggy | grep -c 'sc0 sc1')
+    tap_check "gfx950: 17 is sc0 sc1, no device-scope load in either variant ($s_950 sc0 sc1 loads)" \
+        test "$n_950" -eq 0 -a "$s_950" -gt 0
+    tap_check "gfx1250: buggy's peer load is scope:SCOPE_DEV ($n_buggy), fixed has none ($n_fixed)" \
+        test "$n_buggy" -ge 1 -a "$n_fixed" -eq 0
+else
+    tap_skip "clang-22 or llvm-objdump-22 missing: the gfx950/gfx1250 code objects are not inspected"
+fi
