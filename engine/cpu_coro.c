@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "engine/cpu_coro.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 #if FAST_SWITCH
@@ -27,8 +29,22 @@ __asm__(".text\n"
         ".size kl_cpu_ctx_switch, .-kl_cpu_ctx_switch\n");
 #endif
 
+/* Stacks given back are kept for the next launch, up to a bound: a block of 512 threads all
+ * waiting at a barrier holds 512 stacks, and mapping, guarding and unmapping them on every
+ * launch made a rung 5 run of a thousand small launches spend most of its time in the kernel
+ * (the OS's, not the emulated one). */
+#define POOL_MAX 2048
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static char *pool[POOL_MAX];
+static size_t pool_n;
+
 char *cpu_coro_stack_map(void)
 {
+    pthread_mutex_lock(&pool_mu);
+    char *kept = pool_n ? pool[--pool_n] : NULL;
+    pthread_mutex_unlock(&pool_mu);
+    if (kept)
+        return kept;
     char *m = mmap(NULL, STACK_BYTES + GUARD_BYTES, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (m == MAP_FAILED)
@@ -55,7 +71,13 @@ void cpu_coro_stack_unmap(char *stack)
 #if CPU_CORO_ASAN
     __asan_unpoison_memory_region(stack, STACK_BYTES);
 #endif
-    munmap(stack - GUARD_BYTES, STACK_BYTES + GUARD_BYTES);
+    pthread_mutex_lock(&pool_mu);
+    bool keep = pool_n < POOL_MAX;
+    if (keep)
+        pool[pool_n++] = stack;
+    pthread_mutex_unlock(&pool_mu);
+    if (!keep)
+        munmap(stack - GUARD_BYTES, STACK_BYTES + GUARD_BYTES);
 }
 
 void cpu_coro_prepare(struct cctx *c, char *stack, void (*entry)(void), const void *tmpl)

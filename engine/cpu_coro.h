@@ -79,16 +79,18 @@ static inline uint64_t cpu_coro_rng(uint64_t *s)
 }
 
 /* A stack of STACK_BYTES above a guard page (an overflow faults instead of corrupting), with
- * clean sanitizer shadow; NULL when it cannot be mapped. */
+ * clean sanitizer shadow; NULL when it cannot be mapped. One given back earlier is handed out
+ * again first (thread-safe). */
 char *cpu_coro_stack_map(void);
 
 /* Before a stack serves a new coroutine: the previous one never returned from its entry, so
  * that frame's redzones are cleared (every deeper frame returned and cleared its own). */
 void cpu_coro_stack_reuse(char *stack);
 
-/* Unmaps a stack of cpu_coro_stack_map, clearing its shadow first: shadow memory outlives
+/* Gives back a stack of cpu_coro_stack_map, clearing its shadow first: shadow memory outlives
  * munmap, and a later mapping at this address (a buffer of the next check in the same
- * process) must not inherit this stack's redzones. */
+ * process) must not inherit this stack's redzones. Up to 2048 stacks are kept mapped for
+ * later launches; the rest are unmapped. */
 void cpu_coro_stack_unmap(char *stack);
 
 /* Makes c start entry on stack at its first switch. tmpl is a getcontext()ed ucontext_t

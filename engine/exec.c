@@ -1313,6 +1313,7 @@ static int setup(struct eng_exec *e)
     ENG_TRY(get_kernel(e, e->umod, "kl_util_compare", &e->kcmp));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_bitwise", &e->kbit));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_hash", &e->khash));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_refill", &e->khrefill));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
     ENG_TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));

@@ -56,8 +56,8 @@ struct eng_exec {
     struct eng_device_info info;
     struct eng_manifest *m;
     struct eng_module *mod, *umod;
-    struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khcheck, *kcopy,
-        *kdelay, *kties, *knan, *kprop, *kunw;
+    struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khrefill,
+        *khcheck, *kcopy, *kdelay, *kties, *knan, *kprop, *kunw;
     eng_dptr res;
     unsigned ugrid, ublock;
     char target[80];            /* the compile target */

@@ -15,6 +15,7 @@ struct eng_plan_opts {
     int wave;
     const char *code_object;    /* prebuilt suite code object (a path) or NULL */
     enum eng_schedule schedule; /* for rung checks; baselines always use the default */
+    bool schedule_given;        /* --schedule was given: it wins over a suite's own schedule */
     uint64_t seed;
     int repeats;                /* --repeat; 0 = from the manifest */
     bool repeat_auto;           /* --repeat auto: N from the failure rate, never the manifest's N */

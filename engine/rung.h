@@ -127,6 +127,8 @@ struct eng_rung5_spec {
     double failure_rate;          /* p to catch (default 0.01) */
     double confidence;            /* default 0.99: N = ceil(ln(1-c) / ln(1-p)) */
     int repeats;                  /* explicit N; 0 = from p and c */
+    int schedule;                 /* the cpu schedule its repeats need when --schedule is not
+                                     given (enum eng_schedule); -1: the run's own */
     size_t nwide;
     struct eng_shape *wide;       /* widest rows; default the default shape */
 };

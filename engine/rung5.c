@@ -10,17 +10,24 @@
 
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
-    static const char *const keys[] = {"failure_rate", "confidence", "repeats", "wide", NULL};
+    static const char *const keys[] = {"failure_rate", "confidence", "repeats", "schedule", "wide",
+                                       NULL};
+    /* in the order of enum eng_schedule */
+    static const char *const schedules[] = {"default", "adversarial", "random", "pct"};
     struct eng_rung5_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     r->failure_rate = 0.01;
     r->confidence = 0.99;
+    r->schedule = -1;
     if (!eng_mp_only_keys(p, j, "rungs.5", keys))
         return false;
     double rep = 0;
     if (!eng_mp_number(p, j, "failure_rate", "rungs.5.failure_rate", 1e-9, 0.999, &r->failure_rate) ||
         !eng_mp_number(p, j, "confidence", "rungs.5.confidence", 0.5, 0.999999, &r->confidence) ||
         !eng_mp_number(p, j, "repeats", "rungs.5.repeats", 0, 1e6, &rep))
+        return false;
+    if (cJSON_GetObjectItemCaseSensitive(j, "schedule") &&
+        !eng_mp_enum(p, j, "schedule", "rungs.5.schedule", schedules, 4, -1, &r->schedule))
         return false;
     r->repeats = (int)rep;
     return eng_mp_shapes(p, m, j, "wide", "rungs.5.wide", false, &r->nwide, &r->wide);
@@ -55,8 +62,13 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         snprintf(name, sizeof name, "repeat-%s", s->n ? tag : "default");
         size_t first = *b->n;
         eng_plan_add(b, name, ENG_MODE_REPEAT, false, s, 1, n, 0);
-        for (size_t k = first; k < *b->n; k++)
+        for (size_t k = first; k < *b->n; k++) {
             (*b->list)[k].confidence = conf;
+            /* A rare race declares the schedule whose interleavings reach it at its rate (a
+             * fixed order never does); --schedule still wins, to show that. */
+            if (r->schedule >= 0 && !b->o->schedule_given)
+                (*b->list)[k].spec.schedule = (enum eng_schedule)r->schedule;
+        }
     }
     return 0;
 }
@@ -110,6 +122,160 @@ static int repeat_bytes(struct eng_exec *e, struct eng_inst *in, eng_dptr *gold,
     return 0;
 }
 
+/* Small outputs, many repeats: the per-repeat cost is then launches, not bytes. Each output
+ * gets ROT_COPIES copies (the first is the instance's own buffer), consecutive repeats write
+ * into consecutive copies, and after ROT_COPIES repeats one kl_util_hash_refill per output
+ * hashes every copy into its repeat's slot and puts the sentinel back: a repeat costs its own
+ * launch and an eighth of a hash launch, where a fill, the launch and a hash each cost one.
+ * Large outputs keep one buffer (bytes dominate there, and copies would cost memory). */
+#define ROT_COPIES 8
+#define ROT_MAX_BYTES ((uint64_t)1 << 20)   /* per output */
+#define BIG_BATCH 1024                      /* repeats per graph for small outputs... */
+#define BIG_BATCH_FROM 8192                 /* ...when N is at least this */
+
+struct rotation {
+    int copies;            /* 1: not rotating */
+    uint64_t nout;
+    eng_dptr *base;        /* [o * copies + k], k >= 1: the extra copies' allocations */
+    eng_dptr table;        /* device: [o * copies + k] each copy's data pointer */
+    eng_dptr gres;         /* device: guard-check result words of the extra copies */
+};
+
+static bool rotation_fits(const struct eng_exec *e, const struct eng_inst *in, const size_t *outs,
+                          uint64_t nout, int batch)
+{
+    const struct eng_manifest *m = e->m;
+    if (!e->B->graph_begin || in->sampled || nout == 0 || batch % ROT_COPIES != 0)
+        return false;
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (m->buffers[i].role == ENG_ROLE_SCRATCH && !e->s->scratch_once)
+            return false; /* a reset per repeat: keep the plain sequence */
+    for (uint64_t o = 0; o < nout; o++)
+        if (in->var[outs[o]].padded_bytes > ROT_MAX_BYTES || in->var[outs[o]].padded_bytes < 8)
+            return false;
+    return true;
+}
+
+/* Allocates the extra copies, fills them (guards included) and the first copy's data with
+ * the sentinel, and uploads the pointer table. */
+static int rotation_setup(struct eng_exec *e, struct eng_inst *in, const size_t *outs,
+                          uint64_t nout, struct rotation *rot)
+{
+    const int K = ROT_COPIES;
+    rot->copies = K;
+    rot->nout = nout;
+    rot->base = xcalloc(nout * K, sizeof *rot->base);
+    uint64_t *tab = xcalloc(nout * K, sizeof *tab);
+    int rc = -1;
+    for (uint64_t o = 0; o < nout; o++) {
+        struct eng_bufi *v = &in->var[outs[o]];
+        uint64_t pat = eng_dtype_sentinel(e->m->buffers[outs[o]].dtype), bytes = v->padded_bytes;
+        void *a0[] = {&v->data, &bytes, &pat};
+        if (eng_exec_ulaunch(e, e->kpat, bytes / 8 + 1, NULL, a0))
+            goto out;
+        tab[o * K] = v->data;
+        for (int k = 1; k < K; k++) {
+            eng_dptr *b = &rot->base[o * K + k];
+            uint64_t all = v->alloc;
+            if (e->B->mem_alloc(e->ctx, v->alloc, b, e->err, sizeof e->err))
+                goto out;
+            void *a[] = {b, &all, &pat};
+            if (eng_exec_ulaunch(e, e->kpat, all / 8 + 1, NULL, a))
+                goto out;
+            tab[o * K + k] = *b + ENG_GUARD_BYTES;
+        }
+    }
+    if (e->B->mem_alloc(e->ctx, nout * K * 8, &rot->table, e->err, sizeof e->err) ||
+        e->B->memcpy_htod(e->ctx, rot->table, tab, nout * K * 8, NULL, e->err, sizeof e->err) ||
+        e->B->mem_alloc(e->ctx, 8 * 8, &rot->gres, e->err, sizeof e->err) ||
+        e->B->memset_d8(e->ctx, rot->gres, 0, 8 * 8, NULL, e->err, sizeof e->err))
+        goto out;
+    rc = 0;
+out:
+    free(tab);
+    return rc;
+}
+
+/* Points every argument that names output outs[o] at copy k (copy 0: the buffer itself). */
+static void rotation_point(struct eng_exec *e, struct eng_inst *in, const size_t *outs,
+                           const struct rotation *rot, int k)
+{
+    const struct eng_manifest *m = e->m;
+    for (size_t i = 0; i < m->nargs; i++)
+        for (uint64_t o = 0; o < rot->nout; o++)
+            if (m->args[i].buffer >= 0 && (size_t)m->args[i].buffer == outs[o]) {
+                eng_dptr p = k ? rot->base[o * rot->copies + k] + ENG_GUARD_BYTES
+                               : in->var[outs[o]].data;
+                memcpy(in->vals_var[i], &p, sizeof p);
+            }
+}
+
+/* One group of `copies` repeats inside the capture: each launch into its own copy, then per
+ * output one hash-and-refill of every copy into the slots of repeats first .. first+copies-1. */
+static int rotation_group(struct eng_exec *e, struct eng_inst *in, const size_t *outs,
+                          const struct rotation *rot, eng_dptr slots, int first,
+                          struct eng_stream *s)
+{
+    const int K = rot->copies;
+    for (int k = 0; k < K; k++) {
+        rotation_point(e, in, outs, rot, k);
+        int rc = eng_exec_launch_var(e, in, s);
+        rotation_point(e, in, outs, rot, 0);
+        ENG_TRY(rc);
+    }
+    for (uint64_t o = 0; o < rot->nout; o++) {
+        struct eng_bufi *v = &in->var[outs[o]];
+        uint64_t ncopies = (uint64_t)K, bytes = v->padded_bytes, stride = rot->nout;
+        uint64_t pat = eng_dtype_sentinel(e->m->buffers[outs[o]].dtype);
+        eng_dptr tab = rot->table + o * K * 8, sl = slots + ((uint64_t)first * rot->nout + o) * 8;
+        uint64_t per = (bytes / 8 + e->ublock - 1) / e->ublock;
+        uint64_t cap = e->ugrid / (unsigned)K;
+        per = per < 1 ? 1 : per > cap ? (cap < 1 ? 1 : cap) : per;
+        unsigned g[3] = {(unsigned)(per * (uint64_t)K), 1, 1}, b[3] = {e->ublock, 1, 1};
+        void *a[] = {&tab, &ncopies, &bytes, &sl, &stride, &pat};
+        ENG_TRY(e->B->launch(e->ctx, e->khrefill, g, b, 0, s, a, e->err, sizeof e->err));
+    }
+    return 0;
+}
+
+/* The extra copies' guards after the run: a repeat that wrote outside its copy. Returns the
+ * changed guard words (0: none), or -1 on a runtime error. */
+static int64_t rotation_guards(struct eng_exec *e, struct eng_inst *in, const size_t *outs,
+                               const struct rotation *rot)
+{
+    for (uint64_t o = 0; o < rot->nout; o++) {
+        struct eng_bufi *v = &in->var[outs[o]];
+        uint64_t pat = eng_dtype_sentinel(e->m->buffers[outs[o]].dtype);
+        for (int k = 1; k < rot->copies; k++) {
+            eng_dptr lo = rot->base[o * rot->copies + k], hi = lo + ENG_GUARD_BYTES + v->padded_bytes;
+            uint64_t nlo = ENG_GUARD_BYTES, nhi = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
+            eng_dptr gres = rot->gres;
+            void *a1[] = {&lo, &nlo, &pat, &gres};
+            void *a2[] = {&hi, &nhi, &pat, &gres};
+            if (eng_exec_ulaunch(e, e->kchk, nlo / 8 + 1, NULL, a1) ||
+                (nhi && eng_exec_ulaunch(e, e->kchk, nhi / 8 + 1, NULL, a2)))
+                return -1;
+        }
+    }
+    uint64_t w[8];
+    if (eng_exec_sync_all(e, NULL) ||
+        e->B->memcpy_dtoh(e->ctx, w, rot->gres, sizeof w, NULL, e->err, sizeof e->err))
+        return -1;
+    return (int64_t)w[0];
+}
+
+static void rotation_free(struct eng_exec *e, struct rotation *rot)
+{
+    for (uint64_t i = 0; rot->base && i < rot->nout * (uint64_t)rot->copies; i++)
+        if (rot->base[i])
+            e->B->mem_free(e->ctx, rot->base[i]);
+    if (rot->table)
+        e->B->mem_free(e->ctx, rot->table);
+    if (rot->gres)
+        e->B->mem_free(e->ctx, rot->gres);
+    free(rot->base);
+}
+
 /* Rung 5: N repeats must equal the first run bit for bit. Each repeat adds a one-pass content
  * hash of every output into its own slot, and one check per batch compares the slots with the
  * first run's hashes on the device: a repeat reads its output once (a byte comparison with the
@@ -130,15 +296,17 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
     struct eng_graph *g = NULL;
     eng_dptr gold_hash = 0, slots = 0;
     bool use_graph = e->B->graph_begin != NULL;
-    /* Up to 32 repeats per graph, so the per-replay launch cost is spread over them; the
-     * repeat count is rounded up to whole replays. */
-    int batch = use_graph ? (n < 32 ? n : 32) : n;
-    int replays = use_graph ? (n + batch - 1) / batch : 0;
-    if (use_graph)
-        n = batch * replays;
+    struct rotation rot = {.copies = 1};
     for (size_t i = 0; i < m->nbuffers; i++)
         if (m->buffers[i].role == ENG_ROLE_OUTPUT)
             outs[nout++] = i;
+    /* Up to 32 repeats per graph, so the per-replay launch cost is spread over them, and 1024
+     * for small outputs when N is large; the repeat count is rounded up to whole replays. */
+    int most = n >= BIG_BATCH_FROM && rotation_fits(e, in, outs, nout, BIG_BATCH) ? BIG_BATCH : 32;
+    int batch = use_graph ? (n < most ? n : most) : n;
+    int replays = use_graph ? (n + batch - 1) / batch : 0;
+    if (use_graph)
+        n = batch * replays;
     uint64_t nslots = (uint64_t)batch * nout;
     if (e->B->mem_alloc(e->ctx, (nout ? nout : 1) * 8, &gold_hash, e->err, sizeof e->err) ||
         e->B->mem_alloc(e->ctx, (nslots ? nslots : 1) * 8, &slots, e->err, sizeof e->err) ||
@@ -165,9 +333,15 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
         goto out;
     if (e->B->stream_create(e->ctx, &s, e->err, sizeof e->err))
         goto out;
+    if (rotation_fits(e, in, outs, nout, batch) &&
+        (rotation_setup(e, in, outs, nout, &rot) || eng_exec_sync_all(e, NULL)))
+        goto out;
     if (use_graph && e->B->graph_begin(e->ctx, s, e->err, sizeof e->err))
         goto out;
-    for (int r = 0; r < batch; r++) {
+    for (int r = 0; rot.copies > 1 && r < batch; r += rot.copies)
+        if (rotation_group(e, in, outs, &rot, slots, r, s))
+            goto out;
+    for (int r = 0; rot.copies == 1 && r < batch; r++) {
         /* Outputs back to the sentinel before every repeat (inside the graph): a repeat that
          * writes nothing must not match the first run by leaving its output in place. */
         if (eng_exec_prepare_outputs_of(e, in, ENG_OUT_SENTINEL, 1, s) ||
@@ -206,6 +380,17 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
     if (eng_exec_res_read(e, w, NULL))
         goto out;
     e->out->repeats = n;
+    if (rot.copies > 1) {
+        int64_t bad = rotation_guards(e, in, outs, &rot);
+        if (bad < 0)
+            goto out;
+        if (bad) {
+            e->failed = true;
+            eng_exec_note(e, "%d repeats: %lld guard words around the output copies changed (a "
+                          "repeat wrote outside its output)", n, (long long)bad);
+            eng_exec_record_bad(e, -1, bad, NAN);
+        }
+    }
     if (w[26]) {
         e->failed = true;
         /* Name the first differing byte: the same repeats again, compared byte for byte. */
@@ -234,6 +419,7 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
     }
     rc = 0;
 out:
+    rotation_free(e, &rot);
     if (g)
         e->B->graph_destroy(e->ctx, g);
     if (s)

@@ -456,9 +456,9 @@ static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size
     g->nsizes = (int)(x[4] < 1 ? 1 : x[4] > 3 ? 3 : x[4]);
     g->sync_each = x[5] != 0;
     g->scale = scale < 1 ? 1 : scale;
-    if (g->ranks < 2 || g->ranks > R6_MAX_RANKS || g->calls < 1 || g->calls > 100000 ||
+    if (g->ranks < (s->baseline ? 1 : 2) || g->ranks > R6_MAX_RANKS || g->calls < 1 || g->calls > 100000 ||
         blocks < 1 || blocks > R6_MAX_BLOCKS || threads < 32 || threads > 1024) {
-        snprintf(err, errlen, "rung 6: ranks %d (2..%d), calls %d, blocks %lld (1..%d), threads %lld "
+        snprintf(err, errlen, "rung 6: ranks %d (2..%d; 1 for a unit test), calls %d, blocks %lld (1..%d), threads %lld "
                  "(32..1024) out of range", g->ranks, R6_MAX_RANKS, g->calls, (long long)blocks,
                  R6_MAX_BLOCKS, (long long)threads);
         return -1;

@@ -391,7 +391,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     const struct eng_run_opts *o = rn->o;
     struct eng_plan_opts po = {.backend = backend, .device = o->device, .wave = rn->info.wave,
                                .code_object = o->code_object,
-                               .schedule = o->schedule, .seed = o->seed, .repeats = o->repeats,
+                               .schedule = o->schedule, .schedule_given = o->schedule_given,
+                               .seed = o->seed, .repeats = o->repeats,
                                .repeat_auto = o->repeat_auto, .rate = o->rate,
                                .confidence = o->confidence,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,

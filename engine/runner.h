@@ -30,6 +30,7 @@ struct eng_run_opts {
     int wave;                  /* cpu: 32 or 64 (0: 32) */
     const char *code_object;   /* a prebuilt code object to run instead of compiling, or NULL */
     enum eng_schedule schedule;
+    bool schedule_given;       /* --schedule was given: it wins over a suite's own schedule */
     uint64_t seed;
     int repeats;               /* 0: from the manifest */
     bool repeat_auto;          /* --repeat auto: rung 5's N from the failure rate */

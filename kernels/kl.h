@@ -29,6 +29,8 @@
  *   other threads read. On gfx1250 the count is the wave's, so keep copies wave-uniform when
  *   n > 0. Maps: cp.async on sm_80+, global_load_async_to_lds on gfx1250, synchronous copies
  *   elsewhere; the cpu backend lands them at the wait under every schedule but the default.
+ *   kl_load_policy(const kl_u32 *p, policy): a load carrying an AMD cache-policy value
+ *   (KL_CPOL_*), decoded the way the target decodes it (see its definition)
  *   kl_i32 kl_u32 kl_i64 kl_u64 kl_u16 kl_u8 kl_size (64-bit)
  *   kl_bf16 (struct {kl_u16 bits;}), kl_bf16_to_f32, kl_f32_to_bf16 (round to nearest even, NaN
  *   stays a quiet NaN); kl_fp8e4m3 (struct {kl_u8 bits;}), kl_fp8e4m3_to_f32,
@@ -826,6 +828,79 @@ KL_DEVICE void kl_async_copy(T *dst, const T *src)
 
 #else
 #error "kl.h: compile with hipRTC, NVRTC, or -DKL_CPU for the cpu backend"
+#endif
+
+/* ---- cache policies ----------------------------------------------------------------------
+ * kl_load_policy(p, policy) loads a 32-bit word with the cache-policy value an AMD buffer or
+ * global load carries. The same value means different things on different targets: on gfx942
+ * and gfx950 bit 0 is sc0 and bit 4 sc1, and sc0|sc1 (17) is system scope, coherent with other
+ * GPUs; on gfx12 (gfx1250) bits 0-2 are the temporal hint and bits 3-4 the scope, so 17 is
+ * non-temporal at device scope, which other GPUs' writes need not reach. Each target decodes
+ * the value its own way and loads at the scope it names. The cpu and cuda backends decode as
+ * gfx1250 does (the bring-up target). On the cpu backend a load below system scope goes
+ * through a per-rank table of words it read before (each module, i.e. each rank, has its own):
+ * it returns what it kept while the word is still there, the stale line a real non-coherent
+ * cache can return after a peer wrote the memory; a system-scope load always reads memory. */
+#define KL_CPOL_GFX9_SC0 1
+#define KL_CPOL_GFX9_SC1 16
+#define KL_CPOL_GFX12_NT 1
+#define KL_CPOL_GFX12_SCOPE_DEV 16
+#define KL_CPOL_GFX12_SCOPE_SYS 24
+#if !defined(KL_CPU) && (defined(__HIPCC_RTC__) || defined(__HIP__)) && defined(__GFX9__)
+/* the system-coherent value of this target */
+#define KL_CPOL_SYSTEM (KL_CPOL_GFX9_SC0 | KL_CPOL_GFX9_SC1)
+KL_DEVICE int kl_cpol_scope(int policy)
+{
+    return (policy & KL_CPOL_GFX9_SC0) && (policy & KL_CPOL_GFX9_SC1) ? KL_SCOPE_SYSTEM
+                                                                      : KL_SCOPE_DEVICE;
+}
+#else
+#define KL_CPOL_SYSTEM KL_CPOL_GFX12_SCOPE_SYS
+KL_DEVICE int kl_cpol_scope(int policy)
+{
+    return (policy & KL_CPOL_GFX12_SCOPE_SYS) == KL_CPOL_GFX12_SCOPE_SYS ? KL_SCOPE_SYSTEM
+                                                                         : KL_SCOPE_DEVICE;
+}
+#endif
+#if defined(KL_CPU)
+/* 4096 sets of 8 ways, set = word address mod 4096: the words of one contiguous buffer of up
+ * to 4096 words fall in distinct sets, so up to 8 peers' buffers never evict each other
+ * whatever their addresses, and what a load returns does not depend on where the allocator
+ * put them. An entry is (word address / 4096 + 1) << 32 | value; 0 is empty. */
+#define KL_CPU_NC_SETS 4096u
+#define KL_CPU_NC_WAYS 8u
+static unsigned long long kl_cpu_nc[KL_CPU_NC_SETS * KL_CPU_NC_WAYS];
+static inline KL_CPU_NOSAN kl_u32 kl_cpu_load_nc(const kl_u32 *p)
+{
+    const unsigned long long a = (unsigned long long)(__UINTPTR_TYPE__)p >> 2;
+    const unsigned long long tag = (a / KL_CPU_NC_SETS + 1) & 0xffffffffull;
+    unsigned long long *set = &kl_cpu_nc[(a % KL_CPU_NC_SETS) * KL_CPU_NC_WAYS];
+    for (unsigned w = 0; w < KL_CPU_NC_WAYS; w++) {
+        const unsigned long long kept = __atomic_load_n(&set[w], __ATOMIC_RELAXED);
+        if (kept >> 32 == tag)
+            return (kl_u32)kept;
+    }
+    const kl_u32 v = kl_atomic_load_relaxed(p, KL_SCOPE_DEVICE);
+    for (unsigned w = 0; w < KL_CPU_NC_WAYS; w++) {
+        unsigned long long empty = 0;
+        if (__atomic_compare_exchange_n(&set[w], &empty, tag << 32 | v, false, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return v;
+    }
+    __atomic_store_n(&set[a % KL_CPU_NC_WAYS], tag << 32 | v, __ATOMIC_RELAXED); /* full */
+    return v;
+}
+KL_DEVICE kl_u32 kl_load_policy(const kl_u32 *p, int policy)
+{
+    return kl_cpol_scope(policy) == KL_SCOPE_SYSTEM ? kl_atomic_load_relaxed(p, KL_SCOPE_SYSTEM)
+                                                    : kl_cpu_load_nc(p);
+}
+#else
+KL_DEVICE kl_u32 kl_load_policy(const kl_u32 *p, int policy)
+{
+    return kl_cpol_scope(policy) == KL_SCOPE_SYSTEM ? kl_atomic_load_relaxed(p, KL_SCOPE_SYSTEM)
+                                                    : kl_atomic_load_relaxed(p, KL_SCOPE_DEVICE);
+}
 #endif
 
 /* ---- shared by every target ------------------------------------------------------------- */

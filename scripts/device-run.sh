@@ -11,7 +11,7 @@
 # JUnit files, the results database).
 #
 #   bash scripts/device-run.sh [STEP...]     steps: env devices compile bench peer worker cases
-#                                            matrix model repeat (default: all, in that order: the short ones
+#                                            matrix model repeat repeat-bench (default: all, in that order: the short ones
 #                                            first, the rung matrix last with what time is left)
 # Environment: OUT, KL_BUNDLE, KL_BACKEND (cuda), KL_DEADLINE (seconds for the whole run, 510),
 #   KL_OLD (an older kladder the worker step times beside this one), KL_REPEAT (its runs, 5),
@@ -247,6 +247,13 @@ do_repeat() {
         --confidence "${KL_CONFIDENCE:-0.95}" --timeout "${KL_REPEAT_LIMIT:-240}" --json --no-progress
 }
 
+# The repeat benchmark (bench/RESULTS.md): 1.28e8 repeats of the smallest kernel by one
+# `kladder run`, timed by the wall clock (target: 180 s).
+do_repeat_bench() {
+    step repeat-bench "${KL_BENCH_LIMIT:-300}" "$WORK/repeat-bench.txt" env KLADDER="$K" \
+        bash bench/repeat_rate.sh --backend "$BACKEND" --timeout "${KL_BENCH_LIMIT:-300}"
+}
+
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(env devices compile bench peer worker cases matrix)
 for s in "${steps[@]}"; do
@@ -261,6 +268,7 @@ for s in "${steps[@]}"; do
         worker) do_worker ;;
         model) do_model ;;
         repeat) do_repeat ;;
+        repeat-bench) do_repeat_bench ;;
         *) echo "device-run: unknown step '$s'" >&2 ;;
     esac
 done

@@ -49,7 +49,8 @@ static void print_help(void)
            "                               cpu backend schedule for rung checks (default\n"
            "                               adversarial; baselines always run the default); pct\n"
            "                               interleaves at every memory access and reports data\n"
-           "                               races (slower)\n"
+           "                               races (slower); it wins over a rung 5 suite's own\n"
+           "                               schedule (a rare race declares random)\n"
            "  --seed N                     seed for inputs and the random schedule (default 1)\n"
            "  --inputs FILE|DIR            rung 2: replay captured tensors (safetensors or .npy)\n"
            "                               named like the suite's input buffers\n"
@@ -259,6 +260,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
             o.code_object = v;
         } else if (!strcmp(a, "--schedule")) {
             NEED();
+            o.schedule_given = true;
             if (!strcmp(v, "default"))
                 o.schedule = ENG_SCHED_DEFAULT;
             else if (!strcmp(v, "adversarial"))

@@ -60,3 +60,22 @@ tap_check "--repeat N with --rate: usage error (exit 2)" test $rc -eq 2
     --no-progress >"$KL_TMP/bad.txt" 2>&1
 rc=$?
 tap_check "--rate 1.5: usage error naming the option" sh -c "test $rc -eq 2 && grep -q -- '--rate expects a probability' '$KL_TMP/bad.txt'"
+
+# Small outputs rotate through copies inside the graph, one hash-and-refill per 8 repeats: a
+# kernel of ours that writes one element past its output from its second call on passes its
+# first run, and its repeats' stores land in the guards of the copies they were given.
+o=tests/engine/fixtures/late_oob.json
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite $o --backend cpu --no-progress \
+    --timeout 30 >"$KL_TMP/oob.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/oob.txt"
+tap_check "late out-of-bounds kernel: expectation met (exit 0)" test $rc -eq 0
+tap_check "its repeats' stores outside the output copies are counted" \
+    grep -qE '^ +64 repeats: 7 guard words around the output copies changed' "$KL_TMP/oob.txt"
+# Large N on a small output: 1024 repeats per graph, N rounded up to whole graphs.
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite bench/repeat_tiny.json --backend cpu \
+    --no-progress --repeat 8200 --timeout 60 >"$KL_TMP/big.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/big.txt"
+tap_check "--repeat 8200 on the benchmark's tiny kernel: 9216 repeats (9 graphs of 1024), all equal" \
+    sh -c "test $rc -eq 0 && grep -qE '^ +9216 repeats equal to the first run' '$KL_TMP/big.txt'"

@@ -4,7 +4,7 @@
 . tests/screen/runs_lib
 
 # The built-in index: the cases whose entry names a reproducer suite (counted here from the
-# data, not from the screen); aiter-4841 has none.
+# data, not from the screen); aiter-6360 has none.
 nrep=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for c in d["cases"] if c.get("reproducer")))' data/cases.json)
 real=$KL_TMP/real.db
 "$KLADDER" --db "$real" cases >/dev/null || { tap_fail "the built-in index loads"; exit 0; }
@@ -30,12 +30,12 @@ screen_check cases-repro-column
 f=$SCREENS/cases-repro-column.screen
 tap_check "a Repro column" grep -q '│ Case  *Repo  *Gap  *Rung  *Repro ' "$f"
 tap_check "atom-2533 is marked ▶" grep -qE '│ atom-2533 .* R4 +▶ ' "$f"
-tap_check "aiter-4841 is not" sh -c "grep -E '│ aiter-4841 ' '$f' | grep -qv '▶'"
+tap_check "aiter-6360 is not" sh -c "grep -E '│ aiter-6360 ' '$f' | grep -qv '▶'"
 g=$SCREENS/cases-repro-only.screen
 tap_check "the sidebar counts $nrep with a reproducer" grep -qE "^. ▶ has one +$nrep │" "$g"
 tap_check "the filter keeps the $nrep" grep -q "^Case 1 of $nrep (32 in the index) · with a reproducer\$" "$g"
 tap_check "every case listed has one" test "$(grep -cE '│ [a-z]+-[0-9]+ .*▶ ' "$g")" -eq "$nrep"
-tap_check "aiter-4841 is gone" sh -c "! grep -q 'aiter-4841' '$g'"
+tap_check "aiter-6360 is gone" sh -c "! grep -q 'aiter-6360' '$g'"
 ids() { sed -nE 's/^.*│ ([a-z]+-[0-9]+) +([a-z]+) .*/\2 \1/p' "$1"; }
 tap_check "s s: sorted by repo, the heading says so" grep -q '│ Case  *Repo▲ ' "$SCREENS/cases-sort-repo.screen"
 tap_check "s s: the rows in repo order" sh -c "ids() { sed -nE 's/^.*│ ([a-z]+-[0-9]+) +([a-z]+) .*/\\2 \\1/p' \"\$1\"; }; \

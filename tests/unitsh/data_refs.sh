@@ -29,7 +29,8 @@ REPRODUCERS = {"aiter-6402", "flydsl-1199", "flydsl-1264", "aiter-6344", "atom-2
                "flydsl-1220", "aiter-4812", "aiter-6446", "flydsl-1024", "sglang-37751", "sglang-41687",
                "flydsl-1153", "flydsl-1277", "flydsl-1088", "flydsl-1228", "aiter-4987",
                "flydsl-1020", "flydsl-1213", "atom-1750", "aiter-5801", "aiter-6127",
-               "aiter-5465", "flydsl-1253", "aiter-5418", "aiter-6170", "sglang-41868"}
+               "aiter-5465", "flydsl-1253", "aiter-5418", "aiter-6170", "sglang-41868", "aiter-4841",
+               "flydsl-1214"}
 # the order of the source document's grouping table, cases 1 to 32
 ORDER = ["aiter-6402", "atom-2533", "flydsl-1199", "flydsl-1264", "aiter-4987", "atom-1750", "aiter-5801",
          "flydsl-1213", "flydsl-1020", "aiter-6127", "flydsl-1024", "sglang-37751", "sglang-41687",
