@@ -1178,8 +1178,14 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     size_t len;
     char *log = xmalloc(16384);
     log[0] = '\0';
-    if (eng_session_code(e->B, e->target, file, src, &code, &len, log, 16384) != 0) {
-        snprintf(e->err, sizeof e->err, "compiling %s for %s failed: %.900s", file, e->target, log);
+    /* A lag build (kernels/kl.h, KL_LAG): the flag reaches the compiler and the cache key. */
+    char lag[32];
+    snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)e->s->lag);
+    const char *const lag_flags[] = {lag, NULL};
+    if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
+                         log, 16384) != 0) {
+        snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.900s", file,
+                 e->s->lag ? " (lag build)" : "", e->target, log);
         free(log);
         return -1;
     }
