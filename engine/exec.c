@@ -1474,10 +1474,12 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
             const struct eng_sample *sm = &ins[0].sample;
             snprintf(out->oracle, sizeof out->oracle, "reference+sentinel (sampled)");
             eng_exec_note(&e, "sampled on the cpu backend: %zu of %llu blocks ran (the tiles of %s at "
-                          "each 2^31 and 2^32-byte cliff it reaches, the first and the last), "
+                          "each 2^31 and 2^32-byte cliff it reaches%s, the first and the last), "
                           "oracles over those %llu of %llu elements",
                           sm->nblocks, (unsigned long long)sm->all_blocks,
-                          e.m->buffers[sm->out].name, (unsigned long long)sm->elems,
+                          e.m->buffers[sm->out].name,
+                          sm->element_cliffs ? " and each 2^31 and 2^32-element one" : "",
+                          (unsigned long long)sm->elems,
                           (unsigned long long)ins[0].var[sm->out].padded_elems);
         }
         for (size_t i = 0; rc == 0 && ins[0].rows_sampled && i < e.m->nbuffers; i++) {
