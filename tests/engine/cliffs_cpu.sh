@@ -75,7 +75,7 @@ cp tests/engine/fixtures/rows_idx32.kl "$KL_TMP/"
 tap_check "rows with byte cliffs only (2^31 and 2^32 bytes): the buggy variant escapes" \
     grep -q 'not caught: .*rows_bytes.json rung 1' "$KL_TMP/rb.txt"
 
-# flydsl-1020's second bug: one call with B*S*H*D just above 2^31 (rows R = B*S*H, D = 64).
+# flydsl-1020's second bug: one call with B*S*H*D just above 2^31 (rows R = B*S*H, D = 256).
 "$KLADDER" --db "$db" run --rung 1 --suite flydsl-1020 --backend cpu --no-progress --timeout $t \
     >"$KL_TMP/fl.txt" 2>&1
 rc=$?
@@ -84,8 +84,8 @@ tap_check "flydsl-1020 rung 1 on cpu: expectation met (exit 0)" test "$rc" -eq 0
 tap_check "flydsl-1020: the unit test passes both variants" \
     test "$(grep -cE '^pass +baseline-(fixed|buggy) +r1 ' "$KL_TMP/fl.txt")" -eq 2
 tap_check "flydsl-1020: just below 2^31 elements the 32-bit index passes" \
-    grep -qE '^pass +buggy +r1 cliff-O-below2\^31el-R33554431 ' "$KL_TMP/fl.txt"
+    grep -qE '^pass +buggy +r1 cliff-O-below2\^31el-R8388607 ' "$KL_TMP/fl.txt"
 tap_check "flydsl-1020: just above 2^31 elements the buggy variant drops the row past the cliff" \
-    grep -q 'O: 64 of the 448 sampled elements differ from the reference (first at \[33554432, 0\]).*64 never written' "$KL_TMP/fl.txt"
+    grep -q 'O: 256 of the 1792 sampled elements differ from the reference (first at \[8388608, 0\]).*256 never written' "$KL_TMP/fl.txt"
 tap_check "flydsl-1020: the 64-bit index passes every cliff" \
     test "$(grep -cE '^pass +fixed +r1 cliff-O-' "$KL_TMP/fl.txt")" -eq 4
