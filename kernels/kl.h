@@ -35,6 +35,9 @@
  *   - Wave operations are called by every live lane of the wave (no divergence around them).
  *   - Index with 64-bit arithmetic and grid-stride loops wherever a size can pass 2^31.
  *
+ * With KL_LAG=S defined (a lag build, engine option --lag), __syncthreads() and kl_fence_*()
+ * also hold one seeded wave of a block back (the section "lag builds" near the end).
+ *
  * With KL_ABI_ONLY defined (C or C++), only the cpu backend's ABI structs are declared: the
  * engine's emulator includes this file that way, so both sides share one definition. */
 #ifndef KL_DIALECT_H
