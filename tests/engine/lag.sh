@@ -58,6 +58,15 @@ for wave in 32 64; do
     done
 done
 
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite $dl --backend cpu --no-progress --schedule default \
+    --lag 3 --variant fixed --json >"$KL_TMP/j.json" 2>/dev/null
+tap_check "--json: a lag copy carries its seed, a plain check none" \
+    python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['checks']
+lag = {x['check']: x.get('lag') for x in c if x['variant'] == 'fixed'}
+sys.exit(0 if lag == {'repeat-default': None, 'repeat-default-lag3': 3} else 1)" "$KL_TMP/j.json"
+
 # auto (the default) plans no lag copy on the cpu backend: its schedule lags waves already.
 run "$KL_TMP/auto.txt" 2 $dl
 tap_check "--lag auto on the cpu backend: no lag copies" bash -c "! grep -q -- '-lag[0-9]' '$KL_TMP/auto.txt'"
