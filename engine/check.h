@@ -31,6 +31,8 @@ struct eng_check_spec {
     int wave;                   /* cpu: 32 or 64 */
     enum eng_schedule schedule; /* cpu */
     uint64_t seed;
+    uint32_t lag;               /* 0: the kernel under test built plainly; S: built with
+                                 * KL_LAG=S, one wave of a block held back (kernels/kl.h) */
     char *suite;                /* a suite name or a manifest path */
     char *code_object;          /* a prebuilt code object of the suite's kernels (path) or NULL:
                                  * loaded instead of compiling the suite's source */

@@ -61,6 +61,8 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->seed);
     cJSON_AddStringToObject(o, "seed", seed);
+    if (s->lag)
+        cJSON_AddNumberToObject(o, "lag", s->lag);
     cJSON_AddStringToObject(o, "suite", s->suite);
     if (s->code_object)
         cJSON_AddStringToObject(o, "code_object", s->code_object);
@@ -137,6 +139,8 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->wave = (int)num_of(o, "wave", 32);
     out->schedule = (enum eng_schedule)sched;
     out->seed = seed ? strtoull(seed, NULL, 10) : 0;
+    double lag = num_of(o, "lag", 0);
+    out->lag = lag >= 0 && lag <= 4294967295.0 ? (uint32_t)lag : 0;
     out->suite = xstrdup(suite);
     const char *co = str_of(o, "code_object");
     out->code_object = co ? xstrdup(co) : NULL;

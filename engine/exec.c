@@ -1179,8 +1179,14 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     size_t len;
     char *log = xmalloc(16384);
     log[0] = '\0';
-    if (eng_session_code(e->B, e->target, file, src, &code, &len, log, 16384) != 0) {
-        snprintf(e->err, sizeof e->err, "compiling %s for %s failed: %.900s", file, e->target, log);
+    /* A lag build (kernels/kl.h, KL_LAG): the flag reaches the compiler and the cache key. */
+    char lag[32];
+    snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)e->s->lag);
+    const char *const lag_flags[] = {lag, NULL};
+    if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
+                         log, 16384) != 0) {
+        snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.900s", file,
+                 e->s->lag ? " (lag build)" : "", e->target, log);
         if (e->spec_shape[0]) /* the failure is this shape's: its verdict, not the tool's error */
             eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
         free(log);
@@ -1495,10 +1501,12 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
             const struct eng_sample *sm = &ins[0].sample;
             snprintf(out->oracle, sizeof out->oracle, "reference+sentinel (sampled)");
             eng_exec_note(&e, "sampled on the cpu backend: %zu of %llu blocks ran (the tiles of %s at "
-                          "each 2^31 and 2^32-byte cliff it reaches, the first and the last), "
+                          "each 2^31 and 2^32-byte cliff it reaches%s, the first and the last), "
                           "oracles over those %llu of %llu elements",
                           sm->nblocks, (unsigned long long)sm->all_blocks,
-                          e.m->buffers[sm->out].name, (unsigned long long)sm->elems,
+                          e.m->buffers[sm->out].name,
+                          sm->element_cliffs ? " and each 2^31 and 2^32-element one" : "",
+                          (unsigned long long)sm->elems,
                           (unsigned long long)ins[0].var[sm->out].padded_elems);
         }
         for (size_t i = 0; rc == 0 && ins[0].rows_sampled && i < e.m->nbuffers; i++) {

@@ -135,19 +135,24 @@ int eng_sample_plan(const struct eng_manifest *m, const struct eng_values *v, co
             return -1;
         }
     }
-    /* The elements whose tiles are sampled: first and last, and each side of each cliff. */
-    uint64_t at[6];
+    /* The elements whose tiles are sampled: first and last, and each side of each cliff: at
+     * 2^31 and 2^32 bytes (a byte offset in 32 bits) and, for elements wider than a byte, at
+     * 2^31 and 2^32 elements (an element index in 32 bits). */
+    uint64_t at[10];
     size_t nat = 0;
     at[nat++] = 0;
     at[nat++] = total - 1;
-    for (int c = 31; c <= 32; c++) {
-        uint64_t e = (1ull << c) / es;
-        if (e < total) {
-            at[nat++] = e - 1;
-            at[nat++] = e;
+    uint64_t per[2] = {es, 1}; /* bytes per unit: a byte cliff, then an element cliff */
+    for (int c = 31; c <= 32; c++)
+        for (int u = 0; u < (es > 1 ? 2 : 1); u++) {
+            uint64_t e = (1ull << c) / per[u];
+            if (e < total) {
+                at[nat++] = e - 1;
+                at[nat++] = e;
+                out->element_cliffs |= u == 1;
+            }
         }
-    }
-    uint64_t picks[3][6];
+    uint64_t picks[3][10];
     size_t npick[3] = {0, 0, 0};
     for (int g = 0; g < 3; g++)
         if (grid[g] <= 1)

@@ -2,7 +2,8 @@
  * (the 2^31 and 2^32-byte cliffs of rung 1) in seconds.
  *
  * The sample is the blocks whose tiles touch each cliff of the one output (the last element
- * below 2^31 and 2^32 bytes and the first at or past it), plus the first and the last tile.
+ * below 2^31 and 2^32 bytes and the first at or past it, and the same around 2^31 and 2^32
+ * elements where an element is wider than a byte), plus the first and the last tile.
  * A grid dimension walks the output dimension its expression names (grid "ceil(M, 256)" walks
  * dimension "M"), and each block owns ceil(dim / grid) of it: the kernel and the reference must
  * own tiles that way (one tile per block, the same launch). Only the sampled blocks run, the
@@ -11,6 +12,7 @@
 #ifndef KL_ENGINE_EXEC_SAMPLE_H
 #define KL_ENGINE_EXEC_SAMPLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +26,7 @@ struct eng_sample {
     uint64_t (*ranges)[2];      /* [first element, count] of the output, sorted, disjoint */
     size_t nranges;
     uint64_t elems;             /* elements in the ranges */
+    bool element_cliffs;        /* the output reaches 2^31 elements (of more than a byte) too */
 };
 
 /* Plans the sample of the launch (grid, reference grid) at values v. 0, or -1 with the reason

@@ -187,7 +187,7 @@ void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     const void *code;
     size_t len;
     char *log = xmalloc(16384);
-    if (eng_session_code(B, target, "model.kl", src, &code, &len, log, 16384) != 0) {
+    if (eng_session_code(B, target, "model.kl", src, NULL, &code, &len, log, 16384) != 0) {
         snprintf(err, sizeof err, "compiling the model for %s failed: %.800s", target, log);
         free(log);
         goto done;

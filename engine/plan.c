@@ -102,6 +102,52 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
     }
 }
 
+size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS])
+{
+    if (o->code_object)
+        return 0;
+    if (!o->lag_auto) {
+        size_t n = o->nlag < ENG_LAG_MAX_SEEDS ? o->nlag : ENG_LAG_MAX_SEEDS;
+        memcpy(out, o->lag, n * sizeof *out);
+        return n;
+    }
+    const struct eng_backend *B = eng_backend_find(o->backend);
+    if (!B || B->caps.emulated)
+        return 0;
+    for (uint32_t s = 0; s < ENG_LAG_AUTO_SEEDS; s++)
+        out[s] = s + 1;
+    return ENG_LAG_AUTO_SEEDS;
+}
+
+void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
+{
+    uint32_t seeds[ENG_LAG_MAX_SEEDS];
+    size_t ns = eng_plan_lag_seeds(b->o, seeds), last = *b->n;
+    for (size_t k = 0; k < ns; k++)
+        for (size_t i = first; i < last; i++) {
+            if ((*b->list)[i].spec.baseline || (*b->list)[i].spec.lag)
+                continue;
+            *b->list = xrealloc(*b->list, (*b->n + 1) * sizeof **b->list);
+            struct eng_planned *src = &(*b->list)[i], *p = &(*b->list)[(*b->n)++];
+            *p = *src;
+            struct eng_check_spec *s = &p->spec, *o = &src->spec;
+            s->suite = xstrdup(o->suite);
+            s->code_object = NULL;
+            s->variant = xstrdup(o->variant);
+            s->name = xasprintf("%s-lag%u", o->name, (unsigned)seeds[k]);
+            s->shapes = xcalloc(o->nshapes + 1, sizeof *s->shapes);
+            for (size_t j = 0; j < o->nshapes; j++)
+                eng_shape_copy(&s->shapes[j], &o->shapes[j]);
+            s->values = o->values ? xstrdup(o->values) : NULL;
+            s->e2e = o->e2e ? xstrdup(o->e2e) : NULL;
+            s->model = o->model ? xstrdup(o->model) : NULL;
+            s->lag = seeds[k];
+            if (max_repeats > 0 && s->repeats > max_repeats) {
+                s->repeats = max_repeats;
+                p->confidence = 0; /* no longer the N its confidence was chosen for */
+            }
+        }
+}
 
 /* The wave the suite's unit test ran at, where the backend can choose one (rung 3's
  * baseline_wave: a suite with wave seams says which wave its CI had); 0: the run's own. */

@@ -5,9 +5,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/check.h"
 #include "engine/manifest.h"
+
+#define ENG_LAG_MAX_SEEDS 8
+#define ENG_LAG_AUTO_SEEDS 4
 
 struct eng_plan_opts {
     const char *backend;
@@ -24,6 +28,12 @@ struct eng_plan_opts {
     bool fixed, buggy;          /* which variants */
     bool baseline;              /* add the baseline checks */
     const char *inputs;         /* captured tensors to replay (rung 2, engine/replay.h), or NULL */
+    /* Lag builds (kernels/kl.h, KL_LAG) that rungs 2 and 5 add beside their checks: these
+     * seeds, or with lag_auto seeds 1..ENG_LAG_AUTO_SEEDS on a backend that runs kernels on
+     * real hardware and none on an emulating one (its schedule holds waves back already). */
+    uint32_t lag[ENG_LAG_MAX_SEEDS];
+    size_t nlag;
+    bool lag_auto;
 };
 
 struct eng_planned {
@@ -73,6 +83,15 @@ struct eng_plan_builder {
  * shapes are copied. repeats: ENG_MODE_REPEAT; replays: ENG_MODE_GRAPH. */
 void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mode, bool baseline,
                   const struct eng_shape *shapes, size_t nshapes, int repeats, int replays);
+
+/* The lag seeds of a run (struct eng_plan_opts): out gets up to ENG_LAG_MAX_SEEDS; returns how
+ * many. None with a prebuilt code object (it cannot be rebuilt lagged). */
+size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS]);
+
+/* Adds, for each lag seed S of the run, a copy of every rung check (not baseline) planned from
+ * index first on: named NAME-lagS, built with KL_LAG=S, with at most max_repeats repeats
+ * (0: as planned). A race that needs one wave to fall behind shows in some seed's copy. */
+void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats);
 
 /* Sets (or adds) one key of a shape; merges src's keys into dst; "M16-N8192" from its keys. */
 void eng_shape_set(struct eng_shape *s, const char *key, int64_t v);

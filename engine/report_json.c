@@ -30,6 +30,8 @@ cJSON *eng_report_check_json(const struct eng_done *d)
     cJSON_AddStringToObject(c, "detail", d->r.detail);
     cJSON_AddStringToObject(c, "oracle", d->r.oracle);
     cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
+    if (s->lag) /* a lag copy (engine/plan.h): the build's KL_LAG seed */
+        cJSON_AddNumberToObject(c, "lag", s->lag);
     cJSON *t = cJSON_AddObjectToObject(c, "time_us");
     eng_json_add_number(t, "median", d->r.t_med_us);
     eng_json_add_number(t, "min", d->r.t_min_us);

@@ -92,6 +92,8 @@ struct eng_cliff {
     char *buffer;        /* the output whose padded size crosses 2^31 and 2^32 bytes */
     char *param;         /* the parameter that grows it */
     struct eng_shape with; /* other parameters for these checks */
+    bool elements;       /* "unit": "elements": the cliffs are at 2^31 and 2^32 elements (an
+                          * element index held in 32 bits), not bytes (a byte offset) */
 };
 struct eng_rung1_spec {
     size_t ntail;

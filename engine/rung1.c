@@ -66,7 +66,7 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
             char sub[128];
             struct eng_cliff *c = &r->cliffs[i];
             r->ncliffs = i + 1;
-            static const char *const ckeys[] = {"buffer", "param", "with", NULL};
+            static const char *const ckeys[] = {"buffer", "param", "with", "unit", NULL};
             snprintf(sub, sizeof sub, "rungs.1.cliffs[%zu]", i);
             if (!cJSON_IsObject(it))
                 return eng_mp_bad(p, sub, "expected an object {\"buffer\", \"param\", \"with\"}");
@@ -91,6 +91,12 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
             snprintf(sub, sizeof sub, "rungs.1.cliffs[%zu].with", i);
             if (w && !eng_mp_shape(p, m, w, sub, false, &c->with))
                 return false;
+            static const char *const units[] = {"bytes", "elements"};
+            int unit = 0;
+            snprintf(sub, sizeof sub, "rungs.1.cliffs[%zu].unit", i);
+            if (!eng_mp_enum(p, it, "unit", sub, units, 2, 0, &unit))
+                return false;
+            c->elements = unit == 1;
         }
     }
     return eng_mp_shapes(p, m, j, "extra", "rungs.1.extra", true, &r->nextra, &r->extra);
@@ -239,15 +245,18 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
             eng_plan_add(b, name, ENG_MODE_PLAIN, false, &s, 1, 0, 0);
             eng_shape_free(&s);
         }
-    /* Outputs just below and above 2^31 and 2^32 bytes, padding included. */
+    /* Outputs just below and above 2^31 and 2^32 bytes, padding included (or elements: the
+     * same limits times the element size). */
     for (size_t c = 0; c < r->ncliffs; c++) {
         const struct eng_cliff *cl = &r->cliffs[c];
         size_t buf = 0;
         while (buf < m->nbuffers && strcmp(m->buffers[buf].name, cl->buffer))
             buf++;
+        int64_t es = (int64_t)eng_dtype_size(m->buffers[buf].dtype);
         for (int p = 31; p <= 32; p++) {
             int64_t below, above;
-            find_cliff(m, buf, &cl->with, cl->param, (int64_t)1 << p, &below, &above);
+            find_cliff(m, buf, &cl->with, cl->param, ((int64_t)1 << p) * (cl->elements ? es : 1),
+                       &below, &above);
             int64_t vals[2] = {below, above};
             const char *side[2] = {"below", "above"};
             for (int k = 0; k < 2; k++) {
@@ -256,8 +265,8 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
                 struct eng_shape s = {0};
                 eng_shape_merge(&s, &cl->with);
                 eng_shape_set(&s, cl->param, vals[k]);
-                snprintf(name, sizeof name, "cliff-%s-%s2^%d-%s%lld", cl->buffer, side[k], p,
-                         cl->param, (long long)vals[k]);
+                snprintf(name, sizeof name, "cliff-%s-%s2^%d%s-%s%lld", cl->buffer, side[k], p,
+                         cl->elements ? "el" : "", cl->param, (long long)vals[k]);
                 size_t first = *b->n;
                 eng_plan_add(b, name, ENG_MODE_PLAIN, false, &s, 1, 0, 0);
                 allow_sample(b, first);

@@ -250,6 +250,7 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     for (size_t i = 0; i < m->nbuffers; i++)
         float_input |= m->buffers[i].role == ENG_ROLE_INPUT && eng_vclass_applies(m->buffers[i].dtype);
     char name[240], tag[160];
+    size_t classes_first = *b->n;
     /* Each value class over every float input, at each baseline shape. */
     for (int c = 0; float_input && c < ENG_VC_COUNT; c++) {
         if (!r->classes[c])
@@ -277,6 +278,10 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
             }
         }
     }
+    /* The value classes again on lag builds (one wave held back): values such as identical
+     * rows can send every thread down one path into a race between waves that a GPU, running
+     * them in step, does not show (aiter-6127). */
+    eng_plan_add_lag(b, classes_first, 0);
     /* Lengths on both sides of each chunk and top-k, at the first baseline shape. */
     const struct eng_shape *base = m->nbaseline ? &m->baseline[0] : &dflt;
     for (size_t k = 0; k < r->nsweeps; k++) {

@@ -8,6 +8,9 @@
 #include "common/xalloc.h"
 #include "engine/rung.h"
 
+/* Repeats of each lag copy (engine/plan.h, eng_plan_add_lag). */
+#define ENG_R5_LAG_REPEATS 8
+
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
     static const char *const keys[] = {"failure_rate", "confidence", "repeats", "schedule", "wide",
@@ -54,7 +57,7 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
             : r->repeats > 0 && !b->o->repeat_auto ? r->repeats
                                                   : eng_plan_repeats(rate, conf);
     struct eng_shape dflt = {0};
-    size_t ns = r->nwide ? r->nwide : 1;
+    size_t ns = r->nwide ? r->nwide : 1, start = *b->n;
     for (size_t i = 0; i < ns; i++) {
         const struct eng_shape *s = r->nwide ? &r->wide[i] : &dflt;
         char tag[160], name[200];
@@ -70,6 +73,10 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
                 (*b->list)[k].spec.schedule = (enum eng_schedule)r->schedule;
         }
     }
+    /* The same checks built to hold one wave back: a race between waves that a GPU runs in
+     * step shows in the checked launch of some seed. Their repeats only add launches to compare,
+     * which the checks above already make N of. */
+    eng_plan_add_lag(b, start, ENG_R5_LAG_REPEATS);
     return 0;
 }
 

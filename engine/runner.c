@@ -397,7 +397,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
                                .confidence = o->confidence,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
-                               .inputs = o->inputs};
+                               .inputs = o->inputs, .nlag = o->nlag, .lag_auto = o->lag_auto};
+    memcpy(po.lag, o->lag, sizeof po.lag);
     if (o->e2e) {
         /* the evaluation's output is kept beside the database, named by the run */
         struct eng_e2e e = *o->e2e;

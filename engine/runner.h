@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/backend.h"
+#include "engine/plan.h"
 
 struct cdb;
 struct eng_e2e;
@@ -45,6 +46,9 @@ struct eng_run_opts {
     const char *argv_text;     /* the command line, recorded with the run */
     const char *case_id;       /* for --case, recorded with the run */
     const char *inputs;        /* --inputs FILE|DIR: captures rung 2 replays, or NULL */
+    uint32_t lag[ENG_LAG_MAX_SEEDS]; /* --lag: seeds of rungs 2 and 5's lag builds */
+    size_t nlag;
+    bool lag_auto;             /* --lag auto (the default): engine/plan.h says which */
     const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/e2e_check.h), or NULL: then
                                 * it is the run's one check and the targets are ignored */
     bool model;                /* rung 8's built-in model (--rung 8 --suite model), targets

@@ -24,7 +24,7 @@ struct held_ctx {
 struct held_code {
     const struct eng_backend *B;
     char *target, *file;
-    char src_hash[33];
+    char src_hash[33]; /* of the source and the flags */
     void *code;
     size_t len;
 };
@@ -83,12 +83,14 @@ void eng_session_put(const struct eng_backend *B, struct eng_ctx *ctx)
 }
 
 int eng_session_code(const struct eng_backend *B, const char *target, const char *file,
-                     const char *source, const void **code, size_t *len, char *log,
-                     size_t loglen)
+                     const char *source, const char *const *flags, const void **code,
+                     size_t *len, char *log, size_t loglen)
 {
     struct hash_state hs;
     hash_init(&hs);
     hash_str(&hs, source);
+    for (size_t i = 0; flags && flags[i]; i++)
+        hash_str(&hs, flags[i]);
     char h[33];
     hash_hex(&hs, h);
     for (size_t i = 0; i < ncode; i++) {
@@ -107,7 +109,7 @@ int eng_session_code(const struct eng_backend *B, const char *target, const char
     }
     void *obj;
     size_t olen;
-    if (eng_compile_cached(B, target, file, (const char *)hdr->data, source, NULL, &obj, &olen,
+    if (eng_compile_cached(B, target, file, (const char *)hdr->data, source, flags, &obj, &olen,
                            NULL, log, loglen) != 0)
         return -1;
     codes = xrealloc(codes, (ncode + 1) * sizeof *codes);
@@ -136,7 +138,7 @@ int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const cha
     size_t len;
     char *log = xmalloc(16384);
     log[0] = '\0';
-    if (eng_session_code(B, target, "util.kl", (const char *)u->data, &code, &len, log, 16384)) {
+    if (eng_session_code(B, target, "util.kl", (const char *)u->data, NULL, &code, &len, log, 16384)) {
         snprintf(err, errlen, "compiling util.kl for %s failed: %.900s", target, log);
         free(log);
         return -1;

@@ -20,12 +20,13 @@ int eng_session_get(const struct eng_backend *B, int device, const struct eng_op
                     struct eng_ctx **ctx, char *err, size_t errlen);
 void eng_session_put(const struct eng_backend *B, struct eng_ctx *ctx);
 
-/* The code object of a kernel file for target, compiled through the compile cache
- * (engine/cache.h) once per worker. *code is owned by the session and valid until
- * eng_session_end. 0, or -1 with the compiler's log (or the reason) in log. */
+/* The code object of a kernel file for target with the compile flags (NULL-terminated, or
+ * NULL for none), compiled through the compile cache (engine/cache.h) once per worker and
+ * flags. *code is owned by the session and valid until eng_session_end. 0, or -1 with the
+ * compiler's log (or the reason) in log. */
 int eng_session_code(const struct eng_backend *B, const char *target, const char *file,
-                     const char *source, const void **code, size_t *len, char *log,
-                     size_t loglen);
+                     const char *source, const char *const *flags, const void **code,
+                     size_t *len, char *log, size_t loglen);
 
 /* kernels/util.kl loaded in ctx (a context from eng_session_get), owned by the session:
  * unloaded when ctx is given back for good. 0 or -1 with a message. */

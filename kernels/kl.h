@@ -44,6 +44,9 @@
  *   - Wave operations are called by every live lane of the wave (no divergence around them).
  *   - Index with 64-bit arithmetic and grid-stride loops wherever a size can pass 2^31.
  *
+ * With KL_LAG=S defined (a lag build, engine option --lag), __syncthreads() and kl_fence_*()
+ * also hold one seeded wave of a block back (the section "lag builds" near the end).
+ *
  * With KL_ABI_ONLY defined (C or C++), only the cpu backend's ABI structs are declared: the
  * engine's emulator includes this file that way, so both sides share one definition. */
 #ifndef KL_DIALECT_H
@@ -989,6 +992,78 @@ KL_DEVICE kl_fp8e4m3 kl_f32_to_fp8e4m3(float f)
     r.bits = (kl_u8)(sign | (e << 3) | m);
     return r;
 }
+
+/* ---- lag builds (KL_LAG=seed) ------------------------------------------------------------
+ * A GPU runs the waves of a block nearly in step, so a race between waves that only shows when
+ * one of them falls behind (a slot reused without a barrier) can pass every launch. Built with
+ * -DKL_LAG=S (S >= 1), one wave of each lagging block is held back right after every
+ * __syncthreads() and before every kl_fence_*(): the others run ahead into what follows, as the
+ * cpu backend's adversarial schedule makes them. Which wave: (S + h(block)) mod waves, so seeds
+ * 1..waves hold back every wave of a block in turn; which blocks: block 0 and one in four of the
+ * others (h(block) again), which bounds the cost of large grids. The delay is KL_LAG_CYCLES
+ * clock ticks (default 16384, ~8 us on an H200) slept in short steps on a GPU, and one yield to
+ * the scheduler on the cpu backend (the other threads run to their next wait first). A correct
+ * kernel gives the same result lagged or not. Only the kernel under test is built this way. */
+#if defined(KL_LAG)
+#ifndef KL_LAG_CYCLES
+#define KL_LAG_CYCLES 16384
+#endif
+KL_DEVICE kl_u32 kl_lag_hash(kl_u32 x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+/* Whether the calling thread's wave is the one its block holds back. */
+KL_DEVICE bool kl_lag_mine(void)
+{
+    kl_u32 threads = blockDim.x * blockDim.y * blockDim.z;
+    kl_u32 t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    kl_u32 b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    kl_u32 wave = (kl_u32)KL_WAVE, waves = (threads + wave - 1) / wave;
+    kl_u32 h = kl_lag_hash(b ^ 0x9e3779b9u);
+    if (waves < 2 || (b != 0 && (h & 3u) != 0))
+        return false;
+    return t / wave == ((kl_u32)(KL_LAG) + (h >> 2)) % waves;
+}
+KL_DEVICE void kl_lag_point(void)
+{
+    if (!kl_lag_mine())
+        return;
+#if defined(KL_CPU)
+    kl_cpu_wait(KL_CPU_WAIT_SLEEP);
+#else
+    kl_i64 t0 = kl_clock64();
+    while (kl_clock64() - t0 < (kl_i64)(KL_LAG_CYCLES)) {
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+        __nanosleep(64);
+#else
+        __builtin_amdgcn_s_sleep(1);
+#endif
+    }
+#endif
+}
+/* The barrier itself, then the lag: the wave held back is late for what follows it. */
+KL_DEVICE void kl_lag_barrier(void)
+{
+#if defined(KL_CPU) || defined(__CUDACC_RTC__) || defined(__CUDACC__)
+    (__syncthreads)(); /* the parentheses call the function, not the macro below */
+#else
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+#endif
+    kl_lag_point();
+}
+#undef __syncthreads
+#define __syncthreads() kl_lag_barrier()
+#define kl_fence_block() (kl_lag_point(), (kl_fence_block)())
+#define kl_fence_device() (kl_lag_point(), (kl_fence_device)())
+#define kl_fence_system() (kl_lag_point(), (kl_fence_system)())
+#endif /* KL_LAG */
 
 /* <math.h>'s INFINITY where no system header is seen (NVRTC, hipRTC, clang -nogpuinc). */
 #ifndef INFINITY

@@ -54,6 +54,9 @@ static void print_help(void)
            "  --seed N                     seed for inputs and the random schedule (default 1)\n"
            "  --inputs FILE|DIR            rung 2: replay captured tensors (safetensors or .npy)\n"
            "                               named like the suite's input buffers\n"
+           "  --lag auto|off|S[,S...]      rungs 2 and 5 also run the kernel built to hold one\n"
+           "                               wave of a block back (KL_LAG=S); auto (default): seeds\n"
+           "                               1-4 on a GPU, none on the cpu backend\n"
            "  --json                       print the report as JSON\n"
            "  --junit FILE                 also write JUnit XML\n"
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
@@ -173,11 +176,32 @@ static int suite_targets(const char *suite, struct eng_run_target **out, size_t 
     return *n ? 0 : -1;
 }
 
+/* --lag auto|off|S[,S...]: 0, or -1 for anything else. */
+static int parse_lag(const char *v, struct eng_run_opts *o)
+{
+    o->nlag = 0;
+    o->lag_auto = !strcmp(v, "auto");
+    if (o->lag_auto || !strcmp(v, "off"))
+        return 0;
+    for (const char *p = v;;) {
+        char *end;
+        if (*p < '0' || *p > '9' || o->nlag == ENG_LAG_MAX_SEEDS)
+            return -1;
+        unsigned long s = strtoul(p, &end, 10);
+        if (s < 1 || s > 999999 || (*end != ',' && *end))
+            return -1;
+        o->lag[o->nlag++] = (uint32_t)s;
+        if (!*end)
+            return 0;
+        p = end + 1;
+    }
+}
+
 int cmd_run(int argc, char **argv, const struct cli_global *g)
 {
     struct eng_run_opts o = {.device = 0, .schedule = ENG_SCHED_ADVERSARIAL, .seed = 1,
                              .timeout_s = 60, .fixed = true, .buggy = true, .events_fd = -1,
-                             .progress = isatty(2)};
+                             .progress = isatty(2), .lag_auto = true};
     const char *suite = NULL, *case_id = NULL;
     int rung = 0;
     struct run_e2e_args e2e_args = {0};
@@ -278,6 +302,11 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
             if (!*v || *end)
                 return cli_usage_error("run", "--seed expects a whole number, not '%s'", v);
             o.seed = s;
+        } else if (!strcmp(a, "--lag")) {
+            NEED();
+            if (parse_lag(v, &o) != 0)
+                return cli_usage_error("run", "--lag expects auto, off or seeds 1-999999 separated "
+                                       "by commas (at most %d), not '%s'", ENG_LAG_MAX_SEEDS, v);
         } else if (!strcmp(a, "--json")) {
             o.json = true;
         } else if (!strcmp(a, "--junit")) {

@@ -1,5 +1,6 @@
 # Rung 2 from the interface: r on the case detail of each gap-2 case (flydsl-1020, flydsl-1213,
-# atom-1750, aiter-5801, aiter-6127) offers its reproducer's rung 2 suite at once; on atom-1750
+# atom-1750, aiter-5801, aiter-6127) offers its reproducer's rung 2 suite at once (flydsl-1020,
+# whose suite also lists rung 1, offers --case first and rung 2 beside it); on atom-1750
 # the Inputs row takes a folder of captures of one's own (typed at the prompt, passed as
 # --inputs), the run replays them, and the run view shows each check's values (a value class,
 # or the replayed file).
@@ -22,6 +23,10 @@ for c in flydsl-1020 flydsl-1213 aiter-5801 aiter-6127 atom-1750; do
     wait_for "$c: the case opens" 'The test that catches it' || exit 0
     keys r
     wait_for "$c: r opens the launch panel" "Run case $c" || exit 0
+    if [ $c = flydsl-1020 ]; then # rung 1 (its call past 2^31) too: --case first, then each rung
+        wait_for "$c: every rung of its suite first, in one key" "Run +‹ $c · every suite and rung"
+        keys l l
+    fi
     wait_for "$c: its rung 2 reproducer is offered" "Run +‹ $c · rung 2 ›"
     wait_for "$c: with the Inputs row" 'Inputs +‹ none: the suite'"'"'s value classes and captures'
     [ $c = atom-1750 ] && break

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Lag builds (kernels/kl.h, KL_LAG) compile for every GPU compiler the engine drives: every kernel
+# file (aiter_4494 among them has fences) and the lag fixture with -DKL_LAG=1 for sm_90 (NVRTC,
+# where installed) and for gfx1250, gfx950, gfx942 (clang-22, no HIP headers). A kernel with a
+# barrier gets a different code object lagged (the hold-back is in it), and the flag is in the
+# cache key: the plain object compiled after the lag one is the plain one again.
+. tests/tap.sh
+set -u
+export XDG_CACHE_HOME=$KL_TMP/cache KLADDER_HIP_COMPILER=clang
+files=(kernels/*.kl tests/engine/fixtures/lag/delay_line.kl)
+
+lag_target() { # backend target
+    local b=$1 t=$2 out
+    out=$("$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=1 "${files[@]}" 2>&1)
+    for k in "${files[@]}"; do
+        if grep -qF "ok $b $t $k " <<<"$out"; then
+            tap_ok "$b $t compiles $k lagged"
+        else
+            tap_fail "$b $t compiles $k lagged"
+            grep -A30 "^FAIL $b $t $k" <<<"$out" | head -n 30
+        fi
+    done
+    "$KLADDER" compile --backend "$b" --target "$t" --out "$KL_TMP/plain.co" kernels/aiter_6127.kl >/dev/null
+    "$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=2 --out "$KL_TMP/lag.co" \
+        kernels/aiter_6127.kl >/dev/null
+    "$KLADDER" compile --backend "$b" --target "$t" --out "$KL_TMP/plain2.co" kernels/aiter_6127.kl >/dev/null
+    tap_check "$b $t: aiter_6127's lag build differs from its plain build" \
+        bash -c "! cmp -s '$KL_TMP/plain.co' '$KL_TMP/lag.co'"
+    tap_check "$b $t: the plain build after the lag build is the plain one (flag in the cache key)" \
+        cmp -s "$KL_TMP/plain.co" "$KL_TMP/plain2.co"
+}
+
+nvrtc=$(ls /usr/local/cuda*/lib*/libnvrtc.so* /usr/local/cuda*/targets/*/lib/libnvrtc.so* 2>/dev/null | grep -v stubs | head -n 1)
+if [ -z "$nvrtc" ] && [ -z "${KLADDER_NVRTC:-}" ]; then
+    tap_skip "no CUDA toolkit NVRTC under /usr/local/cuda*/lib* (set KLADDER_NVRTC to use another)"
+else
+    lag_target cuda sm_90
+fi
+probe=$("$KLADDER" compile --backend hip --target gfx1250 kernels/util.kl 2>&1)
+if [ $? -ne 0 ] && grep -q "not found" <<<"$probe"; then
+    tap_skip "clang-22 is not installed (scripts/deps.sh --test installs it)"
+else
+    for t in gfx1250 gfx950 gfx942; do
+        lag_target hip $t
+    done
+fi
