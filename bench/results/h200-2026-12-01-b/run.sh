@@ -80,10 +80,11 @@ lag() {
 
 rare() {
     local D=$OUT/rare
-    c repeat-bench 300 env KLADDER="$K" bench/repeat_rate.sh --backend cuda
     c aiter-4841 120 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --no-progress
     c flydsl-1214-one-gpu 120 env KLADDER_RUNG6_ONE_DEVICE=1 "$K" --db "$D/r.db" run --rung 6 --suite flydsl-1214 --backend cuda --no-progress
     c late-oob 120 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/late_oob.json --backend cuda --no-progress
+    c repeat-bench-1e6 120 env KLADDER="$K" bench/repeat_rate.sh --backend cuda --repeats 1000000
+    c repeat-bench 300 env KLADDER="$K" bench/repeat_rate.sh --backend cuda
 }
 
 rare_long() {
@@ -100,3 +101,5 @@ for db in "$OUT"/*/*.db; do
     [ -f "$db" ] && "$K" --db "$db" export >"${db%.db}.export.json" 2>/dev/null
 done
 rm -f "$OUT"/*/*.db "$OUT"/*/*.db-wal "$OUT"/*/*.db-shm
+# one archive: the machine returns a handful of files, not a folder
+(cd "$OUT" && tar czf "parts-$(printf '%s-' "$@")results.tar.gz" --exclude='*.tar.gz' ./*/ steps.tsv && find . -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +)
