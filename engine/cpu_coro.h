@@ -91,6 +91,15 @@ void cpu_coro_stack_reuse(char *stack);
  * process) must not inherit this stack's redzones. */
 void cpu_coro_stack_unmap(char *stack);
 
+/* A pool of stacks per OS thread, for a scheduler that starts many short launches (cpu_pct.c):
+ * mapping, guarding and unmapping a stack per emulated thread per launch cost more system time
+ * than the launch itself. cpu_coro_stack_take returns a kept stack (its shadow clean, as a new
+ * one) or maps one (NULL when it cannot); cpu_coro_stack_keep keeps one for the next launch on
+ * this OS thread, or unmaps it when the pool is full. A thread's pool is unmapped when the
+ * thread exits. */
+char *cpu_coro_stack_take(void);
+void cpu_coro_stack_keep(char *stack);
+
 /* Makes c start entry on stack at its first switch. tmpl is a getcontext()ed ucontext_t
  * (unused with the fast switch): CPU_CORO_TMPL(owner) names its owner's `tmpl`, a field that
  * exists only without the fast switch. */
@@ -100,5 +109,9 @@ void cpu_coro_stack_unmap(char *stack);
 #define CPU_CORO_TMPL(owner) ((const void *)&(owner)->tmpl)
 #endif
 void cpu_coro_prepare(struct cctx *c, char *stack, void (*entry)(void), const void *tmpl);
+
+/* The same on a stack of size bytes (a rank's larger stack, cpu_ranks.c). */
+void cpu_coro_prepare_sized(struct cctx *c, char *stack, size_t size, void (*entry)(void),
+                            const void *tmpl);
 
 #endif

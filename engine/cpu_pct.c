@@ -15,6 +15,7 @@
 #include "common/xalloc.h"
 #include "engine/cpu_coro.h"
 #include "engine/cpu_race.h"
+#include "engine/cpu_ranks.h"
 
 #define MAX_RESIDENT 16
 
@@ -64,6 +65,10 @@ struct pct {
     unsigned long spins;
     long backoff_ns;
     struct cpu_race *race;
+    /* A rank of rung 6 (cpu_ranks.h) under a schedule other than the default: after a relaxed
+     * system-scope store, the thread that made it steps back and the other ranks run (see
+     * pct_access). */
+    bool ranks_weak, ranks_now;
     void *fake;
     const void *sched_bottom;
     size_t sched_size;
@@ -159,6 +164,17 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
             cpu_race_access(p->race, &who, addr, size, how, pc, shared_owner(p, th, a));
         }
     }
+    /* A relaxed store at system scope publishes without ordering what came before it: a peer
+     * that sees it may still read this rank's older data, until this rank's next release. The
+     * adversarial choice is to let the peers run right there. */
+    if (p->ranks_weak && (how & (KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_RELEASE)) ==
+                             (KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC) &&
+        ((how >> KL_CPU_ACC_SCOPE_SHIFT) & 3) == 2 /* KL_SCOPE_SYSTEM */) {
+        p->ranks_now = true;
+        th->state = TS_READY;
+        yield_to_sched(p, th);
+        return;
+    }
     if (++p->steps == p->change[p->changes_done] && p->changes_done < CPU_PCT_DEPTH - 1) {
         th->prio = CPU_PCT_DEPTH - 1 - (int64_t)p->changes_done++;
         th->state = TS_READY;
@@ -247,7 +263,7 @@ static void use_tls_of(struct pct *p, struct pblock *b)
 
 static char *stack_new(void)
 {
-    char *st = cpu_coro_stack_map();
+    char *st = cpu_coro_stack_take();
     if (!st)
         die("cpu backend: cannot map a %zu KiB thread stack", STACK_BYTES >> 10);
     return st;
@@ -326,6 +342,22 @@ static void barrier_complete(struct pct *p, struct pblock *b)
     b->at_barrier = 0;
 }
 
+/* Lets the other ranks run (cpu_ranks_yield). Their launches use the same module storage and
+ * the same thread-local scheduler pointer on this OS thread: the resident block's __shared__
+ * copy is saved first and both are taken back after. Returns 0 when the caller is no rank. */
+static int yield_to_ranks(struct pct *p)
+{
+    if (!cpu_ranks_active())
+        return 0;
+    if (p->tls_owner) {
+        memcpy(p->tls_owner->tls_save, p->l->tls, p->l->tls_size);
+        p->tls_owner = NULL;
+    }
+    cpu_ranks_yield();
+    tl_pct = p;
+    return 1;
+}
+
 static int run_all(struct pct *p, char *err, size_t errlen)
 {
     unsigned live_threads = 0;
@@ -359,8 +391,12 @@ static int run_all(struct pct *p, char *err, size_t errlen)
             p->backoff_ns = 50000;
         }
         switch (th->state) {
-        case TS_READY: /* a change point lowered its priority */
+        case TS_READY: /* a change point lowered its priority, or a relaxed publication */
             heap_push(p, th);
+            if (p->ranks_now) {
+                p->ranks_now = false;
+                (void)yield_to_ranks(p);
+            }
             break;
         case TS_SLEEP:
             th->state = TS_READY;
@@ -375,12 +411,15 @@ static int run_all(struct pct *p, char *err, size_t errlen)
                 live_threads += p->n;
                 p->spins = 0;
             } else if (p->spins > 2ull * live_threads) {
-                /* Nothing in this launch can end the wait: another OS thread (a rank of rung
-                 * 6) must. Let it run once per round of spins, as the block scheduler does. */
-                struct timespec ts = {0, p->backoff_ns};
-                nanosleep(&ts, NULL);
-                if (p->backoff_ns < 200000) /* its kernels run instrumented too: give it time */
-                    p->backoff_ns *= 2;
+                /* Nothing in this launch can end the wait: another rank of rung 6 must. A rank
+                 * coroutine (cpu_ranks.h) lets the other ranks run; elsewhere the rank is an
+                 * OS thread, given time once per round of spins. */
+                if (!yield_to_ranks(p)) {
+                    struct timespec ts = {0, p->backoff_ns};
+                    nanosleep(&ts, NULL);
+                    if (p->backoff_ns < 200000) /* its kernels run instrumented too */
+                        p->backoff_ns *= 2;
+                }
                 p->spins = live_threads;
             }
             break;
@@ -449,7 +488,10 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
                 p->change[j] = x;
             }
     p->change[CPU_PCT_DEPTH - 1] = 0;
-    p->race = cpu_race_new(p->nblocks);
+    /* The race check belongs to the pct schedule; a rank's launch of another schedule comes
+     * here only to run on this OS thread (cpu_sched.c). */
+    p->race = l->schedule == ENG_SCHED_PCT ? cpu_race_new(p->nblocks) : NULL;
+    p->ranks_weak = l->schedule != ENG_SCHED_DEFAULT && cpu_ranks_active();
     struct pct *saved = tl_pct;
     tl_pct = p;
 #if !FAST_SWITCH
@@ -477,7 +519,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     cpu_race_free(p->race);
     for (size_t i = 0; i < (size_t)MAX_RESIDENT * p->n; i++)
         if (p->all[i].stack)
-            cpu_coro_stack_unmap(p->all[i].stack);
+            cpu_coro_stack_keep(p->all[i].stack);
     for (unsigned i = 0; i < MAX_RESIDENT; i++) {
         free(p->slots[i].wave_live);
         free(p->slots[i].wave_arrived);
