@@ -38,7 +38,8 @@ struct pthr {
 
 struct pblock {
     bool used;
-    uint64_t id;
+    uint64_t id;   /* linear block id */
+    uint64_t ord;  /* its place among the blocks this launch runs (a sample's index) */
     unsigned live, at_barrier;
     unsigned *wave_live, *wave_arrived;
     struct pthr *th;
@@ -182,7 +183,7 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
             a - (uintptr_t)p->all < (uintptr_t)MAX_RESIDENT * p->n * sizeof *p->all)
             return;
         if (p->race) {
-            struct cpu_race_who who = {.block = th->blk->id, .thread = t->linear,
+            struct cpu_race_who who = {.block = th->blk->ord, .thread = t->linear,
                                        .wave = t->linear >> p->wave_shift, .bar = th->bar, .wep = th->wep,
                                        .fenced = th->fenced};
             cpu_race_access(p->race, &who, addr, size, how, pc, shared_owner(p, th, a));
@@ -241,9 +242,10 @@ static void admit(struct pct *p)
     if (!b || p->next_block >= p->nblocks)
         return;
     const struct cpu_launch *l = p->l;
-    uint64_t id = p->next_block++;
+    uint64_t ord = p->next_block++, id = l->blocks ? l->blocks[ord] : ord;
     b->used = true;
     b->id = id;
+    b->ord = ord;
     b->live = p->n;
     b->at_barrier = 0;
     for (unsigned w = 0; w < p->nwaves; w++) {
@@ -543,7 +545,8 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     p->W = (unsigned)l->wave;
     p->wave_shift = p->W == 64 ? 6 : 5;
     p->nwaves = (p->n + p->W - 1) / p->W;
-    p->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    /* A block sample (engine/exec.h) runs only its blocks, in its order. */
+    p->nblocks = l->blocks ? l->nblocks : (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     p->cap = p->nblocks < CPU_PCT_RESIDENT ? (unsigned)p->nblocks : CPU_PCT_RESIDENT;
     p->all = xcalloc((size_t)MAX_RESIDENT * p->n, sizeof *p->all);
     p->heap = xcalloc((size_t)MAX_RESIDENT * p->n, sizeof *p->heap);
@@ -571,7 +574,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     p->change[CPU_PCT_DEPTH - 1] = 0;
     /* The race check belongs to the pct schedule; a rank's launch of another schedule comes
      * here only to run on this OS thread (cpu_sched.c). */
-    p->race = l->schedule == ENG_SCHED_PCT ? cpu_race_new(p->nblocks) : NULL;
+    p->race = l->schedule == ENG_SCHED_PCT ? cpu_race_new(p->nblocks, l->blocks) : NULL;
     p->ranks_weak = l->schedule != ENG_SCHED_DEFAULT && cpu_ranks_active();
     p->weak = l->schedule == ENG_SCHED_PCT;
     struct pct *saved = tl_pct;

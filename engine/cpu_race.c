@@ -50,6 +50,7 @@ struct sync {
 
 struct cpu_race {
     uint64_t nblocks;
+    const uint64_t *ids; /* a sample's block ids by place, or NULL */
     uint32_t *vc; /* nblocks x nblocks: vc[b * nblocks + c] = what block b knows of block c */
     struct page *pages;
     size_t pcap, pused;
@@ -64,12 +65,13 @@ struct cpu_race {
     char report[768];
 };
 
-struct cpu_race *cpu_race_new(uint64_t nblocks)
+struct cpu_race *cpu_race_new(uint64_t nblocks, const uint64_t *ids)
 {
     if (!nblocks || nblocks > CPU_RACE_MAX_BLOCKS)
         return NULL;
     struct cpu_race *r = xcalloc(1, sizeof *r);
     r->nblocks = nblocks;
+    r->ids = ids;
     r->vc = xcalloc(nblocks * nblocks, sizeof *r->vc);
     for (uint64_t b = 0; b < nblocks; b++)
         r->vc[b * nblocks + b] = 1;
@@ -198,12 +200,13 @@ static void describe_pc(const void *pc, char *out, size_t n)
         snprintf(out, n, "pc %p", pc);
 }
 
-static void describe_acc(const struct acc *a, char *out, size_t n)
+static void describe_acc(const struct cpu_race *r, const struct acc *a, char *out, size_t n)
 {
     char where[128];
     describe_pc(a->pc, where, sizeof where);
     snprintf(out, n, "%s%s by block %llu thread %u at %s", a->atomic ? "atomic " : "",
-             a->write ? "write" : "read", (unsigned long long)a->block, a->thread, where);
+             a->write ? "write" : "read",
+             (unsigned long long)(r->ids ? r->ids[a->block] : a->block), a->thread, where);
 }
 
 static void note_race(struct cpu_race *r, const struct acc *prev, const struct acc *cur,
@@ -212,8 +215,8 @@ static void note_race(struct cpu_race *r, const struct acc *prev, const struct a
     if (r->races++)
         return;
     char a[192], b[192], mem[96];
-    describe_acc(prev, a, sizeof a);
-    describe_acc(cur, b, sizeof b);
+    describe_acc(r, prev, a, sizeof a);
+    describe_acc(r, cur, b, sizeof b);
     if (shared_of == UINT64_MAX)
         snprintf(mem, sizeof mem, "global memory at %p", addr);
     else

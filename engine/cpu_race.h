@@ -28,7 +28,7 @@ struct cpu_race;
 
 /* Who made an access, and where its thread stands in the block's synchronisation. */
 struct cpu_race_who {
-    uint64_t block;
+    uint64_t block;   /* the block's place among the launch's blocks (0 .. nblocks-1) */
     unsigned thread;  /* linear thread index in the block */
     unsigned wave;    /* thread / wave width */
     unsigned bar;     /* barriers this thread has passed */
@@ -36,8 +36,10 @@ struct cpu_race_who {
     int fenced;       /* widest KL_SCOPE_* fence since the thread started, or -1 */
 };
 
-/* NULL when the launch has too many blocks to check. */
-struct cpu_race *cpu_race_new(uint64_t nblocks);
+/* NULL when the launch has too many blocks to check. ids, when non-NULL, are the nblocks
+ * blocks' linear ids (a block sample, engine/exec.h), for the report; else a block's place is
+ * its id. ids must outlive the check. */
+struct cpu_race *cpu_race_new(uint64_t nblocks, const uint64_t *ids);
 void cpu_race_free(struct cpu_race *r);
 
 /* Records one access (KL_CPU_ACC_* bits in how). `shared_of` is the block whose __shared__
