@@ -575,6 +575,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     /* The race check belongs to the pct schedule; a rank's launch of another schedule comes
      * here only to run on this OS thread (cpu_sched.c). */
     p->race = l->schedule == ENG_SCHED_PCT ? cpu_race_new(p->nblocks, l->blocks) : NULL;
+    cpu_race_set_where(p->race, l->where, l->where_arg);
     p->ranks_weak = l->schedule != ENG_SCHED_DEFAULT && cpu_ranks_active();
     p->weak = l->schedule == ENG_SCHED_PCT;
     struct pct *saved = tl_pct;

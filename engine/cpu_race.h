@@ -48,9 +48,16 @@ void cpu_race_free(struct cpu_race *r);
 int cpu_race_access(struct cpu_race *r, const struct cpu_race_who *who, const void *addr,
                     unsigned size, unsigned how, const void *pc, uint64_t shared_of);
 
-/* Races seen so far, and the first as a sentence (valid until cpu_race_free); "" when none. */
+/* Where a code address is in the kernel's source: 0 with "file:line" in out, or -1. Set by the
+ * backend (cpu_launch.where), called only while a report is written, never during the launch. */
+typedef int (*cpu_race_where_fn)(void *arg, const void *pc, char *out, size_t n);
+void cpu_race_set_where(struct cpu_race *r, cpu_race_where_fn where, void *arg);
+
+/* Races seen so far, and the first as a sentence (valid until cpu_race_free); "" when none.
+ * Each access is named by its kernel function and code offset, and by its source line where
+ * the where function finds one: `mp_buggy+0x264 (mp.kl:14)`. */
 unsigned long cpu_race_count(const struct cpu_race *r);
-const char *cpu_race_report(const struct cpu_race *r);
+const char *cpu_race_report(struct cpu_race *r);
 int cpu_race_partial(const struct cpu_race *r);
 
 #endif
