@@ -160,6 +160,11 @@ struct eng_backend {
      * until it is called with n = 0. With mem_alloc reserving address space that is backed only
      * when touched, this lets an emulating backend run a 2^32-byte output's cliff tiles. */
     void (*block_sample)(struct eng_ctx *ctx, const uint64_t *blocks, size_t n);
+    /* Optional (the cpu backend's race check). The first call on a context makes a data race a
+     * finding instead of a failed launch: the launch counts as done, its outputs stay for the
+     * oracles, and the first race since the previous call is returned here (1, its sentence,
+     * starting with ENG_RACE_PREFIX, in out) or 0 when there was none. */
+    int (*race_take)(struct eng_ctx *ctx, char *out, size_t n);
     void (*mem_free)(struct eng_ctx *ctx, eng_dptr p);
     int (*memcpy_htod)(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
                        struct eng_stream *s, char *err, size_t errlen);

@@ -101,7 +101,7 @@ static const char *cpu_compiler_for(const char *target)
     size_t tlen = target ? strlen(target) : 0;
     bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
     snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w%s; -shared]",
-             cpu_compiler_id(), hooks ? " -fsanitize=thread" : "");
+             cpu_compiler_id(), hooks ? " -fsanitize=thread -g1" : "");
     return id;
 }
 
@@ -241,13 +241,14 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     /* The fixed options; the cache key includes them through compiler_id and the flags.
      * -fsanitize=thread is there for its instrumentation only: kl.h defines the callbacks it
      * inserts before every load and store (the scheduler's switch points and the race check),
-     * and the link step below leaves the sanitizer's runtime out. */
+     * and the link step below leaves the sanitizer's runtime out. -g1 (line tables) with it:
+     * the race report names the source line of each access (module_where). */
     static char o_std[] = "-std=c++17", o_def[] = "-DKL_CPU", o_opt[] = "-O2",
                 o_pic[] = "-fPIC", o_vis[] = "-fvisibility=hidden", o_w[] = "-w",
-                o_tsan[] = "-fsanitize=thread", o_c[] = "-c", o_out[] = "-o",
+                o_tsan[] = "-fsanitize=thread", o_g[] = "-g1", o_c[] = "-c", o_out[] = "-o",
                 o_shared[] = "-shared";
-    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_tsan};
-    size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_tsan, o_g};
+    size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 2);
     argv[a++] = cxx_path;
     for (size_t i = 0; i < nfixed; i++)
         argv[a++] = fixed[i];
@@ -297,6 +298,9 @@ enum work_kind { W_LAUNCH, W_COPY, W_MEMSET, W_RECORD, W_WAIT, W_GRAPH };
 struct eng_module {
     void *dl;
     char *path;
+    void *code; /* a copy of the shared object, for its line table (module_where) */
+    size_t code_len;
+    char *dbg_path; /* that copy on disk once a report asked for a line, removed at unload */
     /* Unique for the life of the process. A module freed and the next one loaded can share an
      * address, so per-thread caches keyed by the module must use this, not the pointer. */
     unsigned long long serial;
@@ -374,6 +378,8 @@ struct eng_ctx {
     struct alloc *allocs;
     size_t nallocs, capallocs;
     char sticky[512];         /* the first execution error; every later call reports it */
+    bool races_kept;          /* a data race is kept for race_take, not an execution error */
+    char race[1024];          /* the first race since the last race_take */
     uint64_t rng;
     uint64_t *sample;         /* the block sample of the launches that follow, or NULL */
     size_t nsample;
@@ -474,6 +480,9 @@ static int cpu_module_load(struct eng_ctx *c, const void *code, size_t len,
     struct eng_module *m = xcalloc(1, sizeof *m);
     m->dl = dl;
     m->path = path;
+    m->code = xmalloc(len ? len : 1);
+    memcpy(m->code, code, len);
+    m->code_len = len;
     m->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
     *out = m;
     return 0;
@@ -485,6 +494,16 @@ static void cpu_module_unload(struct eng_ctx *c, struct eng_module *m)
     if (!m)
         return;
     dlclose(m->dl);
+    if (m->dbg_path) {
+        unlink(m->dbg_path);
+        char *slash = strrchr(m->dbg_path, '/');
+        if (slash) {
+            *slash = '\0';
+            rmdir(m->dbg_path);
+        }
+        free(m->dbg_path);
+    }
+    free(m->code);
     for (size_t i = 0; i < m->nkernels; i++)
         free(m->kernels[i]);
     free(m->kernels);
@@ -667,6 +686,76 @@ static void module_tls(struct eng_module *m, void **data, size_t *size)
 
 /* Fills the module's per-OS-thread storage with 0xff bytes: a kernel that reads shared memory
  * it did not write this block sees NaNs and -1s. */
+/* The source line of a kernel code address (cpu_race_where_fn) from the module's line table,
+ * by llvm-symbolizer or addr2line found on PATH at run time; -1 without either (the report
+ * keeps kernel+offset). pc is a return address: the access is the instruction before it. */
+static int module_where(void *arg, const void *pc, char *out, size_t n)
+{
+    struct eng_module *m = arg;
+    Dl_info di;
+    if (!dladdr(pc, &di) || !di.dli_fbase)
+        return -1;
+    static const char *const tools[] = {"llvm-symbolizer-22", "llvm-symbolizer", "addr2line"};
+    char tool[512];
+    size_t t = 0;
+    while (t < sizeof tools / sizeof *tools && !eng_tool_find(tools[t], tool, sizeof tool))
+        t++;
+    if (t == sizeof tools / sizeof *tools)
+        return -1;
+    if (!m->dbg_path) {
+        char err[256];
+        char *dir = eng_tool_tmpdir("kladder-lines", err, sizeof err);
+        if (!dir)
+            return -1;
+        char *path = xasprintf("%s/module.so", dir);
+        free(dir);
+        if (write_file(path, m->code, m->code_len) != 0) {
+            free(path);
+            return -1;
+        }
+        m->dbg_path = path;
+    }
+    char addr[32], obj[600];
+    snprintf(addr, sizeof addr, "0x%lx",
+             (unsigned long)((const char *)pc - (const char *)di.dli_fbase - 1));
+    char *argv[6];
+    size_t a = 0;
+    argv[a++] = tool;
+    if (strcmp(tools[t], "addr2line") == 0) {
+        snprintf(obj, sizeof obj, "-e%s", m->dbg_path);
+        argv[a++] = obj;
+    } else {
+        static char no_fn[] = "--functions=none";
+        snprintf(obj, sizeof obj, "--obj=%s", m->dbg_path);
+        argv[a++] = obj;
+        argv[a++] = no_fn;
+    }
+    argv[a++] = addr;
+    argv[a] = NULL;
+    char text[512];
+    if (eng_tool_run(argv, text, sizeof text) != 0)
+        return -1;
+    /* "file:line" or "file:line:column" on the first line (the innermost inlined frame);
+     * "??" where the table has nothing. */
+    text[strcspn(text, "\n")] = '\0';
+    char *colon = strchr(text, ':');
+    if (!colon || text[0] == '?' || colon[1] < '1' || colon[1] > '9')
+        return -1;
+    char *end = colon + 1;
+    while (*end >= '0' && *end <= '9')
+        end++;
+    *end = '\0';
+    /* The file is the suite's source name (#line in the joined source): its base name, and
+     * nothing but printable characters, reaches the report. */
+    const char *base = strrchr(text, '/');
+    base = base ? base + 1 : text;
+    size_t k = 0;
+    for (const char *c = base; *c && k + 1 < n; c++)
+        out[k++] = (*c >= 0x20 && *c < 0x7f) ? *c : '?';
+    out[k] = '\0';
+    return k ? 0 : -1;
+}
+
 static void poison_shared(void *arg)
 {
     void *data;
@@ -701,8 +790,11 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             l.poison = poison_shared;
             l.poison_arg = w->k->mod;
         }
-        if (sched == ENG_SCHED_PCT)
+        if (sched == ENG_SCHED_PCT) {
             module_tls(w->k->mod, &l.tls, &l.tls_size);
+            l.where = module_where;
+            l.where_arg = w->k->mod;
+        }
         return cpu_sched_run(&l, err, errlen);
     }
     case W_COPY:
@@ -785,7 +877,13 @@ static int run_until(struct eng_ctx *c, struct op *target, char *err, size_t err
         if (pick == n)
             break; /* cannot happen: dependencies always point to earlier ops */
         struct op *o = need[pick];
-        if (exec_work(c, &o->w, err, errlen) != 0) {
+        int wrc = exec_work(c, &o->w, err, errlen);
+        if (wrc != 0 && c->races_kept &&
+            strncmp(err, ENG_RACE_PREFIX, sizeof ENG_RACE_PREFIX - 1) == 0) {
+            if (!c->race[0]) /* the launch ran to its end: a finding, not a failure */
+                snprintf(c->race, sizeof c->race, "%s", err);
+            err[0] = '\0';
+        } else if (wrc != 0) {
             snprintf(c->sticky, sizeof c->sticky, "%s", err);
             rc = -1;
             o->done = true;
@@ -992,6 +1090,16 @@ static int cpu_launch(struct eng_ctx *c, struct eng_kernel *k, const unsigned gr
 }
 
 /* Later launches run only these blocks (n = 0: all of them again). */
+static int cpu_race_take(struct eng_ctx *c, char *out, size_t n)
+{
+    c->races_kept = true;
+    if (!c->race[0])
+        return 0;
+    snprintf(out, n, "%s", c->race);
+    c->race[0] = '\0';
+    return 1;
+}
+
 static void cpu_block_sample(struct eng_ctx *c, const uint64_t *blocks, size_t n)
 {
     free(c->sample);
@@ -1098,6 +1206,7 @@ const struct eng_backend eng_backend_cpu = {
     .kernel_params = cpu_kernel_params,
     .mem_alloc = cpu_mem_alloc,
     .block_sample = cpu_block_sample,
+    .race_take = cpu_race_take,
     .mem_free = cpu_mem_free,
     .memcpy_htod = cpu_memcpy_htod,
     .memcpy_dtoh = cpu_memcpy_dtoh,

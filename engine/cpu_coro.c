@@ -82,11 +82,17 @@ void cpu_coro_stack_unmap(char *stack)
 
 void cpu_coro_prepare(struct cctx *c, char *stack, void (*entry)(void), const void *tmpl)
 {
+    cpu_coro_prepare_sized(c, stack, STACK_BYTES, entry, tmpl);
+}
+
+void cpu_coro_prepare_sized(struct cctx *c, char *stack, size_t size, void (*entry)(void),
+                            const void *tmpl)
+{
 #if FAST_SWITCH
     /* A frame that kl_cpu_ctx_switch "returns" into entry from: six zero registers, then the
      * entry address, placed so that the entry sees a call-aligned stack. */
     (void)tmpl;
-    uintptr_t top = ((uintptr_t)stack + STACK_BYTES) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
     void **slot = (void **)(top - 16);
     slot[0] = (void *)(uintptr_t)entry;
     slot[1] = NULL;
@@ -96,7 +102,7 @@ void cpu_coro_prepare(struct cctx *c, char *stack, void (*entry)(void), const vo
 #else
     c->uc = *(const ucontext_t *)tmpl;
     c->uc.uc_stack.ss_sp = stack;
-    c->uc.uc_stack.ss_size = STACK_BYTES;
+    c->uc.uc_stack.ss_size = size;
     c->uc.uc_link = NULL;
     makecontext(&c->uc, entry, 0);
 #endif

@@ -103,4 +103,8 @@ void cpu_coro_stack_unmap(char *stack);
 #endif
 void cpu_coro_prepare(struct cctx *c, char *stack, void (*entry)(void), const void *tmpl);
 
+/* The same on a stack of size bytes (a rank's larger stack, cpu_ranks.c). */
+void cpu_coro_prepare_sized(struct cctx *c, char *stack, size_t size, void (*entry)(void),
+                            const void *tmpl);
+
 #endif

@@ -15,6 +15,8 @@
 #include "common/xalloc.h"
 #include "engine/cpu_coro.h"
 #include "engine/cpu_race.h"
+#include "engine/cpu_ranks.h"
+#include "engine/cpu_weak.h"
 
 #define MAX_RESIDENT 16
 
@@ -30,17 +32,20 @@ struct pthr {
     struct pblock *blk;
     unsigned bar, wep;
     int fenced;
+    struct cpu_weak_layer held; /* stores only this thread sees yet (cpu_weak.h) */
     void *fake;
 };
 
 struct pblock {
     bool used;
-    uint64_t id;
+    uint64_t id;   /* linear block id */
+    uint64_t ord;  /* its place among the blocks this launch runs (a sample's index) */
     unsigned live, at_barrier;
     unsigned *wave_live, *wave_arrived;
     struct pthr *th;
     char *tls_save;
     void *dyn;
+    struct cpu_weak_layer held; /* stores this block sees and other blocks do not yet */
 };
 
 struct pct {
@@ -64,6 +69,14 @@ struct pct {
     unsigned long spins;
     long backoff_ns;
     struct cpu_race *race;
+    /* A rank of rung 6 (cpu_ranks.h) under a schedule other than the default: after a relaxed
+     * system-scope store, the thread that made it steps back and the other ranks run (see
+     * pct_access). */
+    bool ranks_weak, ranks_now;
+    /* Weakly ordered memory (cpu_weak.h): the pct schedule's. retired holds the stores of
+     * blocks that have ended, visible at the kernel's end. */
+    bool weak;
+    struct cpu_weak_layer retired;
     void *fake;
     const void *sched_bottom;
     size_t sched_size;
@@ -124,8 +137,13 @@ static void yield_to_sched(struct pct *p, struct pthr *th)
 static void pct_wait(struct kl_cpu_thread *t, int why)
 {
     struct pthr *th = t->host;
+    struct pct *p = tl_pct;
     th->state = why == KL_CPU_WAIT_BARRIER ? TS_BARRIER : why == KL_CPU_WAIT_WAVE ? TS_WAVE : TS_SLEEP;
-    yield_to_sched(tl_pct, th);
+    /* A barrier, and a wave operation among its lanes (which the race check orders too), show
+     * a thread's stores to its block. */
+    if (p->weak && th->state != TS_SLEEP)
+        cpu_weak_to_block(&th->held, &th->blk->held);
+    yield_to_sched(p, th);
 }
 
 static uint64_t shared_owner(const struct pct *p, const struct pthr *th, uintptr_t a)
@@ -137,15 +155,27 @@ static uint64_t shared_owner(const struct pct *p, const struct pthr *th, uintptr
     return UINT64_MAX;
 }
 
+/* A fence or release of this scope (KL_SCOPE_*: 0 block, 1 device, 2 system) by the running
+ * thread: what it stored, and what it saw of its block, becomes visible that far. */
+static void weak_release(struct pthr *th, int scope)
+{
+    if (scope == 0)
+        cpu_weak_to_block(&th->held, &th->blk->held);
+    else
+        cpu_weak_publish(&th->held, &th->blk->held);
+}
+
 static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size, unsigned how,
                        const void *pc)
 {
     struct pct *p = tl_pct;
     struct pthr *th = t->host;
+    int scope = (int)(how >> KL_CPU_ACC_SCOPE_SHIFT) & 3;
     if (how & KL_CPU_ACC_FENCE) {
-        int scope = (int)(how >> KL_CPU_ACC_SCOPE_SHIFT) & 3;
         if (scope > th->fenced)
             th->fenced = scope;
+        if (p->weak)
+            weak_release(th, scope);
     } else {
         uintptr_t a = (uintptr_t)addr;
         /* The thread's own stack and the scheduler's thread records are nobody else's. */
@@ -153,11 +183,30 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
             a - (uintptr_t)p->all < (uintptr_t)MAX_RESIDENT * p->n * sizeof *p->all)
             return;
         if (p->race) {
-            struct cpu_race_who who = {.block = th->blk->id, .thread = t->linear,
+            struct cpu_race_who who = {.block = th->blk->ord, .thread = t->linear,
                                        .wave = t->linear >> p->wave_shift, .bar = th->bar, .wep = th->wep,
                                        .fenced = th->fenced};
             cpu_race_access(p->race, &who, addr, size, how, pc, shared_owner(p, th, a));
         }
+        if (p->weak && (how & KL_CPU_ACC_ATOMIC)) {
+            if (how & KL_CPU_ACC_RELEASE)
+                weak_release(th, scope);
+            cpu_weak_atomic(&th->held, &th->blk->held, addr, size);
+        } else if (p->weak && (how & KL_CPU_ACC_WRITE)) {
+            (void)cpu_weak_store(&th->held, &th->blk->held, addr, size,
+                                 shared_owner(p, th, a) != UINT64_MAX);
+        }
+    }
+    /* A relaxed store at system scope publishes without ordering what came before it: a peer
+     * that sees it may still read this rank's older data, until this rank's next release. The
+     * adversarial choice is to let the peers run right there. */
+    if (p->ranks_weak && (how & (KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_RELEASE)) ==
+                             (KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC) &&
+        ((how >> KL_CPU_ACC_SCOPE_SHIFT) & 3) == 2 /* KL_SCOPE_SYSTEM */) {
+        p->ranks_now = true;
+        th->state = TS_READY;
+        yield_to_sched(p, th);
+        return;
     }
     if (++p->steps == p->change[p->changes_done] && p->changes_done < CPU_PCT_DEPTH - 1) {
         th->prio = CPU_PCT_DEPTH - 1 - (int64_t)p->changes_done++;
@@ -193,9 +242,10 @@ static void admit(struct pct *p)
     if (!b || p->next_block >= p->nblocks)
         return;
     const struct cpu_launch *l = p->l;
-    uint64_t id = p->next_block++;
+    uint64_t ord = p->next_block++, id = l->blocks ? l->blocks[ord] : ord;
     b->used = true;
     b->id = id;
+    b->ord = ord;
     b->live = p->n;
     b->at_barrier = 0;
     for (unsigned w = 0; w < p->nwaves; w++) {
@@ -265,9 +315,50 @@ static void resume(struct pct *p, struct pthr *th)
     }
     th->state = TS_READY;
     p->current = th;
+    if (p->weak) { /* what this thread sees: memory, its block's stores, its own */
+        cpu_weak_apply(&th->blk->held);
+        cpu_weak_apply(&th->held);
+    }
     cpu_coro_san_start(&p->fake, th->stack, STACK_BYTES);
     cpu_coro_switch(&p->sched, &th->ctx);
     cpu_coro_san_finish(p->fake, NULL, NULL);
+    if (p->weak) {
+        cpu_weak_remove(&th->held);
+        cpu_weak_remove(&th->blk->held);
+    }
+}
+
+/* Every held store becomes visible: the kernel's end, or every live thread spinning (a GPU's
+ * store buffers drain eventually). A block's __shared__ stores go to its own copy. */
+static bool weak_pending(const struct pct *p)
+{
+    if (p->retired.n)
+        return true;
+    for (unsigned i = 0; i < p->cap; i++)
+        if (p->slots[i].used) {
+            if (p->slots[i].held.n)
+                return true;
+            for (unsigned k = 0; k < p->n; k++)
+                if (p->slots[i].th[k].held.n)
+                    return true;
+        }
+    return false;
+}
+
+static void use_tls_of(struct pct *p, struct pblock *b);
+
+static void weak_drain_all(struct pct *p)
+{
+    cpu_weak_drain(&p->retired);
+    for (unsigned i = 0; i < MAX_RESIDENT; i++) {
+        struct pblock *b = &p->slots[i];
+        if (!b->used)
+            continue;
+        use_tls_of(p, b);
+        cpu_weak_drain(&b->held);
+        for (unsigned k = 0; k < p->n; k++)
+            cpu_weak_drain(&b->th[k].held);
+    }
 }
 
 /* Completes wave w of block b when every live lane has reached its operation. */
@@ -327,6 +418,22 @@ static void barrier_complete(struct pct *p, struct pblock *b)
     b->at_barrier = 0;
 }
 
+/* Lets the other ranks run (cpu_ranks_yield). Their launches use the same module storage and
+ * the same thread-local scheduler pointer on this OS thread: the resident block's __shared__
+ * copy is saved first and both are taken back after. Returns 0 when the caller is no rank. */
+static int yield_to_ranks(struct pct *p)
+{
+    if (!cpu_ranks_active())
+        return 0;
+    if (p->tls_owner) {
+        memcpy(p->tls_owner->tls_save, p->l->tls, p->l->tls_size);
+        p->tls_owner = NULL;
+    }
+    cpu_ranks_yield();
+    tl_pct = p;
+    return 1;
+}
+
 static int run_all(struct pct *p, char *err, size_t errlen)
 {
     unsigned live_threads = 0;
@@ -360,28 +467,38 @@ static int run_all(struct pct *p, char *err, size_t errlen)
             p->backoff_ns = 50000;
         }
         switch (th->state) {
-        case TS_READY: /* a change point lowered its priority */
+        case TS_READY: /* a change point lowered its priority, or a relaxed publication */
             heap_push(p, th);
+            if (p->ranks_now) {
+                p->ranks_now = false;
+                (void)yield_to_ranks(p);
+            }
             break;
         case TS_SLEEP:
             th->state = TS_READY;
             th->prio = --p->sleep_floor;
             heap_push(p, th);
-            /* Every live thread spun twice without progress: it waits for a block not yet
-             * resident, as a GPU would have started one. */
-            if (++p->spins > 2ull * live_threads && p->next_block < p->nblocks) {
+            /* Every live thread spun twice without progress: it waits for a store still held,
+             * or for a block not yet resident, as a GPU would have started one. */
+            if (++p->spins > 2ull * live_threads && p->weak && weak_pending(p)) {
+                weak_drain_all(p);
+                p->spins = 0;
+            } else if (p->spins > 2ull * live_threads && p->next_block < p->nblocks) {
                 if (p->cap < MAX_RESIDENT && p->resident == p->cap)
                     p->cap++;
                 admit(p);
                 live_threads += p->n;
                 p->spins = 0;
             } else if (p->spins > 2ull * live_threads) {
-                /* Nothing in this launch can end the wait: another OS thread (a rank of rung
-                 * 6) must. Let it run once per round of spins, as the block scheduler does. */
-                struct timespec ts = {0, p->backoff_ns};
-                nanosleep(&ts, NULL);
-                if (p->backoff_ns < 200000) /* its kernels run instrumented too: give it time */
-                    p->backoff_ns *= 2;
+                /* Nothing in this launch can end the wait: another rank of rung 6 must. A rank
+                 * coroutine (cpu_ranks.h) lets the other ranks run; elsewhere the rank is an
+                 * OS thread, given time once per round of spins. */
+                if (!yield_to_ranks(p)) {
+                    struct timespec ts = {0, p->backoff_ns};
+                    nanosleep(&ts, NULL);
+                    if (p->backoff_ns < 200000) /* its kernels run instrumented too */
+                        p->backoff_ns *= 2;
+                }
                 p->spins = live_threads;
             }
             break;
@@ -402,6 +519,11 @@ static int run_all(struct pct *p, char *err, size_t errlen)
                 return -1;
             barrier_complete(p, b);
             if (!b->live) {
+                if (p->weak) { /* its stores stay held until the kernel's end */
+                    cpu_weak_move(&p->retired, &b->held);
+                    for (unsigned k = 0; k < p->n; k++)
+                        cpu_weak_move(&p->retired, &b->th[k].held);
+                }
                 b->used = false;
                 p->resident--;
                 if (p->tls_owner == b)
@@ -424,7 +546,8 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     p->W = (unsigned)l->wave;
     p->wave_shift = p->W == 64 ? 6 : 5;
     p->nwaves = (p->n + p->W - 1) / p->W;
-    p->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    /* A block sample (engine/exec.h) runs only its blocks, in its order. */
+    p->nblocks = l->blocks ? l->nblocks : (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     p->cap = p->nblocks < CPU_PCT_RESIDENT ? (unsigned)p->nblocks : CPU_PCT_RESIDENT;
     p->all = xcalloc((size_t)MAX_RESIDENT * p->n, sizeof *p->all);
     p->heap = xcalloc((size_t)MAX_RESIDENT * p->n, sizeof *p->heap);
@@ -450,7 +573,12 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
                 p->change[j] = x;
             }
     p->change[CPU_PCT_DEPTH - 1] = 0;
-    p->race = cpu_race_new(p->nblocks);
+    /* The race check belongs to the pct schedule; a rank's launch of another schedule comes
+     * here only to run on this OS thread (cpu_sched.c). */
+    p->race = l->schedule == ENG_SCHED_PCT ? cpu_race_new(p->nblocks, l->blocks) : NULL;
+    cpu_race_set_where(p->race, l->where, l->where_arg);
+    p->ranks_weak = l->schedule != ENG_SCHED_DEFAULT && cpu_ranks_active();
+    p->weak = l->schedule == ENG_SCHED_PCT;
     struct pct *saved = tl_pct;
     tl_pct = p;
 #if !FAST_SWITCH
@@ -464,6 +592,8 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
     for (unsigned i = 0; i < p->cap; i++)
         admit(p);
     int rc = run_all(p, err, errlen);
+    if (p->weak)
+        weak_drain_all(p);
     if (l->tls_size) {
         memcpy(l->tls, tls_orig, l->tls_size);
         free(tls_orig);
@@ -476,6 +606,9 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         rc = -1;
     }
     cpu_race_free(p->race);
+    cpu_weak_layer_free(&p->retired);
+    for (size_t i = 0; i < (size_t)MAX_RESIDENT * p->n; i++)
+        cpu_weak_layer_free(&p->all[i].held);
     for (size_t i = 0; i < (size_t)MAX_RESIDENT * p->n; i++)
         if (p->all[i].stack)
             cpu_coro_stack_unmap(p->all[i].stack);
@@ -484,6 +617,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         free(p->slots[i].wave_arrived);
         free(p->slots[i].tls_save);
         free(p->slots[i].dyn);
+        cpu_weak_layer_free(&p->slots[i].held);
     }
     free(p->heap);
     free(p->all);

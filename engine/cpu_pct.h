@@ -15,7 +15,9 @@
  * At most CPU_PCT_RESIDENT blocks are resident (more while every resident thread only spins,
  * waiting for a block not yet started). Each block's __shared__ storage (the module's
  * per-OS-thread block) is swapped in when the scheduler moves to a thread of another block.
- * The race check (cpu_race.h) sees every access of a launch of at most CPU_RACE_MAX_BLOCKS. */
+ * The race check (cpu_race.h) sees every access of a launch of at most CPU_RACE_MAX_BLOCKS.
+ * A block sample (cpu_launch.blocks) runs only its blocks, in its order. Under the pct schedule
+ * memory is weakly ordered (cpu_weak.h). */
 #ifndef KL_ENGINE_CPU_PCT_H
 #define KL_ENGINE_CPU_PCT_H
 

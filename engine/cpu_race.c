@@ -50,6 +50,7 @@ struct sync {
 
 struct cpu_race {
     uint64_t nblocks;
+    const uint64_t *ids; /* a sample's block ids by place, or NULL */
     uint32_t *vc; /* nblocks x nblocks: vc[b * nblocks + c] = what block b knows of block c */
     struct page *pages;
     size_t pcap, pused;
@@ -61,15 +62,22 @@ struct cpu_race {
     unsigned long races;
     uint64_t checked;
     int partial;
-    char report[768];
+    /* The first race, kept as found and written as a sentence when asked for. */
+    struct acc first[2];
+    const void *first_addr;
+    uint64_t first_shared;
+    cpu_race_where_fn where;
+    void *where_arg;
+    char report[1024];
 };
 
-struct cpu_race *cpu_race_new(uint64_t nblocks)
+struct cpu_race *cpu_race_new(uint64_t nblocks, const uint64_t *ids)
 {
     if (!nblocks || nblocks > CPU_RACE_MAX_BLOCKS)
         return NULL;
     struct cpu_race *r = xcalloc(1, sizeof *r);
     r->nblocks = nblocks;
+    r->ids = ids;
     r->vc = xcalloc(nblocks * nblocks, sizeof *r->vc);
     for (uint64_t b = 0; b < nblocks; b++)
         r->vc[b * nblocks + b] = 1;
@@ -188,7 +196,7 @@ static bool ordered(const struct cpu_race *r, const struct acc *a, const struct 
     return r->vc[who->block * r->nblocks + a->block] >= a->clock;
 }
 
-static void describe_pc(const void *pc, char *out, size_t n)
+static void describe_pc(const struct cpu_race *r, const void *pc, char *out, size_t n)
 {
     Dl_info di;
     if (pc && dladdr(pc, &di) && di.dli_sname)
@@ -196,14 +204,20 @@ static void describe_pc(const void *pc, char *out, size_t n)
                  (unsigned long)((const char *)pc - (const char *)di.dli_saddr));
     else
         snprintf(out, n, "pc %p", pc);
+    char line[160];
+    if (pc && r->where && r->where(r->where_arg, pc, line, sizeof line) == 0) {
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, " (%s)", line);
+    }
 }
 
-static void describe_acc(const struct acc *a, char *out, size_t n)
+static void describe_acc(const struct cpu_race *r, const struct acc *a, char *out, size_t n)
 {
-    char where[128];
-    describe_pc(a->pc, where, sizeof where);
+    char where[256];
+    describe_pc(r, a->pc, where, sizeof where);
     snprintf(out, n, "%s%s by block %llu thread %u at %s", a->atomic ? "atomic " : "",
-             a->write ? "write" : "read", (unsigned long long)a->block, a->thread, where);
+             a->write ? "write" : "read",
+             (unsigned long long)(r->ids ? r->ids[a->block] : a->block), a->thread, where);
 }
 
 static void note_race(struct cpu_race *r, const struct acc *prev, const struct acc *cur,
@@ -211,17 +225,20 @@ static void note_race(struct cpu_race *r, const struct acc *prev, const struct a
 {
     if (r->races++)
         return;
-    char a[192], b[192], mem[96];
-    describe_acc(prev, a, sizeof a);
-    describe_acc(cur, b, sizeof b);
-    if (shared_of == UINT64_MAX)
-        snprintf(mem, sizeof mem, "global memory at %p", addr);
-    else
-        snprintf(mem, sizeof mem, "__shared__ memory of block %llu at %p",
-                 (unsigned long long)shared_of, addr);
-    snprintf(r->report, sizeof r->report,
-             ENG_RACE_PREFIX " on %s: %s, then %s, with no barrier, fence or atomic ordering them", mem,
-             a, b);
+    /* Kept; the sentence is written when asked for (cpu_race_report), off the emulated
+     * thread's small stack: naming source lines may run a tool. */
+    r->first[0] = *prev;
+    r->first[1] = *cur;
+    r->first_addr = addr;
+    r->first_shared = shared_of;
+}
+
+void cpu_race_set_where(struct cpu_race *r, cpu_race_where_fn where, void *arg)
+{
+    if (!r)
+        return;
+    r->where = where;
+    r->where_arg = arg;
 }
 
 int cpu_race_access(struct cpu_race *r, const struct cpu_race_who *who, const void *addr,
@@ -287,5 +304,23 @@ int cpu_race_access(struct cpu_race *r, const struct cpu_race_who *who, const vo
 }
 
 unsigned long cpu_race_count(const struct cpu_race *r) { return r ? r->races : 0; }
-const char *cpu_race_report(const struct cpu_race *r) { return r ? r->report : ""; }
+const char *cpu_race_report(struct cpu_race *r)
+{
+    if (!r || !r->races)
+        return "";
+    if (r->report[0])
+        return r->report;
+    char a[320], b[320], mem[96];
+    describe_acc(r, &r->first[0], a, sizeof a);
+    describe_acc(r, &r->first[1], b, sizeof b);
+    if (r->first_shared == UINT64_MAX)
+        snprintf(mem, sizeof mem, "global memory at %p", r->first_addr);
+    else
+        snprintf(mem, sizeof mem, "__shared__ memory of block %llu at %p",
+                 (unsigned long long)r->first_shared, r->first_addr);
+    snprintf(r->report, sizeof r->report,
+             ENG_RACE_PREFIX " on %s: %s, then %s, with no barrier, fence or atomic ordering them", mem,
+             a, b);
+    return r->report;
+}
 int cpu_race_partial(const struct cpu_race *r) { return r ? r->partial : 0; }

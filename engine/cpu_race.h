@@ -28,7 +28,7 @@ struct cpu_race;
 
 /* Who made an access, and where its thread stands in the block's synchronisation. */
 struct cpu_race_who {
-    uint64_t block;
+    uint64_t block;   /* the block's place among the launch's blocks (0 .. nblocks-1) */
     unsigned thread;  /* linear thread index in the block */
     unsigned wave;    /* thread / wave width */
     unsigned bar;     /* barriers this thread has passed */
@@ -36,8 +36,10 @@ struct cpu_race_who {
     int fenced;       /* widest KL_SCOPE_* fence since the thread started, or -1 */
 };
 
-/* NULL when the launch has too many blocks to check. */
-struct cpu_race *cpu_race_new(uint64_t nblocks);
+/* NULL when the launch has too many blocks to check. ids, when non-NULL, are the nblocks
+ * blocks' linear ids (a block sample, engine/exec.h), for the report; else a block's place is
+ * its id. ids must outlive the check. */
+struct cpu_race *cpu_race_new(uint64_t nblocks, const uint64_t *ids);
 void cpu_race_free(struct cpu_race *r);
 
 /* Records one access (KL_CPU_ACC_* bits in how). `shared_of` is the block whose __shared__
@@ -46,9 +48,16 @@ void cpu_race_free(struct cpu_race *r);
 int cpu_race_access(struct cpu_race *r, const struct cpu_race_who *who, const void *addr,
                     unsigned size, unsigned how, const void *pc, uint64_t shared_of);
 
-/* Races seen so far, and the first as a sentence (valid until cpu_race_free); "" when none. */
+/* Where a code address is in the kernel's source: 0 with "file:line" in out, or -1. Set by the
+ * backend (cpu_launch.where), called only while a report is written, never during the launch. */
+typedef int (*cpu_race_where_fn)(void *arg, const void *pc, char *out, size_t n);
+void cpu_race_set_where(struct cpu_race *r, cpu_race_where_fn where, void *arg);
+
+/* Races seen so far, and the first as a sentence (valid until cpu_race_free); "" when none.
+ * Each access is named by its kernel function and code offset, and by its source line where
+ * the where function finds one: `mp_buggy+0x264 (mp.kl:14)`. */
 unsigned long cpu_race_count(const struct cpu_race *r);
-const char *cpu_race_report(const struct cpu_race *r);
+const char *cpu_race_report(struct cpu_race *r);
 int cpu_race_partial(const struct cpu_race *r);
 
 #endif

@@ -18,6 +18,7 @@
 #include "common/xalloc.h"
 #include "engine/cpu_coro.h"
 #include "engine/cpu_pct.h"
+#include "engine/cpu_ranks.h"
 
 /* OS threads one launch may use at most (helpers for spinning blocks included). */
 #define MAX_WORKERS 64
@@ -360,8 +361,11 @@ int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
                  nthreads, l->wave);
         return -1;
     }
-    /* The pct schedule interleaves at every memory access, on this OS thread. */
-    if (l->schedule == ENG_SCHED_PCT)
+    /* The pct schedule interleaves at every memory access, on this OS thread. A rank of rung 6
+     * (cpu_ranks.h) runs its launches there too, whatever the schedule: blocks on other OS
+     * threads would wait for its peers while the rank's own thread, the one the peers run on,
+     * waited for them. */
+    if (l->schedule == ENG_SCHED_PCT || cpu_ranks_active())
         return cpu_pct_run(l, err, errlen);
     struct launch_state ls = {.l = l, .nblocks = nblocks};
     pthread_mutex_init(&ls.mu, NULL);

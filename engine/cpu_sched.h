@@ -43,6 +43,10 @@ struct cpu_launch {
      * sample of a launch too large to emulate whole (engine/exec.h, block samples). */
     const uint64_t *blocks;
     uint64_t nblocks;
+    /* When non-NULL, names a kernel code address's source line for the race report
+     * (cpu_race.h, cpu_race_where_fn). */
+    int (*where)(void *arg, const void *pc, char *out, size_t n);
+    void *where_arg;
 };
 
 /* Runs the launch to completion. Returns 0, or -1 with a message (a deadlock: threads waiting

@@ -1343,6 +1343,19 @@ static void finish_error(struct eng_exec *e, const char *what)
              what && *what ? ": " : "", e->err[0] ? e->err : "unknown error");
 }
 
+/* A data race the backend found in this check's launches fails the check: the race first
+ * (both accesses), then what the oracles saw of the outputs it left (wrong values, or none). */
+static void race_found(struct eng_exec *e, int rc)
+{
+    char race[1024];
+    if (!e->B->race_take || rc != 0 || e->B->race_take(e->ctx, race, sizeof race) != 1)
+        return;
+    char was[sizeof e->detail];
+    snprintf(was, sizeof was, "%s", e->detail);
+    snprintf(e->detail, sizeof e->detail, "%.1000s%s%.500s", race, was[0] ? "; " : "", was);
+    e->failed = true;
+}
+
 void eng_exec_ready(struct eng_exec *e)
 {
     if (e->ready)
@@ -1455,6 +1468,11 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         }
         goto done;
     }
+    /* Races become findings of this check (race_found below), after its own outputs are judged;
+     * one left from an earlier check on this context is not this check's. */
+    char race[1024];
+    if (e.B->race_take)
+        (void)e.B->race_take(e.ctx, race, sizeof race);
     struct eng_shape none = {0};
     ins = xcalloc(nsh, sizeof *ins);
     bool skip = false, err = false;
@@ -1521,6 +1539,7 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         }
     }
     timer_finish(&e, &t);
+    race_found(&e, rc);
     if (rc < 0) {
         finish_error(&e, e.failed ? e.detail : "");
     } else if (rc > 0) {

@@ -16,6 +16,7 @@
 #include "common/xalloc.h"
 #include "engine/backend.h"
 #include "engine/cache.h"
+#include "engine/cpu_ranks.h"
 #include "engine/nccl_dl.h"
 
 #define KL_ABI_ONLY
@@ -84,9 +85,11 @@ struct r6 {
     char ref_desc[640];
     pthread_barrier_t bar;
     bool bar_init;
-    /* Lockstep between collectives on an emulated backend when no rank lags on purpose: its
-     * ranks are OS threads, and one that the OS leaves behind by a whole call would be a lag
-     * the check did not ask for (a verdict that depends on the machine's load). */
+    /* Emulated ranks are coroutines of one seeded scheduler (cpu_ranks.h) on one OS thread,
+     * so their interleaving depends on the seed, not on the machine's load. */
+    bool coro;
+    /* Lockstep between collectives on an emulated backend when no rank lags on purpose: a rank
+     * left behind by a whole call would be a lag the check did not ask for. */
     bool lockstep;
     pthread_mutex_t step_mu;
     pthread_cond_t step_cv;
@@ -277,6 +280,10 @@ static int rank_call(struct r6_rank *r, int k, uint32_t seq, uint32_t tag, int c
  * (an error) breaks the step so that the others go on. */
 static void step_wait(struct r6 *g)
 {
+    if (g->coro) { /* a rank that returned is no longer waited for there */
+        cpu_ranks_barrier(NULL, NULL);
+        return;
+    }
     pthread_mutex_lock(&g->step_mu);
     unsigned gen = g->step_gen;
     if (++g->step_waiting == g->ranks) {
@@ -332,27 +339,58 @@ static int rank_run(struct r6_rank *r)
     return 0;
 }
 
-static void *rank_main(void *arg)
+static void main_barrier(void *arg)
+{
+    pthread_barrier_wait(&((struct r6 *)arg)->bar);
+}
+
+/* The ranks and the main thread meet: emulated ranks (coroutines of one OS thread) meet among
+ * themselves first, and the last of them meets the main thread for all. */
+static void meet_main(struct r6 *g)
+{
+    if (g->coro)
+        cpu_ranks_barrier(main_barrier, g);
+    else
+        pthread_barrier_wait(&g->bar);
+}
+
+static void rank_main_co(void *arg)
 {
     struct r6_rank *r = arg;
     struct r6 *g = r->g;
     r->rc = rank_setup(r);
-    pthread_barrier_wait(&g->bar); /* everyone allocated: pointers can be exchanged */
+    meet_main(g); /* everyone allocated: pointers can be exchanged */
     bool all_ok = true;
     for (int j = 0; j < g->ranks; j++)
         all_ok &= g->rk[j].rc == 0;
     if (all_ok)
         r->rc = rank_connect(r);
-    pthread_barrier_wait(&g->bar); /* connected */
+    meet_main(g); /* connected */
     for (int j = 0; j < g->ranks; j++)
         all_ok &= __atomic_load_n(&g->rk[j].rc, __ATOMIC_ACQUIRE) == 0;
-    pthread_barrier_wait(&g->bar); /* the main thread says ready */
+    meet_main(g); /* the main thread says ready */
     if (all_ok)
         r->rc = rank_run(r);
-    if (g->lockstep)
+    if (g->lockstep && !g->coro)
         step_break(g); /* done, or gone: nobody waits for this rank any more */
     set_step(r, ST_DONE, r->call);
     __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
+static void *rank_main(void *arg)
+{
+    rank_main_co(arg);
+    return NULL;
+}
+
+/* The OS thread of every emulated rank: one seeded scheduler runs them as coroutines. */
+static void *ranks_main(void *arg)
+{
+    struct r6 *g = arg;
+    void *args[R6_MAX_RANKS];
+    for (int r = 0; r < g->ranks; r++)
+        args[r] = &g->rk[r];
+    cpu_ranks_run((unsigned)g->ranks, rank_main_co, args, g->s->seed);
     return NULL;
 }
 
@@ -605,7 +643,8 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         }
     }
 
-    pthread_barrier_init(&g->bar, NULL, (unsigned)g->ranks + 1);
+    g->coro = g->emulated;
+    pthread_barrier_init(&g->bar, NULL, g->coro ? 2u : (unsigned)g->ranks + 1);
     g->lockstep = g->emulated && g->lag_rank < 0;
     pthread_mutex_init(&g->step_mu, NULL);
     pthread_cond_init(&g->step_cv, NULL);
@@ -614,7 +653,10 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     for (int r = 0; r < g->ranks; r++) {
         g->rk[r].g = g;
         g->rk[r].rank = r;
-        if (pthread_create(&tids[r], NULL, rank_main, &g->rk[r]) != 0)
+    }
+    for (int r = 0; r < (g->coro ? 1 : g->ranks); r++) {
+        if (pthread_create(&tids[r], NULL, g->coro ? ranks_main : rank_main,
+                           g->coro ? (void *)g : &g->rk[r]) != 0)
             die("rung 6: cannot start a rank thread");
         started++;
     }
@@ -655,7 +697,7 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
-    for (int r = 0; r < g->ranks; r++)
+    for (int r = 0; r < (g->coro ? 1 : g->ranks); r++)
         pthread_join(tids[r], NULL);
     started = 0;
 

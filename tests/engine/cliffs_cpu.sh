@@ -5,7 +5,8 @@
 # - aiter-6402 (a GEMM whose 32-bit store offsets cannot reach past 2^31 bytes): conclusive,
 #   caught exactly at the cliff, the fixed variant passing;
 # - our own elementwise bf16 kernel with a 32-bit flat index (range-checked stores, dropped
-#   past 2^31 elements), at 2^31 + 8192 elements: caught at element 2^31;
+#   past 2^31 elements), at 2^31 + 8192 elements: caught at element 2^31, under the default
+#   schedule and under pct;
 # - element cliffs: our own f32 rows kernel and flydsl-1020 (a 32-bit index past 2^31 elements,
 #   2^33 bytes), caught above 2^31 elements and passing below; with byte cliffs only it escapes.
 . tests/tap.sh
@@ -40,6 +41,17 @@ tap_check "32-bit flat index: expectation met (exit 0)" test "$rc" -eq 0
 tap_check "32-bit flat index at 2^31 + 8192 elements: the 512 sampled elements past 2^31 never written" \
     grep -q 'out: 512 of the 1536 sampled elements differ from the reference (first at \[2147483648\]).*512 never written' "$KL_TMP/i.txt"
 tap_check "the 64-bit index passes every cliff" test "$(grep -cE '^pass +fixed +r1 ' "$KL_TMP/i.txt")" -eq 5
+# The pct schedule (every access a switch point, its own scheduler) runs the same sample: only
+# the sampled blocks, not the millions of the whole grid.
+"$KLADDER" --db "$db" run --rung 1 --suite $fx --backend cpu --no-progress --timeout $t \
+    --schedule pct >"$KL_TMP/ip.txt" 2>&1
+rc=$?
+cut -c1-240 "$KL_TMP/ip.txt" | sed 's/^/# /'
+tap_check "pct: 32-bit flat index, expectation met (exit 0)" test "$rc" -eq 0
+tap_check "pct: the 512 sampled elements past 2^31 never written" \
+    grep -q 'out: 512 of the 1536 sampled elements differ from the reference (first at \[2147483648\]).*512 never written' "$KL_TMP/ip.txt"
+tap_check "pct: the report says each cliff check was sampled" \
+    test "$(grep -cE '^ +sampled on the cpu backend: [0-9]+ of [0-9]+ blocks ran' "$KL_TMP/ip.txt")" -ge 8
 # The sample needs one block per tile of the output: a grid that names no output dimension
 # cannot be sampled, and the check is skipped with that reason, never passed.
 sed 's/"grid": \["ceil(n, 256)", 1, 1\]/"grid": [8, 1, 1]/' $fx >"$KL_TMP/fixedgrid.json"

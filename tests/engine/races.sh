@@ -11,7 +11,7 @@ for s in xblock leaders scan lastblock; do
         "$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite tests/engine/fixtures/race/$s.json \
             --backend cpu --repeat 1 --no-progress --timeout 60 --schedule pct --seed $seed >"$KL_TMP/$s.txt" 2>&1
         grep -qE '^fail +buggy' "$KL_TMP/$s.txt" &&
-            grep -qE '^ +data race on .*: (atomic )?(write|read) by block [0-9]+ thread [0-9]+ at [a-z_]+_buggy\+0x[0-9a-f]+, then' "$KL_TMP/$s.txt" &&
+            grep -qE '^ +data race on .*: (atomic )?(write|read) by block [0-9]+ thread [0-9]+ at [a-z_]+_buggy\+0x[0-9a-f]+( \(races\.kl:[0-9]+\))?, then' "$KL_TMP/$s.txt" &&
             caught=$((caught + 1))
         grep -qE '^pass +fixed' "$KL_TMP/$s.txt" && ! grep -q 'data race' <(grep -A1 ' fixed ' "$KL_TMP/$s.txt") &&
             clean=$((clean + 1))
