@@ -32,7 +32,7 @@ check bad_tile.json 'tiles.tile_q: expected a parameter named in "params"'
 check bad_version.json 'version: expected a whole number from 1 to 1, got 2'
 # A rung's settings are its own; a key it does not know is a mistake, never ignored.
 check rung1_misspelt.json 'rungs.1: expected only the keys "tail_dims", "untuned", "cliffs" or "extra", got unknown key "tail_dim"'
-check rung5_misspelt.json 'rungs.5: expected only the keys "failure_rate", "confidence", "repeats" or "wide", got unknown key "repeat"'
+check rung5_misspelt.json 'rungs.5: expected only the keys "failure_rate", "confidence", "repeats", "schedule" or "wide", got unknown key "repeat"'
 check rung2_misspelt.json 'rungs.2: expected only the keys "classes", "chunks", "topk", "properties" or "inputs", got unknown key "class"'
 check rung2_input_output.json 'rungs.2.inputs[0].buffer: expected an input buffer, got "o"'
 check rung2_input_dtype.json 'rungs.2.inputs[0].dtype: expected one of bf16, got "f16"'
