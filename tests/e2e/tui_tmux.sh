@@ -52,7 +52,11 @@ wait_for "Enter keeps the search" 'Case 1 of 1 .*search "292"'
 wait_for "the match is the 292,889,600-call case" 'aiter-4841'
 keys Enter
 wait_for "Enter opens the detail" 'The test that catches it'
-wait_for "the probability helper is there" 'Probability helper'
+# the helper sits below the case's text: one page down reaches it on a 30-row terminal
+keys NPage
+wait_for "the probability helper is one page down" 'Probability helper'
+keys PPage
+wait_for "one page up is the top again" 'The test that catches it'
 keys L
 wait_for "L switches to Chinese" '能发现它的测试'
 wait_for "the tabs are in Chinese too" '1 仪表盘'
