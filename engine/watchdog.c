@@ -244,6 +244,10 @@ static void reap(struct eng_worker *w, double grace_s, bool kill_first)
 static bool take_line(struct eng_worker *w, struct eng_worker_result *r, const char *line,
                       double *deadline, double limit_s, double *ready_at)
 {
+    /* a line of a sanitizer the worker runs under (its banner, when it writes to stdout
+     * despite --log-file) is never the answer */
+    if (!strncmp(line, "=========", 9))
+        return false;
     if (strstr(line, "\"ready\"") && strlen(line) < 40) {
         if (!r->ready) {
             r->ready = true;

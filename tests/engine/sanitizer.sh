@@ -77,6 +77,13 @@ tap_check "text: a failing memcheck check beside the fixed check" \
 tap_check "text: the kernel, thread and address" grep -qF 'memcheck: Invalid __shared__ write of size 4 bytes in leaders_fixed: at leaders_fixed+0x70 (races.kl:30), thread (3,0,0) in block (1,0,0), Address 0x404 is out of bounds (while check repeat-default ran' "$KL_TMP/b.txt"
 tap_check "text: the buggy check's report was clean" grep -qE '^pass +buggy +r5 sanitizer:memcheck@repeat' "$KL_TMP/b.txt"
 
+# A tool line on the worker's stdout (where it answers) is not taken for the answer.
+FAKE_SANITIZER_STDOUT=1 run s "$clean" "$KL_TMP/s.txt" --sanitizer synccheck --variant fixed
+rc=$?
+sed 's/^/# /' "$KL_TMP/s.txt"
+tap_check "the tool's banner on the worker's stdout: every check still passes (rc=$rc)" \
+    sh -c 'test $1 -eq 0 && test "$(grep -cE "^pass +(baseline-)?fixed" "$2")" -eq 4' _ $rc "$KL_TMP/s.txt"
+
 # 3. Control characters in a report (a kernel name, an address) never reach the output.
 esc=$(printf '\033')
 sed "s/leaders_buggy(/leaders${esc}[2J${esc}]0;pwned\a_buggy(/; s/in races.kl:47/in races${esc}[31m.kl:47/" \
