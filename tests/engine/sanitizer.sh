@@ -138,4 +138,24 @@ tap_check "nothing recorded by the refused runs ($before runs before and after)"
 rc=$?
 tap_check "an unknown tool is a usage error (rc=$rc)" \
     sh -c 'test $1 -eq 2 && grep -q "expects racecheck, synccheck or memcheck" "$2"' _ $rc "$KL_TMP/u.txt"
+# 6. A kernel that hangs under the tool: its limit is 20x --timeout (kernels run slower under a
+#    sanitizer), the watchdog still stops it, and what the tool wrote before it was stopped is
+#    read without a summary line (the worker did not end by itself). One hang: 20 s.
+st=$KL_TMP/hang; mkdir -p "$st"
+FAKE_SANITIZER_STATE=$st FAKE_SANITIZER_REPORTS=$fx/cut_short.txt "$KLADDER" --db "$db" run --rung 1 \
+    --suite tests/engine/fixtures/hang.json --backend cpu --variant buggy --timeout 1 --no-progress \
+    --sanitizer memcheck --json >"$KL_TMP/hang.json" 2>&1
+python3 - "$KL_TMP/hang.json" >"$KL_TMP/hang.py.txt" 2>&1 <<'PY'
+import json, sys
+c = {x["check"]: x for x in json.load(open(sys.argv[1]))["checks"]}
+assert c["big"]["verdict"] == "hang" and c["big"]["limit_s"] == 20, c["big"]
+h = c["sanitizer:memcheck:invalid-global-read@big"]
+assert h["verdict"] == "fail" and "while check big ran" in h["detail"], h
+assert c["sanitizer:memcheck@after"]["verdict"] == "error", c["sanitizer:memcheck@after"]
+print("ok")
+PY
+prc=$?
+sed 's/^/# /' "$KL_TMP/hang.py.txt"
+tap_check "a hang under the tool: stopped at 20x --timeout, the report it left read as far as it goes" test $prc -eq 0
+
 echo "1..$_tap_n"
