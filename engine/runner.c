@@ -303,6 +303,7 @@ static void add_san_check(struct run *rn, struct eng_reporter **reps, size_t ori
     snprintf(d->r.detail, sizeof d->r.detail, "%s", detail);
     d->met = check_met(d);
     size_t seq = rn->n++;
+    rn->info.total++; /* the run's checks, planned and added: a progress bar stays within it */
     for (size_t k = 0; reps[k]; k++) {
         if (reps[k]->check_start)
             reps[k]->check_start(reps[k], &rn->info, seq, d);
