@@ -107,6 +107,9 @@ struct eng_caps {
     uint32_t poll_spins;
     /* The collective library of this runtime ("NCCL", "RCCL") or NULL. */
     const char *collectives;
+    /* The vendor's sanitizer that can watch this backend's kernels from outside the process
+     * (`kladder run --sanitizer`, engine/sanitizer_run.h), or NULL. */
+    const char *sanitizer;
 };
 
 struct eng_backend {

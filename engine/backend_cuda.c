@@ -595,7 +595,8 @@ static int cuda_compile(const char *target, const char *source, const char *name
 const struct eng_backend eng_backend_cuda = {
     .name = "cuda",
     .caps = {.real_concurrency = true, .util_block = 256, .delay_ticks = 20000000,
-             .poll_spins = 1u << 24, .collectives = "NCCL"},
+             .poll_spins = 1u << 24, .collectives = "NCCL",
+             .sanitizer = "compute-sanitizer"},
     .load = cuda_load,
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,

@@ -45,6 +45,12 @@ struct eng_planned {
     bool control;               /* of a control suite: every variant is correct, so a failure
                                    is a false alarm of the harness */
     double confidence;          /* rung 5: the confidence its repeats were chosen for (0: none) */
+    /* A check the vendor's sanitizer added beside the check that ran the kernels (runner,
+     * --sanitizer): its tool ("racecheck"), "" for every planned check. Its hazards are
+     * findings: on a fixed variant or a baseline one fails the run like any failure; on a
+     * buggy variant it is reported and met either way, and never stands in for the rung
+     * catching the bug (docs/engine.md). */
+    char sanitizer[12];
 };
 
 /* The smallest per-run failure probability that n equal repeats rule out at a confidence:

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "casedb/results.h"
+#include "common/fileio.h"
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/check.h"
@@ -22,6 +23,7 @@
 #include "engine/plan.h"
 #include "engine/report.h"
 #include "engine/rung8.h"
+#include "engine/sanitizer_run.h"
 #include "engine/watchdog.h"
 
 /* Compiling can take minutes on a cold cache (hipRTC, a large kernel on the cpu backend). */
@@ -33,7 +35,17 @@ struct run {
     size_t worker_first;        /* the first check it ran */
     struct eng_run_info info;
     struct eng_done *checks;
-    size_t n;
+    size_t n, cap;
+    /* --sanitizer: the tool's path, the folder of its logs (one per check), the log of the
+     * running worker, whether a worker now starts under the tool (after the probe), whether the
+     * last job's worker was stopped by a limit, and the checks the tool added (owned here) */
+    char san_path[1024];
+    char *san_dir;
+    char san_log[1200];
+    bool under_tool;
+    bool last_killed;
+    struct eng_planned **san_planned;
+    size_t nsan;
 };
 
 /* Ends the current worker. One that exits with a status (a sanitizer's finding at exit, a
@@ -63,7 +75,15 @@ static int worker_job(struct run *rn, size_t seq, const char *job, double setup_
     if (rn->worker && eng_worker_ended(rn->worker))
         worker_stop(rn, seq);
     if (!rn->worker) {
-        if (!(rn->worker = eng_worker_start(rn->o->exe, err, errlen)))
+        char **prefix = NULL;
+        if (rn->under_tool) {
+            snprintf(rn->san_log, sizeof rn->san_log, "%s/check-%zu.log", rn->san_dir, seq);
+            unlink(rn->san_log); /* a log of an earlier worker for this check is not ours */
+            prefix = eng_san_argv(rn->san_path, rn->o->sanitizer, rn->san_log);
+        }
+        rn->worker = eng_worker_start_under(prefix, rn->o->exe, err, errlen);
+        eng_san_argv_free(prefix);
+        if (!rn->worker)
             return -1;
         rn->worker_first = seq;
     }
@@ -135,7 +155,9 @@ static int probe(struct run *rn, char *backend, size_t blen, struct eng_device_i
 static void run_one(struct run *rn, struct eng_done *d)
 {
     const struct eng_check_spec *s = &d->p->spec;
-    d->limit_s = s->timeout_s;
+    /* kernels under the vendor's sanitizer run many times slower: not a hang */
+    double limit = s->timeout_s * (rn->o->sanitizer ? ENG_SAN_TIMEOUT_FACTOR : 1);
+    d->limit_s = limit;
     char *spec = eng_check_spec_json(s);
     char *job = xasprintf("{\"job\":\"check\",\"spec\":%s}", spec);
     free(spec);
@@ -143,7 +165,8 @@ static void run_one(struct run *rn, struct eng_done *d)
     char err[512] = "";
     struct eng_check_result *r = &d->r;
     eng_check_result_init(r);
-    if (worker_job(rn, (size_t)(d - rn->checks), job, SETUP_LIMIT_S, s->timeout_s, &w, err,
+    rn->last_killed = false;
+    if (worker_job(rn, (size_t)(d - rn->checks), job, SETUP_LIMIT_S, limit, &w, err,
                    sizeof err) != 0) {
         snprintf(r->detail, sizeof r->detail, "%s", err);
         free(job);
@@ -162,7 +185,7 @@ static void run_one(struct run *rn, struct eng_done *d)
         if (s->e2e) /* what the evaluation printed before it hung */
             eng_e2e_hang_note(s, note, sizeof note);
         snprintf(r->detail, sizeof r->detail, "stopped by the watchdog after the %g s limit: the %s "
-                 "did not finish%s", s->timeout_s, s->e2e ? "evaluation command" : "kernel", note);
+                 "did not finish%s", limit, s->e2e ? "evaluation command" : "kernel", note);
     } else if (w.killed) {
         r->verdict = CDB_ERROR;
         snprintf(r->detail, sizeof r->detail,
@@ -192,6 +215,7 @@ static void run_one(struct run *rn, struct eng_done *d)
             worker_stop(rn, (size_t)(d - rn->checks) + 1);
     }
     d->elapsed_s = w.elapsed_s;
+    rn->last_killed = w.killed || w.cancelled;
     free(rt);
     cJSON_Delete(j);
     eng_worker_result_free(&w);
@@ -203,9 +227,136 @@ static void run_one(struct run *rn, struct eng_done *d)
         r->max_err = NAN;
 }
 
+static bool check_met(const struct eng_done *d);
+
+/* A short name for a hazard's kind: "race-error", "invalid-global-write",
+ * "barrier-error-detected". */
+static void kind_slug(const struct eng_san_hazard *h, char *out, size_t n)
+{
+    if (!strncmp(h->kind, "race (", 6)) {
+        snprintf(out, n, "race-%s", strstr(h->kind, "(warning)") ? "warning" : "error");
+        return;
+    }
+    size_t k = 0;
+    bool dash = false;
+    for (const char *c = h->kind; *c && *c != '.' && strncmp(c, " of ", 4) && k + 2 < n && k < 40;
+         c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || (*c >= 'A' && *c <= 'Z')) {
+            if (dash && k)
+                out[k++] = '-';
+            dash = false;
+            out[k++] = (char)(*c | 0x20);
+        } else {
+            dash = true;
+        }
+    }
+    out[k] = '\0';
+    if (!k)
+        snprintf(out, n, "hazard");
+}
+
+/* The next slot of the run's checks (they grow as the sanitizer adds its own). */
+static struct eng_done *next_done(struct run *rn)
+{
+    if (rn->n == rn->cap) {
+        rn->cap = rn->cap ? rn->cap * 2 : 16;
+        rn->checks = xrealloc(rn->checks, rn->cap * sizeof *rn->checks);
+    }
+    struct eng_done *d = &rn->checks[rn->n];
+    memset(d, 0, sizeof *d);
+    return d;
+}
+
+/* One check of the sanitizer's beside rn->checks[origin], recorded through the reporters. */
+static void add_san_check(struct run *rn, struct eng_reporter **reps, size_t origin,
+                          const char *kind, enum cdb_verdict v, const char *detail)
+{
+    const struct eng_done *o = &rn->checks[origin];
+    struct eng_planned *p = xcalloc(1, sizeof *p);
+    snprintf(p->spec.backend, sizeof p->spec.backend, "%s", o->p->spec.backend);
+    p->spec.rung = o->p->spec.rung;
+    p->spec.suite = xstrdup(o->p->spec.suite);
+    p->spec.variant = xstrdup(o->p->spec.variant);
+    p->spec.baseline = o->p->spec.baseline;
+    p->spec.mode = o->p->spec.mode;
+    p->spec.schedule = o->p->spec.schedule;
+    p->spec.seed = o->p->spec.seed;
+    p->spec.wave = o->p->spec.wave;
+    p->spec.device = o->p->spec.device;
+    p->spec.name = xasprintf("sanitizer:%s%s%s@%s", rn->o->sanitizer, kind[0] ? ":" : "", kind,
+                             o->p->spec.name);
+    snprintf(p->label, sizeof p->label, "%s", o->p->label);
+    p->suite_name = o->p->suite_name;
+    snprintf(p->sanitizer, sizeof p->sanitizer, "%s", rn->o->sanitizer);
+    rn->san_planned = xrealloc(rn->san_planned, (rn->nsan + 1) * sizeof *rn->san_planned);
+    rn->san_planned[rn->nsan++] = p;
+    char shape[sizeof o->r.shape];
+    snprintf(shape, sizeof shape, "%s", o->r.shape);
+    double limit = o->limit_s;
+    struct eng_done *d = next_done(rn); /* o may move from here on */
+    d->p = p;
+    d->limit_s = limit;
+    eng_check_result_init(&d->r);
+    d->r.verdict = v;
+    snprintf(d->r.shape, sizeof d->r.shape, "%s", shape);
+    snprintf(d->r.oracle, sizeof d->r.oracle, "%s", rn->o->sanitizer);
+    snprintf(d->r.detail, sizeof d->r.detail, "%s", detail);
+    d->met = check_met(d);
+    size_t seq = rn->n++;
+    rn->info.total++; /* the run's checks, planned and added: a progress bar stays within it */
+    for (size_t k = 0; reps[k]; k++) {
+        if (reps[k]->check_start)
+            reps[k]->check_start(reps[k], &rn->info, seq, d);
+        if (reps[k]->check_done)
+            reps[k]->check_done(reps[k], &rn->info, seq, d);
+    }
+}
+
+/* After rn->checks[origin] ran in a worker of its own under the tool: that worker is stopped,
+ * its log read, and each hazard becomes a failing check; a clean log one passing check, so
+ * that "ran and found nothing" differs from "not run". A check that ran no kernel (skipped,
+ * cancelled) adds nothing. */
+static void sanitizer_checks(struct run *rn, struct eng_reporter **reps, size_t origin)
+{
+    worker_stop(rn, origin + 1);
+    enum cdb_verdict ov = rn->checks[origin].r.verdict;
+    if (ov == CDB_SKIP || ov == CDB_CANCELLED || !rn->san_log[0])
+        return;
+    const char *tool = rn->o->sanitizer;
+    char oname[256];
+    snprintf(oname, sizeof oname, "%s", rn->checks[origin].p->spec.name);
+    struct eng_san_hazard *h;
+    size_t nh;
+    char err[768];
+    char detail[1536];
+    bool finished = !rn->last_killed;
+    if (eng_san_read_log(rn->san_log, tool, finished, &h, &nh, err, sizeof err) != 0) {
+        add_san_check(rn, reps, origin, "", CDB_ERROR, err);
+    } else if (nh == 0) {
+        snprintf(detail, sizeof detail, "%s reported no hazard in the kernels of check %s%s", tool,
+                 oname, finished ? "" : " before the worker was stopped");
+        add_san_check(rn, reps, origin, "", finished ? CDB_PASS : CDB_SKIP, detail);
+    } else {
+        for (size_t i = 0; i < nh && i < ENG_SAN_PRINT_LIMIT; i++) {
+            char kind[48], what[900];
+            kind_slug(&h[i], kind, sizeof kind);
+            eng_san_describe(&h[i], what, sizeof what);
+            snprintf(detail, sizeof detail, "%s (while check %.200s ran; report %.300s)", what, oname,
+                     rn->san_log);
+            add_san_check(rn, reps, origin, kind, CDB_FAIL, detail);
+        }
+    }
+    free(h);
+    rn->san_log[0] = '\0';
+}
+
 static bool check_met(const struct eng_done *d)
 {
     enum cdb_verdict v = d->r.verdict;
+    /* the sanitizer's view: a hazard in a buggy kernel is a finding, met either way */
+    if (d->p->sanitizer[0])
+        return v == CDB_PASS || v == CDB_SKIP ||
+               (v == CDB_FAIL && !strcmp(d->p->spec.variant, "buggy"));
     if (d->p->expect_fail)
         return v == CDB_FAIL || v == CDB_HANG || v == CDB_SKIP;
     return v == CDB_PASS || v == CDB_SKIP;
@@ -221,6 +372,17 @@ static void summarise(struct run *rn, struct eng_summary *s)
         enum cdb_verdict v = d->r.verdict;
         if (v == CDB_SKIP)
             s->skipped++;
+        /* The sanitizer's checks are beside the rung's, counted in none of its tallies: a
+         * hazard on a fixed variant fails the run, one on a buggy variant does not catch it. */
+        if (d->p->sanitizer[0]) {
+            if (!d->met) {
+                s->met = false;
+                any_fail |= v == CDB_FAIL;
+                any_error |= v == CDB_ERROR || v == CDB_CANCELLED;
+                any_hang |= v == CDB_HANG;
+            }
+            continue;
+        }
         /* "passed" counts checks that ran and passed: a skipped one meets the expectation (it
          * failed nothing) but is counted among the skipped, not the passed */
         if (d->p->spec.baseline) {
@@ -446,22 +608,45 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     int status = 2;
     if (o->e2e || o->model)
         ntargets = 0; /* the evaluation or the model is the run: no suite is loaded */
+    if (o->sanitizer && (o->e2e || o->model)) {
+        snprintf(err, sizeof err, "--sanitizer watches the kernels of rung checks; rung 8's %s "
+                 "is not one", o->e2e ? "evaluation command" : "model");
+        goto setup_error;
+    }
+    if (o->sanitizer && eng_san_find(rn.san_path, sizeof rn.san_path, err, sizeof err) != 0)
+        goto setup_error;
     if ((ntargets && load_manifests(targets, ntargets, &ms, err, sizeof err) != 0) ||
         probe(&rn, backend, sizeof backend, &dev, err, sizeof err) != 0)
         goto setup_error;
     const struct eng_backend *B = eng_backend_find(backend);
+    if (o->sanitizer) {
+        /* KLADDER_SANITIZER_ANY_BACKEND=1 is for tests only: a fake tool around the cpu backend */
+        const char *any = getenv("KLADDER_SANITIZER_ANY_BACKEND");
+        if (!(B && B->caps.sanitizer) && !(any && !strcmp(any, "1"))) {
+            snprintf(err, sizeof err, "--sanitizer %s runs compute-sanitizer, which watches the "
+                     "cuda backend's kernels only; this run's backend is %s (--backend cuda)",
+                     o->sanitizer, backend);
+            goto setup_error;
+        }
+        worker_stop(&rn, 0); /* the probe's worker ran outside the tool */
+        rn.under_tool = true;
+    }
     info->emulated = B && B->caps.emulated;
     info->wave = info->emulated ? (o->wave ? o->wave : 32) : dev.wave_size;
     eng_fingerprint(&info->mach, backend, &dev, info->wave);
     cdb_uuid_new(info->uuid);
+    if (o->sanitizer) {
+        /* the tool's reports are kept beside the database, one per check, named by the run */
+        char *data = paths_data_dir();
+        rn.san_dir = xasprintf("%s/sanitizer/%s", data, info->uuid);
+        free(data);
+        if (file_mkdirs(rn.san_dir, err, sizeof err) != 0)
+            goto setup_error;
+    }
     if (plan_all(&rn, backend, ms, targets, ntargets, &plan, &nplan, err, sizeof err) != 0 ||
         !(reps = reporters(o, err, sizeof err)))
         goto setup_error;
 
-    rn.checks = xcalloc(nplan + 1, sizeof *rn.checks);
-    rn.n = nplan;
-    for (size_t i = 0; i < nplan; i++)
-        rn.checks[i].p = &plan[i];
     cdb_now_iso(info->started);
     info->schedule = o->schedule;
     info->total = nplan;
@@ -482,8 +667,10 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
         if (reps[k]->start)
             reps[k]->start(reps[k], info);
 
-    for (size_t i = 0; i < nplan; i++) {
-        struct eng_done *d = &rn.checks[i];
+    for (size_t pi = 0; pi < nplan; pi++) {
+        struct eng_done *d = next_done(&rn);
+        d->p = &plan[pi];
+        size_t i = rn.n++;
         for (size_t k = 0; reps[k]; k++)
             if (reps[k]->check_start)
                 reps[k]->check_start(reps[k], info, i, d);
@@ -498,8 +685,10 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
         for (size_t k = 0; reps[k]; k++)
             if (reps[k]->check_done)
                 reps[k]->check_done(reps[k], info, i, d);
+        if (o->sanitizer)
+            sanitizer_checks(&rn, reps, i);
     }
-    worker_stop(&rn, nplan);
+    worker_stop(&rn, rn.n);
 
     struct eng_summary s;
     summarise(&rn, &s);
@@ -521,5 +710,11 @@ done:
     free(ms);
     free(rn.checks);
     eng_planned_free(plan, nplan);
+    for (size_t i = 0; i < rn.nsan; i++) {
+        eng_check_spec_free(&rn.san_planned[i]->spec);
+        free(rn.san_planned[i]);
+    }
+    free(rn.san_planned);
+    free(rn.san_dir);
     return status;
 }

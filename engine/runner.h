@@ -55,6 +55,9 @@ struct eng_run_opts {
                                 * ignored */
     const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */
     bool model_large;          /* with model: the large configuration (--suite model-large) */
+    const char *sanitizer;     /* --sanitizer racecheck|synccheck|memcheck: every check's worker
+                                * runs under NVIDIA's compute-sanitizer (engine/sanitizer_run.h),
+                                * its hazards recorded as checks of their own; or NULL */
 };
 
 /* Runs everything and returns the exit status (0, 1 or 2). Messages for setup errors go to

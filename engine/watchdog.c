@@ -105,6 +105,12 @@ struct eng_worker {
 
 struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen)
 {
+    return eng_worker_start_under(NULL, exe, err, errlen);
+}
+
+struct eng_worker *eng_worker_start_under(char *const *prefix, const char *exe, char *err,
+                                          size_t errlen)
+{
     reap_dying(false);
     int in[2], out[2], er[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
@@ -127,9 +133,20 @@ struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen)
     sigaddset(&def, SIGPIPE);
     posix_spawnattr_setsigdefault(&at, &def);
     static char a_run[] = "run", a_worker[] = "--worker";
-    char *argv[] = {(char *)(uintptr_t)exe, a_run, a_worker, NULL};
+    size_t np = 0;
+    while (prefix && prefix[np])
+        np++;
+    char **argv = xcalloc(np + 4, sizeof *argv);
+    for (size_t i = 0; i < np; i++)
+        argv[i] = prefix[i];
+    argv[np] = (char *)(uintptr_t)exe;
+    argv[np + 1] = a_run;
+    argv[np + 2] = a_worker;
     pid_t pid;
-    int rc = posix_spawn(&pid, exe, &fa, &at, argv, environ);
+    /* under a prefix (a sanitizer), the prefix's program is what runs; it starts the worker */
+    const char *prog = np ? prefix[0] : exe;
+    int rc = posix_spawn(&pid, prog, &fa, &at, argv, environ);
+    free(argv);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(in[0]);
@@ -139,7 +156,7 @@ struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen)
         close(in[1]);
         close(out[0]);
         close(er[0]);
-        snprintf(err, errlen, "cannot start a worker (%s): %s", exe, strerror(rc));
+        snprintf(err, errlen, "cannot start a worker (%s): %s", prog, strerror(rc));
         return NULL;
     }
     struct eng_worker *w = xcalloc(1, sizeof *w);
@@ -227,6 +244,10 @@ static void reap(struct eng_worker *w, double grace_s, bool kill_first)
 static bool take_line(struct eng_worker *w, struct eng_worker_result *r, const char *line,
                       double *deadline, double limit_s, double *ready_at)
 {
+    /* a line of a sanitizer the worker runs under (its banner, when it writes to stdout
+     * despite --log-file) is never the answer */
+    if (!strncmp(line, "=========", 9))
+        return false;
     if (strstr(line, "\"ready\"") && strlen(line) < 40) {
         if (!r->ready) {
             r->ready = true;

@@ -33,6 +33,13 @@ struct eng_worker; /* a running worker process */
 /* Starts a worker, or NULL with a message. */
 struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen);
 
+/* Starts a worker under another program: prefix (NULL-terminated, prefix[0] a path) is run
+ * with the worker's argv after its own words, and must run that command with the same standard
+ * input, output and error (compute-sanitizer does). The group that a limit kills is the
+ * prefix's, the worker inside it. NULL or an empty prefix: eng_worker_start. */
+struct eng_worker *eng_worker_start_under(char *const *prefix, const char *exe, char *err,
+                                          size_t errlen);
+
 /* Sends one job and waits for its answer under the limits; r is filled (free it with
  * eng_worker_result_free). A worker that was killed, died, was cancelled or said "last" has
  * ended (eng_worker_ended): its status and stderr are in r, and it takes no more jobs. Returns

@@ -13,6 +13,7 @@
 #include "engine/manifest.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
+#include "engine/sanitizer_run.h"
 #include "engine/watchdog.h"
 #include "tui/cli.h"
 #include "tui/run_e2e.h"
@@ -57,6 +58,11 @@ static void print_help(void)
            "  --lag auto|off|S[,S...]      rungs 2 and 5 also run the kernel built to hold one\n"
            "                               wave of a block back (KL_LAG=S); auto (default): seeds\n"
            "                               1-4 on a GPU, none on the cpu backend\n"
+           "  --sanitizer racecheck|synccheck|memcheck\n"
+           "                               cuda: run each check under NVIDIA's compute-sanitizer\n"
+           "                               (PATH, /usr/local/cuda*/bin or\n"
+           "                               $KLADDER_COMPUTE_SANITIZER); its hazards become checks\n"
+           "                               of their own; limits are 20x --timeout\n"
            "  --json                       print the report as JSON\n"
            "  --junit FILE                 also write JUnit XML\n"
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
@@ -307,6 +313,12 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
             if (parse_lag(v, &o) != 0)
                 return cli_usage_error("run", "--lag expects auto, off or seeds 1-999999 separated "
                                        "by commas (at most %d), not '%s'", ENG_LAG_MAX_SEEDS, v);
+        } else if (!strcmp(a, "--sanitizer")) {
+            NEED();
+            if (!eng_san_tool_known(v))
+                return cli_usage_error("run", "--sanitizer expects racecheck, synccheck or memcheck, "
+                                       "not '%s'", v);
+            o.sanitizer = v;
         } else if (!strcmp(a, "--json")) {
             o.json = true;
         } else if (!strcmp(a, "--junit")) {
