@@ -389,6 +389,12 @@ static void progress_bar(int y, int x, int w, int done, int total)
     if (w <= 0)
         return;
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    /* Events come from another process: a run may report more checks done than it planned
+     * (checks a sanitizer adds), and the bar's buffer holds w cells, no more. */
+    if (done > total)
+        done = total;
+    if (done < 0)
+        done = 0;
     long units = total > 0 ? (long)done * w * 8 / total : 0;
     int full = (int)(units / 8), part = (int)(units % 8);
     char *bar = xmalloc((size_t)w * 4 + 8);
