@@ -92,6 +92,23 @@ rare_long() {
     c aiter-4841-auto 420 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --variant buggy --repeat auto --rate 2.39e-8 --confidence 0.95 --timeout 600 --no-progress
 }
 
+sanitizer() {
+    local D=$OUT/sanitizer
+    export XDG_DATA_HOME=$D/data # the tool's reports stay under it, and come back
+    sh_c where 10 "command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer"
+    c racecheck-leaders 100 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/race/leaders.json --backend cuda --repeat 1 --timeout 5 --sanitizer racecheck --no-progress
+    c synccheck-xblock 100 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/race/xblock.json --backend cuda --repeat 1 --timeout 5 --sanitizer synccheck --no-progress
+    c racecheck-xblock 100 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/race/xblock.json --backend cuda --repeat 1 --timeout 5 --sanitizer racecheck --no-progress
+    c memcheck-aiter-6402 100 "$K" --db "$D/r.db" run --rung 1 --suite aiter-6402 --backend cuda --timeout 5 --sanitizer memcheck --no-progress
+    c memcheck-sglang-41868 100 "$K" --db "$D/r.db" run --rung 1 --suite sglang-41868 --backend cuda --timeout 5 --sanitizer memcheck --no-progress
+    for s in aiter-4987 aiter-6344-tail flydsl-1020 flydsl-1264 sglang-41868; do
+        c "racecheck-fixed-$s" 100 "$K" --db "$D/r.db" run --rung 1 --suite "$s" --backend cuda --variant fixed --timeout 5 --sanitizer racecheck --no-progress
+    done
+    c racecheck-fixed-aiter-6127-r2 100 "$K" --db "$D/r.db" run --rung 2 --suite aiter-6127 --backend cuda --variant fixed --lag off --timeout 5 --sanitizer racecheck --no-progress
+    unset XDG_DATA_HOME
+    c aiter-4812-one-gpu 120 env KLADDER_RUNG6_ONE_DEVICE=1 "$K" --db "$D/r.db" run --case aiter-4812 --backend cuda --no-progress
+}
+
 for p in "$@"; do
     part=$p
     mkdir -p "$OUT/$part"
