@@ -45,7 +45,8 @@
  *   - Index with 64-bit arithmetic and grid-stride loops wherever a size can pass 2^31.
  *
  * With KL_LAG=S defined (a lag build, engine option --lag), __syncthreads() and kl_fence_*()
- * also hold one seeded wave of a block back (the section "lag builds" near the end).
+ * also hold one seeded wave of a block back, or with KL_LAG_MODE=1 every wave but the seeded one
+ * (the section "lag builds" near the end).
  *
  * With KL_ABI_ONLY defined (C or C++), only the cpu backend's ABI structs are declared: the
  * engine's emulator includes this file that way, so both sides share one definition. */
