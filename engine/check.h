@@ -25,6 +25,13 @@ enum eng_mode {
 };
 const char *eng_mode_name(enum eng_mode m);
 
+/* A lag build's value (struct eng_check_spec's lag): the KL_LAG seed (1..999999) in the low
+ * bits, ENG_LAG_AHEAD set for the mirror mode (kernels/kl.h, KL_LAG_MODE=1: the seeded wave runs
+ * ahead of the others). */
+#define ENG_LAG_AHEAD 0x80000000u
+static inline uint32_t eng_lag_seed(uint32_t lag) { return lag & ~ENG_LAG_AHEAD; }
+static inline bool eng_lag_is_ahead(uint32_t lag) { return (lag & ENG_LAG_AHEAD) != 0; }
+
 struct eng_check_spec {
     char backend[16];
     int device;
@@ -32,7 +39,9 @@ struct eng_check_spec {
     enum eng_schedule schedule; /* cpu */
     uint64_t seed;
     uint32_t lag;               /* 0: the kernel under test built plainly; S: built with
-                                 * KL_LAG=S, one wave of a block held back (kernels/kl.h) */
+                                 * KL_LAG=S, one wave of a block held back (kernels/kl.h);
+                                 * S | ENG_LAG_AHEAD: KL_LAG_MODE=1, every wave but the seeded
+                                 * one held back */
     char *suite;                /* a suite name or a manifest path */
     char *code_object;          /* a prebuilt code object of the suite's kernels (path) or NULL:
                                  * loaded instead of compiling the suite's source */

@@ -1179,14 +1179,16 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     size_t len;
     char *log = xmalloc(16384);
     log[0] = '\0';
-    /* A lag build (kernels/kl.h, KL_LAG): the flag reaches the compiler and the cache key. */
+    /* A lag build (kernels/kl.h, KL_LAG, KL_LAG_MODE): the flags reach the compiler and the
+     * cache key. */
     char lag[32];
-    snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)e->s->lag);
-    const char *const lag_flags[] = {lag, NULL};
+    snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)eng_lag_seed(e->s->lag));
+    const char *const lag_flags[] = {lag, eng_lag_is_ahead(e->s->lag) ? "-DKL_LAG_MODE=1" : NULL,
+                                     NULL};
     if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
                          log, 16384) != 0) {
         snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.900s", file,
-                 e->s->lag ? " (lag build)" : "", e->target, log);
+                 !e->s->lag ? "" : eng_lag_is_ahead(e->s->lag) ? " (ahead build)" : " (lag build)", e->target, log);
         if (e->spec_shape[0]) /* the failure is this shape's: its verdict, not the tool's error */
             eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
         free(log);

@@ -114,9 +114,11 @@ size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MA
     const struct eng_backend *B = eng_backend_find(o->backend);
     if (!B || B->caps.emulated)
         return 0;
-    for (uint32_t s = 0; s < ENG_LAG_AUTO_SEEDS; s++)
+    for (uint32_t s = 0; s < ENG_LAG_AUTO_SEEDS; s++) {
         out[s] = s + 1;
-    return ENG_LAG_AUTO_SEEDS;
+        out[ENG_LAG_AUTO_SEEDS + s] = (s + 1) | ENG_LAG_AHEAD;
+    }
+    return 2 * ENG_LAG_AUTO_SEEDS;
 }
 
 void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
@@ -134,7 +136,8 @@ void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
             s->suite = xstrdup(o->suite);
             s->code_object = NULL;
             s->variant = xstrdup(o->variant);
-            s->name = xasprintf("%s-lag%u", o->name, (unsigned)seeds[k]);
+            s->name = xasprintf("%s-%s%u", o->name, eng_lag_is_ahead(seeds[k]) ? "ahead" : "lag",
+                                (unsigned)eng_lag_seed(seeds[k]));
             s->shapes = xcalloc(o->nshapes + 1, sizeof *s->shapes);
             for (size_t j = 0; j < o->nshapes; j++)
                 eng_shape_copy(&s->shapes[j], &o->shapes[j]);

@@ -11,7 +11,7 @@
 #include "engine/manifest.h"
 
 #define ENG_LAG_MAX_SEEDS 8
-#define ENG_LAG_AUTO_SEEDS 4
+#define ENG_LAG_AUTO_SEEDS 4 /* of each mode: auto plans 2 x 4 copies */
 
 struct eng_plan_opts {
     const char *backend;
@@ -29,8 +29,10 @@ struct eng_plan_opts {
     bool baseline;              /* add the baseline checks */
     const char *inputs;         /* captured tensors to replay (rung 2, engine/replay.h), or NULL */
     /* Lag builds (kernels/kl.h, KL_LAG) that rungs 2 and 5 add beside their checks: these
-     * seeds, or with lag_auto seeds 1..ENG_LAG_AUTO_SEEDS on a backend that runs kernels on
-     * real hardware and none on an emulating one (its schedule holds waves back already). */
+     * seeds (each may carry ENG_LAG_AHEAD, engine/check.h), or with lag_auto seeds
+     * 1..ENG_LAG_AUTO_SEEDS of both modes (one wave behind, one wave ahead) on a backend that
+     * runs kernels on real hardware and none on an emulating one (its schedules reorder waves
+     * already). */
     uint32_t lag[ENG_LAG_MAX_SEEDS];
     size_t nlag;
     bool lag_auto;
@@ -95,7 +97,8 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
 size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS]);
 
 /* Adds, for each lag seed S of the run, a copy of every rung check (not baseline) planned from
- * index first on: named NAME-lagS, built with KL_LAG=S, with at most max_repeats repeats
+ * index first on: named NAME-lagS, built with KL_LAG=S (NAME-aheadS, with KL_LAG_MODE=1 too, for
+ * a seed carrying ENG_LAG_AHEAD), with at most max_repeats repeats
  * (0: as planned). A race that needs one wave to fall behind shows in some seed's copy. */
 void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats);
 

@@ -30,8 +30,10 @@ cJSON *eng_report_check_json(const struct eng_done *d)
     cJSON_AddStringToObject(c, "detail", d->r.detail);
     cJSON_AddStringToObject(c, "oracle", d->r.oracle);
     cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
-    if (s->lag) /* a lag copy (engine/plan.h): the build's KL_LAG seed */
-        cJSON_AddNumberToObject(c, "lag", s->lag);
+    if (s->lag) { /* a lag copy (engine/plan.h): the build's KL_LAG seed and its mode */
+        cJSON_AddNumberToObject(c, "lag", eng_lag_seed(s->lag));
+        cJSON_AddStringToObject(c, "lag_mode", eng_lag_is_ahead(s->lag) ? "ahead" : "behind");
+    }
     cJSON *t = cJSON_AddObjectToObject(c, "time_us");
     eng_json_add_number(t, "median", d->r.t_med_us);
     eng_json_add_number(t, "min", d->r.t_min_us);

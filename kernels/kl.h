@@ -45,7 +45,8 @@
  *   - Index with 64-bit arithmetic and grid-stride loops wherever a size can pass 2^31.
  *
  * With KL_LAG=S defined (a lag build, engine option --lag), __syncthreads() and kl_fence_*()
- * also hold one seeded wave of a block back (the section "lag builds" near the end).
+ * also hold one seeded wave of a block back, or with KL_LAG_MODE=1 every wave but the seeded one
+ * (the section "lag builds" near the end).
  *
  * With KL_ABI_ONLY defined (C or C++), only the cpu backend's ABI structs are declared: the
  * engine's emulator includes this file that way, so both sides share one definition. */
@@ -1008,6 +1009,21 @@ KL_DEVICE kl_fp8e4m3 kl_f32_to_fp8e4m3(float f)
 #ifndef KL_LAG_CYCLES
 #define KL_LAG_CYCLES 16384
 #endif
+/* KL_LAG_MODE: which waves the seed picks. KL_LAG_BEHIND (0, the default): the seeded wave is
+ * held back, the others run on. KL_LAG_AHEAD (1), the mirror: every wave of the block but the
+ * seeded one is held back, so the seeded wave runs AHEAD of all the others into what follows. A
+ * single consumer read before any of many producers has published (a flag, a counter, a scale
+ * stored by every other wave: aiter-4841) shows only this way: holding one producer back changes
+ * nothing while the others publish the same value. On the cpu backend the held waves yield once,
+ * so the seeded wave's threads run to their next wait before any other thread moves. */
+#define KL_LAG_BEHIND 0
+#define KL_LAG_AHEAD 1
+#ifndef KL_LAG_MODE
+#define KL_LAG_MODE KL_LAG_BEHIND
+#endif
+#if KL_LAG_MODE != KL_LAG_BEHIND && KL_LAG_MODE != KL_LAG_AHEAD
+#error "KL_LAG_MODE must be 0 (one wave behind) or 1 (one wave ahead)"
+#endif
 KL_DEVICE kl_u32 kl_lag_hash(kl_u32 x)
 {
     x ^= x >> 16;
@@ -1017,7 +1033,7 @@ KL_DEVICE kl_u32 kl_lag_hash(kl_u32 x)
     x ^= x >> 16;
     return x;
 }
-/* Whether the calling thread's wave is the one its block holds back. */
+/* Whether the calling thread's wave is one its block holds back (KL_LAG_MODE says which). */
 KL_DEVICE bool kl_lag_mine(void)
 {
     kl_u32 threads = blockDim.x * blockDim.y * blockDim.z;
@@ -1027,7 +1043,8 @@ KL_DEVICE bool kl_lag_mine(void)
     kl_u32 h = kl_lag_hash(b ^ 0x9e3779b9u);
     if (waves < 2 || (b != 0 && (h & 3u) != 0))
         return false;
-    return t / wave == ((kl_u32)(KL_LAG) + (h >> 2)) % waves;
+    const bool seeded = t / wave == ((kl_u32)(KL_LAG) + (h >> 2)) % waves;
+    return KL_LAG_MODE == KL_LAG_AHEAD ? !seeded : seeded;
 }
 KL_DEVICE void kl_lag_point(void)
 {

@@ -56,8 +56,9 @@ static void print_help(void)
            "  --inputs FILE|DIR            rung 2: replay captured tensors (safetensors or .npy)\n"
            "                               named like the suite's input buffers\n"
            "  --lag auto|off|S[,S...]      rungs 2 and 5 also run the kernel built to hold one\n"
-           "                               wave of a block back (KL_LAG=S); auto (default): seeds\n"
-           "                               1-4 on a GPU, none on the cpu backend\n"
+           "                               wave of a block back (KL_LAG=S); ahead:S holds every\n"
+           "                               wave but one back instead; auto (default): seeds 1-4\n"
+           "                               of both on a GPU, none on the cpu backend\n"
            "  --sanitizer racecheck|synccheck|memcheck\n"
            "                               cuda: run each check under NVIDIA's compute-sanitizer\n"
            "                               (PATH, /usr/local/cuda*/bin or\n"
@@ -182,7 +183,8 @@ static int suite_targets(const char *suite, struct eng_run_target **out, size_t 
     return *n ? 0 : -1;
 }
 
-/* --lag auto|off|S[,S...]: 0, or -1 for anything else. */
+/* --lag auto|off|S[,S...]: 0, or -1 for anything else. Each S may be written ahead:S, the
+ * mirror mode (every wave but the seeded one held back). */
 static int parse_lag(const char *v, struct eng_run_opts *o)
 {
     o->nlag = 0;
@@ -191,12 +193,17 @@ static int parse_lag(const char *v, struct eng_run_opts *o)
         return 0;
     for (const char *p = v;;) {
         char *end;
+        uint32_t mode = 0;
+        if (!strncmp(p, "ahead:", 6)) {
+            mode = ENG_LAG_AHEAD;
+            p += 6;
+        }
         if (*p < '0' || *p > '9' || o->nlag == ENG_LAG_MAX_SEEDS)
             return -1;
         unsigned long s = strtoul(p, &end, 10);
         if (s < 1 || s > 999999 || (*end != ',' && *end))
             return -1;
-        o->lag[o->nlag++] = (uint32_t)s;
+        o->lag[o->nlag++] = (uint32_t)s | mode;
         if (!*end)
             return 0;
         p = end + 1;
@@ -311,8 +318,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         } else if (!strcmp(a, "--lag")) {
             NEED();
             if (parse_lag(v, &o) != 0)
-                return cli_usage_error("run", "--lag expects auto, off or seeds 1-999999 separated "
-                                       "by commas (at most %d), not '%s'", ENG_LAG_MAX_SEEDS, v);
+                return cli_usage_error("run", "--lag expects auto, off or seeds 1-999999 (each S or "
+                                       "ahead:S) separated by commas (at most %d), not '%s'", ENG_LAG_MAX_SEEDS, v);
         } else if (!strcmp(a, "--sanitizer")) {
             NEED();
             if (!eng_san_tool_known(v))

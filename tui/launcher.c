@@ -43,6 +43,10 @@ void tui_launcher_run_argv(const struct tui_app *app, const struct tui_run_opts 
         argv[k++] = "--repeat";
         argv[k++] = cmd->num[1];
     }
+    if (o->lag) {
+        argv[k++] = "--lag";
+        argv[k++] = o->lag;
+    }
     if (o->inputs && *o->inputs) {
         argv[k++] = "--inputs";
         argv[k++] = o->inputs;

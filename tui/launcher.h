@@ -26,10 +26,11 @@ struct tui_run_opts {
     int repeats;          /* 0: from the suite's failure rate (rung 5) */
     int timeout_s;        /* per check, after setup */
     const char *inputs;   /* --inputs FILE|DIR (rung 2's captures to replay); NULL or "": none */
+    const char *lag;      /* --lag's value (rungs 2 and 5's lag builds); NULL: kladder run's auto */
 };
 
 /* A command line: v is NULL-terminated; num holds the numbers it points to. */
-#define TUI_ARGV_MAX 26
+#define TUI_ARGV_MAX 28
 struct tui_argv {
     const char *v[TUI_ARGV_MAX];
     char num[3][16];

@@ -1,7 +1,8 @@
 /* The launch panel (r on a case, a case's detail or a dashboard cell): what to run — the
  * case's suites and rungs, or the reproducers of a cell — and the backend, device, variants,
- * repeats and time limit; the backends and devices come from `kladder devices --json` run as a
- * child, so no GPU runtime is ever initialised in this process. Enter hands the `kladder run …
+ * repeats, time limit and lag builds (--lag: auto, off, seeds 1-4 behind, or ahead); the
+ * backends and devices come from `kladder devices --json` run as a child, so no GPU runtime is
+ * ever initialised in this process. Enter hands the `kladder run …
  * --events 3` command line (tui/launcher.h) to the live run view, which starts and follows it.
  *
  * A rung 2 target takes an inputs file or folder (--inputs: captures of one's own to replay):
@@ -45,11 +46,18 @@ struct backend_opt {
     char devices[8][96];
 };
 
-enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_INPUTS, F_COUNT };
+enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_LAG, F_INPUTS, F_COUNT };
 
 static const char *const variants[] = {"both", "fixed", "buggy"};
 static const int repeat_opts[] = {0, 1, 10, 100, 1000, 10000};
 static const int timeout_opts[] = {60, 5, 10, 30, 120, 300, 600};
+/* --lag (rungs 2 and 5's lag builds, docs/engine.md): NULL leaves kladder run's auto. */
+static const char *const lag_opts[] = {NULL, "off", "1,2,3,4", "ahead:1,ahead:2,ahead:3,ahead:4"};
+static const char *const lag_names[][2] = {
+    {"auto: seeds 1-4 behind and ahead on a GPU, none on the cpu", "自动：GPU 上落后与领先各用种子 1-4，cpu 上不用"},
+    {"off", "关闭"},
+    {"1,2,3,4: one wave held behind", "1,2,3,4：一个 wave 落后"},
+    {"ahead:1-4: one wave ahead of all the others", "ahead:1-4：一个 wave 领先其余所有 wave"}};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 struct launch_state {
@@ -66,7 +74,7 @@ struct launch_state {
     int n_backends;
     int backend; /* 0 auto, else 1 + index into backends */
     int device;
-    int variant, repeats, timeout;
+    int variant, repeats, timeout, lag;
     char inputs[TUI_SEARCH_MAX + 1]; /* rung 2's --inputs, "" none */
     enum tui_view_id back_to; /* where Esc returns */
 };
@@ -371,6 +379,7 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
                              .variant = variants[s->variant],
                              .repeats = repeat_opts[s->repeats],
                              .timeout_s = timeout_opts[s->timeout],
+                             .lag = lag_opts[s->lag],
                              .inputs = t->rung == 2 ? s->inputs : NULL};
     tui_launcher_run_argv(app, &o, cmd);
 }
@@ -420,6 +429,8 @@ static void launch_draw(struct tui_app *app, void *state)
         snprintf(val[F_TIMEOUT], sizeof val[0], "每项检查 %d 秒", timeout_opts[s->timeout]);
     else
         snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
+    snprintf(val[F_LAG], sizeof val[0], "%s",
+             tui_tr(app, lag_names[s->lag][0], lag_names[s->lag][1]));
     if (tg->rung != 2)
         snprintf(val[F_INPUTS], sizeof val[0], "%s", tui_tr(app, "rung 2 only", "仅阶梯 2"));
     else if (s->inputs[0])
@@ -431,7 +442,7 @@ static void launch_draw(struct tui_app *app, void *state)
     static const char *const names[F_COUNT][2] = {
         {"Run", "运行"}, {"Backend", "后端"}, {"Device", "设备"},
         {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"},
-        {"Inputs", "输入"}};
+        {"Lag", "滞后构建"}, {"Inputs", "输入"}};
     for (int f = 0; f < F_COUNT && y < ymax; f++, y++) {
         bool sel = f == s->field;
         tui_draw_pad(y, x, 14, sel ? TUI_ROLE_SELECTED : TUI_ROLE_COLHEAD,
@@ -539,6 +550,9 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
             break;
         case F_TIMEOUT:
             cycle(&s->timeout, N_OF(timeout_opts), d);
+            break;
+        case F_LAG:
+            cycle(&s->lag, N_OF(lag_opts), d);
             break;
         case F_INPUTS:
         case F_COUNT:

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
 # Lag builds (kernels/kl.h, KL_LAG) compile for every GPU compiler the engine drives: every kernel
-# file (aiter_4494 among them has fences) and the lag fixture with -DKL_LAG=1 for sm_90 (NVRTC,
-# where installed) and for gfx1250, gfx950, gfx942 (clang-22, no HIP headers). A kernel with a
-# barrier gets a different code object lagged (the hold-back is in it), and the flag is in the
-# cache key: the plain object compiled after the lag one is the plain one again.
+# file (aiter_4494 among them has fences) and the lag fixtures with -DKL_LAG=1, in both modes (one
+# wave behind, and ahead: -DKL_LAG_MODE=1), for sm_90 (NVRTC, where installed) and for gfx1250,
+# gfx950, gfx942 (clang-22, no HIP headers). A kernel with a barrier gets a different code object
+# lagged (the hold-back is in it), ahead differs from behind, and the flags are in the cache key:
+# the plain object compiled after the lag ones is the plain one again.
 . tests/tap.sh
 set -u
 export XDG_CACHE_HOME=$KL_TMP/cache KLADDER_HIP_COMPILER=clang
-files=(kernels/*.kl tests/engine/fixtures/lag/delay_line.kl)
+files=(kernels/*.kl tests/engine/fixtures/lag/*.kl)
 
 lag_target() { # backend target
-    local b=$1 t=$2 out
-    out=$("$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=1 "${files[@]}" 2>&1)
-    for k in "${files[@]}"; do
-        if grep -qF "ok $b $t $k " <<<"$out"; then
-            tap_ok "$b $t compiles $k lagged"
-        else
-            tap_fail "$b $t compiles $k lagged"
-            grep -A30 "^FAIL $b $t $k" <<<"$out" | head -n 30
-        fi
+    local b=$1 t=$2 out mode
+    for mode in 0 1; do
+        out=$("$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=1 \
+            --flag -DKL_LAG_MODE=$mode "${files[@]}" 2>&1)
+        for k in "${files[@]}"; do
+            if grep -qF "ok $b $t $k " <<<"$out"; then
+                tap_ok "$b $t compiles $k lagged (KL_LAG_MODE=$mode)"
+            else
+                tap_fail "$b $t compiles $k lagged (KL_LAG_MODE=$mode)"
+                grep -A30 "^FAIL $b $t $k" <<<"$out" | head -n 30
+            fi
+        done
     done
     "$KLADDER" compile --backend "$b" --target "$t" --out "$KL_TMP/plain.co" kernels/aiter_6127.kl >/dev/null
     "$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=2 --out "$KL_TMP/lag.co" \
         kernels/aiter_6127.kl >/dev/null
+    "$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=2 --flag -DKL_LAG_MODE=1 \
+        --out "$KL_TMP/ahead.co" kernels/aiter_6127.kl >/dev/null
     "$KLADDER" compile --backend "$b" --target "$t" --out "$KL_TMP/plain2.co" kernels/aiter_6127.kl >/dev/null
+    tap_check "$b $t: aiter_6127's ahead build differs from its lag build of the same seed" \
+        bash -c "! cmp -s '$KL_TMP/lag.co' '$KL_TMP/ahead.co'"
+    tap_check "$b $t: aiter_6127's ahead build differs from its plain build" \
+        bash -c "! cmp -s '$KL_TMP/plain.co' '$KL_TMP/ahead.co'"
     tap_check "$b $t: aiter_6127's lag build differs from its plain build" \
         bash -c "! cmp -s '$KL_TMP/plain.co' '$KL_TMP/lag.co'"
     tap_check "$b $t: the plain build after the lag build is the plain one (flag in the cache key)" \

@@ -50,16 +50,21 @@ static void test_auto_by_backend(void **state)
     size_t rung_checks = 0;
     for (size_t i = 0; i < plain; i++)
         rung_checks += !plan[i].spec.baseline;
-    assert_int_equal(lagged, ENG_LAG_AUTO_SEEDS * rung_checks);
+    /* seeds 1..4 of both modes: one wave behind (-lagS), one wave ahead (-aheadS) */
+    assert_int_equal(lagged, 2 * ENG_LAG_AUTO_SEEDS * rung_checks);
     assert_int_equal(n, plain + lagged);
+    size_t ahead = 0;
     for (size_t i = 0; i < n; i++) {
         const struct eng_planned *p = &plan[i];
         if (!p->spec.lag)
             continue;
         assert_false(p->spec.baseline);
-        assert_true(p->spec.lag >= 1 && p->spec.lag <= ENG_LAG_AUTO_SEEDS);
-        char suffix[16];
-        snprintf(suffix, sizeof suffix, "-lag%u", (unsigned)p->spec.lag);
+        uint32_t seed = eng_lag_seed(p->spec.lag);
+        assert_true(seed >= 1 && seed <= ENG_LAG_AUTO_SEEDS);
+        ahead += eng_lag_is_ahead(p->spec.lag);
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, "-%s%u", eng_lag_is_ahead(p->spec.lag) ? "ahead" : "lag",
+                 (unsigned)seed);
         const char *nm = p->spec.name;
         assert_string_equal(nm + strlen(nm) - strlen(suffix), suffix);
         /* the plain check it copies: same name without the suffix, same variant */
@@ -72,6 +77,7 @@ static void test_auto_by_backend(void **state)
         assert_true(found);
         assert_true(p->spec.repeats <= 8);
     }
+    assert_int_equal(ahead, ENG_LAG_AUTO_SEEDS * rung_checks);
     eng_planned_free(plan, n);
 
     po.code_object = "prebuilt.co"; /* cannot be rebuilt lagged */
@@ -84,13 +90,14 @@ static void test_explicit_seeds(void **state)
 {
     (void)state;
     struct eng_plan_opts po = {.backend = "cpu", .wave = 32, .fixed = true, .buggy = false,
-                               .baseline = true, .timeout_s = 5, .lag = {7, 9}, .nlag = 2};
+                               .baseline = true, .timeout_s = 5,
+                               .lag = {7, 9 | ENG_LAG_AHEAD}, .nlag = 2};
     struct eng_planned *plan;
     size_t lagged, n = plan_of("aiter-6127", 2, &po, &plan, &lagged);
     size_t sevens = 0, nines = 0, classes = 0;
     for (size_t i = 0; i < n; i++) {
-        sevens += plan[i].spec.lag == 7;
-        nines += plan[i].spec.lag == 9;
+        sevens += plan[i].spec.lag == 7 && strstr(plan[i].spec.name, "-lag7");
+        nines += plan[i].spec.lag == (9 | ENG_LAG_AHEAD) && strstr(plan[i].spec.name, "-ahead9");
         classes += !plan[i].spec.lag && !plan[i].spec.baseline && plan[i].spec.values;
         if (plan[i].spec.lag) /* the value class goes with the copy */
             assert_non_null(plan[i].spec.values);
@@ -119,6 +126,12 @@ static void test_spec_json(void **state)
     char err[256];
     assert_int_equal(eng_check_spec_parse(text, &back, err, sizeof err), 0);
     assert_int_equal(back.lag, 3);
+    eng_check_spec_free(&back);
+    free(text);
+    s.lag = 3 | ENG_LAG_AHEAD; /* the mode travels to the worker with the seed */
+    text = eng_check_spec_json(&s);
+    assert_int_equal(eng_check_spec_parse(text, &back, err, sizeof err), 0);
+    assert_int_equal(back.lag, 3 | ENG_LAG_AHEAD);
     eng_check_spec_free(&back);
     free(text);
     s.lag = 0;
