@@ -159,7 +159,22 @@ size_t eng_san_parse(const char *tool, const char *text, struct eng_san_hazard *
             } else {
                 keep(h->kind, sizeof h->kind, buf, strlen(buf));
             }
-        } else if (h && starts(buf, "and ") && strstr(buf, " access at ") && h->nsites == 1) {
+        } else if (h && starts(buf, "and ") && strstr(buf, " access at ") && h->site[0].access[0] &&
+                   h->nsites >= 1) {
+            if (h->nsites == 2) {
+                /* compute-sanitizer lists every access that conflicts with the first under one
+                 * head ("and Read access at ... [96 hazards]", "and Write access at ... [64
+                 * hazards]"): each pair is a hazard of its own, with its own count. */
+                struct eng_san_hazard first = *h;
+                h = found < max ? &out[found] : &scratch;
+                found++;
+                *h = first;
+                h->nsites = 1;
+                h->count = 1;
+                snprintf(h->kind, sizeof h->kind, "race (%s) between a %s and",
+                         strncmp(first.kind, "race (error)", 12) ? "warning" : "error",
+                         first.site[0].access);
+            }
             struct eng_san_site *st = &h->site[h->nsites++];
             parse_access(st, buf + 4, strlen(buf) - 4);
             size_t kl = strlen(h->kind);

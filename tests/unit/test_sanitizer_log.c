@@ -53,6 +53,33 @@ static void racecheck_current_form(void **state)
                            "(reduce.cu:18), 248 hazards");
 }
 
+/* A report compute-sanitizer wrote on an H200 (racecheck over our leaders fixture): one head
+ * with two conflicting accesses listed under it, each its own hazard with its own count. */
+static void racecheck_h200_report(void **state)
+{
+    (void)state;
+    struct eng_san_hazard h[4];
+    assert_int_equal(eng_san_parse("racecheck", slurp(FIX "h200-racecheck-leaders.txt"), h, 4), 2);
+    assert_string_equal(h[0].kind, "race (error) between a Write and a Read access");
+    assert_string_equal(h[0].site[0].offset, "0x270");
+    assert_string_equal(h[0].site[1].offset, "0x220");
+    assert_int_equal(h[0].count, 96);
+    assert_string_equal(h[1].kind, "race (error) between a Write and a Write access");
+    assert_string_equal(h[1].site[0].kernel, "leaders_buggy");
+    assert_string_equal(h[1].site[0].offset, "0x270");
+    assert_string_equal(h[1].site[1].offset, "0x270");
+    assert_int_equal(h[1].count, 64);
+}
+
+/* memcheck on an H200 also reports the driver calls that returned an error (the engine's
+ * parameter probe asks cuFuncGetParamInfo one past the last parameter): not a kernel hazard. */
+static void memcheck_h200_api_error_is_no_hazard(void **state)
+{
+    (void)state;
+    struct eng_san_hazard h[4];
+    assert_int_equal(eng_san_parse("memcheck", slurp(FIX "h200-memcheck-api-error.txt"), h, 4), 0);
+}
+
 static void racecheck_earlier_form_and_no_lines(void **state)
 {
     (void)state;
@@ -126,6 +153,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(racecheck_current_form),
+        cmocka_unit_test(racecheck_h200_report),
+        cmocka_unit_test(memcheck_h200_api_error_is_no_hazard),
         cmocka_unit_test(racecheck_earlier_form_and_no_lines),
         cmocka_unit_test(memcheck_invalid_accesses),
         cmocka_unit_test(synccheck_barrier_error),
