@@ -87,6 +87,19 @@ rare() {
     c repeat-bench 300 env KLADDER="$K" bench/repeat_rate.sh --backend cuda
 }
 
+ahead() {
+    local D=$OUT/ahead
+    c aiter-4841 120 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --no-progress
+    c aiter-4841-lag-behind-only 120 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --lag 1,2,3,4 --no-progress
+    c aiter-6127-r2 120 "$K" --db "$D/r.db" run --rung 2 --suite aiter-6127 --backend cuda --no-progress
+    for s in aiter-5801 atom-1750 flydsl-1213 flydsl-1020; do
+        c "r2-$s" 120 "$K" --db "$D/r.db" run --rung 2 --suite "$s" --backend cuda --no-progress
+    done
+    c clip-flag-r5 120 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/lag/clip_flag.json --backend cuda --no-progress
+    c clip-flag-r5-behind-only 120 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/lag/clip_flag.json --backend cuda --lag 1,2,3,4 --no-progress
+    c aiter-5418 120 "$K" --db "$D/r.db" run --rung 5 --suite aiter-5418 --backend cuda --no-progress
+}
+
 rare_long() {
     local D=$OUT/rare
     c aiter-4841-auto 420 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --variant buggy --repeat auto --rate 2.39e-8 --confidence 0.95 --timeout 600 --no-progress
