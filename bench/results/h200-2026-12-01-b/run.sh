@@ -101,8 +101,9 @@ ahead() {
 }
 
 rare_long() {
-    local D=$OUT/rare
-    c aiter-4841-auto 420 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --variant buggy --repeat auto --rate 2.39e-8 --confidence 0.95 --timeout 600 --no-progress
+    local D=$OUT/rare_long
+    # 2.99e7 repeats of the buggy kernel without lag copies: does the plain race show at all?
+    c aiter-4841-auto 300 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --variant buggy --lag off --repeat auto --rate 1e-7 --confidence 0.95 --timeout 280 --no-progress
 }
 
 sanitizer() {
