@@ -97,7 +97,7 @@ else
 fi
 
 # ---- NVRTC: cp.async from sm_80, plain copies before; hipRTC: plain copies ----------------------
-if ls /usr/local/cuda*/lib*/libnvrtc.so* >/dev/null 2>&1 || [ -n "${KLADDER_NVRTC:-}" ]; then
+if tap_have_nvrtc; then
     for sm in sm_90 sm_75; do
         out=$("$KLADDER" compile --backend cuda --target $sm $fx/colsum.kl 2>&1)
         tap_check "NVRTC $sm compiles the async fixture" grep -qF "ok cuda $sm $fx/colsum.kl " <<<"$out"

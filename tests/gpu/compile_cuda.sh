@@ -4,8 +4,7 @@
 . tests/tap.sh
 set -u
 
-nvrtc=$(ls /usr/local/cuda*/lib*/libnvrtc.so* /usr/local/cuda*/targets/*/lib/libnvrtc.so* 2>/dev/null | grep -v stubs | head -n 1)
-if [ -z "$nvrtc" ] && [ -z "${KLADDER_NVRTC:-}" ]; then
+if ! tap_have_nvrtc; then
     tap_skip "no CUDA toolkit NVRTC under /usr/local/cuda*/lib* (set KLADDER_NVRTC to use another)"
     exit 0
 fi
@@ -14,7 +13,7 @@ kernels=(kernels/*.kl) # one list for the command and the checks
 out=$("$KLADDER" compile --backend cuda --target sm_90 "${kernels[@]}" 2>&1)
 rc=$?
 if [ $rc -eq 2 ]; then
-    tap_fail "NVRTC found at ${nvrtc:-$KLADDER_NVRTC} but the cuda backend cannot load: ${out//$'\n'/ }"
+    tap_fail "NVRTC is installed (or KLADDER_NVRTC set) but the cuda backend cannot load: ${out//$'\n'/ }"
     exit 0
 fi
 for k in "${kernels[@]}"; do

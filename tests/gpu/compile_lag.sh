@@ -40,8 +40,7 @@ lag_target() { # backend target
         cmp -s "$KL_TMP/plain.co" "$KL_TMP/plain2.co"
 }
 
-nvrtc=$(ls /usr/local/cuda*/lib*/libnvrtc.so* /usr/local/cuda*/targets/*/lib/libnvrtc.so* 2>/dev/null | grep -v stubs | head -n 1)
-if [ -z "$nvrtc" ] && [ -z "${KLADDER_NVRTC:-}" ]; then
+if ! tap_have_nvrtc; then
     tap_skip "no CUDA toolkit NVRTC under /usr/local/cuda*/lib* (set KLADDER_NVRTC to use another)"
 else
     lag_target cuda sm_90
