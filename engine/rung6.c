@@ -174,6 +174,21 @@ static int rank_setup(struct r6_rank *r)
     TRY(alloc0(r, R6_DIAG_WORDS * 4, &r->diag));
     TRY(alloc0(r, sizeof r->cnt, &r->counters));
     TRY(alloc0(r, (size_t)(3 * g->ranks) * 8, &r->ptrs));
+    if (g->one_device) {
+        /* Every rank shares this device's caches, so a peer load below system scope could
+         * never be stale: kernels/kl.h keeps a table of the words each rank read before and
+         * kl_load_policy returns those, as a GPU's cache can after a peer GPU wrote. */
+        void *sym;
+        const int on = 1;
+        if (!B->module_symbol) {
+            snprintf(r->err, sizeof r->err, "the %s backend cannot reach a module's globals", B->name);
+            return -1;
+        }
+        TRY(B->module_symbol(r->ctx, r->mod, "kl_nc_ranks_share_device", &sym, r->err,
+                             sizeof r->err));
+        TRY(B->memcpy_htod(r->ctx, (eng_dptr)(uintptr_t)sym, &on, sizeof on, r->s, r->err,
+                           sizeof r->err));
+    }
     if (g->weak) {
         void *sym;
         if (!B->module_symbol) {
@@ -753,7 +768,8 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
                g->weak ? ", peer memory emulated as weakly ordered (docs/multi-gpu.md)" : "");
     if (g->one_device)
         append(out->detail, sizeof out->detail, "; all %d ranks on %s device %d "
-               "(KLADDER_RUNG6_ONE_DEVICE): ordering between GPUs is not exercised", g->ranks,
+               "(KLADDER_RUNG6_ONE_DEVICE): ordering between GPUs is not exercised; a peer load "
+               "below system scope may return a word the rank read before (kl_load_policy)", g->ranks,
                g->B->name, g->s->device);
     if (g->info.compute_partition[0] || g->info.memory_partition[0])
         append(out->detail, sizeof out->detail, "; partition %s/%s", g->info.compute_partition,

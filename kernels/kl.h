@@ -619,6 +619,9 @@ static constexpr struct kl_cpu_sig kl_cpu_make_sig(void (*)(A...))
 #define KL_EXPORT(name)
 #define KL_WAVE ((int)warpSize)
 #define KL_ASSUMPTION extern "C" __device__ __attribute__((used, visibility("default"))) const
+/* a variable the engine finds by name and sets before a launch (C++ does not mangle the
+ * names of variables at namespace scope) */
+#define KL_ENGINE_GLOBAL __device__ __attribute__((used, visibility("default")))
 
 KL_DEVICE int kl_lane(void) { return (int)__lane_id(); }
 KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
@@ -739,6 +742,9 @@ KL_DEVICE void kl_async_copy(T *dst, const T *src)
 #define KL_EXPORT(name)
 #define KL_WAVE 32
 #define KL_ASSUMPTION extern "C" __device__ const
+/* a variable the engine finds by name and sets before a launch (C++ does not mangle the
+ * names of variables at namespace scope) */
+#define KL_ENGINE_GLOBAL __device__
 
 KL_DEVICE int kl_lane(void) { return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31; }
 KL_DEVICE kl_u32 kl_f32_bits(float f) { return __float_as_uint(f); }
@@ -841,10 +847,15 @@ KL_DEVICE void kl_async_copy(T *dst, const T *src)
  * GPUs; on gfx12 (gfx1250) bits 0-2 are the temporal hint and bits 3-4 the scope, so 17 is
  * non-temporal at device scope, which other GPUs' writes need not reach. Each target decodes
  * the value its own way and loads at the scope it names. The cpu and cuda backends decode as
- * gfx1250 does (the bring-up target). On the cpu backend a load below system scope goes
- * through a per-rank table of words it read before (each module, i.e. each rank, has its own):
- * it returns what it kept while the word is still there, the stale line a real non-coherent
- * cache can return after a peer wrote the memory; a system-scope load always reads memory. */
+ * gfx1250 does (the bring-up target).
+ *
+ * Where ranks share memory that is coherent at device scope (the cpu backend's emulated ranks,
+ * every rank on one GPU), such a load could never be stale, so a load below system scope goes
+ * through a table of words this rank read before (each module, i.e. each rank, has its own): it
+ * returns what it kept while the word is still there, the stale line a real non-coherent cache
+ * can return after a peer GPU wrote the memory; a system-scope load always reads memory. The
+ * cpu backend always keeps the table; on a GPU the engine turns it on
+ * (kl_nc_ranks_share_device = 1) only when every rank of a collective runs on that one device. */
 #define KL_CPOL_GFX9_SC0 1
 #define KL_CPOL_GFX9_SC1 16
 #define KL_CPOL_GFX12_NT 1
@@ -866,46 +877,55 @@ KL_DEVICE int kl_cpol_scope(int policy)
                                                                          : KL_SCOPE_DEVICE;
 }
 #endif
-#if defined(KL_CPU)
 /* 4096 sets of 8 ways, set = word address mod 4096: the words of one contiguous buffer of up
  * to 4096 words fall in distinct sets, so up to 8 peers' buffers never evict each other
  * whatever their addresses, and what a load returns does not depend on where the allocator
  * put them. An entry is (word address / 4096 + 1) << 32 | value; 0 is empty. */
-#define KL_CPU_NC_SETS 4096u
-#define KL_CPU_NC_WAYS 8u
-static unsigned long long kl_cpu_nc[KL_CPU_NC_SETS * KL_CPU_NC_WAYS];
-static inline KL_CPU_NOSAN kl_u32 kl_cpu_load_nc(const kl_u32 *p)
+#define KL_NC_SETS 4096u
+#define KL_NC_WAYS 8u
+#if defined(KL_CPU)
+static unsigned long long kl_nc_table[KL_NC_SETS * KL_NC_WAYS];
+static inline bool kl_nc_on(void) { return true; }
+static inline KL_CPU_NOSAN kl_u64 kl_nc_get(kl_u64 *e) { return __atomic_load_n(e, __ATOMIC_RELAXED); }
+static inline KL_CPU_NOSAN bool kl_nc_claim(kl_u64 *e, kl_u64 v)
 {
-    const unsigned long long a = (unsigned long long)(__UINTPTR_TYPE__)p >> 2;
-    const unsigned long long tag = (a / KL_CPU_NC_SETS + 1) & 0xffffffffull;
-    unsigned long long *set = &kl_cpu_nc[(a % KL_CPU_NC_SETS) * KL_CPU_NC_WAYS];
-    for (unsigned w = 0; w < KL_CPU_NC_WAYS; w++) {
-        const unsigned long long kept = __atomic_load_n(&set[w], __ATOMIC_RELAXED);
+    kl_u64 empty = 0;
+    return __atomic_compare_exchange_n(e, &empty, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+static inline KL_CPU_NOSAN void kl_nc_put(kl_u64 *e, kl_u64 v) { __atomic_store_n(e, v, __ATOMIC_RELAXED); }
+#define KL_NC_FN static inline KL_CPU_NOSAN
+#else
+#define KL_NC_FN KL_DEVICE
+KL_ENGINE_GLOBAL kl_u64 kl_nc_table[KL_NC_SETS * KL_NC_WAYS] = {0};
+KL_ENGINE_GLOBAL int kl_nc_ranks_share_device = 0;
+KL_DEVICE bool kl_nc_on(void) { return *(volatile int *)&kl_nc_ranks_share_device != 0; }
+KL_DEVICE kl_u64 kl_nc_get(kl_u64 *e) { return kl_atomic_load_relaxed(e, KL_SCOPE_DEVICE); }
+KL_DEVICE bool kl_nc_claim(kl_u64 *e, kl_u64 v) { return atomicCAS(e, (kl_u64)0, v) == 0; }
+KL_DEVICE void kl_nc_put(kl_u64 *e, kl_u64 v) { kl_atomic_store_relaxed(e, v, KL_SCOPE_DEVICE); }
+#endif
+KL_NC_FN kl_u32 kl_nc_load(const kl_u32 *p)
+{
+    const kl_u64 a = (kl_u64)p >> 2; /* pointers are 64-bit on every backend */
+    const kl_u64 tag = (a / KL_NC_SETS + 1) & 0xffffffffull;
+    kl_u64 *set = &kl_nc_table[(a % KL_NC_SETS) * KL_NC_WAYS];
+    for (unsigned w = 0; w < KL_NC_WAYS; w++) {
+        const kl_u64 kept = kl_nc_get(&set[w]);
         if (kept >> 32 == tag)
             return (kl_u32)kept;
     }
     const kl_u32 v = kl_atomic_load_relaxed(p, KL_SCOPE_DEVICE);
-    for (unsigned w = 0; w < KL_CPU_NC_WAYS; w++) {
-        unsigned long long empty = 0;
-        if (__atomic_compare_exchange_n(&set[w], &empty, tag << 32 | v, false, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED))
+    for (unsigned w = 0; w < KL_NC_WAYS; w++)
+        if (kl_nc_claim(&set[w], tag << 32 | v))
             return v;
-    }
-    __atomic_store_n(&set[a % KL_CPU_NC_WAYS], tag << 32 | v, __ATOMIC_RELAXED); /* full */
+    kl_nc_put(&set[a % KL_NC_WAYS], tag << 32 | v); /* full */
     return v;
 }
 KL_DEVICE kl_u32 kl_load_policy(const kl_u32 *p, int policy)
 {
-    return kl_cpol_scope(policy) == KL_SCOPE_SYSTEM ? kl_atomic_load_relaxed(p, KL_SCOPE_SYSTEM)
-                                                    : kl_cpu_load_nc(p);
+    if (kl_cpol_scope(policy) == KL_SCOPE_SYSTEM)
+        return kl_atomic_load_relaxed(p, KL_SCOPE_SYSTEM);
+    return kl_nc_on() ? kl_nc_load(p) : kl_atomic_load_relaxed(p, KL_SCOPE_DEVICE);
 }
-#else
-KL_DEVICE kl_u32 kl_load_policy(const kl_u32 *p, int policy)
-{
-    return kl_cpol_scope(policy) == KL_SCOPE_SYSTEM ? kl_atomic_load_relaxed(p, KL_SCOPE_SYSTEM)
-                                                    : kl_atomic_load_relaxed(p, KL_SCOPE_DEVICE);
-}
-#endif
 
 /* ---- shared by every target ------------------------------------------------------------- */
 /* KL_ASSUME_WAVE(kernel, n), at file scope: the kernel is written for waves of n lanes only.
