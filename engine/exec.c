@@ -24,6 +24,8 @@
 #include "engine/session.h"
 #include "engine/replay.h"
 #include "engine/value_class.h"
+#define KL_ABI_ONLY /* the lag builds' async queue sizes */
+#include "kernels/kl.h"
 
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...)
@@ -1198,6 +1200,26 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
 }
 
+/* A lag build on a GPU lands async copies late from per-thread queues (kernels/kl.h, "Async
+ * copies land late"): their buffer, zeroed, is handed to the module through
+ * kl_lag_async_slots. A module without that variable (a code object built elsewhere without
+ * -DKL_LAG) copies as usual. */
+static int lag_async_setup(struct eng_exec *e)
+{
+    void *sym = NULL;
+    char err[256];
+    if (!e->s->lag || e->B->caps.emulated || !e->B->module_symbol ||
+        e->B->module_symbol(e->ctx, e->mod, "kl_lag_async_slots", &sym, err, sizeof err) != 0)
+        return 0;
+    const size_t bytes = (size_t)KL_LAG_ASYNC_THREADS * KL_LAG_ASYNC_SLOT_BYTES;
+    ENG_TRY(e->B->mem_alloc(e->ctx, bytes, &e->lag_async, e->err, sizeof e->err));
+    ENG_TRY(e->B->memset_d8(e->ctx, e->lag_async, 0, bytes, NULL, e->err, sizeof e->err));
+    const uint64_t at = (uint64_t)e->lag_async;
+    ENG_TRY(e->B->memcpy_htod(e->ctx, (eng_dptr)(uintptr_t)sym, &at, sizeof at, NULL, e->err,
+                              sizeof e->err));
+    return e->B->stream_sync(e->ctx, NULL, e->err, sizeof e->err); /* before any kernel */
+}
+
 /* A code object built elsewhere (kladder compile --out, perhaps on a machine with a compiler),
  * loaded as it is: the runtime's loader refuses one for another processor. */
 static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module **mod)
@@ -1310,6 +1332,7 @@ static int setup(struct eng_exec *e)
                             : compile_load(e, e->m->source, src, &e->mod);
     free(src);
     ENG_TRY(rc);
+    ENG_TRY(lag_async_setup(e));
     ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
     ENG_TRY(get_kernel(e, e->mod, entry, &e->kvar));
     ENG_TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
@@ -1565,6 +1588,8 @@ done:
     if (e.ctx) {
         if (e.res)
             e.B->mem_free(e.ctx, e.res);
+        if (e.lag_async)
+            e.B->mem_free(e.ctx, e.lag_async);
         if (e.mod)
             e.B->module_unload(e.ctx, e.mod);
         eng_session_put(e.B, e.ctx); /* the utility module stays with the context */

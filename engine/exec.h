@@ -59,6 +59,7 @@ struct eng_exec {
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khrefill,
         *khcheck, *kcopy, *kdelay, *kties, *knan, *kprop, *kunw;
     eng_dptr res;
+    eng_dptr lag_async; /* a GPU lag build's queues of async copies (kernels/kl.h), or 0 */
     unsigned ugrid, ublock;
     char target[80];            /* the compile target */
     char err[1024];

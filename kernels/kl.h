@@ -28,7 +28,8 @@
  *   the order issued). A barrier does not wait for copies: wait, then __syncthreads() before
  *   other threads read. On gfx1250 the count is the wave's, so keep copies wave-uniform when
  *   n > 0. Maps: cp.async on sm_80+, global_load_async_to_lds on gfx1250, synchronous copies
- *   elsewhere; the cpu backend lands them at the wait under every schedule but the default.
+ *   elsewhere; the cpu backend lands them at the wait under every schedule but the default,
+ *   and so does a lag build on a GPU.
  *   kl_load_policy(const kl_u32 *p, policy): a load carrying an AMD cache-policy value
  *   (KL_CPOL_*), decoded the way the target decodes it (see its definition)
  *   kl_i32 kl_u32 kl_i64 kl_u64 kl_u16 kl_u8 kl_size (64-bit)
@@ -46,7 +47,8 @@
  *
  * With KL_LAG=S defined (a lag build, engine option --lag), __syncthreads() and kl_fence_*()
  * also hold one seeded wave of a block back, or with KL_LAG_MODE=1 every wave but the seeded one
- * (the section "lag builds" near the end).
+ * (the section "lag builds" near the end); on a GPU, a lag build's async copies land at the
+ * latest moment their waits allow.
  *
  * With KL_ABI_ONLY defined (C or C++), only the cpu backend's ABI structs are declared: the
  * engine's emulator includes this file that way, so both sides share one definition. */
@@ -135,6 +137,15 @@ struct kl_cpu_sysmem {
     void *arg;
 };
 #endif /* KL_CPU || KL_ABI_ONLY */
+
+/* Late-landing async copies of GPU lag builds ("lag builds" near the end): each thread's queue
+ * of copies in flight is a slot of KL_LAG_ASYNC_SLOT_BYTES in a buffer the engine allocates
+ * for the first KL_LAG_ASYNC_THREADS threads of a launch (engine/exec.c). */
+#if defined(KL_ABI_ONLY) || defined(KL_LAG)
+#define KL_LAG_ASYNC_DEPTH 8
+#define KL_LAG_ASYNC_SLOT_BYTES (16 + KL_LAG_ASYNC_DEPTH * 24)
+#define KL_LAG_ASYNC_THREADS (1u << 18)
+#endif
 
 #ifndef KL_ABI_ONLY
 
@@ -717,7 +728,7 @@ KL_DEVICE void kl_async_copy(T *dst, const T *src)
         __builtin_amdgcn_global_load_async_to_lds_b128((__attribute__((address_space(1))) kl_hip_v4i *)src,
                                                        (__attribute__((address_space(3))) kl_hip_v4i *)dst, 0, 0);
 }
-#define kl_async_wait(n)                                                                        \
+#define kl_async_wait_hw(n)                                                                     \
     do {                                                                                        \
         __asm__ volatile("" ::: "memory");                                                      \
         __builtin_amdgcn_s_wait_asynccnt(n);                                                    \
@@ -731,7 +742,7 @@ KL_DEVICE void kl_async_copy(T *dst, const T *src)
                   "kl_async_copy: an element of 4, 8 or 16 bytes");
     *dst = *src;
 }
-#define kl_async_wait(n) ((void)(n))
+#define kl_async_wait_hw(n) ((void)(n))
 #endif
 
 /* ======================================================================================== */
@@ -831,9 +842,9 @@ KL_DEVICE void kl_async_copy(T *dst, const T *src)
 #endif
 }
 #if __CUDA_ARCH__ >= 800
-#define kl_async_wait(n) asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory")
+#define kl_async_wait_hw(n) asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory")
 #else
-#define kl_async_wait(n) ((void)(n))
+#define kl_async_wait_hw(n) ((void)(n))
 #endif
 
 #else
@@ -1100,7 +1111,109 @@ KL_DEVICE void kl_lag_barrier(void)
 #define kl_fence_block() (kl_lag_point(), (kl_fence_block)())
 #define kl_fence_device() (kl_lag_point(), (kl_fence_device)())
 #define kl_fence_system() (kl_lag_point(), (kl_fence_system)())
+
+/* Async copies land late. A GPU lands a copy whenever its memory answers, which is mostly
+ * long before a late or missing kl_async_wait would matter: a read that no wait covers (a wait
+ * count off by one, a wait the compiler moved, a copy issued after the wait that should count
+ * it) passes nearly every launch. A lag build on a GPU keeps each thread's copies in a queue
+ * instead and lands them at the latest moment the dialect allows: at the kl_async_wait that
+ * leaves them no room, oldest first (or when the queue is full), which is what the cpu
+ * backend's schedules do. The queue is the thread's slot in kl_lag_async_slots, which the
+ * engine allocates for the first KL_LAG_ASYNC_THREADS threads; a slot remembers the launch it
+ * belongs to (CUDA's grid id, AMD's dispatch packet), so copies a thread left unwaited never
+ * reach the next launch. Threads past the buffer, or a module the engine gave none, copy as usual. */
+#if !defined(KL_CPU)
+struct kl_lag_async_copy {
+    const void *src;
+    void *dst;
+    kl_u32 bytes, pad;
+};
+struct kl_lag_async_slot {
+    kl_u64 launch;
+    kl_u32 n, pad;
+    struct kl_lag_async_copy q[KL_LAG_ASYNC_DEPTH];
+};
+static_assert(sizeof(struct kl_lag_async_slot) == KL_LAG_ASYNC_SLOT_BYTES,
+              "the engine allocates KL_LAG_ASYNC_SLOT_BYTES a thread");
+KL_ENGINE_GLOBAL struct kl_lag_async_slot *kl_lag_async_slots = 0;
+KL_DEVICE kl_u64 kl_lag_launch_id(void)
+{
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+    kl_u64 id;
+    asm volatile("mov.u64 %0, %%gridid;" : "=l"(id));
+    return id;
+#else
+    /* the dispatch's AQL packet: its queue slot comes round again only after a whole ring of
+     * later dispatches */
+    return (kl_u64)__builtin_amdgcn_dispatch_ptr();
+#endif
+}
+/* The calling thread's queue, emptied if it belonged to an earlier launch; NULL: no queue. */
+KL_DEVICE struct kl_lag_async_slot *kl_lag_async_mine(void)
+{
+    struct kl_lag_async_slot *all = *(struct kl_lag_async_slot *volatile *)&kl_lag_async_slots;
+    kl_u64 threads = (kl_u64)blockDim.x * blockDim.y * blockDim.z;
+    kl_u64 b = blockIdx.x + (kl_u64)gridDim.x * (blockIdx.y + (kl_u64)gridDim.y * blockIdx.z);
+    kl_u64 t = threadIdx.x + (kl_u64)blockDim.x * (threadIdx.y + (kl_u64)blockDim.y * threadIdx.z);
+    kl_u64 id = b * threads + t;
+    if (!all || id >= KL_LAG_ASYNC_THREADS)
+        return 0;
+    struct kl_lag_async_slot *me = &all[id];
+    const kl_u64 launch = kl_lag_launch_id();
+    if (me->launch != launch) {
+        me->launch = launch;
+        me->n = 0;
+    }
+    return me;
+}
+/* Lands all but the `keep` newest copies, oldest first. */
+KL_DEVICE void kl_lag_async_land(struct kl_lag_async_slot *me, kl_u32 keep)
+{
+    if (!me || me->n <= keep)
+        return;
+    const kl_u32 done = me->n - keep;
+    for (kl_u32 i = 0; i < done; i++) {
+        const struct kl_lag_async_copy c = me->q[i];
+        const kl_u64 *s = (const kl_u64 *)c.src;
+        kl_u64 *d = (kl_u64 *)c.dst;
+        if (c.bytes == 4) {
+            *(kl_u32 *)c.dst = *(const kl_u32 *)c.src;
+        } else {
+            d[0] = s[0];
+            if (c.bytes == 16)
+                d[1] = s[1];
+        }
+    }
+    for (kl_u32 i = done; i < me->n; i++)
+        me->q[i - done] = me->q[i];
+    me->n = keep;
+}
+template <typename T>
+KL_DEVICE void kl_lag_async_copy(T *dst, const T *src)
+{
+    struct kl_lag_async_slot *me = kl_lag_async_mine();
+    if (!me) {
+        (kl_async_copy)(dst, src);
+        return;
+    }
+    if (me->n == KL_LAG_ASYNC_DEPTH)
+        kl_lag_async_land(me, KL_LAG_ASYNC_DEPTH - 1);
+    me->q[me->n].src = (const void *)src;
+    me->q[me->n].dst = (void *)dst;
+    me->q[me->n].bytes = (kl_u32)sizeof(T);
+    me->n++;
+}
+#define kl_async_copy(dst, src) kl_lag_async_copy(dst, src)
+#define kl_async_wait(n)                                                                        \
+    do {                                                                                        \
+        kl_lag_async_land(kl_lag_async_mine(), (n));                                            \
+        kl_async_wait_hw(n);                                                                    \
+    } while (0)
+#endif /* !KL_CPU */
 #endif /* KL_LAG */
+#if !defined(KL_CPU) && !defined(kl_async_wait)
+#define kl_async_wait(n) kl_async_wait_hw(n)
+#endif
 
 /* <math.h>'s INFINITY where no system header is seen (NVRTC, hipRTC, clang -nogpuinc). */
 #ifndef INFINITY
