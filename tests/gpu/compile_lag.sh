@@ -38,6 +38,15 @@ lag_target() { # backend target
         bash -c "! cmp -s '$KL_TMP/plain.co' '$KL_TMP/lag.co'"
     tap_check "$b $t: the plain build after the lag build is the plain one (flag in the cache key)" \
         cmp -s "$KL_TMP/plain.co" "$KL_TMP/plain2.co"
+    # On a GPU a lag build lands async copies from per-thread queues the engine hands over
+    # through kl_lag_async_slots: the lag object of a kernel with async copies has the variable,
+    # the plain one does not (the engine then copies as usual).
+    "$KLADDER" compile --backend "$b" --target "$t" --out "$KL_TMP/a-plain.co" kernels/aiter_6170.kl >/dev/null
+    "$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=1 --out "$KL_TMP/a-lag.co" \
+        kernels/aiter_6170.kl >/dev/null
+    tap_check "$b $t: aiter_6170's lag build has kl_lag_async_slots, its plain build none" \
+        bash -c "readelf -sW '$KL_TMP/a-lag.co' | grep -qw kl_lag_async_slots &&
+                 ! readelf -sW '$KL_TMP/a-plain.co' | grep -qw kl_lag_async_slots"
 }
 
 if ! tap_have_nvrtc; then
