@@ -1,27 +1,14 @@
 #!/usr/bin/env bash
 # The H200 runs behind this folder's README: run from the repository root on the GPU machine
 # with the bundle of scripts/device-bundle.sh at build/device. Every command runs under a
-# time limit, its output kept in $OUT/<part>/<name>.txt, one line per command in $OUT/steps.tsv
-# (name, exit status, seconds, command); a failing command never stops the next.
+# time limit (scripts/device-parts.sh), its output kept in $OUT/<part>/<name>.txt, one line per
+# command in $OUT/steps.tsv (name, exit status, seconds, command); a failing command never stops
+# the next.
 #
 #   bash bench/results/h200-2026-12-01-c/run.sh PART...    parts: late ranks
 set -u
 cd "$(dirname "$0")/../../.."
-OUT=${OUT:-build/device-out}
-K=$PWD/build/device/kladder
-export LD_LIBRARY_PATH="$PWD/build/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-part=""
-c() { # c NAME LIMIT CMD...
-    local name=$1 limit=$2; shift 2
-    local s=$SECONDS
-    timeout -k 5 "$limit" "$@" >"$OUT/$part/$name.txt" 2>&1
-    local rc=$?
-    printf '%s/%s\t%d\t%d\t%s\n' "$part" "$name" "$rc" $((SECONDS - s)) "$*" >>"$OUT/steps.tsv"
-    echo "-- $part/$name: exit $rc in $((SECONDS - s))s"
-}
-sh_c() { local name=$1 limit=$2; shift 2; c "$name" "$limit" bash -c "$*"; }
+. scripts/device-parts.sh
 
 late() {
     local D=$OUT/late
@@ -47,14 +34,4 @@ ranks() {
     c aiter-4812-one-gpu 200 env KLADDER_RUNG6_ONE_DEVICE=1 "$K" --db "$D/r.db" run --case aiter-4812 --backend cuda --no-progress
 }
 
-for p in "$@"; do
-    part=$p
-    mkdir -p "$OUT/$part"
-    "$p"
-done
-for db in "$OUT"/*/*.db; do
-    [ -f "$db" ] && "$K" --db "$db" export >"${db%.db}.export.json" 2>/dev/null
-done
-rm -f "$OUT"/*/*.db "$OUT"/*/*.db-wal "$OUT"/*/*.db-shm
-# one archive: the machine returns a handful of files, not a folder
-(cd "$OUT" && tar czf "parts-$(printf '%s-' "$@")results.tar.gz" --exclude='*.tar.gz' ./*/ steps.tsv && find . -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +)
+run_parts "$@"
