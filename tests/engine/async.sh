@@ -4,7 +4,8 @@
 # its destination holding 0xff bytes until then, so a read before the wait, or a write that
 # the copy lands on, is wrong on every run and every seed; under the default schedule (the
 # unit test's) it lands when issued and the same bugs pass. tests/engine/fixtures/async holds
-# a kernel of the class of our own: a pipeline that is never drained.
+# kernels of the class of our own: a pipeline that is never drained, and one whose wait count
+# was left one too high.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
 fx=tests/engine/fixtures/async
@@ -65,6 +66,19 @@ tap_check "aiter-6170: ... and tile 1 of every 4-tile row" \
 run a6170-def 5 aiter-6170 --schedule default --repeat 1
 tap_check "aiter-6170, default schedule: every copy has landed at once and the bug hides" \
     test "$(grep -cE '^pass +buggy +r5 ' "$KL_TMP/a6170-def.txt")" -eq 2
+
+# ---- our own kernel of aiter-6170's class: a wait count left one too high ---------------------
+run centre 5 $fx/centre.json
+tap_check "centre fixture: expectation met (exit $(rc_of centre))" test "$(rc_of centre)" -eq 0
+tap_check "centre fixture: the unit test passes the buggy kernel" has centre '^pass +baseline-buggy +r5 unit-test-M32-N1024'
+tap_check "centre fixture: tiles 1 to 4 of every 8-tile row are read in flight" \
+    has centre '^ +first run: y: 16384 of 32768 elements differ from the reference'
+tap_check "centre fixture: both wide shapes catch it, fixed passes both" \
+    sh -c "test \$(grep -cE '^fail +buggy +r5 repeat-.*\(expected\)' '$KL_TMP/centre.txt') -eq 2 &&
+           test \$(grep -cE '^pass +fixed +r5 repeat-' '$KL_TMP/centre.txt') -eq 2"
+run centre-def 5 $fx/centre.json --schedule default --repeat 1
+tap_check "centre fixture, default schedule: the copies have landed and the bug hides" \
+    test "$(grep -cE '^pass +buggy +r5 ' "$KL_TMP/centre-def.txt")" -eq 2
 
 # ---- sglang-41868: the tail tile's copy lost its mask -----------------------------------------
 run s41868 1 sglang-41868

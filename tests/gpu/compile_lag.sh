@@ -8,7 +8,7 @@
 . tests/tap.sh
 set -u
 export XDG_CACHE_HOME=$KL_TMP/cache KLADDER_HIP_COMPILER=clang
-files=(kernels/*.kl tests/engine/fixtures/lag/*.kl)
+files=(kernels/*.kl tests/engine/fixtures/lag/*.kl tests/engine/fixtures/async/*.kl)
 
 lag_target() { # backend target
     local b=$1 t=$2 out mode

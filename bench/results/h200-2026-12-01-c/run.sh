@@ -5,7 +5,7 @@
 # command in $OUT/steps.tsv (name, exit status, seconds, command); a failing command never stops
 # the next.
 #
-#   bash bench/results/h200-2026-12-01-c/run.sh PART...    parts: late ranks
+#   bash bench/results/h200-2026-12-01-c/run.sh PART...    parts: late ranks centre
 set -u
 cd "$(dirname "$0")/../../.."
 . scripts/device-parts.sh
@@ -25,6 +25,14 @@ late() {
         c "r2-$s" 120 "$K" --db "$D/r.db" run --rung 2 --suite "$s" --backend cuda --no-progress
     done
     c aiter-4841 120 "$K" --db "$D/r.db" run --rung 5 --suite aiter-4841 --backend cuda --no-progress
+}
+
+centre() {
+    local D=$OUT/centre
+    # our own kernel of aiter-6170's class (tests/engine/fixtures/async/centre.kl)
+    c centre-r5 200 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --no-progress
+    c centre-plain 200 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --lag off --repeat 20000 --no-progress
+    c centre-unit-x100 200 bash -c "for i in \$(seq 100); do '$K' --db '$D/u.db' run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --lag off --repeat 1 --variant buggy --no-progress | grep -E '^(pass|fail) +baseline-buggy +r5 unit-test-M32-N1024'; done | awk '{print \$1}' | sort | uniq -c"
 }
 
 ranks() {
