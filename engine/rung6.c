@@ -140,6 +140,17 @@ static int alloc0(struct r6_rank *r, size_t bytes, eng_dptr *p)
     return B->memset_d8(r->ctx, *p, 0, bytes, r->s, r->err, sizeof r->err);
 }
 
+/* The address of a global variable of the rank's module (kernels/kl.h's hooks). */
+static int rank_symbol(struct r6_rank *r, const char *name, void **sym)
+{
+    const struct eng_backend *B = r->g->B;
+    if (!B->module_symbol) {
+        snprintf(r->err, sizeof r->err, "the %s backend cannot reach a module's globals", B->name);
+        return -1;
+    }
+    return B->module_symbol(r->ctx, r->mod, name, sym, r->err, sizeof r->err);
+}
+
 static int rank_setup(struct r6_rank *r)
 {
     struct r6 *g = r->g;
@@ -180,22 +191,13 @@ static int rank_setup(struct r6_rank *r)
          * kl_load_policy returns those, as a GPU's cache can after a peer GPU wrote. */
         void *sym;
         const int on = 1;
-        if (!B->module_symbol) {
-            snprintf(r->err, sizeof r->err, "the %s backend cannot reach a module's globals", B->name);
-            return -1;
-        }
-        TRY(B->module_symbol(r->ctx, r->mod, "kl_nc_ranks_share_device", &sym, r->err,
-                             sizeof r->err));
+        TRY(rank_symbol(r, "kl_nc_ranks_share_device", &sym));
         TRY(B->memcpy_htod(r->ctx, (eng_dptr)(uintptr_t)sym, &on, sizeof on, r->s, r->err,
                            sizeof r->err));
     }
     if (g->weak) {
         void *sym;
-        if (!B->module_symbol) {
-            snprintf(r->err, sizeof r->err, "the %s backend cannot reach a module's globals", B->name);
-            return -1;
-        }
-        TRY(B->module_symbol(r->ctx, r->mod, "kl_cpu_sysmem", &sym, r->err, sizeof r->err));
+        TRY(rank_symbol(r, "kl_cpu_sysmem", &sym));
         r->sv.L = (unsigned char *)(uintptr_t)r->reg;
         r->sv.V = (unsigned char *)(uintptr_t)r->view;
         r->sv.bytes = (size_t)nmax * 4;

@@ -1064,12 +1064,15 @@ KL_DEVICE kl_u32 kl_lag_hash(kl_u32 x)
     x ^= x >> 16;
     return x;
 }
+/* The calling thread's index in its block, and its block's in the grid, both linear. */
+KL_DEVICE kl_u32 kl_lag_thread(void) { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+KL_DEVICE kl_u64 kl_lag_block(void) { return blockIdx.x + (kl_u64)gridDim.x * (blockIdx.y + (kl_u64)gridDim.y * blockIdx.z); }
 /* Whether the calling thread's wave is one its block holds back (KL_LAG_MODE says which). */
 KL_DEVICE bool kl_lag_mine(void)
 {
     kl_u32 threads = blockDim.x * blockDim.y * blockDim.z;
-    kl_u32 t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    kl_u32 b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    kl_u32 t = kl_lag_thread();
+    kl_u32 b = (kl_u32)kl_lag_block();
     kl_u32 wave = (kl_u32)KL_WAVE, waves = (threads + wave - 1) / wave;
     kl_u32 h = kl_lag_hash(b ^ 0x9e3779b9u);
     if (waves < 2 || (b != 0 && (h & 3u) != 0))
@@ -1152,10 +1155,7 @@ KL_DEVICE kl_u64 kl_lag_launch_id(void)
 KL_DEVICE struct kl_lag_async_slot *kl_lag_async_mine(void)
 {
     struct kl_lag_async_slot *all = *(struct kl_lag_async_slot *volatile *)&kl_lag_async_slots;
-    kl_u64 threads = (kl_u64)blockDim.x * blockDim.y * blockDim.z;
-    kl_u64 b = blockIdx.x + (kl_u64)gridDim.x * (blockIdx.y + (kl_u64)gridDim.y * blockIdx.z);
-    kl_u64 t = threadIdx.x + (kl_u64)blockDim.x * (threadIdx.y + (kl_u64)blockDim.y * threadIdx.z);
-    kl_u64 id = b * threads + t;
+    const kl_u64 id = kl_lag_block() * (blockDim.x * blockDim.y * blockDim.z) + kl_lag_thread();
     if (!all || id >= KL_LAG_ASYNC_THREADS)
         return 0;
     struct kl_lag_async_slot *me = &all[id];
@@ -1174,15 +1174,8 @@ KL_DEVICE void kl_lag_async_land(struct kl_lag_async_slot *me, kl_u32 keep)
     const kl_u32 done = me->n - keep;
     for (kl_u32 i = 0; i < done; i++) {
         const struct kl_lag_async_copy c = me->q[i];
-        const kl_u64 *s = (const kl_u64 *)c.src;
-        kl_u64 *d = (kl_u64 *)c.dst;
-        if (c.bytes == 4) {
-            *(kl_u32 *)c.dst = *(const kl_u32 *)c.src;
-        } else {
-            d[0] = s[0];
-            if (c.bytes == 16)
-                d[1] = s[1];
-        }
+        for (kl_u32 w = 0; w < c.bytes / 4; w++) /* 4, 8 or 16 bytes, 4-aligned */
+            ((kl_u32 *)c.dst)[w] = ((const kl_u32 *)c.src)[w];
     }
     for (kl_u32 i = done; i < me->n; i++)
         me->q[i - done] = me->q[i];

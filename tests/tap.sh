@@ -10,10 +10,10 @@ tap_diff() {
     if diff -u "$2" "$3"; then tap_ok "$1"; else tap_fail "$1"; fi
 }
 
-# True when NVRTC can compile here: the CUDA toolkit's own library (not its link stubs) or the
-# one KLADDER_NVRTC names; the GPU compile tests skip their CUDA part otherwise.
+# True when NVRTC can compile here: the CUDA toolkit's library where the engine looks for it
+# or the one KLADDER_NVRTC names; the GPU compile tests skip their CUDA part otherwise.
 tap_have_nvrtc() {
-    [ -n "${KLADDER_NVRTC:-}" ] && return 0
-    ls /usr/local/cuda*/lib*/libnvrtc.so* /usr/local/cuda*/targets/*/lib/libnvrtc.so* 2>/dev/null |
-        grep -qv stubs
+    [ -n "${KLADDER_NVRTC:-}" ] ||
+        compgen -G '/usr/local/cuda*/lib*/libnvrtc.so*' >/dev/null ||
+        compgen -G '/usr/local/cuda*/targets/*/lib/libnvrtc.so*' >/dev/null
 }
