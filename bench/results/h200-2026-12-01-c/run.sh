@@ -5,7 +5,7 @@
 # command in $OUT/steps.tsv (name, exit status, seconds, command); a failing command never stops
 # the next.
 #
-#   bash bench/results/h200-2026-12-01-c/run.sh PART...    parts: late ranks centre
+#   bash bench/results/h200-2026-12-01-c/run.sh PART...    parts: late ranks centre recheck
 set -u
 cd "$(dirname "$0")/../../.."
 . scripts/device-parts.sh
@@ -33,6 +33,15 @@ centre() {
     c centre-r5 200 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --no-progress
     c centre-plain 200 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --lag off --repeat 20000 --no-progress
     c centre-unit-x100 200 bash -c "for i in \$(seq 100); do '$K' --db '$D/u.db' run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --lag off --repeat 1 --variant buggy --no-progress | grep -E '^(pass|fail) +baseline-buggy +r5 unit-test-M32-N1024'; done | awk '{print \$1}' | sort | uniq -c"
+}
+
+recheck() {
+    local D=$OUT/recheck
+    # after the review's tidy-up of the late-landing code and rung 6's hooks: the same verdicts?
+    c aiter-6170 200 "$K" --db "$D/r.db" run --case aiter-6170 --backend cuda --no-progress
+    c centre-r5 200 "$K" --db "$D/r.db" run --rung 5 --suite tests/engine/fixtures/async/centre.json --backend cuda --no-progress
+    c aiter-5418 120 "$K" --db "$D/r.db" run --rung 5 --suite aiter-5418 --backend cuda --no-progress
+    c flydsl-1214-one-gpu 200 env KLADDER_RUNG6_ONE_DEVICE=1 "$K" --db "$D/r.db" run --case flydsl-1214 --backend cuda --no-progress
 }
 
 ranks() {
