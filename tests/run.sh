@@ -1,44 +1,59 @@
 #!/usr/bin/env bash
 # Runs every test of kladder twice: on the normal build and on the ASan+UBSan build.
 #
-#   tests/run.sh [--plain|--asan] [PATTERN...]
+#   tests/run.sh [--plain|--asan] [--quick] [-j N] [PATTERN...]
 #
-# --plain runs only the normal build's pass, --asan only the sanitizer build's. A PATTERN keeps
-# the tests whose label contains it (a shell pattern: * and ? work), e.g. engine/rung6,
-# test_results_json, 'importers/pull_*'; several PATTERNs keep what any of them keeps. Labels are
-# what the report prints: build/test_results_json, build/asan/tests/engine/rung6.sh.
-# With no argument everything runs. See tests/README.md.
+# --plain runs only the normal build's pass, --asan only the sanitizer build's. --quick is the
+# edit loop's tier: the normal build only, without the scripts marked slow. -j N runs N tests at
+# once (default: the number of cores). A PATTERN keeps the tests whose label contains it (a shell
+# pattern: * and ? work), e.g. engine/rung6, test_results_json, 'importers/pull_*'; several
+# PATTERNs keep what any of them keeps. Labels are what the report prints:
+# build/test_results_json, build/asan/tests/engine/rung6.sh. See tests/README.md.
 #
 # A test is a cmocka binary (build*/tests/test_*) or a script tests/<group>/*.sh. Every test
 # speaks TAP: lines "ok N - name" and "not ok N - name" are counted; a test that exits non-zero
 # without reporting a failure counts as one failure of its own. Scripts get:
 #   KLADDER   the binary under test      KL_BUILD   its build folder
 #   KL_SAN    1 on the sanitizer pass    KL_TMP     a fresh scratch folder, removed afterwards
-# The last line is "N passed, N failed" (and ", N skipped" when any test said "# SKIP").
+#   KL_CACHE  the pass's compile cache, shared by the scripts of that pass (a test of the cache
+#             itself keeps its own under KL_TMP)
+# A script's header may carry marks, each on a line of its own:
+#   # kl-test: once   nothing of ours runs that the sanitizers could check (only outside
+#                     compilers and readers are driven): it runs on the first pass only
+#   # kl-test: slow   left out of --quick
+# Tests share no state, so they run side by side; the longest (by build/test-times.tsv, the
+# last run's times) start first. The last line is "N passed, N failed" (and ", N skipped"
+# when any test said "# SKIP").
 set -u
 usage() {
-    echo "usage: tests/run.sh [--plain|--asan] [PATTERN...]" >&2
+    echo "usage: tests/run.sh [--plain|--asan] [--quick] [-j N] [PATTERN...]" >&2
     exit 2
 }
 builds=(build build/asan)
 patterns=()
-for arg in "$@"; do
-    case $arg in
+quick=0
+jobs=$(nproc 2>/dev/null || echo 2)
+while [ $# -gt 0 ]; do
+    case $1 in
         --plain) builds=(build) ;;
         --asan) builds=(build/asan) ;;
+        --quick) quick=1; builds=(build) ;;
+        -j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
+        -j*) jobs=${1#-j} ;;
         -h|--help) usage ;;
-        -*) echo "tests/run.sh: unknown option $arg" >&2; usage ;;
-        *) patterns+=("$arg") ;;
+        -*) echo "tests/run.sh: unknown option $1" >&2; usage ;;
+        *) patterns+=("$1") ;;
     esac
+    shift
 done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "tests/run.sh: -j expects a positive number, got '$jobs'" >&2; usage; }
 cd "$(dirname "$0")/.."
 root=$PWD
 logdir=$root/build/test-logs
-rm -rf "$logdir"
-mkdir -p "$logdir"
-
-passed=0 failed=0 skipped=0 ran=0
-failures=()
+resdir=$root/build/test-results
+times=$root/build/test-times.tsv
+rm -rf "$logdir" "$resdir"
+mkdir -p "$logdir" "$resdir"
 
 wanted() { # $1 label: kept by a pattern, or no pattern given
     [ ${#patterns[@]} -eq 0 ] && return 0
@@ -49,16 +64,81 @@ wanted() { # $1 label: kept by a pattern, or no pattern given
     done
     return 1
 }
+marked() { # $1 script, $2 mark: the script's header says "# kl-test: $2"
+    head -n 30 "$1" | grep -q -E "^# kl-test:.*\b$2\b"
+}
 export LC_ALL=C.UTF-8 TERM=xterm-256color
 unset NO_COLOR
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
+export CMOCKA_MESSAGE_OUTPUT=TAP
 
-run_one() { # $1 label, $2... command
-    local label=$1; shift
-    ran=$((ran + 1))
+# ---- the plan: one line per test, "label<TAB>build<TAB>kind<TAB>path" ------------------------
+plan=()
+missing=0
+first_pass=1
+for build in "${builds[@]}"; do
+    [ -x "$build/kladder" ] || { echo "missing $build/kladder: run make first"; missing=$((missing + 1)); continue; }
+    for t in "$build"/tests/test_*; do
+        [ -x "$t" ] || continue
+        wanted "$build/${t##*/}" || continue
+        plan+=("$build/${t##*/}"$'\t'"$build"$'\t'bin$'\t'"$t")
+    done
+    for group in unitsh screen engine gpu importers e2e; do
+        for s in tests/$group/*.sh; do
+            [ -f "$s" ] || continue
+            wanted "$build/$s" || continue
+            [ $first_pass = 1 ] || ! marked "$s" once || continue
+            [ $quick = 0 ] || ! marked "$s" slow || continue
+            plan+=("$build/$s"$'\t'"$build"$'\t'sh$'\t'"$s")
+        done
+    done
+    first_pass=0
+done
+
+# Longest first (the last run's times; a test not timed yet counts as long), so that the pool
+# does not end on one long test alone.
+last_time() { # $1 label
+    [ -f "$times" ] && awk -F'\t' -v l="$1" '$1 == l { print $2; f = 1 } END { if (!f) print 100000 }' "$times" ||
+        echo 100000
+}
+order=()
+if [ -f "$times" ]; then
+    while IFS= read -r line; do order+=("$line"); done < <(
+        for i in "${!plan[@]}"; do
+            printf '%s\t%s\n' "$(last_time "${plan[$i]%%$'\t'*}")" "$i"
+        done | sort -t$'\t' -k1,1nr -k2,2n | cut -f2)
+else
+    order=("${!plan[@]}")
+fi
+
+# ---- one test ---------------------------------------------------------------------------------
+run_one() { # $1 index into plan: writes its result file "ok nok skip seconds", prints its line
+    local label build kind path
+    IFS=$'\t' read -r label build kind path <<<"${plan[$1]}"
     local log="$logdir/$(echo "$label" | tr '/ ' '__').log"
-    local t0=$SECONDS
-    "$@" >"$log" 2>&1
-    local rc=$?
+    local san=0
+    [ "$build" = build/asan ] && san=1
+    local pass=plain
+    [ $san = 1 ] && pass=asan
+    export KLADDER=$root/$build/kladder KL_BUILD=$root/$build KL_SAN=$san
+    export KL_CACHE=$root/build/test-cache/$pass
+    mkdir -p "$KL_CACHE"
+    local t0 t1 rc
+    t0=$(date +%s.%N)
+    if [ "$kind" = bin ]; then
+        "$path" >"$log" 2>&1 </dev/null
+        rc=$?
+    else
+        KL_TMP=$(mktemp -d)
+        # a user's own themes or settings never reach a test
+        XDG_CONFIG_HOME=$KL_TMP/config
+        export KL_TMP XDG_CONFIG_HOME
+        bash "$path" >"$log" 2>&1 </dev/null
+        rc=$?
+        rm -rf "$KL_TMP"
+    fi
+    t1=$(date +%s.%N)
     local ok nok skip
     ok=$(grep -c -E '^ok [0-9]+' "$log")
     skip=$(grep -c -E '^ok [0-9]+.*# ?SKIP' "$log")
@@ -72,42 +152,53 @@ run_one() { # $1 label, $2... command
         nok=1
         echo "not ok 0 - $label reported no test at all" >>"$log"
     fi
-    passed=$((passed + ok)); failed=$((failed + nok)); skipped=$((skipped + skip))
-    printf '%-52s %4d ok %3d failed %3d skipped  %3ds\n' "$label" "$ok" "$nok" "$skip" $((SECONDS - t0))
+    local secs
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    echo "$ok $nok $skip $secs" >"$resdir/$1"
+    local out
+    out=$(printf '%-52s %4d ok %3d failed %3d skipped %6ss' "$label" "$ok" "$nok" "$skip" "$secs")
     if [ "$nok" -gt 0 ]; then
-        failures+=("$label")
-        grep -E '^not ok' "$log" | head -n 20 | sed 's/^/    /'
-        echo "    (log: ${log#$root/})"
+        out+=$'\n'$(grep -E '^not ok' "$log" | head -n 20 | sed 's/^/    /')
+        out+=$'\n'"    (log: ${log#"$root"/})"
     fi
+    printf '%s\n' "$out"
 }
 
-for build in "${builds[@]}"; do
-    [ -x "$build/kladder" ] || { echo "missing $build/kladder: run make first"; failed=$((failed + 1)); continue; }
-    san=0
-    [ "$build" = build/asan ] && san=1
-    export KLADDER=$root/$build/kladder KL_BUILD=$root/$build KL_SAN=$san
-    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
-    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
-    export CMOCKA_MESSAGE_OUTPUT=TAP
-    echo "== $build"
-    for t in "$build"/tests/test_*; do
-        [ -x "$t" ] || continue
-        wanted "$build/${t##*/}" || continue
-        run_one "$build/${t##*/}" "$t"
+# ---- the pool ---------------------------------------------------------------------------------
+running=0
+for i in "${order[@]}"; do
+    while [ "$running" -ge "$jobs" ]; do
+        wait -n
+        running=$((running - 1))
     done
-    for group in unitsh screen engine gpu importers e2e; do
-        for s in tests/$group/*.sh; do
-            [ -f "$s" ] || continue
-            wanted "$build/$s" || continue
-            KL_TMP=$(mktemp -d)
-            # a user's own themes or settings never reach a test
-            XDG_CONFIG_HOME=$KL_TMP/config
-            export KL_TMP XDG_CONFIG_HOME
-            run_one "$build/$s" bash "$s"
-            rm -rf "$KL_TMP"
-        done
-    done
+    run_one "$i" &
+    running=$((running + 1))
 done
+wait
+
+# ---- the summary ------------------------------------------------------------------------------
+passed=0 failed=$missing skipped=0 ran=0
+failures=()
+: >"$times.new"
+for i in "${!plan[@]}"; do
+    label=${plan[$i]%%$'\t'*}
+    ran=$((ran + 1))
+    if [ ! -f "$resdir/$i" ]; then
+        failed=$((failed + 1)); failures+=("$label (no result)")
+        continue
+    fi
+    read -r ok nok skip secs <"$resdir/$i"
+    passed=$((passed + ok)); failed=$((failed + nok)); skipped=$((skipped + skip))
+    [ "$nok" -gt 0 ] && failures+=("$label")
+    printf '%s\t%s\n' "$label" "$secs" >>"$times.new"
+done
+# keep the times of tests this run left out, so a partial run does not forget them
+if [ -f "$times" ]; then
+    awk -F'\t' 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' "$times.new" "$times" >>"$times.new"
+fi
+sort -t$'\t' -k2,2nr "$times.new" >"$times"
+rm -f "$times.new"
+rm -rf "$resdir"
 
 if [ "$ran" -eq 0 ] && [ ${#patterns[@]} -gt 0 ]; then
     # a mistyped pattern must not look like a clean run
@@ -115,6 +206,14 @@ if [ "$ran" -eq 0 ] && [ ${#patterns[@]} -gt 0 ]; then
     failures+=("(no test label matches: ${patterns[*]})")
 fi
 
+if [ "$ran" -gt 0 ]; then
+    echo
+    echo "slowest (all times in ${times#"$root"/}):"
+    for i in "${!plan[@]}"; do
+        label=${plan[$i]%%$'\t'*}
+        awk -F'\t' -v l="$label" '$1 == l' "$times"
+    done | sort -t$'\t' -k2,2nr | head -n 10 | awk -F'\t' '{ printf "  %7ss  %s\n", $2, $1 }'
+fi
 echo
 if [ ${#failures[@]} -gt 0 ]; then
     echo "failed: ${failures[*]}"

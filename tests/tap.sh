@@ -1,4 +1,7 @@
 # TAP helpers for test scripts (sourced). Each check prints "ok N - name" or "not ok N - name".
+# KL_CACHE, the compile cache tests/run.sh shares among a pass's scripts, falls back to a
+# private folder when a script is run by hand.
+: "${KL_CACHE:=${KL_TMP:-/nonexistent}/cache}"
 _tap_n=0
 tap_ok()   { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 tap_fail() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }

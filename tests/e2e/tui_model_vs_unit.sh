@@ -7,7 +7,7 @@ if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
     exit 0
 fi
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/mvu.db
 tui_start "$db" XDG_DATA_HOME="$XDG_DATA_HOME" XDG_CACHE_HOME="$XDG_CACHE_HOME"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

@@ -9,7 +9,7 @@ if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
     exit 0
 fi
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/killed.db
 "$KLADDER" --db "$db" run --rung 1 --suite tests/engine/fixtures/hang.json --backend cpu \
     --timeout 300 --no-progress >"$KL_TMP/run.txt" 2>&1 &
@@ -22,7 +22,7 @@ for _ in $(seq 1 $((600 * slow))); do # the first check recorded: the second one
     sleep 0.1
 done
 tap_check "the run outside the interface recorded a check" test "${checks:-0}" -ge 1
-tui_start "$db" "XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache"
+tui_start "$db" "XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || { kill -KILL $owner; exit 0; }
 keys 3
 wait_for "the Runs view lists the run as running" ' hang-test +… running ' 10

@@ -7,7 +7,7 @@
 # kernels of the class of our own: a pipeline that is never drained, and one whose wait count
 # was left one too high.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/async
 run() { # out-file rung suite [extra args]
     local o=$1 r=$2 s=$3

@@ -6,7 +6,7 @@
 # two- and four-rank checks with inputs changing every call catch buggy, and with constant
 # inputs stale equals fresh, which is why only changing inputs show it.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run() { "$KLADDER" --db "$KL_TMP/k.db" run --rung 6 --backend cpu --no-progress --timeout 60 "$@"; }
 
 run --suite flydsl-1214 >"$KL_TMP/a.txt" 2>&1

@@ -10,7 +10,7 @@
 # - element cliffs: our own f32 rows kernel and flydsl-1020 (a 32-bit index past 2^31 elements,
 #   2^33 bytes), caught above 2^31 elements and passing below; with byte cliffs only it escapes.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
 t=120
 [ "${KL_SAN:-0}" = 1 ] && t=300

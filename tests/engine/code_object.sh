@@ -5,7 +5,7 @@
 # carries the bug fails the fixed checks, while the suite's own source passes them.
 . tests/tap.sh
 set -u
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run() { "$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite flydsl-1199 --backend cpu \
         --variant fixed --no-progress --timeout 60 "$@"; }
 

@@ -6,7 +6,7 @@
 # check is a kernel that never returns, held for a limit far longer than the test waits, and the
 # kill is sent once the first check is recorded.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
 fx=tests/engine/fixtures
 

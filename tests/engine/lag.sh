@@ -8,7 +8,7 @@
 # 2's value classes and rung 5's repeats. A plain run after a lag run is not handed the lag
 # object (the flag is in the cache key), and no fixed variant of a rung-2/5 suite fails lagged.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 dl=tests/engine/fixtures/lag/delay_line.json
 run() { # out-file rung suite [extra args]
     local o=$1 r=$2 s=$3

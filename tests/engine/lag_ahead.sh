@@ -14,7 +14,7 @@
 # The runs go ahead first, then lagged, then plain, through one compile cache: an escape after an
 # ahead run also shows the mode is in the cache key.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 cf=tests/engine/fixtures/lag/clip_flag.json
 ahead4=ahead:1,ahead:2,ahead:3,ahead:4
 run() { # out-file rung suite [extra args]

@@ -2,7 +2,7 @@
 # Malformed suite manifests are refused before any device is touched, with exit status 2 and a
 # message that names the file, the field and what was expected.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 dir=tests/engine/fixtures/bad
 check() { # file expected-substring
     local out rc

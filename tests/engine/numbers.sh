@@ -4,7 +4,7 @@
 # elements only and how many those are, and rung 5 counts differing words per repeat, never
 # more than the output has.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures
 
 # nan.json: a masked copy (every 8th element NaN in the reference and in both variants); the

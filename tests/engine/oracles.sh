@@ -7,7 +7,7 @@
 #   reference shares the mistake, the compare sees sentinel against sentinel, so the oracle must
 #   fail elements of the shape that neither wrote.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures
 db=$KL_TMP/k.db
 

@@ -3,7 +3,7 @@
 # library named; check names every drift. The libraries are built here, twice, so their build
 # ids differ the way a rebuilt libfoo.so.1 does under an unchanged file name.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 CC=${CC:-cc}
 lib=$KL_TMP/lib/libdownstream.so.1
 mkdir -p "$KL_TMP/lib"

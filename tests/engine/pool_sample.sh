@@ -4,7 +4,7 @@
 # says so. atom-2533 (an int32 row x 576 offset) is then conclusive on the cpu, and so is a
 # gather of our own (row x 1000 in an int), caught at the first element past 2^31.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
 t=120
 [ "${KL_SAN:-0}" = 1 ] && t=300

@@ -4,7 +4,7 @@
 # last-block reduction that publish without a fence. Over 20 seeds of the pct schedule
 # every buggy variant fails with a race report naming both accesses, and no fixed variant alarms.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 for s in xblock leaders scan lastblock; do
     caught=0 clean=0
     for seed in $(seq 1 20); do

@@ -5,7 +5,7 @@
 # N = ceil(ln(1 - C) / ln(1 - R)) repeats, rounded up to graphs of 32. Seeded, so each verdict
 # below is the same on every run and on a loaded machine.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run() { "$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --backend cpu --no-progress --timeout 120 "$@"; }
 
 run --suite aiter-4841 >"$KL_TMP/a.txt" 2>&1

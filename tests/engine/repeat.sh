@@ -4,7 +4,7 @@
 # differ bitwise from the first run. The adversarial schedule varies the order per launch; the
 # default schedule is deterministic, so there the same kernel is not caught.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 s=tests/engine/fixtures/nondet.json
 "$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --suite $s --backend cpu --repeat 3 --no-progress \
     --timeout 30 >"$KL_TMP/adv.txt" 2>&1

@@ -2,7 +2,7 @@
 # What `kladder run` reports besides its text: the JSON document, the event stream for the TUI,
 # JUnit XML, the database record, and `kladder devices`.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
 "$KLADDER" --db "$db" run --rung 4 --suite flydsl-1220 --backend cpu --no-progress --timeout 20 \
     --json --junit "$KL_TMP/junit.xml" --events 3 >"$KL_TMP/run.json" 2>"$KL_TMP/err.txt" \

@@ -6,7 +6,7 @@
 # failure of a suite that does not specialise is still the tool's error; a bad "specialize" is
 # refused naming the file and the field.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung1_compile
 run1() { # suite [options] -> output in $KL_TMP/out.txt, exit status in $rc
     local suite=$1

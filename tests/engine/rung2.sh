@@ -5,7 +5,7 @@
 # names the value class, the first bad element and the input there. Narrowed to classes that
 # cannot show the bug, the same rung lets it through: the classes are what catch it.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 f=tests/engine/fixtures
 run() { # suite out-file [extra args]
     local s=$1 o=$2

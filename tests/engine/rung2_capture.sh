@@ -3,7 +3,7 @@
 # zero row catches the divide by the row maximum), and degenerate captures (all zeros, one
 # value) are refused with nothing written. The hooks need PyTorch; without it that part skips.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 if ! command -v python3 >/dev/null 2>&1; then
     tap_skip "python3 not found"
     exit 0

@@ -6,7 +6,7 @@
 # buffer, a truncated file, nothing to bind) stops the run before anything is recorded, with a
 # message naming the file, the tensor and the field.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 f=tests/engine/fixtures
 db=$KL_TMP/k.db
 run() { # out-file args...

@@ -9,7 +9,7 @@
 # limit. The code-object parts need clang-22 and are skipped with the reason without it.
 . tests/tap.sh
 set -u
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung3
 run() { # out-name suite [args...]
     local out=$1 suite=$2

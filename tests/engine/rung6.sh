@@ -5,7 +5,7 @@
 # stride from the message size) hangs only with a lagging rank and sizes that differ; fixed
 # variants and the plain baselines pass; the default schedule (coherent memory) lets 4812 escape.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/r6.db
 
 # verdict VARIANT CHECK FILE: the verdict of one check in a --json report

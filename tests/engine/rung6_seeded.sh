@@ -5,7 +5,7 @@
 # in every check of every run. (Ranks on OS threads gave a different check verdict in most runs
 # of this loop.) KL_RUNS sets the number of runs (default 5; 3 on the sanitizer build).
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 runs=${KL_RUNS:-$([ "${KL_SAN:-0}" = 1 ] && echo 3 || echo 5)}
 
 # signature FILE: the run's outcome and, per check, its verdict and wrong-element count

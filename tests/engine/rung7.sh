@@ -3,7 +3,7 @@
 # fixed and baseline pass), a second suite of each bug class written for this test is caught the
 # same way, and malformed rung 7 settings are refused naming the file and the field.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung7
 run7() { # suite -> output in $KL_TMP/out.txt, exit status in $rc
     "$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite "$1" --backend cpu --no-progress \

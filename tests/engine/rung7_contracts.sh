@@ -6,7 +6,7 @@
 # rung 7 fails the version that no longer exports what the caller needs, naming the symbols.
 # A second example: a symbol present but hidden, and one the library only imports.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 CC=${CC:-cc}
 d=$KL_TMP/suite
 mkdir -p "$d/v02" "$d/v03"

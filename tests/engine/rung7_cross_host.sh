@@ -7,7 +7,7 @@
 # settings and a hostile host file are refused naming the file and the field. Verdicts come from
 # recorded documents only: this machine's timings are numbers, never a verdict.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run7() { # suite -> output in $KL_TMP/out.txt, exit status in $rc
     "$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite "$1" --backend cpu --no-progress \
         --timeout 120 >"$KL_TMP/out.txt" 2>&1

@@ -5,7 +5,7 @@
 # showing its last lines; one that hangs is a hang; escape sequences it prints reach neither the
 # report nor the kept log. Bad options are refused naming the option and what was expected.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung8
 run8() { # args... -> output in $KL_TMP/out.txt, exit status in $rc
     "$KLADDER" --db "$KL_TMP/k.db" run --rung 8 --backend cpu --no-progress "$@" \

@@ -5,7 +5,7 @@
 # first wrong step; kernels the small model cannot reach are skipped with the reason, never
 # passed. A second seed (other weights, another token sequence) is caught the same way.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run8() { # args... -> output in $KL_TMP/out.txt, exit status in $rc
     "$KLADDER" --db "$KL_TMP/k.db" run --rung 8 --backend cpu --no-progress "$@" \
         >"$KL_TMP/out.txt" 2>&1

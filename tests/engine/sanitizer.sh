@@ -9,7 +9,7 @@
 # nothing recorded; control characters never reach the output; a garbled report is an error
 # naming the log.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/sanitizer
 export KLADDER_COMPUTE_SANITIZER=$PWD/$fx/fake-compute-sanitizer KLADDER_SANITIZER_ANY_BACKEND=1
 db=$KL_TMP/k.db

@@ -4,7 +4,7 @@
 # bug are beyond the cpu backend (2^31-byte outputs, full KV pools) they are skipped with the
 # reason, and the test says so instead of passing. New suites are picked up automatically.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 timeout=10
 if [ "${KL_SAN:-0}" = 1 ]; then
     # The sanitizer pass runs the same checks with less emulated work per check, and a

@@ -5,7 +5,7 @@
 # nothing recorded; and a suite that declares itself a control ("control": true, every variant
 # correct) passes when the harness judges it right and reports any failure as a false alarm.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
 fx=tests/engine/fixtures
 dir=$KL_TMP/mine

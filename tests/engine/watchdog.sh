@@ -2,7 +2,7 @@
 # A kernel that never returns becomes `hang` within the limit plus two seconds, the limit is
 # recorded, and the run goes on with the next check. A fixed variant that hangs fails the run.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures
 limit=2
 start=$(date +%s.%N)

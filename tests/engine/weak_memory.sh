@@ -7,7 +7,7 @@
 # least 19, and the fixed variant (barrier, then a device fence or release) passes in all 20.
 # A coherent memory, as before, gave the right values in all of them.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 
 # outcome FILE VARIANT: "VERDICT BAD_COUNT" of the variant's rung 5 check
 outcome() {

@@ -3,6 +3,7 @@
 # does) for gfx1250 (wave32), gfx950 and gfx942 (wave64) with no GPU and no HIP headers; the
 # code objects name the processor and wave size; compiles are cached with clang's identity and
 # flags in the key; clang's refusals reach the user with its own message.
+# kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
 . tests/tap.sh
 set -u
 export XDG_CACHE_HOME=$KL_TMP/cache KLADDER_HIP_COMPILER=clang

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # NVRTC compiles every kernel (kernels/*.kl with kl.h) to a CUBIN for sm_90 without a GPU,
 # where the CUDA toolkit's NVRTC is installed; the CUBIN must be for SM 9.0.
+# kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
 . tests/tap.sh
 set -u
 

@@ -3,6 +3,7 @@
 # (wave64) and gfx1030 (wave32), with no GPU: the code objects must name the right processor
 # and wave size, a broken kernel must fail with the compiler's message, and a processor the
 # compiler does not know must be refused, never abort the process.
+# kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
 . tests/tap.sh
 set -u
 

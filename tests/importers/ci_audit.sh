@@ -60,7 +60,7 @@ audit 2 'give at least one REPORT'
 audit 2 '--min-tests expects' $fx/passing.xml --min-tests 0
 # kladder's own JUnit file reads back: its tests= matches the testcases it holds, and the checks
 # it ran count as executed.
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 "$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite flydsl-1153 --variant fixed --backend cpu \
     --no-progress --junit "$KL_TMP/kladder.xml" >/dev/null 2>&1
 audit 0 "$KL_TMP/kladder.xml: JUnit XML, 1 suite," "$KL_TMP/kladder.xml"

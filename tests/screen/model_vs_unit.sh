@@ -5,7 +5,7 @@
 # then made fixed (identities, host, times) and its last check shown in the run view, the golden.
 . tests/screen/screen_lib
 set -u
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 if ! command -v sqlite3 >/dev/null; then
     tap_skip "sqlite3 is needed to make the run's identity fixed"
     exit 0

@@ -3,7 +3,7 @@
 # machine: r says so and points at Y instead of starting anything.
 . tests/screen/screen_lib
 . tests/screen/runs_lib
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/rerun.db
 "$KLADDER" --db "$db" run --rung 4 --suite flydsl-1220 --backend cpu --variant buggy --timeout 30 \
     --no-progress >/dev/null 2>&1

@@ -5,7 +5,7 @@
 # timings are made fixed afterwards so the screens are the same on every machine.
 . tests/screen/screen_lib
 set -u
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 if ! command -v sqlite3 >/dev/null; then
     tap_skip "sqlite3 is needed to make the run's identity fixed"
     exit 0
