@@ -35,7 +35,8 @@ LDFLAGS  += $(SANITIZE)
 LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -lexpat -ldl -lpthread -lm
 
 LIB_DIRS := common casedb importers engine
-LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)) $(filter-out tui/main.c,$(wildcard tui/*.c))
+# every .c under these folders and their rooms (engine/backend/, tui/cli/, ...)
+LIB_SRC  := $(sort $(shell find $(LIB_DIRS) tui -name '*.c' ! -path tui/main.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
 MAIN_OBJ := $(BUILD)/obj/tui/main.o
 

@@ -20,7 +20,7 @@
  *   selftest  backend calls the benchmarks do not use: copies both ways, two streams ordered by
  *         an event, captured work that waits for its launch, a missing entry point.
  *
- * It drives the engine's backend interface (engine/backend.h) and the engine's own kernels
+ * It drives the engine's backend interface (engine/backend/backend.h) and the engine's own kernels
  * (kernels/util.kl, kernels/aiter_6344.kl, embedded in the binary) plus bench/bench.kl. Every
  * timing is device time from events, the median over several replays. Output: one line per
  * measurement on stdout, and with --json a file of {bench, metric, value, unit, target, ...}. */
@@ -31,8 +31,8 @@
 
 #include "common/embed.h"
 #include "common/fileio.h"
-#include "engine/backend.h"
-#include "engine/cache.h"
+#include "engine/backend/backend.h"
+#include "engine/cache/cache.h"
 
 #define GIB ((size_t)1 << 30)
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "casedb/results.h"
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 #include "engine/manifest.h"
 
 enum eng_mode {
@@ -63,8 +63,8 @@ struct eng_check_spec {
     char *values;               /* the value class every float input gets instead of its init
                                  * ("peaked", engine/value_class.h), then per-buffer inits that
                                  * override it ("peaked;V=ones"); or NULL */
-    char *e2e;                  /* rung 8's user evaluation (engine/e2e_check.h), JSON; or NULL */
-    char *model;                /* rung 8's built-in model (engine/model_check.h), JSON; or NULL */
+    char *e2e;                  /* rung 8's user evaluation (engine/model/e2e_check.h), JSON; or NULL */
+    char *model;                /* rung 8's built-in model (engine/model/model_check.h), JSON; or NULL */
 };
 
 struct eng_check_result {

@@ -16,10 +16,10 @@
 
 #include "common/embed.h"
 #include "common/fileio.h"
-#include "engine/amdgpu_co.h"
+#include "engine/codeobj/amdgpu_co.h"
 #include "common/hash.h"
 #include "common/xalloc.h"
-#include "engine/cache.h"
+#include "engine/cache/cache.h"
 #include "engine/rung.h"
 #include "engine/session.h"
 #include "engine/replay.h"

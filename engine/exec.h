@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 #include "engine/check.h"
 #include "engine/exec_sample.h"
 #include "engine/manifest.h"

@@ -5,7 +5,7 @@
 #define KL_ENGINE_FINGERPRINT_H
 
 #include "casedb/results.h"
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 
 /* Owns the strings the cdb_machine view points at. */
 struct eng_machine {

@@ -10,8 +10,8 @@
 #include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
-#include "engine/backend.h"
-#include "engine/elf_build_id.h"
+#include "engine/backend/backend.h"
+#include "engine/codeobj/elf_build_id.h"
 
 #define PIN_FORMAT "kladder-pin"
 #define PIN_VERSION 1

@@ -5,7 +5,7 @@
  * A pin holds what the fingerprint knows — backend, device, target, driver, runtime, compiler
  * identity (compiler_id, the string the compile cache keys on), partition modes, kladder's
  * version — and the libraries the user names by path, each with its ELF build id
- * (engine/elf_build_id.h), which changes with every rebuild whatever the file is called.
+ * (engine/codeobj/elf_build_id.h), which changes with every rebuild whatever the file is called.
  *
  * The file is JSON: {"format": "kladder-pin", "version": 1, "backend": ..., "device_index": N,
  * "device": ..., "target": ..., "driver": ..., "runtime": ..., "compiler": ...,

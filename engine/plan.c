@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 #include "engine/rung.h"
-#include "engine/rung3.h"
+#include "engine/rungs/rung3.h"
 
 int eng_plan_repeats(double p, double c)
 {

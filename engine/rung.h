@@ -82,8 +82,8 @@ bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m);
 void eng_rung_list(char *out, size_t n);
 
 extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
-extern const struct eng_rung eng_rung2; /* engine/rung2.h holds its settings */
-extern const struct eng_rung eng_rung8; /* engine/rung8.h: the user's evaluation */
+extern const struct eng_rung eng_rung2; /* engine/rungs/rung2.h holds its settings */
+extern const struct eng_rung eng_rung8; /* engine/rungs/rung8.h: the user's evaluation */
 
 /* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
 
@@ -134,7 +134,7 @@ struct eng_rung5_spec {
     size_t nwide;
     struct eng_shape *wide;       /* widest rows; default the default shape */
 };
-/* rung 7: software and hardware versions (engine/rung7.c). */
+/* rung 7: software and hardware versions (engine/rungs/rung7.c). */
 struct eng_contract {
     char *library;                /* as written: absolute, or relative to the manifest's folder */
     char **symbols;               /* NULL-terminated: what the downstream caller needs */

@@ -1,6 +1,6 @@
 /* `kladder run`, the parent side: loads the suites, asks a worker for the device, plans every
  * target's checks, runs them one after another in the run's worker under the watchdog, and
- * tells the reporters (engine/report.h) as it goes. It prints nothing itself. */
+ * tells the reporters (engine/report/report.h) as it goes. It prints nothing itself. */
 #define _GNU_SOURCE
 #include "engine/runner.h"
 #include "engine/rung.h"
@@ -18,12 +18,12 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/check.h"
-#include "engine/devices.h"
+#include "engine/backend/devices.h"
 #include "engine/fingerprint.h"
 #include "engine/plan.h"
-#include "engine/report.h"
-#include "engine/rung8.h"
-#include "engine/sanitizer_run.h"
+#include "engine/report/report.h"
+#include "engine/rungs/rung8.h"
+#include "engine/toolchain/sanitizer_run.h"
 #include "engine/watchdog.h"
 
 /* Compiling can take minutes on a cold cache (hipRTC, a large kernel on the cpu backend). */

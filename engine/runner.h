@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 #include "engine/plan.h"
 
 struct cdb;
@@ -49,14 +49,14 @@ struct eng_run_opts {
     uint32_t lag[ENG_LAG_MAX_SEEDS]; /* --lag: seeds of rungs 2 and 5's lag builds */
     size_t nlag;
     bool lag_auto;             /* --lag auto (the default): engine/plan.h says which */
-    const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/e2e_check.h), or NULL: then
+    const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/model/e2e_check.h), or NULL: then
                                 * it is the run's one check and the targets are ignored */
     bool model;                /* rung 8's built-in model (--rung 8 --suite model), targets
                                 * ignored */
     const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */
     bool model_large;          /* with model: the large configuration (--suite model-large) */
     const char *sanitizer;     /* --sanitizer racecheck|synccheck|memcheck: every check's worker
-                                * runs under NVIDIA's compute-sanitizer (engine/sanitizer_run.h),
+                                * runs under NVIDIA's compute-sanitizer (engine/toolchain/sanitizer_run.h),
                                 * its hazards recorded as checks of their own; or NULL */
 };
 

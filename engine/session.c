@@ -10,7 +10,7 @@
 #include "common/embed.h"
 #include "common/hash.h"
 #include "common/xalloc.h"
-#include "engine/cache.h"
+#include "engine/cache/cache.h"
 
 struct held_ctx {
     const struct eng_backend *B;

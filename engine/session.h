@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 
 /* A context on device for one check; give it back with eng_session_put. 0 or -1 with a
  * message. */
@@ -21,7 +21,7 @@ int eng_session_get(const struct eng_backend *B, int device, const struct eng_op
 void eng_session_put(const struct eng_backend *B, struct eng_ctx *ctx);
 
 /* The code object of a kernel file for target with the compile flags (NULL-terminated, or
- * NULL for none), compiled through the compile cache (engine/cache.h) once per worker and
+ * NULL for none), compiled through the compile cache (engine/cache/cache.h) once per worker and
  * flags. *code is owned by the session and valid until eng_session_end. 0, or -1 with the
  * compiler's log (or the reason) in log. */
 int eng_session_code(const struct eng_backend *B, const char *target, const char *file,

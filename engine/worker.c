@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/check.h"
-#include "engine/devices.h"
+#include "engine/backend/devices.h"
 #include "engine/runner.h"
 #include "engine/session.h"
 

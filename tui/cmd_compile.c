@@ -13,9 +13,9 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "common/text.h"
-#include "engine/amdgpu_co.h"
-#include "engine/backend.h"
-#include "engine/cache.h"
+#include "engine/codeobj/amdgpu_co.h"
+#include "engine/backend/backend.h"
+#include "engine/cache/cache.h"
 #include "tui/cli.h"
 
 static void print_help(void)

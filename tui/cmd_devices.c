@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/devices.h"
+#include "engine/backend/devices.h"
 #include "tui/cli.h"
 
 static const char *s_or(const cJSON *o, const char *k, const char *dflt)

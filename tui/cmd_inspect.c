@@ -1,7 +1,7 @@
 /* kladder inspect FILE... [--json]: what an AMD code object says about itself — its processor
  * (ELF flags), and per kernel the wave size, registers, LDS, scratch, kernel-argument bytes and
  * largest workgroup from the NT_AMDGPU_METADATA note, and the wave32 bit and float denormal
- * modes of its kernel descriptor (engine/amdgpu_co.h). A hostile or foreign file is an error
+ * modes of its kernel descriptor (engine/codeobj/amdgpu_co.h). A hostile or foreign file is an error
  * naming the file and what is wrong; names from the file are printed without control
  * characters. */
 #include <cJSON.h>
@@ -12,7 +12,7 @@
 
 #include "common/fileio.h"
 #include "common/text.h"
-#include "engine/amdgpu_co.h"
+#include "engine/codeobj/amdgpu_co.h"
 #include "tui/cli.h"
 
 static void print_help(void)

@@ -9,11 +9,11 @@
 
 #include "casedb/cdb.h"
 #include "common/xalloc.h"
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 #include "engine/manifest.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
-#include "engine/sanitizer_run.h"
+#include "engine/toolchain/sanitizer_run.h"
 #include "engine/watchdog.h"
 #include "tui/cli.h"
 #include "tui/run_e2e.h"

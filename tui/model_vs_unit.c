@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "engine/model_check.h"
+#include "engine/model/model_check.h"
 #include "tui/launcher.h"
 #include "tui/view.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "engine/e2e_cmd.h"
+#include "engine/model/e2e_cmd.h"
 #include "tui/cli.h"
 
 const char run_e2e_help[] =

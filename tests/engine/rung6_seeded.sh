@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rung 6 on the cpu backend gives one verdict per seed: the emulated ranks are coroutines of one
-# seeded scheduler (engine/cpu_ranks.h), so `run --case aiter-4812` repeated with one seed while
+# seeded scheduler (engine/cpu/cpu_ranks.h), so `run --case aiter-4812` repeated with one seed while
 # two busy loops load the machine gives the same verdict, and the same number of wrong elements,
 # in every check of every run. (Ranks on OS threads gave a different check verdict in most runs
 # of this loop.) KL_RUNS sets the number of runs (default 5; 3 on the sanitizer build).

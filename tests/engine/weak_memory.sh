@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cpu backend's weakly ordered memory (the pct schedule, engine/cpu_weak.h), on message
+# The cpu backend's weakly ordered memory (the pct schedule, engine/cpu/cpu_weak.h), on message
 # passing between two blocks (tests/engine/fixtures/weak/mp.kl): values stored, then a flag
 # raised with no fence (mp), with a release of block scope only (scope), or with a fence by a
 # thread whose siblings' stores no barrier ordered before it (sibling). Over 20 seeds the reader

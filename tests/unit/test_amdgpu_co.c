@@ -1,4 +1,4 @@
-/* The AMD code-object reader (engine/amdgpu_co.h) and its msgpack reader: real code objects
+/* The AMD code-object reader (engine/codeobj/amdgpu_co.h) and its msgpack reader: real code objects
  * built by clang-22 (tests/fixtures/codeobj, from kernels/flydsl_1199.kl) read back with the
  * values llvm-readelf-22 --notes shows; hand-made hostile files (truncated, bad offsets, huge
  * counts, bad msgpack) are errors that say what is wrong; and a mutation loop over a real code
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "common/fileio.h"
-#include "engine/amdgpu_co.h"
-#include "engine/msgpack_read.h"
+#include "engine/codeobj/amdgpu_co.h"
+#include "engine/codeobj/msgpack_read.h"
 
 #define FIX "tests/fixtures/codeobj/"
 

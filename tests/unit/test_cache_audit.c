@@ -1,5 +1,5 @@
-/* The cache-key audit (engine/cache_audit.h) and the environment inventory
- * (engine/cache_env.h): the real key passes; keys that forget an input, in the ways real JIT
+/* The cache-key audit (engine/cache/cache_audit.h) and the environment inventory
+ * (engine/toolchain/cache_env.h): the real key passes; keys that forget an input, in the ways real JIT
  * caches have (FlyDSL keyed only the target and its own sources; a key that hashes flags but no
  * environment), are caught and the forgotten inputs named; a variable the compile path reads
  * without listing it fails the audit by name; the cpu compiler's child sees only listed
@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "common/hash.h"
-#include "engine/cache_audit.h"
-#include "engine/cache_env.h"
+#include "engine/cache/cache_audit.h"
+#include "engine/toolchain/cache_env.h"
 
 static const char *flags[] = {"-O3", "-ffast-math", "-DKL_TILE=64", NULL};
 static const struct eng_cache_key base = {"cpu", "cpu-wave32", "c++ (Debian) 12.2.0", flags,

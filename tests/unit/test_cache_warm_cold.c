@@ -14,8 +14,8 @@
 
 #include "common/embed.h"
 #include "common/xalloc.h"
-#include "engine/backend.h"
-#include "engine/cache_warm_cold.h"
+#include "engine/backend/backend.h"
+#include "engine/cache/cache_warm_cold.h"
 
 static const char *s2[] = {"-DF1277_SCALE=2", NULL}, *s3[] = {"-DF1277_SCALE=3", NULL};
 static const char *const *sets[] = {s2, s3};

@@ -11,9 +11,9 @@
 #include <cmocka.h>
 
 #include "common/embed.h"
-#include "engine/backend.h"
-#include "engine/cache.h"
-#include "engine/codeobj_target.h"
+#include "engine/backend/backend.h"
+#include "engine/cache/cache.h"
+#include "engine/codeobj/codeobj_target.h"
 
 static void compiled_for(const char *backend, const char *const *targets)
 {

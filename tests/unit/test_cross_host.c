@@ -1,4 +1,4 @@
-/* Rung 7's cross-host comparison (engine/cross_host.h): flydsl-1228's recorded hosts (a fence
+/* Rung 7's cross-host comparison (engine/rungs/cross_host.h): flydsl-1228's recorded hosts (a fence
  * ten times dearer on one) are flagged naming the check and the ratio, the fixed pair and a
  * machine against itself are not; a second example of our own (an atomic 1.5x dearer with tight
  * spreads) is flagged by the spread rule rather than the 4x one, while a 3% difference, and a
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "common/embed.h"
-#include "engine/cross_host.h"
+#include "engine/rungs/cross_host.h"
 
 static const char *doc(const char *name)
 {

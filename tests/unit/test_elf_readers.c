@@ -1,5 +1,5 @@
-/* The ELF readers behind pin and rung 7's contracts (engine/elf_build_id.h,
- * engine/elf_exports.h) on hostile input: this test binary itself, cut at many lengths and with
+/* The ELF readers behind pin and rung 7's contracts (engine/codeobj/elf_build_id.h,
+ * engine/codeobj/elf_exports.h) on hostile input: this test binary itself, cut at many lengths and with
  * its header offsets and counts corrupted, must never be read outside the bytes given (the
  * sanitizer build checks), and the whole file must give the same build id readelf reports. */
 #include <setjmp.h>
@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "common/fileio.h"
-#include "engine/elf_build_id.h"
-#include "engine/elf_exports.h"
+#include "engine/codeobj/elf_build_id.h"
+#include "engine/codeobj/elf_exports.h"
 
 static unsigned char *self;
 static size_t self_len;

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "common/xalloc.h"
-#include "engine/cache.h"
+#include "engine/cache/cache.h"
 
 static void test_key_changes_with_every_input(void **state)
 {
@@ -33,7 +33,7 @@ static void test_key_changes_with_every_input(void **state)
         {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source!", NULL},
         /* moving text between header and source changes the key too */
         {"hip", "gfx90a", "hiprtc 5.2", f1, "heade", "rsource", NULL},
-        /* a key environment variable (engine/cache_env.h) */
+        /* a key environment variable (engine/toolchain/cache_env.h) */
         {"hip", "gfx90a", "hiprtc 5.2", f1, "header", "source", "ROCM_PATH=/opt/rocm-7.0\n"},
     };
     char kb[33], k[33], k2[33];

@@ -14,7 +14,7 @@
 
 #include "common/embed.h"
 #include "common/xalloc.h"
-#include "engine/backend.h"
+#include "engine/backend/backend.h"
 
 static const struct eng_backend *B;
 
@@ -341,7 +341,7 @@ static void check_wave(int W)
  * does not). The poison of __shared__ storage must reach each new module's own storage. It was
  * once cached by the module's address; this test passes with that code too, because the new
  * module's TLS block then also took the old block's place, so the fix (a serial per module)
- * rests on the reasoning in engine/backend_cpu.c, and this guards the poison across reloads. */
+ * rests on the reasoning in engine/cpu/backend_cpu.c, and this guards the poison across reloads. */
 static void test_module_reload_poison(void **state)
 {
     (void)state;

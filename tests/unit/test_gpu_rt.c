@@ -1,4 +1,4 @@
-/* The GPU runtime core (engine/gpu_rt.h) against a fake runtime that records every call in
+/* The GPU runtime core (engine/backend/gpu_rt.h) against a fake runtime that records every call in
  * order: the sequences a backend's runtime sees (module load, kernel get, launch; capture,
  * instantiate, graph launch; events and timing; contexts made current only when they change),
  * and the error paths, which must return -1 with a message naming the call and the runtime's
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/codeobj_target.h"
-#include "engine/gpu_rt.h"
+#include "engine/codeobj/codeobj_target.h"
+#include "engine/backend/gpu_rt.h"
 
 /* Status codes of the fake runtime. Success is not 0, so a core that assumed 0 would fail. */
 enum { FAKE_OK = 3, FAKE_NOT_READY = 600, FAKE_ALREADY = 704, FAKE_BROKEN = 77 };

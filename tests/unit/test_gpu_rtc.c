@@ -1,4 +1,4 @@
-/* One program's life through a run-time compiler (engine/gpu_rtc.h), against a fake compiler
+/* One program's life through a run-time compiler (engine/backend/gpu_rtc.h), against a fake compiler
  * that records its calls: options in order, the compiler's log then the failing call on an
  * error, an empty log said as nothing, a log buffer that is absent or small, and the program
  * destroyed exactly once on every path. */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/gpu_rtc.h"
+#include "engine/backend/gpu_rtc.h"
 
 enum { RTC_FAIL = 6 };
 

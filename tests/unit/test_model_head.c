@@ -1,4 +1,4 @@
-/* The large configuration's logits head (engine/model.h), run on the cpu backend at a size it
+/* The large configuration's logits head (engine/model/model.h), run on the cpu backend at a size it
  * can afford: the logits of a batch of requests in one bf16 GEMM (aiter-6402's kernels), the
  * sequence's own hidden state the batch's last row. Its tokens must be the small
  * configuration's (the same weights; only the head differs), which fails if the head reads or
@@ -15,8 +15,8 @@
 
 #include "common/embed.h"
 #include "common/xalloc.h"
-#include "engine/backend.h"
-#include "engine/model.h"
+#include "engine/backend/backend.h"
+#include "engine/model/model.h"
 
 static const struct eng_backend *B;
 static void *code;

@@ -1,4 +1,4 @@
-/* Reading compute-sanitizer's text report (engine/sanitizer_log.h) from fixtures written after
+/* Reading compute-sanitizer's text report (engine/toolchain/sanitizer_log.h) from fixtures written after
  * its documented formats (tests/fixtures/sanitizer): racecheck's two-line race records in the
  * current and the earlier location forms, memcheck's invalid accesses with thread, block and
  * address (its host backtrace skipped), synccheck's barrier errors, a clean report, and lines
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/sanitizer_log.h"
+#include "engine/toolchain/sanitizer_log.h"
 
 #define FIX "tests/fixtures/sanitizer/"
 

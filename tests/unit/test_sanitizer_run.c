@@ -1,4 +1,4 @@
-/* The runner's side of the vendor sanitizer (engine/sanitizer_run.h): a report read back is
+/* The runner's side of the vendor sanitizer (engine/toolchain/sanitizer_run.h): a report read back is
  * refused, with the log's path and the reason, when it is missing, empty, binary, lacks the
  * tool's banner, lacks its summary after a worker that ended by itself, or has a hazard without
  * its location lines; a report cut short by the watchdog is read; the tool named by
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/sanitizer_run.h"
+#include "engine/toolchain/sanitizer_run.h"
 
 static char dir[] = "/tmp/kl-sanrun-XXXXXX";
 

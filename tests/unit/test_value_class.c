@@ -13,7 +13,7 @@
 
 #include "engine/manifest.h"
 #include "engine/plan.h"
-#include "engine/rung2.h"
+#include "engine/rungs/rung2.h"
 #include "engine/value_class.h"
 
 /* The classes are about exact values (ties, one-hots, zeros): exact comparison is the point. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every environment variable the compile path reads is in the inventory (engine/cache_env.c),
+# Every environment variable the compile path reads is in the inventory (engine/toolchain/cache_env.c),
 # checked in the source so that paths no test runs here (hipRTC, NVRTC loading) are covered
 # too: the compile path reads only through eng_compile_getenv("NAME"), each NAME is listed, and
 # the files that compile call no bare getenv(). The check must be able to fail: it is run again
@@ -8,12 +8,12 @@
 : "${KL_TMP:=$(mktemp -d)}"
 # the files that hold compile paths; variables of the runtime side (which library runs
 # kernels, sync launches) are not compile inputs and may use getenv there
-compile_files="engine/cache.c engine/cache_warm_cold.c engine/backend_cpu.c engine/gpu_rtc.c
-               engine/amd_clang.c engine/backend_hip.c engine/tool_run.c"
+compile_files="engine/cache/cache.c engine/cache/cache_warm_cold.c engine/cpu/backend_cpu.c engine/backend/gpu_rtc.c
+               engine/toolchain/amd_clang.c engine/backend/backend_hip.c engine/toolchain/tool_run.c"
 audit() { # root -> prints one line per problem
     local root=$1 name
     for name in $(grep -ho 'eng_compile_getenv("[A-Za-z0-9_]*")' "$root"/engine/*.c | sed 's/.*("\(.*\)")/\1/' | sort -u); do
-        grep -qE "^ *\{\"$name\", ENG_ENV_(KEY|NEUTRAL)," "$root/engine/cache_env.c" ||
+        grep -qE "^ *\{\"$name\", ENG_ENV_(KEY|NEUTRAL)," "$root/engine/toolchain/cache_env.c" ||
             echo "$name is read by the compile path and listed neither as key nor as neutral"
     done
     for f in $compile_files; do
@@ -21,7 +21,7 @@ audit() { # root -> prints one line per problem
     done
 }
 out=$(audit .)
-tap_check "every variable the compile path reads is listed ($(grep -c 'ENG_ENV_' engine/cache_env.c) entries)" test -z "$out"
+tap_check "every variable the compile path reads is listed ($(grep -c 'ENG_ENV_' engine/toolchain/cache_env.c) entries)" test -z "$out"
 printf '%s\n' "$out" | sed '/^$/d; s/^/# /'
 n=$(grep -ho 'eng_compile_getenv("[A-Za-z0-9_]*")' engine/*.c | sort -u | wc -l)
 tap_check "the compile path reads through eng_compile_getenv ($n names)" test "$n" -ge 8
@@ -30,10 +30,10 @@ tap_check "the compile path reads through eng_compile_getenv ($n names)" test "$
 # calls getenv directly: both are named.
 mkdir -p "$KL_TMP/tree/engine"
 cp engine/*.c "$KL_TMP/tree/engine/"
-sed -i 's/eng_compile_getenv("TMPDIR")/eng_compile_getenv("KLADDER_CPU_EXTRA_OPT")/' "$KL_TMP/tree/engine/tool_run.c"
+sed -i 's/eng_compile_getenv("TMPDIR")/eng_compile_getenv("KLADDER_CPU_EXTRA_OPT")/' "$KL_TMP/tree/engine/toolchain/tool_run.c"
 out=$(audit "$KL_TMP/tree")
 tap_check "an unlisted variable is named" grep -qF 'KLADDER_CPU_EXTRA_OPT is read by the compile path and listed neither as key nor as neutral' <<<"$out"
-cp engine/backend_cpu.c engine/tool_run.c "$KL_TMP/tree/engine/"
-sed -i 's/eng_compile_getenv("CXX")/getenv("CXX")/' "$KL_TMP/tree/engine/backend_cpu.c"
+cp engine/cpu/backend_cpu.c engine/toolchain/tool_run.c "$KL_TMP/tree/engine/"
+sed -i 's/eng_compile_getenv("CXX")/getenv("CXX")/' "$KL_TMP/tree/engine/cpu/backend_cpu.c"
 out=$(audit "$KL_TMP/tree")
-tap_check "a bare getenv in a compile file is named" grep -qF 'engine/backend_cpu.c: a bare getenv:' <<<"$out"
+tap_check "a bare getenv in a compile file is named" grep -qF 'engine/cpu/backend_cpu.c: a bare getenv:' <<<"$out"

@@ -1,0 +1,414 @@
+/* Block scheduler of the cpu backend (see cpu_sched.h for the model). */
+#define _GNU_SOURCE
+#include "engine/cpu/cpu_sched.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KL_ABI_ONLY
+#include "kernels/kl.h"
+
+#include "common/xalloc.h"
+#include "engine/cpu/cpu_coro.h"
+#include "engine/cpu/cpu_pct.h"
+#include "engine/cpu/cpu_ranks.h"
+
+/* OS threads one launch may use at most (helpers for spinning blocks included). */
+#define MAX_WORKERS 64
+
+enum { TS_NEW, TS_READY, TS_BARRIER, TS_WAVE, TS_SLEEP, TS_DONE };
+
+struct cthread {
+    struct kl_cpu_thread t;
+    struct cctx ctx;
+    char *stack;
+    int state;
+    void *fake; /* sanitizer fake-stack handle of this coroutine */
+};
+
+struct launch_state {
+    const struct cpu_launch *l;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t nblocks, next_block;
+    int running, started, want_helper;
+    bool failed;
+    char err[512];
+};
+
+struct worker {
+    struct launch_state *ls;
+    pthread_t tid;
+    struct cctx sched;
+#if !FAST_SWITCH
+    ucontext_t tmpl;
+#endif
+    struct cthread *th;
+    unsigned n;
+    unsigned *order;
+    char **free_stacks;
+    unsigned nfree;
+    char **all_stacks;
+    unsigned nall;
+    void *dyn;
+    struct cthread *current;
+    uint64_t rng;
+    void *fake;
+    const void *sched_bottom;
+    size_t sched_size;
+};
+
+static _Thread_local struct worker *tl_worker;
+
+static void cpu_wait(struct kl_cpu_thread *t, int why)
+{
+    struct cthread *th = t->host;
+    struct worker *w = tl_worker;
+    th->state = why == KL_CPU_WAIT_BARRIER ? TS_BARRIER : why == KL_CPU_WAIT_WAVE ? TS_WAVE : TS_SLEEP;
+    cpu_coro_san_start(&th->fake, w->sched_bottom, w->sched_size);
+    cpu_coro_switch(&th->ctx, &w->sched);
+    cpu_coro_san_finish(th->fake, &w->sched_bottom, &w->sched_size);
+}
+
+static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = NULL};
+
+static void thread_entry(void)
+{
+    struct worker *w = tl_worker;
+    struct cthread *th = w->current;
+    cpu_coro_san_finish(NULL, &w->sched_bottom, &w->sched_size);
+    w->ls->l->entry(&th->t, w->ls->l->args);
+    w = tl_worker;
+    th->state = TS_DONE;
+    cpu_coro_san_start(NULL, w->sched_bottom, w->sched_size);
+    struct cctx dead;
+    cpu_coro_switch(&dead, &w->sched); /* never resumed */
+    abort();
+}
+
+static char *stack_get(struct worker *w)
+{
+    if (w->nfree) {
+        char *st = w->free_stacks[--w->nfree];
+        cpu_coro_stack_reuse(st);
+        return st;
+    }
+    char *st = cpu_coro_stack_map();
+    if (st)
+        w->all_stacks[w->nall++] = st;
+    return st;
+}
+
+static void resume(struct worker *w, struct cthread *th)
+{
+    if (th->state == TS_NEW) {
+        th->stack = stack_get(w);
+        if (!th->stack)
+            die("cpu backend: cannot map a %zu KiB thread stack", STACK_BYTES >> 10);
+        cpu_coro_prepare(&th->ctx, th->stack, thread_entry, CPU_CORO_TMPL(w));
+    }
+    th->state = TS_READY;
+    w->current = th;
+    cpu_coro_san_start(&w->fake, th->stack, STACK_BYTES);
+    cpu_coro_switch(&w->sched, &th->ctx);
+    cpu_coro_san_finish(w->fake, NULL, NULL);
+    if (th->state == TS_DONE && th->stack) {
+        w->free_stacks[w->nfree++] = th->stack;
+        th->stack = NULL;
+    }
+}
+
+static void fail(struct launch_state *ls, const char *msg)
+{
+    pthread_mutex_lock(&ls->mu);
+    if (!ls->failed)
+        snprintf(ls->err, sizeof ls->err, "%s", msg);
+    ls->failed = true;
+    pthread_mutex_unlock(&ls->mu);
+}
+
+static void ask_helper(struct launch_state *ls)
+{
+    pthread_mutex_lock(&ls->mu);
+    if (!ls->want_helper && ls->started < MAX_WORKERS && ls->next_block < ls->nblocks) {
+        ls->want_helper = 1;
+        pthread_cond_signal(&ls->cv);
+    }
+    pthread_mutex_unlock(&ls->mu);
+}
+
+/* Completes the wave operation of lanes [lo, hi) when every live lane has reached it. */
+static int wave_release(struct worker *w, unsigned lo, unsigned hi, char *err, size_t errlen)
+{
+    unsigned live = 0, waiting = 0, barrier = 0;
+    int op = 0;
+    for (unsigned i = lo; i < hi; i++) {
+        int s = w->th[i].state;
+        live += s != TS_DONE;
+        barrier += s == TS_BARRIER;
+        if (s == TS_WAVE) {
+            if (waiting && w->th[i].t.wv_op != op) {
+                snprintf(err, errlen,
+                         "lanes of one wave reached different wave operations (threads %u and %u)",
+                         lo, i);
+                return -1;
+            }
+            op = w->th[i].t.wv_op;
+            waiting++;
+        }
+    }
+    if (!waiting || waiting != live)
+        return 0;
+    unsigned wave = hi - lo;
+    unsigned long long ballot = 0;
+    for (unsigned i = lo; i < hi; i++)
+        if (w->th[i].state == TS_WAVE && w->th[i].t.wv_in)
+            ballot |= 1ull << (i - lo);
+    for (unsigned i = lo; i < hi; i++) {
+        struct kl_cpu_thread *t = &w->th[i].t;
+        if (w->th[i].state != TS_WAVE)
+            continue;
+        if (op == KL_CPU_WAVE_BALLOT) {
+            t->wv_out = ballot;
+        } else {
+            int src = t->wv_src;
+            bool ok = src >= 0 && (unsigned)src < wave && w->th[lo + (unsigned)src].state == TS_WAVE;
+            t->wv_out = ok ? w->th[lo + (unsigned)src].t.wv_in : t->wv_in;
+        }
+    }
+    for (unsigned i = lo; i < hi; i++)
+        if (w->th[i].state == TS_WAVE)
+            w->th[i].state = TS_READY;
+    (void)barrier;
+    return 1;
+}
+
+static int run_block(struct worker *w, uint64_t b, char *err, size_t errlen)
+{
+    const struct cpu_launch *l = w->ls->l;
+    unsigned n = w->n, W = (unsigned)l->wave;
+    if (l->poison)
+        l->poison(l->poison_arg);
+    for (unsigned i = 0; i < n; i++) {
+        struct cthread *th = &w->th[i];
+        struct kl_cpu_thread *t = &th->t;
+        memset(t, 0, sizeof *t);
+        t->tid.x = i % l->block[0];
+        t->tid.y = (i / l->block[0]) % l->block[1];
+        t->tid.z = i / (l->block[0] * l->block[1]);
+        t->bid.x = (unsigned)(b % l->grid[0]);
+        t->bid.y = (unsigned)((b / l->grid[0]) % l->grid[1]);
+        t->bid.z = (unsigned)(b / ((uint64_t)l->grid[0] * l->grid[1]));
+        t->bdim = (struct kl_cpu_dim3){l->block[0], l->block[1], l->block[2]};
+        t->gdim = (struct kl_cpu_dim3){l->grid[0], l->grid[1], l->grid[2]};
+        t->lane = i % W;
+        t->wave = W;
+        t->linear = i;
+        t->rt = &cpu_rt;
+        t->dyn_shared = w->dyn;
+        /* async copies land when issued only under the default schedule (kernels/kl.h) */
+        t->async_late = l->schedule != ENG_SCHED_DEFAULT;
+        t->host = th;
+        th->state = TS_NEW;
+        th->stack = NULL;
+    }
+    bool reverse = l->schedule == ENG_SCHED_ADVERSARIAL && ((b + l->launch_no) & 1);
+    unsigned live = n, stuck = 0;
+    while (live) {
+        for (unsigned i = 0; i < n; i++)
+            w->order[i] = reverse ? n - 1 - i : i;
+        if (l->schedule == ENG_SCHED_RANDOM)
+            for (unsigned i = n - 1; i > 0; i--) {
+                unsigned j = (unsigned)(cpu_coro_rng(&w->rng) % (i + 1)), x = w->order[i];
+                w->order[i] = w->order[j];
+                w->order[j] = x;
+            }
+        unsigned finished = 0, blocked = 0;
+        for (unsigned k = 0; k < n; k++) {
+            struct cthread *th = &w->th[w->order[k]];
+            if (th->state != TS_NEW && th->state != TS_READY)
+                continue;
+            resume(w, th);
+            if (th->state == TS_DONE) {
+                live--;
+                finished++;
+            } else if (th->state != TS_SLEEP) {
+                blocked++;
+            }
+        }
+        if (!live)
+            break;
+        unsigned released = 0;
+        for (unsigned lo = 0; lo < n; lo += W) {
+            int r = wave_release(w, lo, lo + W < n ? lo + W : n, err, errlen);
+            if (r < 0)
+                return -1;
+            released += (unsigned)r;
+        }
+        unsigned at_barrier = 0, sleepers = 0, at_wave = 0;
+        for (unsigned i = 0; i < n; i++) {
+            at_barrier += w->th[i].state == TS_BARRIER;
+            at_wave += w->th[i].state == TS_WAVE;
+        }
+        if (at_barrier && at_barrier == live) {
+            for (unsigned i = 0; i < n; i++)
+                if (w->th[i].state == TS_BARRIER)
+                    w->th[i].state = TS_READY;
+            released++;
+        }
+        for (unsigned i = 0; i < n; i++)
+            if (w->th[i].state == TS_SLEEP) {
+                w->th[i].state = TS_READY;
+                sleepers++;
+            }
+        if (finished || blocked || released) {
+            stuck = 0;
+        } else if (sleepers) {
+            /* Every live thread only spins: it waits for another block. */
+            if (++stuck == 2)
+                ask_helper(w->ls);
+            if (stuck > 4) {
+                struct timespec ts = {0, 50000};
+                nanosleep(&ts, NULL);
+            }
+            if (__atomic_load_n(&w->ls->failed, __ATOMIC_RELAXED))
+                return -1;
+        } else {
+            snprintf(err, errlen,
+                     "deadlock in block %llu: %u live threads, %u at __syncthreads, %u at a wave "
+                     "operation (a barrier or wave operation not reached by every live thread)",
+                     (unsigned long long)b, live, at_barrier, at_wave);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct launch_state *ls = w->ls;
+    tl_worker = w;
+#if !FAST_SWITCH
+    getcontext(&w->tmpl);
+#endif
+    char err[512];
+    for (;;) {
+        pthread_mutex_lock(&ls->mu);
+        uint64_t b = ls->next_block;
+        bool stop = ls->failed || b >= ls->nblocks;
+        if (!stop)
+            ls->next_block++;
+        pthread_mutex_unlock(&ls->mu);
+        if (stop)
+            break;
+        if (ls->l->blocks)
+            b = ls->l->blocks[b];
+        if (run_block(w, b, err, sizeof err) != 0) {
+            fail(ls, err[0] ? err : "kernel stopped");
+            break;
+        }
+    }
+    pthread_mutex_lock(&ls->mu);
+    ls->running--;
+    pthread_cond_signal(&ls->cv);
+    pthread_mutex_unlock(&ls->mu);
+    return NULL;
+}
+
+static struct worker *worker_new(struct launch_state *ls, unsigned index)
+{
+    const struct cpu_launch *l = ls->l;
+    struct worker *w = xcalloc(1, sizeof *w);
+    w->ls = ls;
+    w->n = l->block[0] * l->block[1] * l->block[2];
+    w->th = xcalloc(w->n, sizeof *w->th);
+    w->order = xcalloc(w->n, sizeof *w->order);
+    w->free_stacks = xcalloc(w->n + 1, sizeof *w->free_stacks);
+    w->all_stacks = xcalloc(w->n + 1, sizeof *w->all_stacks);
+    w->dyn = l->shared_bytes ? xcalloc(1, l->shared_bytes) : NULL;
+    w->rng = l->seed ^ (l->launch_no * 0x2545f4914f6cdd1dull) ^ ((uint64_t)index << 32);
+    return w;
+}
+
+static void worker_free(struct worker *w)
+{
+    for (unsigned i = 0; i < w->nall; i++)
+        cpu_coro_stack_unmap(w->all_stacks[i]);
+    free(w->all_stacks);
+    free(w->free_stacks);
+    free(w->th);
+    free(w->order);
+    free(w->dyn);
+    free(w);
+}
+
+int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
+{
+    uint64_t nblocks = l->blocks ? l->nblocks : (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    unsigned nthreads = l->block[0] * l->block[1] * l->block[2];
+    if (!nblocks || !nthreads)
+        return 0;
+    if (nthreads > 1024 || (l->wave != 32 && l->wave != 64)) {
+        snprintf(err, errlen, "cpu backend: %u threads per block (at most 1024), wave %d (32 or 64)",
+                 nthreads, l->wave);
+        return -1;
+    }
+    /* The pct schedule interleaves at every memory access, on this OS thread. A rank of rung 6
+     * (cpu_ranks.h) runs its launches there too, whatever the schedule: blocks on other OS
+     * threads would wait for its peers while the rank's own thread, the one the peers run on,
+     * waited for them. */
+    if (l->schedule == ENG_SCHED_PCT || cpu_ranks_active())
+        return cpu_pct_run(l, err, errlen);
+    struct launch_state ls = {.l = l, .nblocks = nblocks};
+    pthread_mutex_init(&ls.mu, NULL);
+    pthread_cond_init(&ls.cv, NULL);
+    struct worker *ws[MAX_WORKERS];
+    int want = l->workers < 1 ? 1 : l->workers;
+    if ((uint64_t)want > nblocks)
+        want = (int)nblocks;
+    pthread_mutex_lock(&ls.mu);
+    for (;;) {
+        while (ls.started < want || ls.want_helper) {
+            if (ls.started >= MAX_WORKERS)
+                break;
+            struct worker *w = worker_new(&ls, (unsigned)ls.started);
+            int rc = pthread_create(&w->tid, NULL, worker_main, w);
+            if (rc != 0) {
+                worker_free(w);
+                if (ls.started == 0) {
+                    pthread_mutex_unlock(&ls.mu);
+                    snprintf(err, errlen, "cpu backend: cannot start a thread: %s", strerror(rc));
+                    return -1;
+                }
+                break;
+            }
+            ws[ls.started++] = w;
+            ls.running++;
+            ls.want_helper = 0;
+        }
+        ls.want_helper = 0;
+        if (ls.running == 0)
+            break;
+        pthread_cond_wait(&ls.cv, &ls.mu);
+    }
+    pthread_mutex_unlock(&ls.mu);
+    for (int i = 0; i < ls.started; i++) {
+        pthread_join(ws[i]->tid, NULL);
+        worker_free(ws[i]);
+    }
+    pthread_mutex_destroy(&ls.mu);
+    pthread_cond_destroy(&ls.cv);
+    if (ls.failed) {
+        snprintf(err, errlen, "%s", ls.err);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,260 @@
+/* Rung 8's built-in model checks (engine/model/model_check.h). */
+#include "engine/model/model_check.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "engine/session.h"
+
+/* Every reproducer kernel the model is made of, by case. The small configuration (width 100,
+ * 8 tokens, cache rows across the int32 wrap of a 4 GiB pool) reaches the RMSNorm tail, the
+ * GEMM K tail and the gather's row wrap on every backend; the others need sizes only a large
+ * configuration has, and say which (measured: the fp8 normaliser moves the small model's
+ * logits by about 0.01 and changes no token). */
+static const struct eng_model_swap swaps[] = {
+    {"aiter-6344", ENG_M8_NORM, "rmsnorm_tail_buggy", NULL, NULL},
+    {"aiter-6344", ENG_M8_NORM, "rmsnorm_race_buggy",
+     "a row of 100 elements is reduced by one wave, which never touches the shared partials; "
+     "the race needs rows over 64 x wave-size elements (2048 at wave 32)",
+     "the large configuration's rows are 100 wide as well: one wave reduces them, and the race "
+     "needs rows over 64 x wave-size elements"},
+    {"flydsl-1199", ENG_M8_GEMM, "ktail_gemm_buggy", NULL, NULL},
+    {"flydsl-1020", ENG_M8_ATTN, "fp8_attn_buggy",
+     "8 cached positions can lose at most 8 x 2^-9 of a row's attention mass (the logits move by "
+     "about 0.01, no greedy token changes); the loss needs a long context of keys just under "
+     "2^-9 of the peak",
+     "the large configuration has the same 8 cached positions; the loss needs a long context "
+     "of keys just under 2^-9 of the peak"},
+    {"atom-2533", ENG_M8_GATHER, "kv_gather_buggy", NULL, NULL},
+    {"aiter-6402", ENG_M8_HEAD, "gemm_store_buggy",
+     "the small model's logits are one row of 64 (256 bytes), computed by the GEMM role; the "
+     "32-bit offsets drop stores only past 2^31 bytes, which the large configuration's logits "
+     "head passes (--rung 8 --suite model-large, on a GPU)",
+     NULL},
+    {"aiter-6402", ENG_M8_HEAD, "gemm_store_pad_buggy",
+     "the small model's logits are one row of 64, computed by the GEMM role; the padding rows "
+     "wrap only when a 256-row tile passes 2^32 bytes",
+     "the large configuration's 8,192 x 151,936 logits end in a whole 256-row tile under 2^32 "
+     "bytes: the padding rows wrap only for M in 14,081..14,134 at this vocabulary"},
+    {"flydsl-1213", ENG_M8_ROUTE, "route_buggy", NULL, NULL},
+    {"aiter-6127", ENG_M8_ROUTE, "moe_route_buggy",
+     "the model routes one token a step, which overflows no expert's capacity: nothing is "
+     "dropped, and the missing barrier guards only the dropped tokens' overflow queue; the race "
+     "needs a batch of tokens that overflows an expert (identical warm-up tokens)",
+     "the large configuration routes one token a step as well: no expert overflows, nothing is "
+     "dropped"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+const struct eng_model_swap *eng_model_swaps(const char *case_id, size_t *n)
+{
+    *n = 0;
+    const struct eng_model_swap *first = NULL;
+    for (const struct eng_model_swap *s = swaps; s->case_id; s++)
+        if (!strcmp(s->case_id, case_id)) {
+            if (!first)
+                first = s;
+            (*n)++;
+        }
+    return first;
+}
+
+void eng_model_cases(char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (const struct eng_model_swap *s = swaps; s->case_id && len < n; s++)
+        if (s == swaps || strcmp(s[-1].case_id, s->case_id))
+            len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "", s->case_id);
+}
+
+char *eng_model_check_json(const struct eng_model_swap *swap, bool large)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (large)
+        cJSON_AddBoolToObject(o, "large", true);
+    if (swap) {
+        const char *why = large ? swap->unreachable_large : swap->unreachable;
+        cJSON_AddStringToObject(o, "case", swap->case_id);
+        cJSON_AddNumberToObject(o, "role", swap->role);
+        cJSON_AddStringToObject(o, "entry", swap->entry);
+        if (why)
+            cJSON_AddStringToObject(o, "unreachable", why);
+    }
+    char *t = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return t;
+}
+
+void eng_model_large_sizes(char *out, size_t n)
+{
+    struct eng_model_cfg c;
+    eng_model_cfg_large(&c, 0);
+    struct eng_model_size z;
+    eng_model_size(&c, &z);
+    const double G = 1e9;
+    snprintf(out, n, "the large configuration: logits %lld x %d bf16 = %.2f GB (2^31 bytes = "
+             "2.15 GB; the sequence's row %lld starts at %.2f GB), KV pool %lld rows x 576 "
+             "bf16 = %.2f GB (int32 row wrap at row 3,728,270), weights and activations %.2f GB; "
+             "%.2f GB of device memory in all, about %.0f G multiply-adds a step in the logits head",
+             (long long)c.head_rows, c.vocab, (double)z.logits / G, (long long)c.head_rows - 1,
+             (double)(c.head_rows - 1) * c.vocab * 2 / G, (long long)(c.first_slot + c.steps),
+             (double)z.pool / G, (double)z.rest / G, (double)(z.pool + z.logits + z.rest) / G,
+             (double)c.head_rows * c.vocab * c.dim / G);
+}
+
+static void tokens_text(const int *tok, int n, char *out, size_t len)
+{
+    size_t l = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && l < len; i++)
+        l += (size_t)snprintf(out + l, len - l, "%s%d", i ? " " : "", tok[i]);
+}
+
+void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                   struct eng_check_result *out)
+{
+    eng_check_result_init(out);
+    out->verdict = CDB_ERROR;
+    snprintf(out->oracle, sizeof out->oracle, "score");
+    char err[1024] = "";
+    cJSON *j = cJSON_Parse(s->model);
+    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(j, "entry");
+    const cJSON *role = cJSON_GetObjectItemCaseSensitive(j, "role");
+    const cJSON *cid = cJSON_GetObjectItemCaseSensitive(j, "case");
+    const cJSON *unr = cJSON_GetObjectItemCaseSensitive(j, "unreachable");
+    const bool large = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "large"));
+    struct eng_model_cfg cfg;
+    if (large)
+        eng_model_cfg_large(&cfg, s->seed);
+    else
+        eng_model_cfg_small(&cfg, s->seed);
+    snprintf(out->shape, sizeof out->shape, "V=%d,D=%d,F=%d,T=%d", cfg.vocab, cfg.dim, cfg.ffn,
+             cfg.steps);
+    if (large)
+        snprintf(out->shape + strlen(out->shape), sizeof out->shape - strlen(out->shape),
+                 ",B=%lld", (long long)cfg.head_rows);
+    if (cJSON_IsString(unr)) {
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "%s (%s) is not reached by the %s model: %s",
+                 entry->valuestring, cid->valuestring, large ? "large" : "small",
+                 unr->valuestring);
+        cJSON_Delete(j);
+        return;
+    }
+    const struct eng_backend *B = eng_backend_find(s->backend);
+    char sizes[600] = "";
+    if (large)
+        eng_model_large_sizes(sizes, sizeof sizes);
+    if (large && B && B->caps.emulated) {
+        /* Cliff block sampling (engine/exec_sample.c) runs only the blocks of one launch whose
+         * output a check compares; the model cannot sample: each step's token is the argmax of
+         * a whole row, and the next step's every kernel depends on it. */
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "the large model is not reached on the %s "
+                 "backend: it emulates threads, and cliff block sampling cannot serve a model "
+                 "whose every step needs the whole argmax of its logits row, so each of its %d "
+                 "steps would run the whole head GEMM (%lld x %d x %d = %.0f G multiply-adds) on "
+                 "emulated threads. Run it on a GPU; %s", s->backend, cfg.steps,
+                 (long long)cfg.head_rows, cfg.vocab, cfg.dim,
+                 (double)cfg.head_rows * cfg.vocab * cfg.dim / 1e9, sizes);
+        cJSON_Delete(j);
+        return;
+    }
+    struct eng_ctx *ctx = NULL;
+    struct eng_model *m = NULL;
+    char *src = NULL;
+    int *rt = NULL, *tt = NULL;
+    float *rl = NULL, *tl = NULL;
+    char why[512];
+    if (!B || B->load(why, sizeof why) != 0) {
+        snprintf(err, sizeof err, "the %s backend is not available", s->backend);
+        goto done;
+    }
+    struct eng_device_info info;
+    char target[96];
+    struct eng_open_opts o = {.wave_size = s->wave, .schedule = ENG_SCHED_DEFAULT, .seed = s->seed};
+    if (B->device_info(s->device, &info, err, sizeof err) != 0 ||
+        eng_session_get(B, s->device, &o, &ctx, err, sizeof err) != 0)
+        goto done;
+    B->compile_target(&info, s->wave, target, sizeof target);
+    if (!(src = eng_model_source(err, sizeof err)))
+        goto done;
+    const void *code;
+    size_t len;
+    char *log = xmalloc(16384);
+    if (eng_session_code(B, target, "model.kl", src, NULL, &code, &len, log, 16384) != 0) {
+        snprintf(err, sizeof err, "compiling the model for %s failed: %.800s", target, log);
+        free(log);
+        goto done;
+    }
+    free(log);
+    if (!(m = eng_model_open(B, ctx, code, len, &cfg, err, sizeof err)))
+        goto done;
+    if (ready)
+        ready(arg);
+    size_t nl = (size_t)cfg.steps * (size_t)cfg.vocab;
+    rt = xcalloc((size_t)cfg.steps, sizeof *rt);
+    tt = xcalloc((size_t)cfg.steps, sizeof *tt);
+    rl = xcalloc(nl, sizeof *rl);
+    tl = xcalloc(nl, sizeof *tl);
+    struct eng_model_kernels ref, test;
+    eng_model_set(&ref, "ref");
+    eng_model_set(&test, "fixed");
+    if (cJSON_IsString(entry) && cJSON_IsNumber(role) && role->valueint >= 0 &&
+        role->valueint < ENG_M8_ROLES)
+        test.entry[role->valueint] = entry->valuestring;
+    if (eng_model_decode(m, &ref, NULL, rt, rl, err, sizeof err) != 0 ||
+        eng_model_decode(m, &test, rt, tt, tl, err, sizeof err) != 0)
+        goto done;
+    struct eng_model_score sc;
+    eng_model_compare(cfg.steps, cfg.vocab, rt, rl, tt, tl, &sc);
+    out->max_err = sc.max_logit_err;
+    out->bad_count = cfg.steps - sc.agree;
+    out->first_bad = sc.first_wrong;
+    out->repeats = 1;
+    /* the score is the share of teacher-forced steps whose greedy token is the reference's:
+     * the reference model agrees with itself, so the baseline is 1 */
+    out->score = (struct cdb_score){.set = true, .value = (double)sc.agree / cfg.steps,
+                                    .baseline = 1.0, .samples = cfg.steps,
+                                    .diverge_step = sc.first_wrong};
+    char want[160], got[160];
+    tokens_text(rt, cfg.steps, want, sizeof want);
+    tokens_text(tt, cfg.steps, got, sizeof got);
+    bool pass = sc.agree == cfg.steps && sc.nan_count == 0;
+    out->verdict = pass ? CDB_PASS : CDB_FAIL;
+    int len0 = snprintf(out->detail, sizeof out->detail, "score %d/%d tokens agree with the "
+                        "reference %smodel", sc.agree, cfg.steps, large ? "large " : "");
+    size_t l = len0 > 0 ? (size_t)len0 : 0;
+    if (cJSON_IsString(entry))
+        l += (size_t)snprintf(out->detail + l, sizeof out->detail - l, " with %s's %s (%s) "
+                              "swapped in", cid->valuestring, entry->valuestring,
+                              eng_model_role_name[role->valueint]);
+    if (sc.first_wrong >= 0 && l < sizeof out->detail)
+        l += (size_t)snprintf(out->detail + l, sizeof out->detail - l, "; first wrong token at "
+                              "step %d: %d, the reference %d", sc.first_wrong,
+                              tt[sc.first_wrong], rt[sc.first_wrong]);
+    if (l < sizeof out->detail)
+        l += (size_t)snprintf(out->detail + l, sizeof out->detail - l, "; max logit error "
+                              "%.3g; %lld non-finite logits; tokens %s, the reference's %s",
+                              sc.max_logit_err, (long long)sc.nan_count, got, want);
+    if (large && l < sizeof out->detail)
+        snprintf(out->detail + l, sizeof out->detail - l, "; %s", sizes);
+    err[0] = '\0';
+done:
+    if (err[0])
+        snprintf(out->detail, sizeof out->detail, "%s", err);
+    free(rt);
+    free(tt);
+    free(rl);
+    free(tl);
+    eng_model_close(m);
+    if (ctx)
+        eng_session_put(B, ctx);
+    free(src);
+    cJSON_Delete(j);
+}

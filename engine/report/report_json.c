@@ -1,0 +1,108 @@
+/* The JSON report on stdout (`kladder run --json`) and the JSON forms of a check and a machine
+ * that the event stream shares (engine/report/report.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/xalloc.h"
+#include "engine/report/report.h"
+#include "importers/machine_json.h"
+
+const char *eng_schedule_name(enum eng_schedule s)
+{
+    return s == ENG_SCHED_ADVERSARIAL ? "adversarial" : s == ENG_SCHED_RANDOM ? "random" : s == ENG_SCHED_PCT ? "pct" : "default";
+}
+
+
+
+cJSON *eng_report_check_json(const struct eng_done *d)
+{
+    const struct eng_check_spec *s = &d->p->spec;
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "rung", s->rung);
+    cJSON_AddStringToObject(c, "suite", s->suite);
+    cJSON_AddStringToObject(c, "variant", d->p->label);
+    cJSON_AddStringToObject(c, "check", s->name);
+    cJSON_AddStringToObject(c, "shape", d->r.shape);
+    cJSON_AddStringToObject(c, "verdict", cdb_verdict_name(d->r.verdict));
+    cJSON_AddStringToObject(c, "expected", d->p->expect_fail ? "fail" : "pass");
+    cJSON_AddBoolToObject(c, "expectation_met", d->met);
+    cJSON_AddStringToObject(c, "detail", d->r.detail);
+    cJSON_AddStringToObject(c, "oracle", d->r.oracle);
+    cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
+    if (s->lag) { /* a lag copy (engine/plan.h): the build's KL_LAG seed and its mode */
+        cJSON_AddNumberToObject(c, "lag", eng_lag_seed(s->lag));
+        cJSON_AddStringToObject(c, "lag_mode", eng_lag_is_ahead(s->lag) ? "ahead" : "behind");
+    }
+    cJSON *t = cJSON_AddObjectToObject(c, "time_us");
+    eng_json_add_number(t, "median", d->r.t_med_us);
+    eng_json_add_number(t, "min", d->r.t_min_us);
+    eng_json_add_number(t, "max", d->r.t_max_us);
+    if (d->r.first_bad >= 0)
+        cJSON_AddNumberToObject(c, "first_bad", (double)d->r.first_bad);
+    else
+        cJSON_AddNullToObject(c, "first_bad");
+    if (d->r.bad_count >= 0)
+        cJSON_AddNumberToObject(c, "bad_count", (double)d->r.bad_count);
+    else
+        cJSON_AddNullToObject(c, "bad_count");
+    eng_json_add_number(c, "max_err", d->r.max_err);
+    cJSON_AddNumberToObject(c, "repeats", d->r.repeats);
+    if (d->r.score.set)
+        eng_json_add_score(c, &d->r.score);
+    /* what N equal repeats prove: a per-run failure rate this high or higher is ruled out */
+    if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0) {
+        cJSON *ro = cJSON_AddObjectToObject(c, "rules_out");
+        cJSON_AddNumberToObject(ro, "rate", eng_plan_rate_ruled_out(d->r.repeats, d->p->confidence));
+        cJSON_AddNumberToObject(ro, "confidence", d->p->confidence);
+    }
+    cJSON_AddNumberToObject(c, "limit_s", d->limit_s);
+    cJSON_AddNumberToObject(c, "elapsed_s", round(d->elapsed_s * 1000) / 1000);
+    return c;
+}
+
+static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
+                    const struct eng_summary *s, const struct eng_done *checks, size_t n)
+{
+    (void)r;
+    cJSON *rep = cJSON_CreateObject();
+    cJSON_AddStringToObject(rep, "run_id", run->uuid);
+    cJSON_AddStringToObject(rep, "verdict", eng_summary_verdict_name(s));
+    cJSON_AddBoolToObject(rep, "expectation_met", s->met);
+    if (s->control_checks) {
+        cJSON_AddNumberToObject(rep, "control_checks", s->control_checks);
+        cJSON_AddNumberToObject(rep, "false_alarms", s->false_alarms);
+    }
+    if (s->escaped[0])
+        cJSON_AddStringToObject(rep, "buggy_not_caught", s->escaped);
+    if (s->inconclusive[0])
+        cJSON_AddStringToObject(rep, "inconclusive", s->inconclusive);
+    if (s->none_executed[0])
+        cJSON_AddStringToObject(rep, "none_executed", s->none_executed);
+    cJSON_AddNumberToObject(rep, "executed", s->executed);
+    if (run->worker_exit[0])
+        cJSON_AddStringToObject(rep, "worker_exit", run->worker_exit);
+    cJSON_AddStringToObject(rep, "started", run->started);
+    cJSON_AddStringToObject(rep, "finished", run->finished);
+    cJSON_AddStringToObject(rep, "schedule", eng_schedule_name(run->schedule));
+    cJSON_AddItemToObject(rep, "machine", imp_machine_json(&run->mach.m));
+    cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, eng_report_check_json(&checks[i]));
+    char *t = cJSON_Print(rep);
+    printf("%s\n", t);
+    fflush(stdout);
+    free(t);
+    cJSON_Delete(rep);
+    return 0;
+}
+
+static void json_free(struct eng_reporter *r) { free(r); }
+
+struct eng_reporter *eng_report_json(void)
+{
+    struct eng_reporter *r = xcalloc(1, sizeof *r);
+    r->end = json_end;
+    r->free = json_free;
+    return r;
+}

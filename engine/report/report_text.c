@@ -1,0 +1,107 @@
+/* The text report on stdout: a header when the run starts, every check with its verdict and
+ * what was expected of it, and the run's verdict at the end. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "engine/report/report.h"
+
+static void text_start(struct eng_reporter *r, const struct eng_run_info *run)
+{
+    (void)r;
+    const struct eng_machine *m = &run->mach;
+    printf("kladder run %s: %zu checks on %s (%s, %s, wave %d)%s%s\n", run->uuid, run->total,
+           m->backend, m->info.name, m->target, run->wave, run->emulated ? ", schedule " : "",
+           run->emulated ? eng_schedule_name(run->schedule) : "");
+    if (run->emulated)
+        printf("the cpu backend emulates a GPU: it is slow, and checks beyond its reach are "
+               "skipped with the reason\n");
+    fflush(stdout);
+}
+
+static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
+                    const struct eng_summary *s, const struct eng_done *checks, size_t n)
+{
+    (void)rep;
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_done *d = &checks[i];
+        char t[32] = "";
+        if (!isnan(d->r.t_med_us))
+            snprintf(t, sizeof t, "%10.1f us", d->r.t_med_us);
+        /* a value too long for its column is cut with an ellipsis, never silently: a shape
+         * "first_slot=3727246" must not read as "first_slot=3" */
+        char *label = text_fit_pad(d->p->label, 15, false);
+        char *name = text_fit_pad(d->p->spec.name, 34, false);
+        char *shape = text_fit_pad(d->r.shape, 32, false);
+        printf("%-6s %s r%d %s %s %s%s\n", cdb_verdict_name(d->r.verdict), label,
+               d->p->spec.rung, name, shape, t,
+               d->p->control && !d->met
+                   ? "  (FALSE ALARM: a control suite's variants are all correct)"
+               : d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
+                   ? "  (expected)"
+                   : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
+                   : d->met                                       ? ""
+                                                                  : "  (UNEXPECTED)");
+        free(label);
+        free(name);
+        free(shape);
+        /* a suite that declares the schedule its rare race needs runs it there, not under the
+         * run's schedule of the header line */
+        if (run->emulated && !d->p->spec.baseline && d->p->spec.schedule != run->schedule)
+            printf("       under the %s schedule, the suite's own for rung %d\n",
+                   eng_schedule_name(d->p->spec.schedule), d->p->spec.rung);
+        if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0)
+            printf("       %d repeats equal to the first run: rules out a failure rate of %.3g or "
+                   "more per run at %g%% confidence\n",
+                   d->r.repeats, eng_plan_rate_ruled_out(d->r.repeats, d->p->confidence),
+                   d->p->confidence * 100);
+        /* a pass says how: a score how close it came, a sampled pass that it judged part of
+         * the output */
+        if (d->r.detail[0] && (d->r.verdict != CDB_PASS || d->p->spec.e2e || d->p->spec.model ||
+                               strstr(d->r.oracle, "(sampled)"))) {
+            char *detail = text_sanitize(d->r.detail, false);
+            printf("       %s\n", detail);
+            free(detail);
+        }
+    }
+    printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
+           "%d skipped\n",
+           s->met ? "expectation met" : s->is_inconclusive ? "INCONCLUSIVE" : "EXPECTATION NOT MET",
+           s->base_ok, s->base_total,
+           s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
+           s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    if (s->false_alarms)
+        printf("control suite: %d of %d checks failed although every variant is correct: false "
+               "alarms of the harness (check the tolerance, the inputs, the device)\n",
+               s->false_alarms, s->control_checks);
+    else if (s->control_checks)
+        printf("control suite: no false alarm in %d checks: the harness judged every correct "
+               "variant correct\n",
+               s->control_checks);
+    if (s->none_executed[0])
+        printf("no check executed (every one was skipped; nothing was tested): %s\n",
+               s->none_executed);
+    if (run->worker_exit[0])
+        printf("%s\n", run->worker_exit);
+    /* last, so that the line a script or a person reads first says what the run proved */
+    if (s->inconclusive[0])
+        printf("inconclusive (the checks that reach the bug were skipped here, so the run proves "
+               "nothing about it; exit 1): %s\n",
+               s->inconclusive);
+    fflush(stdout);
+    return 0;
+}
+
+static void text_free(struct eng_reporter *r) { free(r); }
+
+struct eng_reporter *eng_report_text(void)
+{
+    struct eng_reporter *r = xcalloc(1, sizeof *r);
+    r->start = text_start;
+    r->end = text_end;
+    r->free = text_free;
+    return r;
+}
