@@ -440,6 +440,49 @@ static const char *const top_keys[] = {
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
     "control", "specialize"};
 
+/* "rungs": {"N": {settings}}: which rungs the suite declares, each one's settings read by the
+ * rung's own parser (engine/rung.h). The numbers a key may take are the rung table's. */
+static bool parse_rungs(struct eng_mparse *p, struct eng_manifest *m, const cJSON *ru)
+{
+    if (ru && !cJSON_IsObject(ru))
+        return eng_mp_bad(p, "rungs", "expected an object keyed by rung number {\"1\": {...}}");
+    const cJSON *rj[ENG_RUNG_SLOTS] = {0};
+    int top = eng_rung_top();
+    for (const cJSON *it = ru ? ru->child : NULL; it; it = it->next) {
+        char sub[64];
+        snprintf(sub, sizeof sub, "rungs.%.50s", it->string);
+        char *end = NULL;
+        long n = it->string[0] >= '1' && it->string[0] <= '9' ? strtol(it->string, &end, 10) : 0;
+        if (n < 1 || n > top || *end)
+            return eng_mp_bad(p, sub, "expected a rung number from 1 to %d as the key", top);
+        if (!cJSON_IsObject(it))
+            return eng_mp_bad(p, sub, "expected an object of settings (may be empty)");
+        m->has_rung[n] = true;
+        rj[n] = it;
+    }
+    for (int n = 1; n <= top; n++) {
+        if (!rj[n])
+            continue;
+        char sub[64];
+        snprintf(sub, sizeof sub, "rungs.%d", n);
+        const struct eng_rung *R = eng_rung_find(n);
+        if (!R) {
+            char list[64];
+            eng_rung_list(list, sizeof list);
+            return eng_mp_bad(p, sub, "expected a rung the engine runs (%s), got rung %d", list, n);
+        }
+        if (!R->parse) {
+            if (rj[n]->child)
+                return eng_mp_bad(p, sub, "expected no settings ({}): rung %d takes none, got \"%s\"",
+                                  n, rj[n]->child->string);
+            continue;
+        }
+        if (!R->parse(p, m, rj[n], &m->settings[n]))
+            return false;
+    }
+    return true;
+}
+
 static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
@@ -714,44 +757,7 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         !parse_variant_opts(p, vo, "buggy", &m->opt_buggy))
         return false;
 
-    const cJSON *ru = cJSON_GetObjectItemCaseSensitive(root, "rungs");
-    if (ru && !cJSON_IsObject(ru))
-        return eng_mp_bad(p, "rungs", "expected an object keyed by rung number {\"1\": {...}}");
-    const cJSON *rj[9] = {0};
-    if (ru)
-        for (const cJSON *it = ru->child; it; it = it->next) {
-            char sub[64];
-            snprintf(sub, sizeof sub, "rungs.%s", it->string);
-            int n = (it->string[0] >= '1' && it->string[0] <= '8' && !it->string[1])
-                        ? it->string[0] - '0' : 0;
-            if (!n)
-                return eng_mp_bad(p, sub, "expected a rung number from 1 to 8 as the key");
-            if (!cJSON_IsObject(it))
-                return eng_mp_bad(p, sub, "expected an object of settings (may be empty)");
-            m->has_rung[n] = true;
-            rj[n] = it;
-        }
-    for (int n = 1; n <= 8; n++) {
-        if (!rj[n])
-            continue;
-        char sub[64];
-        snprintf(sub, sizeof sub, "rungs.%d", n);
-        const struct eng_rung *R = eng_rung_find(n);
-        if (!R) {
-            char list[64];
-            eng_rung_list(list, sizeof list);
-            return eng_mp_bad(p, sub, "expected a rung the engine runs (%s), got rung %d", list, n);
-        }
-        if (!R->parse) {
-            if (rj[n]->child)
-                return eng_mp_bad(p, sub, "expected no settings ({}): rung %d takes none, got \"%s\"",
-                                  n, rj[n]->child->string);
-            continue;
-        }
-        if (!R->parse(p, m, rj[n], &m->settings[n]))
-            return false;
-    }
-    return true;
+    return parse_rungs(p, m, cJSON_GetObjectItemCaseSensitive(root, "rungs"));
 }
 
 struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char *path,
@@ -977,7 +983,7 @@ void eng_manifest_free(struct eng_manifest *m)
     launch_free(&m->launch);
     launch_free(&m->ref_launch);
     eng_shapes_free(m->baseline, m->nbaseline);
-    for (int n = 1; n <= 8; n++) {
+    for (int n = 1; n < ENG_RUNG_SLOTS; n++) {
         const struct eng_rung *R = m->settings[n] ? eng_rung_find(n) : NULL;
         if (R && R->free_settings)
             R->free_settings(m->settings[n]);

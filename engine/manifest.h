@@ -115,6 +115,11 @@ struct eng_variant_opts {
                           * instead of before every launch (false) */
 };
 
+/* Room in a suite's per-rung tables for rungs numbered 1 to ENG_RUNG_SLOTS - 1. It is a
+ * capacity, not the ladder: which rungs exist, and how many, is the rung table's to say
+ * (engine/rung.h, eng_rung_top). */
+#define ENG_RUNG_SLOTS 16
+
 struct eng_manifest {
     char *path;        /* where it came from, for messages ("kernels/suites/x.json") */
     char *dir;         /* folder for the source, or NULL for the embedded kernels/ */
@@ -141,9 +146,10 @@ struct eng_manifest {
     size_t nbaseline;
     struct eng_shape *baseline;
     struct eng_variant_opts opt_fixed, opt_buggy;
-    bool has_rung[9];  /* the rungs the suite declares (engine/rung.h) */
+    bool has_rung[ENG_RUNG_SLOTS];  /* the rungs the suite declares (engine/rung.h) */
     bool control;      /* "control": both variants are correct; a failure is a false alarm */
-    void *settings[9]; /* each declared rung's settings, the rung's own type (NULL: none) */
+    void *settings[ENG_RUNG_SLOTS]; /* each declared rung's settings, the rung's own type
+                                     * (NULL: none) */
 };
 
 /* Parses and validates manifest text. path names it in messages, dir is where its source

@@ -8,7 +8,6 @@
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
 #include "engine/rung.h"
-#include "engine/rungs/rung3.h"
 
 int eng_plan_repeats(double p, double c)
 {
@@ -152,13 +151,21 @@ void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
         }
 }
 
-/* The wave the suite's unit test ran at, where the backend can choose one (rung 3's
- * baseline_wave: a suite with wave seams says which wave its CI had); 0: the run's own. */
+/* The wave the suite's unit test ran at, where the backend can choose one (a declared rung's
+ * unit_test_wave: a suite with wave seams says which wave its CI had); 0: the run's own. */
 static int unit_test_wave(const struct eng_plan_builder *b)
 {
-    const struct eng_rung3_spec *r3 = b->m->settings[3];
     const struct eng_backend *B = eng_backend_find(b->o->backend);
-    return r3 && B && B->caps.emulated ? r3->baseline_wave : 0;
+    if (!B || !B->caps.emulated)
+        return 0;
+    for (size_t i = 0; i < eng_rung_count(); i++) {
+        const struct eng_rung *R = eng_rung_nth(i);
+        int wave = R->unit_test_wave && b->m->settings[R->number]
+                       ? R->unit_test_wave(b->m->settings[R->number]) : 0;
+        if (wave)
+            return wave;
+    }
+    return 0;
 }
 
 static int plan_baseline(struct eng_plan_builder *b)
@@ -184,9 +191,9 @@ int eng_plan_check_rung(const struct eng_manifest *m, int rung, char *err, size_
         snprintf(err, errlen, "rung %d has no engine checks (rungs %s do)", rung, have);
         return -1;
     }
-    if (rung < 1 || rung > 8 || !eng_rung_applies(eng_rung_find(rung), m)) {
+    if (!eng_rung_applies(eng_rung_find(rung), m)) {
         char has[64] = "";
-        for (int r = 1; r <= 8; r++)
+        for (int r = 1; r < ENG_RUNG_SLOTS; r++)
             if (m->has_rung[r])
                 snprintf(has + strlen(has), sizeof has - strlen(has), "%s%d", has[0] ? ", " : "", r);
         snprintf(err, errlen, "suite %s does not declare rung %d (its rungs: %s; a suite declares "

@@ -1,29 +1,128 @@
-/* The rung table (engine/rung.h). */
+/* The rung table (engine/rung.h): the built-in ladder, one line per rung, and the rungs added at
+ * run time beside it. */
 #include "engine/rung.h"
 
 #include <stdio.h>
 #include <string.h>
 
-const struct eng_rung *const eng_rungs[] = {&eng_rung1, &eng_rung2, &eng_rung3, &eng_rung4, &eng_rung5,
-                                            &eng_rung6, &eng_rung7, &eng_rung8, NULL};
+static const struct eng_rung *const builtin[] = {
+    &eng_rung1, &eng_rung2, &eng_rung3, &eng_rung4, &eng_rung5, &eng_rung6, &eng_rung7, &eng_rung8,
+};
+#define NBUILTIN (sizeof builtin / sizeof *builtin)
+
+/* Added rungs, kept in no particular order; ladder order is by number. */
+static const struct eng_rung *added[ENG_RUNG_SLOTS];
+static size_t nadded;
+
+size_t eng_rung_count(void) { return NBUILTIN + nadded; }
+
+/* The i-th rung in number order: the tables are small, so each call selects afresh. */
+const struct eng_rung *eng_rung_nth(size_t i)
+{
+    int last = 0;
+    for (size_t k = 0; k <= i; k++) {
+        const struct eng_rung *next = NULL;
+        for (size_t b = 0; b < NBUILTIN + nadded; b++) {
+            const struct eng_rung *R = b < NBUILTIN ? builtin[b] : added[b - NBUILTIN];
+            if (R->number > last && (!next || R->number < next->number))
+                next = R;
+        }
+        if (!next)
+            return NULL;
+        if (k == i)
+            return next;
+        last = next->number;
+    }
+    return NULL;
+}
+
+int eng_rung_top(void)
+{
+    size_t n = eng_rung_count();
+    return n ? eng_rung_nth(n - 1)->number : 0;
+}
 
 const struct eng_rung *eng_rung_find(int n)
 {
-    for (size_t i = 0; eng_rungs[i]; i++)
-        if (eng_rungs[i]->number == n)
-            return eng_rungs[i];
+    for (size_t i = 0; i < NBUILTIN; i++)
+        if (builtin[i]->number == n)
+            return builtin[i];
+    for (size_t i = 0; i < nadded; i++)
+        if (added[i]->number == n)
+            return added[i];
     return NULL;
+}
+
+int eng_rung_add(const struct eng_rung *R, char *err, size_t errlen)
+{
+    if (R->number < 1 || R->number >= ENG_RUNG_SLOTS) {
+        snprintf(err, errlen, "rung %d: expected a number from 1 to %d", R->number,
+                 ENG_RUNG_SLOTS - 1);
+        return -1;
+    }
+    if (eng_rung_find(R->number)) {
+        snprintf(err, errlen, "rung %d is already in the table", R->number);
+        return -1;
+    }
+    added[nadded++] = R;
+    return 0;
+}
+
+void eng_rung_remove(int n)
+{
+    for (size_t i = 0; i < nadded; i++)
+        if (added[i]->number == n) {
+            added[i] = added[--nadded];
+            added[nadded] = NULL;
+            return;
+        }
+}
+
+const struct eng_rung *eng_rung_claiming(const struct eng_run_opts *o, struct eng_run_claim *c)
+{
+    for (size_t i = 0; i < eng_rung_count(); i++) {
+        const struct eng_rung *R = eng_rung_nth(i);
+        if (R->claim && R->plan_claimed && R->claim(o, c))
+            return R;
+    }
+    return NULL;
+}
+
+/* The first rung, in ladder order, whose flag at offset off is set. */
+static const struct eng_rung *first_with(size_t off)
+{
+    for (size_t i = 0; i < eng_rung_count(); i++) {
+        const struct eng_rung *R = eng_rung_nth(i);
+        if (*(const bool *)((const char *)R + off))
+            return R;
+    }
+    return NULL;
+}
+
+const struct eng_rung *eng_rung_taking_inputs(void)
+{
+    return first_with(offsetof(struct eng_rung, takes_inputs));
+}
+
+const struct eng_rung *eng_rung_repeating_from_rate(void)
+{
+    return first_with(offsetof(struct eng_rung, repeats_from_rate));
+}
+
+const struct eng_rung *eng_rung_running_model(void)
+{
+    return first_with(offsetof(struct eng_rung, runs_model));
 }
 
 bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)
 {
-    if (R->number >= 1 && R->number <= 8 && m->has_rung[R->number])
+    if (R->number >= 1 && R->number < ENG_RUNG_SLOTS && m->has_rung[R->number])
         return true;
     if (!R->every_suite)
         return false;
-    for (int n = 1; n <= 8; n++) {
-        const struct eng_rung *o = eng_rung_find(n);
-        if (m->has_rung[n] && o && o->owns_kernels)
+    for (size_t i = 0; i < eng_rung_count(); i++) {
+        const struct eng_rung *o = eng_rung_nth(i);
+        if (m->has_rung[o->number] && o->owns_kernels)
             return false;
     }
     return true;
@@ -31,12 +130,10 @@ bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)
 
 void eng_rung_list(char *out, size_t n)
 {
-    size_t len = 0, count = 0;
-    while (eng_rungs[count])
-        count++;
+    size_t len = 0, count = eng_rung_count();
     out[0] = '\0';
     for (size_t i = 0; i < count && len < n; i++)
         len += (size_t)snprintf(out + len, n - len, "%s%d",
                                 i == 0 ? "" : i + 1 == count ? " and " : ", ",
-                                eng_rungs[i]->number);
+                                eng_rung_nth(i)->number);
 }

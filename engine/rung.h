@@ -1,6 +1,8 @@
-/* The rungs of the verification ladder that the engine runs: one file each (engine/rungN.c),
- * one line each in eng_rungs[] (engine/rung.c), like the backends. docs/engine.md, "Adding a
- * rung", says what a new one takes.
+/* The rungs of the verification ladder that the engine runs: one file each (engine/rungs/rungN.c:
+ * its settings, parser, planner, modes and this table entry), one line each in the built-in
+ * table (engine/rung.c), like the backends. docs/engine.md, "Adding a rung", says what a new one
+ * takes. Nothing outside a rung's file asks for a rung by its number: what the planner, the
+ * runner and the faces need of a particular rung is a field of its entry below.
  *
  * A suite declares the rungs it supports under "rungs": {"N": {settings}}; each rung reads its
  * own settings (unknown keys are errors), plans its checks from the suite, and runs them in a
@@ -17,6 +19,14 @@
 #include "engine/manifest.h"
 #include "engine/manifest_parse.h"
 #include "engine/plan.h"
+#include "engine/runner.h"
+
+/* What a run that is a rung's own, outside any suite (claim below), is recorded under. */
+struct eng_run_claim {
+    const char *suite;    /* the suite name recorded (static) */
+    const char *variant;  /* "user", "fixed" or "both" (static) */
+    const char *what;     /* what runs, for messages: "evaluation command", "model" */
+};
 
 struct eng_rung {
     int number;
@@ -65,13 +75,58 @@ struct eng_rung {
      * *first and *rows, 0 when the rung declares none for b, -1 with a message. */
     int (*input_rows)(const struct eng_manifest *m, const struct eng_values *v, size_t b,
                       uint64_t *first, uint64_t *rows, char *err, size_t errlen);
+
+    /* Parent side, optional: the wave the suite's plain unit test ran at, from the rung's
+     * settings (rung 3's baseline_wave: a suite with wave seams says which wave its CI had), for
+     * a backend that can choose one; 0 when the settings do not say. */
+    int (*unit_test_wave)(const void *settings);
+
+    /* Parent side, optional: a run that is this rung's alone, outside any suite (rung 8: the
+     * user's evaluation command, the built-in model). claim says whether the run's options ask
+     * for one and fills *c; plan_claimed then appends its checks (uuid: the run's, naming what
+     * the checks leave beside the database). 0, or -1 with a message. */
+    bool (*claim)(const struct eng_run_opts *o, struct eng_run_claim *c);
+    int (*plan_claimed)(const struct eng_run_opts *o, const char *uuid,
+                        const struct eng_plan_opts *po, struct eng_planned **list, size_t *n,
+                        char *err, size_t errlen);
+
+    /* Parent side, optional: what of check s was stopped by the watchdog after its kernel
+     * started, when it is not a kernel ("evaluation command"), or NULL; with a note of what it
+     * left (rung 8: the evaluation's last output) in note. */
+    const char *(*hang_note)(const struct eng_check_spec *s, char *note, size_t n);
+
+    /* For the faces (the CLI and the launch panel): the rung replays captured tensors given by
+     * --inputs (rung 2), and its repeats default to what the suite's failure rate asks for
+     * when --repeat is not given (rung 5). */
+    bool takes_inputs;
+    bool repeats_from_rate;
+    /* The rung runs the built-in model (--suite model, --case ID; rung 8). */
+    bool runs_model;
 };
 
-/* Every rung the engine runs, in ladder order, NULL-terminated. */
-extern const struct eng_rung *const eng_rungs[];
+/* The rungs the engine runs, in ladder order: eng_rung_count() of them, eng_rung_nth(0) the
+ * cheapest. eng_rung_top() is the highest number (the ladder's length while the numbers have no
+ * gap). */
+size_t eng_rung_count(void);
+const struct eng_rung *eng_rung_nth(size_t i);
+int eng_rung_top(void);
 
 /* The rung numbered n, or NULL when the engine has none. */
 const struct eng_rung *eng_rung_find(int n);
+
+/* The rung of the built-in table or added at run time whose field asks for this run or face
+ * feature, or NULL: the one whose claim takes the options o (filling *c), the one that replays
+ * --inputs, the one whose repeats default from the failure rate, the one running the model. */
+const struct eng_rung *eng_rung_claiming(const struct eng_run_opts *o, struct eng_run_claim *c);
+const struct eng_rung *eng_rung_taking_inputs(void);
+const struct eng_rung *eng_rung_repeating_from_rate(void);
+const struct eng_rung *eng_rung_running_model(void);
+
+/* Adds a rung beside the built-in table, for a test or a tool that brings its own; R must stay
+ * valid until it is removed. 0, or -1 with a message when its number is taken or outside 1 to
+ * ENG_RUNG_SLOTS - 1. eng_rung_remove takes an added rung out again (a built-in one stays). */
+int eng_rung_add(const struct eng_rung *R, char *err, size_t errlen);
+void eng_rung_remove(int n);
 
 /* Whether rung R plans checks for suite m: m declares it, or R runs on every suite
  * (every_suite) and m's kernels are plain device kernels (no rung it declares runs them through
@@ -81,78 +136,8 @@ bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m);
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);
 
-extern const struct eng_rung eng_rung1, eng_rung3, eng_rung4, eng_rung5, eng_rung6, eng_rung7;
-extern const struct eng_rung eng_rung2; /* engine/rungs/rung2.h holds its settings */
-extern const struct eng_rung eng_rung8; /* engine/rungs/rung8.h: the user's evaluation */
-
-/* ---- settings of the rungs that have some (m->settings[N]), for tools and tests ----------- */
-
-/* rung 1: shape and data. */
-struct eng_cliff {
-    char *buffer;        /* the output whose padded size crosses 2^31 and 2^32 bytes */
-    char *param;         /* the parameter that grows it */
-    struct eng_shape with; /* other parameters for these checks */
-    bool elements;       /* "unit": "elements": the cliffs are at 2^31 and 2^32 elements (an
-                          * element index held in 32 bits), not bytes (a byte offset) */
-};
-struct eng_rung1_spec {
-    size_t ntail;
-    char **tail_tile, **tail_dim; /* tile parameter -> the dimension it divides; default
-                                   * "tile_x" -> "X" or "x" when such a parameter exists */
-    size_t ncliffs;
-    struct eng_cliff *cliffs;
-    bool untuned;                 /* shapes next to tuned ones without a tuned entry (true) */
-    size_t nextra;
-    struct eng_shape *extra;      /* named shapes: [{"name": "k640", "K": 640}] */
-};
-/* rung 4: environment and timing. */
-#define ENG_R4_GRAPH 1u
-#define ENG_R4_STREAMS 2u
-#define ENG_R4_WARM 4u
-#define ENG_R4_GARBAGE 8u
-#define ENG_R4_POOL 16u
-struct eng_rung4_spec {
-    unsigned checks;              /* ENG_R4_* (default all but POOL, which needs shapes) */
-    int replays;                  /* graph replays (default 3) */
-    size_t nwarm;
-    struct eng_shape *warm;       /* default: baseline shapes plus the default shape */
-    size_t npool;
-    struct eng_shape *pool;       /* full-pool shapes (large offsets) */
-    /* pool_sample: where the backend cannot hold the whole pool, the pool checks fill only the
-     * rows of input buffer sample_buffer they read, [first, first + rows) (expressions over the
-     * parameters); -1 none. Rows no correct gather reads stay unbacked and read as zero. */
-    int sample_buffer;
-    char *sample_first, *sample_rows;
-};
-/* rung 5: scale and repeats. */
-struct eng_rung5_spec {
-    double failure_rate;          /* p to catch (default 0.01) */
-    double confidence;            /* default 0.99: N = ceil(ln(1-c) / ln(1-p)) */
-    int repeats;                  /* explicit N; 0 = from p and c */
-    int schedule;                 /* the cpu schedule its repeats need when --schedule is not
-                                     given (enum eng_schedule); -1: the run's own */
-    size_t nwide;
-    struct eng_shape *wide;       /* widest rows; default the default shape */
-};
-/* rung 7: software and hardware versions (engine/rungs/rung7.c). */
-struct eng_contract {
-    char *library;                /* as written: absolute, or relative to the manifest's folder */
-    char **symbols;               /* NULL-terminated: what the downstream caller needs */
-};
-struct eng_rung7_spec {
-    size_t ncontracts[2];         /* fixed, buggy */
-    struct eng_contract *contracts[2];
-    char **flags[2];              /* fixed, buggy: declared flags, NULL-terminated */
-    size_t nconfigs;
-    char ***configs;              /* specialisations for warm-cold: flag lists */
-    bool buggy_key_without_flags; /* the buggy variant's warm-cold key forgets the flags */
-    size_t ntiming;
-    struct eng_shape *timing;     /* named shapes of the timing micro-checks ("timing:NAME") */
-    int timing_repeats;           /* timed launches of each (default 15) */
-    char *hosts[2][2];            /* fixed, buggy: two hosts' exported results (paths as
-                                   * written) for the cross-host check; NULL none */
-};
-
-
+/* The built-in rungs, each defined in its own engine/rungs/rungN.c. */
+extern const struct eng_rung eng_rung1, eng_rung2, eng_rung3, eng_rung4, eng_rung5, eng_rung6,
+    eng_rung7, eng_rung8;
 
 #endif

@@ -1,6 +1,6 @@
 /* `kladder run`, the parent side: loads the suites, asks a worker for the device, plans every
  * target's checks, runs them one after another in the run's worker under the watchdog, and
- * tells the reporters (engine/report/report.h) as it goes. It prints nothing itself. */
+ * tells the reporters (engine/reporter.h) as it goes. It prints nothing itself. */
 #define _GNU_SOURCE
 #include "engine/runner.h"
 #include "engine/rung.h"
@@ -21,8 +21,7 @@
 #include "engine/backend/devices.h"
 #include "engine/fingerprint.h"
 #include "engine/plan.h"
-#include "engine/report/report.h"
-#include "engine/rungs/rung8.h"
+#include "engine/reporter.h"
 #include "engine/toolchain/sanitizer_run.h"
 #include "engine/watchdog.h"
 
@@ -31,6 +30,7 @@
 
 struct run {
     const struct eng_run_opts *o;
+    const struct eng_rung *own; /* the rung whose own run this is (claim), or NULL: suites' */
     struct eng_worker *worker;  /* runs the checks one after another; replaced when it ends */
     size_t worker_first;        /* the first check it ran */
     struct eng_run_info info;
@@ -182,10 +182,10 @@ static void run_one(struct run *rn, struct eng_done *d)
     } else if (w.killed && w.ready) {
         r->verdict = CDB_HANG;
         char note[1024] = "";
-        if (s->e2e) /* what the evaluation printed before it hung */
-            eng_e2e_hang_note(s, note, sizeof note);
+        const struct eng_rung *R = eng_rung_find(s->rung);
+        const char *what = R && R->hang_note ? R->hang_note(s, note, sizeof note) : NULL;
         snprintf(r->detail, sizeof r->detail, "stopped by the watchdog after the %g s limit: the %s "
-                 "did not finish%s", limit, s->e2e ? "evaluation command" : "kernel", note);
+                 "did not finish%s", limit, what ? what : "kernel", note);
     } else if (w.killed) {
         r->verdict = CDB_ERROR;
         snprintf(r->detail, sizeof r->detail,
@@ -490,32 +490,6 @@ static void summarise(struct run *rn, struct eng_summary *s)
     }
 }
 
-const char *eng_summary_verdict_name(const struct eng_summary *s)
-{
-    return s->is_inconclusive ? "inconclusive" : cdb_verdict_name(s->verdict);
-}
-
-/* The reporters the options ask for, NULL-terminated; NULL with a message on error. */
-static struct eng_reporter **reporters(const struct eng_run_opts *o, char *err, size_t errlen)
-{
-    struct eng_reporter **r = xcalloc(7, sizeof *r);
-    size_t n = 0;
-    r[n++] = o->json ? eng_report_json() : eng_report_text();
-    if (o->progress)
-        r[n++] = eng_report_progress();
-    if (o->junit)
-        r[n++] = eng_report_junit(o->junit);
-    if (o->db)
-        r[n++] = eng_report_db(o->db);
-    if (o->events_fd >= 0 && !(r[n++] = eng_report_events(o->events_fd, err, errlen))) {
-        for (size_t i = 0; i + 1 < n; i++)
-            r[i]->free(r[i]);
-        free(r);
-        return NULL;
-    }
-    return r;
-}
-
 static void reporters_free(struct eng_reporter **r)
 {
     for (size_t i = 0; r && r[i]; i++)
@@ -561,20 +535,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
                                .inputs = o->inputs, .nlag = o->nlag, .lag_auto = o->lag_auto};
     memcpy(po.lag, o->lag, sizeof po.lag);
-    if (o->e2e) {
-        /* the evaluation's output is kept beside the database, named by the run */
-        struct eng_e2e e = *o->e2e;
-        char *dir = paths_data_dir();
-        char *log = xasprintf("%s/e2e/%s.log", dir, rn->info.uuid);
-        e.log = log;
-        eng_rung8_plan_e2e(&e, &po, plan, nplan);
-        free(log);
-        free(dir);
-        return 0;
-    }
-    if (o->model)
-        return eng_rung8_plan_model(o->model_case, o->model_large, &po, plan, nplan, err,
-                                    errlen);
+    if (rn->own)
+        return rn->own->plan_claimed(o, rn->info.uuid, &po, plan, nplan, err, errlen);
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++) {
         size_t first = *nplan;
@@ -606,11 +568,12 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     char backend[16];
     struct eng_device_info dev;
     int status = 2;
-    if (o->e2e || o->model)
-        ntargets = 0; /* the evaluation or the model is the run: no suite is loaded */
-    if (o->sanitizer && (o->e2e || o->model)) {
-        snprintf(err, sizeof err, "--sanitizer watches the kernels of rung checks; rung 8's %s "
-                 "is not one", o->e2e ? "evaluation command" : "model");
+    struct eng_run_claim claim = {0};
+    if ((rn.own = eng_rung_claiming(o, &claim)))
+        ntargets = 0; /* the rung's own run (rung 8's evaluation or model): no suite is loaded */
+    if (o->sanitizer && rn.own) {
+        snprintf(err, sizeof err, "--sanitizer watches the kernels of rung checks; rung %d's %s "
+                 "is not one", rn.own->number, claim.what);
         goto setup_error;
     }
     if (o->sanitizer && eng_san_find(rn.san_path, sizeof rn.san_path, err, sizeof err) != 0)
@@ -644,20 +607,20 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
             goto setup_error;
     }
     if (plan_all(&rn, backend, ms, targets, ntargets, &plan, &nplan, err, sizeof err) != 0 ||
-        !(reps = reporters(o, err, sizeof err)))
+        !(reps = o->open_reports(o, err, sizeof err)))
         goto setup_error;
 
     cdb_now_iso(info->started);
     info->schedule = o->schedule;
     info->total = nplan;
-    info->variant = o->e2e ? "user" : o->model ? (o->model_case ? "both" : "fixed") : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
-    info->rung = o->e2e || o->model ? 8 : ntargets == 1 || o->case_id ? targets[0].rung : 0;
+    info->variant = rn.own ? claim.variant : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
+    info->rung = rn.own ? rn.own->number : ntargets == 1 || o->case_id ? targets[0].rung : 0;
     for (size_t t = 1; t < ntargets; t++)
         if (targets[t].rung != targets[0].rung)
             info->rung = 0;
     /* recorded under the suite's own name, not the path it was given by; one suite's several
      * rungs are still that suite */
-    info->suite = o->e2e ? ENG_E2E_SUITE : o->model ? (o->model_large ? ENG_MODEL_LARGE_SUITE : ENG_MODEL_SUITE) : ms[0]->name;
+    info->suite = rn.own ? claim.suite : ms[0]->name;
     for (size_t t = 1; t < ntargets; t++)
         if (strcmp(ms[t]->name, ms[0]->name) != 0)
             info->suite = NULL;

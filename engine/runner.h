@@ -24,6 +24,8 @@ struct eng_run_target {
     int rung;
 };
 
+struct eng_reporter;
+
 struct eng_run_opts {
     const char *exe;           /* this binary, for workers */
     const char *backend;       /* NULL: the first available of hip, cuda, cpu */
@@ -58,6 +60,10 @@ struct eng_run_opts {
     const char *sanitizer;     /* --sanitizer racecheck|synccheck|memcheck: every check's worker
                                 * runs under NVIDIA's compute-sanitizer (engine/toolchain/sanitizer_run.h),
                                 * its hazards recorded as checks of their own; or NULL */
+    /* The reporters of the run (engine/reporter.h), opened once its checks are planned:
+     * engine/report/report.h's eng_reporters_open, or a caller's own. NULL-terminated; NULL with
+     * a message on error. The runner frees each with its free(). */
+    struct eng_reporter **(*open_reports)(const struct eng_run_opts *o, char *err, size_t errlen);
 };
 
 /* Runs everything and returns the exit status (0, 1 or 2). Messages for setup errors go to

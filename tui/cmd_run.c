@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
 #include "engine/manifest.h"
+#include "engine/report/report.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
 #include "engine/toolchain/sanitizer_run.h"
@@ -214,6 +215,7 @@ static int parse_lag(const char *v, struct eng_run_opts *o)
 int cmd_run(int argc, char **argv, const struct cli_global *g)
 {
     struct eng_run_opts o = {.device = 0, .schedule = ENG_SCHED_ADVERSARIAL, .seed = 1,
+                             .open_reports = eng_reporters_open,
                              .timeout_s = 60, .fixed = true, .buggy = true, .events_fd = -1,
                              .progress = isatty(2), .lag_auto = true};
     const char *suite = NULL, *case_id = NULL;

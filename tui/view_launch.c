@@ -34,7 +34,7 @@ struct target {
     char *args[4]; /* --case ID, or --rung N --suite NAME|PATH */
     int nargs;
     int rung;      /* N, or 0 for --case (each of its rungs) */
-    bool has_r5;   /* runs rung 5, whose repeats default to the suite's failure rate */
+    bool has_r5;   /* runs the rung whose repeats default to the suite's failure rate (5) */
     bool every;    /* every other target, one after another (a cell's "every suite") */
 };
 
@@ -156,6 +156,20 @@ static void each_manifest(void (*fn)(void *ctx, const struct eng_manifest *m, co
 /* The rungs the engine runs (engine/rung.h). */
 static bool engine_rung(int r) { return eng_rung_find(r) != NULL; }
 
+/* The rungs the panel treats apart, by what their table entries say (engine/rung.h): the one
+ * whose repeats default from the suite's failure rate, the one that replays --inputs; 0 none. */
+static int rate_rung(void)
+{
+    const struct eng_rung *R = eng_rung_repeating_from_rate();
+    return R ? R->number : 0;
+}
+
+static int inputs_rung(void)
+{
+    const struct eng_rung *R = eng_rung_taking_inputs();
+    return R ? R->number : 0;
+}
+
 struct collect {
     struct launch_state *s;
     const char *case_id;     /* for a case */
@@ -178,8 +192,9 @@ static void collect_one(void *ctx, const struct eng_manifest *m, const char *spe
     if (!m->case_id)
         return;
     bool builtin = !strchr(spec, '/') && !strstr(spec, ".json");
-    for (int r = 1; r <= 8; r++) {
-        if (!m->has_rung[r] || !engine_rung(r))
+    for (size_t k = 0; k < eng_rung_count(); k++) {
+        int r = eng_rung_nth(k)->number;
+        if (!m->has_rung[r])
             continue;
         if (c->case_id && strcmp(m->case_id, c->case_id) != 0)
             continue;
@@ -195,7 +210,7 @@ static void collect_one(void *ctx, const struct eng_manifest *m, const char *spe
         c->s->targets[c->s->n_targets - 1].label_zh =
             xasprintf("%s · 阶梯 %d%s%s", m->name, r, builtin ? "" : " · ", builtin ? "" : spec);
         c->s->targets[c->s->n_targets - 1].rung = r;
-        c->s->targets[c->s->n_targets - 1].has_r5 = r == 5;
+        c->s->targets[c->s->n_targets - 1].has_r5 = r == rate_rung();
     }
 }
 
@@ -307,9 +322,9 @@ static bool open_cell(struct tui_app *app, struct launch_state *s, int gap, int 
         eng_rung_list(have, sizeof have);
         if (app->lang == TUI_LANG_ZH) {
             char zh[96] = "";
-            for (size_t i = 0; eng_rungs[i]; i++)
+            for (size_t i = 0; i < eng_rung_count(); i++)
                 snprintf(zh + strlen(zh), sizeof zh - strlen(zh), "%s%d", i ? "、" : "",
-                         eng_rungs[i]->number);
+                         eng_rung_nth(i)->number);
             tui_app_message(app, "阶梯 %d 没有引擎检查；阶梯 %s 有", rung, zh);
         } else
             tui_app_message(app, "Rung %d has no engine checks; rungs %s do", rung, have);
@@ -340,7 +355,7 @@ static bool open_cell(struct tui_app *app, struct launch_state *s, int gap, int 
         struct target every = s->targets[s->n_targets - 1];
         every.label_zh = xasprintf("本格的每个套件，依次运行（%d 次运行）", n);
         every.rung = rung;
-        every.has_r5 = rung == 5;
+        every.has_r5 = rung == rate_rung();
         every.every = true;
         memmove(s->targets + 1, s->targets, (size_t)(s->n_targets - 1) * sizeof *s->targets);
         s->targets[0] = every;
@@ -380,7 +395,7 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
                              .repeats = repeat_opts[s->repeats],
                              .timeout_s = timeout_opts[s->timeout],
                              .lag = lag_opts[s->lag],
-                             .inputs = t->rung == 2 ? s->inputs : NULL};
+                             .inputs = t->rung == inputs_rung() ? s->inputs : NULL};
     tui_launcher_run_argv(app, &o, cmd);
 }
 
@@ -411,17 +426,22 @@ static void launch_draw(struct tui_app *app, void *state)
     else
         snprintf(val[F_DEVICE], sizeof val[0], "%s", b ? "0" : tui_tr(app, "the first", "第一个"));
     snprintf(val[F_VARIANT], sizeof val[0], "%s", variants[s->variant]);
-    /* No --repeat: each rung's own default, which only rung 5 takes from the failure rate. */
+    /* No --repeat: each rung's own default, which only one rung (5) takes from the failure
+     * rate. */
     const struct target *tg = &s->targets[s->target];
+    int r5 = rate_rung();
+    bool zh = app->lang == TUI_LANG_ZH;
     if (repeat_opts[s->repeats])
         snprintf(val[F_REPEATS], sizeof val[0], "%d", repeat_opts[s->repeats]);
-    else if (tg->rung == 5)
-        snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "from the suite's failure rate (rung 5)",
-                                                            "按套件的失败率（阶梯 5）"));
+    else if (r5 && tg->rung == r5 && zh)
+        snprintf(val[F_REPEATS], sizeof val[0], "按套件的失败率（阶梯 %d）", r5);
+    else if (r5 && tg->rung == r5)
+        snprintf(val[F_REPEATS], sizeof val[0], "from the suite's failure rate (rung %d)", r5);
+    else if (tg->has_r5 && zh)
+        snprintf(val[F_REPEATS], sizeof val[0], "各阶梯的默认值（阶梯 %d：按套件的失败率）", r5);
     else if (tg->has_r5)
-        snprintf(val[F_REPEATS], sizeof val[0], "%s",
-                 tui_tr(app, "each rung's default (rung 5: from the suite's failure rate)",
-                        "各阶梯的默认值（阶梯 5：按套件的失败率）"));
+        snprintf(val[F_REPEATS], sizeof val[0],
+                 "each rung's default (rung %d: from the suite's failure rate)", r5);
     else
         snprintf(val[F_REPEATS], sizeof val[0], "%s", tui_tr(app, "the rung's default", "该阶梯的默认值"));
     /* Chinese puts the measure first: "每项检查 60 秒", not "60 s 每项检查" */
@@ -431,8 +451,8 @@ static void launch_draw(struct tui_app *app, void *state)
         snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
     snprintf(val[F_LAG], sizeof val[0], "%s",
              tui_tr(app, lag_names[s->lag][0], lag_names[s->lag][1]));
-    if (tg->rung != 2)
-        snprintf(val[F_INPUTS], sizeof val[0], "%s", tui_tr(app, "rung 2 only", "仅阶梯 2"));
+    if (!tg->rung || tg->rung != inputs_rung())
+        snprintf(val[F_INPUTS], sizeof val[0], zh ? "仅阶梯 %d" : "rung %d only", inputs_rung());
     else if (s->inputs[0])
         snprintf(val[F_INPUTS], sizeof val[0], "%.200s", s->inputs);
     else
@@ -560,7 +580,8 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
         }
         return TUI_R_DRAW;
     case TUI_ACT_OPEN: {
-        if (s->field == F_INPUTS && s->targets[s->target].rung == 2) {
+        if (s->field == F_INPUTS && s->targets[s->target].rung &&
+            s->targets[s->target].rung == inputs_rung()) {
             tui_app_prompt_open(app); /* the typed path lands through launch_search */
             return TUI_R_DRAW;
         }

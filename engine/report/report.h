@@ -1,79 +1,11 @@
-/* Reports of a run as observers: the runner (engine/runner.c) tells every reporter that the run
- * started, that a check started and ended, and that the run ended; each reporter turns that into
- * its own form — text or JSON on stdout, JUnit XML, the JSON-lines event stream the interface
- * reads, a progress bar, the database. The runner itself prints nothing.
- *
- * Every pointer a reporter is given is borrowed for the call (the run's info and checks live
- * until the run's end). end() returns 0, or -1 when the report could not be written (the run
- * then exits 2). */
-#ifndef KL_ENGINE_REPORT_H
-#define KL_ENGINE_REPORT_H
+/* The reporters of engine/reporter.h's interface, and what they share. */
+#ifndef KL_ENGINE_REPORT_REPORT_H
+#define KL_ENGINE_REPORT_REPORT_H
 
 #include <cJSON.h>
-#include <stdbool.h>
-#include <stddef.h>
 
-#include "engine/check.h"
-#include "engine/fingerprint.h"
-#include "engine/plan.h"
-
-struct cdb;
-
-/* One planned check and what became of it. */
-struct eng_done {
-    struct eng_planned *p;
-    struct eng_check_result r;
-    double limit_s;
-    double elapsed_s;    /* the worker's wall time after setup (until killed, for a hang) */
-    bool met;            /* this check's own expectation */
-};
-
-/* The run as a whole. */
-struct eng_run_info {
-    char uuid[37];
-    char started[21], finished[21]; /* finished: "" until the end */
-    struct eng_machine mach;
-    bool emulated;                  /* the backend emulates (it says it is slow, and how) */
-    int wave;
-    enum eng_schedule schedule;
-    size_t total;                   /* checks planned */
-    int rung;                       /* the run's rung, 0 when it spans several */
-    const char *suite;              /* the one suite, or NULL */
-    const char *case_id, *variant, *argv;
-    char worker_exit[768];          /* a worker that failed at its exit, or "" */
-};
-
-/* The run's verdict over its checks (docs/engine.md, "Verdicts and exit status"). */
-struct eng_summary {
-    int fixed_total, fixed_ok, base_total, base_ok, buggy_total, buggy_caught, skipped;
-    bool met;
-    enum cdb_verdict verdict;
-    /* per suite: was the buggy variant caught where it ran */
-    char escaped[512];
-    /* buggy variants not caught while some of their checks were skipped (beyond this backend) */
-    char inconclusive[512];
-    /* the run's outcome is "inconclusive": some buggy variant was neither caught nor shown
-     * uncaught, and nothing else failed. Never met (exit 1); verdict is then CDB_SKIP, the
-     * form the database records, and eng_summary_verdict_name() says "inconclusive". */
-    bool is_inconclusive;
-    int control_checks;   /* checks of control suites ("control": true) that ran */
-    int false_alarms;     /* of those, the ones that failed, hung or erred: the harness's fault */
-    /* (suite, rung) targets that executed no check at all (every one skipped): counted from the
-     * run's own verdicts, never from a report file, and never a pass */
-    char none_executed[512];
-    int executed;         /* checks that ran (not skipped, not cancelled) */
-};
-
-struct eng_reporter {
-    void (*start)(struct eng_reporter *r, const struct eng_run_info *run);
-    void (*check_start)(struct eng_reporter *r, const struct eng_run_info *run, size_t seq,
-                        const struct eng_done *d);
-    void (*check_done)(struct eng_reporter *r, const struct eng_run_info *run, size_t seq,
-                       const struct eng_done *d);
-    int (*end)(struct eng_reporter *r, const struct eng_run_info *run,
-               const struct eng_summary *s, const struct eng_done *checks, size_t n);
-    void (*free)(struct eng_reporter *r);
-};
+#include "engine/reporter.h"
+#include "engine/runner.h"
 
 /* Each returns a reporter to free with its free(), or NULL with a message. Any hook may be
  * NULL. */
@@ -91,5 +23,10 @@ cJSON *eng_report_check_json(const struct eng_done *d);
 /* The run's verdict as reports print it: cdb_verdict_name(), or "inconclusive". Static. */
 const char *eng_summary_verdict_name(const struct eng_summary *s);
 const char *eng_schedule_name(enum eng_schedule s);
+
+/* The reporters a run's options ask for (a text or JSON report on stdout, and the progress bar,
+ * JUnit file, database and event stream it names), NULL-terminated, for eng_run_opts'
+ * open_reports; NULL with a message on error. Each is freed by its own free(). */
+struct eng_reporter **eng_reporters_open(const struct eng_run_opts *o, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "common/xalloc.h"
 #include "engine/rung.h"
+#include "engine/rungs/rung1.h"
 
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {

@@ -407,4 +407,5 @@ const struct eng_rung eng_rung2 = {
     .free_settings = free_settings,
     .plan = plan,
     .oracle = oracle,
+    .takes_inputs = true,
 };

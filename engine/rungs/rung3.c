@@ -361,6 +361,11 @@ static int resources_note(struct eng_exec *e, struct eng_inst *in)
     return 0;
 }
 
+static int unit_test_wave(const void *settings)
+{
+    return ((const struct eng_rung3_spec *)settings)->baseline_wave;
+}
+
 const struct eng_rung eng_rung3 = {
     .number = 3,
     .name = "test the seams",
@@ -370,4 +375,5 @@ const struct eng_rung eng_rung3 = {
     .plans_baseline = true,
     .run = run,
     .oracle = resources_note,
+    .unit_test_wave = unit_test_wave,
 };

@@ -7,6 +7,7 @@
 
 #include "common/xalloc.h"
 #include "engine/rung.h"
+#include "engine/rungs/rung4.h"
 
 /* "pool_sample": {"buffer": "pool", "first_row": "first_slot", "rows": "T"}: an input buffer
  * and two expressions that evaluate at the suite's defaults. */

@@ -7,6 +7,7 @@
 
 #include "common/xalloc.h"
 #include "engine/rung.h"
+#include "engine/rungs/rung5.h"
 
 /* Repeats of each lag copy (engine/plan.h, eng_plan_add_lag). */
 #define ENG_R5_LAG_REPEATS 8
@@ -459,4 +460,5 @@ const struct eng_rung eng_rung5 = {
     .free_settings = free_settings,
     .plan = plan,
     .execute = execute,
+    .repeats_from_rate = true,
 };

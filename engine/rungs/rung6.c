@@ -1,795 +1,154 @@
-/* Rung 6: one collective check over N ranks, one thread and one device context per rank
- * (engine/rungs/rung6.h; docs/multi-gpu.md describes the protocol and the cpu emulation). */
-#define _GNU_SOURCE
+/* Rung 6, the multi-GPU protocol: its table entry, the multi-rank checks a collective suite gets
+ * (engine/rungs/rung6.h), and the worker side in engine/rungs/rung6_ranks.c. */
+#include "engine/rung.h"
 #include "engine/rungs/rung6.h"
 
-#include <math.h>
-#include <stdarg.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "common/embed.h"
 #include "common/xalloc.h"
-#include "engine/backend/backend.h"
-#include "engine/cache/cache.h"
-#include "engine/cpu/cpu_ranks.h"
-#include "engine/backend/nccl_dl.h"
 
-#define KL_ABI_ONLY
-#include "kernels/kl.h"
-#undef KL_ABI_ONLY
+/* The per-check keys rung 6 sets; the suite must declare each as a parameter. */
+static const char *const needed[] = {"ranks", "calls", "changing", "lag", "nsizes", "sync_each",
+                                     "size_a", "size_b", "size_c", "ll_threshold", "max_ranks"};
 
-#define R6_MAX_RANKS 8
-#define R6_MAX_BLOCKS 64
-#define R6_SIG_WORDS (2 * R6_MAX_BLOCKS * R6_MAX_RANKS + R6_MAX_BLOCKS)
-#define R6_DIAG_WORDS 8
-
-/* Where a rank's host thread is, for the report when it does not come back. */
-enum r6_step { ST_SETUP, ST_QUEUE, ST_SYNC, ST_READ, ST_DONE };
-static const char *const step_name[] = {"setup", "queuing calls", "waiting in the stream "
-                                        "synchronisation", "reading results", "done"};
-static const char *const wait_name[] = {"?", "the start flag", "the end flag", "LL data"};
-
-/* The cpu backend's picture of peer memory (kernels/kl.h, struct kl_cpu_sysmem): peers read
- * V, the rank writes L; V catches up with L only where a GPU guarantees it. */
-struct r6_sysview {
-    unsigned char *L, *V;
-    size_t bytes;
-    pthread_mutex_t mu;
-    unsigned long long threads_done;
+struct r6_check {
+    const char *name;
+    int ranks, changing;
+    int lag;            /* the lagging rank + 1; 0: nobody lags */
+    int nsizes, sync_each, calls; /* calls 0: the suite's */
+    int skew;           /* EP dispatch only: 1 routing with a hot rank, 0 an even split */
 };
 
-struct r6;
-
-struct r6_rank {
-    struct r6 *g;
-    int rank;
-    struct eng_ctx *ctx;
-    struct eng_module *mod;
-    struct eng_kernel *kar, *kgen, *kchk;
-    struct eng_stream *s;
-    eng_dptr inp[3], out[3], ref[3], reg, view, sig, ll, diag, ptrs, counters;
-    struct r6_sysview sv;
-    void *comm;
-    int step, call; /* progress, read by the monitor (atomics) */
-    int done;
-    int rc;
-    char err[768];
-    uint32_t cnt[12], diagh[R6_DIAG_WORDS];
-};
-
-/* What the collective does: the TP all-reduce, or the EP dispatch (an all-to-all whose counts
- * follow a routing that changes every call; kernels/aiter_4812.kl describes it). */
-enum r6_pattern { R6_ALLREDUCE, R6_DISPATCH };
-
-struct r6 {
-    const struct eng_check_spec *s;
-    const struct eng_backend *B;
-    bool emulated, weak; /* the backend emulates the ranks; peer memory weakly ordered */
-    bool one_device; /* every rank on one GPU (KLADDER_RUNG6_ONE_DEVICE=1) */
-    enum r6_pattern pattern;
-    int skew; /* the dispatch's routing: 0 even, 1 a hot rank */
-    int ranks, calls, changing, lag_rank, nsizes, sync_each;
-    int64_t bytes[3], n[3], ll_max, cap;
-    unsigned blocks, threads, spin;
-    int64_t scale;
-    const char *entry;
-    void *code;
-    size_t code_len;
-    const struct eng_nccl *nccl;
-    struct eng_nccl_id nid;
-    char ref_desc[640];
-    pthread_barrier_t bar;
-    bool bar_init;
-    /* Emulated ranks are coroutines of one seeded scheduler (cpu_ranks.h) on one OS thread,
-     * so their interleaving depends on the seed, not on the machine's load. */
-    bool coro;
-    /* Lockstep between collectives on an emulated backend when no rank lags on purpose: a rank
-     * left behind by a whole call would be a lag the check did not ask for. */
-    bool lockstep;
-    pthread_mutex_t step_mu;
-    pthread_cond_t step_cv;
-    int step_waiting;
-    unsigned step_gen;
-    bool step_broken; /* a rank left early: nobody waits for it */
-    struct r6_rank rk[R6_MAX_RANKS];
-    struct eng_device_info info;
-};
-
-static void sv_flush(struct r6_sysview *sv)
+static void shape_put(struct eng_shape *s, const char *k, int64_t v)
 {
-    pthread_mutex_lock(&sv->mu);
-    memcpy(sv->V, sv->L, sv->bytes);
-    pthread_mutex_unlock(&sv->mu);
+    s->keys = xrealloc(s->keys, (s->n + 1) * sizeof *s->keys);
+    s->values = xrealloc(s->values, (s->n + 1) * sizeof *s->values);
+    s->keys[s->n] = xstrdup(k);
+    s->values[s->n++] = v;
 }
 
-static void sv_release(void *arg, const void *addr)
+static void add(const struct eng_manifest *m, const char *suite_ref,
+                const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
+                const struct r6_check *c, bool baseline, bool dispatch)
 {
-    (void)addr;
-    sv_flush(arg);
-}
-
-static void sv_thread_done(void *arg, unsigned long long launch_threads)
-{
-    struct r6_sysview *sv = arg;
-    unsigned long long n = __atomic_add_fetch(&sv->threads_done, 1, __ATOMIC_ACQ_REL);
-    if (launch_threads && n % launch_threads == 0)
-        sv_flush(sv);
-}
-
-#define TRY(x)                                                                                  \
-    do {                                                                                        \
-        if ((x) != 0)                                                                           \
-            return -1;                                                                          \
-    } while (0)
-
-static void set_step(struct r6_rank *r, int step, int call)
-{
-    __atomic_store_n(&r->call, call, __ATOMIC_RELEASE);
-    __atomic_store_n(&r->step, step, __ATOMIC_RELEASE);
-}
-
-static int alloc0(struct r6_rank *r, size_t bytes, eng_dptr *p)
-{
-    const struct eng_backend *B = r->g->B;
-    TRY(B->mem_alloc(r->ctx, bytes, p, r->err, sizeof r->err));
-    return B->memset_d8(r->ctx, *p, 0, bytes, r->s, r->err, sizeof r->err);
-}
-
-/* The address of a global variable of the rank's module (kernels/kl.h's hooks). */
-static int rank_symbol(struct r6_rank *r, const char *name, void **sym)
-{
-    const struct eng_backend *B = r->g->B;
-    if (!B->module_symbol) {
-        snprintf(r->err, sizeof r->err, "the %s backend cannot reach a module's globals", B->name);
-        return -1;
+    const char *variants[2] = {"fixed", "buggy"};
+    for (int v = 0; v < 2; v++) {
+        if ((v == 0 && !o->fixed) || (v == 1 && (!o->buggy || !m->entry_buggy)))
+            continue;
+        *list = xrealloc(*list, (*n + 1) * sizeof **list);
+        struct eng_planned *p = &(*list)[(*n)++];
+        memset(p, 0, sizeof *p);
+        struct eng_check_spec *s = &p->spec;
+        snprintf(s->backend, sizeof s->backend, "%s", o->backend);
+        s->device = o->device;
+        s->wave = o->wave;
+        s->schedule = baseline ? ENG_SCHED_DEFAULT : o->schedule;
+        s->seed = o->seed;
+        s->suite = xstrdup(suite_ref);
+        s->variant = xstrdup(variants[v]);
+        s->baseline = baseline;
+        s->rung = 6;
+        s->name = xstrdup(c->name);
+        s->mode = baseline ? ENG_MODE_PLAIN : ENG_MODE_REPEAT;
+        s->nshapes = 1;
+        s->shapes = xcalloc(2, sizeof *s->shapes);
+        shape_put(&s->shapes[0], "ranks", c->ranks);
+        shape_put(&s->shapes[0], "changing", c->changing);
+        shape_put(&s->shapes[0], "lag", c->lag);
+        shape_put(&s->shapes[0], "nsizes", c->nsizes);
+        shape_put(&s->shapes[0], "sync_each", c->sync_each);
+        if (c->calls)
+            shape_put(&s->shapes[0], "calls", c->calls);
+        if (dispatch)
+            shape_put(&s->shapes[0], "skew", c->skew);
+        s->timeout_s = o->timeout_s;
+        snprintf(p->label, sizeof p->label, "%s%s", baseline ? "baseline-" : "", variants[v]);
+        p->expect_fail = !baseline && v == 1;
     }
-    return B->module_symbol(r->ctx, r->mod, name, sym, r->err, sizeof r->err);
 }
 
-static int rank_setup(struct r6_rank *r)
+int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
+                   const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
+                   char *err, size_t errlen)
 {
-    struct r6 *g = r->g;
-    const struct eng_backend *B = g->B;
-    struct eng_open_opts o = {.wave_size = g->s->wave, .schedule = g->s->schedule,
-                              .seed = g->s->seed + (uint64_t)r->rank};
-    TRY(B->open(g->emulated || g->one_device ? g->s->device : r->rank, &o, &r->ctx, r->err,
-                sizeof r->err));
-    TRY(B->module_load(r->ctx, g->code, g->code_len, &r->mod, r->err, sizeof r->err));
-    TRY(B->kernel_get(r->ctx, r->mod, g->entry, &r->kar, r->err, sizeof r->err));
-    TRY(B->kernel_get(r->ctx, r->mod, "allreduce_gen", &r->kgen, r->err, sizeof r->err));
-    TRY(B->kernel_get(r->ctx, r->mod,
-                      g->pattern == R6_DISPATCH ? "dispatch_check" : "allreduce_check", &r->kchk,
-                      r->err, sizeof r->err));
-    TRY(B->stream_create(r->ctx, &r->s, r->err, sizeof r->err));
-    int64_t nmax = 0;
-    for (int k = 0; k < 3; k++) {
-        TRY(alloc0(r, (size_t)g->n[k] * 4, &r->inp[k]));
-        /* a dispatch can bring a rank every other rank's whole input */
-        TRY(alloc0(r, (size_t)g->n[k] * 4 * (g->pattern == R6_DISPATCH ? (size_t)g->ranks : 1),
-                   &r->out[k]));
-        if (g->nccl)
-            TRY(alloc0(r, (size_t)g->n[k] * 4, &r->ref[k]));
-        nmax = g->n[k] > nmax ? g->n[k] : nmax;
-    }
-    TRY(alloc0(r, (size_t)nmax * 4, &r->reg));
-    r->view = r->reg;
-    if (g->weak)
-        TRY(alloc0(r, (size_t)nmax * 4, &r->view));
-    TRY(alloc0(r, R6_SIG_WORDS * 4, &r->sig));
-    TRY(alloc0(r, (size_t)(2 * g->ranks * g->cap) * 8, &r->ll));
-    TRY(alloc0(r, R6_DIAG_WORDS * 4, &r->diag));
-    TRY(alloc0(r, sizeof r->cnt, &r->counters));
-    TRY(alloc0(r, (size_t)(3 * g->ranks) * 8, &r->ptrs));
-    if (g->one_device) {
-        /* Every rank shares this device's caches, so a peer load below system scope could
-         * never be stale: kernels/kl.h keeps a table of the words each rank read before and
-         * kl_load_policy returns those, as a GPU's cache can after a peer GPU wrote. */
-        void *sym;
-        const int on = 1;
-        TRY(rank_symbol(r, "kl_nc_ranks_share_device", &sym));
-        TRY(B->memcpy_htod(r->ctx, (eng_dptr)(uintptr_t)sym, &on, sizeof on, r->s, r->err,
-                           sizeof r->err));
-    }
-    if (g->weak) {
-        void *sym;
-        TRY(rank_symbol(r, "kl_cpu_sysmem", &sym));
-        r->sv.L = (unsigned char *)(uintptr_t)r->reg;
-        r->sv.V = (unsigned char *)(uintptr_t)r->view;
-        r->sv.bytes = (size_t)nmax * 4;
-        pthread_mutex_init(&r->sv.mu, NULL);
-        struct kl_cpu_sysmem *hooks = sym;
-        hooks->release = sv_release;
-        hooks->thread_done = sv_thread_done;
-        hooks->arg = &r->sv;
-    }
-    return B->stream_sync(r->ctx, r->s, r->err, sizeof r->err);
-}
-
-/* Peer access, the pointer table every protocol kernel gets, the reference communicator. */
-static int rank_connect(struct r6_rank *r)
-{
-    struct r6 *g = r->g;
-    const struct eng_backend *B = g->B;
-    uint64_t table[3 * R6_MAX_RANKS];
-    for (int j = 0; j < g->ranks; j++) {
-        if (j != r->rank && !g->emulated && !g->one_device) {
-            if (!B->peer_enable) {
-                snprintf(r->err, sizeof r->err, "the %s backend cannot enable peer access", B->name);
-                return -1;
+    int max_ranks = 0;
+    bool dispatch = false; /* the suite's "pattern": 1 is the EP dispatch, else the all-reduce */
+    for (size_t i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, "pattern") == 0)
+            dispatch = m->params[i].value > 0.5 && m->params[i].value < 1.5;
+    for (size_t k = 0; k < sizeof needed / sizeof *needed; k++) {
+        bool found = false;
+        for (size_t i = 0; i < m->nparams; i++)
+            if (strcmp(m->params[i].name, needed[k]) == 0) {
+                found = true;
+                if (!strcmp(needed[k], "max_ranks"))
+                    max_ranks = (int)m->params[i].value;
             }
-            TRY(B->peer_enable(r->ctx, g->rk[j].ctx, r->err, sizeof r->err));
-        }
-        table[j] = g->rk[j].view;
-        table[g->ranks + j] = g->rk[j].sig;
-        table[2 * g->ranks + j] = g->rk[j].ll;
-    }
-    TRY(B->memcpy_htod(r->ctx, r->ptrs, table, (size_t)(3 * g->ranks) * 8, r->s, r->err,
-                       sizeof r->err));
-    if (g->nccl) {
-        void *stream = B->stream_native ? B->stream_native(r->ctx, r->s) : NULL;
-        (void)stream; /* makes this rank's device current for the library */
-        int rc = g->nccl->CommInitRank(&r->comm, g->ranks, g->nid, r->rank);
-        if (rc != 0) {
-            snprintf(r->err, sizeof r->err, "ncclCommInitRank(rank %d of %d) failed: %s (%d)",
-                     r->rank, g->ranks, g->nccl->GetErrorString(rc), rc);
-            r->comm = NULL;
+        if (!found) {
+            snprintf(err, errlen, "%s: rung 6 needs the parameter \"%s\" (docs/multi-gpu.md)",
+                     m->path, needed[k]);
             return -1;
         }
     }
-    return B->stream_sync(r->ctx, r->s, r->err, sizeof r->err);
-}
-
-static unsigned grid_for(const struct r6 *g, int64_t n)
-{
-    int64_t b = (n + g->threads - 1) / g->threads;
-    return (unsigned)(b < 1 ? 1 : b > (int64_t)g->blocks * 4 ? (int64_t)g->blocks * 4 : b);
-}
-
-/* One collective: inputs for this call, the protocol, the reference, the check. */
-static int rank_call(struct r6_rank *r, int k, uint32_t seq, uint32_t tag, int call, bool check)
-{
-    struct r6 *g = r->g;
-    const struct eng_backend *B = g->B;
-    int64_t n = g->n[k];
-    int rank = r->rank, ranks = g->ranks, lag = g->lag_rank;
-    uint32_t last = (uint32_t)(g->calls + g->nsizes), spin = g->spin;
-    int64_t ll_max = g->ll_max, cap = g->cap;
-    unsigned blk[3] = {g->threads, 1, 1}, grid[3] = {grid_for(g, n), 1, 1};
-    void *ga[] = {&r->inp[k], &n, &rank, &tag};
-    TRY(B->launch(r->ctx, r->kgen, grid, blk, 0, r->s, ga, r->err, sizeof r->err));
-    eng_dptr diag0 = g->rk[0].diag;
-    int skew = g->skew;
-    void *aa[] = {&r->out[k], &r->inp[k], &r->reg, &r->ptrs, &diag0, &n, &rank, &ranks, &seq,
-                  &ll_max, &cap, &spin, &lag, &last};
-    void *da[] = {&r->out[k], &r->inp[k], &r->reg, &r->ptrs, &diag0, &n, &rank, &ranks, &seq,
-                  &skew, &spin};
-    unsigned agrid[3] = {g->blocks, 1, 1};
-    TRY(B->launch(r->ctx, r->kar, agrid, blk, 0, r->s, g->pattern == R6_DISPATCH ? da : aa,
-                  r->err, sizeof r->err));
-    if (g->nccl) {
-        void *stream = B->stream_native(r->ctx, r->s);
-        int rc = g->nccl->AllReduce((const void *)(uintptr_t)r->inp[k], (void *)(uintptr_t)r->ref[k],
-                                    (size_t)n, ENG_NCCL_FLOAT32, ENG_NCCL_SUM, r->comm, stream);
-        if (rc != 0) {
-            snprintf(r->err, sizeof r->err, "ncclAllReduce failed: %s (%d)",
-                     g->nccl->GetErrorString(rc), rc);
-            return -1;
-        }
-    }
-    if (!check)
-        return 0;
-    eng_dptr cnt = r->counters + (eng_dptr)(16 * k), ref = g->nccl ? r->ref[k] : 0;
-    uint32_t ucall = (uint32_t)call;
-    void *ca[] = {&r->out[k], &ref, &cnt, &n, &ranks, &tag, &ucall};
-    void *dc[] = {&r->out[k], &cnt, &n, &rank, &ranks, &tag, &ucall, &seq, &skew};
-    if (g->pattern == R6_DISPATCH)
-        grid[0] = grid_for(g, n * ranks);
-    return B->launch(r->ctx, r->kchk, grid, blk, 0, r->s, g->pattern == R6_DISPATCH ? dc : ca,
-                     r->err, sizeof r->err);
-}
-
-/* Every rank waits here after each collective until all have finished it; a rank that left
- * (an error) breaks the step so that the others go on. */
-static void step_wait(struct r6 *g)
-{
-    if (g->coro) { /* a rank that returned is no longer waited for there */
-        cpu_ranks_barrier(NULL, NULL);
-        return;
-    }
-    pthread_mutex_lock(&g->step_mu);
-    unsigned gen = g->step_gen;
-    if (++g->step_waiting == g->ranks) {
-        g->step_waiting = 0;
-        g->step_gen++;
-        pthread_cond_broadcast(&g->step_cv);
-    } else {
-        while (gen == g->step_gen && !g->step_broken)
-            pthread_cond_wait(&g->step_cv, &g->step_mu);
-    }
-    pthread_mutex_unlock(&g->step_mu);
-}
-
-static void step_break(struct r6 *g)
-{
-    pthread_mutex_lock(&g->step_mu);
-    g->step_broken = true;
-    pthread_cond_broadcast(&g->step_cv);
-    pthread_mutex_unlock(&g->step_mu);
-}
-
-static int rank_run(struct r6_rank *r)
-{
-    struct r6 *g = r->g;
-    const struct eng_backend *B = g->B;
-    /* One collective per size first, each synchronised: the library's first calls after
-     * registering its buffers. The checked calls then start from buffers that held data. */
-    for (int k = 0; k < g->nsizes; k++) {
-        set_step(r, ST_QUEUE, -1);
-        TRY(rank_call(r, k, (uint32_t)k + 1, g->changing ? 0x5eedu : 0u, -1, false));
-        set_step(r, ST_SYNC, -1);
-        TRY(B->stream_sync(r->ctx, r->s, r->err, sizeof r->err));
-    }
-    const uint32_t first_seq = (uint32_t)g->nsizes + 1;
-    for (int c = 0; c < g->calls; c++) {
-        set_step(r, ST_QUEUE, c);
-        TRY(rank_call(r, c % g->nsizes, first_seq + (uint32_t)c,
-                      g->changing ? (uint32_t)c + 1 : 0u, c, true));
-        if (g->sync_each || g->lockstep) {
-            set_step(r, ST_SYNC, c);
-            TRY(B->stream_sync(r->ctx, r->s, r->err, sizeof r->err));
-        }
-        if (g->lockstep)
-            step_wait(g);
-    }
-    set_step(r, ST_SYNC, g->calls - 1);
-    TRY(B->stream_sync(r->ctx, r->s, r->err, sizeof r->err));
-    set_step(r, ST_READ, g->calls - 1);
-    TRY(B->memcpy_dtoh(r->ctx, r->cnt, r->counters, sizeof r->cnt, r->s, r->err, sizeof r->err));
-    if (r->rank == 0)
-        TRY(B->memcpy_dtoh(r->ctx, r->diagh, r->diag, sizeof r->diagh, r->s, r->err,
-                           sizeof r->err));
+    /* The plain unit test: two ranks, one call per size with a synchronisation after each,
+     * the same inputs every call, nobody lagging. */
+    static const struct r6_check base = {"unit-test-tp2", 2, 0, 0, 3, 1, 3, 0};
+    static const struct r6_check checks[] = {
+        /* many calls back to back, inputs changing every call (aiter-4812's regression test) */
+        {"tp2-changing", 2, 1, 0, 3, 0, 0, 0},
+        /* the same, inputs constant: stale contents equal fresh ones, the lesson's contrast */
+        {"tp2-constant", 2, 0, 0, 3, 0, 0, 0},
+        /* one rank lags every call: a rank one call ahead meets a reader still in the last one */
+        {"tp2-lag", 2, 1, 2, 3, 0, 0, 0},
+        /* one size only: every call lands in the same place (aiter-6446's review remark) */
+        {"tp2-lag-one-size", 2, 1, 2, 1, 0, 0, 0},
+        {"tp4-changing", 4, 1, 0, 3, 0, 0, 0},
+        {"tp4-lag", 4, 1, 4, 3, 0, 0, 0},
+    };
+    /* EP: the dispatch of a MoE layer. Its unit test routes evenly with the same tokens every
+     * call and synchronises after each; a model routes unevenly, differently every call, with
+     * the calls of its layers queued back to back. */
+    static const struct r6_check ep_base = {"unit-test-ep2", 2, 0, 0, 3, 1, 3, 0};
+    static const struct r6_check ep_checks[] = {
+        {"ep2-changing", 2, 1, 0, 3, 0, 0, 1},
+        /* constant tokens: the lesson's contrast again */
+        {"ep2-constant", 2, 0, 0, 3, 0, 0, 1},
+        /* an even split with changing tokens: what is left of the model when routing is uniform */
+        {"ep2-even-changing", 2, 1, 0, 3, 0, 0, 0},
+        {"ep4-changing", 4, 1, 0, 3, 0, 0, 1},
+    };
+    /* A suite whose bug needs a peer says how many ranks its own unit test ran with
+     * ("unit_ranks": 1, flydsl-1214's one-GPU test): the lesson is that test passing. */
+    struct r6_check unit = dispatch ? ep_base : base;
+    for (size_t i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, "unit_ranks") == 0 && m->params[i].value > 0.5 && m->params[i].value < 1.5)
+            unit = (struct r6_check){"unit-test-tp1", 1, 0, 0, 3, 1, 3, 0};
+    const struct r6_check *b0 = &unit;
+    const struct r6_check *table = dispatch ? ep_checks : checks;
+    size_t count = dispatch ? sizeof ep_checks / sizeof *ep_checks : sizeof checks / sizeof *checks;
+    if (o->baseline)
+        add(m, suite_ref, o, list, n, b0, true, dispatch);
+    for (size_t i = 0; i < count; i++)
+        if (table[i].ranks <= max_ranks)
+            add(m, suite_ref, o, list, n, &table[i], false, dispatch);
     return 0;
 }
 
-static void main_barrier(void *arg)
+static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
-    pthread_barrier_wait(&((struct r6 *)arg)->bar);
+    return eng_rung6_plan(b->m, b->suite_ref, b->o, b->list, b->n, err, errlen);
 }
 
-/* The ranks and the main thread meet: emulated ranks (coroutines of one OS thread) meet among
- * themselves first, and the last of them meets the main thread for all. */
-static void meet_main(struct r6 *g)
-{
-    if (g->coro)
-        cpu_ranks_barrier(main_barrier, g);
-    else
-        pthread_barrier_wait(&g->bar);
-}
-
-static void rank_main_co(void *arg)
-{
-    struct r6_rank *r = arg;
-    struct r6 *g = r->g;
-    r->rc = rank_setup(r);
-    meet_main(g); /* everyone allocated: pointers can be exchanged */
-    bool all_ok = true;
-    for (int j = 0; j < g->ranks; j++)
-        all_ok &= g->rk[j].rc == 0;
-    if (all_ok)
-        r->rc = rank_connect(r);
-    meet_main(g); /* connected */
-    for (int j = 0; j < g->ranks; j++)
-        all_ok &= __atomic_load_n(&g->rk[j].rc, __ATOMIC_ACQUIRE) == 0;
-    meet_main(g); /* the main thread says ready */
-    if (all_ok)
-        r->rc = rank_run(r);
-    if (g->lockstep && !g->coro)
-        step_break(g); /* done, or gone: nobody waits for this rank any more */
-    set_step(r, ST_DONE, r->call);
-    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
-}
-
-static void *rank_main(void *arg)
-{
-    rank_main_co(arg);
-    return NULL;
-}
-
-/* The OS thread of every emulated rank: one seeded scheduler runs them as coroutines. */
-static void *ranks_main(void *arg)
-{
-    struct r6 *g = arg;
-    void *args[R6_MAX_RANKS];
-    for (int r = 0; r < g->ranks; r++)
-        args[r] = &g->rk[r];
-    cpu_ranks_run((unsigned)g->ranks, rank_main_co, args, g->s->seed);
-    return NULL;
-}
-
-static void rank_free(struct r6 *g, struct r6_rank *r)
-{
-    const struct eng_backend *B = g->B;
-    if (r->comm)
-        (void)g->nccl->CommDestroy(r->comm);
-    if (!r->ctx)
-        return;
-    if (r->s)
-        B->stream_destroy(r->ctx, r->s);
-    eng_dptr bufs[] = {r->inp[0], r->inp[1], r->inp[2], r->out[0], r->out[1], r->out[2],
-                       r->ref[0], r->ref[1], r->ref[2], r->reg, r->view != r->reg ? r->view : 0,
-                       r->sig, r->ll, r->diag, r->ptrs, r->counters};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        if (bufs[i])
-            B->mem_free(r->ctx, bufs[i]);
-    if (r->mod)
-        B->module_unload(r->ctx, r->mod);
-    B->close(r->ctx);
-    if (g->weak && r->sv.L)
-        pthread_mutex_destroy(&r->sv.mu);
-}
-
-static void human(int64_t b, char *out, size_t n)
-{
-    if (b >= (1 << 20) && b % (1 << 20) == 0)
-        snprintf(out, n, "%lld MiB", (long long)(b >> 20));
-    else if (b >= 1024 && b % 1024 == 0)
-        snprintf(out, n, "%lld KiB", (long long)(b >> 10));
-    else
-        snprintf(out, n, "%lld B", (long long)b);
-}
-
-static void append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t l = strlen(buf);
-    if (l + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + l, n - l, fmt, ap);
-    va_end(ap);
-}
-
-/* Which path of the protocol a message size takes, for the report. */
-static const char *path_name(const struct r6 *g, int k)
-{
-    if (g->pattern == R6_DISPATCH)
-        return "dispatch";
-    return g->n[k] <= g->ll_max ? "LL path" : "registered path";
-}
-
-static int get(const struct eng_values *v, const char *name, int64_t *out, char *err, size_t n)
-{
-    return eng_values_eval(v, name, out, err, n);
-}
-
-/* Reads the suite and the check's keys into g. Returns 0, 1 (skip, reason in err) or -1. */
-static int configure(struct r6 *g, const struct eng_manifest *m, char *err, size_t errlen)
-{
-    const struct eng_check_spec *s = g->s;
-    struct eng_values v;
-    if (eng_values_make(m, s->nshapes ? &s->shapes[0] : NULL, NULL, NULL, &v, err, errlen) != 0)
-        return -1;
-    int64_t x[16];
-    const char *names[] = {"ranks", "calls", "changing", "lag", "nsizes", "sync_each", "size_a",
-                           "size_b", "size_c", "ll_threshold"};
-    int rc = 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names && rc == 0; i++)
-        rc = get(&v, names[i], &x[i], err, errlen);
-    int64_t blocks = 8, threads = 256, scale = 1, cpu_calls = 0, pattern = 0, skew = 1;
-    if (rc == 0) {
-        /* optional: a suite without them is an all-reduce; a check without skew routes unevenly */
-        (void)(get(&v, "pattern", &pattern, err, errlen) == 0 || (pattern = 0));
-        (void)(get(&v, "skew", &skew, err, errlen) == 0 || (skew = 1));
-    }
-    if (rc == 0 && g->emulated) {
-        (void)(get(&v, "cpu_blocks", &blocks, err, errlen) == 0 || (blocks = 2));
-        (void)(get(&v, "cpu_threads", &threads, err, errlen) == 0 || (threads = 64));
-        (void)(get(&v, "cpu_scale", &scale, err, errlen) == 0 || (scale = 256));
-        (void)(get(&v, "cpu_calls", &cpu_calls, err, errlen) == 0 || (cpu_calls = 0));
-    } else if (rc == 0) {
-        (void)(get(&v, "blocks", &blocks, err, errlen) == 0 || (blocks = 8));
-        (void)(get(&v, "threads", &threads, err, errlen) == 0 || (threads = 256));
-    }
-    err[0] = '\0';
-    eng_values_free(&v);
-    if (rc != 0)
-        return -1;
-    g->pattern = pattern == 1 ? R6_DISPATCH : R6_ALLREDUCE;
-    g->skew = skew != 0;
-    g->ranks = (int)x[0];
-    g->calls = (int)x[1];
-    if (g->emulated && cpu_calls > 0 && !s->baseline)
-        g->calls = (int)cpu_calls;
-    g->changing = x[2] != 0;
-    g->lag_rank = (int)x[3] - 1;
-    g->nsizes = (int)(x[4] < 1 ? 1 : x[4] > 3 ? 3 : x[4]);
-    g->sync_each = x[5] != 0;
-    g->scale = scale < 1 ? 1 : scale;
-    if (g->ranks < (s->baseline ? 1 : 2) || g->ranks > R6_MAX_RANKS || g->calls < 1 || g->calls > 100000 ||
-        blocks < 1 || blocks > R6_MAX_BLOCKS || threads < 32 || threads > 1024) {
-        snprintf(err, errlen, "rung 6: ranks %d (2..%d; 1 for a unit test), calls %d, blocks %lld (1..%d), threads %lld "
-                 "(32..1024) out of range", g->ranks, R6_MAX_RANKS, g->calls, (long long)blocks,
-                 R6_MAX_BLOCKS, (long long)threads);
-        return -1;
-    }
-    g->blocks = (unsigned)blocks;
-    g->threads = (unsigned)threads;
-    int64_t nmax_ll = 0;
-    for (int k = 0; k < 3; k++) {
-        g->bytes[k] = x[6 + k] / g->scale;
-        g->n[k] = g->bytes[k] / 4;
-        if (g->n[k] < 1 || g->n[k] > ((int64_t)1 << 31)) {
-            snprintf(err, errlen, "rung 6: size %d (%lld bytes) out of range", k, (long long)g->bytes[k]);
-            return -1;
-        }
-    }
-    g->ll_max = x[9] / g->scale / 4;
-    for (int k = 0; k < 3; k++)
-        if (g->n[k] <= g->ll_max && g->n[k] > nmax_ll)
-            nmax_ll = g->n[k];
-    g->cap = nmax_ll > 0 ? nmax_ll : 1;
-    /* The give-up bound: a few seconds of polling on a GPU; on the cpu backend a poll of a
-     * block that only waits costs a nap of tens of microseconds. */
-    g->spin = g->B->caps.poll_spins;
-    if (g->lag_rank >= g->ranks)
-        g->lag_rank = g->ranks - 1;
-    return 0;
-}
-
-static void result_print_exit(struct eng_check_result *out)
-{
-    char *rt = eng_check_result_json(out);
-    printf("{\"result\":%s,\"last\":true}\n", rt); /* its rank threads are stuck: it exits */
-    fflush(stdout);
-    free(rt);
-    _exit(0);
-}
-
-void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                   struct eng_check_result *out)
-{
-    eng_check_result_init(out);
-    snprintf(out->oracle, sizeof out->oracle, "%s", s->baseline ? "reference" : "reference+no-hang");
-    struct r6 *g = xcalloc(1, sizeof *g);
-    g->s = s;
-    char err[768] = "";
-    struct eng_manifest *m = NULL;
-    char *src = NULL;
-    bool said_ready = false;
-    int started = 0;
-    g->B = eng_backend_find(s->backend);
-    if (!g->B) {
-        snprintf(out->detail, sizeof out->detail, "setup: unknown backend '%s'", s->backend);
-        goto done;
-    }
-    g->emulated = g->B->caps.emulated;
-    g->weak = g->B->caps.weak_memory && s->schedule == ENG_SCHED_ADVERSARIAL;
-    char why[512];
-    if (g->B->load(why, sizeof why) != 0) {
-        snprintf(out->detail, sizeof out->detail, "setup: the %s backend is not available: %s",
-                 g->B->name, why);
-        goto done;
-    }
-    if (!(m = eng_manifest_load(s->suite, NULL, err, sizeof err))) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
-        goto done;
-    }
-    g->entry = strcmp(s->variant, "buggy") == 0 ? m->entry_buggy : m->entry_fixed;
-    if (!g->entry || configure(g, m, err, sizeof err) != 0) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s",
-                 g->entry ? err : "the suite has no such variant");
-        goto done;
-    }
-    char sz[3][32];
-    for (int k = 0; k < 3; k++)
-        human(g->bytes[k], sz[k], sizeof sz[k]);
-    snprintf(out->shape, sizeof out->shape, "%s%d %s x%d calls%s%s%s",
-             g->pattern == R6_DISPATCH ? "ep" : "tp", g->ranks,
-             g->nsizes == 1 ? sz[0] : "3 sizes", g->calls, g->changing ? " changing" : " constant",
-             g->lag_rank >= 0 ? " lag" : "",
-             g->pattern != R6_DISPATCH ? "" : g->skew ? " skewed" : " even");
-    out->repeats = g->calls;
-    int ndev = 0;
-    if (g->B->device_count(&ndev, err, sizeof err) != 0 ||
-        g->B->device_info(g->emulated ? s->device : 0, &g->info, err, sizeof err) != 0) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
-        goto done;
-    }
-    /* One GPU can still host every rank (one context, a stream per rank, all blocks resident
-     * at once): the protocol's logic, its bounded waits and a lagging rank run on real hardware,
-     * but no memory is crossed between devices, so an ordering bug between GPUs cannot show. */
-    const char *one = getenv("KLADDER_RUNG6_ONE_DEVICE");
-    g->one_device = !g->emulated && one && strcmp(one, "1") == 0;
-    if (!g->emulated && !g->one_device && ndev < g->ranks) {
-        out->verdict = CDB_SKIP;
-        snprintf(out->detail, sizeof out->detail,
-                 "needs %d %s devices, %d visible (the cpu backend emulates the ranks; "
-                 "KLADDER_RUNG6_ONE_DEVICE=1 puts every rank on one GPU)", g->ranks,
-                 g->B->name, ndev);
-        goto done;
-    }
-    if (!g->emulated && (!g->B->peer_enable || !g->B->stream_native)) {
-        out->verdict = CDB_SKIP;
-        snprintf(out->detail, sizeof out->detail, "the %s backend has no peer access", g->B->name);
-        goto done;
-    }
-    /* Compile once; every rank loads the same code object. */
-    const struct embed_file *h = embed_find("kernels/kl.h");
-    if (!(src = eng_manifest_source(m, err, sizeof err)) || !h) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", h ? err : "kernels/kl.h is not built in");
-        goto done;
-    }
-    char target[96];
-    g->B->compile_target(&g->info, s->wave, target, sizeof target);
-    char *log = xmalloc(16384);
-    log[0] = '\0';
-    if (eng_compile_cached(g->B, target, m->source, (const char *)h->data, src, NULL, &g->code,
-                           &g->code_len, NULL, log, 16384) != 0) {
-        snprintf(out->detail, sizeof out->detail, "setup: compiling %s for %s failed: %.900s",
-                 m->source, target, log);
-        free(log);
-        goto done;
-    }
-    free(log);
-    /* The reference collective. The dispatch's reference is exact without one: every rank can
-     * say which element of which source it must hold. */
-    snprintf(g->ref_desc, sizeof g->ref_desc, "%s",
-             g->pattern == R6_DISPATCH ? "the elements each source rank sent, by the call's routing, "
-                                         "checked on the device"
-                                       : "the exact sum, on the device");
-    if (g->one_device && g->pattern == R6_ALLREDUCE)
-        snprintf(g->ref_desc, sizeof g->ref_desc,
-                 "the exact sum, on the device (NCCL wants one GPU per rank)");
-    if (!g->emulated && !g->one_device && g->pattern == R6_ALLREDUCE) {
-        char nwhy[512];
-        g->nccl = eng_nccl_load(g->B->caps.collectives, nwhy, sizeof nwhy);
-        if (g->nccl && g->nccl->GetUniqueId(&g->nid) != 0)
-            g->nccl = NULL;
-        if (g->nccl) {
-            char d[560];
-            eng_nccl_describe(g->nccl, g->B->caps.collectives, d, sizeof d);
-            snprintf(g->ref_desc, sizeof g->ref_desc, "%s", d);
-        } else {
-            snprintf(g->ref_desc, sizeof g->ref_desc, "the exact sum, on the device (%.500s)", nwhy);
-        }
-    }
-
-    g->coro = g->emulated;
-    pthread_barrier_init(&g->bar, NULL, g->coro ? 2u : (unsigned)g->ranks + 1);
-    g->lockstep = g->emulated && g->lag_rank < 0;
-    pthread_mutex_init(&g->step_mu, NULL);
-    pthread_cond_init(&g->step_cv, NULL);
-    g->bar_init = true;
-    pthread_t tids[R6_MAX_RANKS];
-    for (int r = 0; r < g->ranks; r++) {
-        g->rk[r].g = g;
-        g->rk[r].rank = r;
-    }
-    for (int r = 0; r < (g->coro ? 1 : g->ranks); r++) {
-        if (pthread_create(&tids[r], NULL, g->coro ? ranks_main : rank_main,
-                           g->coro ? (void *)g : &g->rk[r]) != 0)
-            die("rung 6: cannot start a rank thread");
-        started++;
-    }
-    pthread_barrier_wait(&g->bar); /* allocated */
-    pthread_barrier_wait(&g->bar); /* connected */
-    if (ready)
-        ready(arg);
-    said_ready = true;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    pthread_barrier_wait(&g->bar); /* go */
-
-    /* The monitor: a rank whose thread does not come back is reported with where it was,
-     * before the engine's watchdog would stop the whole worker without that detail. */
-    double limit = s->timeout_s > 0 ? s->timeout_s * 0.8 : 48;
-    for (;;) {
-        int done = 0;
-        for (int r = 0; r < g->ranks; r++)
-            done += __atomic_load_n(&g->rk[r].done, __ATOMIC_ACQUIRE);
-        if (done == g->ranks)
-            break;
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
-        if (el > limit) {
-            out->verdict = CDB_HANG;
-            snprintf(out->detail, sizeof out->detail, "the collective did not finish within %.0f s:", el);
-            for (int r = 0; r < g->ranks; r++) {
-                int st = __atomic_load_n(&g->rk[r].step, __ATOMIC_ACQUIRE);
-                int c = __atomic_load_n(&g->rk[r].call, __ATOMIC_ACQUIRE);
-                append(out->detail, sizeof out->detail, " rank %d %s (call %d of %d);", r,
-                       __atomic_load_n(&g->rk[r].done, __ATOMIC_ACQUIRE) ? "finished"
-                                                                        : step_name[st],
-                       c, g->calls);
-            }
-            result_print_exit(out);
-        }
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    for (int r = 0; r < (g->coro ? 1 : g->ranks); r++)
-        pthread_join(tids[r], NULL);
-    started = 0;
-
-    /* Verdict: an error, a wait that gave up (hang), wrong values (fail), or pass. */
-    for (int r = 0; r < g->ranks; r++)
-        if (g->rk[r].rc != 0) {
-            snprintf(out->detail, sizeof out->detail, "rank %d: %s", r,
-                     g->rk[r].err[0] ? g->rk[r].err : "failed");
-            goto done;
-        }
-    const uint32_t *d = g->rk[0].diagh;
-    int64_t bad = 0, first = -1;
-    char per[900] = "";
-    for (int k = 0; k < g->nsizes; k++) {
-        int64_t kb = 0, kref = 0;
-        for (int r = 0; r < g->ranks; r++) {
-            const uint32_t *c = &g->rk[r].cnt[4 * k];
-            kb += c[0];
-            kref += c[3];
-            if (c[0]) {
-                int64_t f = (int64_t)(0xffffffffu - c[2]);
-                first = first < 0 || f < first ? f : first;
-                append(per, sizeof per, " rank %d size %s (%s): %u wrong, calls %lld..%u;", r,
-                       sz[k], path_name(g, k), c[0], (long long)f, c[1] - 1);
-            }
-        }
-        if (!kb)
-            append(per, sizeof per, " size %s (%s): every rank right;", sz[k], path_name(g, k));
-        if (kref)
-            append(per, sizeof per, " the reference collective itself differs from the exact sum "
-                   "in %lld elements at size %s;", (long long)kref, sz[k]);
-        bad += kb;
-    }
-    out->bad_count = bad;
-    out->first_bad = first;
-    if (d[0]) {
-        out->verdict = CDB_HANG;
-        int step = d[3] < 4 ? (int)d[3] : 0;
-        int call = (int)d[2] - g->nsizes - 1, k = call >= 0 ? call % g->nsizes : (int)d[2] - 1;
-        snprintf(out->detail, sizeof out->detail,
-                 "rank %u gave up waiting for %s from rank %u in %scall %d (size %s, block %u) "
-                 "after %u polls: the collective would hang;",
-                 d[1], wait_name[step], d[4], call < 0 ? "warm-up " : "",
-                 call < 0 ? (int)d[2] : call, sz[k], d[5], g->spin);
-    } else {
-        out->verdict = bad ? CDB_FAIL : CDB_PASS;
-    }
-    append(out->detail, sizeof out->detail, "%s reference: %s", per, g->ref_desc);
-    if (g->emulated)
-        append(out->detail, sizeof out->detail, "; cpu backend: %d emulated ranks, sizes divided by "
-               "%lld%s%s", g->ranks, (long long)g->scale,
-               g->pattern == R6_DISPATCH ? "" : " (LL threshold scaled too)",
-               g->weak ? ", peer memory emulated as weakly ordered (docs/multi-gpu.md)" : "");
-    if (g->one_device)
-        append(out->detail, sizeof out->detail, "; all %d ranks on %s device %d "
-               "(KLADDER_RUNG6_ONE_DEVICE): ordering between GPUs is not exercised; a peer load "
-               "below system scope may return a word the rank read before (kl_load_policy)", g->ranks,
-               g->B->name, g->s->device);
-    if (g->info.compute_partition[0] || g->info.memory_partition[0])
-        append(out->detail, sizeof out->detail, "; partition %s/%s", g->info.compute_partition,
-               g->info.memory_partition);
-
-done:
-    if (!said_ready && ready)
-        ready(arg);
-    if (!started)
-        for (int r = 0; r < g->ranks && r < R6_MAX_RANKS; r++)
-            rank_free(g, &g->rk[r]);
-    if (g->bar_init) {
-        pthread_barrier_destroy(&g->bar);
-        pthread_mutex_destroy(&g->step_mu);
-        pthread_cond_destroy(&g->step_cv);
-    }
-    free(g->code);
-    free(src);
-    eng_manifest_free(m);
-    free(g);
-}
+/* Rung 6 reads its suite's integer "params" (docs/multi-gpu.md): its settings object is {}.
+ * Its checks run the protocol over several ranks (engine/rungs/rung6_ranks.c), each with its own contexts
+ * and rank threads, and plan their own baseline. */
+const struct eng_rung eng_rung6 = {
+    .number = 6,
+    .name = "multi-GPU protocols",
+    .plan = plan,
+    .plans_baseline = true,
+    .owns_kernels = true,
+    .run = eng_rung6_run,
+};

@@ -34,6 +34,7 @@
 #include "engine/codeobj/elf_build_id.h"
 #include "engine/codeobj/elf_exports.h"
 #include "engine/rung.h"
+#include "engine/rungs/rung7.h"
 #include "casedb/results_query.h"
 #include "common/fileio.h"
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/manifest.h"
 #include "engine/model/model_check.h"
@@ -147,6 +148,48 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
     eng_exec_check(s, ready, arg, out);
 }
 
+/* A run of rung 8 is the user's evaluation (--e2e) or the built-in model (--suite model, --case
+ * ID), never a suite's: the runner loads no suite for it. */
+static bool claim(const struct eng_run_opts *o, struct eng_run_claim *c)
+{
+    if (o->e2e) {
+        *c = (struct eng_run_claim){ENG_E2E_SUITE, "user", "evaluation command"};
+        return true;
+    }
+    if (o->model) {
+        *c = (struct eng_run_claim){o->model_large ? ENG_MODEL_LARGE_SUITE : ENG_MODEL_SUITE,
+                                    o->model_case ? "both" : "fixed", "model"};
+        return true;
+    }
+    return false;
+}
+
+static int plan_claimed(const struct eng_run_opts *o, const char *uuid,
+                        const struct eng_plan_opts *po, struct eng_planned **list, size_t *n,
+                        char *err, size_t errlen)
+{
+    if (!o->e2e)
+        return eng_rung8_plan_model(o->model_case, o->model_large, po, list, n, err, errlen);
+    /* the evaluation's output is kept beside the database, named by the run */
+    struct eng_e2e e = *o->e2e;
+    char *dir = paths_data_dir();
+    char *log = xasprintf("%s/e2e/%s.log", dir, uuid);
+    e.log = log;
+    eng_rung8_plan_e2e(&e, po, list, n);
+    free(log);
+    free(dir);
+    return 0;
+}
+
+/* What the evaluation printed before it hung; a model check hangs in a kernel like any other. */
+static const char *hang_note(const struct eng_check_spec *s, char *note, size_t n)
+{
+    if (!s->e2e)
+        return NULL;
+    eng_e2e_hang_note(s, note, n);
+    return "evaluation command";
+}
+
 const struct eng_rung eng_rung8 = {
     .number = 8,
     .name = "end-to-end score",
@@ -155,4 +198,8 @@ const struct eng_rung eng_rung8 = {
     .plan = plan,
     .plans_baseline = true,
     .run = run,
+    .claim = claim,
+    .plan_claimed = plan_claimed,
+    .hang_note = hang_note,
+    .runs_model = true,
 };

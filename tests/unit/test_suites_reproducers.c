@@ -13,6 +13,9 @@
 #include <cmocka.h>
 
 #include "engine/rung.h"
+#include "engine/rungs/rung1.h"
+#include "engine/rungs/rung4.h"
+#include "engine/rungs/rung5.h"
 #include "engine/manifest.h"
 #include "engine/plan.h"
 

@@ -1,0 +1,33 @@
+/* The reporters a run's options ask for (engine/report/report.h), and the run's verdict name
+ * the reports print. */
+#include "engine/report/report.h"
+
+#include <stdlib.h>
+
+#include "casedb/results.h"
+#include "common/xalloc.h"
+
+const char *eng_summary_verdict_name(const struct eng_summary *s)
+{
+    return s->is_inconclusive ? "inconclusive" : cdb_verdict_name(s->verdict);
+}
+
+struct eng_reporter **eng_reporters_open(const struct eng_run_opts *o, char *err, size_t errlen)
+{
+    struct eng_reporter **r = xcalloc(7, sizeof *r);
+    size_t n = 0;
+    r[n++] = o->json ? eng_report_json() : eng_report_text();
+    if (o->progress)
+        r[n++] = eng_report_progress();
+    if (o->junit)
+        r[n++] = eng_report_junit(o->junit);
+    if (o->db)
+        r[n++] = eng_report_db(o->db);
+    if (o->events_fd >= 0 && !(r[n++] = eng_report_events(o->events_fd, err, errlen))) {
+        for (size_t i = 0; i + 1 < n; i++)
+            r[i]->free(r[i]);
+        free(r);
+        return NULL;
+    }
+    return r;
+}

@@ -1,0 +1,307 @@
+/* A rung is one file and one table entry: a rung 9 defined only here plugs into the table
+ * (engine/rung.h, eng_rung_add), and everything the engine asks of a rung comes from its entry.
+ * With it added, the ladder is nine long, a suite may declare "9" with settings that rung 9's own
+ * parser reads (its unknown keys refused by name), the planner plans its checks beside the plain
+ * unit test, and a run on the cpu backend executes them in workers (this binary, started again
+ * with `run --worker`, adds the rung before it answers) and judges them: the buggy K-tail GEMM of
+ * flydsl-1199 fails rung 9's tail shape, the fixed one passes, the unit test passes both. Removed
+ * again, the ladder is eight long and "9" is refused as before. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "casedb/results.h"
+#include "common/fileio.h"
+#include "common/xalloc.h"
+#include "engine/manifest.h"
+#include "engine/manifest_parse.h"
+#include "engine/plan.h"
+#include "engine/reporter.h"
+#include "engine/rung.h"
+#include "engine/runner.h"
+
+/* ---- rung 9: named shapes from its settings, each a plain launch --------------------------- */
+
+struct rung9_spec {
+    size_t nshapes;
+    struct eng_shape *shapes;
+};
+
+static bool r9_parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
+{
+    static const char *const keys[] = {"shapes", NULL};
+    struct rung9_spec *r = xcalloc(1, sizeof *r);
+    *out = r;
+    return eng_mp_only_keys(p, j, "rungs.9", keys) &&
+           eng_mp_shapes(p, m, j, "shapes", "rungs.9.shapes", true, &r->nshapes, &r->shapes);
+}
+
+static void r9_free(void *settings)
+{
+    struct rung9_spec *r = settings;
+    eng_shapes_free(r->shapes, r->nshapes);
+    free(r);
+}
+
+static int r9_plan(struct eng_plan_builder *b, char *err, size_t errlen)
+{
+    const struct rung9_spec *r = b->m->settings[9];
+    if (!r || r->nshapes == 0) {
+        snprintf(err, errlen, "rung 9 needs \"shapes\"");
+        return -1;
+    }
+    for (size_t i = 0; i < r->nshapes; i++)
+        eng_plan_add(b, r->shapes[i].name, ENG_MODE_PLAIN, false, &r->shapes[i], 1, 0, 0);
+    return 0;
+}
+
+static const struct eng_rung rung9 = {
+    .number = 9,
+    .name = "a test's own rung",
+    .parse = r9_parse,
+    .free_settings = r9_free,
+    .plan = r9_plan,
+};
+
+/* ---- a suite that declares it --------------------------------------------------------------- */
+
+static const char suite_text[] =
+    "{\"format\": \"kladder-suite\", \"version\": 1, \"name\": \"nine\", \"case\": \"flydsl-1199\",\n"
+    " \"source\": \"flydsl_1199.kl\",\n"
+    " \"variants\": {\"fixed\": \"ktail_gemm_fixed\", \"buggy\": \"ktail_gemm_buggy\"},\n"
+    " \"reference\": \"ktail_gemm_ref\",\n"
+    " \"params\": {\"M\": 32, \"N\": 32, \"K\": 128, \"tile_k\": 64},\n"
+    " \"buffers\": [\n"
+    "  {\"name\": \"A\", \"dtype\": \"bf16\", \"shape\": [\"M\", \"K\"], \"role\": \"input\"},\n"
+    "  {\"name\": \"B\", \"dtype\": \"bf16\", \"shape\": [\"N\", \"K\"], \"role\": \"input\"},\n"
+    "  {\"name\": \"C\", \"dtype\": \"f32\", \"shape\": [\"M\", \"N\"], \"role\": \"output\"}],\n"
+    " \"args\": [\"C\", \"A\", \"B\", \"M\", \"N\", \"K\", \"tile_k\"],\n"
+    " \"launch\": {\"block\": [256, 1, 1], \"grid\": [\"ceil(N, 16)\", \"ceil(M, 16)\", 1]},\n"
+    " \"tolerance\": {\"abs\": 0.01, \"rel\": 0.001},\n"
+    " \"baseline\": [{\"M\": 32, \"N\": 32, \"K\": 128, \"tile_k\": 64}],\n"
+    " \"rungs\": {\"9\": %s}}\n";
+
+static char *suite_with(const char *settings)
+{
+    return xasprintf(suite_text, settings);
+}
+
+static char dir[] = "/tmp/kl-rung9-XXXXXX";
+static char *suite_path;
+
+static void add_rung9(void)
+{
+    char err[256];
+    if (eng_rung_add(&rung9, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* ---- the tests -------------------------------------------------------------------------------- */
+
+static void test_table_grows_and_shrinks(void **state)
+{
+    (void)state;
+    char err[512], list[64];
+    assert_int_equal(eng_rung_top(), 8);
+    assert_int_equal(eng_rung_count(), 8);
+    char *text = suite_with("{\"shapes\": [{\"name\": \"k96\", \"K\": 96}]}");
+    struct eng_manifest *m = eng_manifest_parse(text, strlen(text), "nine.json", dir, err, sizeof err);
+    assert_null(m);
+    assert_non_null(strstr(err, "rungs.9: expected a rung number from 1 to 8 as the key"));
+
+    add_rung9();
+    assert_int_equal(eng_rung_top(), 9);
+    assert_int_equal(eng_rung_count(), 9);
+    assert_ptr_equal(eng_rung_nth(8), &rung9);
+    eng_rung_list(list, sizeof list);
+    assert_string_equal(list, "1, 2, 3, 4, 5, 6, 7, 8 and 9");
+    assert_int_not_equal(eng_rung_add(&rung9, err, sizeof err), 0); /* a number once */
+    assert_non_null(strstr(err, "rung 9 is already in the table"));
+    m = eng_manifest_parse(text, strlen(text), "nine.json", dir, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    assert_true(m->has_rung[9]);
+    const struct rung9_spec *r = m->settings[9];
+    assert_int_equal(r->nshapes, 1);
+    assert_string_equal(r->shapes[0].name, "k96");
+    eng_manifest_free(m);
+    free(text);
+
+    text = suite_with("{\"shape\": []}");
+    m = eng_manifest_parse(text, strlen(text), "nine.json", dir, err, sizeof err);
+    assert_null(m);
+    assert_non_null(strstr(err, "rungs.9"));
+    assert_non_null(strstr(err, "\"shape\""));
+    free(text);
+
+    eng_rung_remove(9);
+    assert_int_equal(eng_rung_top(), 8);
+    assert_null(eng_rung_find(9));
+    text = suite_with("{}");
+    m = eng_manifest_parse(text, strlen(text), "nine.json", dir, err, sizeof err);
+    assert_null(m);
+    assert_non_null(strstr(err, "expected a rung number from 1 to 8 as the key"));
+    free(text);
+}
+
+static void test_plans_beside_the_unit_test(void **state)
+{
+    (void)state;
+    char err[512];
+    add_rung9();
+    struct eng_manifest *m = eng_manifest_load(suite_path, NULL, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    struct eng_plan_opts po = {.backend = "cpu", .wave = 32, .fixed = true, .buggy = true,
+                               .baseline = true, .timeout_s = 60};
+    struct eng_planned *plan = NULL;
+    size_t n = 0;
+    if (eng_plan_rung(m, suite_path, 9, &po, &plan, &n, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    /* per variant: the unit test, then rung 9's two shapes */
+    assert_int_equal(n, 6);
+    size_t rung9_checks = 0, caught_expected = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(plan[i].spec.rung, 9);
+        rung9_checks += strncmp(plan[i].label, "baseline", 8) != 0;
+        caught_expected += plan[i].expect_fail;
+    }
+    assert_int_equal(rung9_checks, 4);
+    assert_int_equal(caught_expected, 2); /* buggy on rung 9's own checks */
+    eng_planned_free(plan, n);
+    eng_manifest_free(m);
+    eng_rung_remove(9);
+}
+
+/* A reporter of the test's own: the verdict of every check, by variant and name. */
+struct seen {
+    struct eng_reporter r;
+    char lines[32][160];
+    size_t n;
+    bool met;
+};
+
+static void seen_done(struct eng_reporter *r, const struct eng_run_info *run, size_t seq,
+                      const struct eng_done *d)
+{
+    (void)run;
+    (void)seq;
+    struct seen *s = (struct seen *)r;
+    if (s->n < 32)
+        snprintf(s->lines[s->n++], sizeof s->lines[0], "%s %s %s", cdb_verdict_name(d->r.verdict),
+                 d->p->spec.variant, d->p->spec.name);
+}
+
+static int seen_end(struct eng_reporter *r, const struct eng_run_info *run,
+                    const struct eng_summary *s, const struct eng_done *checks, size_t n)
+{
+    (void)run;
+    (void)checks;
+    (void)n;
+    ((struct seen *)r)->met = s->met;
+    return 0;
+}
+
+static void seen_free(struct eng_reporter *r) { (void)r; }
+
+static struct seen seen = {.r = {.check_done = seen_done, .end = seen_end, .free = seen_free}};
+
+static struct eng_reporter **open_seen(const struct eng_run_opts *o, char *err, size_t errlen)
+{
+    (void)o;
+    (void)err;
+    (void)errlen;
+    struct eng_reporter **r = xcalloc(2, sizeof *r);
+    r[0] = &seen.r;
+    return r;
+}
+
+static bool saw(const char *line)
+{
+    for (size_t i = 0; i < seen.n; i++)
+        if (!strcmp(seen.lines[i], line))
+            return true;
+    return false;
+}
+
+static void test_runs_in_workers(void **state)
+{
+    (void)state;
+    add_rung9();
+    static char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    assert_true(len > 0);
+    exe[len] = '\0';
+    struct eng_run_opts o = {.exe = exe, .backend = "cpu", .schedule = ENG_SCHED_DEFAULT,
+                             .seed = 1, .timeout_s = 120, .fixed = true, .buggy = true,
+                             .events_fd = -1, .open_reports = open_seen};
+    struct eng_run_target t = {.suite = suite_path, .rung = 9};
+    int status = eng_run(&o, &t, 1);
+    for (size_t i = 0; i < seen.n; i++)
+        print_message("# %s\n", seen.lines[i]);
+    assert_int_equal(seen.n, 6);
+    assert_true(saw("pass fixed unit-test-M32-N32-K128-tile_k64"));
+    assert_true(saw("pass buggy unit-test-M32-N32-K128-tile_k64"));
+    assert_true(saw("pass fixed k96"));
+    assert_true(saw("fail buggy k96"));
+    assert_true(saw("pass fixed k160"));
+    assert_true(saw("fail buggy k160"));
+    assert_true(seen.met);
+    assert_int_equal(status, 0);
+    eng_rung_remove(9);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    char err[512];
+    if (!mkdtemp(dir))
+        return -1;
+    size_t klen = 0;
+    char *kernel = file_read_all("kernels/flydsl_1199.kl", &klen, err, sizeof err);
+    if (!kernel) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    char *kpath = xasprintf("%s/flydsl_1199.kl", dir);
+    char *text = suite_with("{\"shapes\": [{\"name\": \"k96\", \"K\": 96},"
+                            " {\"name\": \"k160\", \"K\": 160}]}");
+    suite_path = xasprintf("%s/nine.json", dir);
+    int rc = file_write_atomic(kpath, kernel, klen, err, sizeof err) ||
+             file_write_atomic(suite_path, text, strlen(text), err, sizeof err);
+    free(kernel);
+    free(kpath);
+    free(text);
+    return rc ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char *cmd = xasprintf("rm -rf '%s'", dir);
+    int rc = system(cmd);
+    free(cmd);
+    free(suite_path);
+    return rc == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    /* the runner starts this binary again as its worker: rung 9 must be in that table too */
+    if (argc == 3 && !strcmp(argv[1], "run") && !strcmp(argv[2], "--worker")) {
+        add_rung9();
+        return eng_worker_main();
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_grows_and_shrinks),
+        cmocka_unit_test(test_plans_beside_the_unit_test),
+        cmocka_unit_test(test_runs_in_workers),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
