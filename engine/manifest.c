@@ -483,7 +483,8 @@ static bool parse_rungs(struct eng_mparse *p, struct eng_manifest *m, const cJSO
     return true;
 }
 
-static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+/* format, version, name, source, case, control and the titles. */
+static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
         return eng_mp_bad(p, "(top)", "expected a JSON object");
@@ -508,7 +509,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         return false;
     if (strstr(m->source, "..") || m->source[0] == '/')
         return eng_mp_bad(p, "source", "expected a file name beside the manifest, got \"%s\"", m->source);
+    return true;
+}
 
+/* The kernels: variants.fixed, variants.buggy and the reference, by entry point name. */
+static bool parse_entries(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "variants");
     if (!cJSON_IsObject(v))
         return eng_mp_bad(p, "variants", "expected an object {\"fixed\": ENTRY, \"buggy\": ENTRY}");
@@ -526,7 +532,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         if (entries[i] && !is_ident(entries[i]))
             return eng_mp_bad(p, efields[i], "expected a kernel entry point name (letters, digits, _), got \"%s\"",
                        entries[i]);
+    return true;
+}
 
+/* "params": each parameter's default value. */
+static bool parse_params(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     const cJSON *pa = cJSON_GetObjectItemCaseSensitive(root, "params");
     if (!cJSON_IsObject(pa))
         return eng_mp_bad(p, "params", "expected an object of default values {\"M\": 128}");
@@ -548,7 +559,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
         q->value = it->valuedouble;
         q->integral = is_whole(it->valuedouble) && fabs(it->valuedouble) < 9e15;
     }
+    return true;
+}
 
+/* "tiles", the accepted values of tile parameters; "tuned", the shapes with a tuned entry. */
+static bool parse_tiles(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     const cJSON *ti = cJSON_GetObjectItemCaseSensitive(root, "tiles");
     if (ti) {
         if (!cJSON_IsObject(ti))
@@ -576,6 +592,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
     }
     if (!eng_mp_shapes(p, m, root, "tuned", "tuned", false, &m->ntuned, &m->tuned))
         return false;
+    return true;
+}
+
+/* "specialize": the parameters each check's compile is specialised on. */
+static bool parse_specialize(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     const cJSON *sp = cJSON_GetObjectItemCaseSensitive(root, "specialize");
     if (sp) {
         if (!cJSON_IsArray(sp) || cJSON_GetArraySize(sp) < 1)
@@ -591,7 +613,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
             m->specialize[m->nspecialize++] = xstrdup(it->valuestring);
         }
     }
+    return true;
+}
 
+/* "buffers": name, dtype, role, init, shape and padding of each, then its value rules. */
+static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     const cJSON *bu = cJSON_GetObjectItemCaseSensitive(root, "buffers");
     if (!cJSON_IsArray(bu) || cJSON_GetArraySize(bu) < 1)
         return eng_mp_bad(p, "buffers", "expected a non-empty array of buffers");
@@ -669,7 +696,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
     for (const cJSON *it = bu->child; it; it = it->next, bi++)
         if (!parse_value_rules(p, m, it, bi))
             return false;
+    return true;
+}
 
+/* "args" and "arg_types": the kernel's arguments, buffers or expressions. */
+static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "args");
     if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 || cJSON_GetArraySize(ar) > 32)
         return eng_mp_bad(p, "args", "expected an array of 1 to 32 buffer names or expressions");
@@ -722,7 +754,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
                 return eng_mp_bad(p, f2, "names no entry of \"args\"");
             }
         }
+    return true;
+}
 
+/* "launch", "reference_launch" and "tolerance". */
+static bool parse_launch(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     if (!get_launch(p, m, cJSON_GetObjectItemCaseSensitive(root, "launch"), "launch", &m->launch))
         return false;
     const cJSON *rl = cJSON_GetObjectItemCaseSensitive(root, "reference_launch");
@@ -740,6 +777,12 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
             !eng_mp_number(p, tol, "rel", "tolerance.rel", 0, 1e30, &m->tol_rel))
             return false;
     }
+    return true;
+}
+
+/* "baseline", the plain unit test's shapes, and "variant_options". */
+static bool parse_baseline(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
     if (!eng_mp_shapes(p, m, root, "baseline", "baseline", false, &m->nbaseline, &m->baseline))
         return false;
     if (m->nbaseline == 0)
@@ -756,8 +799,18 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
     if (!parse_variant_opts(p, vo, "fixed", &m->opt_fixed) ||
         !parse_variant_opts(p, vo, "buggy", &m->opt_buggy))
         return false;
+    return true;
+}
 
-    return parse_rungs(p, m, cJSON_GetObjectItemCaseSensitive(root, "rungs"));
+/* A suite manifest, section by section (docs/engine.md lists the fields); the first mistake
+ * stops it, named by its field. */
+static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
+    return parse_head(p, m, root) && parse_entries(p, m, root) && parse_params(p, m, root) &&
+           parse_tiles(p, m, root) && parse_specialize(p, m, root) &&
+           parse_buffers(p, m, root) && parse_args(p, m, root) && parse_launch(p, m, root) &&
+           parse_baseline(p, m, root) &&
+           parse_rungs(p, m, cJSON_GetObjectItemCaseSensitive(root, "rungs"));
 }
 
 struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char *path,
