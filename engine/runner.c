@@ -362,11 +362,14 @@ static bool check_met(const struct eng_done *d)
     return v == CDB_PASS || v == CDB_SKIP;
 }
 
-static void summarise(struct run *rn, struct eng_summary *s)
+/* What went wrong over a run's checks, for its one verdict. */
+struct tally {
+    bool hang, error, fail;
+};
+
+/* Each check into the summary's counts; whether the run's own expectations hold so far. */
+static void tally_checks(const struct run *rn, struct eng_summary *s, struct tally *t)
 {
-    memset(s, 0, sizeof *s);
-    s->met = true;
-    bool any_hang = false, any_error = false, any_fail = false;
     for (size_t i = 0; i < rn->n; i++) {
         struct eng_done *d = &rn->checks[i];
         enum cdb_verdict v = d->r.verdict;
@@ -377,9 +380,9 @@ static void summarise(struct run *rn, struct eng_summary *s)
         if (d->p->sanitizer[0]) {
             if (!d->met) {
                 s->met = false;
-                any_fail |= v == CDB_FAIL;
-                any_error |= v == CDB_ERROR || v == CDB_CANCELLED;
-                any_hang |= v == CDB_HANG;
+                t->fail |= v == CDB_FAIL;
+                t->error |= v == CDB_ERROR || v == CDB_CANCELLED;
+                t->hang |= v == CDB_HANG;
             }
             continue;
         }
@@ -397,19 +400,24 @@ static void summarise(struct run *rn, struct eng_summary *s)
         }
         if (!d->p->expect_fail && !d->met) {
             s->met = false;
-            any_hang |= v == CDB_HANG;
-            any_error |= v == CDB_ERROR || v == CDB_CANCELLED;
-            any_fail |= v == CDB_FAIL;
+            t->hang |= v == CDB_HANG;
+            t->error |= v == CDB_ERROR || v == CDB_CANCELLED;
+            t->fail |= v == CDB_FAIL;
         }
         if (d->p->expect_fail && (v == CDB_ERROR || v == CDB_CANCELLED)) {
             s->met = false;
-            any_error = true;
+            t->error = true;
         }
         if (d->p->control && v != CDB_SKIP && v != CDB_CANCELLED) {
             s->control_checks++;
             s->false_alarms += v != CDB_PASS;
         }
     }
+}
+
+/* Per (suite, rung), whether its buggy variant was caught, shown uncaught, or left open. */
+static void judge_buggy(const struct run *rn, struct eng_summary *s, struct tally *t)
+{
     /* A buggy variant must be caught per (suite, rung): a suite declares only rungs it
      * supports, and its buggy variant is its claim of a bug each of them catches. */
     for (size_t i = 0; i < rn->n; i++) {
@@ -441,12 +449,17 @@ static void summarise(struct run *rn, struct eng_summary *s)
         }
         if (!caught && !skipped) {
             s->met = false;
-            any_fail = true;
+            t->fail = true;
             size_t l = strlen(s->escaped);
             snprintf(s->escaped + l, sizeof s->escaped - l, "%s%s rung %d", l ? ", " : "",
                      d->p->spec.suite, d->p->spec.rung);
         }
     }
+}
+
+/* Per (suite, rung), whether any check executed at all. */
+static void judge_executed(const struct run *rn, struct eng_summary *s, struct tally *t)
+{
     /* A target whose every check was skipped tested nothing: a pass would be the zero-test CI
      * job of aiter-5133 (docs/engine.md, rung 7). Counted per (suite, rung), from this run. */
     for (size_t i = 0; i < rn->n; i++) {
@@ -465,25 +478,35 @@ static void summarise(struct run *rn, struct eng_summary *s)
         }
         if (ran == 0 && !eng_cancelled()) {
             s->met = false;
-            any_fail = true;
+            t->fail = true;
             size_t l = strlen(s->none_executed);
             snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
                      l ? ", " : "", sp->suite, sp->rung);
         }
     }
+}
+
+static void summarise(struct run *rn, struct eng_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->met = true;
+    struct tally tl = {0}, *t = &tl;
+    tally_checks(rn, s, t);
+    judge_buggy(rn, s, t);
+    judge_executed(rn, s, t);
     for (size_t i = 0; i < rn->n; i++)
         s->executed += rn->checks[i].r.verdict != CDB_SKIP && rn->checks[i].r.verdict != CDB_CANCELLED;
     if (rn->info.worker_exit[0]) {
         s->met = false;
-        any_error = true;
+        t->error = true;
     }
     if (s->inconclusive[0]) {
         s->met = false;
         /* only when nothing else went wrong: a failure says more than an open question */
-        s->is_inconclusive = !any_fail && !any_hang && !any_error;
+        s->is_inconclusive = !t->fail && !t->hang && !t->error;
     }
-    s->verdict = s->met ? CDB_PASS : any_fail ? CDB_FAIL : any_hang ? CDB_HANG
-                                   : any_error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
+    s->verdict = s->met ? CDB_PASS : t->fail ? CDB_FAIL : t->hang ? CDB_HANG
+                                   : t->error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
     if (eng_cancelled()) {
         s->verdict = CDB_CANCELLED;
         s->is_inconclusive = false;
@@ -555,6 +578,55 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     return rc;
 }
 
+/* One planned check, told to every reporter before and after; cancelled without running once
+ * the run is interrupted. */
+static void run_planned(struct run *rn, struct eng_reporter **reps, struct eng_planned *p)
+{
+    struct eng_done *d = next_done(rn);
+    d->p = p;
+    size_t i = rn->n++;
+    for (size_t k = 0; reps[k]; k++)
+        if (reps[k]->check_start)
+            reps[k]->check_start(reps[k], &rn->info, i, d);
+    if (eng_cancelled()) {
+        eng_check_result_init(&d->r);
+        d->r.verdict = CDB_CANCELLED;
+        snprintf(d->r.detail, sizeof d->r.detail, "the run was interrupted");
+    } else {
+        run_one(rn, d);
+    }
+    d->met = check_met(d);
+    for (size_t k = 0; reps[k]; k++)
+        if (reps[k]->check_done)
+            reps[k]->check_done(reps[k], &rn->info, i, d);
+    if (rn->o->sanitizer)
+        sanitizer_checks(rn, reps, i);
+}
+
+/* What the run is recorded under: its variants, its one rung and suite (0 and NULL when it
+ * spans several), its case and command line. */
+static void describe_run(struct run *rn, const struct eng_run_claim *claim,
+                         struct eng_manifest **ms, const struct eng_run_target *targets,
+                         size_t ntargets)
+{
+    const struct eng_run_opts *o = rn->o;
+    struct eng_run_info *info = &rn->info;
+    info->schedule = o->schedule;
+    info->variant = rn->own ? claim->variant : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
+    info->rung = rn->own ? rn->own->number : ntargets == 1 || o->case_id ? targets[0].rung : 0;
+    for (size_t t = 1; t < ntargets; t++)
+        if (targets[t].rung != targets[0].rung)
+            info->rung = 0;
+    /* recorded under the suite's own name, not the path it was given by; one suite's several
+     * rungs are still that suite */
+    info->suite = rn->own ? claim->suite : ms[0]->name;
+    for (size_t t = 1; t < ntargets; t++)
+        if (strcmp(ms[t]->name, ms[0]->name) != 0)
+            info->suite = NULL;
+    info->case_id = o->case_id;
+    info->argv = o->argv_text;
+}
+
 int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, size_t ntargets)
 {
     struct run rn = {.o = o};
@@ -611,46 +683,14 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
         goto setup_error;
 
     cdb_now_iso(info->started);
-    info->schedule = o->schedule;
     info->total = nplan;
-    info->variant = rn.own ? claim.variant : o->fixed && o->buggy ? "both" : o->fixed ? "fixed" : "buggy";
-    info->rung = rn.own ? rn.own->number : ntargets == 1 || o->case_id ? targets[0].rung : 0;
-    for (size_t t = 1; t < ntargets; t++)
-        if (targets[t].rung != targets[0].rung)
-            info->rung = 0;
-    /* recorded under the suite's own name, not the path it was given by; one suite's several
-     * rungs are still that suite */
-    info->suite = rn.own ? claim.suite : ms[0]->name;
-    for (size_t t = 1; t < ntargets; t++)
-        if (strcmp(ms[t]->name, ms[0]->name) != 0)
-            info->suite = NULL;
-    info->case_id = o->case_id;
-    info->argv = o->argv_text;
+    describe_run(&rn, &claim, ms, targets, ntargets);
     for (size_t k = 0; reps[k]; k++)
         if (reps[k]->start)
             reps[k]->start(reps[k], info);
 
-    for (size_t pi = 0; pi < nplan; pi++) {
-        struct eng_done *d = next_done(&rn);
-        d->p = &plan[pi];
-        size_t i = rn.n++;
-        for (size_t k = 0; reps[k]; k++)
-            if (reps[k]->check_start)
-                reps[k]->check_start(reps[k], info, i, d);
-        if (eng_cancelled()) {
-            eng_check_result_init(&d->r);
-            d->r.verdict = CDB_CANCELLED;
-            snprintf(d->r.detail, sizeof d->r.detail, "the run was interrupted");
-        } else {
-            run_one(&rn, d);
-        }
-        d->met = check_met(d);
-        for (size_t k = 0; reps[k]; k++)
-            if (reps[k]->check_done)
-                reps[k]->check_done(reps[k], info, i, d);
-        if (o->sanitizer)
-            sanitizer_checks(&rn, reps, i);
-    }
+    for (size_t pi = 0; pi < nplan; pi++)
+        run_planned(&rn, reps, &plan[pi]);
     worker_stop(&rn, rn.n);
 
     struct eng_summary s;

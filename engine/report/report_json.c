@@ -15,6 +15,11 @@ const char *eng_schedule_name(enum eng_schedule s)
 
 
 
+const char *eng_summary_verdict_name(const struct eng_summary *s)
+{
+    return s->is_inconclusive ? "inconclusive" : cdb_verdict_name(s->verdict);
+}
+
 cJSON *eng_report_check_json(const struct eng_done *d)
 {
     const struct eng_check_spec *s = &d->p->spec;

@@ -1,16 +1,9 @@
-/* The reporters a run's options ask for (engine/report/report.h), and the run's verdict name
- * the reports print. */
+/* The reporters a run's options ask for (engine/report/report.h). */
 #include "engine/report/report.h"
 
 #include <stdlib.h>
 
-#include "casedb/results.h"
 #include "common/xalloc.h"
-
-const char *eng_summary_verdict_name(const struct eng_summary *s)
-{
-    return s->is_inconclusive ? "inconclusive" : cdb_verdict_name(s->verdict);
-}
 
 struct eng_reporter **eng_reporters_open(const struct eng_run_opts *o, char *err, size_t errlen)
 {

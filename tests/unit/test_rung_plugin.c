@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include <cJSON.h>
+
 #include "casedb/results.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
@@ -257,6 +259,61 @@ static void test_runs_in_workers(void **state)
     eng_rung_remove(9);
 }
 
+/* The data and its schemas speak of the same ladder as the table: data/rungs.json has one entry
+ * per built-in rung, numbered 1 to the top, and the schemas bound the numbers by the table's. */
+static cJSON *json_file(const char *path)
+{
+    char err[256];
+    size_t len = 0;
+    char *text = file_read_all(path, &len, err, sizeof err);
+    if (!text)
+        fail_msg("%s", err);
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!j)
+        fail_msg("%s: not JSON", path);
+    return j;
+}
+
+static int schema_int(const cJSON *j, const char *const *keys)
+{
+    for (; *keys; keys++)
+        j = cJSON_GetObjectItemCaseSensitive(j, *keys);
+    if (!cJSON_IsNumber(j))
+        fail_msg("schema: no number at that path");
+    return j->valueint;
+}
+
+static void test_ladder_matches_data(void **state)
+{
+    (void)state;
+    int count = (int)eng_rung_count(), top = eng_rung_top();
+    assert_int_equal(top, count); /* no gap in the numbers */
+    cJSON *rungs = json_file("data/rungs.json");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(rungs, "rungs");
+    assert_int_equal(cJSON_GetArraySize(list), count);
+    int i = 0;
+    for (const cJSON *r = list->child; r; r = r->next, i++) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
+        assert_true(cJSON_IsNumber(n));
+        assert_int_equal(n->valueint, eng_rung_nth((size_t)i)->number);
+    }
+    cJSON_Delete(rungs);
+    cJSON *rs = json_file("data/schema/rungs.schema.json");
+    assert_int_equal(schema_int(rs, (const char *const[]){"properties", "rungs", "minItems", NULL}), count);
+    assert_int_equal(schema_int(rs, (const char *const[]){"properties", "rungs", "maxItems", NULL}), count);
+    assert_int_equal(schema_int(rs, (const char *const[]){"$defs", "rung", "properties", "n", "maximum", NULL}), top);
+    cJSON_Delete(rs);
+    cJSON *cs = json_file("data/schema/cases.schema.json");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(cs, "$defs");
+    c = cJSON_GetObjectItemCaseSensitive(c, "case");
+    c = cJSON_GetObjectItemCaseSensitive(c, "properties");
+    c = cJSON_GetObjectItemCaseSensitive(c, "rung");
+    assert_non_null(c);
+    assert_int_equal(schema_int(c, (const char *const[]){"maximum", NULL}), top);
+    cJSON_Delete(cs);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -299,6 +356,7 @@ int main(int argc, char **argv)
         return eng_worker_main();
     }
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ladder_matches_data),
         cmocka_unit_test(test_table_grows_and_shrinks),
         cmocka_unit_test(test_plans_beside_the_unit_test),
         cmocka_unit_test(test_runs_in_workers),

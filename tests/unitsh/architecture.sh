@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# docs/architecture.md stays true: the rooms' #include arrows run one way (no circle of rooms),
+# no two files use each other's functions (read from the built objects with nm), no function in
+# engine/ or tui/ is over 120 lines unless docs/architecture.md lists it with its reason, and
+# neither the engine outside engine/rungs/ nor the faces that start runs ask for a rung by its
+# number (test_rung_plugin checks that data/rungs.json and the schemas agree with the table).
+# kl-test: once (it reads sources and objects; nothing of ours runs)
+. tests/tap.sh
+set -u
+
+out=$(python3 - "$KL_BUILD" <<'EOF'
+import collections, os, re, subprocess, sys
+
+build = sys.argv[1]
+SRC = ['engine', 'tui', 'casedb', 'importers', 'common']
+
+def room(path):
+    parts = path.split('/')
+    if parts[0] in ('engine', 'tui') and len(parts) > 2:
+        return parts[0] + '/' + parts[1]
+    return parts[0]
+
+def sources(ext):
+    for top in SRC:
+        for d, _, files in os.walk(top):
+            for f in sorted(files):
+                if f.endswith(ext):
+                    yield os.path.join(d, f)
+
+def cycles(graph):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10000)
+    def visit(v):
+        index[v] = low[v] = n[0]; n[0] += 1; stack.append(v); on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w); low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop(); on.discard(w); comp.append(w)
+                if w == v: break
+            if len(comp) > 1: out.append(sorted(comp))
+    for v in sorted(graph):
+        if v not in index: visit(v)
+    return out
+
+# 1. rooms
+arrows, why = collections.defaultdict(set), {}
+for p in list(sources('.c')) + list(sources('.h')):
+    for inc in re.findall(r'#include "([^"]+)"', open(p, errors='replace').read()):
+        if not os.path.exists(inc):
+            continue
+        a, b = room(p), room(inc)
+        if a != b:
+            arrows[a].add(b); why.setdefault((a, b), '%s -> %s' % (p, inc))
+for comp in cycles(arrows):
+    back = [why[(a, b)] for a in comp for b in comp if (a, b) in why]
+    print('ROOMS %s (%s)' % (' <-> '.join(comp), '; '.join(back[:6])))
+print('rooms %d' % len(set(arrows) | {b for v in arrows.values() for b in v}))
+
+# 2. file circles, from the objects
+defs, uses = {}, collections.defaultdict(set)
+for top in SRC:
+    for d, _, files in os.walk(os.path.join(build, 'obj', top)):
+        for f in files:
+            if not f.endswith('.o'):
+                continue
+            name = os.path.relpath(os.path.join(d, f), os.path.join(build, 'obj'))[:-2] + '.c'
+            nm = subprocess.run(['nm', '-g', os.path.join(d, f)], capture_output=True,
+                                text=True).stdout
+            for line in nm.splitlines():
+                w = line.split()
+                if len(w) == 3 and w[1] in 'TDBRC':
+                    defs[w[2]] = name
+                elif len(w) == 2 and w[0] == 'U':
+                    uses[name].add(w[1])
+pairs = 0
+for a, syms in sorted(uses.items()):
+    for s in sorted(syms):
+        b = defs.get(s)
+        if b and b != a and a < b and any(defs.get(t) == a for t in uses.get(b, ())):
+            back = sorted(t for t in uses[b] if defs.get(t) == a)[0]
+            print('CIRCLE %s <-> %s (%s / %s)' % (a, b, s, back))
+            pairs += 1
+            break
+print('objects %d' % len(uses))
+
+# 3. long functions, less the ones docs/architecture.md keeps
+kept = set(re.findall(r'^\| `([A-Za-z_0-9]+)` \|', open('docs/architecture.md').read(), re.M))
+for p in sources('.c'):
+    if not p.startswith(('engine/', 'tui/')):
+        continue
+    lines = open(p, errors='replace').read().split('\n')
+    for i, l in enumerate(lines):
+        if l != '{' or i == 0:
+            continue
+        j = i - 1
+        while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(('}', '#', '/*', ' *')) \
+                and not lines[j - 1].endswith(';'):
+            j -= 1
+        k = i + 1
+        while k < len(lines) and lines[k] != '}':
+            k += 1
+        m = re.search(r'([A-Za-z_][A-Za-z_0-9]*)\s*\(', ' '.join(lines[j:i + 1]))
+        name = m.group(1) if m else '?'
+        if k - j + 1 > 120 and name not in kept:
+            print('LONG %s:%d %s %d lines' % (p, j + 1, name, k - j + 1))
+
+# 4. rung numbers outside the rungs' own files
+pat = re.compile(r'\brung\w*\s*(==|!=|<=|>=|<|>)\s*[1-9]\b|(settings|has_rung)\[[1-9]\]|\beng_rung[1-9]\b')
+for p in list(sources('.c')) + list(sources('.h')):
+    # the engine and the faces that start runs; views of recorded results show the ladder of
+    # data/rungs.json, whose numbers are data
+    faces = '/cli/' in p or p.endswith(('view_launch.c', 'run_e2e.c'))
+    if not (p.startswith('engine/') or faces):
+        continue
+    if p.startswith('engine/rungs/') or p == 'engine/rung.c' or p == 'engine/rung.h':
+        continue
+    for n, l in enumerate(open(p, errors='replace'), 1):
+        code = l.split('//')[0]
+        if code.lstrip().startswith(('*', '/*')):
+            continue
+        if pat.search(code):
+            print('NUMBER %s:%d %s' % (p, n, l.strip()[:100]))
+EOF
+)
+echo "$out" | sed 's/^/# /'
+rooms=$(grep -c '^ROOMS' <<<"$out")
+tap_check "the rooms' arrows run one way ($(grep -o '^rooms [0-9]*' <<<"$out" | cut -d' ' -f2) rooms, $rooms circles)" \
+    test "$rooms" -eq 0
+objects=$(grep -o '^objects [0-9]*' <<<"$out" | cut -d' ' -f2)
+tap_check "objects were read ($objects)" test "${objects:-0}" -gt 50
+tap_check "no two files use each other's functions ($(grep -c '^CIRCLE' <<<"$out") pairs)" \
+    test "$(grep -c '^CIRCLE' <<<"$out")" -eq 0
+tap_check "no function in engine/ or tui/ over 120 lines but those docs/architecture.md keeps" \
+    test "$(grep -c '^LONG' <<<"$out")" -eq 0
+tap_check "no rung asked for by its number outside engine/rungs/" \
+    test "$(grep -c '^NUMBER' <<<"$out")" -eq 0
