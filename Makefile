@@ -51,7 +51,7 @@ UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELP  := $(wildcard tests/unit/helpers/*.c)
 TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all run test asan unit clean deps deps-test install
+.PHONY: all run test test-quick asan unit clean deps deps-test install
 all: $(BUILD)/kladder $(BUILD)/kbench
 
 $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
@@ -104,6 +104,11 @@ test: deps-test
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory asan
 	@tests/run.sh
+
+# The edit loop's tier: the normal build only, without the scripts marked slow (tests/README.md).
+test-quick: deps-test
+	@$(MAKE) --no-print-directory all unit
+	@tests/run.sh --quick
 
 PREFIX ?= /usr/local
 install: $(BUILD)/kladder
