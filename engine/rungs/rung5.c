@@ -284,6 +284,231 @@ static void rotation_free(struct eng_exec *e, struct rotation *rot)
     free(rot->base);
 }
 
+/* What one rung 5 run carries from step to step; repeat_free releases what it holds. */
+struct repeat_run {
+    struct eng_exec *e;
+    struct eng_inst *in;
+    struct eng_timer *t;
+    int n;                 /* repeats, rounded up to whole replays */
+    int batch;             /* repeats per graph (all of them without graphs) */
+    int replays;           /* graph replays; 0 without graphs */
+    bool use_graph;
+    size_t *outs;          /* the output buffers' indices */
+    uint64_t nout, nslots; /* outputs; hash slots (batch * nout) */
+    eng_dptr *gold;        /* [buffer] the first run's copy of each output */
+    eng_dptr gold_hash;    /* device: the first run's hash of each output */
+    eng_dptr slots;        /* device: each repeat's hash of each output */
+    struct eng_stream *s;
+    struct eng_graph *g;
+    struct rotation rot;
+};
+
+/* The output buffers, and room for the first run's copy of each. */
+static void repeat_find_outputs(struct repeat_run *rr)
+{
+    const struct eng_manifest *m = rr->e->m;
+    rr->gold = xcalloc(m->nbuffers + 1, sizeof *rr->gold);
+    rr->outs = xcalloc(m->nbuffers + 1, sizeof *rr->outs);
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (m->buffers[i].role == ENG_ROLE_OUTPUT)
+            rr->outs[rr->nout++] = i;
+}
+
+/* Up to 32 repeats per graph, so the per-replay launch cost is spread over them, and 1024 for
+ * small outputs when N is large; the repeat count is rounded up to whole replays. */
+static void repeat_size_batches(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    int n = e->s->repeats > 0 ? e->s->repeats : 1;
+    rr->n = n;
+    rr->use_graph = e->B->graph_begin != NULL;
+    int most = n >= BIG_BATCH_FROM && rotation_fits(e, rr->in, rr->outs, rr->nout, BIG_BATCH)
+                   ? BIG_BATCH
+                   : 32;
+    rr->batch = rr->use_graph ? (n < most ? n : most) : n;
+    rr->replays = rr->use_graph ? (n + rr->batch - 1) / rr->batch : 0;
+    if (rr->use_graph)
+        rr->n = rr->batch * rr->replays;
+    rr->nslots = (uint64_t)rr->batch * rr->nout;
+}
+
+/* The device words for the first run's hashes and for every repeat's, zeroed. */
+static int repeat_alloc_hashes(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    uint64_t nout = rr->nout ? rr->nout : 1, nslots = rr->nslots ? rr->nslots : 1;
+    if (e->B->mem_alloc(e->ctx, nout * 8, &rr->gold_hash, e->err, sizeof e->err) ||
+        e->B->mem_alloc(e->ctx, nslots * 8, &rr->slots, e->err, sizeof e->err) ||
+        e->B->memset_d8(e->ctx, rr->gold_hash, 0, nout * 8, NULL, e->err, sizeof e->err) ||
+        e->B->memset_d8(e->ctx, rr->slots, 0, nslots * 8, NULL, e->err, sizeof e->err))
+        return -1;
+    return 0;
+}
+
+/* The first run: a copy of every output (for locating a difference) and its hash. */
+static int repeat_keep_first_run(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    for (uint64_t o = 0; o < rr->nout; o++) {
+        size_t i = rr->outs[o];
+        struct eng_bufi *v = &rr->in->var[i];
+        if (e->B->mem_alloc(e->ctx, v->padded_bytes ? v->padded_bytes : 8, &rr->gold[i], e->err,
+                            sizeof e->err))
+            return -1;
+        void *a[] = {&rr->gold[i], &v->data, &v->padded_bytes};
+        if (eng_exec_ulaunch(e, e->kcopy, v->padded_bytes / 8 + 1, NULL, a))
+            return -1;
+        eng_dptr h = rr->gold_hash + o * 8;
+        void *ha[] = {&v->data, &v->padded_bytes, &h};
+        if (eng_exec_ulaunch(e, e->khash, v->padded_bytes / 8 + 1, NULL, ha))
+            return -1;
+    }
+    return eng_exec_res_clear(e, NULL) || eng_exec_sync_all(e, NULL) ? -1 : 0;
+}
+
+/* The stream the repeats run on, and the output copies when the outputs rotate. */
+static int repeat_prepare_stream(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    if (e->B->stream_create(e->ctx, &rr->s, e->err, sizeof e->err))
+        return -1;
+    if (rotation_fits(e, rr->in, rr->outs, rr->nout, rr->batch) &&
+        (rotation_setup(e, rr->in, rr->outs, rr->nout, &rr->rot) || eng_exec_sync_all(e, NULL)))
+        return -1;
+    return 0;
+}
+
+/* One batch of plain repeats, each hashing its outputs into its own slots. */
+static int repeat_queue_plain(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    struct eng_inst *in = rr->in;
+    for (int r = 0; r < rr->batch; r++) {
+        /* Outputs back to the sentinel before every repeat (inside the graph): a repeat that
+         * writes nothing must not match the first run by leaving its output in place. */
+        if (eng_exec_prepare_outputs_of(e, in, ENG_OUT_SENTINEL, 1, rr->s) ||
+            (!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, rr->s)) ||
+            eng_exec_launch_var(e, in, rr->s))
+            return -1;
+        for (uint64_t o = 0; o < rr->nout; o++) {
+            struct eng_bufi *v = &in->var[rr->outs[o]];
+            eng_dptr h = rr->slots + ((uint64_t)r * rr->nout + o) * 8;
+            void *ha[] = {&v->data, &v->padded_bytes, &h};
+            if (eng_exec_ulaunch(e, e->khash, v->padded_bytes / 8 + 1, rr->s, ha))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* One batch of repeats and the check of their hashes against the first run's, captured into
+ * a graph when the backend has graphs. */
+static int repeat_queue_batch(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    if (rr->use_graph && e->B->graph_begin(e->ctx, rr->s, e->err, sizeof e->err))
+        return -1;
+    for (int r = 0; rr->rot.copies > 1 && r < rr->batch; r += rr->rot.copies)
+        if (rotation_group(e, rr->in, rr->outs, &rr->rot, rr->slots, r, rr->s))
+            return -1;
+    if (rr->rot.copies == 1 && repeat_queue_plain(rr))
+        return -1;
+    eng_dptr diff = e->res + 26 * 8;
+    void *ca[] = {&rr->slots, &rr->nslots, &rr->gold_hash, &rr->nout, &diff};
+    return eng_exec_ulaunch(e, e->khcheck, rr->nslots, rr->s, ca) ? -1 : 0;
+}
+
+/* Ends the capture and replays the graph, timed in up to 16 groups of replays: min/median/max
+ * of the per-repeat cost. Without graphs the batch is already queued. */
+static int repeat_replay_timed(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    if (!rr->use_graph)
+        return 0;
+    if (e->B->graph_end(e->ctx, rr->s, &rr->g, e->err, sizeof e->err))
+        return -1;
+    int groups = rr->replays < 16 ? rr->replays : 16, done = 0;
+    for (int gi = 0; gi < groups; gi++) {
+        int cnt = (rr->replays - done) / (groups - gi);
+        eng_exec_timer_start(e, rr->t, rr->s);
+        for (int r = 0; r < cnt; r++)
+            if (e->B->graph_launch(e->ctx, rr->g, rr->s, e->err, sizeof e->err))
+                return -1;
+        eng_exec_timer_stop(e, rr->t, rr->s, cnt * rr->batch);
+        done += cnt;
+    }
+    return 0;
+}
+
+/* With rotating outputs: a repeat that wrote outside its copy fails the check. */
+static int repeat_check_guards(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    if (rr->rot.copies <= 1)
+        return 0;
+    int64_t bad = rotation_guards(e, rr->in, rr->outs, &rr->rot);
+    if (bad < 0)
+        return -1;
+    if (bad) {
+        e->failed = true;
+        eng_exec_note(e, "%d repeats: %lld guard words around the output copies changed (a "
+                      "repeat wrote outside its output)", rr->n, (long long)bad);
+        eng_exec_record_bad(e, -1, bad, NAN);
+    }
+    return 0;
+}
+
+/* Some repeat's hash differed (hashes of them, in all): the check fails, and the first
+ * differing byte is named by running the same repeats again, compared byte for byte. */
+static int repeat_name_difference(struct repeat_run *rr, uint64_t hashes)
+{
+    struct eng_exec *e = rr->e;
+    int n = rr->n, batch = rr->batch;
+    e->failed = true;
+    struct repeat_diff d;
+    if (repeat_bytes(e, rr->in, rr->gold, batch, rr->s, &d))
+        return -1;
+    if (d.differing) {
+        char words[96];
+        if (d.min_w == d.max_w)
+            snprintf(words, sizeof words, "%llu", (unsigned long long)d.max_w);
+        else
+            snprintf(words, sizeof words, "%llu to %llu", (unsigned long long)d.min_w,
+                     (unsigned long long)d.max_w);
+        eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash; run again byte "
+                "for byte, in %d of %d repeats, %s of %llu 8-byte words differed from the "
+                "first run (first at byte %llu)",
+             n, (unsigned long long)hashes, d.differing, batch, words,
+             (unsigned long long)d.words, (unsigned long long)(d.first_byte - 1));
+        eng_exec_record_bad(e, (int64_t)d.first_byte - 1, (int64_t)d.max_w, NAN);
+    } else {
+        eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash (the byte-for-byte "
+                "re-run of %d repeats matched)",
+             n, (unsigned long long)hashes, batch);
+        eng_exec_record_bad(e, -1, (int64_t)hashes, NAN);
+    }
+    return 0;
+}
+
+static void repeat_free(struct repeat_run *rr)
+{
+    struct eng_exec *e = rr->e;
+    rotation_free(e, &rr->rot);
+    if (rr->g)
+        e->B->graph_destroy(e->ctx, rr->g);
+    if (rr->s)
+        e->B->stream_destroy(e->ctx, rr->s);
+    for (size_t i = 0; i < e->m->nbuffers; i++)
+        if (rr->gold[i])
+            e->B->mem_free(e->ctx, rr->gold[i]);
+    if (rr->gold_hash)
+        e->B->mem_free(e->ctx, rr->gold_hash);
+    if (rr->slots)
+        e->B->mem_free(e->ctx, rr->slots);
+    free(rr->gold);
+    free(rr->outs);
+}
+
 /* Rung 5: N repeats must equal the first run bit for bit. Each repeat adds a one-pass content
  * hash of every output into its own slot, and one check per batch compares the slots with the
  * first run's hashes on the device: a repeat reads its output once (a byte comparison with the
@@ -294,153 +519,21 @@ static int mode_repeat(struct eng_exec *e, struct eng_inst *in, struct eng_timer
     ENG_TRY(eng_exec_mode_plain(e, in, t, ENG_OUT_SENTINEL, true, "first run"));
     if (e->failed)
         return 0;
-    const struct eng_manifest *m = e->m;
-    int n = e->s->repeats > 0 ? e->s->repeats : 1;
-    eng_dptr *gold = xcalloc(m->nbuffers + 1, sizeof *gold);
-    size_t *outs = xcalloc(m->nbuffers + 1, sizeof *outs);
-    uint64_t nout = 0;
-    int rc = -1;
-    struct eng_stream *s = NULL;
-    struct eng_graph *g = NULL;
-    eng_dptr gold_hash = 0, slots = 0;
-    bool use_graph = e->B->graph_begin != NULL;
-    struct rotation rot = {.copies = 1};
-    for (size_t i = 0; i < m->nbuffers; i++)
-        if (m->buffers[i].role == ENG_ROLE_OUTPUT)
-            outs[nout++] = i;
-    /* Up to 32 repeats per graph, so the per-replay launch cost is spread over them, and 1024
-     * for small outputs when N is large; the repeat count is rounded up to whole replays. */
-    int most = n >= BIG_BATCH_FROM && rotation_fits(e, in, outs, nout, BIG_BATCH) ? BIG_BATCH : 32;
-    int batch = use_graph ? (n < most ? n : most) : n;
-    int replays = use_graph ? (n + batch - 1) / batch : 0;
-    if (use_graph)
-        n = batch * replays;
-    uint64_t nslots = (uint64_t)batch * nout;
-    if (e->B->mem_alloc(e->ctx, (nout ? nout : 1) * 8, &gold_hash, e->err, sizeof e->err) ||
-        e->B->mem_alloc(e->ctx, (nslots ? nslots : 1) * 8, &slots, e->err, sizeof e->err) ||
-        e->B->memset_d8(e->ctx, gold_hash, 0, (nout ? nout : 1) * 8, NULL, e->err,
-                        sizeof e->err) ||
-        e->B->memset_d8(e->ctx, slots, 0, (nslots ? nslots : 1) * 8, NULL, e->err,
-                        sizeof e->err))
-        goto out;
-    /* The first run: a copy of every output (for locating a difference) and its hash. */
-    for (uint64_t o = 0; o < nout; o++) {
-        struct eng_bufi *v = &in->var[outs[o]];
-        if (e->B->mem_alloc(e->ctx, v->padded_bytes ? v->padded_bytes : 8, &gold[outs[o]], e->err,
-                            sizeof e->err))
-            goto out;
-        void *a[] = {&gold[outs[o]], &v->data, &v->padded_bytes};
-        if (eng_exec_ulaunch(e, e->kcopy, v->padded_bytes / 8 + 1, NULL, a))
-            goto out;
-        eng_dptr h = gold_hash + o * 8;
-        void *ha[] = {&v->data, &v->padded_bytes, &h};
-        if (eng_exec_ulaunch(e, e->khash, v->padded_bytes / 8 + 1, NULL, ha))
-            goto out;
-    }
-    if (eng_exec_res_clear(e, NULL) || eng_exec_sync_all(e, NULL))
-        goto out;
-    if (e->B->stream_create(e->ctx, &s, e->err, sizeof e->err))
-        goto out;
-    if (rotation_fits(e, in, outs, nout, batch) &&
-        (rotation_setup(e, in, outs, nout, &rot) || eng_exec_sync_all(e, NULL)))
-        goto out;
-    if (use_graph && e->B->graph_begin(e->ctx, s, e->err, sizeof e->err))
-        goto out;
-    for (int r = 0; rot.copies > 1 && r < batch; r += rot.copies)
-        if (rotation_group(e, in, outs, &rot, slots, r, s))
-            goto out;
-    for (int r = 0; rot.copies == 1 && r < batch; r++) {
-        /* Outputs back to the sentinel before every repeat (inside the graph): a repeat that
-         * writes nothing must not match the first run by leaving its output in place. */
-        if (eng_exec_prepare_outputs_of(e, in, ENG_OUT_SENTINEL, 1, s) ||
-            (!e->s->scratch_once && eng_exec_reset_scratch(e, in, 1, s)) || eng_exec_launch_var(e, in, s))
-            goto out;
-        for (uint64_t o = 0; o < nout; o++) {
-            struct eng_bufi *v = &in->var[outs[o]];
-            eng_dptr h = slots + ((uint64_t)r * nout + o) * 8;
-            void *ha[] = {&v->data, &v->padded_bytes, &h};
-            if (eng_exec_ulaunch(e, e->khash, v->padded_bytes / 8 + 1, s, ha))
-                goto out;
-        }
-    }
-    eng_dptr diff = e->res + 26 * 8;
-    void *ca[] = {&slots, &nslots, &gold_hash, &nout, &diff};
-    if (eng_exec_ulaunch(e, e->khcheck, nslots, s, ca))
-        goto out;
-    if (use_graph) {
-        if (e->B->graph_end(e->ctx, s, &g, e->err, sizeof e->err))
-            goto out;
-        /* Timed in up to 16 groups of replays: min/median/max of the per-repeat cost. */
-        int groups = replays < 16 ? replays : 16, done = 0;
-        for (int gi = 0; gi < groups; gi++) {
-            int cnt = (replays - done) / (groups - gi);
-            eng_exec_timer_start(e, t, s);
-            for (int r = 0; r < cnt; r++)
-                if (e->B->graph_launch(e->ctx, g, s, e->err, sizeof e->err))
-                    goto out;
-            eng_exec_timer_stop(e, t, s, cnt * batch);
-            done += cnt;
-        }
-    }
-    if (eng_exec_sync_all(e, s))
-        goto out;
+    struct repeat_run rr = {.e = e, .in = in, .t = t, .rot = {.copies = 1}};
+    repeat_find_outputs(&rr);
+    repeat_size_batches(&rr);
     uint64_t w[ENG_RES_WORDS];
-    if (eng_exec_res_read(e, w, NULL))
+    int rc = -1;
+    if (repeat_alloc_hashes(&rr) || repeat_keep_first_run(&rr) || repeat_prepare_stream(&rr) ||
+        repeat_queue_batch(&rr) || repeat_replay_timed(&rr) || eng_exec_sync_all(e, rr.s) ||
+        eng_exec_res_read(e, w, NULL))
         goto out;
-    e->out->repeats = n;
-    if (rot.copies > 1) {
-        int64_t bad = rotation_guards(e, in, outs, &rot);
-        if (bad < 0)
-            goto out;
-        if (bad) {
-            e->failed = true;
-            eng_exec_note(e, "%d repeats: %lld guard words around the output copies changed (a "
-                          "repeat wrote outside its output)", n, (long long)bad);
-            eng_exec_record_bad(e, -1, bad, NAN);
-        }
-    }
-    if (w[26]) {
-        e->failed = true;
-        /* Name the first differing byte: the same repeats again, compared byte for byte. */
-        struct repeat_diff d;
-        if (repeat_bytes(e, in, gold, batch, s, &d))
-            goto out;
-        if (d.differing) {
-            char words[96];
-            if (d.min_w == d.max_w)
-                snprintf(words, sizeof words, "%llu", (unsigned long long)d.max_w);
-            else
-                snprintf(words, sizeof words, "%llu to %llu", (unsigned long long)d.min_w,
-                         (unsigned long long)d.max_w);
-            eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash; run again byte "
-                    "for byte, in %d of %d repeats, %s of %llu 8-byte words differed from the "
-                    "first run (first at byte %llu)",
-                 n, (unsigned long long)w[26], d.differing, batch, words,
-                 (unsigned long long)d.words, (unsigned long long)(d.first_byte - 1));
-            eng_exec_record_bad(e, (int64_t)d.first_byte - 1, (int64_t)d.max_w, NAN);
-        } else {
-            eng_exec_note(e, "%d repeats: %llu differed from the first run's content hash (the byte-for-byte "
-                    "re-run of %d repeats matched)",
-                 n, (unsigned long long)w[26], batch);
-            eng_exec_record_bad(e, -1, (int64_t)w[26], NAN);
-        }
-    }
+    e->out->repeats = rr.n;
+    if (repeat_check_guards(&rr) || (w[26] && repeat_name_difference(&rr, w[26])))
+        goto out;
     rc = 0;
 out:
-    rotation_free(e, &rot);
-    if (g)
-        e->B->graph_destroy(e->ctx, g);
-    if (s)
-        e->B->stream_destroy(e->ctx, s);
-    for (size_t i = 0; i < m->nbuffers; i++)
-        if (gold[i])
-            e->B->mem_free(e->ctx, gold[i]);
-    if (gold_hash)
-        e->B->mem_free(e->ctx, gold_hash);
-    if (slots)
-        e->B->mem_free(e->ctx, slots);
-    free(gold);
-    free(outs);
+    repeat_free(&rr);
     return rc;
 }
 

@@ -551,55 +551,88 @@ static void result_print_exit(struct eng_check_result *out)
     _exit(0);
 }
 
-void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                   struct eng_check_result *out)
+/* What one rung 6 run carries from step to step besides the ranks' shared state (g);
+ * release_run frees what it holds. */
+struct r6_run {
+    struct r6 *g;
+    struct eng_check_result *out;
+    void (*ready)(void *);
+    void *arg;
+    bool said_ready;
+    struct eng_manifest *m;
+    char *src;
+    char err[768];
+    char sz[3][32]; /* the message sizes, for people */
+    pthread_t tids[R6_MAX_RANKS];
+    int started; /* threads started and not yet joined: the ranks are theirs to free */
+    struct timespec t0; /* when the ranks were let go */
+};
+
+/* The backend, loaded. */
+static int setup_backend(struct r6_run *run)
 {
-    eng_check_result_init(out);
-    snprintf(out->oracle, sizeof out->oracle, "%s", s->baseline ? "reference" : "reference+no-hang");
-    struct r6 *g = xcalloc(1, sizeof *g);
-    g->s = s;
-    char err[768] = "";
-    struct eng_manifest *m = NULL;
-    char *src = NULL;
-    bool said_ready = false;
-    int started = 0;
-    g->B = eng_backend_find(s->backend);
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
+    g->B = eng_backend_find(g->s->backend);
     if (!g->B) {
-        snprintf(out->detail, sizeof out->detail, "setup: unknown backend '%s'", s->backend);
-        goto done;
+        snprintf(out->detail, sizeof out->detail, "setup: unknown backend '%s'", g->s->backend);
+        return -1;
     }
     g->emulated = g->B->caps.emulated;
-    g->weak = g->B->caps.weak_memory && s->schedule == ENG_SCHED_ADVERSARIAL;
+    g->weak = g->B->caps.weak_memory && g->s->schedule == ENG_SCHED_ADVERSARIAL;
     char why[512];
     if (g->B->load(why, sizeof why) != 0) {
         snprintf(out->detail, sizeof out->detail, "setup: the %s backend is not available: %s",
                  g->B->name, why);
-        goto done;
+        return -1;
     }
-    if (!(m = eng_manifest_load(s->suite, NULL, err, sizeof err))) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
-        goto done;
+    return 0;
+}
+
+/* The suite, its entry for the variant and the check's keys. */
+static int load_suite(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
+    if (!(run->m = eng_manifest_load(g->s->suite, NULL, run->err, sizeof run->err))) {
+        snprintf(out->detail, sizeof out->detail, "setup: %s", run->err);
+        return -1;
     }
-    g->entry = strcmp(s->variant, "buggy") == 0 ? m->entry_buggy : m->entry_fixed;
-    if (!g->entry || configure(g, m, err, sizeof err) != 0) {
+    g->entry = strcmp(g->s->variant, "buggy") == 0 ? run->m->entry_buggy : run->m->entry_fixed;
+    if (!g->entry || configure(g, run->m, run->err, sizeof run->err) != 0) {
         snprintf(out->detail, sizeof out->detail, "setup: %s",
-                 g->entry ? err : "the suite has no such variant");
-        goto done;
+                 g->entry ? run->err : "the suite has no such variant");
+        return -1;
     }
-    char sz[3][32];
+    return 0;
+}
+
+/* The result's shape: the pattern, ranks, sizes, calls and how they vary. */
+static void describe_shape(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
     for (int k = 0; k < 3; k++)
-        human(g->bytes[k], sz[k], sizeof sz[k]);
+        human(g->bytes[k], run->sz[k], sizeof run->sz[k]);
     snprintf(out->shape, sizeof out->shape, "%s%d %s x%d calls%s%s%s",
              g->pattern == R6_DISPATCH ? "ep" : "tp", g->ranks,
-             g->nsizes == 1 ? sz[0] : "3 sizes", g->calls, g->changing ? " changing" : " constant",
-             g->lag_rank >= 0 ? " lag" : "",
+             g->nsizes == 1 ? run->sz[0] : "3 sizes", g->calls,
+             g->changing ? " changing" : " constant", g->lag_rank >= 0 ? " lag" : "",
              g->pattern != R6_DISPATCH ? "" : g->skew ? " skewed" : " even");
     out->repeats = g->calls;
+}
+
+/* Enough devices with peer access for the ranks, or a skip (the verdict set). */
+static int check_devices(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
     int ndev = 0;
-    if (g->B->device_count(&ndev, err, sizeof err) != 0 ||
-        g->B->device_info(g->emulated ? s->device : 0, &g->info, err, sizeof err) != 0) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
-        goto done;
+    if (g->B->device_count(&ndev, run->err, sizeof run->err) != 0 ||
+        g->B->device_info(g->emulated ? g->s->device : 0, &g->info, run->err,
+                          sizeof run->err) != 0) {
+        snprintf(out->detail, sizeof out->detail, "setup: %s", run->err);
+        return -1;
     }
     /* One GPU can still host every rank (one context, a stream per rank, all blocks resident
      * at once): the protocol's logic, its bounded waits and a lagging rank run on real hardware,
@@ -612,33 +645,44 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
                  "needs %d %s devices, %d visible (the cpu backend emulates the ranks; "
                  "KLADDER_RUNG6_ONE_DEVICE=1 puts every rank on one GPU)", g->ranks,
                  g->B->name, ndev);
-        goto done;
+        return -1;
     }
     if (!g->emulated && (!g->B->peer_enable || !g->B->stream_native)) {
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail, "the %s backend has no peer access", g->B->name);
-        goto done;
+        return -1;
     }
-    /* Compile once; every rank loads the same code object. */
+    return 0;
+}
+
+/* Compile once; every rank loads the same code object. */
+static int compile_once(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
     const struct embed_file *h = embed_find("kernels/kl.h");
-    if (!(src = eng_manifest_source(m, err, sizeof err)) || !h) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", h ? err : "kernels/kl.h is not built in");
-        goto done;
+    if (!(run->src = eng_manifest_source(run->m, run->err, sizeof run->err)) || !h) {
+        snprintf(out->detail, sizeof out->detail, "setup: %s",
+                 h ? run->err : "kernels/kl.h is not built in");
+        return -1;
     }
     char target[96];
-    g->B->compile_target(&g->info, s->wave, target, sizeof target);
+    g->B->compile_target(&g->info, g->s->wave, target, sizeof target);
     char *log = xmalloc(16384);
     log[0] = '\0';
-    if (eng_compile_cached(g->B, target, m->source, (const char *)h->data, src, NULL, &g->code,
-                           &g->code_len, NULL, log, 16384) != 0) {
+    int rc = eng_compile_cached(g->B, target, run->m->source, (const char *)h->data, run->src,
+                                NULL, &g->code, &g->code_len, NULL, log, 16384);
+    if (rc != 0)
         snprintf(out->detail, sizeof out->detail, "setup: compiling %s for %s failed: %.900s",
-                 m->source, target, log);
-        free(log);
-        goto done;
-    }
+                 run->m->source, target, log);
     free(log);
-    /* The reference collective. The dispatch's reference is exact without one: every rank can
-     * say which element of which source it must hold. */
+    return rc != 0 ? -1 : 0;
+}
+
+/* The reference collective. The dispatch's reference is exact without one: every rank can say
+ * which element of which source it must hold. */
+static void choose_reference(struct r6 *g)
+{
     snprintf(g->ref_desc, sizeof g->ref_desc, "%s",
              g->pattern == R6_DISPATCH ? "the elements each source rank sent, by the call's routing, "
                                          "checked on the device"
@@ -659,36 +703,62 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
             snprintf(g->ref_desc, sizeof g->ref_desc, "the exact sum, on the device (%.500s)", nwhy);
         }
     }
+}
 
+/* The rank threads (one for all emulated ranks), past their setup and connection; the caller
+ * is told ready and the ranks are let go. */
+static void start_ranks(struct r6_run *run)
+{
+    struct r6 *g = run->g;
     g->coro = g->emulated;
     pthread_barrier_init(&g->bar, NULL, g->coro ? 2u : (unsigned)g->ranks + 1);
     g->lockstep = g->emulated && g->lag_rank < 0;
     pthread_mutex_init(&g->step_mu, NULL);
     pthread_cond_init(&g->step_cv, NULL);
     g->bar_init = true;
-    pthread_t tids[R6_MAX_RANKS];
     for (int r = 0; r < g->ranks; r++) {
         g->rk[r].g = g;
         g->rk[r].rank = r;
     }
     for (int r = 0; r < (g->coro ? 1 : g->ranks); r++) {
-        if (pthread_create(&tids[r], NULL, g->coro ? ranks_main : rank_main,
+        if (pthread_create(&run->tids[r], NULL, g->coro ? ranks_main : rank_main,
                            g->coro ? (void *)g : &g->rk[r]) != 0)
             die("rung 6: cannot start a rank thread");
-        started++;
+        run->started++;
     }
     pthread_barrier_wait(&g->bar); /* allocated */
     pthread_barrier_wait(&g->bar); /* connected */
-    if (ready)
-        ready(arg);
-    said_ready = true;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (run->ready)
+        run->ready(run->arg);
+    run->said_ready = true;
+    clock_gettime(CLOCK_MONOTONIC, &run->t0);
     pthread_barrier_wait(&g->bar); /* go */
+}
 
-    /* The monitor: a rank whose thread does not come back is reported with where it was,
-     * before the engine's watchdog would stop the whole worker without that detail. */
-    double limit = s->timeout_s > 0 ? s->timeout_s * 0.8 : 48;
+/* The ranks still out and where each is; the process then exits, as its rank threads are stuck. */
+static void report_stuck_ranks(struct r6_run *run, double el)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
+    out->verdict = CDB_HANG;
+    snprintf(out->detail, sizeof out->detail, "the collective did not finish within %.0f s:", el);
+    for (int r = 0; r < g->ranks; r++) {
+        int st = __atomic_load_n(&g->rk[r].step, __ATOMIC_ACQUIRE);
+        int c = __atomic_load_n(&g->rk[r].call, __ATOMIC_ACQUIRE);
+        append(out->detail, sizeof out->detail, " rank %d %s (call %d of %d);", r,
+               __atomic_load_n(&g->rk[r].done, __ATOMIC_ACQUIRE) ? "finished" : step_name[st],
+               c, g->calls);
+    }
+    result_print_exit(out);
+}
+
+/* The monitor: a rank whose thread does not come back is reported with where it was, before
+ * the engine's watchdog would stop the whole worker without that detail. Returns when every
+ * rank is done, and joins their threads. */
+static void await_ranks(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    double limit = g->s->timeout_s > 0 ? g->s->timeout_s * 0.8 : 48;
     for (;;) {
         int done = 0;
         for (int r = 0; r < g->ranks; r++)
@@ -697,37 +767,36 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
             break;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
-        if (el > limit) {
-            out->verdict = CDB_HANG;
-            snprintf(out->detail, sizeof out->detail, "the collective did not finish within %.0f s:", el);
-            for (int r = 0; r < g->ranks; r++) {
-                int st = __atomic_load_n(&g->rk[r].step, __ATOMIC_ACQUIRE);
-                int c = __atomic_load_n(&g->rk[r].call, __ATOMIC_ACQUIRE);
-                append(out->detail, sizeof out->detail, " rank %d %s (call %d of %d);", r,
-                       __atomic_load_n(&g->rk[r].done, __ATOMIC_ACQUIRE) ? "finished"
-                                                                        : step_name[st],
-                       c, g->calls);
-            }
-            result_print_exit(out);
-        }
+        double el = (double)(now.tv_sec - run->t0.tv_sec) +
+                    (double)(now.tv_nsec - run->t0.tv_nsec) / 1e9;
+        if (el > limit)
+            report_stuck_ranks(run, el);
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     for (int r = 0; r < (g->coro ? 1 : g->ranks); r++)
-        pthread_join(tids[r], NULL);
-    started = 0;
+        pthread_join(run->tids[r], NULL);
+    run->started = 0;
+}
 
-    /* Verdict: an error, a wait that gave up (hang), wrong values (fail), or pass. */
+/* The first rank that failed, as the detail; false when none did. */
+static bool rank_failed(struct r6_run *run)
+{
+    struct r6 *g = run->g;
     for (int r = 0; r < g->ranks; r++)
         if (g->rk[r].rc != 0) {
-            snprintf(out->detail, sizeof out->detail, "rank %d: %s", r,
+            snprintf(run->out->detail, sizeof run->out->detail, "rank %d: %s", r,
                      g->rk[r].err[0] ? g->rk[r].err : "failed");
-            goto done;
+            return true;
         }
-    const uint32_t *d = g->rk[0].diagh;
+    return false;
+}
+
+/* The wrong elements each rank's check counted, per size, into out's counts and per. */
+static void tally_wrong(struct r6_run *run, char *per, size_t perlen)
+{
+    struct r6 *g = run->g;
     int64_t bad = 0, first = -1;
-    char per[900] = "";
     for (int k = 0; k < g->nsizes; k++) {
         int64_t kb = 0, kref = 0;
         for (int r = 0; r < g->ranks; r++) {
@@ -737,19 +806,27 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
             if (c[0]) {
                 int64_t f = (int64_t)(0xffffffffu - c[2]);
                 first = first < 0 || f < first ? f : first;
-                append(per, sizeof per, " rank %d size %s (%s): %u wrong, calls %lld..%u;", r,
-                       sz[k], path_name(g, k), c[0], (long long)f, c[1] - 1);
+                append(per, perlen, " rank %d size %s (%s): %u wrong, calls %lld..%u;", r,
+                       run->sz[k], path_name(g, k), c[0], (long long)f, c[1] - 1);
             }
         }
         if (!kb)
-            append(per, sizeof per, " size %s (%s): every rank right;", sz[k], path_name(g, k));
+            append(per, perlen, " size %s (%s): every rank right;", run->sz[k], path_name(g, k));
         if (kref)
-            append(per, sizeof per, " the reference collective itself differs from the exact sum "
-                   "in %lld elements at size %s;", (long long)kref, sz[k]);
+            append(per, perlen, " the reference collective itself differs from the exact sum "
+                   "in %lld elements at size %s;", (long long)kref, run->sz[k]);
         bad += kb;
     }
-    out->bad_count = bad;
-    out->first_bad = first;
+    run->out->bad_count = bad;
+    run->out->first_bad = first;
+}
+
+/* A wait that gave up (hang), wrong values (fail), or pass. */
+static void set_verdict(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
+    const uint32_t *d = g->rk[0].diagh;
     if (d[0]) {
         out->verdict = CDB_HANG;
         int step = d[3] < 4 ? (int)d[3] : 0;
@@ -758,10 +835,17 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
                  "rank %u gave up waiting for %s from rank %u in %scall %d (size %s, block %u) "
                  "after %u polls: the collective would hang;",
                  d[1], wait_name[step], d[4], call < 0 ? "warm-up " : "",
-                 call < 0 ? (int)d[2] : call, sz[k], d[5], g->spin);
+                 call < 0 ? (int)d[2] : call, run->sz[k], d[5], g->spin);
     } else {
-        out->verdict = bad ? CDB_FAIL : CDB_PASS;
+        out->verdict = out->bad_count ? CDB_FAIL : CDB_PASS;
     }
+}
+
+/* What the verdict rests on: the reference, and how the ranks ran. */
+static void append_conditions(struct r6_run *run, const char *per)
+{
+    struct r6 *g = run->g;
+    struct eng_check_result *out = run->out;
     append(out->detail, sizeof out->detail, "%s reference: %s", per, g->ref_desc);
     if (g->emulated)
         append(out->detail, sizeof out->detail, "; cpu backend: %d emulated ranks, sizes divided by "
@@ -776,11 +860,27 @@ void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     if (g->info.compute_partition[0] || g->info.memory_partition[0])
         append(out->detail, sizeof out->detail, "; partition %s/%s", g->info.compute_partition,
                g->info.memory_partition);
+}
 
-done:
-    if (!said_ready && ready)
-        ready(arg);
-    if (!started)
+/* Everything up to starting the ranks; -1 with the detail (and a skip's verdict) set. */
+static int prepare_run(struct r6_run *run)
+{
+    if (setup_backend(run) != 0 || load_suite(run) != 0)
+        return -1;
+    describe_shape(run);
+    if (check_devices(run) != 0 || compile_once(run) != 0)
+        return -1;
+    choose_reference(run->g);
+    return 0;
+}
+
+/* The caller is told ready on every path; ranks are freed here unless threads still own them. */
+static void release_run(struct r6_run *run)
+{
+    struct r6 *g = run->g;
+    if (!run->said_ready && run->ready)
+        run->ready(run->arg);
+    if (!run->started)
         for (int r = 0; r < g->ranks && r < R6_MAX_RANKS; r++)
             rank_free(g, &g->rk[r]);
     if (g->bar_init) {
@@ -789,7 +889,27 @@ done:
         pthread_cond_destroy(&g->step_cv);
     }
     free(g->code);
-    free(src);
-    eng_manifest_free(m);
+    free(run->src);
+    eng_manifest_free(run->m);
     free(g);
+}
+
+void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                   struct eng_check_result *out)
+{
+    eng_check_result_init(out);
+    snprintf(out->oracle, sizeof out->oracle, "%s", s->baseline ? "reference" : "reference+no-hang");
+    struct r6_run run = {.g = xcalloc(1, sizeof *run.g), .out = out, .ready = ready, .arg = arg};
+    run.g->s = s;
+    if (prepare_run(&run) == 0) {
+        start_ranks(&run);
+        await_ranks(&run);
+        if (!rank_failed(&run)) {
+            char per[900] = "";
+            tally_wrong(&run, per, sizeof per);
+            set_verdict(&run);
+            append_conditions(&run, per);
+        }
+    }
+    release_run(&run);
 }
