@@ -1,5 +1,5 @@
 /* The interactive interface: start-up, the event loop, and what every view shares on screen
- * (header with tabs, status line, key bar, the too-small screen). Views live in view_*.c. */
+ * (header with tabs, status line, key bar, the too-small screen). Views live in tui/views/. */
 #include <langinfo.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -15,11 +15,11 @@
 #include "tui/bgread.h"
 #include "tui/child.h"
 #include "tui/clipboard.h"
-#include "tui/cli.h"
+#include "tui/cli/cli.h"
 #include "tui/draw.h"
 #include "tui/script.h"
 #include "tui/term.h"
-#include "tui/view.h"
+#include "tui/views/view.h"
 
 static const struct tui_view_ops *const views[TUI_VIEW_COUNT] = {
     [TUI_VIEW_DASHBOARD] = &tui_view_dashboard,
