@@ -8,6 +8,7 @@
 #include "common/text.h"
 #include "importers/case_index.h"
 #include "tui/cli/cli.h"
+#include "tui/columns.h"
 
 static void print_help(void)
 {
@@ -19,16 +20,6 @@ static void print_help(void)
            "went into FlyDSL mentions flydsl), --symptom one tag; --search finds every word given,\n"
            "in English or Chinese.\n"
            "--json prints an array of case objects with the fields of data/cases.json.\n");
-}
-
-/* Prints one table cell: sanitised, cut and padded to `cells` display cells, the last of which
- * is always a space so neighbouring columns never touch. */
-static void cell(const char *s, int cells)
-{
-    char *t = text_fit_pad(s ? s : "", cells - 1, false);
-    fputs(t, stdout);
-    putchar(' ');
-    free(t);
 }
 
 int cmd_cases(int argc, char **argv, const struct cli_global *g)
@@ -97,7 +88,9 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         cJSON_free(out);
         cJSON_Delete(arr);
     } else {
-        cell("ID", 14), cell("GAP", 4), cell("RUNG", 5), cell(zh ? "症状" : "SYMPTOMS", 30);
+        /* columns of 14, 4, 5 and 30 cells, the last of each a space */
+        tui_col_print("ID", 13, false), tui_col_print("GAP", 3, false),
+            tui_col_print("RUNG", 4, false), tui_col_print(zh ? "症状" : "SYMPTOMS", 29, false);
         puts(zh ? "标题" : "TITLE");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_case *c = &l.items[i];
@@ -109,7 +102,8 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
                     strncat(sym, ",", sizeof sym - strlen(sym) - 1);
                 strncat(sym, c->symptoms[s], sizeof sym - strlen(sym) - 1);
             }
-            cell(c->id, 14), cell(gap, 4), cell(rung, 5), cell(sym, 30);
+            tui_col_print(c->id, 13, false), tui_col_print(gap, 3, false),
+                tui_col_print(rung, 4, false), tui_col_print(sym, 29, false);
             char *t = text_sanitize(zh ? c->title_zh : c->title_en, false);
             puts(t);
             free(t);

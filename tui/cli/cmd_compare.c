@@ -14,6 +14,7 @@
 #include "common/xalloc.h"
 #include "engine/check.h"
 #include "tui/cli/cli.h"
+#include "tui/columns.h"
 #include "tui/compare_fmt.h"
 
 static void print_help(void)
@@ -48,14 +49,6 @@ static bool utf8_locale(void)
 {
     const char *cs = nl_langinfo(CODESET);
     return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
-}
-
-static void cell(const char *s, int cells, bool ascii)
-{
-    char *t = text_fit_pad(s ? s : "", cells, ascii);
-    fputs(t, stdout);
-    free(t);
-    fputc(' ', stdout);
 }
 
 /* Right-aligned number cell. */
@@ -114,10 +107,11 @@ static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n
     snprintf(ha, sizeof ha, "A %s", ascii ? "us" : "µs");
     snprintf(hb, sizeof hb, "B %s", ascii ? "us" : "µs");
     printf("A = %s, B = %s\n\n", na, nb);
-    cell("", 2, ascii), cell("RUNG", 4, ascii), cell("SUITE", 14, ascii), cell("CHECK", 20, ascii),
-        cell("SHAPE", 20, ascii), cell("VARIANT", 8, ascii);
+    tui_col_print("", 2, ascii), tui_col_print("RUNG", 4, ascii), tui_col_print("SUITE", 14, ascii),
+        tui_col_print("CHECK", 20, ascii), tui_col_print("SHAPE", 20, ascii),
+        tui_col_print("VARIANT", 8, ascii);
     rcell(ha, 10), rcell(hb, 10), rcell("B vs A", 13);
-    cell(" ", 1, ascii), cell("VERDICT A/B", 16, ascii);
+    tui_col_print(" ", 1, ascii), tui_col_print("VERDICT A/B", 16, ascii);
     printf("%*s|%s\n", BAR_CELLS, "faster", "slower");
     for (size_t k = 0; k < n; k++) {
         const struct cdb_compare_row *r = &c->rows[idx[k]];
@@ -133,11 +127,11 @@ static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n
         bar(e >= 0 ? e : -e, ascii, e >= 0 ? right : left, sizeof right);
         if (color && r->verdict_differs)
             fputs("\033[1;31m", stdout);
-        cell(cmp_verdict_mark(r, ascii), 2, ascii), cell(rung, 4, ascii),
-            cell(r->suite, 14, ascii), cell(r->check, 20, ascii), cell(r->shape, 20, ascii),
-            cell(r->variant, 8, ascii);
+        tui_col_print(cmp_verdict_mark(r, ascii), 2, ascii), tui_col_print(rung, 4, ascii),
+            tui_col_print(r->suite, 14, ascii), tui_col_print(r->check, 20, ascii),
+            tui_col_print(r->shape, 20, ascii), tui_col_print(r->variant, 8, ascii);
         rcell(ta, 10), rcell(tb, 10), rcell(ratio, 13);
-        cell(cmp_timing_mark(r), 1, ascii), cell(verd, 16, ascii);
+        tui_col_print(cmp_timing_mark(r), 1, ascii), tui_col_print(verd, 16, ascii);
         int lw = text_width(left);
         printf("%*s%s|%s", BAR_CELLS - lw, "", left, right);
         if (r->scored) { /* rung 8: no times, the two scores */

@@ -10,6 +10,7 @@
 #include "common/text.h"
 #include "importers/remote.h"
 #include "tui/cli/cli.h"
+#include "tui/columns.h"
 
 static void print_help(void)
 {
@@ -24,14 +25,6 @@ static void print_help(void)
            "URL is pulled under one name only: adding it again under another name is refused\n"
            "(rename the host instead; its runs follow). rm refuses a host whose pulled runs are\n"
            "stored, unless --purge, which removes them too.\n");
-}
-
-static void cell(const char *s, int cells)
-{
-    char *t = text_fit_pad(s ? s : "", cells, false);
-    fputs(t, stdout);
-    free(t);
-    fputc(' ', stdout);
 }
 
 static int list(struct cdb *db, bool json)
@@ -66,13 +59,15 @@ static int list(struct cdb *db, bool json)
         cJSON_free(out);
         cJSON_Delete(arr);
     } else {
-        cell("NAME", 16), cell("RUNS", 6), cell("LAST PULL", 20);
+        tui_col_print("NAME", 16, false), tui_col_print("RUNS", 6, false),
+            tui_col_print("LAST PULL", 20, false);
         puts("URL");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_host *h = &l.items[i];
             char runs[16];
             snprintf(runs, sizeof runs, "%d", h->runs);
-            cell(h->name, 16), cell(runs, 6), cell(h->last_pull ? h->last_pull : "never", 20);
+            tui_col_print(h->name, 16, false), tui_col_print(runs, 6, false),
+                tui_col_print(h->last_pull ? h->last_pull : "never", 20, false);
             char *u = text_sanitize(h->url, false);
             puts(u);
             free(u);

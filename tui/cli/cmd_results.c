@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "importers/results_json.h"
 #include "tui/cli/cli.h"
+#include "tui/columns.h"
 #include "tui/results_fmt.h"
 #include "tui/score_fmt.h"
 
@@ -25,15 +26,6 @@ static void print_help(void)
            "process ended before it finished: killed, crashed or the machine rebooted; the checks\n"
            "it recorded are kept). With a RUN_ID (a UUID or its first 4+ characters) prints that\n"
            "run with every check: verdict, oracle detail and timings (n/a where not measured).\n");
-}
-
-/* One table cell: sanitised, cut and padded to `cells` display cells, then a space. */
-static void cell(const char *s, int cells)
-{
-    char *t = text_fit_pad(s ? s : "", cells, false);
-    fputs(t, stdout);
-    free(t);
-    fputc(' ', stdout);
 }
 
 static void print_line(const char *label, const char *value)
@@ -85,8 +77,10 @@ static int list_runs(struct cdb *db, const struct cdb_run_filter *f, bool json)
         cJSON_free(out);
         cJSON_Delete(arr);
     } else {
-        cell("RUN", 8), cell("STARTED", 20), cell("HOST", 16), cell("MACHINE", 24),
-            cell("RUNG", 4), cell("SUITE/CASE", 18), cell("VARIANT", 8), cell("VERDICT", 11);
+        tui_col_print("RUN", 8, false), tui_col_print("STARTED", 20, false),
+            tui_col_print("HOST", 16, false), tui_col_print("MACHINE", 24, false),
+            tui_col_print("RUNG", 4, false), tui_col_print("SUITE/CASE", 18, false),
+            tui_col_print("VARIANT", 8, false), tui_col_print("VERDICT", 11, false);
         puts("CHECKS");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_run_info *ri = &l.items[i];
@@ -99,9 +93,12 @@ static int list_runs(struct cdb *db, const struct cdb_run_filter *f, bool json)
             fmt_counts(ri, counts, sizeof counts);
             char id[9];
             snprintf(id, sizeof id, "%s", ri->run.uuid ? ri->run.uuid : "");
-            cell(id, 8), cell(ri->run.started, 20), cell(host, 16), cell(mach, 24),
-                cell(rung, 4), cell(ri->run.suite ? ri->run.suite : ri->run.case_id, 18),
-                cell(ri->run.variant, 8), cell(cdb_verdict_name(ri->run.verdict), 11);
+            tui_col_print(id, 8, false), tui_col_print(ri->run.started, 20, false),
+                tui_col_print(host, 16, false), tui_col_print(mach, 24, false),
+                tui_col_print(rung, 4, false),
+                tui_col_print(ri->run.suite ? ri->run.suite : ri->run.case_id, 18, false),
+                tui_col_print(ri->run.variant, 8, false),
+                tui_col_print(cdb_verdict_name(ri->run.verdict), 11, false);
             char *c = text_sanitize(counts, false);
             puts(c);
             free(c);
@@ -164,9 +161,12 @@ static int show_run(struct cdb *db, const char *id, bool json)
     print_line("verdict", buf);
     print_line("command", ri->run.argv);
     putchar('\n');
-    cell("SEQ", 4), cell("RUNG", 4), cell("SUITE", 14), cell("VARIANT", 8), cell("CHECK", 20),
-        cell("SHAPE", 22), cell("ORACLE", 10), cell("VERDICT", 11), cell("MEDIAN µs", 10),
-        cell("MIN µs", 10), cell("MAX µs", 10), cell("REP", 5);
+    tui_col_print("SEQ", 4, false), tui_col_print("RUNG", 4, false),
+        tui_col_print("SUITE", 14, false), tui_col_print("VARIANT", 8, false),
+        tui_col_print("CHECK", 20, false), tui_col_print("SHAPE", 22, false),
+        tui_col_print("ORACLE", 10, false), tui_col_print("VERDICT", 11, false),
+        tui_col_print("MEDIAN µs", 10, false), tui_col_print("MIN µs", 10, false),
+        tui_col_print("MAX µs", 10, false), tui_col_print("REP", 5, false);
     puts("DETAIL");
     for (size_t i = 0; i < d.n_checks; i++) {
         const struct cdb_check *c = &d.checks[i];
@@ -177,9 +177,13 @@ static int show_run(struct cdb *db, const char *id, bool json)
         fmt_us(c->time_min_us, mn, sizeof mn);
         fmt_us(c->time_max_us, mx, sizeof mx);
         snprintf(rep, sizeof rep, "%d", c->repeats);
-        cell(seq, 4), cell(rung, 4), cell(c->suite, 14), cell(c->variant, 8), cell(c->check, 20),
-            cell(c->shape, 22), cell(c->oracle, 10), cell(cdb_verdict_name(c->verdict), 11),
-            cell(med, 10), cell(mn, 10), cell(mx, 10), cell(rep, 5);
+        tui_col_print(seq, 4, false), tui_col_print(rung, 4, false),
+            tui_col_print(c->suite, 14, false), tui_col_print(c->variant, 8, false),
+            tui_col_print(c->check, 20, false), tui_col_print(c->shape, 22, false),
+            tui_col_print(c->oracle, 10, false),
+            tui_col_print(cdb_verdict_name(c->verdict), 11, false), tui_col_print(med, 10, false),
+            tui_col_print(mn, 10, false), tui_col_print(mx, 10, false),
+            tui_col_print(rep, 5, false);
         /* the detail is one line here; newlines in it become spaces */
         char *det = text_sanitize(c->detail ? c->detail : "", false);
         char extra[160] = "", err_s[32] = "n/a";
