@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,14 +47,6 @@ int cli_unknown(const char *verb, const char *arg)
                            : cli_usage_error(verb, "unexpected argument '%s'", shown);
     free(shown);
     return rc;
-}
-
-bool cli_is_one_of(const char *a, const char *const *names)
-{
-    for (; *names; names++)
-        if (strcmp(a, *names) == 0)
-            return true;
-    return false;
 }
 
 /* An existing database file that this user cannot write, or that nobody may write (no write

@@ -1,5 +1,6 @@
-/* What every CLI verb gets from main: the global options, already parsed, and helpers for the
- * verbs' own option parsing. A verb returns the process exit status:
+/* What every CLI verb gets from main: the global options, already parsed, and the messages and
+ * number parsing that the verbs' option tables (tui/cli/opts.h) share. A verb returns the
+ * process exit status:
  * 0 success, 1 a check failed or hung (run), 2 usage or setup error (message on stderr). */
 #ifndef KL_TUI_CLI_H
 #define KL_TUI_CLI_H
@@ -37,9 +38,6 @@ int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((forma
  * starts with '-', "unexpected argument 'x'" otherwise, the argument escaped as typed
  * (text_escape). Returns 2. */
 int cli_unknown(const char *verb, const char *arg);
-
-/* True when a is one of the NULL-terminated names. */
-bool cli_is_one_of(const char *a, const char *const *names);
 
 #define VERB(name, fn, help) int fn(int argc, char **argv, const struct cli_global *g);
 #include "tui/cli/verbs.def"

@@ -8,6 +8,7 @@
 #include "common/text.h"
 #include "importers/case_index.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 #include "tui/columns.h"
 
 static void print_help(void)
@@ -22,53 +23,50 @@ static void print_help(void)
            "--json prints an array of case objects with the fields of data/cases.json.\n");
 }
 
+/* --symptom TAG: one of the known tags, else the list of them. */
+static int take_symptom(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (!cdb_symptom_known(v)) {
+        fprintf(stderr, "kladder cases: --symptom expects one of:");
+        for (const char *const *t = cdb_symptom_tags; *t; t++)
+            fprintf(stderr, " %s", *t);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+static int take_lang(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
+        return cli_usage_error("cases", "--lang expects en or zh, not '%s'", v);
+    *(bool *)opt->dest = strcmp(v, "zh") == 0;
+    return CLI_PARSED;
+}
+
 int cmd_cases(int argc, char **argv, const struct cli_global *g)
 {
-    static const char *const value_opts[] = {"--gap",     "--rung",   "--repo", "--mentions",
-                                             "--symptom", "--search", "--lang", NULL};
     struct cdb_case_filter f = {0};
     bool json = false, zh = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (!v && cli_is_one_of(a, value_opts)) {
-            return cli_usage_error("cases", "%s expects a value", a);
-        } else if (strcmp(a, "--gap") == 0) {
-            if (!cli_parse_int("cases", a, v, 1, CDB_GAPS, &f.gap))
-                return 2;
-            i++;
-        } else if (strcmp(a, "--rung") == 0) {
-            if (!cli_parse_int("cases", a, v, 1, CDB_RUNGS, &f.rung))
-                return 2;
-            i++;
-        } else if (strcmp(a, "--repo") == 0) {
-            f.repo = v, i++;
-        } else if (strcmp(a, "--mentions") == 0) {
-            f.mentions = v, i++;
-        } else if (strcmp(a, "--symptom") == 0) {
-            if (!cdb_symptom_known(v)) {
-                fprintf(stderr, "kladder cases: --symptom expects one of:");
-                for (const char *const *t = cdb_symptom_tags; *t; t++)
-                    fprintf(stderr, " %s", *t);
-                fprintf(stderr, "\n");
-                return 2;
-            }
-            f.symptom = v, i++;
-        } else if (strcmp(a, "--search") == 0) {
-            f.search = v, i++;
-        } else if (strcmp(a, "--lang") == 0) {
-            if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
-                return cli_usage_error("cases", "--lang expects en or zh, not '%s'", v);
-            zh = strcmp(v, "zh") == 0, i++;
-        } else {
-            return cli_unknown("cases", a);
-        }
-    }
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_INT("--gap", &f.gap, 1, CDB_GAPS),
+        CLI_OPT_INT("--rung", &f.rung, 1, CDB_RUNGS),
+        CLI_OPT_STRING("--repo", &f.repo),
+        CLI_OPT_STRING("--mentions", &f.mentions),
+        CLI_OPT_CALL("--symptom", &f.symptom, take_symptom),
+        CLI_OPT_STRING("--search", &f.search),
+        CLI_OPT_CALL("--lang", &zh, take_lang),
+    };
+    const struct cli_parser p = {.verb = "cases", .opts = opts, .nopts = CLI_COUNT(opts)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc != CLI_PARSED)
+        return rc;
     struct cdb *db = cli_open_db(g);
     if (!db)
         return 2;

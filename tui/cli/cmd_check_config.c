@@ -16,6 +16,7 @@
 #include "common/xalloc.h"
 #include "importers/config_check.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -52,43 +53,11 @@ static int load_table(const char *path, struct csv_table *t, struct cfg_report *
     return rc;
 }
 
-int cmd_check_config(int argc, char **argv, const struct cli_global *g)
+/* Checks files against the schema at schema_path, and against the merged file (given, or
+ * made here of several files). Returns the exit status: 0 clean, 1 a problem, 2 a bad schema. */
+static int check(const char *schema_path, const char *const *files, size_t nfiles,
+                 const char *merged_path, const char *out_path)
 {
-    (void)g;
-    const char *schema_path = NULL, *merged_path = NULL, *out_path = NULL;
-    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
-    size_t nfiles = 0;
-    int status = 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            print_help();
-            free(files);
-            return 0;
-        } else if ((!strcmp(a, "--schema") || !strcmp(a, "--merged") || !strcmp(a, "--out")) && !v) {
-            free(files);
-            return cli_usage_error("check-config", "%s expects a value", a);
-        } else if (!strcmp(a, "--schema")) {
-            schema_path = v, i++;
-        } else if (!strcmp(a, "--merged")) {
-            merged_path = v, i++;
-        } else if (!strcmp(a, "--out")) {
-            out_path = v, i++;
-        } else if (a[0] == '-') {
-            free(files);
-            return cli_usage_error("check-config", "unknown option '%s'", a);
-        } else {
-            files[nfiles++] = a;
-        }
-    }
-    if (!schema_path || nfiles == 0) {
-        free(files);
-        return cli_usage_error("check-config", "needs --schema SCHEMA.json and at least one FILE");
-    }
-    if (out_path && (merged_path || nfiles < 2)) {
-        free(files);
-        return cli_usage_error("check-config", "--out keeps the merge of several FILEs (not with --merged)");
-    }
     char err[512];
     size_t slen;
     char *stext = file_read_all(schema_path, &slen, err, sizeof err);
@@ -98,7 +67,6 @@ int cmd_check_config(int argc, char **argv, const struct cli_global *g)
         fprintf(stderr, "kladder check-config: %s\n", clean);
         free(clean);
         free(stext);
-        free(files);
         return 2;
     }
     free(stext);
@@ -154,11 +122,39 @@ int cmd_check_config(int argc, char **argv, const struct cli_global *g)
         printf("ok: %zu file%s, %zu rows%s\n", nfiles, nfiles == 1 ? "" : "s", rows,
                merged_path ? ", every row found in the merged file"
                : nfiles > 1 ? ", merged and read back, every row found" : "");
-    status = r.problems ? 1 : 0;
+    int status = r.problems ? 1 : 0;
     for (size_t f = 0; f < nfiles; f++)
         csv_free(&tabs[f]);
     free(tabs);
     cfg_schema_free(&s);
-    free(files);
+    return status;
+}
+
+int cmd_check_config(int argc, char **argv, const struct cli_global *g)
+{
+    (void)g;
+    const char *schema_path = NULL, *merged_path = NULL, *out_path = NULL;
+    struct cli_list files;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_STRING("--schema", &schema_path),
+        CLI_OPT_STRING("--merged", &merged_path),
+        CLI_OPT_STRING("--out", &out_path),
+    };
+    const struct cli_parser p = {.verb = "check-config", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_LIST(NULL, &files), .stray = CLI_STRAY_OPTION};
+    int status = cli_parse(&p, argc, argv, NULL);
+    if (status == CLI_PARSED) {
+        if (!schema_path || files.n == 0)
+            status = cli_usage_error("check-config",
+                                     "needs --schema SCHEMA.json and at least one FILE");
+        else if (out_path && (merged_path || files.n < 2))
+            status = cli_usage_error("check-config", "--out keeps the merge of several FILEs "
+                                                     "(not with --merged)");
+        else
+            status = check(schema_path, files.v, files.n, merged_path, out_path);
+    }
+    free(files.v);
     return status;
 }

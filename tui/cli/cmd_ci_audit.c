@@ -4,11 +4,11 @@
  * in importers/ci_audit.h, the accepted report forms in importers/ci_report.h. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/xalloc.h"
 #include "importers/ci_audit.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -27,56 +27,51 @@ static void free_all(struct ci_report **r, size_t n)
     free(r);
 }
 
+/* The reports read so far, each read as its argument is reached: a report that cannot be read
+ * stops the verb there. */
+struct reports {
+    struct ci_report **v;
+    size_t n;
+};
+
+static int take_report(const struct cli_opt *opt, const char *path, void *ctx)
+{
+    (void)ctx;
+    struct reports *r = opt->dest;
+    char err[1024];
+    if (!(r->v[r->n] = ci_report_read(path, err, sizeof err))) {
+        fprintf(stderr, "kladder ci-audit: %s\n", err);
+        return 2;
+    }
+    r->n++;
+    return CLI_PARSED;
+}
+
 int cmd_ci_audit(int argc, char **argv, const struct cli_global *g)
 {
     (void)g;
-    struct ci_report **reports = xcalloc((size_t)argc, sizeof *reports);
-    struct ci_report **base = xcalloc((size_t)argc, sizeof *base);
-    size_t nrep = 0, nbase = 0;
+    struct reports reports = {xcalloc((size_t)argc, sizeof *reports.v), 0};
+    struct reports base = {xcalloc((size_t)argc, sizeof *base.v), 0};
     struct ci_audit_opts o = {.min_tests = 1};
-    int status = 2;
-    char err[1024];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            status = 0;
-            goto done;
-        } else if ((strcmp(a, "--min-tests") == 0 || strcmp(a, "--baseline") == 0) && !v) {
-            status = cli_usage_error("ci-audit", "%s expects a value", a);
-            goto done;
-        } else if (strcmp(a, "--min-tests") == 0) {
-            int m;
-            if (!cli_parse_int("ci-audit", a, v, 1, 100000000, &m))
-                goto done;
-            o.min_tests = m, i++;
-        } else if (strcmp(a, "--baseline") == 0) {
-            if (!(base[nbase] = ci_report_read(v, err, sizeof err))) {
-                fprintf(stderr, "kladder ci-audit: %s\n", err);
-                goto done;
-            }
-            nbase++, i++;
-        } else if (a[0] == '-' && a[1] == '-') {
-            status = cli_usage_error("ci-audit", "unknown option '%s'", a);
-            goto done;
-        } else {
-            if (!(reports[nrep] = ci_report_read(a, err, sizeof err))) {
-                fprintf(stderr, "kladder ci-audit: %s\n", err);
-                goto done;
-            }
-            nrep++;
-        }
-    }
-    if (nrep == 0) {
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_LONG("--min-tests", &o.min_tests, 1, 100000000),
+        CLI_OPT_CALL("--baseline", &base, take_report),
+    };
+    /* a report may be named "-" or "-x": only "--..." is an option */
+    const struct cli_parser p = {.verb = "ci-audit", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_CALL(NULL, &reports, take_report),
+                                 .stray = CLI_STRAY_OPTION, .long_only = true};
+    int status = cli_parse(&p, argc, argv, NULL);
+    if (status == CLI_PARSED && reports.n == 0) {
         status = cli_usage_error("ci-audit", "give at least one REPORT");
-        goto done;
+    } else if (status == CLI_PARSED) {
+        o.baseline = base.v;
+        o.nbaseline = base.n;
+        status = ci_audit(reports.v, reports.n, &o, stdout) ? 1 : 0;
     }
-    o.baseline = base;
-    o.nbaseline = nbase;
-    status = ci_audit(reports, nrep, &o, stdout) ? 1 : 0;
-done:
-    free_all(reports, nrep);
-    free_all(base, nbase);
+    free_all(reports.v, reports.n);
+    free_all(base.v, base.n);
     return status;
 }

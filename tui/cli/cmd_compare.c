@@ -14,6 +14,7 @@
 #include "common/xalloc.h"
 #include "engine/check.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 #include "tui/columns.h"
 #include "tui/compare_fmt.h"
 
@@ -290,55 +291,11 @@ static void describe(const struct cdb_side *s, const char *spec, char *buf, size
     free(t);
 }
 
-int cmd_compare(int argc, char **argv, const struct cli_global *g)
+/* Puts the sides spec[0] and spec[1] side by side, as a table or JSON. Returns the exit
+ * status. */
+static int compare(const struct cli_global *g, const char *const *spec, int rung,
+                   const struct cmp_select *sel, bool json)
 {
-    const char *spec[2] = {NULL, NULL};
-    int n = 0, rung = -1;
-    bool json = false;
-    struct cmp_select sel;
-    cmp_select_init(&sel);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--rung") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("compare", "--rung expects a value");
-            if (!cli_parse_int("compare", a, argv[++i], 0, 8, &rung))
-                return 2;
-        } else if (strcmp(a, "--only-both") == 0) {
-            sel.only_both = true;
-        } else if (strcmp(a, "--only-flagged") == 0) {
-            sel.only_flagged = true;
-        } else if (strcmp(a, "--sort") == 0 || strcmp(a, "--verdict") == 0 ||
-                   strcmp(a, "--search") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("compare", "%s expects a value", a);
-            const char *v = argv[++i];
-            if (strcmp(a, "--search") == 0) {
-                sel.text = v;
-            } else if (strcmp(a, "--sort") == 0) {
-                int k = cmp_sort_parse(v);
-                if (k < 0)
-                    return cli_usage_error("compare", "--sort expects name, ratio, time-a, "
-                                                      "time-b or verdict");
-                sel.sort = (enum cmp_sort)k;
-            } else if ((sel.verdict = cdb_verdict_parse(v)) < 0) {
-                return cli_usage_error("compare", "--verdict expects pass, fail, hang, error, "
-                                                  "skip or cancelled");
-            }
-        } else if (a[0] == '-' || n == 2) {
-            return cli_usage_error("compare", "unknown argument '%s'", a);
-        } else {
-            spec[n++] = a;
-        }
-    }
-    if (n != 2)
-        return cli_usage_error("compare", "expects two sides: A B (host names, machine ids or "
-                                          "'local')");
     struct cdb *db = cli_open_db(g);
     if (!db)
         return 2;
@@ -354,7 +311,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
     }
     cdb_close(db);
     size_t *idx = xmalloc((c.n + 1) * sizeof *idx);
-    size_t shown = cmp_select_rows(&c, &sel, idx);
+    size_t shown = cmp_select_rows(&c, sel, idx);
     if (json) {
         print_json(&c, idx, shown);
     } else {
@@ -369,4 +326,54 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
     free(idx);
     cdb_compare_free(&c);
     return 0;
+}
+
+static int take_sort(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    int k = cmp_sort_parse(v);
+    if (k < 0)
+        return cli_usage_error("compare", "--sort expects name, ratio, time-a, time-b or verdict");
+    *(enum cmp_sort *)opt->dest = (enum cmp_sort)k;
+    return CLI_PARSED;
+}
+
+static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if ((*(int *)opt->dest = cdb_verdict_parse(v)) < 0)
+        return cli_usage_error("compare", "--verdict expects pass, fail, hang, error, skip or "
+                                          "cancelled");
+    return CLI_PARSED;
+}
+
+int cmd_compare(int argc, char **argv, const struct cli_global *g)
+{
+    struct cli_list spec;
+    int rung = -1;
+    bool json = false;
+    struct cmp_select sel;
+    cmp_select_init(&sel);
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_INT("--rung", &rung, 0, 8),
+        CLI_OPT_FLAG("--only-both", &sel.only_both),
+        CLI_OPT_FLAG("--only-flagged", &sel.only_flagged),
+        CLI_OPT_CALL("--sort", &sel.sort, take_sort),
+        CLI_OPT_CALL("--verdict", &sel.verdict, take_verdict),
+        CLI_OPT_STRING("--search", &sel.text),
+    };
+    const struct cli_parser p = {.verb = "compare", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_LIST, .dest = &spec, .hi = 2},
+                                 .stray = CLI_STRAY_UNKNOWN};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc == CLI_PARSED && spec.n != 2)
+        rc = cli_usage_error("compare", "expects two sides: A B (host names, machine ids or "
+                                        "'local')");
+    if (rc == CLI_PARSED)
+        rc = compare(g, spec.v, rung, &sel, json);
+    free(spec.v);
+    return rc;
 }

@@ -17,6 +17,7 @@
 #include "engine/backend/backend.h"
 #include "engine/cache/cache.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -68,59 +69,17 @@ static void note_wave_assumptions(const void *code, size_t len)
     amdgpu_co_free(&co);
 }
 
-int cmd_compile(int argc, char **argv, const struct cli_global *g)
+/* Compiles every file for target with b; --out keeps the last one's code object. Returns the
+ * exit status: 0 all compiled, 1 one failed, 2 a setup error. */
+static int compile_all(const struct eng_backend *b, const char *target, const char *const *flags,
+                       const char *const *files, size_t nfiles, const char *out)
 {
-    (void)g;
-    static const char *const value_opts[] = {"--backend", "--target", "--flag", "--out", NULL};
-    const char *backend = NULL, *target = NULL, *out = NULL;
-    const char **flags = calloc((size_t)argc + 1, sizeof *flags);
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    size_t nflags = 0, nfiles = 0;
-    int status = 2;
-    if (!flags || !files) {
-        fprintf(stderr, "kladder compile: out of memory\n");
-        goto done;
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            status = 0;
-            goto done;
-        } else if (!v && cli_is_one_of(a, value_opts)) {
-            status = cli_usage_error("compile", "%s expects a value", a);
-            goto done;
-        } else if (strcmp(a, "--backend") == 0) {
-            backend = v, i++;
-        } else if (strcmp(a, "--target") == 0) {
-            target = v, i++;
-        } else if (strcmp(a, "--flag") == 0) {
-            flags[nflags++] = v, i++;
-        } else if (strcmp(a, "--out") == 0) {
-            out = v, i++;
-        } else if (a[0] == '-') {
-            status = cli_unknown("compile", a);
-            goto done;
-        } else {
-            files[nfiles++] = a;
-        }
-    }
-    const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
-    if (!b) {
-        status = cli_usage_error("compile", "--backend expects hip, cuda or cpu");
-        goto done;
-    }
-    if (!target || nfiles == 0) {
-        status = cli_usage_error("compile", "needs --target and at least one FILE");
-        goto done;
-    }
     char why[2048];
     /* A backend with an offline compiler (hip: clang) builds without its runtime. */
     if (b->load(why, sizeof why) != 0) {
         if (!(b->compiler_for && b->compiler_for(target))) {
             fprintf(stderr, "kladder compile: the %s backend cannot load: %s\n", b->name, why);
-            goto done;
+            return 2;
         }
         fprintf(stderr, "kladder compile: the %s runtime did not load (%s); compiling for %s "
                 "offline\n", b->name, why, target);
@@ -128,9 +87,9 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     const struct embed_file *header = embed_find("kernels/kl.h");
     if (!header) {
         fprintf(stderr, "kladder compile: kernels/kl.h is not embedded in this build\n");
-        goto done;
+        return 2;
     }
-    status = 0;
+    int status = 0;
     size_t loglen = 1 << 16;
     char *log = malloc(loglen);
     for (size_t f = 0; f < nfiles && log; f++) {
@@ -164,8 +123,35 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
         free(code);
     }
     free(log);
-done:
-    free(flags);
-    free(files);
+    return status;
+}
+
+int cmd_compile(int argc, char **argv, const struct cli_global *g)
+{
+    (void)g;
+    const char *backend = NULL, *target = NULL, *out = NULL;
+    struct cli_list flags, files;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_STRING("--backend", &backend),
+        CLI_OPT_STRING("--target", &target),
+        CLI_OPT_LIST("--flag", &flags),
+        CLI_OPT_STRING("--out", &out),
+    };
+    const struct cli_parser p = {.verb = "compile", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_LIST(NULL, &files)};
+    int status = cli_parse(&p, argc, argv, NULL);
+    if (status == CLI_PARSED) {
+        const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
+        if (!b)
+            status = cli_usage_error("compile", "--backend expects hip, cuda or cpu");
+        else if (!target || files.n == 0)
+            status = cli_usage_error("compile", "needs --target and at least one FILE");
+        else
+            status = compile_all(b, target, flags.v, files.v, files.n, out);
+    }
+    free(flags.v);
+    free(files.v);
     return status;
 }

@@ -1,10 +1,10 @@
 /* kladder devices [--json]: every backend, whether it loads (and why not), and its devices. */
 #include <cJSON.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "engine/backend/devices.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static const char *s_or(const cJSON *o, const char *k, const char *dflt)
 {
@@ -22,20 +22,25 @@ static void num_or_na(const cJSON *o, const char *k, const char *unit, double di
         snprintf(out, n, "n/a");
 }
 
+static void print_help(void)
+{
+    printf("usage: kladder devices [--json]\n\nLists every backend (hip, cuda, cpu), its "
+           "devices, and why a backend is unavailable.\n");
+}
+
 int cmd_devices(int argc, char **argv, const struct cli_global *g)
 {
     (void)g;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: kladder devices [--json]\n\nLists every backend (hip, cuda, cpu), its "
-                   "devices, and why a backend is unavailable.\n");
-            return 0;
-        } else
-            return cli_unknown("devices", argv[i]);
-    }
+    const struct cli_opt opts[] = {
+        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+    };
+    const struct cli_parser p = {.verb = "devices", .opts = opts, .nopts = CLI_COUNT(opts)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc != CLI_PARSED)
+        return rc;
     cJSON *arr = eng_devices_json(NULL);
     if (json) {
         char *t = cJSON_Print(arr);

@@ -1,12 +1,12 @@
 /* kladder export [--since RUN_ID|TIME] [--all] [--out FILE] */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "casedb/cdb.h"
 #include "common/fileio.h"
 #include "importers/results_json.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -23,30 +23,23 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 {
     struct imp_export_opts o = {0};
     const char *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            return 0;
-        } else if (strcmp(a, "--all") == 0) {
-            o.include_pulled = true;
-        } else if ((strcmp(a, "--since") == 0 || strcmp(a, "--out") == 0) && !v) {
-            return cli_usage_error("export", "%s expects a value", a);
-        } else if (strcmp(a, "--since") == 0) {
-            o.since = v, i++;
-        } else if (strcmp(a, "--out") == 0) {
-            out = v, i++;
-        } else {
-            return cli_unknown("export", a);
-        }
-    }
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--all", &o.include_pulled),
+        CLI_OPT_STRING("--since", &o.since),
+        CLI_OPT_STRING("--out", &out),
+    };
+    const struct cli_parser p = {.verb = "export", .opts = opts, .nopts = CLI_COUNT(opts)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc != CLI_PARSED)
+        return rc;
     struct cdb *db = cli_open_db(g);
     if (!db)
         return 2;
     char err[1024], *doc;
     size_t len;
-    int rc = imp_results_export(db, &o, &doc, &len, err, sizeof err);
+    rc = imp_results_export(db, &o, &doc, &len, err, sizeof err);
     cdb_close(db);
     if (rc != 0) {
         fprintf(stderr, "kladder export: %s\n", err);

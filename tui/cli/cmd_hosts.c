@@ -10,6 +10,7 @@
 #include "common/text.h"
 #include "importers/remote.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 #include "tui/columns.h"
 
 static void print_help(void)
@@ -78,31 +79,11 @@ static int list(struct cdb *db, bool json)
     return 0;
 }
 
-int cmd_hosts(int argc, char **argv, const struct cli_global *g)
+/* Checks the names the subcommand sub was given (pos[0..npos)) and does what it says.
+ * Returns the exit status. */
+static int hosts_do(const struct cli_global *g, const char *sub, const char *const *pos,
+                    size_t npos, bool json, bool purge)
 {
-    if (argc < 2)
-        return cli_usage_error("hosts", "expects add, list, rename or rm");
-    const char *sub = argv[1];
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-        print_help();
-        return 0;
-    }
-    bool json = false, purge = false;
-    const char *pos[2] = {NULL, NULL};
-    int npos = 0;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0 && strcmp(sub, "list") == 0)
-            json = true;
-        else if (strcmp(argv[i], "--purge") == 0 && strcmp(sub, "rm") == 0)
-            purge = true;
-        else if (strcmp(argv[i], "--help") == 0) {
-            print_help();
-            return 0;
-        } else if (argv[i][0] == '-' || npos == 2)
-            return cli_unknown("hosts", argv[i]);
-        else
-            pos[npos++] = argv[i];
-    }
     char err[1024];
     if (strcmp(sub, "add") == 0) {
         if (npos != 2)
@@ -177,5 +158,35 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
         }
     }
     cdb_close(db);
+    return rc;
+}
+
+int cmd_hosts(int argc, char **argv, const struct cli_global *g)
+{
+    if (argc < 2)
+        return cli_usage_error("hosts", "expects add, list, rename or rm");
+    const char *sub = argv[1];
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+        print_help();
+        return 0;
+    }
+    bool json = false, purge = false;
+    struct cli_list pos;
+    /* --json belongs to list and --purge to rm: elsewhere they are unknown options */
+    const struct cli_opt list_opts[] = {CLI_OPT_FLAG("--json", &json),
+                                        CLI_OPT_HELP("--help", print_help)};
+    const struct cli_opt rm_opts[] = {CLI_OPT_FLAG("--purge", &purge),
+                                      CLI_OPT_HELP("--help", print_help)};
+    const struct cli_opt other_opts[] = {CLI_OPT_HELP("--help", print_help)};
+    struct cli_parser p = {.verb = "hosts", .opts = other_opts, .nopts = CLI_COUNT(other_opts),
+                           .args = {.kind = CLI_LIST, .dest = &pos, .hi = 2}};
+    if (strcmp(sub, "list") == 0)
+        p.opts = list_opts, p.nopts = CLI_COUNT(list_opts);
+    else if (strcmp(sub, "rm") == 0)
+        p.opts = rm_opts, p.nopts = CLI_COUNT(rm_opts);
+    int rc = cli_parse(&p, argc - 1, argv + 1, NULL); /* after the subcommand */
+    if (rc == CLI_PARSED)
+        rc = hosts_do(g, sub, pos.v, pos.n, json, purge);
+    free(pos.v);
     return rc;
 }

@@ -8,12 +8,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/fileio.h"
 #include "common/text.h"
 #include "engine/codeobj/amdgpu_co.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -109,36 +109,19 @@ static void co_text(const char *file, const struct amdgpu_co *co)
     }
 }
 
-int cmd_inspect(int argc, char **argv, const struct cli_global *g)
+/* Reads every file and prints what it says, or why it cannot be read. Returns the exit status:
+ * 0 every file read, 1 one did not. */
+static int inspect_all(const char *const *files, size_t nfiles, bool json)
 {
-    (void)g;
-    bool json = false;
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            print_help();
-            return 0;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = true;
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error("inspect", "unknown option '%s'", argv[i]);
-        } else {
-            nfiles++;
-        }
-    }
-    if (nfiles == 0)
-        return cli_usage_error("inspect", "needs at least one FILE");
     int status = 0;
     cJSON *all = cJSON_CreateArray();
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-')
-            continue;
+    for (size_t i = 0; i < nfiles; i++) {
         char err[512];
         size_t len;
-        char *data = file_read_all(argv[i], &len, err, sizeof err);
+        char *data = file_read_all(files[i], &len, err, sizeof err);
         struct amdgpu_co co;
         if (!data || amdgpu_co_read(data, len, &co, err, sizeof err) != 0) {
-            char *f = text_sanitize(argv[i], false), *e = text_sanitize(err, false);
+            char *f = text_sanitize(files[i], false), *e = text_sanitize(err, false);
             if (data)
                 fprintf(stderr, "kladder inspect: %s: %s\n", f, e);
             else
@@ -150,9 +133,9 @@ int cmd_inspect(int argc, char **argv, const struct cli_global *g)
             continue;
         }
         if (json)
-            cJSON_AddItemToArray(all, co_json(argv[i], &co));
+            cJSON_AddItemToArray(all, co_json(files[i], &co));
         else
-            co_text(argv[i], &co);
+            co_text(files[i], &co);
         amdgpu_co_free(&co);
         free(data);
     }
@@ -162,5 +145,25 @@ int cmd_inspect(int argc, char **argv, const struct cli_global *g)
         cJSON_free(t);
     }
     cJSON_Delete(all);
+    return status;
+}
+
+int cmd_inspect(int argc, char **argv, const struct cli_global *g)
+{
+    (void)g;
+    bool json = false;
+    struct cli_list files;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+    };
+    const struct cli_parser p = {.verb = "inspect", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_LIST(NULL, &files), .stray = CLI_STRAY_OPTION};
+    int status = cli_parse(&p, argc, argv, NULL);
+    if (status == CLI_PARSED)
+        status = files.n == 0 ? cli_usage_error("inspect", "needs at least one FILE")
+                              : inspect_all(files.v, files.n, json);
+    free(files.v);
     return status;
 }

@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 #include "engine/pin.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -96,33 +97,20 @@ int cmd_pin(int argc, char **argv, const struct cli_global *g)
         return cli_usage_error("pin", "expected 'write FILE' or 'check FILE'");
     bool write = strcmp(argv[1], "write") == 0;
     const char *file = argv[2], *backend = NULL;
+    if (!write && argc > 3)
+        return cli_usage_error("pin", "check takes only FILE, not '%s'", argv[3]);
     int device = 0;
-    const char **libs = xcalloc((size_t)argc, sizeof *libs);
-    size_t nlibs = 0;
-    int status = 2;
-    for (int i = 3; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!write) {
-            status = cli_usage_error("pin", "check takes only FILE, not '%s'", a);
-            goto done;
-        } else if (!v && (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--lib"))) {
-            status = cli_usage_error("pin", "%s expects a value", a);
-            goto done;
-        } else if (strcmp(a, "--backend") == 0) {
-            backend = v, i++;
-        } else if (strcmp(a, "--device") == 0) {
-            if (!cli_parse_int("pin", a, v, 0, 1024, &device))
-                goto done;
-            i++;
-        } else if (strcmp(a, "--lib") == 0) {
-            libs[nlibs++] = v, i++;
-        } else {
-            status = cli_usage_error("pin", "unknown option '%s'", a);
-            goto done;
-        }
-    }
-    status = write ? pin_write(file, backend, device, libs, nlibs) : pin_check(file);
-done:
-    free(libs);
+    struct cli_list libs;
+    const struct cli_opt opts[] = {
+        CLI_OPT_STRING("--backend", &backend),
+        CLI_OPT_INT("--device", &device, 0, 1024),
+        CLI_OPT_LIST("--lib", &libs),
+    };
+    const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .stray = CLI_STRAY_OPTION};
+    int status = cli_parse(&p, argc - 2, argv + 2, NULL); /* after write FILE */
+    if (status == CLI_PARSED)
+        status = write ? pin_write(file, backend, device, libs.v, libs.n) : pin_check(file);
+    free(libs.v);
     return status;
 }

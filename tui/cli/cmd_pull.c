@@ -8,6 +8,7 @@
 #include "casedb/cdb.h"
 #include "importers/pull.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 static void print_help(void)
 {
@@ -56,83 +57,28 @@ static bool parse_bytes(const char *s, long long *out)
     return true;
 }
 
-int cmd_pull(int argc, char **argv, const struct cli_global *g)
+/* Checks the URLs among specs[0..n), pulls every one and prints a line per host. Returns the
+ * exit status: 0 every host succeeded, 1 one failed, 2 a usage or setup error. */
+static int pull(const struct cli_global *g, const char *const *specs, size_t n,
+                const struct imp_pull_opts *o, bool timing)
 {
-    static const char *const value_opts[] = {"--connect-timeout", "--timeout", "--stall",
-                                             "--max-bytes", "--cacert", "--known-hosts",
-                                             "--identity", NULL};
-    struct imp_pull_opts o;
-    imp_pull_opts_init(&o);
-    const char **specs = calloc((size_t)argc + 1, sizeof *specs);
-    size_t n = 0;
-    int rc = 2;
-    bool timing = false;
-    if (!specs)
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int sec;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            free(specs);
-            return 0;
-        } else if (strcmp(a, "--full") == 0) {
-            o.full = true;
-        } else if (strcmp(a, "--timing") == 0) {
-            timing = true;
-        } else if (!v && cli_is_one_of(a, value_opts)) {
-            cli_usage_error("pull", "%s expects a value", a);
-            goto out;
-        } else if (strcmp(a, "--connect-timeout") == 0 || strcmp(a, "--timeout") == 0 ||
-                   strcmp(a, "--stall") == 0) {
-            if (!cli_parse_int("pull", a, v, 1, 86400, &sec))
-                goto out;
-            if (a[2] == 'c')
-                o.fetch.connect_timeout_s = sec;
-            else if (a[2] == 't')
-                o.fetch.timeout_s = sec;
-            else
-                o.fetch.stall_s = sec;
-            i++;
-        } else if (strcmp(a, "--max-bytes") == 0) {
-            if (!parse_bytes(v, &o.fetch.max_bytes)) {
-                cli_usage_error("pull", "--max-bytes expects a size like 1000000, 64M or 1G");
-                goto out;
-            }
-            i++;
-        } else if (strcmp(a, "--cacert") == 0) {
-            o.fetch.cacert = v, i++;
-        } else if (strcmp(a, "--known-hosts") == 0) {
-            o.fetch.known_hosts = v, i++;
-        } else if (strcmp(a, "--identity") == 0) {
-            o.fetch.identity = v, i++;
-        } else if (a[0] == '-') {
-            cli_unknown("pull", a);
-            goto out;
-        } else {
-            specs[n++] = a;
-        }
-    }
     /* A URL kladder cannot fetch is a usage error, found before anything is opened. */
     for (size_t k = 0; k < n; k++) {
         char uerr[512];
-        if (strstr(specs[k], "://") && imp_url_check(specs[k], uerr, sizeof uerr) != 0) {
-            cli_usage_error("pull", "%s", uerr);
-            goto out;
-        }
+        if (strstr(specs[k], "://") && imp_url_check(specs[k], uerr, sizeof uerr) != 0)
+            return cli_usage_error("pull", "%s", uerr);
     }
     struct cdb *db = cli_open_db_write(g, "pull");
     if (!db)
-        goto out;
+        return 2;
     struct imp_pull_result *res;
     size_t nres;
     char err[1024];
-    int failed = imp_pull(db, specs, n, &o, &res, &nres, err, sizeof err);
+    int failed = imp_pull(db, specs, n, o, &res, &nres, err, sizeof err);
     cdb_close(db);
     if (failed < 0) {
         fprintf(stderr, "kladder pull: %s\n", err);
-        goto out;
+        return 2;
     }
     for (size_t i = 0; i < nres; i++) {
         const struct imp_pull_result *r = &res[i];
@@ -148,8 +94,41 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
     }
     fflush(stdout);
     free(res);
-    rc = failed ? 1 : 0;
-out:
-    free(specs);
+    return failed ? 1 : 0;
+}
+
+static int take_max_bytes(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (!parse_bytes(v, opt->dest))
+        return cli_usage_error("pull", "--max-bytes expects a size like 1000000, 64M or 1G");
+    return CLI_PARSED;
+}
+
+int cmd_pull(int argc, char **argv, const struct cli_global *g)
+{
+    struct imp_pull_opts o;
+    imp_pull_opts_init(&o);
+    struct cli_list specs;
+    bool timing = false;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--full", &o.full),
+        CLI_OPT_FLAG("--timing", &timing),
+        CLI_OPT_LONG("--connect-timeout", &o.fetch.connect_timeout_s, 1, 86400),
+        CLI_OPT_LONG("--timeout", &o.fetch.timeout_s, 1, 86400),
+        CLI_OPT_LONG("--stall", &o.fetch.stall_s, 1, 86400),
+        CLI_OPT_CALL("--max-bytes", &o.fetch.max_bytes, take_max_bytes),
+        CLI_OPT_STRING("--cacert", &o.fetch.cacert),
+        CLI_OPT_STRING("--known-hosts", &o.fetch.known_hosts),
+        CLI_OPT_STRING("--identity", &o.fetch.identity),
+    };
+    const struct cli_parser p = {.verb = "pull", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_LIST(NULL, &specs)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc == CLI_PARSED)
+        rc = pull(g, specs.v, specs.n, &o, timing);
+    free(specs.v);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "importers/results_json.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 #include "tui/columns.h"
 #include "tui/results_fmt.h"
 #include "tui/score_fmt.h"
@@ -203,49 +204,43 @@ static int show_run(struct cdb *db, const char *id, bool json)
     return 0;
 }
 
+static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    int *verdict = opt->dest;
+    *verdict = cdb_verdict_parse(v);
+    if (*verdict < 0)
+        return cli_usage_error("results", "--verdict expects pass, fail, hang, error, skip, "
+                                          "cancelled, running or interrupted");
+    return CLI_PARSED;
+}
+
 int cmd_results(int argc, char **argv, const struct cli_global *g)
 {
-    static const char *const value_opts[] = {"--host", "--rung", "--verdict", NULL};
     struct cdb_run_filter f;
     cdb_run_filter_init(&f);
     bool json = false;
     const char *id = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (!v && cli_is_one_of(a, value_opts)) {
-            return cli_usage_error("results", "%s expects a value", a);
-        } else if (strcmp(a, "--host") == 0) {
-            f.host = v, i++;
-        } else if (strcmp(a, "--rung") == 0) {
-            if (!cli_parse_int("results", a, v, 0, 8, &f.rung))
-                return 2;
-            i++;
-        } else if (strcmp(a, "--verdict") == 0) {
-            f.verdict = cdb_verdict_parse(v);
-            if (f.verdict < 0)
-                return cli_usage_error("results",
-                                       "--verdict expects pass, fail, hang, error, skip, cancelled, "
-                                       "running or interrupted");
-            i++;
-        } else if (a[0] == '-' || id) {
-            return cli_unknown("results", a);
-        } else {
-            id = a;
-        }
-    }
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_STRING("--host", &f.host),
+        CLI_OPT_INT("--rung", &f.rung, 0, 8),
+        CLI_OPT_CALL("--verdict", &f.verdict, take_verdict),
+    };
+    const struct cli_parser p = {.verb = "results", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_STRING(NULL, &id)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc != CLI_PARSED)
+        return rc;
     if (id && (f.host || f.rung >= 0 || f.verdict >= 0))
         return cli_usage_error("results", "--host, --rung and --verdict filter the run list, not "
                                           "one run");
     struct cdb *db = cli_open_db(g);
     if (!db)
         return 2;
-    int rc = id ? show_run(db, id, json) : list_runs(db, &f, json);
+    rc = id ? show_run(db, id, json) : list_runs(db, &f, json);
     cdb_close(db);
     return rc;
 }

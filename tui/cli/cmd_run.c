@@ -16,6 +16,7 @@
 #include "engine/toolchain/sanitizer_run.h"
 #include "engine/watchdog.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 #include "tui/cli/run_e2e.h"
 
 static void print_help(void)
@@ -211,206 +212,256 @@ static int parse_lag(const char *v, struct eng_run_opts *o)
     }
 }
 
-int cmd_run(int argc, char **argv, const struct cli_global *g)
+/* ---- the options: one callback for each that is more than a value stored ---- */
+
+static int worker(const struct cli_opt *opt, const char *v, void *ctx)
 {
-    struct eng_run_opts o = {.device = 0, .schedule = ENG_SCHED_ADVERSARIAL, .seed = 1,
-                             .timeout_s = 60, .fixed = true, .buggy = true, .events_fd = -1,
-                             .progress = isatty(2), .lag_auto = true};
-    const char *suite = NULL, *case_id = NULL;
-    int rung = 0;
-    struct run_e2e_args e2e_args = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int took = run_e2e_take(&e2e_args, argc, argv, &i);
-        if (took == 2)
-            return 2;
-        if (took)
-            continue;
-#define NEED()                                                                                  \
-    do {                                                                                        \
-        if (!v)                                                                                 \
-            return cli_usage_error("run", "%s expects a value", a);                             \
-        i++;                                                                                    \
-    } while (0)
-        if (!strcmp(a, "--worker")) {
-            return eng_worker_main();
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            print_help();
-            return 0;
-        } else if (!strcmp(a, "--list")) {
-            return list_suites();
-        } else if (!strcmp(a, "--rung")) {
-            NEED();
-            if (!cli_parse_int("run", a, v, 1, 8, &rung))
-                return 2;
-        } else if (!strcmp(a, "--suite")) {
-            NEED();
-            suite = v;
-        } else if (!strcmp(a, "--case")) {
-            NEED();
-            case_id = v;
-        } else if (!strcmp(a, "--variant")) {
-            NEED();
-            if (!strcmp(v, "fixed"))
-                o.buggy = false;
-            else if (!strcmp(v, "buggy"))
-                o.fixed = false;
-            else if (strcmp(v, "both"))
-                return cli_usage_error("run", "--variant expects fixed, buggy or both, not '%s'", v);
-        } else if (!strcmp(a, "--backend")) {
-            NEED();
-            if (!eng_backend_find(v))
-                return cli_usage_error("run", "--backend expects hip, cuda or cpu, not '%s'", v);
-            o.backend = v;
-        } else if (!strcmp(a, "--device")) {
-            NEED();
-            if (!cli_parse_int("run", a, v, 0, 255, &o.device))
-                return 2;
-        } else if (!strcmp(a, "--repeat")) {
-            NEED();
-            if (!strcmp(v, "auto"))
-                o.repeat_auto = true;
-            else if (!cli_parse_int("run", a, v, 1, 1000000000, &o.repeats))
-                return 2;
-        } else if (!strcmp(a, "--rate") || !strcmp(a, "--confidence")) {
-            NEED();
-            char *end;
-            double x = strtod(v, &end);
-            if (end == v || *end || !(x > 0 && x < 1))
-                return cli_usage_error("run", "%s expects a probability between 0 and 1 (exclusive), not '%s'", a, v);
-            *(a[2] == 'r' ? &o.rate : &o.confidence) = x;
-            o.repeat_auto = true;
-        } else if (!strcmp(a, "--timeout")) {
-            NEED();
-            int t;
-            if (!cli_parse_int("run", a, v, 1, 86400, &t))
-                return 2;
-            o.timeout_s = t;
-        } else if (!strcmp(a, "--wave")) {
-            NEED();
-            if (!cli_parse_int("run", a, v, 32, 64, &o.wave) || (o.wave != 32 && o.wave != 64))
-                return cli_usage_error("run", "--wave expects 32 or 64, not '%s'", v);
-        } else if (!strcmp(a, "--code-object")) {
-            NEED();
-            if (access(v, R_OK) != 0)
-                return cli_usage_error("run", "--code-object %s: %s", v, strerror(errno));
-            o.code_object = v;
-        } else if (!strcmp(a, "--schedule")) {
-            NEED();
-            o.schedule_given = true;
-            if (!strcmp(v, "default"))
-                o.schedule = ENG_SCHED_DEFAULT;
-            else if (!strcmp(v, "adversarial"))
-                o.schedule = ENG_SCHED_ADVERSARIAL;
-            else if (!strcmp(v, "random"))
-                o.schedule = ENG_SCHED_RANDOM;
-            else if (!strcmp(v, "pct"))
-                o.schedule = ENG_SCHED_PCT;
-            else
-                return cli_usage_error("run", "--schedule expects default, adversarial, random or pct, not '%s'", v);
-        } else if (!strcmp(a, "--seed")) {
-            NEED();
-            char *end;
-            unsigned long long s = strtoull(v, &end, 10);
-            if (!*v || *end)
-                return cli_usage_error("run", "--seed expects a whole number, not '%s'", v);
-            o.seed = s;
-        } else if (!strcmp(a, "--lag")) {
-            NEED();
-            if (parse_lag(v, &o) != 0)
-                return cli_usage_error("run", "--lag expects auto, off or seeds 1-999999 (each S or "
-                                       "ahead:S) separated by commas (at most %d), not '%s'", ENG_LAG_MAX_SEEDS, v);
-        } else if (!strcmp(a, "--sanitizer")) {
-            NEED();
-            if (!eng_san_tool_known(v))
-                return cli_usage_error("run", "--sanitizer expects racecheck, synccheck or memcheck, "
-                                       "not '%s'", v);
-            o.sanitizer = v;
-        } else if (!strcmp(a, "--json")) {
-            o.json = true;
-        } else if (!strcmp(a, "--junit")) {
-            NEED();
-            o.junit = v;
-        } else if (!strcmp(a, "--events")) {
-            NEED();
-            if (!cli_parse_int("run", a, v, 0, 1 << 20, &o.events_fd))
-                return 2;
-        } else if (!strcmp(a, "--inputs")) {
-            NEED();
-            o.inputs = v;
-        } else if (!strcmp(a, "--no-progress")) {
-            o.progress = false;
-        } else {
-            return cli_unknown("run", a);
-        }
-#undef NEED
-    }
-    struct eng_e2e e2e;
-    if (e2e_args.first) {
-        if (suite || case_id)
+    (void)opt, (void)v, (void)ctx;
+    return eng_worker_main();
+}
+
+static int list(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)opt, (void)v, (void)ctx;
+    return list_suites();
+}
+
+static int take_variant(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    struct eng_run_opts *o = opt->dest;
+    if (!strcmp(v, "fixed"))
+        o->buggy = false;
+    else if (!strcmp(v, "buggy"))
+        o->fixed = false;
+    else if (strcmp(v, "both"))
+        return cli_usage_error("run", "--variant expects fixed, buggy or both, not '%s'", v);
+    return CLI_PARSED;
+}
+
+static int take_backend(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (!eng_backend_find(v))
+        return cli_usage_error("run", "--backend expects hip, cuda or cpu, not '%s'", v);
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+static int take_repeat(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    struct eng_run_opts *o = opt->dest;
+    if (!strcmp(v, "auto"))
+        o->repeat_auto = true;
+    else if (!cli_parse_int("run", opt->name, v, 1, 1000000000, &o->repeats))
+        return 2;
+    return CLI_PARSED;
+}
+
+/* --rate and --confidence: either implies --repeat auto. */
+static int take_probability(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    struct eng_run_opts *o = opt->dest;
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x > 0 && x < 1))
+        return cli_usage_error("run", "%s expects a probability between 0 and 1 (exclusive), "
+                                      "not '%s'", opt->name, v);
+    *(opt->name[2] == 'r' ? &o->rate : &o->confidence) = x;
+    o->repeat_auto = true;
+    return CLI_PARSED;
+}
+
+static int take_wave(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    int *wave = opt->dest;
+    if (!cli_parse_int("run", opt->name, v, 32, 64, wave) || (*wave != 32 && *wave != 64))
+        return cli_usage_error("run", "--wave expects 32 or 64, not '%s'", v);
+    return CLI_PARSED;
+}
+
+static int take_code_object(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (access(v, R_OK) != 0)
+        return cli_usage_error("run", "--code-object %s: %s", v, strerror(errno));
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+static int take_schedule(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    struct eng_run_opts *o = opt->dest;
+    o->schedule_given = true;
+    if (!strcmp(v, "default"))
+        o->schedule = ENG_SCHED_DEFAULT;
+    else if (!strcmp(v, "adversarial"))
+        o->schedule = ENG_SCHED_ADVERSARIAL;
+    else if (!strcmp(v, "random"))
+        o->schedule = ENG_SCHED_RANDOM;
+    else if (!strcmp(v, "pct"))
+        o->schedule = ENG_SCHED_PCT;
+    else
+        return cli_usage_error("run", "--schedule expects default, adversarial, random or pct, "
+                                      "not '%s'", v);
+    return CLI_PARSED;
+}
+
+static int take_seed(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    char *end;
+    unsigned long long s = strtoull(v, &end, 10);
+    if (!*v || *end)
+        return cli_usage_error("run", "--seed expects a whole number, not '%s'", v);
+    *(uint64_t *)opt->dest = s;
+    return CLI_PARSED;
+}
+
+static int take_lag(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (parse_lag(v, opt->dest) != 0)
+        return cli_usage_error("run", "--lag expects auto, off or seeds 1-999999 (each S or "
+                                      "ahead:S) separated by commas (at most %d), not '%s'",
+                               ENG_LAG_MAX_SEEDS, v);
+    return CLI_PARSED;
+}
+
+static int take_sanitizer(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (!eng_san_tool_known(v))
+        return cli_usage_error("run", "--sanitizer expects racecheck, synccheck or memcheck, "
+                                      "not '%s'", v);
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+static int no_progress(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)v, (void)ctx;
+    *(bool *)opt->dest = false;
+    return CLI_PARSED;
+}
+
+/* rung 8's --e2e options, gathered by tui/cli/run_e2e.c */
+static int take_e2e(int argc, char **argv, int *i, void *ctx)
+{
+    return run_e2e_take(ctx, argc, argv, i);
+}
+
+/* ---- after the options: what they ask for together ---- */
+
+/* What the arguments name besides the engine's settings. */
+struct run_args {
+    const char *suite, *case_id;
+    int rung;
+    struct run_e2e_args e2e;
+};
+
+/* Turns --e2e and the built-in model into their suites, then checks that the options fit
+ * together. CLI_PARSED, or 2 after a usage message. e2e is filled for o to point at. */
+static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2e)
+{
+    if (r->e2e.first) {
+        if (r->suite || r->case_id)
             return cli_usage_error("run", "--e2e runs your evaluation command, not a suite: "
                                           "leave out --suite and --case");
-        if (run_e2e_finish(&e2e_args, rung, &e2e) != 0)
+        if (run_e2e_finish(&r->e2e, r->rung, e2e) != 0)
             return 2;
-        o.e2e = &e2e;
-        suite = "e2e";
+        o->e2e = e2e;
+        r->suite = "e2e";
     }
     /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in;
      * --suite model-large the large configuration, alone or with --case */
-    bool large = suite && !strcmp(suite, "model-large");
-    if (rung == 8 && !e2e_args.first && ((suite && !strcmp(suite, "model")) || large || case_id)) {
-        if (suite && case_id && !large)
+    bool large = r->suite && !strcmp(r->suite, "model-large");
+    if (r->rung == 8 && !r->e2e.first &&
+        ((r->suite && !strcmp(r->suite, "model")) || large || r->case_id)) {
+        if (r->suite && r->case_id && !large)
             return cli_usage_error("run", "--rung 8 --case ID runs the built-in model with the "
                                           "case's kernel swapped in; leave out --suite, or give "
                                           "--suite model-large for the large configuration");
-        o.model = true;
-        o.model_case = case_id;
-        o.model_large = large;
-        suite = large ? "model-large" : "model";
-        case_id = NULL;
+        o->model = true;
+        o->model_case = r->case_id;
+        o->model_large = large;
+        r->suite = large ? "model-large" : "model";
+        r->case_id = NULL;
     }
-    if (case_id && (suite || rung))
-        return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite and --rung");
-    if (!case_id && !suite)
-        return cli_usage_error("run", "give --suite NAME|PATH (and --rung N for one of its rungs), "
-                                      "or --case ID (--list shows the suites)");
-    if (o.repeat_auto && o.repeats > 0)
-        return cli_usage_error("run", "--repeat %d contradicts --repeat auto (or --rate, --confidence): "
-                               "give a number of repeats or a rate to rule out, not both", o.repeats);
-    if (o.inputs && rung != 2)
-        return cli_usage_error("run", "--inputs replays captured tensors on rung 2; give --rung 2");
-    if (!case_id && rung && !eng_rung_find(rung)) {
+    if (r->case_id && (r->suite || r->rung))
+        return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite "
+                                      "and --rung");
+    if (!r->case_id && !r->suite)
+        return cli_usage_error("run", "give --suite NAME|PATH (and --rung N for one of its "
+                                      "rungs), or --case ID (--list shows the suites)");
+    if (o->repeat_auto && o->repeats > 0)
+        return cli_usage_error("run", "--repeat %d contradicts --repeat auto (or --rate, "
+                                      "--confidence): give a number of repeats or a rate to rule "
+                                      "out, not both", o->repeats);
+    if (o->inputs && r->rung != 2)
+        return cli_usage_error("run", "--inputs replays captured tensors on rung 2; give "
+                                      "--rung 2");
+    if (!r->case_id && r->rung && !eng_rung_find(r->rung)) {
         char have[64];
         eng_rung_list(have, sizeof have);
-        return cli_usage_error("run", "rung %d has no engine checks; rungs %s do", rung, have);
+        return cli_usage_error("run", "rung %d has no engine checks; rungs %s do", r->rung, have);
     }
+    return CLI_PARSED;
+}
 
-    struct eng_run_target one = {suite, rung}, *targets = &one;
-    size_t ntargets = 1;
-    char **names = NULL;
-    if (!case_id && strcmp(suite, "all") == 0) {
-        if (!rung)
+/* The suites and rungs a run goes through; targets is &one for a single one. */
+struct plan {
+    struct eng_run_target one, *targets;
+    size_t n;
+    char **names; /* the suite names targets point at, NULL-terminated; NULL when none */
+};
+
+static void plan_free(struct plan *pl)
+{
+    if (pl->names) {
+        for (size_t i = 0; pl->names[i]; i++)
+            free(pl->names[i]);
+        free(pl->names);
+    }
+    if (pl->targets != &pl->one)
+        free(pl->targets);
+}
+
+/* Fills pl for the suite, --suite all, or the case. 0, or 2 after a message. */
+static int plan(const struct run_args *r, struct plan *pl)
+{
+    pl->one = (struct eng_run_target){r->suite, r->rung};
+    pl->targets = &pl->one;
+    pl->n = 1;
+    pl->names = NULL;
+    if (!r->case_id && strcmp(r->suite, "all") == 0) {
+        if (!r->rung)
             return cli_usage_error("run", "--suite all runs one rung over every built-in suite; "
                                           "give --rung N");
-        if (all_targets(rung, &targets, &ntargets, &names) != 0) {
-            free(targets);
-            free(names);
-            fprintf(stderr, "kladder run: no built-in suite runs rung %d\n", rung);
+        if (all_targets(r->rung, &pl->targets, &pl->n, &pl->names) != 0) {
+            fprintf(stderr, "kladder run: no built-in suite runs rung %d\n", r->rung);
             return 2;
         }
-    } else if (!case_id && !rung && suite_targets(suite, &targets, &ntargets) != 0) {
+    } else if (!r->case_id && !r->rung && suite_targets(r->suite, &pl->targets, &pl->n) != 0) {
+        pl->targets = &pl->one;
         return 2;
     }
-    if (case_id && case_targets(case_id, &targets, &ntargets, &names) != 0) {
-        free(targets);
-        free(names);
-        fprintf(stderr, "kladder run: no built-in suite reproduces case '%s' (kladder run --list)\n",
-                case_id);
+    if (r->case_id && case_targets(r->case_id, &pl->targets, &pl->n, &pl->names) != 0) {
+        fprintf(stderr,
+                "kladder run: no built-in suite reproduces case '%s' (kladder run --list)\n",
+                r->case_id);
         return 2;
     }
-    o.case_id = o.model_case ? o.model_case : case_id;
-    o.exe = eng_self_exe(g->argv0);
+    return 0;
+}
+
+/* "kladder ARGV...", recorded with the run. */
+static char *command_line(int argc, char **argv)
+{
     size_t len = 1;
     for (int i = 0; i < argc; i++)
         len += strlen(argv[i]) + 1;
@@ -420,21 +471,75 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         strcat(cmd, " ");
         strcat(cmd, argv[i]);
     }
-    o.argv_text = cmd;
+    return cmd;
+}
+
+/* Runs the plan and records it in the database. Returns the exit status. */
+static int run(const struct cli_global *g, struct eng_run_opts *o, const char *case_id,
+               const struct plan *pl, int argc, char **argv)
+{
+    o->case_id = o->model_case ? o->model_case : case_id;
+    o->exe = eng_self_exe(g->argv0);
+    char *cmd = command_line(argc, argv);
+    o->argv_text = cmd;
     struct cdb *db = cli_open_db_write(g, "run");
     int status = 2;
     if (db) {
-        o.db = db;
-        status = eng_run(&o, targets, ntargets);
+        o->db = db;
+        status = eng_run(o, pl->targets, pl->n);
         cdb_close(db);
     }
     free(cmd);
-    if (names) {
-        for (size_t i = 0; names[i]; i++)
-            free(names[i]);
-        free(names);
-    }
-    if (targets != &one)
-        free(targets);
+    return status;
+}
+
+int cmd_run(int argc, char **argv, const struct cli_global *g)
+{
+    struct eng_run_opts o = {.device = 0, .schedule = ENG_SCHED_ADVERSARIAL, .seed = 1,
+                             .timeout_s = 60, .fixed = true, .buggy = true, .events_fd = -1,
+                             .progress = isatty(2), .lag_auto = true};
+    struct run_args r = {0};
+    int timeout = 60;
+    const struct cli_opt opts[] = {
+        CLI_OPT_TAKE(take_e2e),
+        CLI_OPT_DO("--worker", NULL, worker),
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_DO("--list", NULL, list),
+        CLI_OPT_INT("--rung", &r.rung, 1, 8),
+        CLI_OPT_STRING("--suite", &r.suite),
+        CLI_OPT_STRING("--case", &r.case_id),
+        CLI_OPT_CALL("--variant", &o, take_variant),
+        CLI_OPT_CALL("--backend", &o.backend, take_backend),
+        CLI_OPT_INT("--device", &o.device, 0, 255),
+        CLI_OPT_CALL("--repeat", &o, take_repeat),
+        CLI_OPT_CALL("--rate", &o, take_probability),
+        CLI_OPT_CALL("--confidence", &o, take_probability),
+        CLI_OPT_INT("--timeout", &timeout, 1, 86400),
+        CLI_OPT_CALL("--wave", &o.wave, take_wave),
+        CLI_OPT_CALL("--code-object", &o.code_object, take_code_object),
+        CLI_OPT_CALL("--schedule", &o, take_schedule),
+        CLI_OPT_CALL("--seed", &o.seed, take_seed),
+        CLI_OPT_CALL("--lag", &o, take_lag),
+        CLI_OPT_CALL("--sanitizer", &o.sanitizer, take_sanitizer),
+        CLI_OPT_FLAG("--json", &o.json),
+        CLI_OPT_STRING("--junit", &o.junit),
+        CLI_OPT_INT("--events", &o.events_fd, 0, 1 << 20),
+        CLI_OPT_STRING("--inputs", &o.inputs),
+        CLI_OPT_DO("--no-progress", &o.progress, no_progress),
+    };
+    const struct cli_parser p = {.verb = "run", .opts = opts, .nopts = CLI_COUNT(opts)};
+    int status = cli_parse(&p, argc, argv, &r.e2e);
+    if (status != CLI_PARSED)
+        return status;
+    o.timeout_s = timeout;
+    struct eng_e2e e2e;
+    if (settle(&r, &o, &e2e) != CLI_PARSED)
+        return 2;
+    struct plan pl;
+    status = plan(&r, &pl);
+    if (status == 0)
+        status = run(g, &o, r.case_id, &pl, argc, argv);
+    plan_free(&pl);
     return status;
 }

@@ -8,6 +8,7 @@
 #include "common/text.h"
 #include "importers/case_index.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 #define WIDTH 78
 
@@ -124,26 +125,36 @@ static void print_case(struct cdb *db, const struct cdb_case *c, bool zh)
     free(rungs);
 }
 
+static void print_help(void)
+{
+    printf("usage: kladder show ID [--json] [--lang en|zh]\n");
+}
+
+static int take_lang(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
+        return cli_usage_error("show", "--lang expects en or zh");
+    *(bool *)opt->dest = strcmp(v, "zh") == 0;
+    return CLI_PARSED;
+}
+
 int cmd_show(int argc, char **argv, const struct cli_global *g)
 {
     const char *id = NULL;
     bool json = false, zh = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: kladder show ID [--json] [--lang en|zh]\n");
-            return 0;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--lang") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "en") != 0 && strcmp(argv[i + 1], "zh") != 0))
-                return cli_usage_error("show", "--lang expects en or zh");
-            zh = strcmp(argv[++i], "zh") == 0;
-        } else if (argv[i][0] == '-' || id) {
-            return cli_usage_error("show", "unexpected argument '%s'", argv[i]);
-        } else {
-            id = argv[i];
-        }
-    }
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+        {.name = "--lang", .kind = CLI_CALL, .dest = &zh, .call = take_lang,
+         .missing = "--lang expects en or zh"},
+    };
+    const struct cli_parser p = {.verb = "show", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_STRING(NULL, &id), .stray = CLI_STRAY_ARGUMENT};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc != CLI_PARSED)
+        return rc;
     if (!id)
         return cli_usage_error("show", "expected a case id, e.g. kladder show aiter-6402");
     struct cdb *db = cli_open_db(g);
