@@ -139,13 +139,10 @@ static int para(int y, int x, int w, int ymax, enum tui_role role, const char *t
     return y;
 }
 
-static void dash_draw(struct tui_app *app, void *state)
+/* The title and the legend; returns the next free row. */
+static int draw_intro(struct tui_app *app, int y, int x, int w, int ymax)
 {
-    struct dash_state *s = state;
-    const struct tui_rect *r = &app->lay.body;
-    int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
     char buf[512];
-
     snprintf(buf, sizeof buf, "%s",
              tui_tr(app, "Which rung of the ladder closes which gap",
                     "验证阶梯的哪一级填补哪个缺口"));
@@ -155,10 +152,13 @@ static void dash_draw(struct tui_app *app, void *state)
              tui_tr(app, "the rung closes the gap", "该级填补该缺口"),
              tui_tr(app, "number: cases with that primary gap and lowest catching rung",
                     "数字：主缺口与最低可发现阶梯落在此格的案例数"));
-    y = para(y, x, w, ymax, TUI_ROLE_DIM, buf);
-    y++;
+    return para(y, x, w, ymax, TUI_ROLE_DIM, buf);
+}
 
-    /* Column geometry: a label column for the gap names, then 8 equal cells. */
+/* Column geometry: a label column for the gap names, then 8 equal cells; kept in s for the
+ * mouse. */
+static void set_geometry(struct tui_app *app, struct dash_state *s, int x, int w)
+{
     int label_w = 12;
     for (int i = 1; i <= CDB_GAPS; i++) {
         const struct cdb_gap *g = tui_app_gap(app, i);
@@ -177,8 +177,13 @@ static void dash_draw(struct tui_app *app, void *state)
     s->x0 = x;
     s->label_w = label_w;
     s->cell_w = cell_w;
+}
 
-    /* Header rows: rung numbers, and names when the cells are wide enough. */
+/* Header row: rung numbers, and names when the cells are wide enough. */
+static void draw_rung_heads(struct tui_app *app, const struct dash_state *s, int y)
+{
+    int x = s->x0, label_w = s->label_w, cell_w = s->cell_w;
+    char buf[512];
     /* The corner names rows and columns; where it would touch R1 the rows' name alone. A cell
      * is kept free before the first rung's heading, as between rungs. */
     const char *corner = tui_tr(app, "gap \\ rung", "缺口 \\ 阶梯");
@@ -194,8 +199,13 @@ static void dash_draw(struct tui_app *app, void *state)
             snprintf(buf, sizeof buf, "R%d", j + 1);
         tui_draw_pad(y, x + label_w + j * cell_w, cell_w - 1, TUI_ROLE_COLHEAD, buf);
     }
-    y++;
-    s->y0 = y;
+}
+
+/* One row per gap: a cell per rung with its mark and count. Returns the next free row. */
+static int draw_gap_rows(struct tui_app *app, const struct dash_state *s, int y, int ymax)
+{
+    int x = s->x0, label_w = s->label_w, cell_w = s->cell_w;
+    char buf[512];
     for (int i = 0; i < CDB_GAPS && y < ymax; i++, y++) {
         const struct cdb_gap *g = tui_app_gap(app, i + 1);
         snprintf(buf, sizeof buf, "%d %s", i + 1, g ? tui_tr(app, g->name_en, g->name_zh) : "?");
@@ -220,8 +230,35 @@ static void dash_draw(struct tui_app *app, void *state)
             tui_draw_pad(y, cx, cell_w - 1, role, cell);
         }
     }
-    if (!s->results_loaded || s->results_gen != app->results_gen)
-        dash_load_results(app, s);
+    return y;
+}
+
+/* A host's cell of rung j+1 (verdict v >= 0) in words that fit cell_w cells. */
+static void host_cell(struct tui_app *app, const struct dash_host *dh, int j, int v, int cell_w,
+                      char *buf, size_t len)
+{
+    if (j == 7 && !isnan(dh->score8) && cell_w >= 9) {
+        /* rung 8 judges by a score: the cell shows it, with the verdict when there is
+         * room ("✓ pass 1", "✗ 0.625") */
+        char v8[48];
+        if (cell_w >= 14)
+            tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, v8, sizeof v8);
+        else
+            snprintf(v8, sizeof v8, "%s", tui_verdict_glyph(v));
+        snprintf(buf, len, " %s %.3g", v8, dh->score8);
+    } else if (cell_w >= 9) {
+        buf[0] = ' ';
+        tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, len - 1);
+    } else {
+        snprintf(buf, len, " %s", tui_verdict_glyph(v));
+    }
+}
+
+/* One row per host under the matrix: its latest verdict per rung. Returns the next free row. */
+static int draw_host_rows(struct tui_app *app, const struct dash_state *s, int y, int ymax)
+{
+    int x = s->x0, label_w = s->label_w, cell_w = s->cell_w;
+    char buf[512];
     for (int h = 0; h < s->n_hosts && y < ymax; h++, y++) {
         const struct dash_host *dh = &s->hosts[h];
         snprintf(buf, sizeof buf, "%s %s", tui_glyph(TUI_GLYPH_ARROW),
@@ -234,26 +271,21 @@ static void dash_draw(struct tui_app *app, void *state)
                 tui_draw_pad(y, cx, cell_w - 1, TUI_ROLE_DIM, "");
                 continue;
             }
-            if (j == 7 && !isnan(dh->score8) && cell_w >= 9) {
-                /* rung 8 judges by a score: the cell shows it, with the verdict when there is
-                 * room ("✓ pass 1", "✗ 0.625") */
-                char v8[48];
-                if (cell_w >= 14)
-                    tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, v8, sizeof v8);
-                else
-                    snprintf(v8, sizeof v8, "%s", tui_verdict_glyph(v));
-                snprintf(buf, sizeof buf, " %s %.3g", v8, dh->score8);
-            } else if (cell_w >= 9) {
-                buf[0] = ' ';
-                tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, sizeof buf - 1);
-            } else {
-                snprintf(buf, sizeof buf, " %s", tui_verdict_glyph(v));
-            }
+            host_cell(app, dh, j, v, cell_w, buf, sizeof buf);
             tui_draw_pad(y, cx, cell_w - 1, tui_verdict_role(v), buf);
         }
     }
-    /* Where a host ran a rung more than once and some runs failed, the latest verdict is not
-     * the whole story: say how many failed, in words, one line per such host. */
+    return y;
+}
+
+/* Where a host ran a rung more than once and some runs failed, the latest verdict is not the
+ * whole story: say how many failed, in words, one line per such host; then the hosts left
+ * out. Returns the next free row. */
+static int draw_failed_runs(struct tui_app *app, const struct dash_state *s, int y, int w,
+                            int ymax)
+{
+    int x = s->x0;
+    char buf[512];
     for (int h = 0; h < s->n_hosts && y < ymax; h++) {
         const struct dash_host *dh = &s->hosts[h];
         size_t o = 0;
@@ -283,9 +315,15 @@ static void dash_draw(struct tui_app *app, void *state)
                  tui_tr(app, "more hosts (Runs view, H filters by host)", "个主机（见运行视图，H 按主机筛选）"));
         tui_draw_text(y++, x, w, TUI_ROLE_DIM, buf);
     }
-    y++;
+    return y;
+}
 
-    /* The cell under the cursor, explained. */
+/* The cell under the cursor, explained, and the size of the index. */
+static void draw_cell_text(struct tui_app *app, const struct dash_state *s, int y, int w,
+                           int ymax)
+{
+    int x = s->x0;
+    char buf[512];
     const struct cdb_gap *g = tui_app_gap(app, s->gap + 1);
     const struct cdb_rung *rg = tui_app_rung(app, s->rung + 1);
     int n = s->counts[s->gap][s->rung];
@@ -317,6 +355,23 @@ static void dash_draw(struct tui_app *app, void *state)
                      s->total);
         tui_draw_text(y, x, w, TUI_ROLE_DIM, buf);
     }
+}
+
+static void dash_draw(struct tui_app *app, void *state)
+{
+    struct dash_state *s = state;
+    const struct tui_rect *r = &app->lay.body;
+    int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
+    y = draw_intro(app, y, x, w, ymax) + 1;
+    set_geometry(app, s, x, w);
+    draw_rung_heads(app, s, y++);
+    s->y0 = y;
+    y = draw_gap_rows(app, s, y, ymax);
+    if (!s->results_loaded || s->results_gen != app->results_gen)
+        dash_load_results(app, s);
+    y = draw_host_rows(app, s, y, ymax);
+    y = draw_failed_runs(app, s, y, w, ymax);
+    draw_cell_text(app, s, y + 1, w, ymax);
 }
 
 static unsigned open_cell(struct tui_app *app, struct dash_state *s)

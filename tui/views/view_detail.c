@@ -164,14 +164,20 @@ static void add_prob(struct tui_app *app, struct detail_state *s, int w)
     }
 }
 
-static void build(struct tui_app *app, struct detail_state *s, int w)
+/* "a, b, c" of n strings into buf. */
+static void join(char *buf, size_t len, char *const *items, size_t n)
 {
-    struct tui_doc *d = &s->doc;
-    size_t keep_sel = d->list.sel, keep_top = d->list.top;
-    tui_doc_clear(d);
-    const struct cdb_case *c = &s->c;
-    char buf[1024];
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", items[i]);
+}
 
+/* The id and title, then one labelled field each: gap, other gaps, rung, symptoms, models,
+ * reproducer. */
+static void add_fields(struct tui_app *app, struct tui_doc *d, const struct cdb_case *c, int w)
+{
+    char buf[1024];
     snprintf(buf, sizeof buf, "%s  %s %s %s", c->id, c->repo, tui_glyph(TUI_GLYPH_DOT),
              c->arch ? c->arch : "");
     struct tui_doc_line *l = tui_doc_add(d, TUI_ROLE_TITLE, buf);
@@ -199,56 +205,40 @@ static void build(struct tui_app *app, struct detail_state *s, int w)
     snprintf(buf, sizeof buf, "%d %s", c->rung, rg ? tui_tr(app, rg->name_en, rg->name_zh) : "");
     field(d, w, tui_tr(app, "Rung", "阶梯"), TUI_ROLE_NORMAL, buf);
     if (c->n_symptoms) {
-        size_t o = 0;
-        buf[0] = '\0';
-        for (size_t i = 0; i < c->n_symptoms && o < sizeof buf; i++)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", i ? ", " : "", c->symptoms[i]);
+        join(buf, sizeof buf, c->symptoms, c->n_symptoms);
         field(d, w, tui_tr(app, "Symptoms", "症状"), TUI_ROLE_WARN, buf);
     }
     if (c->n_models) {
-        size_t o = 0;
-        buf[0] = '\0';
-        for (size_t i = 0; i < c->n_models && o < sizeof buf; i++)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", i ? ", " : "", c->models[i]);
+        join(buf, sizeof buf, c->models, c->n_models);
         field(d, w, tui_tr(app, "Models", "模型"), TUI_ROLE_NORMAL, buf);
     }
     if (c->reproducer)
         field(d, w, tui_tr(app, "Reproducer", "复现"), TUI_ROLE_NORMAL, c->reproducer);
+}
 
-    heading(d, tui_tr(app, "Summary", "摘要"));
-    tui_doc_wrap(d, w, 2, TUI_ROLE_NORMAL, tui_tr(app, c->summary_en, c->summary_zh), NULL, 0, 0);
-
-    if (c->n_figures) {
-        heading(d, tui_tr(app, "Figures", "数字"));
-        int vw = 0;
-        for (size_t i = 0; i < c->n_figures; i++) {
-            int x = text_width(c->figures[i].value);
-            vw = x > vw ? x : vw;
-        }
-        vw = vw + 4 > w / 2 ? w / 2 : vw + 4;
-        for (size_t i = 0; i < c->n_figures; i++) {
-            char *prefix = xasprintf("  %s", c->figures[i].value);
-            tui_doc_wrap(d, w, 0, TUI_ROLE_NORMAL,
-                         tui_tr(app, c->figures[i].label_en, c->figures[i].label_zh), prefix, vw,
-                         TUI_ROLE_OK);
-            free(prefix);
-        }
+/* Each figure's value in a column, its label beside it. */
+static void add_figures(struct tui_app *app, struct tui_doc *d, const struct cdb_case *c, int w)
+{
+    heading(d, tui_tr(app, "Figures", "数字"));
+    int vw = 0;
+    for (size_t i = 0; i < c->n_figures; i++) {
+        int x = text_width(c->figures[i].value);
+        vw = x > vw ? x : vw;
     }
-
-    heading(d, tui_tr(app, "The test that catches it", "能发现它的测试"));
-    tui_doc_wrap(d, w, 2, TUI_ROLE_NORMAL, tui_tr(app, c->catch_en, c->catch_zh), NULL, 0, 0);
-
-    if (c->n_rates)
-        add_prob(app, s, w);
-
-    if (rg) {
-        snprintf(buf, sizeof buf, "%s %d %s %s %s", tui_tr(app, "Rung", "阶梯"), rg->n,
-                 tui_tr(app, rg->name_en, rg->name_zh), tui_glyph(TUI_GLYPH_DOT),
-                 tui_tr(app, "what it runs", "运行内容"));
-        heading(d, buf);
-        tui_doc_wrap(d, w, 2, TUI_ROLE_NORMAL, tui_tr(app, rg->runs_en, rg->runs_zh), NULL, 0, 0);
+    vw = vw + 4 > w / 2 ? w / 2 : vw + 4;
+    for (size_t i = 0; i < c->n_figures; i++) {
+        char *prefix = xasprintf("  %s", c->figures[i].value);
+        tui_doc_wrap(d, w, 0, TUI_ROLE_NORMAL,
+                     tui_tr(app, c->figures[i].label_en, c->figures[i].label_zh), prefix, vw,
+                     TUI_ROLE_OK);
+        free(prefix);
     }
+}
 
+/* Each reference: kind, state and date beside its name, an unverified badge, title and URL. */
+static void add_refs(struct tui_app *app, struct tui_doc *d, const struct cdb_case *c, int w)
+{
+    char buf[1024];
     heading(d, tui_tr(app, "References", "引用"));
     for (size_t i = 0; i < c->n_refs; i++) {
         const struct cdb_ref *r = &c->refs[i];
@@ -261,7 +251,7 @@ static void build(struct tui_app *app, struct detail_state *s, int w)
         char *prefix = xasprintf("  %s", r->ref);
         tui_doc_wrap(d, w, 0, TUI_ROLE_NORMAL, buf, prefix, 18, TUI_ROLE_TITLE);
         free(prefix);
-        l = &d->lines[d->n - 1];
+        struct tui_doc_line *l = &d->lines[d->n - 1];
         if (!r->verified) {
             l->badge = xstrdup(tui_tr(app, " unverified ", " 未核实 "));
             l->badge_role = TUI_ROLE_BADGE;
@@ -271,30 +261,63 @@ static void build(struct tui_app *app, struct detail_state *s, int w)
         if (r->url && *r->url)
             tui_doc_wrap(d, w, 4, TUI_ROLE_LINK, r->url, NULL, 0, 0);
     }
+}
 
-    if (c->n_related) {
-        heading(d, tui_tr(app, "Related cases (Enter opens)", "相关案例（Enter 打开）"));
-        int idw = 0;
-        for (size_t i = 0; i < c->n_related; i++) {
-            int x = text_width(c->related[i]);
-            idw = x > idw ? x : idw;
-        }
-        for (size_t i = 0; i < c->n_related; i++) {
-            struct cdb_case rel;
-            char err[128];
-            memset(&rel, 0, sizeof rel);
-            int rc = cdb_case_get(app->db, c->related[i], &rel, err, sizeof err);
-            char *idp = text_fit_pad(c->related[i], idw, tui_draw_ascii());
-            snprintf(buf, sizeof buf, "  %s %s  %s", tui_glyph(TUI_GLYPH_ARROW), idp,
-                     rc == 1 ? tui_tr(app, rel.title_en, rel.title_zh)
-                             : tui_tr(app, "(not in the index)", "（不在索引中）"));
-            free(idp);
-            if (rc != -1)
-                cdb_case_free(&rel);
-            l = tui_doc_add(d, TUI_ROLE_LINK, buf);
-            l->link = xstrdup(c->related[i]);
-        }
+/* One link per related case, with its title from the index. */
+static void add_related(struct tui_app *app, struct tui_doc *d, const struct cdb_case *c)
+{
+    char buf[1024];
+    heading(d, tui_tr(app, "Related cases (Enter opens)", "相关案例（Enter 打开）"));
+    int idw = 0;
+    for (size_t i = 0; i < c->n_related; i++) {
+        int x = text_width(c->related[i]);
+        idw = x > idw ? x : idw;
     }
+    for (size_t i = 0; i < c->n_related; i++) {
+        struct cdb_case rel;
+        char err[128];
+        memset(&rel, 0, sizeof rel);
+        int rc = cdb_case_get(app->db, c->related[i], &rel, err, sizeof err);
+        char *idp = text_fit_pad(c->related[i], idw, tui_draw_ascii());
+        snprintf(buf, sizeof buf, "  %s %s  %s", tui_glyph(TUI_GLYPH_ARROW), idp,
+                 rc == 1 ? tui_tr(app, rel.title_en, rel.title_zh)
+                         : tui_tr(app, "(not in the index)", "（不在索引中）"));
+        free(idp);
+        if (rc != -1)
+            cdb_case_free(&rel);
+        struct tui_doc_line *l = tui_doc_add(d, TUI_ROLE_LINK, buf);
+        l->link = xstrdup(c->related[i]);
+    }
+}
+
+static void build(struct tui_app *app, struct detail_state *s, int w)
+{
+    struct tui_doc *d = &s->doc;
+    size_t keep_sel = d->list.sel, keep_top = d->list.top;
+    tui_doc_clear(d);
+    const struct cdb_case *c = &s->c;
+    char buf[1024];
+
+    add_fields(app, d, c, w);
+    heading(d, tui_tr(app, "Summary", "摘要"));
+    tui_doc_wrap(d, w, 2, TUI_ROLE_NORMAL, tui_tr(app, c->summary_en, c->summary_zh), NULL, 0, 0);
+    if (c->n_figures)
+        add_figures(app, d, c, w);
+    heading(d, tui_tr(app, "The test that catches it", "能发现它的测试"));
+    tui_doc_wrap(d, w, 2, TUI_ROLE_NORMAL, tui_tr(app, c->catch_en, c->catch_zh), NULL, 0, 0);
+    if (c->n_rates)
+        add_prob(app, s, w);
+    const struct cdb_rung *rg = tui_app_rung(app, c->rung);
+    if (rg) {
+        snprintf(buf, sizeof buf, "%s %d %s %s %s", tui_tr(app, "Rung", "阶梯"), rg->n,
+                 tui_tr(app, rg->name_en, rg->name_zh), tui_glyph(TUI_GLYPH_DOT),
+                 tui_tr(app, "what it runs", "运行内容"));
+        heading(d, buf);
+        tui_doc_wrap(d, w, 2, TUI_ROLE_NORMAL, tui_tr(app, rg->runs_en, rg->runs_zh), NULL, 0, 0);
+    }
+    add_refs(app, d, c, w);
+    if (c->n_related)
+        add_related(app, d, c);
     if (c->notes && *c->notes) {
         heading(d, tui_tr(app, "Notes", "备注"));
         tui_doc_wrap(d, w, 2, TUI_ROLE_DIM, c->notes, NULL, 0, 0);
