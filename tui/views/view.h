@@ -1,6 +1,7 @@
 /* What the views of the interactive interface share: the application state, the struct
  * tui_view_ops every view file (tui/views/view_*.c) fills with designated initializers, and the
- * application's interface (implemented by tui/app.c).
+ * application's interface (implemented by tui/app_calls.c, which references no view: the table
+ * of views reaches it through app->views).
  *
  * Views draw immediately from their state (the whole frame is rebuilt on every redraw), through
  * tui/draw.h only. Handlers return TUI_R_* bits (tui/actions.h); a view returns TUI_R_UNHANDLED
@@ -99,6 +100,7 @@ struct tui_wait {
 #define TUI_SEARCH_MAX 200
 
 struct tui_app {
+    const struct tui_view_ops *const *views; /* every view by its id (tui/app.c's table) */
     const struct cli_global *g;
     struct cdb *db;
     struct cdb_gap *gaps;
@@ -170,8 +172,12 @@ bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open
 bool tui_app_offers(struct tui_app *app, enum tui_action act);
 bool tui_app_offers_default(const struct tui_app *app, enum tui_action act);
 
-/* Opens the search prompt on the current view, empty (Esc restores the search in force). */
+/* Opens the search prompt on the current view, empty (Esc restores the search in force); where
+ * the view has no search, refuses it as tui_app_refuse_search does. */
 void tui_app_prompt_open(struct tui_app *app);
+/* `/` where there is nothing to search: says so, and what is typed next up to Enter or Esc is
+ * swallowed (it is the search the person meant, and its digits would switch views). */
+void tui_app_refuse_search(struct tui_app *app);
 
 /* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was
  * done. Used before what cannot be undone (cancelling a run, quitting during one). */
