@@ -109,9 +109,9 @@ const struct eng_rung *eng_rung_repeating_from_rate(void)
     return first_with(offsetof(struct eng_rung, repeats_from_rate));
 }
 
-const struct eng_rung *eng_rung_running_model(void)
+const struct eng_rung *eng_rung_end_to_end(void)
 {
-    return first_with(offsetof(struct eng_rung, runs_model));
+    return first_with(offsetof(struct eng_rung, runs_end_to_end));
 }
 
 bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)

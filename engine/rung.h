@@ -100,8 +100,9 @@ struct eng_rung {
      * when --repeat is not given (rung 5). */
     bool takes_inputs;
     bool repeats_from_rate;
-    /* The rung runs the built-in model (--suite model, --case ID; rung 8). */
-    bool runs_model;
+    /* The rung runs end-to-end evaluations: the built-in model (--suite model, --case ID) and
+     * the user's own (--e2e COMMAND); rung 8. */
+    bool runs_end_to_end;
 };
 
 /* The rungs the engine runs, in ladder order: eng_rung_count() of them, eng_rung_nth(0) the
@@ -116,11 +117,12 @@ const struct eng_rung *eng_rung_find(int n);
 
 /* The rung of the built-in table or added at run time whose field asks for this run or face
  * feature, or NULL: the one whose claim takes the options o (filling *c), the one that replays
- * --inputs, the one whose repeats default from the failure rate, the one running the model. */
+ * --inputs, the one whose repeats default from the failure rate, the one running end-to-end
+ * evaluations. */
 const struct eng_rung *eng_rung_claiming(const struct eng_run_opts *o, struct eng_run_claim *c);
 const struct eng_rung *eng_rung_taking_inputs(void);
 const struct eng_rung *eng_rung_repeating_from_rate(void);
-const struct eng_rung *eng_rung_running_model(void);
+const struct eng_rung *eng_rung_end_to_end(void);
 
 /* Adds a rung beside the built-in table, for a test or a tool that brings its own; R must stay
  * valid until it is removed. 0, or -1 with a message when its number is taken or outside 1 to

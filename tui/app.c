@@ -1,8 +1,8 @@
-/* The interactive interface: start-up, the event loop, and what every view shares on screen
- * (header with tabs, status line, key bar, the too-small screen). Views live in view_*.c. */
+/* The interactive interface: the table of views, start-up, the event loop, and what every view
+ * shares on screen (header with tabs, status line, key bar, the too-small screen). Views live
+ * in tui/views/; what they call on the application is in tui/views/app_calls.c, below them. */
 #include <langinfo.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +12,12 @@
 #include "common/paths.h"
 #include "common/text.h"
 #include "common/xalloc.h"
-#include "tui/bgread.h"
 #include "tui/child.h"
-#include "tui/clipboard.h"
-#include "tui/cli.h"
+#include "tui/cli/cli.h"
 #include "tui/draw.h"
 #include "tui/script.h"
 #include "tui/term.h"
-#include "tui/view.h"
+#include "tui/views/view.h"
 
 static const struct tui_view_ops *const views[TUI_VIEW_COUNT] = {
     [TUI_VIEW_DASHBOARD] = &tui_view_dashboard,
@@ -38,151 +36,6 @@ static const enum tui_view_id tab_views[TUI_TABS] = {TUI_VIEW_DASHBOARD, TUI_VIE
                                                      TUI_VIEW_RUNS, TUI_VIEW_COMPARE,
                                                      TUI_VIEW_HELP};
 
-const char *tui_tr(const struct tui_app *app, const char *en, const char *zh)
-{
-    if (app->lang == TUI_LANG_ZH && zh && *zh)
-        return zh;
-    return en ? en : "";
-}
-
-const struct cdb_gap *tui_app_gap(const struct tui_app *app, int n)
-{
-    for (size_t i = 0; i < app->n_gaps; i++)
-        if (app->gaps[i].n == n)
-            return &app->gaps[i];
-    return NULL;
-}
-
-const struct cdb_rung *tui_app_rung(const struct tui_app *app, int n)
-{
-    for (size_t i = 0; i < app->n_rungs; i++)
-        if (app->rungs[i].n == n)
-            return &app->rungs[i];
-    return NULL;
-}
-
-void tui_app_message(struct tui_app *app, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(app->message, sizeof app->message, fmt, ap);
-    va_end(ap);
-}
-
-void tui_app_copy(struct tui_app *app, const char *text)
-{
-    char *clean = text_sanitize(text, false);
-    if (tui_clipboard_copy(clean))
-        tui_app_message(app, "%s %s", tui_tr(app, "Copied:", "已复制："), clean);
-    else
-        tui_app_message(app, "%s%s", clean,
-                        tui_tr(app, " (select it to copy: this terminal is not known to take OSC 52)",
-                               "（请选中复制：未知此终端是否支持 OSC 52）"));
-    free(clean);
-}
-
-void tui_app_confirm(struct tui_app *app, const char *question,
-                     unsigned (*yes)(struct tui_app *app, void *ctx), void *ctx)
-{
-    snprintf(app->confirm.text, sizeof app->confirm.text, "%s", question);
-    app->confirm.yes = yes;
-    app->confirm.ctx = ctx;
-    app->confirm.open = true;
-}
-
-void tui_app_show(struct tui_app *app, enum tui_view_id v)
-{
-    if (v == TUI_VIEW_CASES && app->detail_open)
-        v = TUI_VIEW_DETAIL;
-    if (v == TUI_VIEW_RUNS)
-        v = app->runs_stack[app->runs_depth - 1];
-    app->view = v;
-}
-
-bool tui_app_open(struct tui_app *app, enum tui_view_id v, const struct tui_open *what)
-{
-    return views[v]->open ? views[v]->open(app, app->state[v], what) : false;
-}
-
-void tui_runs_push(struct tui_app *app, enum tui_view_id v)
-{
-    if (app->runs_stack[app->runs_depth - 1] != v) {
-        if (app->runs_depth == TUI_RUNS_STACK) /* forget the oldest above the list */
-            memmove(app->runs_stack + 1, app->runs_stack + 2,
-                    (TUI_RUNS_STACK - 2) * sizeof app->runs_stack[0]);
-        else
-            app->runs_depth++;
-        app->runs_stack[app->runs_depth - 1] = v;
-    }
-    app->view = v;
-}
-
-void tui_runs_pop(struct tui_app *app)
-{
-    if (app->runs_depth > 1)
-        app->runs_depth--;
-    app->view = app->runs_stack[app->runs_depth - 1];
-}
-
-bool tui_app_watch(struct tui_app *app, const struct tui_job *job)
-{
-    if (app->n_jobs == TUI_JOBS_MAX)
-        return false;
-    app->jobs[app->n_jobs++] = *job;
-    return true;
-}
-
-bool tui_app_wait(struct tui_app *app, const struct tui_wait *w)
-{
-    if (app->n_waits == TUI_WAITS_MAX)
-        return false;
-    app->waits[app->n_waits++] = *w;
-    return true;
-}
-
-void tui_app_unwait(struct tui_app *app, int fd)
-{
-    for (int i = 0; i < app->n_waits; i++)
-        if (app->waits[i].fd == fd) {
-            memmove(app->waits + i, app->waits + i + 1,
-                    (size_t)(app->n_waits - i - 1) * sizeof app->waits[0]);
-            app->n_waits--;
-            return;
-        }
-}
-
-struct tui_bgread *tui_app_read(struct tui_app *app,
-                                void *(*fn)(struct cdb *db, void *arg, char *err, size_t errlen),
-                                const void *arg, size_t arg_size, void (*free_result)(void *),
-                                void (*ready)(struct tui_app *app, void *ctx), void *ctx)
-{
-    char err[256];
-    struct tui_bgread *r =
-        tui_bgread_start(cdb_path(app->db), fn, arg, arg_size, free_result, err, sizeof err);
-    if (!r)
-        return NULL;
-    struct tui_wait w = {.fd = tui_bgread_fd(r), .ready = ready, .ctx = ctx};
-    if (!tui_app_wait(app, &w)) {
-        tui_bgread_cancel(r);
-        return NULL;
-    }
-    return r;
-}
-
-void tui_app_read_cancel(struct tui_app *app, struct tui_bgread **r)
-{
-    if (!*r)
-        return;
-    tui_app_unwait(app, tui_bgread_fd(*r));
-    tui_bgread_cancel(*r);
-    *r = NULL;
-}
-
-void tui_app_results_changed(struct tui_app *app)
-{
-    app->results_gen++;
-}
-
 static int tab_index(const struct tui_app *app)
 {
     enum tui_view_id v = app->view == TUI_VIEW_DETAIL ? TUI_VIEW_CASES : app->view;
@@ -192,45 +45,6 @@ static int tab_index(const struct tui_app *app)
         if (tab_views[i] == v)
             return i;
     return 0;
-}
-
-bool tui_app_offers_default(const struct tui_app *app, enum tui_action act)
-{
-    if (act == TUI_ACT_SEARCH || act == TUI_ACT_SEARCH_NEXT || act == TUI_ACT_SEARCH_PREV)
-        return views[app->view]->search != NULL;
-    if (act == TUI_ACT_SORT || act == TUI_ACT_SORT_REVERSE)
-        return false; /* only tables offer it, through their offers hook */
-    return true;
-}
-
-bool tui_app_offers(struct tui_app *app, enum tui_action act)
-{
-    const struct tui_view_ops *ops = views[app->view];
-    return ops->offers ? ops->offers(app, app->state[app->view], act)
-                       : tui_app_offers_default(app, act);
-}
-
-/* `/` where there is nothing to search: say so, and swallow what is typed next (a person who
- * did not see the message types the search anyway, and its digits would switch views). */
-static void refuse_search(struct tui_app *app)
-{
-    app->search_refused = true;
-    tui_app_message(app, "%s", tui_tr(app, "No search in this view: typing is ignored until Enter or Esc",
-                                      "此视图不支持搜索：Enter 或 Esc 之前的输入将被忽略"));
-}
-
-void tui_app_prompt_open(struct tui_app *app)
-{
-    const struct tui_view_ops *ops = views[app->view];
-    if (!ops->search) {
-        refuse_search(app);
-        return;
-    }
-    /* A new search starts empty, as in less and vim; Esc brings back the one in force. */
-    const char *cur = ops->search_text ? ops->search_text(app->state[app->view]) : "";
-    snprintf(app->prompt_saved, sizeof app->prompt_saved, "%s", cur);
-    app->prompt_text[0] = '\0';
-    app->prompt = true;
 }
 
 /* ---- shared parts of the screen ---- */
@@ -494,7 +308,7 @@ static unsigned dispatch(struct tui_app *app, enum tui_action act)
     const struct tui_view_ops *ops = views[app->view];
     if (!tui_app_offers(app, act)) {
         if (act == TUI_ACT_SEARCH)
-            refuse_search(app);
+            tui_app_refuse_search(app);
         else
             tui_app_message(app, "%s", tui_tr(app, "That key does nothing here", "此键在这里无效"));
         return TUI_R_DRAW;
@@ -572,7 +386,7 @@ static unsigned handle_key(struct tui_app *app, int key)
             return TUI_R_DRAW;
         }
         if (key >= ' ' && key < 0x110000 && !text_is_control((uint32_t)key)) {
-            refuse_search(app);
+            tui_app_refuse_search(app);
             return TUI_R_DRAW;
         }
         app->search_refused = false;
@@ -762,6 +576,144 @@ static bool parse_size(const char *s, int *rows, int *cols)
     return true;
 }
 
+/* The language and theme asked for in the environment, and the themes there are: the built-in
+ * ones, then the user's files in $XDG_CONFIG_HOME/kladder/themes. */
+static void load_settings(struct tui_app *app)
+{
+    const char *lang = getenv("KLADDER_LANG");
+    if (lang && strncmp(lang, "zh", 2) == 0)
+        app->lang = TUI_LANG_ZH;
+    char *config = paths_config_dir();
+    char *theme_dir = xasprintf("%s/themes", config);
+    app->themes = tui_theme_list(theme_dir, &app->n_themes);
+    free(theme_dir);
+    free(config);
+    const char *theme = getenv("KLADDER_THEME");
+    for (size_t i = 0; theme && i < app->n_themes; i++)
+        if (strcmp(theme, app->themes[i].name) == 0)
+            app->theme = (int)i;
+}
+
+/* Opens the database and the terminal, loads what the views read and starts every view on the
+ * dashboard. Returns 0, or 2 after a message on stderr (free_app frees what was opened). */
+static int start(struct tui_app *app, bool headless, int rows, int cols)
+{
+    char err[sizeof app->message];
+    app->db = cli_open_db(app->g);
+    if (!app->db)
+        return 2;
+    load_reference(app);
+    load_settings(app);
+
+    const char *codeset = nl_langinfo(CODESET);
+    tui_draw_set_ascii(!codeset || strcmp(codeset, "UTF-8") != 0);
+
+    if (tui_term_start(headless, rows, cols, err, sizeof err) != 0) {
+        fprintf(stderr, "kladder: %s\n", err);
+        return 2;
+    }
+    die_set_cleanup(tui_term_end);
+    app->color_mode = tui_theme_color_mode(app->g->color, getenv("NO_COLOR"),
+                                           tui_term_has_colors(), tui_term_colors());
+    apply_theme(app);
+    tui_layout_compute(LINES, COLS, &app->lay);
+    for (int v = 0; v < TUI_VIEW_COUNT; v++)
+        app->state[v] = views[v]->init(app);
+    app->view = TUI_VIEW_DASHBOARD;
+    app->runs_stack[0] = TUI_VIEW_RUNS;
+    app->runs_depth = 1;
+    const char *timing_path = getenv("KLADDER_TIMING");
+    if (timing_path && *timing_path)
+        timing = fopen(timing_path, "w");
+    return 0;
+}
+
+/* One event from the terminal or the script; returns TUI_R_* bits. A screen dump that cannot
+ * be written quits with *status 2 and the reason in app->message. */
+static unsigned handle_event(struct tui_app *app, bool script, const struct tui_event *ev,
+                             int *status)
+{
+    char err[sizeof app->message];
+    switch (ev->kind) {
+    case TUI_EV_END:
+        return TUI_R_QUIT;
+    case TUI_EV_KEY:
+        return handle_key(app, ev->key);
+    case TUI_EV_MOUSE:
+        return handle_mouse(app, ev);
+    case TUI_EV_RESIZE:
+        if (script)
+            tui_term_resize(ev->y, ev->x);
+        tui_layout_compute(LINES, COLS, &app->lay);
+        return TUI_R_DRAW;
+    case TUI_EV_SAVE: /* the frame on screen is the last one drawn: the loop draws first */
+        if (tui_term_save_screen(ev->path, err, sizeof err) != 0) {
+            snprintf(app->message, sizeof app->message, "%s", err);
+            *status = 2;
+            return TUI_R_QUIT;
+        }
+        break;
+    }
+    return TUI_R_NONE;
+}
+
+/* Draws, takes what the children and background reads have for us, and hands each key, click,
+ * resize or script step on, until something quits. Returns the exit status: 2 when a script
+ * step or a screen dump failed (app->message says why). */
+static int event_loop(struct tui_app *app, struct tui_script *script)
+{
+    char err[sizeof app->message];
+    int status = 0;
+    bool dirty = true, first = true, loaded = false;
+    struct timespec key_t0 = timing_t0;
+    for (;;) {
+        if (dirty) {
+            draw_all(app);
+            if (timing) {
+                fprintf(timing, "%s %ld\n", first ? "first-frame" : loaded ? "loaded" : "key",
+                        us_since(&key_t0));
+                first = false;
+            }
+        }
+        dirty = loaded = false;
+        struct tui_event ev;
+        if (app->n_jobs > 0 && pump_jobs(app)) {
+            dirty = true; /* show what changed first: the last child may have just ended */
+            continue;
+        }
+        if (app->n_waits > 0 && pump_waits(app)) {
+            dirty = loaded = true;
+            continue;
+        }
+        if (script && (app->n_jobs > 0 || app->n_waits > 0)) {
+            /* Scripts are deterministic: a child or a background read started by one step
+             * finishes before the next step is read. */
+            wait_events(app, -1, 250);
+            continue;
+        }
+        if (!script && (app->n_jobs > 0 || app->n_waits > 0)) {
+            if (!wait_input(app, &ev)) {
+                pump_jobs(app);
+                dirty = true; /* new lines, an exit, or the tick of an elapsed time */
+                continue;
+            }
+        } else if (script) {
+            if (tui_script_next(script, &ev, err, sizeof err) != 0) {
+                snprintf(app->message, sizeof app->message, "%s", err);
+                return 2;
+            }
+        } else {
+            tui_term_read(&ev);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &key_t0);
+        if (handle_event(app, script != NULL, &ev, &status) & TUI_R_QUIT)
+            return status;
+        /* Every key can change what is shown (a message goes away), so redraw after each;
+         * drawing the whole frame is cheap and curses sends only the difference. */
+        dirty = true;
+    }
+}
+
 int tui_main(const struct cli_global *g)
 {
     clock_gettime(CLOCK_MONOTONIC, &timing_t0);
@@ -779,128 +731,13 @@ int tui_main(const struct cli_global *g)
         fprintf(stderr, "kladder: KLADDER_SCRIPT: %s\n", err);
         return 2;
     }
-
-    struct tui_app app = {.g = g};
-    app.db = cli_open_db(g);
-    if (!app.db) {
-        tui_script_free(script);
-        return 2;
-    }
-    load_reference(&app);
-    const char *lang = getenv("KLADDER_LANG");
-    if (lang && strncmp(lang, "zh", 2) == 0)
-        app.lang = TUI_LANG_ZH;
-    /* themes: the built-in ones, then the user's files in $XDG_CONFIG_HOME/kladder/themes */
-    char *config = paths_config_dir();
-    char *theme_dir = xasprintf("%s/themes", config);
-    app.themes = tui_theme_list(theme_dir, &app.n_themes);
-    free(theme_dir);
-    free(config);
-    const char *theme = getenv("KLADDER_THEME");
-    for (size_t i = 0; theme && i < app.n_themes; i++)
-        if (strcmp(theme, app.themes[i].name) == 0)
-            app.theme = (int)i;
-
-    const char *codeset = nl_langinfo(CODESET);
-    tui_draw_set_ascii(!codeset || strcmp(codeset, "UTF-8") != 0);
-
-    if (tui_term_start(headless, rows, cols, err, sizeof err) != 0) {
-        fprintf(stderr, "kladder: %s\n", err);
+    struct tui_app app = {.views = views, .g = g};
+    if (start(&app, headless, rows, cols) != 0) {
         tui_script_free(script);
         free_app(&app);
         return 2;
     }
-    die_set_cleanup(tui_term_end);
-    app.color_mode = tui_theme_color_mode(g->color, getenv("NO_COLOR"), tui_term_has_colors(),
-                                          tui_term_colors());
-    apply_theme(&app);
-    tui_layout_compute(LINES, COLS, &app.lay);
-    for (int v = 0; v < TUI_VIEW_COUNT; v++)
-        app.state[v] = views[v]->init(&app);
-    app.view = TUI_VIEW_DASHBOARD;
-    app.runs_stack[0] = TUI_VIEW_RUNS;
-    app.runs_depth = 1;
-    const char *timing_path = getenv("KLADDER_TIMING");
-    if (timing_path && *timing_path)
-        timing = fopen(timing_path, "w");
-
-    int status = 0;
-    bool dirty = true, first = true, loaded = false;
-    struct timespec key_t0 = timing_t0;
-    for (;;) {
-        if (dirty) {
-            draw_all(&app);
-            if (timing) {
-                fprintf(timing, "%s %ld\n", first ? "first-frame" : loaded ? "loaded" : "key",
-                        us_since(&key_t0));
-                first = false;
-            }
-        }
-        dirty = loaded = false;
-        struct tui_event ev;
-        if (app.n_jobs > 0 && pump_jobs(&app)) {
-            dirty = true; /* show what changed first: the last child may have just ended */
-            continue;
-        }
-        if (app.n_waits > 0 && pump_waits(&app)) {
-            dirty = loaded = true;
-            continue;
-        }
-        if (script && (app.n_jobs > 0 || app.n_waits > 0)) {
-            /* Scripts are deterministic: a child or a background read started by one step
-             * finishes before the next step is read. */
-            wait_events(&app, -1, 250);
-            continue;
-        }
-        if (!script && (app.n_jobs > 0 || app.n_waits > 0)) {
-            if (!wait_input(&app, &ev)) {
-                pump_jobs(&app);
-                dirty = true; /* new lines, an exit, or the tick of an elapsed time */
-                continue;
-            }
-        } else if (script) {
-            if (tui_script_next(script, &ev, err, sizeof err) != 0) {
-                snprintf(app.message, sizeof app.message, "%s", err);
-                status = 2;
-                break;
-            }
-        } else {
-            tui_term_read(&ev);
-        }
-        clock_gettime(CLOCK_MONOTONIC, &key_t0);
-        unsigned r = TUI_R_NONE;
-        switch (ev.kind) {
-        case TUI_EV_END:
-            r = TUI_R_QUIT;
-            break;
-        case TUI_EV_KEY:
-            r = handle_key(&app, ev.key);
-            break;
-        case TUI_EV_MOUSE:
-            r = handle_mouse(&app, &ev);
-            break;
-        case TUI_EV_RESIZE:
-            if (script)
-                tui_term_resize(ev.y, ev.x);
-            tui_layout_compute(LINES, COLS, &app.lay);
-            r = TUI_R_DRAW;
-            break;
-        case TUI_EV_SAVE:
-            if (dirty)
-                draw_all(&app);
-            if (tui_term_save_screen(ev.path, err, sizeof err) != 0) {
-                snprintf(app.message, sizeof app.message, "%s", err);
-                status = 2;
-                r = TUI_R_QUIT;
-            }
-            break;
-        }
-        if (r & TUI_R_QUIT)
-            break;
-        /* Every key can change what is shown (a message goes away), so redraw after each;
-         * drawing the whole frame is cheap and curses sends only the difference. */
-        dirty = true;
-    }
+    int status = event_loop(&app, script);
     stop_jobs(&app);
     tui_term_end();
     die_set_cleanup(NULL);

@@ -1,5 +1,10 @@
 #include "tui/columns.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/text.h"
+
 static int total(const struct tui_col *c, size_t n, int gap)
 {
     int t = 0, shown = 0;
@@ -85,4 +90,12 @@ int tui_columns_fit(struct tui_col *c, size_t n, int width, int gap)
         x += c[i].w;
     }
     return shown;
+}
+
+void tui_col_print(const char *s, int cells, bool ascii)
+{
+    char *t = text_fit_pad(s ? s : "", cells, ascii);
+    fputs(t, stdout);
+    free(t);
+    fputc(' ', stdout);
 }

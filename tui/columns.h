@@ -7,7 +7,9 @@
  * min, then is dropped (a kept one stays at its min), before the next one gives anything; when only columns that never give
  * are left, the flex column shrinks to its min, then columns are cut from the right. What is
  * left over goes to the flex column. Columns are separated by `gap` blank cells, so text cut to its width with an ellipsis
- * never runs into its neighbour. */
+ * never runs into its neighbour.
+ *
+ * The plain-text tables of the CLI verbs print their cells with tui_col_print. */
 #ifndef KL_TUI_COLUMNS_H
 #define KL_TUI_COLUMNS_H
 
@@ -29,5 +31,10 @@ struct tui_col {
  * has w >= 1 and ends before the next starts; the last ends at or before width. Returns the
  * number of columns shown. */
 int tui_columns_fit(struct tui_col *cols, size_t n, int width, int gap);
+
+/* Prints one cell of a plain-text table on stdout: s (NULL: empty) sanitised, cut and padded to
+ * exactly `cells` display cells (text_fit_pad; ascii: ASCII only), then one space, so
+ * neighbouring cells never touch. */
+void tui_col_print(const char *s, int cells, bool ascii);
 
 #endif

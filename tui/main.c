@@ -1,10 +1,10 @@
-/* kladder's entry point: global options, then one verb (tui/verbs.def) or the TUI. */
+/* kladder's entry point: global options, then one verb (tui/cli/verbs.def) or the TUI. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/cli.h"
+#include "tui/cli/cli.h"
 
 struct verb {
     const char *name;
@@ -14,7 +14,7 @@ struct verb {
 
 static const struct verb verbs[] = {
 #define VERB(name, fn, help) {name, fn, help},
-#include "tui/verbs.def"
+#include "tui/cli/verbs.def"
 #undef VERB
 };
 

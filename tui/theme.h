@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "tui/cli.h"
+#include "tui/global.h"
 
 /* ROLE(enum suffix, name in theme files) */
 #define TUI_ROLES(ROLE)                                                                        \

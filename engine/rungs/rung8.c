@@ -201,5 +201,5 @@ const struct eng_rung eng_rung8 = {
     .claim = claim,
     .plan_claimed = plan_claimed,
     .hang_note = hang_note,
-    .runs_model = true,
+    .runs_end_to_end = true,
 };

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tui/prob.h"
+#include "tui/views/prob.h"
 
 /* Exact equality without -Wfloat-equal: these values are whole or exact by construction. */
 static int same(double a, double b)

@@ -1,5 +1,5 @@
-/* tui/run_pair: a run's checks paired fixed beside buggy, one row per check, and what each pair
- * shows. The runs here are written for this test: a rung 4 run whose checks come buggy first and
+/* tui/views/run_pair: a run's checks paired fixed beside buggy, one row per check, and what each
+ * pair shows. The runs here are written for this test: a rung 4 run whose checks come buggy first and
  * with the baseline test's pair between, a check recorded on one side only, a false alarm, and a
  * user suite's variant that pairs with nothing. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "tui/run_pair.h"
+#include "tui/views/run_pair.h"
 
 #define CHECK(v_, name_, shape_, verd_) \
     {.rung = 4, .suite = "s", .variant = (v_), .check = (name_), .shape = (shape_), .verdict = (verd_)}

@@ -1,5 +1,5 @@
-/* The run view's seam neighbour (tui/run_seam.h): the passing check of the same run, rung, suite
- * and variant whose name differs from a failing rung 3 check's in one number only. */
+/* The run view's seam neighbour (tui/views/run_seam.h): the passing check of the same run, rung,
+ * suite and variant whose name differs from a failing rung 3 check's in one number only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "tui/run_seam.h"
+#include "tui/views/run_seam.h"
 
 static void one_number_apart(void **state)
 {

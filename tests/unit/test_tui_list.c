@@ -5,7 +5,7 @@
 
 #include <cmocka.h>
 
-#include "tui/list.h"
+#include "tui/views/list.h"
 
 static void check(const struct tui_list *l)
 {

@@ -1,0 +1,237 @@
+/* tui/cli/opts: a verb's option table. Values land where the table says, an option's value is
+ * the next argument whatever it looks like, arguments that are no option go to the args entry
+ * up to its limit, and every refusal is the usage message the verbs printed by hand (checked
+ * on stderr, byte for byte). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
+
+/* Parses the NULL-terminated words (the verb's name first) with stderr caught in err. */
+static int parse(const struct cli_parser *p, void *ctx, char *err, size_t errlen,
+                 const char *const *words)
+{
+    char *argv[32];
+    int argc = 0;
+    for (; words[argc]; argc++)
+        argv[argc] = (char *)(uintptr_t)words[argc];
+    argv[argc] = NULL;
+    fflush(stderr);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    int saved = dup(2);
+    dup2(fileno(f), 2);
+    int rc = cli_parse(p, argc, argv, ctx);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    size_t n = fread(err, 1, errlen - 1, f);
+    err[n] = '\0';
+    fclose(f);
+    return rc;
+}
+
+#define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static int helped;
+static void help(void)
+{
+    helped++;
+}
+
+static int upper_only(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (v[0] < 'A' || v[0] > 'Z')
+        return cli_usage_error("t", "%s wants capitals, not '%s'", opt->name, v);
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+static int stop_with_7(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)opt, (void)v, (void)ctx;
+    return 7;
+}
+
+/* Takes "--pair A B" (two values) and counts what it took in ctx. */
+static int take_pair(int argc, char **argv, int *i, void *ctx)
+{
+    if (strcmp(argv[*i], "--pair") != 0)
+        return 0;
+    if (*i + 2 >= argc)
+        return cli_usage_error("t", "--pair expects two values");
+    *i += 2;
+    ++*(int *)ctx;
+    return 1;
+}
+
+struct vals {
+    bool flag;
+    const char *str, *up, *arg;
+    int num;
+    long big;
+    struct cli_list list, args;
+    int pairs;
+};
+
+static int parse_table(struct vals *v, char *err, size_t errlen, const char *const *words)
+{
+    memset(v, 0, sizeof *v);
+    const struct cli_opt opts[] = {
+        CLI_OPT_TAKE(take_pair),
+        CLI_OPT_HELP("--help", help),
+        CLI_OPT_FLAG("--flag", &v->flag),
+        CLI_OPT_STRING("--str", &v->str),
+        CLI_OPT_INT("--num", &v->num, 1, 8),
+        CLI_OPT_LONG("--big", &v->big, 0, 1000),
+        CLI_OPT_LIST("--item", &v->list),
+        CLI_OPT_CALL("--up", &v->up, upper_only),
+        CLI_OPT_DO("--stop", NULL, stop_with_7),
+        {.name = "--quiet", .kind = CLI_STRING, .dest = &v->str, .missing = "--quiet needs one"},
+    };
+    const struct cli_parser p = {.verb = "t", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_LIST, .dest = &v->args, .hi = 2}};
+    return parse(&p, &v->pairs, err, errlen, words);
+}
+
+static void test_values_land(void **state)
+{
+    (void)state;
+    struct vals v;
+    char err[512];
+    int rc = parse_table(&v, err, sizeof err,
+                         WORDS("t", "a", "--flag", "--str", "--flag", "--num", "8", "--big", "999",
+                               "--item", "x", "--item", "-y", "--up", "Yes", "--pair", "1", "2",
+                               "b"));
+    assert_int_equal(rc, CLI_PARSED);
+    assert_string_equal(err, "");
+    assert_true(v.flag);
+    assert_string_equal(v.str, "--flag"); /* the value is the next argument, whatever it is */
+    assert_int_equal(v.num, 8);
+    assert_int_equal(v.big, 999);
+    assert_int_equal(v.list.n, 2);
+    assert_string_equal(v.list.v[0], "x");
+    assert_string_equal(v.list.v[1], "-y");
+    assert_null(v.list.v[2]);
+    assert_string_equal(v.up, "Yes");
+    assert_int_equal(v.pairs, 1);
+    assert_int_equal(v.args.n, 2);
+    assert_string_equal(v.args.v[0], "a");
+    assert_string_equal(v.args.v[1], "b");
+    free(v.list.v);
+    free(v.args.v);
+}
+
+static void test_lists_exist_when_empty(void **state)
+{
+    (void)state;
+    struct vals v;
+    char err[512];
+    assert_int_equal(parse_table(&v, err, sizeof err, WORDS("t")), CLI_PARSED);
+    assert_non_null(v.list.v);
+    assert_null(v.list.v[0]);
+    assert_int_equal(v.args.n, 0);
+    free(v.list.v);
+    free(v.args.v);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *words[4];
+        int rc;
+        const char *err;
+    } cases[] = {
+        {{"t", "--num"}, 2, "kladder t: --num expects a value\n(see kladder --help)\n"},
+        {{"t", "--quiet"}, 2, "kladder t: --quiet needs one\n(see kladder --help)\n"},
+        {{"t", "--num", "9"}, 2, "kladder t: --num expects a whole number from 1 to 8, not '9'\n"},
+        {{"t", "--big", "x"}, 2, "kladder t: --big expects a whole number from 0 to 1000, not 'x'\n"},
+        {{"t", "--up", "no"}, 2, "kladder t: --up wants capitals, not 'no'\n(see kladder --help)\n"},
+        {{"t", "--frob"}, 2, "kladder t: unknown option --frob\n(see kladder --help)\n"},
+        {{"t", "a", "b", "c"}, 2, "kladder t: unexpected argument 'c'\n(see kladder --help)\n"},
+        {{"t", "--pair", "1"}, 2, "kladder t: --pair expects two values\n(see kladder --help)\n"},
+        {{"t", "--stop", "--frob"}, 7, ""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct vals v;
+        char err[512];
+        int rc = parse_table(&v, err, sizeof err, cases[k].words);
+        assert_int_equal(rc, cases[k].rc);
+        assert_string_equal(err, cases[k].err);
+        free(v.list.v);
+        free(v.args.v);
+    }
+}
+
+static void test_help_stops(void **state)
+{
+    (void)state;
+    struct vals v;
+    char err[512];
+    helped = 0;
+    assert_int_equal(parse_table(&v, err, sizeof err, WORDS("t", "--help", "--frob")), 0);
+    assert_int_equal(helped, 1);
+    assert_string_equal(err, "");
+    free(v.list.v);
+    free(v.args.v);
+}
+
+/* The four ways the verbs refuse a stray argument, and long_only's single-dash arguments. */
+static void test_strays(void **state)
+{
+    (void)state;
+    static const struct {
+        enum cli_stray stray;
+        const char *err;
+    } cases[] = {
+        {CLI_STRAY_ESCAPED, "kladder t: unknown option -x\x1b\n"},
+        {CLI_STRAY_OPTION, "kladder t: unknown option '-x\x1b'\n"},
+        {CLI_STRAY_ARGUMENT, "kladder t: unexpected argument '-x\x1b'\n"},
+        {CLI_STRAY_UNKNOWN, "kladder t: unknown argument '-x\x1b'\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const struct cli_parser p = {.verb = "t", .stray = cases[k].stray};
+        char err[512];
+        assert_int_equal(parse(&p, NULL, err, sizeof err, WORDS("t", "-x\x1b")), 2);
+        /* cli_unknown escapes what it shows; the others show it as typed */
+        if (cases[k].stray == CLI_STRAY_ESCAPED)
+            assert_null(strchr(err, '\x1b'));
+        else
+            assert_memory_equal(err, cases[k].err, strlen(cases[k].err));
+    }
+    const char *one = NULL;
+    const struct cli_parser p = {.verb = "t", .args = CLI_OPT_STRING(NULL, &one),
+                                 .long_only = true};
+    char err[512];
+    assert_int_equal(parse(&p, NULL, err, sizeof err, WORDS("t", "-")), CLI_PARSED);
+    assert_string_equal(one, "-");
+    one = NULL;
+    assert_int_equal(parse(&p, NULL, err, sizeof err, WORDS("t", "-x")), CLI_PARSED);
+    assert_string_equal(one, "-x");
+    one = NULL;
+    assert_int_equal(parse(&p, NULL, err, sizeof err, WORDS("t", "--x")), 2);
+    assert_string_equal(err, "kladder t: unknown option --x\n(see kladder --help)\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_values_land),
+        cmocka_unit_test(test_lists_exist_when_empty),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_help_stops),
+        cmocka_unit_test(test_strays),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,114 @@
+/* kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N] [--symptom TAG] [--search TEXT] [--lang L] [--json] */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/cdb.h"
+#include "common/text.h"
+#include "importers/case_index.h"
+#include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
+#include "tui/columns.h"
+
+static void print_help(void)
+{
+    printf("usage: kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N]\n"
+           "                     [--symptom TAG] [--search TEXT] [--lang en|zh] [--json]\n\n"
+           "Lists the cases of the index. --gap matches the primary gap (1-7), --rung the rung that\n"
+           "catches the case (1-8), --repo the case's own repository (aiter, flydsl, sglang,\n"
+           "atom), --mentions a repository any of its references is in (a case of aiter whose fix\n"
+           "went into FlyDSL mentions flydsl), --symptom one tag; --search finds every word given,\n"
+           "in English or Chinese.\n"
+           "--json prints an array of case objects with the fields of data/cases.json.\n");
+}
+
+/* --symptom TAG: one of the known tags, else the list of them. */
+static int take_symptom(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (!cdb_symptom_known(v)) {
+        fprintf(stderr, "kladder cases: --symptom expects one of:");
+        for (const char *const *t = cdb_symptom_tags; *t; t++)
+            fprintf(stderr, " %s", *t);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+static int take_lang(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
+        return cli_usage_error("cases", "--lang expects en or zh, not '%s'", v);
+    *(bool *)opt->dest = strcmp(v, "zh") == 0;
+    return CLI_PARSED;
+}
+
+int cmd_cases(int argc, char **argv, const struct cli_global *g)
+{
+    struct cdb_case_filter f = {0};
+    bool json = false, zh = false;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_INT("--gap", &f.gap, 1, CDB_GAPS),
+        CLI_OPT_INT("--rung", &f.rung, 1, CDB_RUNGS),
+        CLI_OPT_STRING("--repo", &f.repo),
+        CLI_OPT_STRING("--mentions", &f.mentions),
+        CLI_OPT_CALL("--symptom", &f.symptom, take_symptom),
+        CLI_OPT_STRING("--search", &f.search),
+        CLI_OPT_CALL("--lang", &zh, take_lang),
+    };
+    const struct cli_parser p = {.verb = "cases", .opts = opts, .nopts = CLI_COUNT(opts)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc != CLI_PARSED)
+        return rc;
+    struct cdb *db = cli_open_db(g);
+    if (!db)
+        return 2;
+    struct cdb_case_list l;
+    char err[1024];
+    if (cdb_cases_query(db, &f, &l, err, sizeof err) != 0) {
+        fprintf(stderr, "kladder cases: %s\n", err);
+        cdb_close(db);
+        return 2;
+    }
+    if (json) {
+        cJSON *arr = cJSON_CreateArray();
+        for (size_t i = 0; i < l.n; i++)
+            cJSON_AddItemToArray(arr, imp_case_to_json(&l.items[i]));
+        char *out = cJSON_Print(arr);
+        puts(out);
+        cJSON_free(out);
+        cJSON_Delete(arr);
+    } else {
+        /* columns of 14, 4, 5 and 30 cells, the last of each a space */
+        tui_col_print("ID", 13, false), tui_col_print("GAP", 3, false),
+            tui_col_print("RUNG", 4, false), tui_col_print(zh ? "症状" : "SYMPTOMS", 29, false);
+        puts(zh ? "标题" : "TITLE");
+        for (size_t i = 0; i < l.n; i++) {
+            const struct cdb_case *c = &l.items[i];
+            char gap[8], rung[8], sym[256] = "";
+            snprintf(gap, sizeof gap, "%d", c->gap);
+            snprintf(rung, sizeof rung, "%d", c->rung);
+            for (size_t s = 0; s < c->n_symptoms; s++) {
+                if (s)
+                    strncat(sym, ",", sizeof sym - strlen(sym) - 1);
+                strncat(sym, c->symptoms[s], sizeof sym - strlen(sym) - 1);
+            }
+            tui_col_print(c->id, 13, false), tui_col_print(gap, 3, false),
+                tui_col_print(rung, 4, false), tui_col_print(sym, 29, false);
+            char *t = text_sanitize(zh ? c->title_zh : c->title_en, false);
+            puts(t);
+            free(t);
+        }
+        printf("%zu case%s\n", l.n, l.n == 1 ? "" : "s");
+    }
+    cdb_case_list_free(&l);
+    cdb_close(db);
+    return 0;
+}

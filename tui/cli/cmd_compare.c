@@ -1,0 +1,380 @@
+/* kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V] [--search TEXT]
+ *                     [--sort KEY] [--json] */
+#include <cJSON.h>
+#include <langinfo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "casedb/cdb.h"
+#include "casedb/results_query.h"
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "engine/rung.h"
+#include "engine/check.h"
+#include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
+#include "tui/columns.h"
+#include "tui/compare_fmt.h"
+
+static void print_help(void)
+{
+    printf("usage: kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V]\n"
+           "                       [--search TEXT] [--sort KEY] [--json]\n\n"
+           "Puts two machines side by side. A and B are 'local' (runs made here), a host of\n"
+           "`kladder hosts list`, a host that produced runs, or a machine id (or 4+ of its first\n"
+           "characters). Checks are matched on rung, suite, check, shape and variant, using each\n"
+           "side's latest run of that check. 'B vs A' is B's median time against A's, as a\n"
+           "magnitude and a direction (450x faster, 1.30x slower).\n\n"
+           "Marks (the Compare view uses the same ones):\n"
+           "  ≠ (# in ASCII)  the verdicts differ: both ran, neither skipped\n"
+           "  !  a real timing difference: %d+ repeats on each side, [min, max] spreads apart\n"
+           "     and more than %.0f%% apart, or %.0fx or more either way whatever the repeats\n"
+           "  ~  within noise\n"
+           "  ?  not judged: fewer than %d repeats on a side (one launch says nothing of noise)\n"
+           "Verdicts: 'skip' ran and chose not to judge; 'not run' has no result on that side.\n"
+           "The bars show log10 of the ratio: to the right of '|' when B is slower, to the\n"
+           "left when B is faster; each half is %d decades.\n\n"
+           "  --only-both     rows with a result on both sides\n"
+           "  --only-flagged  rows marked ≠ or !\n"
+           "  --verdict V     rows where either side's verdict is V (pass, fail, hang, ...)\n"
+           "  --search TEXT   rows whose suite, check, shape or variant contains TEXT\n"
+           "  --sort KEY      name (default), ratio (B slowest against A first), time-a,\n"
+           "                  time-b (slowest first), verdict (differing first)\n",
+           CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE, CDB_CMP_MIN_REPEATS,
+           CMP_BAR_DECADES);
+}
+
+static bool utf8_locale(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* Right-aligned number cell. */
+static void rcell(const char *s, int cells)
+{
+    int w = text_width(s);
+    printf("%*s%s ", w < cells ? cells - w : 0, "", s);
+}
+
+static void fmt_us(const struct cdb_compare_cell *c, char *buf, size_t len)
+{
+    if (!c->present)
+        snprintf(buf, len, "%s", "");
+    else if (isnan(c->median_us))
+        snprintf(buf, len, "n/a");
+    else if (c->median_us < 100)
+        snprintf(buf, len, "%.2f", c->median_us);
+    else
+        snprintf(buf, len, "%.0f", c->median_us);
+}
+
+/* A bar of `eighths` eighth-cells, in block characters or '#' when the terminal is ASCII. */
+static void bar(int eighths, bool ascii, char *buf, size_t len)
+{
+    static const char *const part[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    size_t used = 0;
+    buf[0] = '\0';
+    int full = eighths / 8, rest = eighths % 8;
+    if (ascii) {
+        full = (eighths + 4) / 8;
+        if (full == 0 && eighths > 0)
+            full = 1;
+        rest = 0;
+    }
+    for (int i = 0; i < full && used + 4 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s", ascii ? "#" : "█");
+    if (rest && used + 4 < len)
+        snprintf(buf + used, len - used, "%s", part[rest]);
+}
+
+#define BAR_CELLS 16
+
+static const char *side_verdict(const struct cdb_compare_cell *c)
+{
+    return c->present ? cdb_verdict_name(c->verdict) : "not run";
+}
+
+static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n,
+                        const char *na, const char *nb, const char *short_a, const char *short_b,
+                        enum cli_color when)
+{
+    bool ascii = !utf8_locale();
+    bool color = when == CLI_COLOR_ALWAYS ||
+                 (when == CLI_COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+    char ha[64], hb[64];
+    snprintf(ha, sizeof ha, "A %s", ascii ? "us" : "µs");
+    snprintf(hb, sizeof hb, "B %s", ascii ? "us" : "µs");
+    printf("A = %s, B = %s\n\n", na, nb);
+    tui_col_print("", 2, ascii), tui_col_print("RUNG", 4, ascii), tui_col_print("SUITE", 14, ascii),
+        tui_col_print("CHECK", 20, ascii), tui_col_print("SHAPE", 20, ascii),
+        tui_col_print("VARIANT", 8, ascii);
+    rcell(ha, 10), rcell(hb, 10), rcell("B vs A", 13);
+    tui_col_print(" ", 1, ascii), tui_col_print("VERDICT A/B", 16, ascii);
+    printf("%*s|%s\n", BAR_CELLS, "faster", "slower");
+    for (size_t k = 0; k < n; k++) {
+        const struct cdb_compare_row *r = &c->rows[idx[k]];
+        char rung[8], ta[32], tb[32], ratio[48] = "", verd[48], left[BAR_CELLS * 4 + 8] = "",
+                                                              right[BAR_CELLS * 4 + 8] = "";
+        snprintf(rung, sizeof rung, "%d", r->rung);
+        fmt_us(&r->a, ta, sizeof ta);
+        fmt_us(&r->b, tb, sizeof tb);
+        if (!isnan(r->ratio))
+            cmp_fmt_ratio(r->ratio, ascii, false, ratio, sizeof ratio);
+        snprintf(verd, sizeof verd, "%s/%s", side_verdict(&r->a), side_verdict(&r->b));
+        int e = cmp_bar_eighths(r->ratio, BAR_CELLS);
+        bar(e >= 0 ? e : -e, ascii, e >= 0 ? right : left, sizeof right);
+        if (color && r->verdict_differs)
+            fputs("\033[1;31m", stdout);
+        tui_col_print(cmp_verdict_mark(r, ascii), 2, ascii), tui_col_print(rung, 4, ascii),
+            tui_col_print(r->suite, 14, ascii), tui_col_print(r->check, 20, ascii),
+            tui_col_print(r->shape, 20, ascii), tui_col_print(r->variant, 8, ascii);
+        rcell(ta, 10), rcell(tb, 10), rcell(ratio, 13);
+        tui_col_print(cmp_timing_mark(r), 1, ascii), tui_col_print(verd, 16, ascii);
+        int lw = text_width(left);
+        printf("%*s%s|%s", BAR_CELLS - lw, "", left, right);
+        if (r->scored) { /* rung 8: no times, the two scores */
+            char sc[160];
+            cmp_fmt_score(r, ascii, false, sc, sizeof sc);
+            printf("%*s  %s", BAR_CELLS - text_width(right), "", sc);
+        }
+        if (color && r->verdict_differs)
+            fputs("\033[0m", stdout);
+        putchar('\n');
+    }
+    const struct cdb_compare_summary *s = &c->summary;
+    char speed[512];
+    cmp_fmt_speed(s, short_a, short_b, ascii, false, speed, sizeof speed);
+    putchar('\n');
+    printf("%s\n", speed);
+    printf("timing: %d flagged (!), %d within noise (~), %d not judged (?: fewer than %d "
+           "repeats on a side)\n",
+           s->flagged, s->noise, s->few_repeats, CDB_CMP_MIN_REPEATS);
+    printf("verdicts that differ (%s): %d; skipped on one side only: %d\n", ascii ? "#" : "≠",
+           s->differing_verdicts, s->skipped_one);
+    if (s->scored)
+        printf("scores (rung 8): %d on both sides, %d apart by more than %.0f%% (!)\n", s->scored,
+               s->differing_scores, CDB_CMP_SCORE_TOL * 100);
+    printf("only on A: %d, only on B: %d, on both: %d\n", s->only_a, s->only_b, s->both);
+    if (n != c->n)
+        printf("shown: %zu of %zu rows\n", n, c->n);
+    printf("bars: log10 ratio, each half = %d decades (10^%dx)\n", CMP_BAR_DECADES,
+           CMP_BAR_DECADES);
+}
+
+static cJSON *side_json(const struct cdb_compare_cell *c)
+{
+    if (!c->present)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "verdict", cdb_verdict_name(c->verdict));
+    cJSON *t = cJSON_AddObjectToObject(o, "time_us");
+    const double v[3] = {c->median_us, c->min_us, c->max_us};
+    const char *const k[3] = {"median", "min", "max"};
+    for (int i = 0; i < 3; i++) {
+        if (isfinite(v[i]))
+            cJSON_AddNumberToObject(t, k[i], v[i]);
+        else
+            cJSON_AddNullToObject(t, k[i]);
+    }
+    cJSON_AddNumberToObject(o, "repeats", c->repeats);
+    cJSON_AddStringToObject(o, "run_id", c->run_uuid ? c->run_uuid : "");
+    cJSON_AddNumberToObject(o, "seq", c->seq);
+    if (c->score.set)
+        eng_json_add_score(o, &c->score);
+    return o;
+}
+
+static void add_sanitised(cJSON *o, const char *key, const char *s)
+{
+    char *t = text_sanitize(s ? s : "", false);
+    cJSON_AddStringToObject(o, key, t);
+    free(t);
+}
+
+static const char *timing_name(enum cdb_timing t)
+{
+    switch (t) {
+    case CDB_TIMING_FLAGGED:
+        return "flagged";
+    case CDB_TIMING_NOISE:
+        return "noise";
+    case CDB_TIMING_FEW:
+        return "too-few-repeats";
+    default:
+        return NULL;
+    }
+}
+
+static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+    for (size_t k = 0; k < n; k++) {
+        const struct cdb_compare_row *r = &c->rows[idx[k]];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "rung", r->rung);
+        add_sanitised(o, "suite", r->suite);
+        add_sanitised(o, "check", r->check);
+        add_sanitised(o, "shape", r->shape);
+        add_sanitised(o, "variant", r->variant);
+        cJSON_AddItemToObject(o, "a", side_json(&r->a));
+        cJSON_AddItemToObject(o, "b", side_json(&r->b));
+        if (isfinite(r->ratio))
+            cJSON_AddNumberToObject(o, "ratio", r->ratio);
+        else
+            cJSON_AddNullToObject(o, "ratio");
+        if (timing_name(r->timing))
+            cJSON_AddStringToObject(o, "timing", timing_name(r->timing));
+        else
+            cJSON_AddNullToObject(o, "timing");
+        cJSON_AddBoolToObject(o, "flagged", r->flagged);
+        cJSON_AddBoolToObject(o, "verdict_differs", r->verdict_differs);
+        cJSON_AddBoolToObject(o, "skipped_one", r->skipped_one);
+        if (r->scored) {
+            cJSON_AddNumberToObject(o, "score_diff", r->score_diff);
+            eng_json_add_number(o, "score_ratio", r->score_ratio);
+            cJSON_AddBoolToObject(o, "score_differs", r->score_differs);
+        }
+        cJSON_AddItemToArray(rows, o);
+    }
+    const struct cdb_compare_summary *s = &c->summary;
+    cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+    if (isfinite(s->geomean_ratio))
+        cJSON_AddNumberToObject(sum, "geomean_ratio", s->geomean_ratio);
+    else
+        cJSON_AddNullToObject(sum, "geomean_ratio");
+    cJSON_AddNumberToObject(sum, "with_ratio", s->with_ratio);
+    if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio < 1)
+        cJSON_AddStringToObject(sum, "faster", "B");
+    else if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio > 1)
+        cJSON_AddStringToObject(sum, "faster", "A");
+    else
+        cJSON_AddNullToObject(sum, "faster");
+    cJSON_AddNumberToObject(sum, "flagged", s->flagged);
+    cJSON_AddNumberToObject(sum, "noise", s->noise);
+    cJSON_AddNumberToObject(sum, "few_repeats", s->few_repeats);
+    cJSON_AddNumberToObject(sum, "differing_verdicts", s->differing_verdicts);
+    cJSON_AddNumberToObject(sum, "skipped_one", s->skipped_one);
+    cJSON_AddNumberToObject(sum, "only_a", s->only_a);
+    cJSON_AddNumberToObject(sum, "only_b", s->only_b);
+    cJSON_AddNumberToObject(sum, "both", s->both);
+    cJSON_AddNumberToObject(sum, "scored", s->scored);
+    cJSON_AddNumberToObject(sum, "differing_scores", s->differing_scores);
+    cJSON_AddNumberToObject(sum, "rows", (double)c->n);
+    cJSON_AddNumberToObject(sum, "shown", (double)n);
+    char *out = cJSON_Print(root);
+    puts(out);
+    cJSON_free(out);
+    cJSON_Delete(root);
+}
+
+static void describe(const struct cdb_side *s, const char *spec, char *buf, size_t len)
+{
+    char *t = text_fit(spec, 40, true, NULL);
+    switch (s->kind) {
+    case CDB_SIDE_LOCAL:
+        snprintf(buf, len, "local (runs made here)");
+        break;
+    case CDB_SIDE_ORIGIN:
+        snprintf(buf, len, "%s (pulled host)", t);
+        break;
+    case CDB_SIDE_HOST:
+        snprintf(buf, len, "%s (host)", t);
+        break;
+    case CDB_SIDE_MACHINE:
+        snprintf(buf, len, "machine %s", s->value);
+        break;
+    }
+    free(t);
+}
+
+/* Puts the sides spec[0] and spec[1] side by side, as a table or JSON. Returns the exit
+ * status. */
+static int compare(const struct cli_global *g, const char *const *spec, int rung,
+                   const struct cmp_select *sel, bool json)
+{
+    struct cdb *db = cli_open_db(g);
+    if (!db)
+        return 2;
+    struct cdb_side sa, sb;
+    struct cdb_compare c;
+    char err[1024];
+    if (cdb_side_resolve(db, spec[0], &sa, err, sizeof err) != 0 ||
+        cdb_side_resolve(db, spec[1], &sb, err, sizeof err) != 0 ||
+        cdb_compare_load(db, &sa, &sb, rung, &c, err, sizeof err) != 0) {
+        fprintf(stderr, "kladder compare: %s\n", err);
+        cdb_close(db);
+        return 2;
+    }
+    cdb_close(db);
+    size_t *idx = xmalloc((c.n + 1) * sizeof *idx);
+    size_t shown = cmp_select_rows(&c, sel, idx);
+    if (json) {
+        print_json(&c, idx, shown);
+    } else {
+        char da[128], db_[128];
+        describe(&sa, spec[0], da, sizeof da);
+        describe(&sb, spec[1], db_, sizeof db_);
+        char *short_a = text_fit(spec[0], 40, !utf8_locale(), NULL);
+        char *short_b = text_fit(spec[1], 40, !utf8_locale(), NULL);
+        print_table(&c, idx, shown, da, db_, short_a, short_b, g->color);
+        free(short_a), free(short_b);
+    }
+    free(idx);
+    cdb_compare_free(&c);
+    return 0;
+}
+
+static int take_sort(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    int k = cmp_sort_parse(v);
+    if (k < 0)
+        return cli_usage_error("compare", "--sort expects name, ratio, time-a, time-b or verdict");
+    *(enum cmp_sort *)opt->dest = (enum cmp_sort)k;
+    return CLI_PARSED;
+}
+
+static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if ((*(int *)opt->dest = cdb_verdict_parse(v)) < 0)
+        return cli_usage_error("compare", "--verdict expects pass, fail, hang, error, skip or "
+                                          "cancelled");
+    return CLI_PARSED;
+}
+
+int cmd_compare(int argc, char **argv, const struct cli_global *g)
+{
+    struct cli_list spec;
+    int rung = -1;
+    bool json = false;
+    struct cmp_select sel;
+    cmp_select_init(&sel);
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_INT("--rung", &rung, 0, eng_rung_top()),
+        CLI_OPT_FLAG("--only-both", &sel.only_both),
+        CLI_OPT_FLAG("--only-flagged", &sel.only_flagged),
+        CLI_OPT_CALL("--sort", &sel.sort, take_sort),
+        CLI_OPT_CALL("--verdict", &sel.verdict, take_verdict),
+        CLI_OPT_STRING("--search", &sel.text),
+    };
+    const struct cli_parser p = {.verb = "compare", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_LIST, .dest = &spec, .hi = 2},
+                                 .stray = CLI_STRAY_UNKNOWN};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc == CLI_PARSED && spec.n != 2)
+        rc = cli_usage_error("compare", "expects two sides: A B (host names, machine ids or "
+                                        "'local')");
+    if (rc == CLI_PARSED)
+        rc = compare(g, spec.v, rung, &sel, json);
+    free(spec.v);
+    return rc;
+}

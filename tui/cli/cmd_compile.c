@@ -1,0 +1,157 @@
+/* kladder compile --backend hip|cuda|cpu --target T [--flag OPT]... [--out FILE] FILE...
+ *
+ * Compiles kernel sources exactly as a run would (kernels/kl.h prepended, through the compile
+ * cache) for a target that need not be present: hipRTC, clang and NVRTC need no GPU. It is how
+ * CI proves every kernel builds for gfx90a (wave64), gfx1030 (wave32), gfx1250, gfx950, gfx942
+ * (clang) and sm_90, and how a kernel author checks a new file. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/embed.h"
+#include "common/fileio.h"
+#include "common/xalloc.h"
+#include "common/text.h"
+#include "engine/codeobj/amdgpu_co.h"
+#include "engine/backend/backend.h"
+#include "engine/cache/cache.h"
+#include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
+
+static void print_help(void)
+{
+    printf("usage: kladder compile --backend hip|cuda|cpu --target TARGET [--flag OPTION]...\n"
+           "                       [--out FILE] FILE...\n\n"
+           "Compiles each kernel source with kernels/kl.h prepended, as `kladder run` does, for\n"
+           "TARGET (gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ...); no GPU is\n"
+           "needed. hip uses hipRTC, or clang-22 for a target hipRTC lacks (KLADDER_HIP_COMPILER=\n"
+           "clang|hiprtc forces one). Results are cached like a run's compiles. --flag\n"
+           "passes one extra compiler option (repeatable); --out writes the code object of the\n"
+           "last FILE. A FILE that does not exist on disk is looked up among the embedded\n"
+           "kernels (kernels/NAME.kl). Exit 0 when all compile, 1 when any fails, 2 on a setup\n"
+           "error.\n");
+}
+
+static char *read_kernel(const char *path, char *err, size_t errlen)
+{
+    char *text = file_read_all(path, NULL, err, errlen);
+    if (text)
+        return text;
+    const struct embed_file *e = embed_find(path);
+    if (!e) {
+        char name[512];
+        const char *base = strrchr(path, '/');
+        snprintf(name, sizeof name, "kernels/%s", base ? base + 1 : path);
+        e = embed_find(name);
+    }
+    return e ? xstrdup((const char *)e->data) : NULL;
+}
+
+/* KL_ASSUME_WAVE checked where the wave size is known at compile time: in an AMD code object.
+ * A note, not a failure: a reproducer's buggy variant contradicts its target on purpose. */
+static void note_wave_assumptions(const void *code, size_t len)
+{
+    struct amdgpu_co co;
+    char err[256];
+    if (amdgpu_co_read(code, len, &co, err, sizeof err) != 0)
+        return;
+    for (size_t k = 0; k < co.nkernels; k++) {
+        const struct amdgpu_kernel *kn = &co.kernels[k];
+        if (kn->assumed_wave > 0 && kn->assumed_wave != kn->wavefront_size) {
+            char *name = text_sanitize(kn->name, false);
+            printf("  note: kernel %s assumes wave %d (KL_ASSUME_WAVE), the %s code object runs "
+                   "wave %lld\n", name, kn->assumed_wave, co.processor,
+                   (long long)kn->wavefront_size);
+            free(name);
+        }
+    }
+    amdgpu_co_free(&co);
+}
+
+/* Compiles every file for target with b; --out keeps the last one's code object. Returns the
+ * exit status: 0 all compiled, 1 one failed, 2 a setup error. */
+static int compile_all(const struct eng_backend *b, const char *target, const char *const *flags,
+                       const char *const *files, size_t nfiles, const char *out)
+{
+    char why[2048];
+    /* A backend with an offline compiler (hip: clang) builds without its runtime. */
+    if (b->load(why, sizeof why) != 0) {
+        if (!(b->compiler_for && b->compiler_for(target))) {
+            fprintf(stderr, "kladder compile: the %s backend cannot load: %s\n", b->name, why);
+            return 2;
+        }
+        fprintf(stderr, "kladder compile: the %s runtime did not load (%s); compiling for %s "
+                "offline\n", b->name, why, target);
+    }
+    const struct embed_file *header = embed_find("kernels/kl.h");
+    if (!header) {
+        fprintf(stderr, "kladder compile: kernels/kl.h is not embedded in this build\n");
+        return 2;
+    }
+    int status = 0;
+    size_t loglen = 1 << 16;
+    char *log = malloc(loglen);
+    for (size_t f = 0; f < nfiles && log; f++) {
+        char err[512];
+        char *body = read_kernel(files[f], err, sizeof err);
+        if (!body) {
+            fprintf(stderr, "kladder compile: %s\n", err);
+            status = status ? status : 2;
+            continue;
+        }
+        /* Through the cache, joined exactly as a run joins it (the engine's own functions). */
+        void *code = NULL;
+        size_t len = 0;
+        bool hit = false;
+        int rc = eng_compile_cached(b, target, files[f], (const char *)header->data, body,
+                                    flags, &code, &len, &hit, log, loglen);
+        free(body);
+        if (rc != 0) {
+            printf("FAIL %s %s %s\n%s\n", b->name, target, files[f], log);
+            status = 1;
+        } else {
+            const char *id = b->compiler_for ? b->compiler_for(target) : b->compiler_id();
+            printf("ok %s %s %s (%zu bytes, %s%s)\n", b->name, target, files[f], len,
+                   id ? id : "?", hit ? ", cached" : "");
+            note_wave_assumptions(code, len);
+            if (out && f + 1 == nfiles && file_write_atomic(out, code, len, err, sizeof err)) {
+                fprintf(stderr, "kladder compile: %s\n", err);
+                status = 2;
+            }
+        }
+        free(code);
+    }
+    free(log);
+    return status;
+}
+
+int cmd_compile(int argc, char **argv, const struct cli_global *g)
+{
+    (void)g;
+    const char *backend = NULL, *target = NULL, *out = NULL;
+    struct cli_list flags, files;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_STRING("--backend", &backend),
+        CLI_OPT_STRING("--target", &target),
+        CLI_OPT_LIST("--flag", &flags),
+        CLI_OPT_STRING("--out", &out),
+    };
+    const struct cli_parser p = {.verb = "compile", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_LIST(NULL, &files)};
+    int status = cli_parse(&p, argc, argv, NULL);
+    if (status == CLI_PARSED) {
+        const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
+        if (!b)
+            status = cli_usage_error("compile", "--backend expects hip, cuda or cpu");
+        else if (!target || files.n == 0)
+            status = cli_usage_error("compile", "needs --target and at least one FILE");
+        else
+            status = compile_all(b, target, flags.v, files.v, files.n, out);
+    }
+    free(flags.v);
+    free(files.v);
+    return status;
+}

@@ -1,0 +1,134 @@
+/* kladder pull [NAME|URL ...] [--connect-timeout S] [--timeout S] [--stall S] [--max-bytes N]
+ *              [--cacert FILE] [--known-hosts FILE] [--full] */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casedb/cdb.h"
+#include "importers/pull.h"
+#include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
+
+static void print_help(void)
+{
+    printf("usage: kladder pull [NAME|URL ...] [--connect-timeout S] [--timeout S] [--stall S]\n"
+           "                    [--max-bytes N] [--cacert FILE] [--known-hosts FILE]\n"
+           "                    [--identity FILE] [--full]\n\n"
+           "Fetches the results documents of hosts (default: every host of `kladder hosts list`)\n"
+           "concurrently, validates each whole and merges each host in one transaction. Runs are\n"
+           "identified by UUID: a run already stored is skipped, and one stored with different\n"
+           "content is an error for that host (nothing of it is written). Only runs finished at\n"
+           "or after the host's last pull are kept (--full: all of them). A URL not in the hosts\n"
+           "table is added under the name of the host that exported it.\n\n"
+           "  --connect-timeout S  connection limit (default %d s)\n"
+           "  --timeout S          limit for a whole transfer (default %d s)\n"
+           "  --stall S            give up when less than 1 byte/s arrives for S s (default %d)\n"
+           "  --max-bytes N        largest document (default 256M; K, M, G suffixes)\n"
+           "  --cacert FILE        also trust this CA certificate (PEM), for private servers\n"
+           "  --known-hosts FILE   SSH host keys (default ~/.ssh/known_hosts)\n"
+           "  --identity FILE      SSH private key for sftp:// and scp:// (default: the first of\n"
+           "                       ~/.ssh/id_ed25519, id_ecdsa, id_rsa; an agent is tried too)\n"
+           "  --full               ignore the hosts' cursors and look at every run again\n"
+           "  --timing             print the fetch, parse and merge time of each host on stderr\n\n"
+           "One line per host: \"NAME: N new runs, M checks (K already present)\" on standard\n"
+           "output, or \"NAME: error: ...\" on standard error. Exit status 0 when every host\n"
+           "succeeded, 1 when any failed, 2 for a usage error (a URL of another scheme too).\n",
+           IMP_FETCH_DEFAULT_CONNECT_S, IMP_FETCH_DEFAULT_TIMEOUT_S, IMP_FETCH_DEFAULT_STALL_S);
+}
+
+static bool parse_bytes(const char *s, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || v <= 0)
+        return false;
+    long long mul = 1;
+    if (*end == 'K' || *end == 'k')
+        mul = 1LL << 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        mul = 1LL << 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        mul = 1LL << 30, end++;
+    if (*end || v > (1LL << 40) / mul)
+        return false;
+    *out = v * mul;
+    return true;
+}
+
+/* Checks the URLs among specs[0..n), pulls every one and prints a line per host. Returns the
+ * exit status: 0 every host succeeded, 1 one failed, 2 a usage or setup error. */
+static int pull(const struct cli_global *g, const char *const *specs, size_t n,
+                const struct imp_pull_opts *o, bool timing)
+{
+    /* A URL kladder cannot fetch is a usage error, found before anything is opened. */
+    for (size_t k = 0; k < n; k++) {
+        char uerr[512];
+        if (strstr(specs[k], "://") && imp_url_check(specs[k], uerr, sizeof uerr) != 0)
+            return cli_usage_error("pull", "%s", uerr);
+    }
+    struct cdb *db = cli_open_db_write(g, "pull");
+    if (!db)
+        return 2;
+    struct imp_pull_result *res;
+    size_t nres;
+    char err[1024];
+    int failed = imp_pull(db, specs, n, o, &res, &nres, err, sizeof err);
+    cdb_close(db);
+    if (failed < 0) {
+        fprintf(stderr, "kladder pull: %s\n", err);
+        return 2;
+    }
+    for (size_t i = 0; i < nres; i++) {
+        const struct imp_pull_result *r = &res[i];
+        if (r->ok)
+            printf("%s: %zu new run%s, %zu check%s (%zu already present)\n", r->label, r->new_runs,
+                   r->new_runs == 1 ? "" : "s", r->new_checks, r->new_checks == 1 ? "" : "s",
+                   r->present_runs);
+        else
+            fprintf(stderr, "%s: error: %s\n", r->label, r->err);
+        if (timing)
+            fprintf(stderr, "%s: fetch %.3f s, parse %.3f s, merge %.3f s\n", r->label, r->fetch_s,
+                    r->parse_s, r->merge_s);
+    }
+    fflush(stdout);
+    free(res);
+    return failed ? 1 : 0;
+}
+
+static int take_max_bytes(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    if (!parse_bytes(v, opt->dest))
+        return cli_usage_error("pull", "--max-bytes expects a size like 1000000, 64M or 1G");
+    return CLI_PARSED;
+}
+
+int cmd_pull(int argc, char **argv, const struct cli_global *g)
+{
+    struct imp_pull_opts o;
+    imp_pull_opts_init(&o);
+    struct cli_list specs;
+    bool timing = false;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG("--full", &o.full),
+        CLI_OPT_FLAG("--timing", &timing),
+        CLI_OPT_LONG("--connect-timeout", &o.fetch.connect_timeout_s, 1, 86400),
+        CLI_OPT_LONG("--timeout", &o.fetch.timeout_s, 1, 86400),
+        CLI_OPT_LONG("--stall", &o.fetch.stall_s, 1, 86400),
+        CLI_OPT_CALL("--max-bytes", &o.fetch.max_bytes, take_max_bytes),
+        CLI_OPT_STRING("--cacert", &o.fetch.cacert),
+        CLI_OPT_STRING("--known-hosts", &o.fetch.known_hosts),
+        CLI_OPT_STRING("--identity", &o.fetch.identity),
+    };
+    const struct cli_parser p = {.verb = "pull", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = CLI_OPT_LIST(NULL, &specs)};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc == CLI_PARSED)
+        rc = pull(g, specs.v, specs.n, &o, timing);
+    free(specs.v);
+    return rc;
+}

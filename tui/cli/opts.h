@@ -1,0 +1,91 @@
+/* The options of a CLI verb as one declarative table: each entry names an option, says what
+ * kind of value it takes and where that value goes; cli_parse walks argv once against it.
+ * Every message is one of cli.h's (cli_usage_error, cli_parse_int, cli_unknown), so a verb
+ * that moves onto the table prints what it printed before, byte for byte.
+ *
+ * A verb's oddities stay its own as callbacks: a value checked against a list of words, an
+ * option that stops the verb (--list, --worker), options gathered by a helper of their own
+ * (CLI_TAKE). */
+#ifndef KL_TUI_CLI_OPTS_H
+#define KL_TUI_CLI_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What cli_parse and a callback return when parsing goes on; anything else is the exit status
+ * the verb returns at once (0 after --help, 2 after a usage message). */
+#define CLI_PARSED (-1)
+
+enum cli_kind {
+    CLI_NONE,   /* as cli_parser.args: the verb takes no arguments besides its options */
+    CLI_FLAG,   /* bool *dest = true */
+    CLI_STRING, /* const char **dest = the value; as args: one argument, a second is stray */
+    CLI_INT,    /* int *dest = the value, a whole number in [lo, hi] (cli_parse_int) */
+    CLI_LONG,   /* long *dest, the same */
+    CLI_LIST,   /* struct cli_list *dest: the value appended (repeatable); as args: at most hi
+                 * arguments (0: any number), one more is stray */
+    CLI_CALL,   /* call(opt, value, ctx) */
+    CLI_DO,     /* call(opt, NULL, ctx): an option without a value */
+    CLI_HELP,   /* help() prints the verb's help; the verb returns 0 */
+    CLI_TAKE,   /* no name: take(argc, argv, &i, ctx) is asked about every argument, in table
+                 * order: 0 not its own, 1 taken (with its values, advancing i), anything else
+                 * the status to stop with (after a usage message) */
+};
+
+/* The values of a CLI_LIST: v is NULL-terminated and has room for every argument; cli_parse
+ * allocates it (also when nothing is given), the verb frees v. */
+struct cli_list {
+    const char **v;
+    size_t n;
+};
+
+struct cli_opt {
+    const char *name;    /* "--rung", as typed; NULL for CLI_TAKE and the args entry */
+    enum cli_kind kind;
+    void *dest;          /* where the value goes (its type follows kind); callbacks may use it */
+    int lo, hi;          /* CLI_INT, CLI_LONG: the range; CLI_LIST as args: the most taken */
+    const char *missing; /* the usage message when the value is missing; NULL: "%s expects a
+                          * value" with the option's name */
+    int (*call)(const struct cli_opt *opt, const char *value, void *ctx); /* CLI_CALL, CLI_DO */
+    void (*help)(void);                                                   /* CLI_HELP */
+    int (*take)(int argc, char **argv, int *i, void *ctx);                /* CLI_TAKE */
+};
+
+/* How an argument no entry takes is refused: the verbs said it in four ways, kept as they
+ * were because scripts and tests read them. */
+enum cli_stray {
+    CLI_STRAY_ESCAPED,  /* cli_unknown: "unknown option --x" or "unexpected argument 'x'" */
+    CLI_STRAY_OPTION,   /* "unknown option 'x'", as typed */
+    CLI_STRAY_ARGUMENT, /* "unexpected argument 'x'", as typed */
+    CLI_STRAY_UNKNOWN,  /* "unknown argument 'x'", as typed */
+};
+
+struct cli_parser {
+    const char *verb;          /* "kladder VERB: ..." in every message */
+    const struct cli_opt *opts;
+    size_t nopts;
+    struct cli_opt args;       /* what takes an argument that is no option (CLI_STRING,
+                                * CLI_LIST or CLI_CALL; CLI_NONE: none is taken) */
+    enum cli_stray stray;
+    bool long_only;            /* only "--..." is an option; "-" and "-x" are arguments */
+};
+
+/* Table entries, one line each. */
+#define CLI_OPT_FLAG(n, d) {.name = (n), .kind = CLI_FLAG, .dest = (d)}
+#define CLI_OPT_STRING(n, d) {.name = (n), .kind = CLI_STRING, .dest = (d)}
+#define CLI_OPT_INT(n, d, l, h) {.name = (n), .kind = CLI_INT, .dest = (d), .lo = (l), .hi = (h)}
+#define CLI_OPT_LONG(n, d, l, h) {.name = (n), .kind = CLI_LONG, .dest = (d), .lo = (l), .hi = (h)}
+#define CLI_OPT_LIST(n, d) {.name = (n), .kind = CLI_LIST, .dest = (d)}
+#define CLI_OPT_CALL(n, d, fn) {.name = (n), .kind = CLI_CALL, .dest = (d), .call = (fn)}
+#define CLI_OPT_DO(n, d, fn) {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn)}
+#define CLI_OPT_HELP(n, fn) {.name = (n), .kind = CLI_HELP, .help = (fn)}
+#define CLI_OPT_TAKE(fn) {.kind = CLI_TAKE, .take = (fn)}
+
+#define CLI_COUNT(table) (sizeof (table) / sizeof (table)[0])
+
+/* Parses argv[1..argc) (argv[0] is the verb) against p. An option's value is always the
+ * argument after it, whatever it looks like; an option given twice keeps the last value.
+ * Returns CLI_PARSED when every argument was taken, else the status the verb returns now. */
+int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx);
+
+#endif
