@@ -12,7 +12,7 @@ compile_files="engine/cache/cache.c engine/cache/cache_warm_cold.c engine/cpu/ba
                engine/toolchain/amd_clang.c engine/backend/backend_hip.c engine/toolchain/tool_run.c"
 audit() { # root -> prints one line per problem
     local root=$1 name
-    for name in $(grep -ho 'eng_compile_getenv("[A-Za-z0-9_]*")' "$root"/engine/*.c | sed 's/.*("\(.*\)")/\1/' | sort -u); do
+    for name in $(grep -rho --include='*.c' 'eng_compile_getenv("[A-Za-z0-9_]*")' "$root"/engine | sed 's/.*("\(.*\)")/\1/' | sort -u); do
         grep -qE "^ *\{\"$name\", ENG_ENV_(KEY|NEUTRAL)," "$root/engine/toolchain/cache_env.c" ||
             echo "$name is read by the compile path and listed neither as key nor as neutral"
     done
@@ -23,17 +23,18 @@ audit() { # root -> prints one line per problem
 out=$(audit .)
 tap_check "every variable the compile path reads is listed ($(grep -c 'ENG_ENV_' engine/toolchain/cache_env.c) entries)" test -z "$out"
 printf '%s\n' "$out" | sed '/^$/d; s/^/# /'
-n=$(grep -ho 'eng_compile_getenv("[A-Za-z0-9_]*")' engine/*.c | sort -u | wc -l)
+n=$(grep -rho --include='*.c' 'eng_compile_getenv("[A-Za-z0-9_]*")' engine | sort -u | wc -l)
 tap_check "the compile path reads through eng_compile_getenv ($n names)" test "$n" -ge 8
 
 # The same check on a tree where the cpu compile reads an unlisted variable, and one where it
 # calls getenv directly: both are named.
-mkdir -p "$KL_TMP/tree/engine"
-cp engine/*.c "$KL_TMP/tree/engine/"
+mkdir -p "$KL_TMP/tree"
+cp -r engine "$KL_TMP/tree/"
 sed -i 's/eng_compile_getenv("TMPDIR")/eng_compile_getenv("KLADDER_CPU_EXTRA_OPT")/' "$KL_TMP/tree/engine/toolchain/tool_run.c"
 out=$(audit "$KL_TMP/tree")
 tap_check "an unlisted variable is named" grep -qF 'KLADDER_CPU_EXTRA_OPT is read by the compile path and listed neither as key nor as neutral' <<<"$out"
-cp engine/cpu/backend_cpu.c engine/toolchain/tool_run.c "$KL_TMP/tree/engine/"
+cp engine/cpu/backend_cpu.c "$KL_TMP/tree/engine/cpu/"
+cp engine/toolchain/tool_run.c "$KL_TMP/tree/engine/toolchain/"
 sed -i 's/eng_compile_getenv("CXX")/getenv("CXX")/' "$KL_TMP/tree/engine/cpu/backend_cpu.c"
 out=$(audit "$KL_TMP/tree")
 tap_check "a bare getenv in a compile file is named" grep -qF 'engine/cpu/backend_cpu.c: a bare getenv:' <<<"$out"
