@@ -100,14 +100,17 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all unit
 
+# Both trees are built with one job per core; the tests then run side by side (tests/run.sh -j).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
 test: deps-test
-	@$(MAKE) --no-print-directory all unit
-	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit
+	@$(MAKE) --no-print-directory -j$(NPROC) asan
 	@tests/run.sh
 
 # The edit loop's tier: the normal build only, without the scripts marked slow (tests/README.md).
 test-quick: deps-test
-	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit
 	@tests/run.sh --quick
 
 PREFIX ?= /usr/local
