@@ -1,35 +1,21 @@
 /* Running one check on a device (the worker side of the watchdog): its flow from setup through
- * planning every shape to the plain mode (or the rung's own modes) and the verdict, and the
- * findings it writes down on the way.
+ * planning every shape to the plain mode (or the rung's own modes) and the verdict.
  *
  * Every buffer is allocated at its padded size between two guard regions. Outputs (and their
  * guards) start as the dtype's sentinel, the reference writes into its own copies prepared the
  * same way, and the oracles in kernels/util.kl compare on the device; only a few result words
  * come back to the host. The parts live beside this file: setup (engine/exec_setup.c),
  * instances (exec_inst.c), buffers and fills (exec_buffers.c), launches (exec_launch.c),
- * oracles (exec_oracle.c, exec_where.c) and timing (exec_timing.c). */
+ * oracles (exec_oracle.c, exec_where.c), findings (exec_findings.c) and timing
+ * (exec_timing.c). */
 #include "engine/exec_internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xalloc.h"
 #include "engine/rung.h"
-
-void eng_exec_note(struct eng_exec *e, const char *fmt, ...)
-{
-    size_t len = strlen(e->detail);
-    if (len + 4 >= sizeof e->detail)
-        return;
-    if (len)
-        len += (size_t)snprintf(e->detail + len, sizeof e->detail - len, "; ");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->detail + len, sizeof e->detail - len, fmt, ap);
-    va_end(ap);
-}
 
 /* One shape, one launch on the default stream. */
 int eng_exec_mode_plain(struct eng_exec *e, struct eng_inst *in, struct eng_timer *t, enum eng_out_style style,

@@ -56,18 +56,6 @@ static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const ch
     return 0;
 }
 
-void eng_exec_record_bad(struct eng_exec *e, int64_t first, int64_t count, double maxerr)
-{
-    struct eng_check_result *r = e->out;
-    if (r->bad_count < 0)
-        r->bad_count = 0;
-    r->bad_count += count;
-    if (first >= 0 && (r->first_bad < 0))
-        r->first_bad = first;
-    if (!isnan(maxerr) && (isnan(r->max_err) || maxerr > r->max_err))
-        r->max_err = maxerr;
-}
-
 /* The first differing element as the check's seam: the kernel's value beside the reference's
  * (two roundings of one number, say), read back alone: two elements, not the outputs. */
 static void values_seam(struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
