@@ -117,9 +117,10 @@ static int put_strings(struct cdb *db, const char *sql, const char *id, char *co
     return 0;
 }
 
-static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *err, size_t errlen)
+/* The case's own row in cases. */
+static int put_case_row(struct cdb *db, const struct cdb_case *c, const char *what, char *err,
+                        size_t errlen)
 {
-    struct cdb *db = s->db;
     sqlite3_stmt *st;
     if (prep(db,
              "INSERT INTO cases (id, repo, arch, gap, rung, title_en, title_zh, summary_en, "
@@ -141,12 +142,15 @@ static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *er
     cdb_bind_text(st, 12, c->notes);
     cdb_bind_text(st, 13, c->reproducer);
     sqlite3_bind_int(st, 14, c->verified);
-    char what[160];
-    snprintf(what, sizeof what, "storing case %s", c->id);
-    if (run(db, st, what, err, errlen) != 0)
-        return -1;
+    return run(db, st, what, err, errlen);
+}
 
+/* Its gaps, then its symptoms, models and related cases, in order. */
+static int put_case_lists(struct cdb *db, const struct cdb_case *c, const char *what, char *err,
+                          size_t errlen)
+{
     for (size_t i = 0; i < c->n_gaps; i++) {
+        sqlite3_stmt *st;
         if (prep(db, "INSERT INTO case_gaps (case_id, gap) VALUES (?1, ?2)", &st, err, errlen))
             return -1;
         sqlite3_bind_text(st, 1, c->id, -1, SQLITE_STATIC);
@@ -161,8 +165,16 @@ static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *er
         put_strings(db, "INSERT INTO case_related (case_id, ord, related) VALUES (?1, ?2, ?3)",
                     c->id, c->related, c->n_related, what, err, errlen))
         return -1;
+    return 0;
+}
+
+/* Its references (issues, pull requests, commits), in order. */
+static int put_case_refs(struct cdb *db, const struct cdb_case *c, const char *what, char *err,
+                         size_t errlen)
+{
     for (size_t i = 0; i < c->n_refs; i++) {
         const struct cdb_ref *r = &c->refs[i];
+        sqlite3_stmt *st;
         if (prep(db,
                  "INSERT INTO case_refs (case_id, ord, ref, repo, number, url, kind, state, date, "
                  "title, verified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -182,6 +194,14 @@ static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *er
         if (run(db, st, what, err, errlen) != 0)
             return -1;
     }
+    return 0;
+}
+
+/* Its figures and failure rates, in order. */
+static int put_case_numbers(struct cdb *db, const struct cdb_case *c, const char *what,
+                            char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
     for (size_t i = 0; i < c->n_figures; i++) {
         const struct cdb_figure *f = &c->figures[i];
         if (prep(db,
@@ -213,7 +233,13 @@ static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *er
         if (run(db, st, what, err, errlen) != 0)
             return -1;
     }
+    return 0;
+}
 
+/* Its row of the search index: every text a search may match, one per line. */
+static int put_case_search(struct cdb *db, const struct cdb_case *c, const char *what, char *err,
+                           size_t errlen)
+{
     char *body = NULL;
     size_t blen = 0;
     body_add(&body, &blen, c->id);
@@ -237,6 +263,7 @@ static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *er
         body_add(&body, &blen, c->models[i]);
     for (size_t i = 0; i < c->n_symptoms; i++)
         body_add(&body, &blen, c->symptoms[i]);
+    sqlite3_stmt *st;
     if (prep(db, "INSERT INTO case_fts (case_id, body) VALUES (?1, ?2)", &st, err, errlen)) {
         free(body);
         return -1;
@@ -245,6 +272,19 @@ static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *er
     sqlite3_bind_text(st, 2, body ? body : "", -1, SQLITE_TRANSIENT);
     free(body);
     return run(db, st, what, err, errlen);
+}
+
+static int cases_put_case(struct cdb_sink *s, const struct cdb_case *c, char *err, size_t errlen)
+{
+    struct cdb *db = s->db;
+    char what[160];
+    snprintf(what, sizeof what, "storing case %s", c->id);
+    if (put_case_row(db, c, what, err, errlen) != 0 ||
+        put_case_lists(db, c, what, err, errlen) != 0 ||
+        put_case_refs(db, c, what, err, errlen) != 0 ||
+        put_case_numbers(db, c, what, err, errlen) != 0)
+        return -1;
+    return put_case_search(db, c, what, err, errlen);
 }
 
 static int cases_commit(struct cdb_sink *s, char *err, size_t errlen)

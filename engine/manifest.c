@@ -23,7 +23,6 @@
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
                                                          "u32", "i64", "u8"};
-static const size_t dtype_sizes[ENG_DTYPE_COUNT] = {4, 2, 1, 4, 4, 8, 1};
 static const char *const role_names[] = {"input", "output", "scratch"};
 /* The device generators, then the value classes in enum eng_vclass order (engine/value_class.h;
  * tests/unit/test_value_class.c checks the two agree). */
@@ -38,18 +37,6 @@ int eng_init_find(const char *s)
     return s ? eng_mp_pick(s, init_names, N_INIT_NAMES) : -1;
 }
 static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
-
-size_t eng_dtype_size(enum eng_dtype d) { return d < ENG_DTYPE_COUNT ? dtype_sizes[d] : 1; }
-
-uint64_t eng_dtype_sentinel(enum eng_dtype d)
-{
-    switch (d) {
-    case ENG_F32: return 0x7fa5a5a57fa5a5a5ull;
-    case ENG_BF16: return 0x7fa57fa57fa57fa5ull;
-    case ENG_FP8E4M3: return 0x7f7f7f7f7f7f7f7full;
-    default: return 0xa5a5a5a5a5a5a5a5ull;
-    }
-}
 
 
 __attribute__((format(printf, 3, 4))) bool eng_mp_bad(struct eng_mparse *p, const char *field,

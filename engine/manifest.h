@@ -38,8 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum eng_dtype { ENG_F32, ENG_BF16, ENG_FP8E4M3, ENG_I32, ENG_U32, ENG_I64, ENG_U8,
-                 ENG_DTYPE_COUNT };
+#include "engine/dtype.h"
+
 enum eng_role { ENG_ROLE_INPUT, ENG_ROLE_OUTPUT, ENG_ROLE_SCRATCH };
 /* Codes shared with kernels/util.kl (kl_util_fill). From ENG_INIT_CLASS on, the value class
  * init - ENG_INIT_CLASS (engine/value_class.h), generated on the host. */
@@ -47,12 +47,8 @@ enum eng_init { ENG_INIT_NORMAL, ENG_INIT_UNIFORM, ENG_INIT_ZEROS, ENG_INIT_ONES
                 ENG_INIT_GARBAGE, ENG_INIT_CLASS };
 enum eng_argtype { ENG_ARG_I32, ENG_ARG_U32, ENG_ARG_I64, ENG_ARG_U64, ENG_ARG_F32, ENG_ARG_PTR };
 
-size_t eng_dtype_size(enum eng_dtype d);
 /* The init a manifest spells s ("ones", "peaked"), or -1. */
 int eng_init_find(const char *s);
-/* The 8-byte sentinel pattern of a dtype (a signaling NaN for f32 and bf16; 0x7f NaN for fp8;
- * 0xa5 bytes for integers), as kernels/util.kl uses it. */
-uint64_t eng_dtype_sentinel(enum eng_dtype d);
 
 /* A partial assignment of parameters: a shape, a tuned entry, a "with" override. */
 struct eng_shape {

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/manifest.h"
+#include "engine/dtype.h"
 
 enum eng_vclass {
     ENG_VC_ZERO_ROWS,      /* every third row (row 0 first) all zeros, the others normal */

@@ -243,6 +243,127 @@ static int parse_ref(const struct where *w, const cJSON *j, size_t i, struct cdb
     return 0;
 }
 
+/* "refs": one to 16, none twice; the first names the case (id "repo-number", its repo), and
+ * the case is verified exactly when every ref is. */
+static int parse_case_refs(const struct where *w, const cJSON *j, struct cdb_case *c)
+{
+    const cJSON *arr;
+    size_t n;
+    if (get_array(w, j, "refs", 1, 16, &arr, &n) != 0)
+        return -1;
+    c->refs = xcalloc(n, sizeof *c->refs);
+    for (const cJSON *e = arr->child; e; e = e->next) {
+        if (parse_ref(w, e, c->n_refs, &c->refs[c->n_refs]) != 0) {
+            c->n_refs++;
+            return -1;
+        }
+        c->n_refs++;
+    }
+    char expect_id[80];
+    snprintf(expect_id, sizeof expect_id, "%s-%d", c->refs[0].repo, c->refs[0].number);
+    if (strcmp(c->id, expect_id) != 0)
+        return fail(w, "id", "expected '%s' (repo and number of the first ref)", expect_id);
+    if (strcmp(c->repo, c->refs[0].repo) != 0)
+        return fail(w, "repo", "expected '%s' (the repo of the first ref)", c->refs[0].repo);
+    bool all_verified = true;
+    for (size_t i = 0; i < c->n_refs; i++) {
+        all_verified &= c->refs[i].verified;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(c->refs[i].ref, c->refs[k].ref) == 0)
+                return fail(w, "refs", "'%s' is listed twice", c->refs[i].ref);
+    }
+    if (c->verified != all_verified)
+        return fail(w, "verified", "expected %s: it must say whether every ref is verified",
+                    all_verified ? "true" : "false");
+    return 0;
+}
+
+/* "gaps": the secondary gaps, each once and none the primary one. */
+static int parse_case_gaps(const struct where *w, const cJSON *j, struct cdb_case *c)
+{
+    const cJSON *arr;
+    size_t n;
+    if (get_array(w, j, "gaps", 0, CDB_GAPS - 1, &arr, &n) != 0)
+        return -1;
+    c->gaps = xcalloc(n, sizeof *c->gaps);
+    for (const cJSON *e = arr->child; e; e = e->next) {
+        if (!whole_in(e, 1, CDB_GAPS))
+            return fail(w, "gaps", "expected whole numbers from 1 to 7");
+        int g = (int)e->valuedouble;
+        if (g == c->gap)
+            return fail(w, "gaps", "lists the primary gap %d as a secondary gap", g);
+        for (size_t k = 0; k < c->n_gaps; k++)
+            if (c->gaps[k] == g)
+                return fail(w, "gaps", "lists gap %d twice", g);
+        c->gaps[c->n_gaps++] = g;
+    }
+    return 0;
+}
+
+/* "symptoms" (known tags, at least one), "models" and "related". */
+static int parse_case_tags(const struct where *w, const cJSON *j, struct cdb_case *c)
+{
+    if (parse_strv(w, j, "symptoms", 1, &c->symptoms, &c->n_symptoms) != 0)
+        return -1;
+    for (size_t i = 0; i < c->n_symptoms; i++)
+        if (!cdb_symptom_known(c->symptoms[i]))
+            return fail(w, "symptoms", "'%s' is not a known symptom tag (see data/schema)",
+                        c->symptoms[i]);
+    if (parse_strv(w, j, "models", 0, &c->models, &c->n_models) != 0 ||
+        parse_strv(w, j, "related", 0, &c->related, &c->n_related) != 0)
+        return -1;
+    return 0;
+}
+
+/* "figures": a value with its labels in both languages. */
+static int parse_case_figures(const struct where *w, const cJSON *j, struct cdb_case *c)
+{
+    const cJSON *arr;
+    size_t n;
+    if (get_array(w, j, "figures", 0, 32, &arr, &n) != 0)
+        return -1;
+    c->figures = xcalloc(n, sizeof *c->figures);
+    for (const cJSON *e = arr->child; e; e = e->next) {
+        static const char *const fk[] = {"value", "label_en", "label_zh", NULL};
+        struct cdb_figure *f = &c->figures[c->n_figures++];
+        if (!cJSON_IsObject(e))
+            return fail(w, "figures", "expected objects, got %s", imp_json_type_name(e));
+        if (check_keys(w, e, fk) || get_str(w, e, "value", false, false, 100, &f->value) ||
+            get_str(w, e, "label_en", false, false, 400, &f->label_en) ||
+            get_str(w, e, "label_zh", false, false, 400, &f->label_zh))
+            return -1;
+    }
+    return 0;
+}
+
+/* "rates": failures of trials (0 <= failures <= trials, trials >= 1) with their labels. */
+static int parse_case_rates(const struct where *w, const cJSON *j, struct cdb_case *c)
+{
+    const cJSON *arr;
+    size_t n;
+    if (get_array(w, j, "rates", 0, 16, &arr, &n) != 0)
+        return -1;
+    c->rates = xcalloc(n, sizeof *c->rates);
+    for (const cJSON *e = arr->child; e; e = e->next) {
+        static const char *const rk[] = {"failures", "trials", "label_en", "label_zh", NULL};
+        struct cdb_rate *r = &c->rates[c->n_rates++];
+        if (!cJSON_IsObject(e))
+            return fail(w, "rates", "expected objects, got %s", imp_json_type_name(e));
+        if (check_keys(w, e, rk) || get_str(w, e, "label_en", false, false, 400, &r->label_en) ||
+            get_str(w, e, "label_zh", false, false, 400, &r->label_zh))
+            return -1;
+        const cJSON *fj = cJSON_GetObjectItemCaseSensitive(e, "failures");
+        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(e, "trials");
+        if (!cJSON_IsNumber(fj) || !cJSON_IsNumber(tj) || !(tj->valuedouble >= 1) ||
+            !(fj->valuedouble >= 0) || fj->valuedouble > tj->valuedouble ||
+            !isfinite(tj->valuedouble))
+            return fail(w, "rates", "expected numbers with 0 <= failures <= trials and trials >= 1");
+        r->failures = fj->valuedouble;
+        r->trials = tj->valuedouble;
+    }
+    return 0;
+}
+
 static int parse_case(struct where *w, const cJSON *j, struct cdb_case *c)
 {
     static const char *const keys[] = {
@@ -274,94 +395,9 @@ static int parse_case(struct where *w, const cJSON *j, struct cdb_case *c)
         get_str(w, j, "reproducer", true, false, 64, &c->reproducer) ||
         get_bool(w, j, "verified", &c->verified))
         return -1;
-
-    const cJSON *arr;
-    size_t n;
-    if (get_array(w, j, "refs", 1, 16, &arr, &n) != 0)
+    if (parse_case_refs(w, j, c) || parse_case_gaps(w, j, c) || parse_case_tags(w, j, c) ||
+        parse_case_figures(w, j, c) || parse_case_rates(w, j, c))
         return -1;
-    c->refs = xcalloc(n, sizeof *c->refs);
-    for (const cJSON *e = arr->child; e; e = e->next) {
-        if (parse_ref(w, e, c->n_refs, &c->refs[c->n_refs]) != 0) {
-            c->n_refs++;
-            return -1;
-        }
-        c->n_refs++;
-    }
-    char expect_id[80];
-    snprintf(expect_id, sizeof expect_id, "%s-%d", c->refs[0].repo, c->refs[0].number);
-    if (strcmp(c->id, expect_id) != 0)
-        return fail(w, "id", "expected '%s' (repo and number of the first ref)", expect_id);
-    if (strcmp(c->repo, c->refs[0].repo) != 0)
-        return fail(w, "repo", "expected '%s' (the repo of the first ref)", c->refs[0].repo);
-    bool all_verified = true;
-    for (size_t i = 0; i < c->n_refs; i++) {
-        all_verified &= c->refs[i].verified;
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(c->refs[i].ref, c->refs[k].ref) == 0)
-                return fail(w, "refs", "'%s' is listed twice", c->refs[i].ref);
-    }
-    if (c->verified != all_verified)
-        return fail(w, "verified", "expected %s: it must say whether every ref is verified",
-                    all_verified ? "true" : "false");
-
-    if (get_array(w, j, "gaps", 0, CDB_GAPS - 1, &arr, &n) != 0)
-        return -1;
-    c->gaps = xcalloc(n, sizeof *c->gaps);
-    for (const cJSON *e = arr->child; e; e = e->next) {
-        if (!whole_in(e, 1, CDB_GAPS))
-            return fail(w, "gaps", "expected whole numbers from 1 to 7");
-        int g = (int)e->valuedouble;
-        if (g == c->gap)
-            return fail(w, "gaps", "lists the primary gap %d as a secondary gap", g);
-        for (size_t k = 0; k < c->n_gaps; k++)
-            if (c->gaps[k] == g)
-                return fail(w, "gaps", "lists gap %d twice", g);
-        c->gaps[c->n_gaps++] = g;
-    }
-
-    if (parse_strv(w, j, "symptoms", 1, &c->symptoms, &c->n_symptoms) != 0)
-        return -1;
-    for (size_t i = 0; i < c->n_symptoms; i++)
-        if (!cdb_symptom_known(c->symptoms[i]))
-            return fail(w, "symptoms", "'%s' is not a known symptom tag (see data/schema)",
-                        c->symptoms[i]);
-    if (parse_strv(w, j, "models", 0, &c->models, &c->n_models) != 0 ||
-        parse_strv(w, j, "related", 0, &c->related, &c->n_related) != 0)
-        return -1;
-
-    if (get_array(w, j, "figures", 0, 32, &arr, &n) != 0)
-        return -1;
-    c->figures = xcalloc(n, sizeof *c->figures);
-    for (const cJSON *e = arr->child; e; e = e->next) {
-        static const char *const fk[] = {"value", "label_en", "label_zh", NULL};
-        struct cdb_figure *f = &c->figures[c->n_figures++];
-        if (!cJSON_IsObject(e))
-            return fail(w, "figures", "expected objects, got %s", imp_json_type_name(e));
-        if (check_keys(w, e, fk) || get_str(w, e, "value", false, false, 100, &f->value) ||
-            get_str(w, e, "label_en", false, false, 400, &f->label_en) ||
-            get_str(w, e, "label_zh", false, false, 400, &f->label_zh))
-            return -1;
-    }
-    if (get_array(w, j, "rates", 0, 16, &arr, &n) != 0)
-        return -1;
-    c->rates = xcalloc(n, sizeof *c->rates);
-    for (const cJSON *e = arr->child; e; e = e->next) {
-        static const char *const rk[] = {"failures", "trials", "label_en", "label_zh", NULL};
-        struct cdb_rate *r = &c->rates[c->n_rates++];
-        if (!cJSON_IsObject(e))
-            return fail(w, "rates", "expected objects, got %s", imp_json_type_name(e));
-        if (check_keys(w, e, rk) || get_str(w, e, "label_en", false, false, 400, &r->label_en) ||
-            get_str(w, e, "label_zh", false, false, 400, &r->label_zh))
-            return -1;
-        const cJSON *fj = cJSON_GetObjectItemCaseSensitive(e, "failures");
-        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(e, "trials");
-        if (!cJSON_IsNumber(fj) || !cJSON_IsNumber(tj) || !(tj->valuedouble >= 1) ||
-            !(fj->valuedouble >= 0) || fj->valuedouble > tj->valuedouble ||
-            !isfinite(tj->valuedouble))
-            return fail(w, "rates", "expected numbers with 0 <= failures <= trials and trials >= 1");
-        r->failures = fj->valuedouble;
-        r->trials = tj->valuedouble;
-    }
     return 0;
 }
 

@@ -1,5 +1,5 @@
-/* Reading one CI report: which form it is, and the suite list both readers fill
- * (importers/ci_report.h). */
+/* Reading one CI report (importers/ci_report.h): which form it is, handed to its reader. The
+ * suite list the readers fill is importers/ci_suites.c. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,33 +8,6 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "importers/ci_report.h"
-
-void ci_report_add(struct ci_report *r, const char *name, long n, long k, long f)
-{
-    struct ci_suite *s = NULL;
-    for (size_t i = 0; i < r->nsuites && !s; i++)
-        if (strcmp(r->suites[i].name, name) == 0)
-            s = &r->suites[i];
-    if (!s) {
-        r->suites = xrealloc(r->suites, (r->nsuites + 1) * sizeof *r->suites);
-        s = &r->suites[r->nsuites++];
-        *s = (struct ci_suite){.name = xstrdup(name)};
-    }
-    s->tests += n;
-    s->skipped += k;
-    s->failed += f;
-}
-
-void ci_report_free(struct ci_report *r)
-{
-    if (!r)
-        return;
-    for (size_t i = 0; i < r->nsuites; i++)
-        free(r->suites[i].name);
-    free(r->suites);
-    free(r->path);
-    free(r);
-}
 
 struct ci_report *ci_report_read(const char *path, char *err, size_t errlen)
 {

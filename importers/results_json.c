@@ -454,135 +454,141 @@ static bool looks_like_html(const char *text, size_t len)
     return false;
 }
 
-int imp_results_parse(const char *text, size_t len, const char *name, struct imp_results_doc *out,
-                      char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    struct ctx x = {.source = name ? text_fit(name, 100, true, NULL) : NULL, .err = err,
-                    .errlen = errlen};
-    struct pending_check *pend = NULL;
-    int (*counts)[N_COUNTS] = NULL;
-    struct index mix = {0}, rix = {0};
-    int rc = -1;
+/* What imp_results_parse holds while it reads: where it is (for messages), the indexes of the
+ * machine ids and run UUIDs, each run's declared counts, and the checks in document order with
+ * the run each names (per_run: how many each run has). */
+struct parse_state {
+    struct ctx x;
+    struct index mix, rix;
+    int (*counts)[N_COUNTS];
+    struct pending_check *pend;
+    size_t *per_run;
+};
 
-    if (looks_like_html(text, len)) {
-        fail(&x, NULL, "got an HTML page, not JSON: expected a kladder-results document (a login "
-                       "or error page? check the URL)");
-        goto out;
-    }
+/* The document up to its three arrays: JSON (not an HTML page), a kladder-results object of
+ * this version, who exported it and when. v[4..6] are then machines, runs and checks. */
+static int parse_header(struct ctx *x, const char *text, size_t len, struct imp_results_doc *out,
+                        const cJSON *v[7])
+{
+    if (looks_like_html(text, len))
+        return fail(x, NULL, "got an HTML page, not JSON: expected a kladder-results document (a "
+                             "login or error page? check the URL)");
     /* 64 levels: the document needs 4, and a hostile one gets a clear error, not a deep stack */
-    const cJSON *root = imp_json_parse(text, len, 64, &out->arena, err, errlen);
+    const cJSON *root = imp_json_parse(text, len, 64, &out->arena, x->err, x->errlen);
     if (!root) {
         char msg[400];
-        snprintf(msg, sizeof msg, "%s", err);
-        fail(&x, NULL, "%s", msg);
-        goto out;
+        snprintf(msg, sizeof msg, "%s", x->err);
+        return fail(x, NULL, "%s", msg);
     }
     static const char *const top[] = {"format", "version", "exported_by", "exported_at",
                                       "machines", "runs", "checks"};
-    const cJSON *v[7];
-    if (!cJSON_IsObject(root)) {
-        fail(&x, NULL, "expected a JSON object (a kladder-results document), got %s",
-             imp_json_type_name(root));
-        goto out;
-    }
+    if (!cJSON_IsObject(root))
+        return fail(x, NULL, "expected a JSON object (a kladder-results document), got %s",
+                    imp_json_type_name(root));
     /* The format and version come first so that another kind of document gets the right
      * message instead of "field X is not known". */
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
-    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, IMP_RESULTS_FORMAT) != 0) {
-        fail(&x, "format", "expected \"%s\": this is not a kladder results document",
-             IMP_RESULTS_FORMAT);
-        goto out;
-    }
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, IMP_RESULTS_FORMAT) != 0)
+        return fail(x, "format", "expected \"%s\": this is not a kladder results document",
+                    IMP_RESULTS_FORMAT);
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
     if (!cJSON_IsNumber(ver) || !(ver->valuedouble >= IMP_RESULTS_VERSION &&
-                                  ver->valuedouble <= IMP_RESULTS_VERSION)) {
-        fail(&x, "version",
-             "expected %d; a document of another version needs the kladder that wrote it",
-             IMP_RESULTS_VERSION);
-        goto out;
-    }
-    if (take(&x, NULL, root, top, 7, v) != 0)
-        goto out;
+                                  ver->valuedouble <= IMP_RESULTS_VERSION))
+        return fail(x, "version",
+                    "expected %d; a document of another version needs the kladder that wrote it",
+                    IMP_RESULTS_VERSION);
+    if (take(x, NULL, root, top, 7, v) != 0)
+        return -1;
     static const char *const by[] = {"host", "kladder_version", "commit"};
     const cJSON *bv[3];
-    if (take(&x, "exported_by", v[2], by, 3, bv) ||
-        get_str(&x, bv[0], "host", S_NAME, &out->exported_host) ||
-        get_str(&x, bv[1], "kladder_version", S_NAME, &out->exported_version) ||
-        get_str(&x, bv[2], "commit", S_NAME_NULL, &out->exported_commit) ||
-        get_str(&x, v[3], "exported_at", S_NAME, &out->exported_at))
-        goto out;
-    if (!imp_iso_time_valid(out->exported_at)) {
-        fail(&x, "exported_at", "expected a UTC time like 2026-11-29T08:51:17Z");
-        goto out;
-    }
-    size_t nm = 0, nr = 0, nc = 0;
-    if (get_array(&x, v[4], "machines", &nm) || get_array(&x, v[5], "runs", &nr) ||
-        get_array(&x, v[6], "checks", &nc))
-        goto out;
+    if (take(x, "exported_by", v[2], by, 3, bv) ||
+        get_str(x, bv[0], "host", S_NAME, &out->exported_host) ||
+        get_str(x, bv[1], "kladder_version", S_NAME, &out->exported_version) ||
+        get_str(x, bv[2], "commit", S_NAME_NULL, &out->exported_commit) ||
+        get_str(x, v[3], "exported_at", S_NAME, &out->exported_at))
+        return -1;
+    if (!imp_iso_time_valid(out->exported_at))
+        return fail(x, "exported_at", "expected a UTC time like 2026-11-29T08:51:17Z");
+    return 0;
+}
 
-    /* machines */
+/* "machines": each parsed, no id twice. */
+static int parse_machines(struct parse_state *ps, const cJSON *arr, size_t nm,
+                          struct imp_results_doc *out)
+{
+    struct ctx *x = &ps->x;
     out->machines = xcalloc(nm + 1, sizeof *out->machines);
-    index_init(&mix, nm);
-    x.array = "machines";
-    x.index = 0;
-    for (const cJSON *e = v[4]->child; e; e = e->next, x.index++) {
-        x.id = NULL;
-        struct cdb_machine *m = &out->machines[x.index];
-        if (parse_machine(&x, e, m) != 0)
-            goto out;
-        if (index_find(&mix, m->id, x.index, machine_key, out->machines) != SIZE_MAX) {
-            fail(&x, "id", "the same machine id appears twice in the document");
-            goto out;
-        }
+    index_init(&ps->mix, nm);
+    x->array = "machines";
+    x->index = 0;
+    for (const cJSON *e = arr->child; e; e = e->next, x->index++) {
+        x->id = NULL;
+        struct cdb_machine *m = &out->machines[x->index];
+        if (parse_machine(x, e, m) != 0)
+            return -1;
+        if (index_find(&ps->mix, m->id, x->index, machine_key, out->machines) != SIZE_MAX)
+            return fail(x, "id", "the same machine id appears twice in the document");
     }
     out->n_machines = nm;
+    return 0;
+}
 
-    /* runs */
+/* "runs": each parsed (its counts kept to check against its checks), on a machine of the
+ * document, no UUID twice; the newest finish noted. */
+static int parse_runs(struct parse_state *ps, const cJSON *arr, size_t nr,
+                      struct imp_results_doc *out)
+{
+    struct ctx *x = &ps->x;
     out->runs = xcalloc(nr + 1, sizeof *out->runs);
-    counts = xcalloc(nr + 1, sizeof *counts);
-    index_init(&rix, nr);
-    x.array = "runs";
-    x.index = 0;
-    for (const cJSON *e = v[5]->child; e; e = e->next, x.index++) {
-        x.id = NULL;
-        struct cdb_merge_run *mr = &out->runs[x.index];
-        if (parse_run(&x, e, mr, counts[x.index]) != 0)
-            goto out;
-        if (index_find(&mix, mr->run.machine_id, SIZE_MAX, machine_key, out->machines) ==
-            SIZE_MAX) {
-            fail(&x, "machine_id", "names no machine of the document's \"machines\"");
-            goto out;
-        }
-        if (index_find(&rix, mr->run.uuid, x.index, run_key, out->runs) != SIZE_MAX) {
-            fail(&x, "run_id", "the same run UUID appears twice in the document");
-            goto out;
-        }
+    ps->counts = xcalloc(nr + 1, sizeof *ps->counts);
+    index_init(&ps->rix, nr);
+    x->array = "runs";
+    x->index = 0;
+    for (const cJSON *e = arr->child; e; e = e->next, x->index++) {
+        x->id = NULL;
+        struct cdb_merge_run *mr = &out->runs[x->index];
+        if (parse_run(x, e, mr, ps->counts[x->index]) != 0)
+            return -1;
+        if (index_find(&ps->mix, mr->run.machine_id, SIZE_MAX, machine_key, out->machines) ==
+            SIZE_MAX)
+            return fail(x, "machine_id", "names no machine of the document's \"machines\"");
+        if (index_find(&ps->rix, mr->run.uuid, x->index, run_key, out->runs) != SIZE_MAX)
+            return fail(x, "run_id", "the same run UUID appears twice in the document");
         if (!out->newest_finished || strcmp(mr->run.finished, out->newest_finished) > 0)
             out->newest_finished = mr->run.finished;
     }
     out->n_runs = nr;
+    return 0;
+}
 
-    /* checks: parsed in document order, then grouped by run and sorted by seq */
-    pend = xcalloc(nc + 1, sizeof *pend);
-    size_t *per_run = xcalloc(nr + 1, sizeof *per_run);
-    x.array = "checks";
-    x.index = 0;
-    for (const cJSON *e = v[6]->child; e; e = e->next, x.index++) {
-        x.id = NULL;
-        struct pending_check *p = &pend[x.index];
-        if (parse_check(&x, e, &p->c) != 0) {
-            free(per_run);
-            goto out;
-        }
-        p->run = index_find(&rix, p->c.run_uuid, SIZE_MAX, run_key, out->runs);
-        if (p->run == SIZE_MAX) {
-            free(per_run);
-            fail(&x, "run_id", "names no run of the document's \"runs\"");
-            goto out;
-        }
-        per_run[p->run]++;
+/* "checks" in document order, each of a run of the document, counted per run. */
+static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, size_t nr,
+                        const struct imp_results_doc *out)
+{
+    struct ctx *x = &ps->x;
+    ps->pend = xcalloc(nc + 1, sizeof *ps->pend);
+    ps->per_run = xcalloc(nr + 1, sizeof *ps->per_run);
+    x->array = "checks";
+    x->index = 0;
+    for (const cJSON *e = arr->child; e; e = e->next, x->index++) {
+        x->id = NULL;
+        struct pending_check *p = &ps->pend[x->index];
+        if (parse_check(x, e, &p->c) != 0)
+            return -1;
+        p->run = index_find(&ps->rix, p->c.run_uuid, SIZE_MAX, run_key, out->runs);
+        if (p->run == SIZE_MAX)
+            return fail(x, "run_id", "names no run of the document's \"runs\"");
+        ps->per_run[p->run]++;
     }
+    return 0;
+}
+
+/* The checks grouped by run (each run's slice of out->checks, in document order), then each
+ * run's sorted by seq: no seq twice, and as many of each verdict as the run's counts say. */
+static int group_checks(struct parse_state *ps, size_t nc, size_t nr, struct imp_results_doc *out)
+{
+    struct ctx *x = &ps->x;
+    size_t *per_run = ps->per_run;
     out->checks = xcalloc(nc + 1, sizeof *out->checks);
     size_t at = 0;
     for (size_t r = 0; r < nr; r++) {
@@ -591,12 +597,12 @@ int imp_results_parse(const char *text, size_t len, const char *name, struct imp
         per_run[r] = 0;
     }
     for (size_t i = 0; i < nc; i++) {
-        struct cdb_merge_run *mr = &out->runs[pend[i].run];
+        struct cdb_merge_run *mr = &out->runs[ps->pend[i].run];
         /* cast: the run's slice of out->checks, which this function owns */
-        ((struct cdb_check *)(uintptr_t)mr->checks)[per_run[pend[i].run]++] = pend[i].c;
+        ((struct cdb_check *)(uintptr_t)mr->checks)[per_run[ps->pend[i].run]++] = ps->pend[i].c;
     }
     out->n_checks = nc;
-    x.array = "runs";
+    x->array = "runs";
     for (size_t r = 0; r < nr; r++) {
         struct cdb_merge_run *mr = &out->runs[r];
         mr->n_checks = per_run[r];
@@ -605,30 +611,43 @@ int imp_results_parse(const char *text, size_t len, const char *name, struct imp
         int got[N_COUNTS] = {0};
         for (size_t i = 0; i < mr->n_checks; i++) {
             if (i > 0 && cs[i].seq == cs[i - 1].seq) {
-                free(per_run);
-                x.index = r, x.id = mr->run.uuid;
-                fail(&x, NULL, "two checks of this run have seq %d", cs[i].seq);
-                goto out;
+                x->index = r, x->id = mr->run.uuid;
+                return fail(x, NULL, "two checks of this run have seq %d", cs[i].seq);
             }
             got[cs[i].verdict]++;
         }
         for (int k = 0; k < N_COUNTS; k++)
-            if (got[k] != counts[r][k]) {
-                free(per_run);
-                x.index = r, x.id = mr->run.uuid;
-                fail(&x, "counts", "says %d %s, but the document has %d such checks of this run",
-                     counts[r][k], count_names[k], got[k]);
-                goto out;
+            if (got[k] != ps->counts[r][k]) {
+                x->index = r, x->id = mr->run.uuid;
+                return fail(x, "counts",
+                            "says %d %s, but the document has %d such checks of this run",
+                            ps->counts[r][k], count_names[k], got[k]);
             }
     }
-    free(per_run);
-    rc = 0;
-out:
-    free(pend);
-    free(counts);
-    free(mix.slot);
-    free(rix.slot);
-    free(x.source);
+    return 0;
+}
+
+int imp_results_parse(const char *text, size_t len, const char *name, struct imp_results_doc *out,
+                      char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct parse_state ps = {.x = {.source = name ? text_fit(name, 100, true, NULL) : NULL,
+                                   .err = err, .errlen = errlen}};
+    const cJSON *v[7];
+    size_t nm = 0, nr = 0, nc = 0;
+    int rc = -1;
+    if (parse_header(&ps.x, text, len, out, v) == 0 &&
+        !get_array(&ps.x, v[4], "machines", &nm) && !get_array(&ps.x, v[5], "runs", &nr) &&
+        !get_array(&ps.x, v[6], "checks", &nc) && parse_machines(&ps, v[4], nm, out) == 0 &&
+        parse_runs(&ps, v[5], nr, out) == 0 && parse_checks(&ps, v[6], nc, nr, out) == 0 &&
+        group_checks(&ps, nc, nr, out) == 0)
+        rc = 0;
+    free(ps.pend);
+    free(ps.per_run);
+    free(ps.counts);
+    free(ps.mix.slot);
+    free(ps.rix.slot);
+    free(ps.x.source);
     if (rc != 0)
         imp_results_doc_free(out);
     return rc;

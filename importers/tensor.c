@@ -1,15 +1,14 @@
-/* The common tensor form, its dtype table and the file loader (importers/tensor.h). */
+/* The common tensor form the readers produce: its dtype table, the readers' error message and
+ * overflow check, finding and freeing (importers/tensor.h). The file loader, which picks a
+ * reader, is importers/tensor_load.c. */
 #include "importers/tensor.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/text.h"
-#include "common/xalloc.h"
 
 static const struct {
     const char *name;
@@ -97,39 +96,4 @@ void imp_tensor_file_free(struct imp_tensor_file *f)
     free(f->meta_values);
     free(f->path);
     memset(f, 0, sizeof *f);
-}
-
-int imp_tensor_file_load(const char *path, struct imp_tensor_file *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return imp_tensor_fail(err, errlen, path, NULL, "file", "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(fp);
-        return imp_tensor_fail(err, errlen, path, NULL, "file", "expected a regular file");
-    }
-    if ((uint64_t)st.st_size > IMP_TENSOR_FILE_MAX) {
-        fclose(fp);
-        return imp_tensor_fail(err, errlen, path, NULL, "file",
-                               "expected at most %llu bytes, got %llu",
-                               (unsigned long long)IMP_TENSOR_FILE_MAX,
-                               (unsigned long long)st.st_size);
-    }
-    size_t len = (size_t)st.st_size;
-    unsigned char *buf = xmalloc(len ? len : 1);
-    size_t got = fread(buf, 1, len, fp);
-    fclose(fp);
-    if (got != len) {
-        free(buf);
-        return imp_tensor_fail(err, errlen, path, NULL, "file", "read %zu of %zu bytes", got, len);
-    }
-    int rc;
-    if (len >= 6 && !memcmp(buf, "\x93NUMPY", 6))
-        rc = imp_npy_parse(buf, len, path, out, err, errlen);
-    else
-        rc = imp_safetensors_parse(buf, len, path, out, err, errlen);
-    free(buf);
-    return rc;
 }

@@ -1,7 +1,6 @@
 /* The list of backends, in the order `kladder run` prefers them when none is named. */
 #include "engine/backend/backend.h"
 
-#include <stdio.h>
 #include <string.h>
 
 const struct eng_backend *const eng_backends[] = {&eng_backend_hip, &eng_backend_cuda,
@@ -13,10 +12,4 @@ const struct eng_backend *eng_backend_find(const char *name)
         if (strcmp(eng_backends[i]->name, name) == 0)
             return eng_backends[i];
     return NULL;
-}
-
-void eng_backend_gpu_target(const struct eng_device_info *info, int wave, char *out, size_t n)
-{
-    (void)wave; /* a GPU's wave width is its own */
-    snprintf(out, n, "%s", info->target);
 }

@@ -223,9 +223,6 @@ extern const struct eng_backend eng_backend_cpu;
 /* Every backend, in preference order (hip, cuda, cpu), NULL-terminated. */
 extern const struct eng_backend *const eng_backends[];
 
-/* compile_target of the GPU backends: the device's own target id. */
-void eng_backend_gpu_target(const struct eng_device_info *info, int wave, char *out, size_t n);
-
 /* The backend called name, or NULL. */
 const struct eng_backend *eng_backend_find(const char *name);
 

@@ -8,6 +8,7 @@
 #include "engine/backend/gpu_dl.h"
 #include "engine/codeobj/codeobj_target.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,12 @@ int gpu_rt_device_index(const char *backend, int index, int count, char *err, si
     gpu_dl_fmt(err, errlen, "%s device %d does not exist (%d device%s)", backend, index, count,
                count == 1 ? "" : "s");
     return -1;
+}
+
+void eng_backend_gpu_target(const struct eng_device_info *info, int wave, char *out, size_t n)
+{
+    (void)wave; /* a GPU's wave width is its own */
+    snprintf(out, n, "%s", info->target);
 }
 
 int gpu_rt_open(const struct gpu_rt_api *rt, int index, struct eng_ctx **out, char *err,

@@ -134,6 +134,9 @@ int gpu_rt_fail(const struct gpu_rt_api *rt, char *err, size_t errlen, const cha
  * devices)". */
 int gpu_rt_device_index(const char *backend, int index, int count, char *err, size_t errlen);
 
+/* compile_target of the GPU backends: the device's own target id, whatever the wave. */
+void eng_backend_gpu_target(const struct eng_device_info *info, int wave, char *out, size_t n);
+
 /* Opens device index (already checked by the backend) and makes it current on this thread. */
 int gpu_rt_open(const struct gpu_rt_api *rt, int index, struct eng_ctx **out, char *err,
                 size_t errlen);

@@ -115,42 +115,47 @@ static void tokens_text(const int *tok, int n, char *out, size_t len)
         l += (size_t)snprintf(out + l, len - l, "%s%d", i ? " " : "", tok[i]);
 }
 
-void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                   struct eng_check_result *out)
+/* What a model check holds while it runs: the context, the source and the model, and the
+ * tokens and logits of both decodes (the reference's rt, rl; the tested model's tt, tl). */
+struct model_run {
+    struct eng_ctx *ctx;
+    struct eng_model *m;
+    char *src;
+    int *rt, *tt;
+    float *rl, *tl;
+};
+
+/* The swap a case names in the check's "model" document. */
+struct model_swap_spec {
+    const cJSON *entry, *role, *cid;
+    bool large;
+};
+
+/* "V=..,D=..,F=..,T=.." (and ",B=.." for the large configuration's head rows). */
+static void model_shape(const struct eng_model_cfg *cfg, bool large, struct eng_check_result *out)
 {
-    eng_check_result_init(out);
-    out->verdict = CDB_ERROR;
-    snprintf(out->oracle, sizeof out->oracle, "score");
-    char err[1024] = "";
-    cJSON *j = cJSON_Parse(s->model);
-    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(j, "entry");
-    const cJSON *role = cJSON_GetObjectItemCaseSensitive(j, "role");
-    const cJSON *cid = cJSON_GetObjectItemCaseSensitive(j, "case");
-    const cJSON *unr = cJSON_GetObjectItemCaseSensitive(j, "unreachable");
-    const bool large = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "large"));
-    struct eng_model_cfg cfg;
-    if (large)
-        eng_model_cfg_large(&cfg, s->seed);
-    else
-        eng_model_cfg_small(&cfg, s->seed);
-    snprintf(out->shape, sizeof out->shape, "V=%d,D=%d,F=%d,T=%d", cfg.vocab, cfg.dim, cfg.ffn,
-             cfg.steps);
+    snprintf(out->shape, sizeof out->shape, "V=%d,D=%d,F=%d,T=%d", cfg->vocab, cfg->dim, cfg->ffn,
+             cfg->steps);
     if (large)
         snprintf(out->shape + strlen(out->shape), sizeof out->shape - strlen(out->shape),
-                 ",B=%lld", (long long)cfg.head_rows);
+                 ",B=%lld", (long long)cfg->head_rows);
+}
+
+/* True (the check skipped, with why) for a swap the model does not reach (the document's
+ * "unreachable") and for the large model on an emulating backend. */
+static bool model_skipped(const struct eng_check_spec *s, const struct model_swap_spec *w,
+                          const cJSON *unr, const struct eng_model_cfg *cfg,
+                          const struct eng_backend *B, const char *sizes,
+                          struct eng_check_result *out)
+{
     if (cJSON_IsString(unr)) {
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail, "%s (%s) is not reached by the %s model: %s",
-                 entry->valuestring, cid->valuestring, large ? "large" : "small",
+                 w->entry->valuestring, w->cid->valuestring, w->large ? "large" : "small",
                  unr->valuestring);
-        cJSON_Delete(j);
-        return;
+        return true;
     }
-    const struct eng_backend *B = eng_backend_find(s->backend);
-    char sizes[600] = "";
-    if (large)
-        eng_model_large_sizes(sizes, sizeof sizes);
-    if (large && B && B->caps.emulated) {
+    if (w->large && B && B->caps.emulated) {
         /* Cliff block sampling (engine/exec_sample.c) runs only the blocks of one launch whose
          * output a check compares; the model cannot sample: each step's token is the argmax of
          * a whole row, and the next step's every kernel depends on it. */
@@ -159,102 +164,157 @@ void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *
                  "backend: it emulates threads, and cliff block sampling cannot serve a model "
                  "whose every step needs the whole argmax of its logits row, so each of its %d "
                  "steps would run the whole head GEMM (%lld x %d x %d = %.0f G multiply-adds) on "
-                 "emulated threads. Run it on a GPU; %s", s->backend, cfg.steps,
-                 (long long)cfg.head_rows, cfg.vocab, cfg.dim,
-                 (double)cfg.head_rows * cfg.vocab * cfg.dim / 1e9, sizes);
-        cJSON_Delete(j);
-        return;
+                 "emulated threads. Run it on a GPU; %s", s->backend, cfg->steps,
+                 (long long)cfg->head_rows, cfg->vocab, cfg->dim,
+                 (double)cfg->head_rows * cfg->vocab * cfg->dim / 1e9, sizes);
+        return true;
     }
-    struct eng_ctx *ctx = NULL;
-    struct eng_model *m = NULL;
-    char *src = NULL;
-    int *rt = NULL, *tt = NULL;
-    float *rl = NULL, *tl = NULL;
+    return false;
+}
+
+/* The backend loaded, its context (the session's), and the model compiled for its target and
+ * opened at configuration cfg. */
+static int open_model(const struct eng_check_spec *s, const struct eng_backend *B,
+                      const struct eng_model_cfg *cfg, struct model_run *r, char *err,
+                      size_t errlen)
+{
     char why[512];
     if (!B || B->load(why, sizeof why) != 0) {
-        snprintf(err, sizeof err, "the %s backend is not available", s->backend);
-        goto done;
+        snprintf(err, errlen, "the %s backend is not available", s->backend);
+        return -1;
     }
     struct eng_device_info info;
     char target[96];
     struct eng_open_opts o = {.wave_size = s->wave, .schedule = ENG_SCHED_DEFAULT, .seed = s->seed};
-    if (B->device_info(s->device, &info, err, sizeof err) != 0 ||
-        eng_session_get(B, s->device, &o, &ctx, err, sizeof err) != 0)
-        goto done;
+    if (B->device_info(s->device, &info, err, errlen) != 0 ||
+        eng_session_get(B, s->device, &o, &r->ctx, err, errlen) != 0)
+        return -1;
     B->compile_target(&info, s->wave, target, sizeof target);
-    if (!(src = eng_model_source(err, sizeof err)))
-        goto done;
+    if (!(r->src = eng_model_source(err, errlen)))
+        return -1;
     const void *code;
     size_t len;
     char *log = xmalloc(16384);
-    if (eng_session_code(B, target, "model.kl", src, NULL, &code, &len, log, 16384) != 0) {
-        snprintf(err, sizeof err, "compiling the model for %s failed: %.800s", target, log);
+    if (eng_session_code(B, target, "model.kl", r->src, NULL, &code, &len, log, 16384) != 0) {
+        snprintf(err, errlen, "compiling the model for %s failed: %.800s", target, log);
         free(log);
-        goto done;
+        return -1;
     }
     free(log);
-    if (!(m = eng_model_open(B, ctx, code, len, &cfg, err, sizeof err)))
-        goto done;
-    if (ready)
-        ready(arg);
-    size_t nl = (size_t)cfg.steps * (size_t)cfg.vocab;
-    rt = xcalloc((size_t)cfg.steps, sizeof *rt);
-    tt = xcalloc((size_t)cfg.steps, sizeof *tt);
-    rl = xcalloc(nl, sizeof *rl);
-    tl = xcalloc(nl, sizeof *tl);
+    r->m = eng_model_open(B, r->ctx, code, len, cfg, err, errlen);
+    return r->m ? 0 : -1;
+}
+
+/* Teacher-forced decoding: the reference model alone, then the model with the case's kernel
+ * in its role, forced along the reference's tokens. */
+static int decode_both(struct model_run *r, const struct eng_model_cfg *cfg,
+                       const struct model_swap_spec *w, char *err, size_t errlen)
+{
+    size_t nl = (size_t)cfg->steps * (size_t)cfg->vocab;
+    r->rt = xcalloc((size_t)cfg->steps, sizeof *r->rt);
+    r->tt = xcalloc((size_t)cfg->steps, sizeof *r->tt);
+    r->rl = xcalloc(nl, sizeof *r->rl);
+    r->tl = xcalloc(nl, sizeof *r->tl);
     struct eng_model_kernels ref, test;
     eng_model_set(&ref, "ref");
     eng_model_set(&test, "fixed");
-    if (cJSON_IsString(entry) && cJSON_IsNumber(role) && role->valueint >= 0 &&
-        role->valueint < ENG_M8_ROLES)
-        test.entry[role->valueint] = entry->valuestring;
-    if (eng_model_decode(m, &ref, NULL, rt, rl, err, sizeof err) != 0 ||
-        eng_model_decode(m, &test, rt, tt, tl, err, sizeof err) != 0)
-        goto done;
+    if (cJSON_IsString(w->entry) && cJSON_IsNumber(w->role) && w->role->valueint >= 0 &&
+        w->role->valueint < ENG_M8_ROLES)
+        test.entry[w->role->valueint] = w->entry->valuestring;
+    if (eng_model_decode(r->m, &ref, NULL, r->rt, r->rl, err, errlen) != 0 ||
+        eng_model_decode(r->m, &test, r->rt, r->tt, r->tl, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+/* The score of the decodes, the verdict, and the detail that says what was swapped in, where
+ * the tokens first differ and by how much the logits do. */
+static void model_score(const struct model_run *r, const struct eng_model_cfg *cfg,
+                        const struct model_swap_spec *w, const char *sizes,
+                        struct eng_check_result *out)
+{
     struct eng_model_score sc;
-    eng_model_compare(cfg.steps, cfg.vocab, rt, rl, tt, tl, &sc);
+    eng_model_compare(cfg->steps, cfg->vocab, r->rt, r->rl, r->tt, r->tl, &sc);
     out->max_err = sc.max_logit_err;
-    out->bad_count = cfg.steps - sc.agree;
+    out->bad_count = cfg->steps - sc.agree;
     out->first_bad = sc.first_wrong;
     out->repeats = 1;
     /* the score is the share of teacher-forced steps whose greedy token is the reference's:
      * the reference model agrees with itself, so the baseline is 1 */
-    out->score = (struct cdb_score){.set = true, .value = (double)sc.agree / cfg.steps,
-                                    .baseline = 1.0, .samples = cfg.steps,
+    out->score = (struct cdb_score){.set = true, .value = (double)sc.agree / cfg->steps,
+                                    .baseline = 1.0, .samples = cfg->steps,
                                     .diverge_step = sc.first_wrong};
     char want[160], got[160];
-    tokens_text(rt, cfg.steps, want, sizeof want);
-    tokens_text(tt, cfg.steps, got, sizeof got);
-    bool pass = sc.agree == cfg.steps && sc.nan_count == 0;
+    tokens_text(r->rt, cfg->steps, want, sizeof want);
+    tokens_text(r->tt, cfg->steps, got, sizeof got);
+    bool pass = sc.agree == cfg->steps && sc.nan_count == 0;
     out->verdict = pass ? CDB_PASS : CDB_FAIL;
     int len0 = snprintf(out->detail, sizeof out->detail, "score %d/%d tokens agree with the "
-                        "reference %smodel", sc.agree, cfg.steps, large ? "large " : "");
+                        "reference %smodel", sc.agree, cfg->steps, w->large ? "large " : "");
     size_t l = len0 > 0 ? (size_t)len0 : 0;
-    if (cJSON_IsString(entry))
+    if (cJSON_IsString(w->entry))
         l += (size_t)snprintf(out->detail + l, sizeof out->detail - l, " with %s's %s (%s) "
-                              "swapped in", cid->valuestring, entry->valuestring,
-                              eng_model_role_name[role->valueint]);
+                              "swapped in", w->cid->valuestring, w->entry->valuestring,
+                              eng_model_role_name[w->role->valueint]);
     if (sc.first_wrong >= 0 && l < sizeof out->detail)
         l += (size_t)snprintf(out->detail + l, sizeof out->detail - l, "; first wrong token at "
                               "step %d: %d, the reference %d", sc.first_wrong,
-                              tt[sc.first_wrong], rt[sc.first_wrong]);
+                              r->tt[sc.first_wrong], r->rt[sc.first_wrong]);
     if (l < sizeof out->detail)
         l += (size_t)snprintf(out->detail + l, sizeof out->detail - l, "; max logit error "
                               "%.3g; %lld non-finite logits; tokens %s, the reference's %s",
                               sc.max_logit_err, (long long)sc.nan_count, got, want);
-    if (large && l < sizeof out->detail)
+    if (w->large && l < sizeof out->detail)
         snprintf(out->detail + l, sizeof out->detail - l, "; %s", sizes);
-    err[0] = '\0';
-done:
+}
+
+void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                   struct eng_check_result *out)
+{
+    eng_check_result_init(out);
+    out->verdict = CDB_ERROR;
+    snprintf(out->oracle, sizeof out->oracle, "score");
+    char err[1024] = "";
+    cJSON *j = cJSON_Parse(s->model);
+    struct model_swap_spec w = {
+        .entry = cJSON_GetObjectItemCaseSensitive(j, "entry"),
+        .role = cJSON_GetObjectItemCaseSensitive(j, "role"),
+        .cid = cJSON_GetObjectItemCaseSensitive(j, "case"),
+        .large = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "large")),
+    };
+    struct eng_model_cfg cfg;
+    if (w.large)
+        eng_model_cfg_large(&cfg, s->seed);
+    else
+        eng_model_cfg_small(&cfg, s->seed);
+    model_shape(&cfg, w.large, out);
+    const struct eng_backend *B = eng_backend_find(s->backend);
+    char sizes[600] = "";
+    if (w.large)
+        eng_model_large_sizes(sizes, sizeof sizes);
+    if (model_skipped(s, &w, cJSON_GetObjectItemCaseSensitive(j, "unreachable"), &cfg, B, sizes,
+                      out)) {
+        cJSON_Delete(j);
+        return;
+    }
+    struct model_run r = {0};
+    if (open_model(s, B, &cfg, &r, err, sizeof err) == 0) {
+        if (ready)
+            ready(arg);
+        if (decode_both(&r, &cfg, &w, err, sizeof err) == 0) {
+            model_score(&r, &cfg, &w, sizes, out);
+            err[0] = '\0';
+        }
+    }
     if (err[0])
         snprintf(out->detail, sizeof out->detail, "%s", err);
-    free(rt);
-    free(tt);
-    free(rl);
-    free(tl);
-    eng_model_close(m);
-    if (ctx)
-        eng_session_put(B, ctx);
-    free(src);
+    free(r.rt);
+    free(r.tt);
+    free(r.rl);
+    free(r.tl);
+    eng_model_close(r.m);
+    if (r.ctx)
+        eng_session_put(B, r.ctx);
+    free(r.src);
     cJSON_Delete(j);
 }

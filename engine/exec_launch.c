@@ -1,0 +1,55 @@
+/* Launching on the device for a check: the utility kernels over a number of work items, the
+ * result words they leave, the variant's and the reference's launches (a block sample where
+ * the instance has one), and waiting for it all. */
+#include "engine/exec.h"
+
+int eng_exec_ulaunch(struct eng_exec *e, struct eng_kernel *k, uint64_t work, struct eng_stream *s,
+                     void **args)
+{
+    uint64_t blocks = (work + e->ublock - 1) / e->ublock;
+    if (blocks < 1)
+        blocks = 1;
+    if (blocks > e->ugrid)
+        blocks = e->ugrid;
+    unsigned g[3] = {(unsigned)blocks, 1, 1}, b[3] = {e->ublock, 1, 1};
+    return e->B->launch(e->ctx, k, g, b, 0, s, args, e->err, sizeof e->err);
+}
+
+int eng_exec_res_clear(struct eng_exec *e, struct eng_stream *s)
+{
+    return e->B->memset_d8(e->ctx, e->res, 0, ENG_RES_WORDS * 8, s, e->err, sizeof e->err);
+}
+
+int eng_exec_res_read(struct eng_exec *e, uint64_t *r, struct eng_stream *s)
+{
+    return e->B->memcpy_dtoh(e->ctx, r, e->res, ENG_RES_WORDS * 8, s, e->err, sizeof e->err);
+}
+
+int eng_exec_sync_all(struct eng_exec *e, struct eng_stream *s)
+{
+    if (s)
+        ENG_TRY(e->B->stream_sync(e->ctx, s, e->err, sizeof e->err));
+    return e->B->stream_sync(e->ctx, NULL, e->err, sizeof e->err);
+}
+
+int eng_exec_launch_var(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
+{
+    if (in->sampled)
+        e->B->block_sample(e->ctx, in->sample.blocks, in->sample.nblocks);
+    int rc = e->B->launch(e->ctx, e->kvar, in->grid, in->block, in->shared, s, in->args_var, e->err,
+                          sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, NULL, 0);
+    return rc;
+}
+
+int eng_exec_launch_ref(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s)
+{
+    if (in->sampled)
+        e->B->block_sample(e->ctx, in->sample.blocks, in->sample.nblocks);
+    int rc = e->B->launch(e->ctx, e->kref, in->rgrid, in->rblock, in->rshared, s, in->args_ref,
+                          e->err, sizeof e->err);
+    if (in->sampled)
+        e->B->block_sample(e->ctx, NULL, 0);
+    return rc;
+}

@@ -1,0 +1,415 @@
+/* The oracles of a device check, on the device with the utility kernels of kernels/util.kl
+ * (only their result words come back): every output against the reference (or, for a tied
+ * pick, against the tied set), the guards of every buffer, the sentinel (elements never
+ * written), "nan": "never", and a captured graph that has not run yet. What they find goes to
+ * e->detail and e->failed, and the counts to the check's result. */
+#include "engine/exec_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/value_class.h"
+
+bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in)
+{
+    const struct eng_manifest *m = e->m;
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        if (m->buffers[i].role != ENG_ROLE_INPUT || !eng_vclass_applies(m->buffers[i].dtype))
+            continue;
+        if (e->host_in && e->host_in[i]) {
+            for (uint64_t k = 0; k < in->var[i].padded_elems; k++)
+                if (!isfinite(eng_dtype_value(m->buffers[i].dtype, e->host_in[i], k)))
+                    return false;
+        } else if (m->buffers[i].init == ENG_INIT_GARBAGE) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "nan": "never": no NaN in output b (from finite inputs), whatever the reference holds. */
+static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                     struct eng_stream *s)
+{
+    struct eng_bufi *v = &in->var[b];
+    uint64_t len, stride;
+    eng_exec_rows(e, in, b, &len, &stride);
+    uint64_t rows = len ? v->elems / len : 0;
+    int dtype = (int)e->m->buffers[b].dtype;
+    eng_dptr res = e->res;
+    ENG_TRY(eng_exec_res_clear(e, s));
+    void *a[] = {&v->data, &rows, &len, &stride, &dtype, &res};
+    ENG_TRY(eng_exec_ulaunch(e, e->knan, rows * len, s, a));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    if (w[0]) {
+        char at[96], inputs[320];
+        eng_exec_coords(e, in, b, w[1] - 1, at, sizeof at);
+        eng_exec_inputs_at(e, in, b, w[1] - 1, inputs, sizeof inputs);
+        eng_exec_note(e, "%s%s: %llu NaN from finite inputs (first at %s; its rule is \"nan\": "
+                      "\"never\")%s", pre, e->m->buffers[b].name, (unsigned long long)w[0], at,
+                      inputs);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+    }
+    return 0;
+}
+
+/* The first differing element as the check's seam: the kernel's value beside the reference's
+ * (two roundings of one number, say), read back alone: two elements, not the outputs. */
+static void values_seam(struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
+                        const char *at, struct eng_stream *s)
+{
+    enum eng_dtype dt = e->m->buffers[b].dtype;
+    size_t sz = eng_dtype_size(dt);
+    unsigned char got[8], want[8];
+    char err[256];
+    if (sz > sizeof got ||
+        e->B->memcpy_dtoh(e->ctx, got, in->var[b].data + flat * sz, sz, s, err, sizeof err) ||
+        e->B->memcpy_dtoh(e->ctx, want, in->ref[b].data + flat * sz, sz, s, err, sizeof err))
+        return;
+    const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    char a[192], r[192];
+    snprintf(a, sizeof a, "kernel %s: %s%s = %.9g", entry, e->m->buffers[b].name, at,
+             eng_dtype_value(dt, got, 0));
+    snprintf(r, sizeof r, "reference %s: %s%s = %.9g", e->m->entry_reference,
+             e->m->buffers[b].name, at, eng_dtype_value(dt, want, 0));
+    eng_check_seam(e->out, "values", a, r);
+}
+
+/* The guards of buffer b's variant copy: a word changed before or after it fails the check.
+ * Inputs and scratch buffers have guards as outputs do, and a kernel that writes past a scratch
+ * buffer is as wrong as one that writes past its output. */
+static int guards_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                        struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    struct eng_bufi *v = &in->var[b];
+    uint64_t pat = eng_dtype_sentinel(m->buffers[b].dtype), gsz = ENG_GUARD_BYTES;
+    uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
+    eng_dptr after = v->data + v->padded_bytes, g1 = e->res, g2 = e->res + 8 * 8;
+    void *k1[] = {&v->base, &gsz, &pat, &g1};
+    void *k2[] = {&after, &tail, &pat, &g2};
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(eng_exec_ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
+    ENG_TRY(eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    const char *bn = m->buffers[b].name;
+    const char *role = m->buffers[b].role == ENG_ROLE_SCRATCH ? "scratch "
+                       : m->buffers[b].role == ENG_ROLE_INPUT ? "input "
+                                                              : "";
+    if (w[0])
+        eng_exec_note(e, "%s%s%s: %llu words of the guard before it were written (first at byte %lld)",
+                      pre, role, bn, (unsigned long long)w[0], (long long)w[1] - 1 - (long long)ENG_GUARD_BYTES);
+    if (w[8])
+        eng_exec_note(e, "%s%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
+                      pre, role, bn, (unsigned long long)w[8], (unsigned long long)(w[9] - 1));
+    if (w[0] || w[8]) {
+        e->failed = true;
+        eng_exec_record_bad(e, -1, (int64_t)(w[0] + w[8]), NAN);
+    }
+    return 0;
+}
+
+/* Elements of output b inside its logical shape that neither the variant nor the reference
+ * wrote. The compare counts sentinel against sentinel as agreement, so a wrap the reference
+ * shares (both index with a 32-bit int: every store past 2^31 elements lands 4 GiB before the
+ * buffer, out of every guard) would pass. u8 outputs are left out: 0xa5 is an ordinary value. */
+static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                           struct eng_stream *s)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    struct eng_bufi *v = &in->var[b], *r = &in->ref[b];
+    if (bs->dtype == ENG_U8 || !v->padded_elems)
+        return 0;
+    uint64_t l[4] = {v->padded_elems, 1, 1, 1}, p[4] = {v->padded_elems, 1, 1, 1}, nd = 1;
+    if (v->padded_elems != v->elems) {
+        if (bs->ndims > 4)
+            return 0; /* padding over more than four dims: judged by the compare alone */
+        nd = bs->ndims;
+        for (size_t d = 0; d < bs->ndims; d++) {
+            int64_t dim, pad = 1;
+            if (eng_values_eval(&in->v, bs->dims[d], &dim, e->err, sizeof e->err) != 0 ||
+                (bs->pad_to[d] && eng_values_eval(&in->v, bs->pad_to[d], &pad, e->err, sizeof e->err) != 0))
+                return -1;
+            l[d] = (uint64_t)dim;
+            p[d] = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
+        }
+    }
+    int dtype = (int)bs->dtype;
+    eng_dptr res = e->res;
+    void *a[] = {&v->data, &r->data, &v->padded_elems, &dtype, &nd, &l[0], &l[1], &l[2], &l[3],
+                 &p[0], &p[1], &p[2], &p[3], &res};
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(eng_exec_ulaunch(e, e->kunw, v->padded_elems, s, a));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    if (w[0]) {
+        char at[96];
+        eng_exec_coords(e, in, b, w[1] - 1, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu elements inside its shape were written by neither the variant "
+                      "nor the reference (still the sentinel in both, first at %s): the reference "
+                      "cannot vouch for them (an index both hold in 32 bits wraps past 2^31 elements)",
+                      pre, bs->name, (unsigned long long)w[0], at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+    }
+    return 0;
+}
+
+/* The oracles of a sampled output over its sampled ranges: reference, finite, sentinel (never
+ * written, and written by neither) range by range, then its guards. The first bad element is
+ * the smallest over all ranges. */
+static int oracle_sampled(struct eng_exec *e, struct eng_inst *in, size_t i, const char *pre,
+                          struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
+    enum eng_dtype dt = m->buffers[i].dtype;
+    uint64_t es = eng_dtype_size(dt), one = 1;
+    int dtype = (int)dt;
+    float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
+    uint64_t bad = 0, first = UINT64_MAX, sent = 0, first_sent = UINT64_MAX, nonfin = 0;
+    uint64_t unw = 0, first_unw = UINT64_MAX;
+    float mx = 0;
+    bool check_unw = dt != ENG_U8;
+    for (size_t k = 0; k < in->sample.nranges; k++) {
+        uint64_t st = in->sample.ranges[k][0], len = in->sample.ranges[k][1];
+        eng_dptr o = v->data + st * es, rf = r->data + st * es, res = e->res, res2 = e->res + 8 * 8;
+        ENG_TRY(eng_exec_res_clear(e, s));
+        void *ca[] = {&o, &rf, &len, &dtype, &atol, &rtol, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, len, s, ca));
+        if (check_unw) {
+            void *ua[] = {&o, &rf, &len, &dtype, &one, &len, &one, &one, &one,
+                          &len, &one, &one, &one, &res2};
+            ENG_TRY(eng_exec_ulaunch(e, e->kunw, len, s, ua));
+        }
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, s));
+        if (w[0]) {
+            bad += w[0];
+            first = st + w[1] - 1 < first ? st + w[1] - 1 : first;
+        }
+        float f;
+        uint32_t bits = (uint32_t)w[2];
+        memcpy(&f, &bits, 4);
+        mx = f > mx ? f : mx;
+        nonfin += w[3];
+        if (w[4]) {
+            sent += w[4];
+            first_sent = st + w[5] - 1 < first_sent ? st + w[5] - 1 : first_sent;
+        }
+        if (w[8]) {
+            unw += w[8];
+            first_unw = st + w[9] - 1 < first_unw ? st + w[9] - 1 : first_unw;
+        }
+    }
+    const char *bn = m->buffers[i].name;
+    if (bad) {
+        char at[96], never[192] = "", nf[64] = "";
+        eng_exec_coords(e, in, i, first, at, sizeof at);
+        if (sent) {
+            char at2[96];
+            eng_exec_coords(e, in, i, first_sent, at2, sizeof at2);
+            snprintf(never, sizeof never, "; %llu never written (still the sentinel, first at %s)",
+                     (unsigned long long)sent, at2);
+        }
+        if (nonfin)
+            snprintf(nf, sizeof nf, "; %llu NaN/Inf where the reference is finite",
+                     (unsigned long long)nonfin);
+        eng_exec_note(e, "%s%s: %llu of the %llu sampled elements differ from the reference (first "
+                      "at %s), max error %.4g over the finite ones%s%s",
+                      pre, bn, (unsigned long long)bad, (unsigned long long)in->sample.elems, at,
+                      (double)mx, nf, never);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first, (int64_t)bad, (double)mx);
+    } else {
+        eng_exec_record_bad(e, -1, 0, (double)mx);
+    }
+    if (unw) {
+        char at[96];
+        eng_exec_coords(e, in, i, first_unw, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu sampled elements were written by neither the variant nor the "
+                      "reference (still the sentinel in both, first at %s)",
+                      pre, bn, (unsigned long long)unw, at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first_unw, (int64_t)unw, NAN);
+    }
+    return guards_check(e, in, i, pre, s);
+}
+
+/* A float the utility kernels leave in the low half of a result word (the max error). */
+static float res_float(uint64_t word)
+{
+    float f;
+    uint32_t bits = (uint32_t)word;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* Output i against the reference on the device, its result words into w: for a pick of a tied
+ * set ("ties": "any") any element of the set is right, so the picks are checked against the
+ * input; else element by element within the manifest's tolerance. */
+static int compare_output(struct eng_exec *e, struct eng_inst *in, size_t i, uint64_t *w,
+                          struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
+    enum eng_dtype dt = m->buffers[i].dtype;
+    ENG_TRY(eng_exec_res_clear(e, s));
+    int dtype = (int)dt;
+    float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
+    eng_dptr res = e->res;
+    const struct eng_buffer_spec *bs = &m->buffers[i];
+    uint64_t rows = 0, k = 0, kstride = 0, len = 0, stride = 0;
+    if (bs->ties_any) {
+        eng_exec_rows(e, in, i, &k, &kstride);
+        rows = bs->ndims > 1 && k ? v->elems / k : v->elems;
+        if (bs->ndims == 1)
+            k = kstride = 1;
+        eng_exec_rows(e, in, (size_t)bs->ties_in, &len, &stride);
+        int idt = (int)m->buffers[bs->ties_in].dtype;
+        void *ta[] = {&v->data, &r->data, &rows, &k, &kstride, &in->var[bs->ties_in].data,
+                      &idt, &len, &stride, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kties, rows, s, ta));
+    } else {
+        void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+    }
+    return eng_exec_res_read(e, w, s);
+}
+
+/* w[0] picks of output i outside the reference's tied set (the first at w[1] - 1). */
+static void note_ties(struct eng_exec *e, const struct eng_inst *in, size_t i, const char *pre,
+                      const uint64_t *w)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[i];
+    char at[96], inputs[320];
+    eng_exec_coords(e, in, i, w[1] - 1, at, sizeof at);
+    eng_exec_inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+    eng_exec_note(e, "%s%s: %llu of %llu picks are outside the reference's tied set of %s "
+                  "(first at %s)%s", pre, bs->name, (unsigned long long)w[0],
+                  (unsigned long long)in->var[i].elems, e->m->buffers[bs->ties_in].name, at, inputs);
+    e->failed = true;
+    eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+}
+
+/* w[0] elements of output i that differ from the reference (the compare's words: the first at
+ * w[1] - 1, the max error in w[2], NaN/Inf where the reference is finite in w[3], never written
+ * in w[4] from w[5] - 1, pairs not both finite in w[6]); full: the sentinel counts too. */
+static void note_differs(struct eng_exec *e, struct eng_inst *in, size_t i, bool full,
+                         const char *pre, const uint64_t *w, struct eng_stream *s)
+{
+    const struct eng_bufi *v = &in->var[i];
+    float mx = res_float(w[2]);
+    char at[96];
+    eng_exec_coords(e, in, i, w[1] - 1, at, sizeof at);
+    char never[192] = "", nonfin[64] = "", maxe[128];
+    if (w[4] && full) {
+        char at2[96];
+        eng_exec_coords(e, in, i, w[5] - 1, at2, sizeof at2);
+        snprintf(never, sizeof never, "; %llu never written (still the sentinel, first at %s)",
+                 (unsigned long long)w[4], at2);
+    }
+    if (w[3])
+        snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
+                 (unsigned long long)w[3]);
+    /* The max error is over the pairs where both are finite: say so, with how many,
+     * whenever some elements were left out of it. */
+    uint64_t left_out = w[3] + w[6];
+    uint64_t finite = left_out < v->padded_elems ? v->padded_elems - left_out : 0;
+    if (!left_out)
+        snprintf(maxe, sizeof maxe, "max error %.4g", (double)mx);
+    else if (finite)
+        snprintf(maxe, sizeof maxe, "max error %.4g over the %llu finite elements",
+                 (double)mx, (unsigned long long)finite);
+    else
+        snprintf(maxe, sizeof maxe, "max error n/a (no element is finite in both)");
+    char inputs[320];
+    eng_exec_inputs_at(e, in, i, w[1] - 1, inputs, sizeof inputs);
+    values_seam(e, in, i, w[1] - 1, at, s);
+    eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference (first at %s), %s%s%s%s",
+         pre, e->m->buffers[i].name, (unsigned long long)w[0], (unsigned long long)v->padded_elems,
+         at, maxe, nonfin, never, inputs);
+    e->failed = true;
+    eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)mx);
+}
+
+/* The oracles of output i run whole: the reference, then its guards, "nan": "never" and (full)
+ * the elements written by neither. */
+static int oracle_whole(struct eng_exec *e, struct eng_inst *in, size_t i, bool full, bool guards,
+                        const char *pre, struct eng_stream *s)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[i];
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(compare_output(e, in, i, w, s));
+    if (w[0] && bs->ties_any)
+        note_ties(e, in, i, pre, w);
+    else if (w[0])
+        note_differs(e, in, i, full, pre, w, s);
+    else
+        eng_exec_record_bad(e, -1, 0, (double)res_float(w[2]));
+    /* the guards hold the sentinel whatever the outputs were filled with (garbage
+     * included); only the plain unit test, the baseline, compares values alone */
+    if (guards)
+        ENG_TRY(guards_check(e, in, i, pre, s));
+    if (bs->nan_never && eng_vclass_applies(bs->dtype) && eng_exec_inputs_finite(e, in))
+        ENG_TRY(nan_never(e, in, i, pre, s));
+    if (full && !bs->ties_any)
+        ENG_TRY(unwritten_check(e, in, i, pre, s));
+    return 0;
+}
+
+/* Compares every output with the reference and checks the guards of every buffer (not in the
+ * baseline, the plain unit test); with full, also the sentinel rules (never written). Returns
+ * -1 on a device error, else 0 (failures go to e->failed / e->detail). prefix names the step
+ * ("replay 2"). */
+int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const char *prefix,
+                    struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    bool guards = full || !e->s->baseline;
+    char pre[96] = "";
+    if (prefix && *prefix)
+        snprintf(pre, sizeof pre, "%s: ", prefix);
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        if (m->buffers[i].role != ENG_ROLE_OUTPUT)
+            continue;
+        if (in->sampled && i == in->sample.out)
+            ENG_TRY(oracle_sampled(e, in, i, pre, s));
+        else
+            ENG_TRY(oracle_whole(e, in, i, full, guards, pre, s));
+    }
+    for (size_t i = 0; guards && i < m->nbuffers; i++)
+        if (m->buffers[i].role != ENG_ROLE_OUTPUT)
+            ENG_TRY(guards_check(e, in, i, pre, s));
+    return 0;
+}
+
+/* Proof that a captured graph has not run: every output still holds the sentinel. */
+int eng_exec_still_sentinel(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool *ok)
+{
+    const struct eng_manifest *m = e->m;
+    *ok = true;
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        if (m->buffers[i].role != ENG_ROLE_OUTPUT)
+            continue;
+        struct eng_bufi *v = &in->var[i];
+        ENG_TRY(eng_exec_res_clear(e, s));
+        uint64_t pat = eng_dtype_sentinel(m->buffers[i].dtype);
+        eng_dptr res = e->res;
+        void *a[] = {&v->base, &v->alloc, &pat, &res};
+        ENG_TRY(eng_exec_ulaunch(e, e->kchk, v->alloc / 8 + 1, s, a));
+        uint64_t w[ENG_RES_WORDS];
+        ENG_TRY(eng_exec_res_read(e, w, s));
+        if (w[0]) {
+            eng_exec_note(e, "%s changed between capture and the first replay (%llu words): the capture ran "
+                    "the work eagerly",
+                 m->buffers[i].name, (unsigned long long)w[0]);
+            *ok = false;
+        }
+    }
+    return 0;
+}

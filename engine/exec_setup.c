@@ -1,0 +1,248 @@
+/* Setting up a device check: the backend and its context (the session's), the suite's
+ * manifest, the kernels compiled for this target (or a prebuilt code object, its processor and
+ * parameters checked), a lag build's async queues, the utility kernels and the result words;
+ * and giving all of it back at the end. */
+#include "engine/exec_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+#include "common/xalloc.h"
+#include "engine/codeobj/amdgpu_co.h"
+#include "engine/compile_spec.h"
+#include "engine/session.h"
+#define KL_ABI_ONLY /* the lag builds' async queue sizes */
+#include "kernels/kl.h"
+
+static int get_kernel(struct eng_exec *e, struct eng_module *mod, const char *name,
+                      struct eng_kernel **k)
+{
+    return e->B->kernel_get(e->ctx, mod, name, k, e->err, sizeof e->err);
+}
+
+static int compile_load(struct eng_exec *e, const char *file, const char *src, struct eng_module **mod)
+{
+    const void *code;
+    size_t len;
+    char *log = xmalloc(16384);
+    log[0] = '\0';
+    /* A lag build (kernels/kl.h, KL_LAG, KL_LAG_MODE): the flags reach the compiler and the
+     * cache key. */
+    char lag[32];
+    snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)eng_lag_seed(e->s->lag));
+    const char *const lag_flags[] = {lag, eng_lag_is_ahead(e->s->lag) ? "-DKL_LAG_MODE=1" : NULL,
+                                     NULL};
+    if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
+                         log, 16384) != 0) {
+        snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.900s", file,
+                 !e->s->lag ? "" : eng_lag_is_ahead(e->s->lag) ? " (ahead build)" : " (lag build)", e->target, log);
+        if (e->spec_shape[0]) /* the failure is this shape's: its verdict, not the tool's error */
+            eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
+        free(log);
+        return -1;
+    }
+    free(log);
+    return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
+}
+
+/* A lag build on a GPU lands async copies late from per-thread queues (kernels/kl.h, "Async
+ * copies land late"): their buffer, zeroed, is handed to the module through
+ * kl_lag_async_slots. A module without that variable (a code object built elsewhere without
+ * -DKL_LAG) copies as usual. */
+static int lag_async_setup(struct eng_exec *e)
+{
+    void *sym = NULL;
+    char err[256];
+    if (!e->s->lag || e->B->caps.emulated || !e->B->module_symbol ||
+        e->B->module_symbol(e->ctx, e->mod, "kl_lag_async_slots", &sym, err, sizeof err) != 0)
+        return 0;
+    const size_t bytes = (size_t)KL_LAG_ASYNC_THREADS * KL_LAG_ASYNC_SLOT_BYTES;
+    ENG_TRY(e->B->mem_alloc(e->ctx, bytes, &e->lag_async, e->err, sizeof e->err));
+    ENG_TRY(e->B->memset_d8(e->ctx, e->lag_async, 0, bytes, NULL, e->err, sizeof e->err));
+    const uint64_t at = (uint64_t)e->lag_async;
+    ENG_TRY(e->B->memcpy_htod(e->ctx, (eng_dptr)(uintptr_t)sym, &at, sizeof at, NULL, e->err,
+                              sizeof e->err));
+    return e->B->stream_sync(e->ctx, NULL, e->err, sizeof e->err); /* before any kernel */
+}
+
+/* A code object built elsewhere (kladder compile --out, perhaps on a machine with a compiler),
+ * loaded as it is: the runtime's loader refuses one for another processor. */
+static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module **mod)
+{
+    size_t len;
+    char err[512];
+    char *code = file_read_all(path, &len, err, sizeof err);
+    if (!code) {
+        snprintf(e->err, sizeof e->err, "--code-object: %s", err);
+        return -1;
+    }
+    /* An AMD code object says which processor it is for: a mismatch is named here, before a
+     * loader answers with a bare "invalid image". */
+    struct amdgpu_co co;
+    char not_amd[256];
+    if (amdgpu_co_read(code, len, &co, not_amd, sizeof not_amd) == 0) {
+        bool same = !strcmp(co.processor, e->target);
+        snprintf(e->err, sizeof e->err, "--code-object %s is a %s code object; this run compiles "
+                 "for %s", path, co.processor, e->target);
+        amdgpu_co_free(&co);
+        if (!same) {
+            free(code);
+            return -1;
+        }
+        e->err[0] = '\0';
+    }
+    int rc = e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
+    if (rc != 0) {
+        char why[sizeof e->err];
+        snprintf(why, sizeof why, "%s", e->err);
+        snprintf(e->err, sizeof e->err, "--code-object %s: %.900s", path, why);
+    }
+    free(code);
+    return rc;
+}
+
+/* The manifest's "args" against the parameters the code object declares, where the backend can
+ * tell: a kernel that takes more or other arguments than it is given would read garbage (or
+ * crash the worker) instead of naming the mismatch. */
+static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *entry)
+{
+    size_t sizes[64];
+    int n = e->B->kernel_params ? e->B->kernel_params(k, sizes, 64) : -1;
+    if (n < 0)
+        return 0;
+    const struct eng_manifest *m = e->m;
+    if ((size_t)n != m->nargs) {
+        snprintf(e->err, sizeof e->err, "%s: kernel %s takes %d argument%s, the manifest's \"args\" "
+                 "gives %zu", m->path, entry, n, n == 1 ? "" : "s", m->nargs);
+        return -1;
+    }
+    for (size_t i = 0; i < m->nargs && i < 64; i++) {
+        enum eng_argtype t = m->args[i].type;
+        size_t want = t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4 : 8;
+        if (sizes[i] != want) {
+            snprintf(e->err, sizeof e->err, "%s: kernel %s's argument %zu is %zu bytes, the "
+                     "manifest's args[%zu] (%s) is %zu", m->path, entry, i + 1, sizes[i], i,
+                     m->args[i].expr, want);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The kernels of kernels/util.kl the oracles and fills launch. */
+static int get_util_kernels(struct eng_exec *e)
+{
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_fill", &e->kfill));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_fill_pattern", &e->kpat));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_check_pattern", &e->kchk));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_compare", &e->kcmp));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_bitwise", &e->kbit));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash", &e->khash));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_refill", &e->khrefill));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_ties", &e->kties));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_nan", &e->knan));
+    ENG_TRY(get_kernel(e, e->umod, "kl_util_property", &e->kprop));
+    return get_kernel(e, e->umod, "kl_util_unwritten", &e->kunw);
+}
+
+/* The backend loaded, the device's facts, the session's context for it, and the target the
+ * kernels compile for. */
+static int open_backend(struct eng_exec *e)
+{
+    const struct eng_check_spec *s = e->s;
+    e->B = eng_backend_find(s->backend);
+    if (!e->B) {
+        snprintf(e->err, sizeof e->err, "unknown backend '%s'", s->backend);
+        return -1;
+    }
+    char why[512];
+    if (e->B->load(why, sizeof why) != 0) {
+        snprintf(e->err, sizeof e->err, "the %s backend is not available: %s", e->B->name, why);
+        return -1;
+    }
+    ENG_TRY(e->B->device_info(s->device, &e->info, e->err, sizeof e->err));
+    struct eng_open_opts o = {.wave_size = s->wave, .schedule = s->schedule, .seed = s->seed};
+    ENG_TRY(eng_session_get(e->B, s->device, &o, &e->ctx, e->err, sizeof e->err));
+    e->B->compile_target(&e->info, s->wave, e->target, sizeof e->target);
+    /* The pct schedule switches threads at every memory access: an emulating backend builds the
+     * kernels with access hooks for it (a target of its own: the other schedules run without) */
+    if (s->schedule == ENG_SCHED_PCT && e->B->caps.emulated)
+        snprintf(e->target + strlen(e->target), sizeof e->target - strlen(e->target), "+access");
+    return 0;
+}
+
+/* The suite's module: the prebuilt code object, or its source (after the shape's prelude
+ * where the manifest specialises) compiled for the target. */
+static int load_suite_module(struct eng_exec *e)
+{
+    const struct eng_check_spec *s = e->s;
+    char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
+    if (!src)
+        return -1;
+    if (e->m->nspecialize && !s->code_object) {
+        char *pre = eng_spec_prelude(e->m, s, e->spec_shape, sizeof e->spec_shape, e->err,
+                                     sizeof e->err);
+        if (!pre) {
+            free(src);
+            return -1;
+        }
+        char *full = xasprintf("%s%s", pre, src);
+        free(pre);
+        free(src);
+        src = full;
+    }
+    int rc = s->code_object ? prebuilt_load(e, s->code_object, &e->mod)
+                            : compile_load(e, e->m->source, src, &e->mod);
+    free(src);
+    return rc;
+}
+
+int eng_exec_setup(struct eng_exec *e)
+{
+    const struct eng_check_spec *s = e->s;
+    ENG_TRY(open_backend(e));
+    e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
+    if (!e->m)
+        return -1;
+    const char *entry = strcmp(s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
+    if (!entry) {
+        snprintf(e->err, sizeof e->err, "suite %s has no %s variant", e->m->name, s->variant);
+        return -1;
+    }
+    ENG_TRY(load_suite_module(e));
+    ENG_TRY(lag_async_setup(e));
+    ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
+    ENG_TRY(get_kernel(e, e->mod, entry, &e->kvar));
+    ENG_TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
+    ENG_TRY(check_params(e, e->kvar, entry));
+    ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
+    ENG_TRY(get_util_kernels(e));
+    ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
+    e->ublock = e->B->caps.util_block;
+    e->ugrid = e->B->caps.util_grid;
+    if (!e->ugrid)
+        e->ugrid = (unsigned)(e->info.compute_units > 0 ? e->info.compute_units : 128) * 8;
+    return 0;
+}
+
+void eng_exec_teardown(struct eng_exec *e)
+{
+    if (e->ctx) {
+        if (e->res)
+            e->B->mem_free(e->ctx, e->res);
+        if (e->lag_async)
+            e->B->mem_free(e->ctx, e->lag_async);
+        if (e->mod)
+            e->B->module_unload(e->ctx, e->mod);
+        eng_session_put(e->B, e->ctx); /* the utility module stays with the context */
+    }
+    for (size_t i = 0; e->host_in && i < e->m->nbuffers; i++)
+        free(e->host_in[i]);
+    free(e->host_in);
+    eng_manifest_free(e->m);
+}
