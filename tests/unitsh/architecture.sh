@@ -66,20 +66,21 @@ print('rooms %d' % len(set(arrows) | {b for v in arrows.values() for b in v}))
 
 # 2. file circles, from the objects
 defs, uses = {}, collections.defaultdict(set)
-for top in SRC:
-    for d, _, files in os.walk(os.path.join(build, 'obj', top)):
-        for f in files:
-            if not f.endswith('.o'):
-                continue
-            name = os.path.relpath(os.path.join(d, f), os.path.join(build, 'obj'))[:-2] + '.c'
-            nm = subprocess.run(['nm', '-g', os.path.join(d, f)], capture_output=True,
-                                text=True).stdout
-            for line in nm.splitlines():
-                w = line.split()
-                if len(w) == 3 and w[1] in 'TDBRC':
-                    defs[w[2]] = name
-                elif len(w) == 2 and w[0] == 'U':
-                    uses[name].add(w[1])
+objs = [os.path.join(d, f) for top in SRC for d, _, files in os.walk(os.path.join(build, 'obj', top))
+        for f in files if f.endswith('.o')]
+# one nm for all of them: -A puts "FILE:" before each symbol line
+nm = subprocess.run(['nm', '-g', '-A'] + objs, capture_output=True, text=True).stdout
+for line in nm.splitlines():
+    path, _, rest = line.partition(':')
+    name = os.path.relpath(path, os.path.join(build, 'obj'))[:-2] + '.c'
+    if not os.path.exists(name):
+        continue  # left in the build folder by a source that has moved since
+    w = rest.split()
+    uses.setdefault(name, set())
+    if len(w) == 3 and w[1] in 'TDBRC':
+        defs[w[2]] = name
+    elif len(w) == 2 and w[0] == 'U':
+        uses[name].add(w[1])
 pairs = 0
 for a, syms in sorted(uses.items()):
     for s in sorted(syms):
