@@ -22,7 +22,7 @@
 #                     compilers and readers are driven): it runs on the first pass only
 #   # kl-test: slow   left out of --quick
 # Tests share no state, so they run side by side; the longest (by build/test-times.tsv, the
-# last run's times) start first. The last line is "N passed, N failed" (and ", N skipped"
+# last run's times, or tests/test-times.tsv in a fresh clone) start first. The last line is "N passed, N failed" (and ", N skipped"
 # when any test said "# SKIP").
 set -u
 usage() {
@@ -96,14 +96,16 @@ for build in "${builds[@]}"; do
     first_pass=0
 done
 
-# Longest first (the last run's times; a test not timed yet counts as long), so that the pool
-# does not end on one long test alone.
+# Longest first, so that the pool does not end on one long test alone: by the last run's times,
+# else (a fresh clone) by tests/test-times.tsv, the times of a whole run kept with the tests; a
+# test not timed yet counts as long.
+known=$times
+[ -f "$known" ] || known=$root/tests/test-times.tsv
 last_time() { # $1 label
-    [ -f "$times" ] && awk -F'\t' -v l="$1" '$1 == l { print $2; f = 1 } END { if (!f) print 100000 }' "$times" ||
-        echo 100000
+    awk -F'\t' -v l="$1" '$1 == l { print $2; f = 1 } END { if (!f) print 100000 }' "$known"
 }
 order=()
-if [ -f "$times" ]; then
+if [ -f "$known" ]; then
     while IFS= read -r line; do order+=("$line"); done < <(
         for i in "${!plan[@]}"; do
             printf '%s\t%s\n' "$(last_time "${plan[$i]%%$'\t'*}")" "$i"

@@ -3,6 +3,7 @@
 # cold). Each suite runs cold (KLADDER_NO_CACHE=1), then against a cache filled by a different
 # configuration (the other wave width), then warm from its own entries; every check's verdict,
 # first bad element, bad count and largest error must match the cold run's.
+# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
 unset KLADDER_NO_CACHE

@@ -4,6 +4,7 @@
 # two busy loops load the machine gives the same verdict, and the same number of wrong elements,
 # in every check of every run. (Ranks on OS threads gave a different check verdict in most runs
 # of this loop.) KL_RUNS sets the number of runs (default 5; 3 on the sanitizer build).
+# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 runs=${KL_RUNS:-$([ "${KL_SAN:-0}" = 1 ] && echo 3 || echo 5)}
