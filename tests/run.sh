@@ -15,8 +15,9 @@
 # without reporting a failure counts as one failure of its own. Scripts get:
 #   KLADDER   the binary under test      KL_BUILD   its build folder
 #   KL_SAN    1 on the sanitizer pass    KL_TMP     a fresh scratch folder, removed afterwards
-#   KL_CACHE  the pass's compile cache, shared by the scripts of that pass (a test of the cache
-#             itself keeps its own under KL_TMP)
+#   KL_CACHE  the compile cache the scripts share (a test of the cache itself keeps its own under
+#             KL_TMP); both passes share it, since a kernel's code object depends on the kernel,
+#             the compiler and its flags (all in the key), never on how kladder itself was built
 # A script's header may carry marks, each on a line of its own:
 #   # kl-test: once   nothing of ours runs that the sanitizers could check (only outside
 #                     compilers and readers are driven): it runs on the first pass only
@@ -121,10 +122,8 @@ run_one() { # $1 index into plan: writes its result file "ok nok skip seconds", 
     local log="$logdir/$(echo "$label" | tr '/ ' '__').log"
     local san=0
     [ "$build" = build/asan ] && san=1
-    local pass=plain
-    [ $san = 1 ] && pass=asan
     export KLADDER=$root/$build/kladder KL_BUILD=$root/$build KL_SAN=$san
-    export KL_CACHE=$root/build/test-cache/$pass
+    export KL_CACHE=$root/build/test-cache
     mkdir -p "$KL_CACHE"
     local t0 t1 rc
     t0=$(date +%s.%N)
