@@ -113,10 +113,15 @@ static int cpu_device_count(int *count, char *err, size_t errlen)
     return 0;
 }
 
+/* Read once: glibc reads /sys for every sysconf call, and the cpu backend asks at every launch. */
 static int cpu_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+    static int threads;
+    if (!threads) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+    }
+    return threads;
 }
 
 static int cpu_device_info(int index, struct eng_device_info *out, char *err, size_t errlen)

@@ -66,10 +66,15 @@ void cpu_coro_stack_reuse(char *stack)
 #endif
 }
 
-void cpu_coro_stack_unmap(char *stack)
+void cpu_coro_stack_unmap(char *stack, bool finished)
 {
 #if CPU_CORO_ASAN
-    __asan_unpoison_memory_region(stack, STACK_BYTES);
+    if (finished)
+        cpu_coro_stack_reuse(stack);
+    else
+        __asan_unpoison_memory_region(stack, STACK_BYTES);
+#else
+    (void)finished;
 #endif
     pthread_mutex_lock(&pool_mu);
     bool keep = pool_n < POOL_MAX;

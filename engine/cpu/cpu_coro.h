@@ -6,6 +6,7 @@
 #ifndef KL_ENGINE_CPU_CORO_H
 #define KL_ENGINE_CPU_CORO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <ucontext.h>
@@ -89,9 +90,12 @@ void cpu_coro_stack_reuse(char *stack);
 
 /* Gives back a stack of cpu_coro_stack_map, clearing its shadow first: shadow memory outlives
  * munmap, and a later mapping at this address (a buffer of the next check in the same
- * process) must not inherit this stack's redzones. Up to 2048 stacks are kept mapped for
- * later launches; the rest are unmapped. */
-void cpu_coro_stack_unmap(char *stack);
+ * process) must not inherit this stack's redzones. finished: its last coroutine ran to the end
+ * (every frame but the entry's returned), so only the entry's frame is cleared, not the whole
+ * shadow (clearing 32 KiB of shadow per stack, 512 stacks a launch, was most of a sanitizer
+ * run's time); otherwise every frame may still be poisoned and all of it is cleared. Up to
+ * 2048 stacks are kept mapped for later launches; the rest are unmapped. */
+void cpu_coro_stack_unmap(char *stack, bool finished);
 
 /* Makes c start entry on stack at its first switch. tmpl is a getcontext()ed ucontext_t
  * (unused with the fast switch): CPU_CORO_TMPL(owner) names its owner's `tmpl`, a field that

@@ -611,7 +611,8 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         cpu_weak_layer_free(&p->all[i].held);
     for (size_t i = 0; i < (size_t)MAX_RESIDENT * p->n; i++)
         if (p->all[i].stack)
-            cpu_coro_stack_unmap(p->all[i].stack);
+            cpu_coro_stack_unmap(p->all[i].stack,
+                                 p->all[i].state == TS_DONE || p->all[i].state == TS_NEW);
     for (unsigned i = 0; i < MAX_RESIDENT; i++) {
         free(p->slots[i].wave_live);
         free(p->slots[i].wave_arrived);

@@ -45,13 +45,12 @@ struct launch_state {
 
 struct worker {
     struct launch_state *ls;
-    pthread_t tid;
     struct cctx sched;
 #if !FAST_SWITCH
     ucontext_t tmpl;
 #endif
     struct cthread *th;
-    unsigned n;
+    unsigned n, cap; /* threads per block now; that the arrays hold */
     unsigned *order;
     char **free_stacks;
     unsigned nfree;
@@ -323,16 +322,41 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Workers (their per-thread arrays: 512 threads hold a quarter MiB) are kept for the next
+ * launch: allocating and clearing them for each of thousands of small launches was most of a
+ * sanitizer run's time (the sanitizer's allocator maps and unmaps every large block). */
+static pthread_mutex_t spare_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct worker *spare[2 * MAX_WORKERS];
+static size_t nspare;
+
 static struct worker *worker_new(struct launch_state *ls, unsigned index)
 {
     const struct cpu_launch *l = ls->l;
-    struct worker *w = xcalloc(1, sizeof *w);
+    unsigned n = l->block[0] * l->block[1] * l->block[2];
+    struct worker *w = NULL;
+    pthread_mutex_lock(&spare_mu);
+    for (size_t i = nspare; i-- > 0;)
+        if (spare[i]->cap >= n) {
+            w = spare[i];
+            spare[i] = spare[--nspare];
+            break;
+        }
+    pthread_mutex_unlock(&spare_mu);
+    if (w) {
+        struct worker keep = *w;
+        memset(w, 0, sizeof *w);
+        w->cap = keep.cap, w->th = keep.th, w->order = keep.order;
+        w->free_stacks = keep.free_stacks, w->all_stacks = keep.all_stacks;
+    } else {
+        w = xcalloc(1, sizeof *w);
+        w->cap = n;
+        w->th = xcalloc(n, sizeof *w->th);
+        w->order = xcalloc(n, sizeof *w->order);
+        w->free_stacks = xcalloc(n + 1, sizeof *w->free_stacks);
+        w->all_stacks = xcalloc(n + 1, sizeof *w->all_stacks);
+    }
     w->ls = ls;
-    w->n = l->block[0] * l->block[1] * l->block[2];
-    w->th = xcalloc(w->n, sizeof *w->th);
-    w->order = xcalloc(w->n, sizeof *w->order);
-    w->free_stacks = xcalloc(w->n + 1, sizeof *w->free_stacks);
-    w->all_stacks = xcalloc(w->n + 1, sizeof *w->all_stacks);
+    w->n = n;
     w->dyn = l->shared_bytes ? xcalloc(1, l->shared_bytes) : NULL;
     w->rng = l->seed ^ (l->launch_no * 0x2545f4914f6cdd1dull) ^ ((uint64_t)index << 32);
     return w;
@@ -340,14 +364,137 @@ static struct worker *worker_new(struct launch_state *ls, unsigned index)
 
 static void worker_free(struct worker *w)
 {
+    /* A stack still held by a thread belongs to one that never finished (a failed launch):
+     * then any stack may carry live frames' redzones. */
+    bool finished = true;
+    for (unsigned i = 0; i < w->n && finished; i++)
+        finished = !w->th[i].stack;
     for (unsigned i = 0; i < w->nall; i++)
-        cpu_coro_stack_unmap(w->all_stacks[i]);
+        cpu_coro_stack_unmap(w->all_stacks[i], finished);
+    free(w->dyn);
+    w->dyn = NULL;
+    pthread_mutex_lock(&spare_mu);
+    bool kept = nspare < sizeof spare / sizeof *spare;
+    if (kept)
+        spare[nspare++] = w;
+    pthread_mutex_unlock(&spare_mu);
+    if (kept)
+        return;
     free(w->all_stacks);
     free(w->free_stacks);
     free(w->th);
     free(w->order);
-    free(w->dyn);
     free(w);
+}
+
+/* The OS threads that run blocks outlive launches: the engine's own kernels (fills, oracles over
+ * sampled ranges) are thousands of tiny launches per check, and starting two threads for each
+ * cost more than the launches (much more under the sanitizers). A parked thread waits on its
+ * slot for the next worker; the slots are never given back (the process is a worker that ends). */
+struct pool_slot {
+    pthread_t tid;
+    pthread_cond_t cv;
+    struct worker *job;
+    bool started, busy;
+};
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct pool_slot pool[2 * MAX_WORKERS];
+static bool pool_quit;
+
+static void *pool_main(void *arg)
+{
+    struct pool_slot *slot = arg;
+    pthread_mutex_lock(&pool_mu);
+    for (;;) {
+        while (!slot->job && !pool_quit)
+            pthread_cond_wait(&slot->cv, &pool_mu);
+        if (!slot->job)
+            break;
+        struct worker *w = slot->job;
+        pthread_mutex_unlock(&pool_mu);
+        worker_main(w);
+        pthread_mutex_lock(&pool_mu);
+        slot->job = NULL;
+        slot->busy = false;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return NULL;
+}
+
+/* At exit the parked threads end and are joined: the leak checker, which stops and reads every
+ * live thread, then finds none of ours (it was seen crashing on parked ones). A worker still
+ * busy at exit (a kernel that never finished) is left alone. */
+static void pool_stop(void)
+{
+    pthread_mutex_lock(&pool_mu);
+    pool_quit = true;
+    for (size_t i = 0; i < sizeof pool / sizeof *pool; i++)
+        if (pool[i].started)
+            pthread_cond_signal(&pool[i].cv);
+    pthread_mutex_unlock(&pool_mu);
+    for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
+        pthread_mutex_lock(&pool_mu);
+        bool idle = pool[i].started && !pool[i].busy;
+        pthread_mutex_unlock(&pool_mu);
+        if (idle)
+            pthread_join(pool[i].tid, NULL);
+    }
+}
+
+/* Hands w to a parked thread, or starts one. Returns 0 or an errno value. */
+static int pool_start(struct worker *w)
+{
+    static bool registered;
+    pthread_mutex_lock(&pool_mu);
+    if (!registered)
+        registered = atexit(pool_stop) == 0;
+    struct pool_slot *fresh = NULL;
+    for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
+        struct pool_slot *p = &pool[i];
+        if (p->started && !p->busy) {
+            p->busy = true;
+            p->job = w;
+            pthread_cond_signal(&p->cv);
+            pthread_mutex_unlock(&pool_mu);
+            return 0;
+        }
+        if (!p->started && !fresh)
+            fresh = p;
+    }
+    int rc = EAGAIN;
+    if (fresh) {
+        pthread_cond_init(&fresh->cv, NULL);
+        fresh->busy = true;
+        fresh->job = w;
+        rc = pthread_create(&fresh->tid, NULL, pool_main, fresh);
+        if (rc == 0)
+            fresh->started = true;
+        else
+            fresh->busy = false, fresh->job = NULL;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return rc;
+}
+
+/* A launch of one block runs on the calling thread: no block can wait for another, so no helper
+ * is ever asked for, and the engine's oracle kernels over short sampled ranges (thousands of
+ * one-block launches in a cliff check) start no OS thread each. */
+static int run_inline(struct launch_state *ls, char *err, size_t errlen)
+{
+    struct worker *w = worker_new(ls, 0);
+    struct worker *outer = tl_worker;
+    ls->started = ls->running = 1;
+    worker_main(w);
+    tl_worker = outer;
+    worker_free(w);
+    pthread_mutex_destroy(&ls->mu);
+    pthread_cond_destroy(&ls->cv);
+    if (ls->failed) {
+        snprintf(err, errlen, "%s", ls->err);
+        return -1;
+    }
+    return 0;
 }
 
 int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
@@ -370,6 +517,8 @@ int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
     struct launch_state ls = {.l = l, .nblocks = nblocks};
     pthread_mutex_init(&ls.mu, NULL);
     pthread_cond_init(&ls.cv, NULL);
+    if (nblocks == 1)
+        return run_inline(&ls, err, errlen);
     struct worker *ws[MAX_WORKERS];
     int want = l->workers < 1 ? 1 : l->workers;
     if ((uint64_t)want > nblocks)
@@ -380,7 +529,7 @@ int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
             if (ls.started >= MAX_WORKERS)
                 break;
             struct worker *w = worker_new(&ls, (unsigned)ls.started);
-            int rc = pthread_create(&w->tid, NULL, worker_main, w);
+            int rc = pool_start(w);
             if (rc != 0) {
                 worker_free(w);
                 if (ls.started == 0) {
@@ -400,10 +549,9 @@ int cpu_sched_run(const struct cpu_launch *l, char *err, size_t errlen)
         pthread_cond_wait(&ls.cv, &ls.mu);
     }
     pthread_mutex_unlock(&ls.mu);
-    for (int i = 0; i < ls.started; i++) {
-        pthread_join(ws[i]->tid, NULL);
+    /* running == 0: every worker has let go of ls and its worker for good. */
+    for (int i = 0; i < ls.started; i++)
         worker_free(ws[i]);
-    }
     pthread_mutex_destroy(&ls.mu);
     pthread_cond_destroy(&ls.cv);
     if (ls.failed) {
