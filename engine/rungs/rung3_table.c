@@ -12,6 +12,7 @@
 
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/rungs/finding_list.h"
 #include "engine/rungs/rung3.h"
 #include "engine/rungs/rung7_py.h"
 #include "engine/rungs/suite_py.h"
@@ -123,7 +124,7 @@ static void tables_alone(const struct eng_manifest *m, const struct eng_rung3_ta
                          const struct cfg_schema *s, struct eng_check_result *out)
 {
     struct said said = {0};
-    struct cfg_report r = {say_line, &said, 0};
+    struct cfg_report r = {say_line, &said, 0, 0};
     size_t rows = 0;
     for (size_t i = 0; i < t->ntables; i++) {
         char err[512];
@@ -165,18 +166,40 @@ static void merged_table(const struct eng_manifest *m, const char *merged, const
         drop(tab);
         return;
     }
-    struct said cells = {0}, shapes = {0};
-    struct cfg_report rc = {say_line, &cells, 0}, rs = {say_line, &shapes, 0};
+    /* Counts and the first few of each list: a merge of real tables damages hundreds of
+     * cells, and the finding must say how many and show the first ones whole. */
+    struct finding_list cells = {.path = merged},
+                        shapes = {.path = production, .prefix = "the lookup finds no row ",
+                                  .suffix = NULL};
+    char in[600];
+    snprintf(in, sizeof in, " in %s", merged);
+    shapes.suffix = in;
+    struct cfg_report rc = {finding_list_say, &cells, 0, 0}, rs = {finding_list_say, &shapes, 0, 0};
     cfg_check_table(s, tab, merged, &rc);
     cfg_check_lookup(s, prod, production, tab, merged, &rs);
-    out->bad_count = (int64_t)(rc.problems + rs.problems);
+    /* The lookup names 20 missing rows at most; the rest are "more" all the same. */
+    size_t listed = 0;
+    for (size_t k = 0; k < shapes.nkinds; k++)
+        listed += shapes.kind[k].count;
+    shapes.past = rs.missing > listed ? rs.missing - listed : 0;
+    /* Lookup problems that are not a missing row: a row found with other values. The lookup
+     * said 20 missing rows at most, and one line more for the rest. */
+    size_t said = rs.missing > 20 ? 21 : rs.missing;
+    size_t differ = rs.problems > said ? rs.problems - said : 0;
+    out->bad_count = (int64_t)(rc.problems + rs.missing + differ);
     out->verdict = out->bad_count ? CDB_FAIL : CDB_PASS;
-    if (out->bad_count)
-        snprintf(out->detail, sizeof out->detail, "%zu cell problem%s as the dispatch loads it "
-                 "(%.600s); %zu of %zu production shapes left without a tuned entry (%.700s)",
-                 rc.problems, rc.problems == 1 ? "" : "s", cells.text[0] ? cells.text : "none",
-                 rs.problems, prod->nrows, shapes.text[0] ? shapes.text : "none");
-    else
+    if (out->bad_count) {
+        char c[640], p[640];
+        int w = snprintf(out->detail, sizeof out->detail, "%s read as the dispatch reads it: "
+                         "%zu problem%s (%s); %zu of %zu production shapes (%s) find no tuned row"
+                         " (%s)", merged, rc.problems, rc.problems == 1 ? "" : "s",
+                         rc.problems ? finding_list_write(&cells, c, sizeof c) : "none",
+                         rs.missing, prod->nrows, production,
+                         rs.missing ? finding_list_write(&shapes, p, sizeof p) : "none");
+        if (differ && w > 0 && (size_t)w + 80 < sizeof out->detail)
+            snprintf(out->detail + w, sizeof out->detail - (size_t)w, "; %zu found with other "
+                     "values", differ);
+    } else
         snprintf(out->detail, sizeof out->detail, "%s: every cell parses as its column's type and "
                  "each of the %zu production shapes finds its tuned row", merged, prod->nrows);
     drop(tab);
