@@ -215,9 +215,19 @@ static void judge(const char *lines, const struct eng_rung7_api *a, const char *
                  release, calls);
     } else {
         out->verdict = CDB_PASS;
-        snprintf(out->detail, sizeof out->detail, "against %s: the %zu names the callers import "
-                 "from %s resolve, and each of the %zu calls ran %s's code", release, names,
-                 a->library, calls, a->library);
+        /* The buggy callers import one name: "the 1 names ... resolve" reads as a slip. */
+        char nm[64], cl[64];
+        if (names == 1)
+            snprintf(nm, sizeof nm, "the one name the callers import");
+        else
+            snprintf(nm, sizeof nm, "the %zu names the callers import", names);
+        if (calls == 1)
+            snprintf(cl, sizeof cl, "the one call");
+        else
+            snprintf(cl, sizeof cl, "each of the %zu calls", calls);
+        snprintf(out->detail, sizeof out->detail, "against %s: %s from %s %s, and %s ran %s's "
+                 "code", release, nm, a->library, names == 1 ? "resolves" : "resolve", cl,
+                 a->library);
     }
     free(clean);
 }
