@@ -56,11 +56,11 @@ void finding_list_say(void *arg, const char *line)
     l->kind[l->nkinds++].count = 1;
 }
 
-char *finding_list_write(const struct finding_list *l, char *out, size_t n)
+char *finding_list_write(const struct finding_list *l, size_t most, char *out, size_t n)
 {
-    size_t used = 0;
+    size_t used = 0, more = l->past, k = 0;
     out[0] = '\0';
-    for (size_t k = 0; k < l->nkinds; k++) {
+    for (; k < l->nkinds && k < most; k++) {
         char one[320], at[64] = "";
         if (l->kind[k].count > 1)
             snprintf(at, sizeof at, "%zu lines from line %zu: ", l->kind[k].count,
@@ -74,7 +74,9 @@ char *finding_list_write(const struct finding_list *l, char *out, size_t n)
         memcpy(out + used, one, (size_t)w + 1);
         used += (size_t)w;
     }
-    if (l->past && used + 24 < n)
-        snprintf(out + used, n - used, "; and %zu more", l->past);
+    for (; k < l->nkinds; k++)
+        more += l->kind[k].count;
+    if (more && used + 24 < n)
+        snprintf(out + used, n - used, "; and %zu more", more);
     return out;
 }

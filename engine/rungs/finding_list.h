@@ -29,8 +29,8 @@ struct finding_list {
 /* A struct cfg_report say(): arg is the struct finding_list. */
 void finding_list_say(void *arg, const char *line);
 
-/* Writes the kinds kept, "4 lines from line 2: WHAT; line 6: WHAT; and 5 more", into out
- * (cut at a whole kind, never mid-word). Returns out. */
-char *finding_list_write(const struct finding_list *l, char *out, size_t n);
+/* Writes the first `most` kinds kept, "4 lines from line 2: WHAT; line 6: WHAT; and 5 more",
+ * into out (cut at a whole kind, never mid-word; the kinds left out are "more"). Returns out. */
+char *finding_list_write(const struct finding_list *l, size_t most, char *out, size_t n);
 
 #endif

@@ -147,6 +147,29 @@ static void tables_alone(const struct eng_manifest *m, const struct eng_rung3_ta
                  "(%zu rows)", t->ntables, rows);
 }
 
+/* The finding, what it costs first (the run view's row shows its start): how many production
+ * shapes run untuned and how many problems the table has, then the first of each. */
+static void write_finding(struct eng_check_result *out, const char *merged, const char *production,
+                          size_t nshapes, const struct cfg_report *rc,
+                          const struct finding_list *cells, const struct cfg_report *rs,
+                          const struct finding_list *shapes, size_t differ)
+{
+    char c[640] = "", p[480] = "";
+    if (rc->problems)
+        finding_list_write(cells, FINDING_KINDS, c, sizeof c);
+    if (rs->missing)
+        finding_list_write(shapes, 2, p, sizeof p);
+    int w = snprintf(out->detail, sizeof out->detail, "%zu of %zu production shapes find no tuned "
+                     "row; %zu problem%s as the dispatch reads %s%s%s", rs->missing, nshapes,
+                     rc->problems, rc->problems == 1 ? "" : "s", merged, c[0] ? ": " : "", c);
+    if (p[0] && w > 0 && (size_t)w < sizeof out->detail)
+        w += snprintf(out->detail + w, sizeof out->detail - (size_t)w, ". Untuned (%s): %s",
+                      production, p);
+    if (differ && w > 0 && (size_t)w + 80 < sizeof out->detail)
+        snprintf(out->detail + w, sizeof out->detail - (size_t)w, ". %zu found with other values",
+                 differ);
+}
+
 /* The rung: the merged table as the consumer loads it, and every production shape's lookup. */
 static void merged_table(const struct eng_manifest *m, const char *merged, const char *production,
                          const struct cfg_schema *s, struct eng_check_result *out)
@@ -188,18 +211,9 @@ static void merged_table(const struct eng_manifest *m, const char *merged, const
     size_t differ = rs.problems > said ? rs.problems - said : 0;
     out->bad_count = (int64_t)(rc.problems + rs.missing + differ);
     out->verdict = out->bad_count ? CDB_FAIL : CDB_PASS;
-    if (out->bad_count) {
-        char c[640], p[640];
-        int w = snprintf(out->detail, sizeof out->detail, "%s read as the dispatch reads it: "
-                         "%zu problem%s (%s); %zu of %zu production shapes (%s) find no tuned row"
-                         " (%s)", merged, rc.problems, rc.problems == 1 ? "" : "s",
-                         rc.problems ? finding_list_write(&cells, c, sizeof c) : "none",
-                         rs.missing, prod->nrows, production,
-                         rs.missing ? finding_list_write(&shapes, p, sizeof p) : "none");
-        if (differ && w > 0 && (size_t)w + 80 < sizeof out->detail)
-            snprintf(out->detail + w, sizeof out->detail - (size_t)w, "; %zu found with other "
-                     "values", differ);
-    } else
+    if (out->bad_count)
+        write_finding(out, merged, production, prod->nrows, &rc, &cells, &rs, &shapes, differ);
+    else
         snprintf(out->detail, sizeof out->detail, "%s: every cell parses as its column's type and "
                  "each of the %zu production shapes finds its tuned row", merged, prod->nrows);
     drop(tab);

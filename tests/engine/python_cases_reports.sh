@@ -8,7 +8,7 @@
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
 # case, the check that catches the buggy variant, a phrase of its finding
-cases='aiter-6360|tuned-table|7 of 7 production shapes (tables/a6360-production.csv) find no tuned row (line 2 (cu_num=80, M=1, N=7168, K=2048, ep=0)
+cases='aiter-6360|tuned-table|7 of 7 production shapes find no tuned row; 7 problems as the dispatch reads tables/a6360-merged-buggy.csv
 sglang-33142|api:flykern-0.3|flykern.expr.buffer_ops is not in this release (moved to flykern._src
 aiter-5133|ci-audit:op_tests|test_flydsl_grouped_gemm.py defines 5, executed 0; test_silu_mul.py defines 2, executed 0'
 while IFS='|' read -r c check phrase; do
