@@ -44,7 +44,9 @@ MAIN_OBJ := $(BUILD)/obj/tui/main.o
 EMBED_FILES := $(sort $(wildcard data/*.json data/schema/*.json kernels/*.h kernels/*.kl \
                  kernels/*.cu kernels/*.hip kernels/suites/*.json themes/*.theme \
                  kernels/captures/*.safetensors kernels/captures/*.npy \
-                 kernels/hosts/*.json))
+                 kernels/hosts/*.json kernels/tables/*.csv kernels/tables/*.json \
+                 kernels/tools/*.py) \
+                 $(shell find kernels/py -name '*.py' 2>/dev/null))
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)

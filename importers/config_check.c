@@ -350,6 +350,7 @@ void cfg_check_lookup(const struct cfg_schema *s, const struct csv_table *src,
         }
         free(key);
     }
+    r->missing += missing;
     if (missing > 20)
         say(r, "%s: %zu rows in all are not found in %s", src_path, missing, dst_path);
     index_free(k, n);

@@ -32,6 +32,8 @@ struct cfg_report {
     void (*say)(void *arg, const char *line);
     void *arg;
     size_t problems;
+    size_t missing;   /* cfg_check_lookup: rows of src found nowhere in dst (every one, also
+                       * past the 20 it names one by one), so a caller can say "M of N" */
 };
 
 /* 0, or -1 with "PATH: FIELD: expected ..." in err. Free with cfg_schema_free. */

@@ -50,7 +50,8 @@ static bool tile_params(struct eng_mparse *p, const struct eng_manifest *m, cons
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
     static const char *const keys[] = {"wave", "baseline_wave", "shapes", "targets", "no_spills",
-                                       "layouts", "isa", "tile_builds", NULL};
+                                       "layouts", "isa", "tile_builds", "tuned_table",
+                                       NULL};
     struct eng_rung3_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     r->baseline_wave = 64;
@@ -149,6 +150,9 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
         !tile_params(p, m, j, "tile_builds", "[\"tile_k\"]", "(each accepted value is built "
                      "on its own)", &r->tile_builds, &r->ntile_builds))
         return false;
+    const cJSON *tt = cJSON_GetObjectItemCaseSensitive(j, "tuned_table");
+    if (tt && !eng_rung3_table_parse(p, tt, &r->table))
+        return false;
     return eng_mp_shapes(p, m, j, "shapes", "rungs.3.shapes", true, &r->nshapes, &r->shapes);
 }
 
@@ -175,6 +179,7 @@ static void free_settings(void *settings)
     for (size_t i = 0; i < r->ntile_builds; i++)
         free(r->tile_builds[i]);
     free(r->tile_builds);
+    eng_rung3_table_free(r->table);
     free(r);
 }
 
@@ -240,6 +245,8 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
                     eng_shape_free(&s);
                 }
         }
+    if (r->table)
+        eng_rung3_table_plan(b, r->table);
     /* Offline code objects, per listed target, and per accepted value of each tile the kernel
      * fixes when it is built. */
     for (size_t t = 0; t < r->ntargets; t++) {
@@ -263,9 +270,30 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     return 0;
 }
 
+/* The tuned-table checks read files only: no device, no compiler. */
+static void run_table(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                      struct eng_check_result *out)
+{
+    eng_check_result_init(out);
+    ready(arg);
+    char err[1024];
+    struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
+    const struct eng_rung3_spec *r = m ? m->settings[3] : NULL;
+    if (!r || !r->table)
+        snprintf(out->detail, sizeof out->detail, "setup: %s", m ? "the suite declares no "
+                 "tuned_table" : err);
+    else
+        eng_rung3_table_check(s, m, r->table, out);
+    eng_manifest_free(m);
+}
+
 static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out)
 {
+    if (!strcmp(s->name, "tuned-table") || !strcmp(s->name, "unit-test-tables")) {
+        run_table(s, ready, arg, out);
+        return;
+    }
     if (strncmp(s->name, "code-", 5) != 0) {
         /* A GPU runs at its own wave: a pinned wave it does not have fails before any launch. */
         const struct eng_backend *B = eng_backend_find(s->backend);

@@ -8,6 +8,17 @@
 
 #include "engine/check.h"
 #include "engine/manifest.h"
+#include "engine/manifest_parse.h"
+#include "engine/plan.h"
+
+/* "tuned_table": a merged tuning table the dispatch reads (aiter-6360), paths in the suite. */
+struct eng_rung3_table {
+    char *schema;             /* the columns' types and the key (kladder check-config's form) */
+    size_t ntables;
+    char **tables;            /* the source tables the merge read: the unit test reads each */
+    char *merged[2];          /* fixed, buggy: what the merge wrote */
+    char *production;         /* the shapes the model runs: the key's columns */
+};
 
 struct eng_rung3_spec {
     int wave;                 /* the pinned wave ("wave": 32), 0 = none: both 32 and 64 */
@@ -31,6 +42,7 @@ struct eng_rung3_spec {
     char **tile_builds;       /* tile parameters the kernel can fix when it is built
                                * (KL_TILE_<param>): the code checks build and read each accepted
                                * value on its own, as a DSL that compiles one kernel per tile */
+    struct eng_rung3_table *table; /* NULL: none */
 };
 
 /* The "code-<target>" check of variant s->variant: builds the suite's kernel file for target
@@ -42,5 +54,14 @@ struct eng_rung3_spec {
  * settings. Skipped with the reason when no compiler can build for target. */
 void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manifest *m,
                           const char *target, struct eng_check_result *out);
+
+/* The tuned-table seam (engine/rungs/rung3_table.c): "tuned-table" reads the variant's merged
+ * table as the dispatch does and looks up every production shape; its unit test,
+ * "unit-test-tables", reads each source table alone. */
+bool eng_rung3_table_parse(struct eng_mparse *p, const cJSON *j, struct eng_rung3_table **out);
+void eng_rung3_table_free(struct eng_rung3_table *t);
+void eng_rung3_table_plan(struct eng_plan_builder *b, const struct eng_rung3_table *t);
+void eng_rung3_table_check(const struct eng_check_spec *s, const struct eng_manifest *m,
+                           const struct eng_rung3_table *t, struct eng_check_result *out);
 
 #endif

@@ -35,6 +35,8 @@
 #include "engine/codeobj/elf_exports.h"
 #include "engine/rung.h"
 #include "engine/rungs/rung7.h"
+#include "engine/rungs/rung7_py.h"
+#include "engine/rungs/suite_py.h"
 #include "casedb/results_query.h"
 #include "common/fileio.h"
 
@@ -153,6 +155,8 @@ static void free_settings(void *settings)
     eng_shapes_free(r->timing, r->ntiming);
     for (int v = 0; v < 2; v++)
         free(r->hosts[v][0]), free(r->hosts[v][1]);
+    eng_r7_api_free(r->api);
+    eng_r7_ci_free(r->ci);
     free(r);
 }
 
@@ -189,7 +193,8 @@ static bool read_hosts(struct eng_mparse *p, const cJSON *h, struct eng_rung7_sp
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
     static const char *const keys[] = {"flags",  "configs",        "buggy_key", "contracts",
-                                       "timing", "timing_repeats", "hosts",     NULL};
+                                       "timing", "timing_repeats", "hosts",     "api",
+                                       "ci",    NULL};
     struct eng_rung7_spec *r = xcalloc(1, sizeof *r);
     *out = r;
     if (!eng_mp_only_keys(p, j, "rungs.7", keys))
@@ -259,6 +264,10 @@ static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSO
     if (reps < (int)reps || reps > (int)reps)
         return eng_mp_bad(p, "rungs.7.timing_repeats", "expected a whole number of repeats");
     r->timing_repeats = (int)reps;
+    const cJSON *api = cJSON_GetObjectItemCaseSensitive(j, "api"),
+                *ci = cJSON_GetObjectItemCaseSensitive(j, "ci");
+    if ((api && !eng_r7_api_parse(p, api, &r->api)) || (ci && !eng_r7_ci_parse(p, ci, &r->ci)))
+        return false;
     return read_hosts(p, cJSON_GetObjectItemCaseSensitive(j, "hosts"), r);
 }
 
@@ -335,6 +344,10 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     }
     if (r->hosts[0][0])
         eng_plan_add(b, "cross-host", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
+    if (r->api)
+        eng_r7_api_plan(b, r->api);
+    if (r->ci)
+        eng_r7_ci_plan(b, r->ci);
     /* one check per declared flag and per contracted library; the variants may differ */
     size_t before = *b->n;
     for (int v = 0; v < 2; v++) {
@@ -642,23 +655,6 @@ static void run_timing(const struct eng_check_spec *s, void (*ready)(void *), vo
              out->t_min_us > 0 ? out->t_max_us / out->t_min_us : (double)NAN);
 }
 
-/* An exported results document the suite names: relative to the manifest's folder, or under
- * kernels/ in the binary for a built-in suite. malloc'd text, or NULL with a message. */
-static char *read_export(const struct eng_manifest *m, const char *path, size_t *len, char *err,
-                         size_t errlen)
-{
-    if (path[0] == '/' || m->dir) {
-        char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", m->dir, path);
-        char *text = file_read_all(full, len, err, errlen);
-        free(full);
-        return text;
-    }
-    char *rel = xasprintf("kernels/%s", path);
-    char *text = embed_load(NULL, rel, len, err, errlen);
-    free(rel);
-    return text;
-}
-
 /* cross-host: the variant's two recorded hosts compared under kladder compare's noise rules
  * (engine/rungs/cross_host.h); a timing beyond the noise fails, naming the check and the ratio. */
 static void check_cross_host(const struct eng_manifest *m, const struct eng_rung7_spec *r,
@@ -669,8 +665,8 @@ static void check_cross_host(const struct eng_manifest *m, const struct eng_rung
     char *const *h = r->hosts[buggy];
     size_t la = 0, lb = 0;
     char err[1024] = "";
-    char *a = read_export(m, h[0], &la, err, sizeof err);
-    char *b = a ? read_export(m, h[1], &lb, err, sizeof err) : NULL;
+    char *a = eng_suite_file_read(m, h[0], &la, err, sizeof err);
+    char *b = a ? eng_suite_file_read(m, h[1], &lb, err, sizeof err) : NULL;
     struct eng_cross_host ch;
     char report[sizeof out->detail];
     if (!a || !b ||
@@ -693,9 +689,44 @@ static void check_cross_host(const struct eng_manifest *m, const struct eng_rung
     free(b);
 }
 
+/* The checks of Python code beside the kernel (engine/rungs/rung7_py.h), the unit tests of
+ * that code among them: no device, no compiler. false when s is none of them. */
+static bool run_python(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                       struct eng_check_result *out)
+{
+    static const char *const api[] = {"api:", "unit-test-api:"}, *const ci[] = {"ci-audit:",
+                                                                                 "ci-exit-status:"};
+    const char *const *kind = NULL;
+    for (int k = 0; k < 2 && !kind; k++)
+        if (!strncmp(s->name, api[k], strlen(api[k])))
+            kind = api;
+        else if (!strncmp(s->name, ci[k], strlen(ci[k])))
+            kind = ci;
+    if (!kind)
+        return false;
+    eng_check_result_init(out);
+    if (ready)
+        ready(arg); /* the watchdog covers the Python too: a test can hang */
+    char err[768];
+    struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
+    const struct eng_rung7_spec *r = m ? m->settings[7] : NULL;
+    if (!r || !(kind == api ? (void *)r->api : (void *)r->ci)) {
+        snprintf(out->detail, sizeof out->detail, "setup: %s", m ? "the suite declares no such "
+                 "Python check" : err);
+    } else if (kind == api) {
+        eng_r7_api_check(s, m, r->api, out);
+    } else {
+        eng_r7_ci_check(s, m, r->ci, out);
+    }
+    eng_manifest_free(m);
+    return true;
+}
+
 static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                 struct eng_check_result *out)
 {
+    if (run_python(s, ready, arg, out))
+        return;
     if (strncmp(s->name, "timing:", 7) == 0 && !s->baseline) {
         run_timing(s, ready, arg, out);
         return;

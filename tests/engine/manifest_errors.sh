@@ -38,7 +38,7 @@ check rung2_input_output.json 'rungs.2.inputs[0].buffer: expected an input buffe
 check rung2_input_dtype.json 'rungs.2.inputs[0].dtype: expected one of bf16, got "f16"'
 check rung1_cliff_misspelt.json 'rungs.1.cliffs[0]: expected only the keys "buffer", "param", "with" or "unit", got unknown key "width"'
 check rung1_cliff_unit.json 'rungs.1.cliffs[0].unit: expected one of bytes elements, got "bits"'
-check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets", "no_spills", "layouts", "isa" or "tile_builds", got unknown key "no_spill"'
+check rung3_misspelt.json 'rungs.3: expected only the keys "wave", "baseline_wave", "shapes", "targets", "no_spills", "layouts", "isa", "tile_builds" or "tuned_table", got unknown key "no_spill"'
 check rung3_wave.json 'rungs.3.wave: expected 32 or 64 (lanes per wave), got 48'
 check rung3_target.json 'rungs.3.targets[0]: expected an AMD processor such as "gfx1250", got "sm_90"'
 check rung3_layout.json 'rungs.3.layouts[0]: expected a parameter listed in "tiles"'

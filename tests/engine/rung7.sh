@@ -63,7 +63,7 @@ bad() { # file expected
         printf '%s\n' "$out" | sed 's/^/# /'
     fi
 }
-bad bad-key.json 'rungs.7: expected only the keys "flags", "configs", "buggy_key", "contracts", "timing", "timing_repeats" or "hosts", got unknown key "flgs"'
+bad bad-key.json 'rungs.7: expected only the keys "flags", "configs", "buggy_key", "contracts", "timing", "timing_repeats", "hosts", "api" or "ci", got unknown key "flgs"'
 bad bad-flag.json 'rungs.7.flags.fixed[1]: expected a compiler flag (printable, no spaces, starting with '"'"'-'"'"'), got 3'
 bad bad-configs.json 'rungs.7.configs: expected an array of at least two flag lists'
 bad bad-flag-control.json 'rungs.7.flags.buggy[2]: expected a compiler flag (printable, no spaces, starting with '"'"'-'"'"'), got "-DKNOBS�[2J"'

@@ -82,11 +82,12 @@ static void test_typed_lookup(void **state)
     assert_int_equal(csv_read(src, strlen(src), "src", &ts, err, sizeof err), 0);
     assert_int_equal(csv_read(good, strlen(good), "good", &tg, err, sizeof err), 0);
     assert_int_equal(csv_read(bad, strlen(bad), "bad", &tb, err, sizeof err), 0);
-    struct cfg_report r = {count, NULL, 0};
+    struct cfg_report r = {count, NULL, 0, 0};
     cfg_check_lookup(&s, &ts, "src", &tg, "good", &r);
     assert_int_equal(r.problems, 0); /* +64 is 64, 1.50 is 1.5: compared by type */
     cfg_check_lookup(&s, &ts, "src", &tb, "bad", &r);
     assert_int_equal(r.problems, 2); /* neither row found */
+    assert_int_equal(r.missing, 2);
     r.problems = 0;
     cfg_check_table(&s, &tb, "bad", &r);
     assert_int_equal(r.problems, 2);
@@ -119,7 +120,7 @@ static void test_mutations(void **state)
         size_t len = next_rand() % 8 == 0 ? next_rand() % n : n;
         struct csv_table t;
         if (csv_read(m, len, "m.csv", &t, err, sizeof err) == 0) {
-            struct cfg_report r = {NULL, NULL, 0};
+            struct cfg_report r = {NULL, NULL, 0, 0};
             cfg_check_table(&s, &t, "m.csv", &r);
             const struct csv_table *tp[2] = {&t, &t};
             const char *paths[2] = {"m.csv", "m.csv"};

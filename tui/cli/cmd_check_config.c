@@ -70,7 +70,7 @@ static int check(const char *schema_path, const char *const *files, size_t nfile
         return 2;
     }
     free(stext);
-    struct cfg_report r = {print_line, NULL, 0};
+    struct cfg_report r = {print_line, NULL, 0, 0};
     struct csv_table *tabs = xcalloc(nfiles + 1, sizeof *tabs);
     bool all_read = true;
     for (size_t f = 0; f < nfiles; f++) {

@@ -1,0 +1,1 @@
+"""Internal modules (not public)."""

@@ -1,0 +1,1 @@
+"""normkit: a downstream package of our own that uses flykern's fused kernels."""
