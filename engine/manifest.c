@@ -925,19 +925,37 @@ const char **eng_manifest_list(size_t *n)
     return out;
 }
 
+/* A source that declares its accumulators kl_acc gets the type here, not from kernels/kl.h:
+ * float in every build, double in the arbiter build (-DKL_ARBITER, engine/exec_arbiter.c).
+ * Sources that do not use it compile byte for byte as before (their cache keys stay). */
+static char *with_acc_prelude(char *text)
+{
+    if (!text || !strstr(text, "kl_acc"))
+        return text;
+    char *full = xasprintf("#ifdef KL_ARBITER\ntypedef double kl_acc;\n#else\n"
+                           "typedef float kl_acc;\n#endif\n#line 1\n%s", text);
+    free(text);
+    return full;
+}
+
+bool eng_manifest_uses_acc(const char *source)
+{
+    return source && strstr(source, "typedef double kl_acc;") != NULL;
+}
+
 char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen)
 {
     if (m->dir) {
         char *path = xasprintf("%s/%s", m->dir, m->source);
         char *text = file_read_all(path, NULL, err, errlen);
         free(path);
-        return text;
+        return with_acc_prelude(text);
     }
     char *rel = xasprintf("kernels/%s", m->source);
     size_t len;
     char *text = embed_load(NULL, rel, &len, err, errlen);
     free(rel);
-    return text;
+    return with_acc_prelude(text);
 }
 
 void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src)

@@ -163,6 +163,9 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
 /* Names of the embedded suites, sorted; malloc'd array of static strings, *n set. */
 const char **eng_manifest_list(size_t *n);
 
+/* True when a source from eng_manifest_source declares its accumulators kl_acc: its reference
+ * can be built wide (the arbiter). */
+bool eng_manifest_uses_acc(const char *source);
 /* The source text of the manifest's kernel file (malloc'd) or NULL with a message. */
 char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen);
 
