@@ -681,7 +681,7 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
         return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
     size_t bi = 0;
     for (const cJSON *it = bu->child; it; it = it->next, bi++)
-        if (!parse_value_rules(p, m, it, bi))
+        if (!parse_value_rules(p, m, it, bi) || !eng_mp_contract(p, m, it, bi))
             return false;
     return true;
 }
@@ -1033,6 +1033,7 @@ void eng_manifest_free(struct eng_manifest *m)
         }
         free(b->dims);
         free(b->pad_to);
+        free(b->contract.reduce);
     }
     free(m->buffers);
     for (size_t i = 0; i < m->nargs; i++)

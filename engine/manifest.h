@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/contract.h"
 #include "engine/dtype.h"
 
 enum eng_role { ENG_ROLE_INPUT, ENG_ROLE_OUTPUT, ENG_ROLE_SCRATCH };
@@ -90,6 +91,8 @@ struct eng_buffer_spec {
     bool ties_any;
     int ties_in;
     bool nan_never;
+    /* What the op promises about this output (engine/contract.h); outputs only. */
+    struct eng_out_contract contract;
 };
 
 struct eng_arg {
