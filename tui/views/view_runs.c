@@ -122,7 +122,7 @@ static int verdict_rank(int v)
 {
     static const int rank[CDB_VERDICT_COUNT] = {
         [CDB_FAIL] = 0, [CDB_HANG] = 1, [CDB_ERROR] = 2, [CDB_CANCELLED] = 3,
-        [CDB_RUNNING] = 4, [CDB_SKIP] = 5, [CDB_PASS] = 6};
+        [CDB_RUNNING] = 4, [CDB_DOUBT] = 4, [CDB_SKIP] = 5, [CDB_PASS] = 6};
     return v >= 0 && v < CDB_VERDICT_COUNT ? rank[v] : 7;
 }
 
