@@ -29,7 +29,7 @@ static const char *const role_names[] = {"input", "output", "scratch"};
 static const char *const init_names[] = {
     "normal", "uniform", "zeros", "ones", "iota", "garbage",
     "zero-rows", "const-rows", "ties", "near-ties", "one-hot", "peaked", "identical-rows",
-    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite"};
+    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite", "large-mean"};
 #define N_INIT_NAMES (int)(sizeof init_names / sizeof init_names[0])
 
 int eng_init_find(const char *s)
