@@ -166,7 +166,7 @@ struct float_judgement {
     unsigned char *cand;     /* per element: beyond the bound of the reference */
     uint64_t ncand;
     struct tally rule, beyond, fail, doubt;
-    double ref_err;          /* the reference's largest error against the arbiter (plain rows) */
+    double ref_err;          /* the reference's largest error against the arbiter (finite rows) */
 };
 
 static double bound_at(const struct eng_exec *e, const struct float_judgement *fj, double ref,
@@ -200,8 +200,10 @@ static void judge_against_reference(const struct eng_exec *e, const struct eng_j
                 continue;
             if (!rule_kept(c->nonfinite, o))
                 tally_add(&fj->rule, i, fabs(o), 0, NAN);
-            else if (sp == ROW_BEYOND_DOMAIN && isfinite(o) && isfinite(f) && !agrees)
-                tally_add(&fj->beyond, i, fabs(o - f), bound, NAN);
+            else if (sp == ROW_BEYOND_DOMAIN && isfinite(o) && isfinite(f) && !agrees) {
+                fj->cand[i] = 2; /* the arbiter may still clear it; else in doubt */
+                fj->ncand++;
+            }
             continue;
         }
         if (!agrees) {
@@ -219,7 +221,7 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
     fj->ref_err = 0;
     for (uint64_t i = 0; arb && i < fj->elems; i++) {
         uint64_t r = fj->stride ? i / fj->stride : 0;
-        if (fj->special && r < fj->rows && fj->special[r] != ROW_PLAIN)
+        if (fj->special && r < fj->rows && fj->special[r] == ROW_NONFINITE)
             continue;
         double f = eng_dtype_value(fj->dt, j->ref[b], i), a = eng_dtype_value(fj->dt, arb, i);
         if (isfinite(f) && isfinite(a) && fabs(f - a) > fj->ref_err)
@@ -232,7 +234,8 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
         double o = eng_dtype_value(fj->dt, j->var[b], i), f = eng_dtype_value(fj->dt, j->ref[b], i);
         double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;
         if (!arb) {
-            tally_add(&fj->fail, i, kerr, r < fj->rows ? bound_at(e, fj, f, r) : 0, NAN);
+            tally_add(fj->cand[i] == 2 ? &fj->beyond : &fj->fail, i, kerr,
+                      r < fj->rows ? bound_at(e, fj, f, r) : 0, NAN);
             continue;
         }
         double a = eng_dtype_value(fj->dt, arb, i);
@@ -241,6 +244,10 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
         double ar = same_nonfinite(f, a) ? 0 : isfinite(f) && isfinite(a) ? fabs(f - a) : (double)INFINITY;
         if (ak <= bound + 2 * fj->ref_err)
             continue; /* as close to the truth as the reference is, or closer */
+        if (fj->cand[i] == 2) { /* past the domain: the contract promises nothing to fail */
+            tally_add(&fj->beyond, i, ak, bound, ar);
+            continue;
+        }
         /* the reference broke its own bound here: in doubt, unless the kernel is an order of
          * magnitude further off than even that reference */
         if (ar > bound && isfinite(o) && ak <= 10 * ar)
