@@ -11,23 +11,6 @@
 
 #include "engine/value_class.h"
 
-bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in)
-{
-    const struct eng_manifest *m = e->m;
-    for (size_t i = 0; i < m->nbuffers; i++) {
-        if (m->buffers[i].role != ENG_ROLE_INPUT || !eng_vclass_applies(m->buffers[i].dtype))
-            continue;
-        if (e->host_in && e->host_in[i]) {
-            for (uint64_t k = 0; k < in->var[i].padded_elems; k++)
-                if (!isfinite(eng_dtype_value(m->buffers[i].dtype, e->host_in[i], k)))
-                    return false;
-        } else if (m->buffers[i].init == ENG_INIT_GARBAGE) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* "nan": "never": no NaN in output b (from finite inputs), whatever the reference holds. */
 static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
                      struct eng_stream *s)
