@@ -136,6 +136,7 @@ struct float_judgement {
     unsigned char *cand;     /* per element: beyond the bound of the reference */
     uint64_t ncand;
     struct tally rule, beyond, fail, doubt;
+    uint64_t fail_nonfinite;  /* of the failures: NaN/Inf where the reference is finite */
     double ref_err;          /* the reference's largest error against the arbiter (finite rows) */
 };
 
@@ -206,6 +207,7 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
         if (!arb) {
             tally_add(fj->cand[i] == 2 ? &fj->beyond : &fj->fail, i, kerr,
                       r < fj->rows ? bound_at(e, fj, f, r) : 0, NAN);
+            fj->fail_nonfinite += fj->cand[i] == 1 && !isfinite(o) && isfinite(f);
             continue;
         }
         double a = eng_dtype_value(fj->dt, arb, i);
@@ -222,8 +224,10 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
          * magnitude further off than even that reference */
         if (ar > bound && isfinite(o) && ak <= 10 * ar)
             tally_add(&fj->doubt, i, ak, bound, ar);
-        else
+        else {
             tally_add(&fj->fail, i, ak, bound, ar);
+            fj->fail_nonfinite += !isfinite(o) && isfinite(f);
+        }
     }
 }
 
@@ -261,9 +265,14 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         else
             snprintf(arb, sizeof arb, "kernel error %.3g against the reference, bound %.3g; %s",
                      fj->fail.kernel_err, fj->fail.bound, j->arb_why);
-        eng_exec_note(e, "%s%s: %llu of %llu elements differ beyond the bound (first at %s; %s): %s",
-                      pre, bn, (unsigned long long)fj->fail.n, (unsigned long long)fj->elems, at,
-                      words, arb);
+        char nonfin[64] = "", inputs[320];
+        if (fj->fail_nonfinite)
+            snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
+                     (unsigned long long)fj->fail_nonfinite);
+        eng_exec_inputs_at(e, in, b, fj->fail.first, inputs, sizeof inputs);
+        eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference beyond the bound "
+                      "(first at %s; %s): %s%s%s", pre, bn, (unsigned long long)fj->fail.n,
+                      (unsigned long long)fj->elems, at, words, arb, nonfin, inputs);
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)fj->fail.first, (int64_t)fj->fail.n, fj->fail.kernel_err);
     }

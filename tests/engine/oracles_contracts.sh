@@ -55,7 +55,7 @@ caught l2-bf16-acc const-rows- "L2 norm summing in bf16"
 run $f/softmax-nomax.json "$KL_TMP/nm.txt"
 sed 's/^/# /' "$KL_TMP/nm.txt" | grep -A1 large-mean | head -4
 tap_check "the finding prints the kernel's error beside the bound and the reference's" \
-    grep -qE 'P: [0-9]+ of [0-9]+ elements differ beyond the bound \(first at \[0, 0\]; normalized, reduce 64, acc f32\): against the arbiter: kernel error inf, bound [0-9.e-]+, reference error' "$KL_TMP/nm.txt"
+    grep -qE 'P: [0-9]+ of [0-9]+ elements differ from the reference beyond the bound \(first at \[0, 0\]; normalized, reduce 64, acc f32\): against the arbiter: kernel error inf, bound [0-9.e-]+, reference error' "$KL_TMP/nm.txt"
 
 # A contract that puts the large-mean rows past the domain: the one-pass variance differs only
 # there, so its checks are in doubt, never a catch: the bug escapes (exit 1).
