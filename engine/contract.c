@@ -53,6 +53,9 @@ double eng_contract_bound(const struct eng_out_contract *c, enum eng_dtype out, 
                           double row_scale, double tol_abs, double tol_rel)
 {
     double a = fabs(ref), floor = tol_abs + tol_rel * a;
+    /* a suite that says nothing and asks for exact outputs (abs and rel 0) gets them */
+    if (!c->declared && !(tol_abs > 0) && !(tol_rel > 0))
+        return 0;
     double uo = eng_unit_roundoff(out, false);
     double ua = eng_unit_roundoff(c->acc, c->acc_f64);
     double g = eng_gamma(n < 1 ? 1 : n, ua);

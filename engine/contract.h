@@ -64,7 +64,8 @@ double eng_dtype_spacing(enum eng_dtype d, double x);
  *   quantized    one code of the output at |ref| (code distance 1)
  *   selection    0
  * where n is the reduction length and scale the largest |ref| of the element's row (the
- * terms' size, as composable_kernel scales its threshold by the largest value). */
+ * terms' size, as composable_kernel scales its threshold by the largest value). An output
+ * whose contract is not declared, in a suite whose abs and rel are both 0, gets 0: exact. */
 double eng_contract_bound(const struct eng_out_contract *c, enum eng_dtype out, double n, double ref,
                           double row_scale, double tol_abs, double tol_rel);
 

@@ -16,7 +16,7 @@
 
 static struct eng_out_contract contract(enum eng_kind k)
 {
-    struct eng_out_contract c = {.kind = k, .acc = ENG_F32};
+    struct eng_out_contract c = {.declared = true, .kind = k, .acc = ENG_F32};
     return c;
 }
 
