@@ -756,7 +756,8 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_VERDICT:
-        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
+        /* a run's own verdict is never doubt (only checks are): the cycle stops before it */
+        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_DOUBT ? -1 : s->verdict + 1;
         tui_list_first(l);
         apply_filters(app, s);
         return TUI_R_DRAW;
