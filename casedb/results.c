@@ -14,7 +14,7 @@
 static const char *const verdict_names[CDB_VERDICT_COUNT] = {
     [CDB_PASS] = "pass",   [CDB_FAIL] = "fail",           [CDB_HANG] = "hang",
     [CDB_ERROR] = "error", [CDB_SKIP] = "skip",           [CDB_CANCELLED] = "cancelled",
-    [CDB_RUNNING] = "running", [CDB_INTERRUPTED] = "interrupted",
+    [CDB_RUNNING] = "running", [CDB_INTERRUPTED] = "interrupted", [CDB_DOUBT] = "doubt",
 };
 
 const char *cdb_verdict_name(enum cdb_verdict v)

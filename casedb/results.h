@@ -40,8 +40,10 @@ void cdb_machine_make_id(struct cdb_machine *m);
 /* The first six are verdicts of checks and of runs; CDB_RUNNING and CDB_INTERRUPTED are runs'
  * only: a run whose process ended before it finished (killed, crashed, the machine rebooted) is
  * interrupted, with the checks it recorded (runs_reap.h). */
+/* CDB_DOUBT: an oracle is in doubt (the reference breaks its own bound, or only rows past the
+ * contract's domain differ): neither a pass nor a catch (docs/engine.md, "Verdicts"). */
 enum cdb_verdict { CDB_PASS, CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_SKIP, CDB_CANCELLED,
-                   CDB_RUNNING, CDB_INTERRUPTED, CDB_VERDICT_COUNT };
+                   CDB_RUNNING, CDB_INTERRUPTED, CDB_DOUBT, CDB_VERDICT_COUNT };
 const char *cdb_verdict_name(enum cdb_verdict v);
 /* Returns the verdict for a name, or -1. */
 int cdb_verdict_parse(const char *name);

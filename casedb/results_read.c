@@ -75,7 +75,7 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
     " CASE WHEN r." n_col " = 0 THEN 0 ELSE (SELECT count(*) FROM checks c"                     \
     " JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id AND k.variant = 'buggy'"      \
     " AND c.verdict = '" verdict "') END"
-#define RUN_CAUGHT RUN_CAUGHT_ONE("n_fail", "fail") "," RUN_CAUGHT_ONE("n_hang", "hang")
+#define RUN_CAUGHT RUN_CAUGHT_ONE("n_fail", "fail") "," RUN_CAUGHT_ONE("n_hang", "hang") ", r.n_doubt"
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
 /* The machine columns host .. kladder_commit, in the order of the machines table, from column
@@ -124,6 +124,8 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
     }
     ri->caught_fail = sqlite3_column_int(st, 26 + CDB_CANCELLED + 1);
     ri->caught_hang = sqlite3_column_int(st, 26 + CDB_CANCELLED + 2);
+    ri->counts[CDB_DOUBT] = sqlite3_column_int(st, 26 + CDB_CANCELLED + 3); /* migration 6 */
+    ri->n_checks += ri->counts[CDB_DOUBT];
 }
 
 static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char *order,

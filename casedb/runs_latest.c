@@ -15,7 +15,8 @@ static int rank(int v)
 {
     static const int r[CDB_VERDICT_COUNT] = {[CDB_PASS] = 0, [CDB_FAIL] = 5, [CDB_HANG] = 4,
                                              [CDB_ERROR] = 3, [CDB_SKIP] = 1,
-                                             [CDB_CANCELLED] = 2, [CDB_RUNNING] = 0};
+                                             [CDB_CANCELLED] = 2, [CDB_RUNNING] = 0,
+                                             [CDB_DOUBT] = 1};
     return v >= 0 && v < CDB_VERDICT_COUNT ? r[v] : 0;
 }
 

@@ -251,6 +251,34 @@ static const char migration_5_results[] =
 
 static const char *const migration_5[] = {migration_5_results, NULL};
 
+/* Migration 6: the verdict `doubt` (an oracle in doubt, never a catch: docs/engine.md) for
+ * checks, and its count with each run. SQLite cannot change a CHECK constraint in place, so
+ * checks is rebuilt with the same columns in the same order. */
+static const char migration_6_results[] =
+    "CREATE TABLE checks_v6 ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  key_id INTEGER NOT NULL REFERENCES check_keys(id),"
+    "  oracle TEXT NOT NULL,"
+    "  verdict TEXT NOT NULL CHECK (" VERDICT_IS_FINAL " OR verdict = 'doubt'),"
+    "  detail TEXT NOT NULL,"
+    "  first_bad INTEGER, bad_count INTEGER, max_err REAL,"
+    "  time_median_us REAL, time_min_us REAL, time_max_us REAL,"
+    "  repeats INTEGER NOT NULL, limit_s REAL,"
+    "  value_class TEXT, seam TEXT, seam_a TEXT, seam_b TEXT,"
+    "  score REAL, score_baseline REAL, score_samples INTEGER, score_diverge_step INTEGER,"
+    "  PRIMARY KEY (run_id, seq)) WITHOUT ROWID;"
+    "INSERT INTO checks_v6 SELECT run_id, seq, key_id, oracle, verdict, detail, first_bad,"
+    "  bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats, limit_s,"
+    "  value_class, seam, seam_a, seam_b, score, score_baseline, score_samples,"
+    "  score_diverge_step FROM checks ORDER BY run_id, seq;"
+    "DROP TABLE checks;"
+    "ALTER TABLE checks_v6 RENAME TO checks;"
+    "CREATE INDEX checks_by_key ON checks(key_id);"
+    "ALTER TABLE runs ADD COLUMN n_doubt INTEGER NOT NULL DEFAULT 0;";
+
+static const char *const migration_6[] = {migration_6_results, NULL};
+
 const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
-                                             migration_5};
+                                             migration_5, migration_6};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

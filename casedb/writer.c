@@ -41,7 +41,8 @@ static const struct {
                  "storing a check"},
     [W_COUNT] = {"UPDATE runs SET n_pass = n_pass + (?2 = 0), n_fail = n_fail + (?2 = 1),"
                  " n_hang = n_hang + (?2 = 2), n_error = n_error + (?2 = 3),"
-                 " n_skip = n_skip + (?2 = 4), n_cancelled = n_cancelled + (?2 = 5)"
+                 " n_skip = n_skip + (?2 = 4), n_cancelled = n_cancelled + (?2 = 5),"
+                 " n_doubt = n_doubt + (?2 = 8)"
                  " WHERE id = ?1",
                  "counting a check"},
     [W_FINISH] = {"UPDATE runs SET finished = ?2, verdict = ?3 WHERE uuid = ?1",

@@ -224,10 +224,10 @@ static void verdict(struct eng_exec *e, int rc, const struct eng_timer *t)
         out->verdict = CDB_SKIP;
         snprintf(out->detail, sizeof out->detail, "%s", e->detail);
     } else {
-        out->verdict = e->failed ? CDB_FAIL : CDB_PASS;
+        out->verdict = e->failed ? CDB_FAIL : e->doubt ? CDB_DOUBT : CDB_PASS;
         /* A finding on made-up values names them: the class is half of what went wrong. */
         char cls[120] = "";
-        if (s->values && e->failed)
+        if (s->values && (e->failed || e->doubt))
             describe_values(s->values, cls, sizeof cls);
         snprintf(out->detail, sizeof out->detail, "%s%.1400s", cls, e->detail);
         if (!out->repeats)

@@ -73,6 +73,7 @@ struct eng_exec {
     /* detail accumulation */
     char detail[1536];
     bool failed;
+    bool doubt;     /* an oracle is in doubt (engine/exec_contract.c): the verdict when nothing failed */
     /* Per buffer: the inputs made on the host (value classes), as last uploaded, so that a
      * finding can say what the input held where the output went wrong. NULL: made on the device. */
     void **host_in;

@@ -43,4 +43,34 @@ int eng_exec_setup(struct eng_exec *e);
 /* Gives back what eng_exec_setup took (what it got to), and the inputs kept on the host. */
 void eng_exec_teardown(struct eng_exec *e);
 
+/* ---- engine/exec_contract.c, engine/exec_arbiter.c ------------------------------------ */
+
+/* What the contract judge of one check has read back: host copies of the outputs (raw bytes of
+ * their padded extent, per buffer; NULL where not read) and the arbiter's outputs once run. */
+struct eng_judge {
+    void **var, **ref, **arb;
+    bool arb_tried;          /* the arbiter was built and run, or found missing (arb_why) */
+    char arb_why[200];
+};
+
+/* Output b's copies (variant and reference) into j, once. 0 or -1. */
+int eng_exec_judge_read(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
+                        struct eng_stream *s);
+/* The arbiter's outputs into j->arb: the suite's reference built with kl_acc as double
+ * (-DKL_ARBITER=1) and run on the check's inputs; the reference's own outputs are put back on
+ * the device afterwards. Where there is none (the source does not use kl_acc, a prebuilt code
+ * object, the wide build does not compile), j->arb stays NULL and j->arb_why says why. Once
+ * per check; 0 or -1 on a device error. */
+int eng_exec_arbiter(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j,
+                     struct eng_stream *s);
+/* Should output b be judged by its contract on the host (the device compare found w0 bad
+ * elements; or its inputs hold values the contract speaks about)? */
+bool eng_exec_judge_wanted(const struct eng_exec *e, const struct eng_inst *in, size_t b,
+                           uint64_t w0);
+/* Output b judged by its contract (engine/contract.h): fails, doubts or clears it, with the
+ * kernel's error, the bound and the reference's error against the arbiter in the finding. */
+int eng_exec_judge(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
+                   const char *pre, struct eng_stream *s);
+void eng_exec_judge_free(const struct eng_exec *e, struct eng_judge *j);
+
 #endif

@@ -1,7 +1,9 @@
 /* Where a finding lies: a buffer's rows, an element's coordinates in its padded shape, and
- * what the inputs made on the host held there ("[3, 0]; input x there is 0"). */
+ * what the inputs made on the host held there ("[3, 0]; input x there is 0"), and whether they
+ * were all finite. */
 #include "engine/exec_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "engine/value_class.h"
@@ -95,4 +97,21 @@ void eng_exec_where(const struct eng_exec *e, const struct eng_inst *in, size_t 
     eng_exec_coords(e, in, b, flat, at, sizeof at);
     eng_exec_inputs_at(e, in, b, flat, inputs, sizeof inputs);
     snprintf(out, n, "%s%s", at, inputs);
+}
+
+bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in)
+{
+    const struct eng_manifest *m = e->m;
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        if (m->buffers[i].role != ENG_ROLE_INPUT || !eng_vclass_applies(m->buffers[i].dtype))
+            continue;
+        if (e->host_in && e->host_in[i]) {
+            for (uint64_t k = 0; k < in->var[i].padded_elems; k++)
+                if (!isfinite(eng_dtype_value(m->buffers[i].dtype, e->host_in[i], k)))
+                    return false;
+        } else if (m->buffers[i].init == ENG_INIT_GARBAGE) {
+            return false;
+        }
+    }
+    return true;
 }

@@ -29,7 +29,7 @@ static const char *const role_names[] = {"input", "output", "scratch"};
 static const char *const init_names[] = {
     "normal", "uniform", "zeros", "ones", "iota", "garbage",
     "zero-rows", "const-rows", "ties", "near-ties", "one-hot", "peaked", "identical-rows",
-    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite"};
+    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite", "large-mean"};
 #define N_INIT_NAMES (int)(sizeof init_names / sizeof init_names[0])
 
 int eng_init_find(const char *s)
@@ -37,46 +37,6 @@ int eng_init_find(const char *s)
     return s ? eng_mp_pick(s, init_names, N_INIT_NAMES) : -1;
 }
 static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
-
-
-__attribute__((format(printf, 3, 4))) bool eng_mp_bad(struct eng_mparse *p, const char *field,
-                                                      const char *fmt, ...)
-{
-    if (p->failed)
-        return false;
-    p->failed = true;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(p->err, p->errlen, "%s: %s: %s", p->path, field, msg);
-    return false;
-}
-
-/* A short description of what a JSON value is, for "got ..." in messages. */
-void eng_mp_describe(const cJSON *j, char *out, size_t n)
-{
-    if (!j)
-        snprintf(out, n, "nothing");
-    else if (cJSON_IsString(j)) {
-        /* a manifest is outside input: its text reaches the terminal sanitised, cut on a
-         * character boundary */
-        char *clean = text_fit(j->valuestring, 40, false, NULL);
-        snprintf(out, n, "\"%s\"", clean);
-        free(clean);
-    }
-    else if (cJSON_IsNumber(j))
-        snprintf(out, n, "%g", j->valuedouble);
-    else if (cJSON_IsBool(j))
-        snprintf(out, n, "%s", cJSON_IsTrue(j) ? "true" : "false");
-    else if (cJSON_IsNull(j))
-        snprintf(out, n, "null");
-    else if (cJSON_IsArray(j))
-        snprintf(out, n, "an array");
-    else
-        snprintf(out, n, "an object");
-}
 
 static bool is_whole(double x)
 {
@@ -91,85 +51,6 @@ static bool is_ident(const char *s)
     for (; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '_')
             return false;
-    return true;
-}
-
-char *eng_mp_string(struct eng_mparse *p, const cJSON *obj, const char *key, bool required,
-                        const char *field)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!j && !required)
-        return NULL;
-    if (!cJSON_IsString(j) || !j->valuestring[0]) {
-        char got[64];
-        eng_mp_describe(j, got, sizeof got);
-        eng_mp_bad(p, field, "expected a non-empty string, got %s", got);
-        return NULL;
-    }
-    return xstrdup(j->valuestring);
-}
-
-bool eng_mp_int(struct eng_mparse *p, const cJSON *j, const char *field, int64_t lo, int64_t hi,
-                    int64_t *out)
-{
-    char got[64];
-    if (!cJSON_IsNumber(j) || !is_whole(j->valuedouble) || j->valuedouble < (double)lo ||
-        j->valuedouble > (double)hi) {
-        eng_mp_describe(j, got, sizeof got);
-        return eng_mp_bad(p, field, "expected a whole number from %lld to %lld, got %s", (long long)lo,
-                   (long long)hi, got);
-    }
-    *out = (int64_t)j->valuedouble;
-    return true;
-}
-
-bool eng_mp_only_keys(struct eng_mparse *p, const cJSON *obj, const char *field,
-                      const char *const *allowed)
-{
-    for (const cJSON *it = obj ? obj->child : NULL; it; it = it->next) {
-        bool known = false;
-        for (size_t i = 0; allowed[i] && !known; i++)
-            known = strcmp(it->string, allowed[i]) == 0;
-        if (known)
-            continue;
-        char list[256] = "";
-        for (size_t i = 0; allowed[i]; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"",
-                     i ? (allowed[i + 1] ? ", " : " or ") : "", allowed[i]);
-        return eng_mp_bad(p, field, "expected %s%s, got unknown key \"%.60s\"",
-                          allowed[0] ? "only the keys " : "no keys", list, it->string);
-    }
-    return true;
-}
-
-int eng_mp_pick(const char *s, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (s && strcmp(s, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-bool eng_mp_enum(struct eng_mparse *p, const cJSON *obj, const char *key, const char *field,
-                     const char *const *names, int n, int dflt, int *out)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!j && dflt >= 0) {
-        *out = dflt;
-        return true;
-    }
-    int v = cJSON_IsString(j) ? eng_mp_pick(j->valuestring, names, n) : -1;
-    if (v < 0) {
-        char list[400] = "", got[64];
-        for (int i = 0; i < n; i++) {
-            strncat(list, names[i], sizeof list - strlen(list) - 1);
-            if (i + 1 < n)
-                strncat(list, " ", sizeof list - strlen(list) - 1);
-        }
-        eng_mp_describe(j, got, sizeof got);
-        return eng_mp_bad(p, field, "expected one of %s, got %s", list, got);
-    }
-    *out = v;
     return true;
 }
 
@@ -311,36 +192,6 @@ static bool get_launch(struct eng_mparse *p, const struct eng_manifest *m, const
     snprintf(sub, sizeof sub, "%s.shared_bytes", field);
     out->shared = s ? get_expr(p, m, s, sub) : xstrdup("0");
     return out->shared != NULL;
-}
-
-bool eng_mp_bool(struct eng_mparse *p, const cJSON *obj, const char *key, const char *field,
-                     bool *out)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!j)
-        return true;
-    if (!cJSON_IsBool(j)) {
-        char got[64];
-        eng_mp_describe(j, got, sizeof got);
-        return eng_mp_bad(p, field, "expected true or false, got %s", got);
-    }
-    *out = cJSON_IsTrue(j);
-    return true;
-}
-
-bool eng_mp_number(struct eng_mparse *p, const cJSON *obj, const char *key, const char *field,
-                       double lo, double hi, double *out)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!j)
-        return true;
-    if (!cJSON_IsNumber(j) || !(j->valuedouble >= lo && j->valuedouble <= hi)) {
-        char got[64];
-        eng_mp_describe(j, got, sizeof got);
-        return eng_mp_bad(p, field, "expected a number from %g to %g, got %s", lo, hi, got);
-    }
-    *out = j->valuedouble;
-    return true;
 }
 
 static bool parse_variant_opts(struct eng_mparse *p, const cJSON *vo, const char *variant,
@@ -681,7 +532,7 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
         return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
     size_t bi = 0;
     for (const cJSON *it = bu->child; it; it = it->next, bi++)
-        if (!parse_value_rules(p, m, it, bi))
+        if (!parse_value_rules(p, m, it, bi) || !eng_mp_contract(p, m, it, bi))
             return false;
     return true;
 }
@@ -925,19 +776,37 @@ const char **eng_manifest_list(size_t *n)
     return out;
 }
 
+/* A source that declares its accumulators kl_acc gets the type here, not from kernels/kl.h:
+ * float in every build, double in the arbiter build (-DKL_ARBITER, engine/exec_arbiter.c).
+ * Sources that do not use it compile byte for byte as before (their cache keys stay). */
+static char *with_acc_prelude(char *text)
+{
+    if (!text || !strstr(text, "kl_acc"))
+        return text;
+    char *full = xasprintf("#ifdef KL_ARBITER\ntypedef double kl_acc;\n#else\n"
+                           "typedef float kl_acc;\n#endif\n#line 1\n%s", text);
+    free(text);
+    return full;
+}
+
+bool eng_manifest_uses_acc(const char *source)
+{
+    return source && strstr(source, "typedef double kl_acc;") != NULL;
+}
+
 char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen)
 {
     if (m->dir) {
         char *path = xasprintf("%s/%s", m->dir, m->source);
         char *text = file_read_all(path, NULL, err, errlen);
         free(path);
-        return text;
+        return with_acc_prelude(text);
     }
     char *rel = xasprintf("kernels/%s", m->source);
     size_t len;
     char *text = embed_load(NULL, rel, &len, err, errlen);
     free(rel);
-    return text;
+    return with_acc_prelude(text);
 }
 
 void eng_shape_copy(struct eng_shape *dst, const struct eng_shape *src)
@@ -1015,6 +884,7 @@ void eng_manifest_free(struct eng_manifest *m)
         }
         free(b->dims);
         free(b->pad_to);
+        free(b->contract.reduce);
     }
     free(m->buffers);
     for (size_t i = 0; i < m->nargs; i++)

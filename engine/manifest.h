@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/contract.h"
 #include "engine/dtype.h"
 
 enum eng_role { ENG_ROLE_INPUT, ENG_ROLE_OUTPUT, ENG_ROLE_SCRATCH };
@@ -90,6 +91,8 @@ struct eng_buffer_spec {
     bool ties_any;
     int ties_in;
     bool nan_never;
+    /* What the op promises about this output (engine/contract.h); outputs only. */
+    struct eng_out_contract contract;
 };
 
 struct eng_arg {
@@ -163,6 +166,9 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
 /* Names of the embedded suites, sorted; malloc'd array of static strings, *n set. */
 const char **eng_manifest_list(size_t *n);
 
+/* True when a source from eng_manifest_source declares its accumulators kl_acc: its reference
+ * can be built wide (the arbiter). */
+bool eng_manifest_uses_acc(const char *source);
 /* The source text of the manifest's kernel file (malloc'd) or NULL with a message. */
 char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen);
 

@@ -58,4 +58,8 @@ bool eng_mp_shapes(struct eng_mparse *p, const struct eng_manifest *m, const cJS
                    const char *key, const char *field, bool named, size_t *n,
                    struct eng_shape **out);
 
+/* Buffer bi's contract (engine/contract.h, engine/manifest_contract.c) from its object it,
+ * once every buffer and parameter is known. */
+bool eng_mp_contract(struct eng_mparse *p, struct eng_manifest *m, const cJSON *it, size_t bi);
+
 #endif

@@ -57,6 +57,7 @@ struct eng_summary {
      * form the database records, and eng_summary_verdict_name() says "inconclusive". */
     bool is_inconclusive;
     int control_checks;   /* checks of control suites ("control": true) that ran */
+    int doubts;           /* checks in doubt: neither passed nor caught anything */
     int false_alarms;     /* of those, the ones that failed, hung or erred: the harness's fault */
     /* (suite, rung) targets that executed no check at all (every one skipped): counted from the
      * run's own verdicts, never from a report file, and never a pass */

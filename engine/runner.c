@@ -359,7 +359,8 @@ static bool check_met(const struct eng_done *d)
                (v == CDB_FAIL && !strcmp(d->p->spec.variant, "buggy"));
     if (d->p->expect_fail)
         return v == CDB_FAIL || v == CDB_HANG || v == CDB_SKIP;
-    return v == CDB_PASS || v == CDB_SKIP;
+    /* an oracle in doubt is not a failure of the kernel (docs/engine.md, "Verdicts") */
+    return v == CDB_PASS || v == CDB_SKIP || v == CDB_DOUBT;
 }
 
 /* What went wrong over a run's checks, for its one verdict. */
@@ -375,6 +376,7 @@ static void tally_checks(const struct run *rn, struct eng_summary *s, struct tal
         enum cdb_verdict v = d->r.verdict;
         if (v == CDB_SKIP)
             s->skipped++;
+        s->doubts += v == CDB_DOUBT;
         /* The sanitizer's checks are beside the rung's, counted in none of its tallies: a
          * hazard on a fixed variant fails the run, one on a buggy variant does not catch it. */
         if (d->p->sanitizer[0]) {
@@ -410,7 +412,7 @@ static void tally_checks(const struct run *rn, struct eng_summary *s, struct tal
         }
         if (d->p->control && v != CDB_SKIP && v != CDB_CANCELLED) {
             s->control_checks++;
-            s->false_alarms += v != CDB_PASS;
+            s->false_alarms += v != CDB_PASS && v != CDB_DOUBT;
         }
     }
 }

@@ -12,6 +12,7 @@ static const char *const names[ENG_VC_COUNT] = {
     [ENG_VC_IDENTICAL_ROWS] = "identical-rows", [ENG_VC_DISTINCT] = "distinct",
     [ENG_VC_NAN_INF] = "nan-inf",             [ENG_VC_DENORMALS] = "denormals",
     [ENG_VC_UNDER_FP8_MIN] = "under-fp8-min", [ENG_VC_MAX_FINITE] = "max-finite",
+    [ENG_VC_LARGE_MEAN] = "large-mean",
 };
 
 const char *eng_vclass_name(enum eng_vclass c)
@@ -30,7 +31,7 @@ int eng_vclass_find(const char *s)
 const char *eng_vclass_list(void)
 {
     return "zero-rows const-rows ties near-ties one-hot peaked identical-rows distinct nan-inf "
-           "denormals under-fp8-min max-finite";
+           "denormals under-fp8-min max-finite large-mean";
 }
 
 bool eng_vclass_applies(enum eng_dtype d)
@@ -231,6 +232,8 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
         if ((x >> 62) & 1u)
             return sgn | (d == ENG_BF16 ? 0x7f7fu : d == ENG_FP8E4M3 ? 0x7eu : f32_bits(FLT_MAX));
         return enc(d, normal(x));
+    case ENG_VC_LARGE_MEAN: /* 128 sigma off zero, in every row and every column */
+        return enc(d, 128.0f + normal(x));
     default:
         return 0;
     }

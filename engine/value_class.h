@@ -32,6 +32,8 @@ enum eng_vclass {
     ENG_VC_DENORMALS,      /* subnormal values of the dtype, both signs */
     ENG_VC_UNDER_FP8_MIN,  /* magnitudes in [2^-10, 2^-9): under fp8 e4m3's smallest subnormal */
     ENG_VC_MAX_FINITE,     /* half the elements +-the dtype's largest finite value */
+    ENG_VC_LARGE_MEAN,     /* N(0, 1) around a common mean of 128: exp past its range without
+                            * the max subtracted, E[x^2] - E[x]^2 cancelling */
     ENG_VC_COUNT
 };
 

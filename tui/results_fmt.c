@@ -9,8 +9,8 @@
 
 const char *tui_verdict_glyph(int v)
 {
-    static const char *const utf8[CDB_VERDICT_COUNT] = {"✓", "✗", "⧗", "!", "-", "⊘", "…", "↯"};
-    static const char *const ascii[CDB_VERDICT_COUNT] = {"+", "x", "H", "!", "-", "c", ".", "i"};
+    static const char *const utf8[CDB_VERDICT_COUNT] = {"✓", "✗", "⧗", "!", "-", "⊘", "…", "↯", "?"};
+    static const char *const ascii[CDB_VERDICT_COUNT] = {"+", "x", "H", "!", "-", "c", ".", "i", "?"};
     if (v < 0 || v >= CDB_VERDICT_COUNT)
         return "?";
     return tui_draw_ascii() ? ascii[v] : utf8[v];
@@ -28,6 +28,7 @@ enum tui_role tui_verdict_role(int v)
     case CDB_CANCELLED:
     case CDB_RUNNING:
     case CDB_INTERRUPTED:
+    case CDB_DOUBT: /* apart from both: neither a pass nor a catch */
         return TUI_ROLE_WARN;
     default:
         return TUI_ROLE_DIM;
@@ -38,7 +39,7 @@ const char *tui_verdict_word(int v, bool zh)
 {
     /* in the order of enum cdb_verdict */
     static const char *const words_zh[] = {"通过", "失败", "挂起", "错误", "跳过", "已取消",
-                                           "运行中", "已中断"};
+                                           "运行中", "已中断", "存疑"};
     _Static_assert(sizeof words_zh / sizeof words_zh[0] == CDB_VERDICT_COUNT,
                    "a Chinese word for every verdict");
     if (v < 0 || v >= CDB_VERDICT_COUNT)
@@ -51,13 +52,14 @@ void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, 
 {
     /* failures first: they are what a person looks for; then the bugs caught as intended */
     enum { CAUGHT = CDB_VERDICT_COUNT };
-    static const int order[] = {CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_CANCELLED, CAUGHT, CDB_SKIP,
-                                CDB_PASS};
-    static const char *const one_en[] = {"passed", "failed", "hung", "error", "skipped",
-                                         "cancelled"};
-    static const char *const many_en[] = {"passed", "failed", "hung", "errors", "skipped",
-                                          "cancelled"};
-    static const char *const zh_w[] = {"通过", "失败", "挂起", "出错", "跳过", "已取消"};
+    static const int order[] = {CDB_FAIL, CDB_HANG, CDB_ERROR, CDB_CANCELLED, CDB_DOUBT, CAUGHT,
+                                CDB_SKIP, CDB_PASS};
+    static const char *const one_en[CDB_VERDICT_COUNT] = {
+        "passed", "failed", "hung", "error", "skipped", "cancelled", [CDB_DOUBT] = "in doubt"};
+    static const char *const many_en[CDB_VERDICT_COUNT] = {
+        "passed", "failed", "hung", "errors", "skipped", "cancelled", [CDB_DOUBT] = "in doubt"};
+    static const char *const zh_w[CDB_VERDICT_COUNT] = {
+        "通过", "失败", "挂起", "出错", "跳过", "已取消", [CDB_DOUBT] = "存疑"};
     size_t o = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof order / sizeof order[0] && o < len; i++) {

@@ -78,6 +78,7 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
         cJSON_AddNumberToObject(rep, "control_checks", s->control_checks);
         cJSON_AddNumberToObject(rep, "false_alarms", s->false_alarms);
     }
+    cJSON_AddNumberToObject(rep, "doubts", s->doubts);
     if (s->escaped[0])
         cJSON_AddStringToObject(rep, "buggy_not_caught", s->escaped);
     if (s->inconclusive[0])

@@ -52,7 +52,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
             errors++;
         else if (!d->met)
             failures++;
-        skipped += d->r.verdict == CDB_SKIP;
+        skipped += d->r.verdict == CDB_SKIP || d->r.verdict == CDB_DOUBT;
         if (!isnan(d->r.t_med_us))
             total += d->r.t_med_us / 1e6;
     }
@@ -74,8 +74,9 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
         fprintf(f, ".%s\" name=\"rung%d.", d->p->label, sp->rung);
         xml_escaped(f, sp->name);
         fprintf(f, "\" time=\"%.6f\">\n", isnan(d->r.t_med_us) ? 0.0 : d->r.t_med_us / 1e6);
-        if (d->r.verdict == CDB_SKIP) {
-            fprintf(f, "      <skipped message=\"");
+        if (d->r.verdict == CDB_SKIP || d->r.verdict == CDB_DOUBT) {
+            /* JUnit has no word for doubt: apart from both failures and passes */
+            fprintf(f, "      <skipped message=\"%s", d->r.verdict == CDB_DOUBT ? "in doubt: " : "");
             xml_escaped(f, d->r.detail);
             fprintf(f, "\"/>\n");
         } else if (!d->met) {

@@ -42,6 +42,7 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
                    ? "  (FALSE ALARM: a control suite's variants are all correct)"
                : d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
                    ? "  (expected)"
+               : d->r.verdict == CDB_DOUBT ? "  (IN DOUBT: the oracle, not the kernel; not a catch)"
                    : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
                    : d->met                                       ? ""
                                                                   : "  (UNEXPECTED)");
@@ -73,6 +74,10 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
            s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    if (s->doubts)
+        printf("in doubt: %d checks: an oracle could not vouch either way (the reference breaks its "
+               "own bound, or only rows past the contract's domain differ); none counts as a catch "
+               "or a failure\n", s->doubts);
     if (s->false_alarms)
         printf("control suite: %d of %d checks failed although every variant is correct: false "
                "alarms of the harness (check the tolerance, the inputs, the device)\n",

@@ -25,6 +25,13 @@ check bad_dtype.json 'buffers[0].dtype: expected one of f32 bf16 fp8e4m3 i32 u32
 check unknown_name.json "launch.grid[0]: expected an expression over the parameters: unknown name 'Q'"
 check no_variants.json 'variants: expected an object'
 check no_output.json 'buffers: expected at least one buffer with "role": "output"'
+# an output's contract (docs/engine.md, "Contracts, bounds and doubt")
+check contract_kind.json 'buffers[1].kind: expected one of elementwise sum normalized selection quantized, got "mean"'
+check contract_input.json 'buffers[0].nonfinite: expected only on a buffer whose role is "output"'
+check contract_reduce.json "buffers[1].reduce: expected an expression over the parameters: unknown name 'K'"
+check contract_nan_pick.json 'buffers[1].nan_pick: expected only on an index output (i32 or u32)'
+check contract_int_kind.json 'buffers[1].kind: expected "selection" on an integer output, got "sum"'
+check contract_domain.json 'buffers[1].domain: expected'
 check misspelt.json 'tolerence: unknown field'
 check bad_rung.json 'rungs.9: expected a rung number from 1 to 8'
 check bad_expr.json "launch.grid[0]: expected an expression over the parameters: expected ')'"

@@ -72,8 +72,12 @@ static void print_help(void)
            "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
            "  --no-progress                no progress bar on stderr\n\n"
            "%s\n"
-           "exit status: 0 every expectation met (buggy caught, fixed and baselines pass),\n"
-           "1 an expectation not met or the run inconclusive (the checks that reach the bug\n"
+           "verdicts: pass, fail, hang, error, skip, and doubt: an oracle could not vouch\n"
+           "either way (the reference breaks its own error bound, or only rows past the\n"
+           "output's declared domain differ); doubt is never a catch and never a failure\n"
+           "exit status: 0 every expectation met (buggy caught, fixed and baselines pass or\n"
+           "are in doubt), 1 an expectation not met (a buggy variant whose checks only\n"
+           "doubt is not caught) or the run inconclusive (the checks that reach the bug\n"
            "were skipped here), 2 usage or setup error\n", run_e2e_help);
 }
 

@@ -122,7 +122,7 @@ static int verdict_rank(int v)
 {
     static const int rank[CDB_VERDICT_COUNT] = {
         [CDB_FAIL] = 0, [CDB_HANG] = 1, [CDB_ERROR] = 2, [CDB_CANCELLED] = 3,
-        [CDB_RUNNING] = 4, [CDB_SKIP] = 5, [CDB_PASS] = 6};
+        [CDB_RUNNING] = 4, [CDB_DOUBT] = 4, [CDB_SKIP] = 5, [CDB_PASS] = 6};
     return v >= 0 && v < CDB_VERDICT_COUNT ? rank[v] : 7;
 }
 
@@ -756,7 +756,8 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_VERDICT:
-        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_VERDICT_COUNT ? -1 : s->verdict + 1;
+        /* a run's own verdict is never doubt (only checks are): the cycle stops before it */
+        s->verdict = s->verdict < 0 ? 0 : s->verdict + 1 >= CDB_DOUBT ? -1 : s->verdict + 1;
         tui_list_first(l);
         apply_filters(app, s);
         return TUI_R_DRAW;

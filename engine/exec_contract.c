@@ -1,0 +1,428 @@
+/* The contract judge (engine/exec_internal.h, docs/engine.md "Contracts, bounds and doubt"): an
+ * output the device compare found different from the reference, or whose inputs hold values
+ * its contract speaks about, is read back and judged element by element on the host:
+ *
+ * - a row whose inputs hold NaN/Inf, or values beyond the contract's domain, is judged by the
+ *   "nonfinite" rule alone (poison, finite, masked, any), never by bit equality with a reference
+ *   that chose one of several right answers;
+ * - every other element must be within the bound of engine/contract.h; one that is not is
+ *   judged against the wide arbiter: it passes when it is within the bound of the arbiter's
+ *   value plus twice the reference's own largest error there (FlashAttention's yardstick), is
+ *   in doubt when the reference breaks its own bound there and the kernel is within ten times
+ *   the reference's error, and fails otherwise;
+ * - an index output with a "nan_pick" rule is judged by properties in rows that hold NaN.
+ *
+ * Read back only when needed: a check whose outputs agree with the reference costs nothing. */
+#include "engine/exec_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "engine/value_class.h"
+
+enum { ROW_PLAIN, ROW_BEYOND_DOMAIN, ROW_NONFINITE };
+
+struct tally {
+    uint64_t n, first;
+    double kernel_err, bound, ref_err; /* at the worst element */
+};
+
+static void tally_add(struct tally *t, uint64_t i, double kerr, double bound, double rerr)
+{
+    if (!t->n || i < t->first)
+        t->first = i;
+    if (!t->n || !(kerr - bound <= t->kernel_err - t->bound)) {
+        t->kernel_err = kerr;
+        t->bound = bound;
+        t->ref_err = rerr;
+    }
+    t->n++;
+}
+
+static double reduce_len(const struct eng_inst *in,
+                         const struct eng_out_contract *c)
+{
+    int64_t n = 1;
+    char err[128];
+    if (c->reduce && eng_values_eval(&in->v, c->reduce, &n, err, sizeof err) != 0)
+        n = 1;
+    return n < 1 ? 1.0 : (double)n;
+}
+
+/* Per row of output b (rows of its last dimension, padded): ROW_NONFINITE when an input the
+ * row depends on holds NaN/Inf, ROW_BEYOND_DOMAIN when one holds a magnitude past domain. An
+ * input with as many rows as the output is taken row for row; any other input (a reduction
+ * over rows, a shared operand) reaches every row. NULL when no row is special. */
+static unsigned char *special_rows(const struct eng_exec *e, const struct eng_inst *in,
+                                   uint64_t rows, double domain)
+{
+    unsigned char *mark = NULL, whole = ROW_PLAIN;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        const struct eng_buffer_spec *bi = &e->m->buffers[i];
+        if (bi->role != ENG_ROLE_INPUT || !eng_vclass_applies(bi->dtype) || !e->host_in ||
+            !e->host_in[i])
+            continue;
+        uint64_t len, stride;
+        eng_exec_rows(e, in, i, &len, &stride);
+        uint64_t irows = stride ? in->var[i].padded_elems / stride : 0;
+        for (uint64_t r = 0; r < irows; r++) {
+            unsigned char f = ROW_PLAIN;
+            for (uint64_t k = 0; k < len && f != ROW_NONFINITE; k++) {
+                double x = eng_dtype_value(bi->dtype, e->host_in[i], r * stride + k);
+                f = !isfinite(x) ? ROW_NONFINITE : fabs(x) > domain ? ROW_BEYOND_DOMAIN : f;
+            }
+            if (f == ROW_PLAIN)
+                continue;
+            if (irows == rows) {
+                if (!mark)
+                    mark = xcalloc(rows ? rows : 1, 1);
+                mark[r] = f > mark[r] ? f : mark[r];
+            } else {
+                whole = f > whole ? f : whole;
+            }
+        }
+    }
+    if (whole != ROW_PLAIN) {
+        if (!mark)
+            mark = xcalloc(rows ? rows : 1, 1);
+        for (uint64_t r = 0; r < rows; r++)
+            mark[r] = whole > mark[r] ? whole : mark[r];
+    }
+    return mark;
+}
+
+bool eng_exec_judge_wanted(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t w0)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    if (in->sampled)
+        return false;
+    if (!eng_vclass_applies(bs->dtype))
+        return !bs->ties_any && bs->contract.nan_pick != ENG_PICK_UNSET &&
+               !eng_exec_inputs_finite(e, in);
+    if (w0)
+        return true;
+    if (!bs->contract.declared || bs->contract.nonfinite == ENG_NF_POISON ||
+        bs->contract.nonfinite == ENG_NF_ANY)
+        return false; /* poison and any only relax: agreement with the reference already holds */
+    return !eng_exec_inputs_finite(e, in) || bs->contract.domain > 0;
+}
+
+/* Does a row's element keep the "nonfinite" rule? */
+static bool rule_kept(enum eng_nonfinite rule, double o)
+{
+    switch (rule) {
+    case ENG_NF_FINITE: return isfinite(o);
+    case ENG_NF_MASKED: return fabs(o) <= 0;
+    default: return true;
+    }
+}
+
+static bool same_nonfinite(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || (isinf(a) && isinf(b) && signbit(a) == signbit(b));
+}
+
+/* One float output's judgement, filled by the passes below and told by note_float. */
+struct float_judgement {
+    const struct eng_buffer_spec *bs;
+    enum eng_dtype dt;
+    double n, domain;
+    uint64_t len, stride, rows, elems;
+    unsigned char *special;  /* per row, or NULL */
+    double *row_scale;       /* per row: the largest finite |reference| */
+    unsigned char *cand;     /* per element: beyond the bound of the reference */
+    uint64_t ncand;
+    struct tally rule, beyond, fail, doubt;
+    uint64_t fail_nonfinite;  /* of the failures: NaN/Inf where the reference is finite */
+    double ref_err;          /* the reference's largest error against the arbiter (finite rows) */
+};
+
+static double bound_at(const struct eng_exec *e, const struct float_judgement *fj, double ref,
+                       uint64_t row)
+{
+    return eng_contract_bound(&fj->bs->contract, fj->dt, fj->n, ref, fj->row_scale[row],
+                              e->m->tol_abs, e->m->tol_rel);
+}
+
+/* Pass 1: special rows by their rule; plain elements against the reference's bound. */
+static void judge_against_reference(const struct eng_exec *e, const struct eng_judge *j, size_t b,
+                                    struct float_judgement *fj)
+{
+    const struct eng_out_contract *c = &fj->bs->contract;
+    for (uint64_t r = 0; r < fj->rows; r++) {
+        double sc = 0;
+        for (uint64_t k = 0; k < fj->stride; k++) {
+            double f = eng_dtype_value(fj->dt, j->ref[b], r * fj->stride + k);
+            sc = isfinite(f) && fabs(f) > sc ? fabs(f) : sc;
+        }
+        fj->row_scale[r] = sc;
+    }
+    for (uint64_t i = 0; i < fj->elems; i++) {
+        uint64_t r = fj->stride ? i / fj->stride : 0;
+        double o = eng_dtype_value(fj->dt, j->var[b], i), f = eng_dtype_value(fj->dt, j->ref[b], i);
+        unsigned char sp = fj->special && r < fj->rows ? fj->special[r] : ROW_PLAIN;
+        double bound = r < fj->rows ? bound_at(e, fj, f, r) : e->m->tol_abs;
+        bool agrees = same_nonfinite(o, f) || (isfinite(o) && isfinite(f) && fabs(o - f) <= bound);
+        if (sp != ROW_PLAIN) {
+            if (c->nonfinite == ENG_NF_ANY)
+                continue;
+            if (!rule_kept(c->nonfinite, o))
+                tally_add(&fj->rule, i, fabs(o), 0, NAN);
+            else if (sp == ROW_BEYOND_DOMAIN && isfinite(o) && isfinite(f) && !agrees) {
+                fj->cand[i] = 2; /* the arbiter may still clear it; else in doubt */
+                fj->ncand++;
+            }
+            continue;
+        }
+        if (!agrees) {
+            fj->cand[i] = 1;
+            fj->ncand++;
+        }
+    }
+}
+
+/* Pass 2: the elements beyond the reference's bound, against the arbiter. */
+static void judge_against_arbiter(const struct eng_exec *e, const struct eng_judge *j, size_t b,
+                                  struct float_judgement *fj)
+{
+    const void *arb = j->arb ? j->arb[b] : NULL;
+    fj->ref_err = 0;
+    for (uint64_t i = 0; arb && i < fj->elems; i++) {
+        uint64_t r = fj->stride ? i / fj->stride : 0;
+        if (fj->special && r < fj->rows && fj->special[r] == ROW_NONFINITE)
+            continue;
+        double f = eng_dtype_value(fj->dt, j->ref[b], i), a = eng_dtype_value(fj->dt, arb, i);
+        if (isfinite(f) && isfinite(a) && fabs(f - a) > fj->ref_err)
+            fj->ref_err = fabs(f - a);
+    }
+    for (uint64_t i = 0; i < fj->elems; i++) {
+        if (!fj->cand[i])
+            continue;
+        uint64_t r = fj->stride ? i / fj->stride : 0;
+        double o = eng_dtype_value(fj->dt, j->var[b], i), f = eng_dtype_value(fj->dt, j->ref[b], i);
+        double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;
+        if (!arb) {
+            tally_add(fj->cand[i] == 2 ? &fj->beyond : &fj->fail, i, kerr,
+                      r < fj->rows ? bound_at(e, fj, f, r) : 0, NAN);
+            fj->fail_nonfinite += fj->cand[i] == 1 && !isfinite(o) && isfinite(f);
+            continue;
+        }
+        double a = eng_dtype_value(fj->dt, arb, i);
+        double bound = r < fj->rows ? bound_at(e, fj, a, r) : e->m->tol_abs;
+        double ak = same_nonfinite(o, a) ? 0 : isfinite(o) && isfinite(a) ? fabs(o - a) : (double)INFINITY;
+        double ar = same_nonfinite(f, a) ? 0 : isfinite(f) && isfinite(a) ? fabs(f - a) : (double)INFINITY;
+        if (ak <= bound + 2 * fj->ref_err)
+            continue; /* as close to the truth as the reference is, or closer */
+        if (fj->cand[i] == 2) { /* past the domain: the contract promises nothing to fail */
+            tally_add(&fj->beyond, i, ak, bound, ar);
+            continue;
+        }
+        /* the reference broke its own bound here: in doubt, unless the kernel is an order of
+         * magnitude further off than even that reference */
+        if (ar > bound && isfinite(o) && ak <= 10 * ar)
+            tally_add(&fj->doubt, i, ak, bound, ar);
+        else {
+            tally_add(&fj->fail, i, ak, bound, ar);
+            fj->fail_nonfinite += !isfinite(o) && isfinite(f);
+        }
+    }
+}
+
+/* The contract as the findings quote it: "sum, reduce 64, acc f32". */
+static void contract_words(const struct float_judgement *fj, char *out, size_t n)
+{
+    const struct eng_out_contract *c = &fj->bs->contract;
+    snprintf(out, n, "%s, reduce %.0f, acc %s%s", eng_kind_name(c->kind), fj->n,
+             c->acc_f64 ? "f64" : c->acc == ENG_BF16 ? "bf16" : "f32",
+             c->declared ? "" : "; the default contract");
+}
+
+static void note_float(struct eng_exec *e, const struct eng_inst *in, const struct eng_judge *j,
+                       size_t b, const char *pre, const struct float_judgement *fj)
+{
+    const char *bn = fj->bs->name;
+    char at[96], words[96];
+    contract_words(fj, words, sizeof words);
+    if (fj->rule.n) {
+        eng_exec_coords(e, in, b, fj->rule.first, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu elements break \"nonfinite\": \"%s\" in rows whose inputs hold "
+                      "NaN/Inf or magnitudes past the domain %.3g (first at %s)", pre, bn,
+                      (unsigned long long)fj->rule.n, eng_nonfinite_name(fj->bs->contract.nonfinite),
+                      fj->domain, at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)fj->rule.first, (int64_t)fj->rule.n, NAN);
+    }
+    if (fj->fail.n) {
+        eng_exec_coords(e, in, b, fj->fail.first, at, sizeof at);
+        char arb[480];
+        if (j->arb)
+            snprintf(arb, sizeof arb, "against the arbiter: kernel error %.3g, bound %.3g, reference "
+                     "error %.3g there (%.3g at most)", fj->fail.kernel_err, fj->fail.bound,
+                     fj->fail.ref_err, fj->ref_err);
+        else
+            snprintf(arb, sizeof arb, "kernel error %.3g against the reference, bound %.3g; %s",
+                     fj->fail.kernel_err, fj->fail.bound, j->arb_why);
+        char nonfin[64] = "", inputs[320];
+        if (fj->fail_nonfinite)
+            snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
+                     (unsigned long long)fj->fail_nonfinite);
+        eng_exec_inputs_at(e, in, b, fj->fail.first, inputs, sizeof inputs);
+        eng_exec_note(e, "%s%s: %llu of %llu elements differ from the reference beyond the bound "
+                      "(first at %s; %s): %s%s%s", pre, bn, (unsigned long long)fj->fail.n,
+                      (unsigned long long)fj->elems, at, words, arb, nonfin, inputs);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)fj->fail.first, (int64_t)fj->fail.n, fj->fail.kernel_err);
+    }
+    if (fj->doubt.n) {
+        eng_exec_coords(e, in, b, fj->doubt.first, at, sizeof at);
+        eng_exec_note(e, "%s%s: in doubt: %llu elements where the reference breaks its own bound "
+                      "against the arbiter (first at %s; %s): kernel error %.3g, reference error "
+                      "%.3g, bound %.3g", pre, bn, (unsigned long long)fj->doubt.n, at, words,
+                      fj->doubt.kernel_err, fj->doubt.ref_err, fj->doubt.bound);
+        e->doubt = true;
+    }
+    if (fj->beyond.n) {
+        eng_exec_coords(e, in, b, fj->beyond.first, at, sizeof at);
+        eng_exec_note(e, "%s%s: in doubt: %llu elements differ from the reference only in rows whose "
+                      "inputs pass the domain %.3g (first at %s): kernel error %.3g, bound %.3g",
+                      pre, bn, (unsigned long long)fj->beyond.n, fj->domain, at,
+                      fj->beyond.kernel_err, fj->beyond.bound);
+        e->doubt = true;
+    }
+}
+
+static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
+                       const char *pre, struct eng_stream *s)
+{
+    struct float_judgement fj = {.bs = &e->m->buffers[b], .dt = e->m->buffers[b].dtype};
+    fj.n = reduce_len(in, &fj.bs->contract);
+    fj.domain = eng_contract_domain(&fj.bs->contract, fj.n);
+    eng_exec_rows(e, in, b, &fj.len, &fj.stride);
+    fj.elems = in->var[b].padded_elems;
+    fj.rows = fj.stride ? fj.elems / fj.stride : 0;
+    ENG_TRY(eng_exec_judge_read(e, in, j, b, s));
+    fj.special = special_rows(e, in, fj.rows, fj.domain);
+    fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
+    fj.cand = xcalloc(fj.elems + 1, 1);
+    judge_against_reference(e, j, b, &fj);
+    int rc = fj.ncand ? eng_exec_arbiter(e, in, j, s) : 0;
+    if (rc == 0) {
+        judge_against_arbiter(e, j, b, &fj);
+        note_float(e, in, j, b, pre, &fj);
+        if (!fj.rule.n && !fj.fail.n)
+            eng_exec_record_bad(e, -1, 0, fj.doubt.n ? fj.doubt.kernel_err : 0);
+    }
+    free(fj.special);
+    free(fj.row_scale);
+    free(fj.cand);
+    return rc;
+}
+
+/* The input whose values an index output picks from: "ties_in", else the first float input
+ * made on the host with as many rows as the output. -1: none. */
+static int picked_input(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t rows)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    if (bs->ties_in >= 0)
+        return bs->ties_in;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        uint64_t len, stride;
+        if (e->m->buffers[i].role != ENG_ROLE_INPUT || !eng_vclass_applies(e->m->buffers[i].dtype) ||
+            !e->host_in || !e->host_in[i])
+            continue;
+        eng_exec_rows(e, in, i, &len, &stride);
+        if (stride && in->var[i].padded_elems / stride == rows)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Row r of picks p[0..k) over values x[0..len): does it keep the NaN rule? By properties, as
+ * nvFuser checks top-k: NaN picks first ("largest") or never, then distinct non-NaN picks in
+ * order, none beaten by a value left out. */
+static bool picks_keep_rule(enum eng_nan_pick rule, const int64_t *p, uint64_t k, const double *x,
+                            uint64_t len)
+{
+    uint64_t nan = 0, q = 0;
+    for (uint64_t c = 0; c < len; c++)
+        nan += isnan(x[c]);
+    uint64_t want_nan = rule == ENG_PICK_LARGEST ? (nan < k ? nan : k) : 0;
+    for (; q < want_nan; q++)
+        if (p[q] < 0 || (uint64_t)p[q] >= len || !isnan(x[p[q]]))
+            return false;
+    uint64_t avail = len - nan, upto = q + avail < k ? q + avail : k;
+    double least = (double)INFINITY;
+    for (; q < upto; q++) {
+        if (p[q] < 0 || (uint64_t)p[q] >= len || isnan(x[p[q]]) || x[p[q]] > least)
+            return false;
+        for (uint64_t o = 0; o < q; o++)
+            if (p[o] == p[q])
+                return false;
+        least = x[p[q]];
+    }
+    for (uint64_t c = 0; c < len && upto > want_nan; c++) {
+        bool taken = false;
+        for (uint64_t o = 0; o < upto && !taken; o++)
+            taken = p[o] == (int64_t)c;
+        if (!taken && !isnan(x[c]) && x[c] > least)
+            return false;
+    }
+    return true;
+}
+
+static int judge_index(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
+                       const char *pre, struct eng_stream *s)
+{
+    const struct eng_buffer_spec *bs = &e->m->buffers[b];
+    uint64_t k, kstride;
+    eng_exec_rows(e, in, b, &k, &kstride);
+    if (bs->ndims == 1)
+        k = kstride = 1;
+    uint64_t rows = kstride ? in->var[b].padded_elems / kstride : 0;
+    int src = picked_input(e, in, b, rows);
+    ENG_TRY(eng_exec_judge_read(e, in, j, b, s));
+    uint64_t len = 0, stride = 0, rule_bad = 0, differ = 0, first = UINT64_MAX;
+    if (src >= 0)
+        eng_exec_rows(e, in, (size_t)src, &len, &stride);
+    int64_t *p = xcalloc(k + 1, sizeof *p);
+    double *x = xcalloc(len + 1, sizeof *x);
+    for (uint64_t r = 0; r < rows; r++) {
+        bool nan = false;
+        for (uint64_t c = 0; src >= 0 && c < len; c++)
+            nan |= isnan(x[c] = eng_dtype_value(e->m->buffers[src].dtype, e->host_in[src], r * stride + c));
+        for (uint64_t q = 0; q < k; q++) {
+            p[q] = (int64_t)eng_dtype_value(bs->dtype, j->var[b], r * kstride + q);
+            if (!nan && p[q] != (int64_t)eng_dtype_value(bs->dtype, j->ref[b], r * kstride + q)) {
+                differ++;
+                first = r * kstride + q < first ? r * kstride + q : first;
+            }
+        }
+        if (nan && !picks_keep_rule(bs->contract.nan_pick, p, k, x, len)) {
+            rule_bad++;
+            first = r * kstride < first ? r * kstride : first;
+        }
+    }
+    free(p);
+    free(x);
+    if (rule_bad || differ) {
+        char at[96];
+        eng_exec_coords(e, in, b, first, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu picks differ from the reference in rows without NaN and %llu "
+                      "rows with NaN break \"nan_pick\": \"%s\" (first at %s)", pre, bs->name,
+                      (unsigned long long)differ, (unsigned long long)rule_bad,
+                      bs->contract.nan_pick == ENG_PICK_LARGEST ? "largest" : "never", at);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)first, (int64_t)(differ + rule_bad), NAN);
+    }
+    return 0;
+}
+
+int eng_exec_judge(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
+                   const char *pre, struct eng_stream *s)
+{
+    return eng_vclass_applies(e->m->buffers[b].dtype) ? judge_float(e, in, j, b, pre, s)
+                                                      : judge_index(e, in, j, b, pre, s);
+}
