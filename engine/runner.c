@@ -578,6 +578,43 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
     return rc;
 }
 
+/* Each suite source of the plan compiled once before the first check (a worker's build job):
+ * a source that does not compile is one setup error naming its first error and line, instead
+ * of the same compiler log once per check. 0, or -1 with that error in err. What the build
+ * cannot judge (no answer, a prebuilt code object, a source compiled per shape) is left to the
+ * checks. Not under the vendor's sanitizer, whose logs are the checks'. */
+static int build_sources(struct run *rn, const struct eng_planned *plan, size_t nplan, char *err,
+                         size_t errlen)
+{
+    for (size_t i = 0; i < nplan && !rn->under_tool && !eng_cancelled(); i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(plan[k].spec.suite, plan[i].spec.suite) == 0;
+        if (seen)
+            continue;
+        char *spec = eng_check_spec_json(&plan[i].spec);
+        char *job = xasprintf("{\"job\":\"build\",\"spec\":%s}", spec);
+        free(spec);
+        struct eng_worker_result w;
+        char werr[512];
+        int rc = worker_job(rn, 0, job, SETUP_LIMIT_S, SETUP_LIMIT_S, &w, werr, sizeof werr);
+        free(job);
+        if (rc != 0)
+            continue;
+        cJSON *j = w.answer ? cJSON_Parse(w.answer) : NULL;
+        const cJSON *why = j ? cJSON_GetObjectItemCaseSensitive(j, "why") : NULL;
+        bool broken = j && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(j, "built")) &&
+                      cJSON_IsString(why);
+        if (broken)
+            snprintf(err, errlen, "suite %s: %s", plan[i].suite_name, why->valuestring);
+        cJSON_Delete(j);
+        eng_worker_result_free(&w);
+        if (broken)
+            return -1;
+    }
+    return 0;
+}
+
 /* One planned check, told to every reporter before and after; cancelled without running once
  * the run is interrupted. */
 static void run_planned(struct run *rn, struct eng_reporter **reps, struct eng_planned *p)
@@ -679,6 +716,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
             goto setup_error;
     }
     if (plan_all(&rn, backend, ms, targets, ntargets, &plan, &nplan, err, sizeof err) != 0 ||
+        (!rn.own && build_sources(&rn, plan, nplan, err, sizeof err) != 0) ||
         !(reps = o->open_reports(o, err, sizeof err)))
         goto setup_error;
 
