@@ -1,5 +1,9 @@
 /* JUnit XML (`kladder run --junit FILE`), for CI systems: one testcase per check, one that
- * fails when a buggy variant escaped its rung and one that fails when no check executed. Written atomically when the run ends. */
+ * fails when a buggy variant escaped its rung and one that fails when no check executed. Written
+ * atomically when the run ends. It tells the run's story: a testcase fails exactly where the
+ * text report says UNEXPECTED, so a run that exits 0 has no failure here. A buggy check that did
+ * not reach the bug passes ("not reached here"); a bug no check of its rung reached fails
+ * buggy-variants-caught. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,8 +88,9 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
             xml_escaped(f, d->r.detail);
             fprintf(f, "</%s>\n", d->r.verdict == CDB_ERROR ? "error" : "failure");
         }
-        fprintf(f, "      <system-out>verdict: %s, expected: %s; ", cdb_verdict_name(d->r.verdict),
-                d->p->expect_fail ? "fail" : "pass");
+        fprintf(f, "      <system-out>verdict: %s, expected: %s%s; ", cdb_verdict_name(d->r.verdict),
+                d->p->expect_fail ? "fail" : "pass",
+                d->p->expect_fail && d->r.verdict == CDB_PASS ? " (not reached here)" : "");
         xml_escaped(f, d->r.shape);
         fprintf(f, "; ");
         xml_escaped(f, d->r.detail);
