@@ -75,8 +75,19 @@ int cmp_bar_eighths(double ratio, int half)
 void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, const char *name_b,
                    bool ascii, bool zh, char *buf, size_t len)
 {
-    if (!s->with_ratio || !isfinite(s->geomean_ratio)) {
+    if (!s->with_ratio) {
         snprintf(buf, len, "%s", zh ? "没有两方都有时间的检查" : "no check has times on both sides");
+        return;
+    }
+    /* rows timed once say nothing of noise: no headline from them, however far apart */
+    if (!s->judged || !isfinite(s->geomean_ratio)) {
+        if (zh)
+            snprintf(buf, len, "没有可判断的行：两方都有时间的 %d 行中，没有一行每方重复 %d 次",
+                     s->with_ratio, CDB_CMP_MIN_REPEATS);
+        else
+            snprintf(buf, len, "no row judged: none of the %d row%s timed on both sides has %d "
+                     "repeats a side", s->with_ratio, s->with_ratio == 1 ? "" : "s",
+                     CDB_CMP_MIN_REPEATS);
         return;
     }
     char r[48];
@@ -87,17 +98,17 @@ void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, cons
     const char *fast = b_faster ? name_b : name_a, *slow = b_faster ? name_a : name_b;
     const char *fl = b_faster ? "B" : "A", *sl = b_faster ? "A" : "B";
     if (zh && same)
-        snprintf(buf, len, "A（%s）与 B（%s）速度相同（%d 项检查的几何平均）", name_a, name_b,
-                 s->with_ratio);
+        snprintf(buf, len, "A（%s）与 B（%s）速度相同（已判断的 %d 行的几何平均）", name_a, name_b,
+                 s->judged);
     else if (zh)
-        snprintf(buf, len, "%s（%s）比 %s（%s）快 %s（%d 项检查的几何平均）", fl, fast, sl, slow, r,
-                 s->with_ratio);
+        snprintf(buf, len, "%s（%s）比 %s（%s）快 %s（已判断的 %d 行的几何平均）", fl, fast, sl, slow,
+                 r, s->judged);
     else if (same)
-        snprintf(buf, len, "A (%s) and B (%s) run at the same speed, geometric mean over %d check%s",
-                 name_a, name_b, s->with_ratio, s->with_ratio == 1 ? "" : "s");
+        snprintf(buf, len, "A (%s) and B (%s) run at the same speed, geometric mean over %d row%s "
+                 "judged", name_a, name_b, s->judged, s->judged == 1 ? "" : "s");
     else
-        snprintf(buf, len, "%s (%s) is %s faster than %s (%s), geometric mean over %d check%s", fl,
-                 fast, r, sl, slow, s->with_ratio, s->with_ratio == 1 ? "" : "s");
+        snprintf(buf, len, "%s (%s) is %s faster than %s (%s), geometric mean over %d row%s judged",
+                 fl, fast, r, sl, slow, s->judged, s->judged == 1 ? "" : "s");
 }
 
 void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len)
@@ -107,10 +118,11 @@ void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len
     switch (r->timing) {
     case CDB_TIMING_FLAGGED:
         if (m >= CDB_CMP_LARGE && zh)
-            snprintf(buf, len, "! 相差 %.0f× 以上：不论重复几次都标记", CDB_CMP_LARGE);
+            snprintf(buf, len, "! 相差 %.0f× 以上：不论区间都标记，重复 %d 与 %d 次", CDB_CMP_LARGE,
+                     r->a.repeats, r->b.repeats);
         else if (m >= CDB_CMP_LARGE)
-            snprintf(buf, len, "! %.0fx or more apart: flagged whatever the repeats",
-                     CDB_CMP_LARGE);
+            snprintf(buf, len, "! %.0fx or more apart: flagged whatever the spreads, %d and %d "
+                     "repeats", CDB_CMP_LARGE, r->a.repeats, r->b.repeats);
         else if (zh)
             snprintf(buf, len, "! 区间不重叠，超过 %.0f%%，重复 %d 与 %d 次", CDB_CMP_NOISE * 100,
                      r->a.repeats, r->b.repeats);

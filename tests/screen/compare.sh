@@ -79,7 +79,7 @@ read -r flagged noise few differ gm < <(python3 -c "
 import json,sys; d=json.load(open('$json')); s=d['summary']
 print(s['flagged'], s['noise'], s['few_repeats'], s['differing_verdicts'], '%.2f' % (1 / s['geomean_ratio']))")
 tap_check "the summary names the faster side as kladder compare does (${gm}×)" \
-    grep -q "^ B (h200) is ${gm}× faster than A (cpubox), geometric mean over 18 checks" "$f"
+    grep -q "^ B (h200) is ${gm}× faster than A (cpubox), geometric mean over 18 rows judged" "$f"
 tap_check "the counts match kladder compare --json (! $flagged, ~ $noise, ? $few, ≠ $differ)" \
     grep -q "^ 18 rows · ! $flagged flagged · ~ $noise within noise · ? $few not judged · ≠ $differ verdicts differ · only A 0 · only B 0" "$f"
 tap_check "12 ratios flagged, 6 within noise (same speed)" \

@@ -56,15 +56,19 @@ static void test_speed_sentence(void **state)
 {
     (void)state;
     char b[256];
-    struct cdb_compare_summary s = {.geomean_ratio = 1.0 / 495, .with_ratio = 54};
+    struct cdb_compare_summary s = {.geomean_ratio = 1.0 / 495, .with_ratio = 114, .judged = 54};
     cmp_fmt_speed(&s, "local", "h200", false, false, b, sizeof b);
-    assert_string_equal(b, "B (h200) is 495× faster than A (local), geometric mean over 54 checks");
+    assert_string_equal(b, "B (h200) is 495× faster than A (local), geometric mean over 54 rows judged");
     s.geomean_ratio = 2.5;
     cmp_fmt_speed(&s, "local", "h200", false, false, b, sizeof b);
-    assert_string_equal(b, "A (local) is 2.50× faster than B (h200), geometric mean over 54 checks");
+    assert_string_equal(b, "A (local) is 2.50× faster than B (h200), geometric mean over 54 rows judged");
     s.geomean_ratio = 0.998;
     cmp_fmt_speed(&s, "x", "y", false, false, b, sizeof b);
-    assert_string_equal(b, "A (x) and B (y) run at the same speed, geometric mean over 54 checks");
+    assert_string_equal(b, "A (x) and B (y) run at the same speed, geometric mean over 54 rows judged");
+    /* rows timed once make no headline, however far apart */
+    s.judged = 0, s.geomean_ratio = NAN;
+    cmp_fmt_speed(&s, "x", "y", false, false, b, sizeof b);
+    assert_string_equal(b, "no row judged: none of the 114 rows timed on both sides has 3 repeats a side");
     s.with_ratio = 0;
     cmp_fmt_speed(&s, "x", "y", false, false, b, sizeof b);
     assert_string_equal(b, "no check has times on both sides");
@@ -79,9 +83,9 @@ static void test_explain(void **state)
     r.a.repeats = 1, r.b.repeats = 5;
     cmp_explain(&r, false, b, sizeof b);
     assert_string_equal(b, "? not judged: A has 1 repeat, B 5 (3 needed on each side)");
-    r.timing = CDB_TIMING_FLAGGED, r.ratio = 1.0 / 450;
+    r.timing = CDB_TIMING_FLAGGED, r.ratio = 1.0 / 450, r.a.repeats = 3;
     cmp_explain(&r, false, b, sizeof b);
-    assert_string_equal(b, "! 4x or more apart: flagged whatever the repeats");
+    assert_string_equal(b, "! 4x or more apart: flagged whatever the spreads, 3 and 5 repeats");
     r.ratio = 1.2, r.a.repeats = 20, r.b.repeats = 10;
     cmp_explain(&r, false, b, sizeof b);
     assert_string_equal(b, "! spreads apart and beyond 5%, 20 and 10 repeats");

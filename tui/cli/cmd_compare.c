@@ -30,10 +30,11 @@ static void print_help(void)
            "magnitude and a direction (450x faster, 1.30x slower).\n\n"
            "Marks (the Compare view uses the same ones):\n"
            "  ≠ (# in ASCII)  the verdicts differ: both ran, neither skipped\n"
-           "  !  a real timing difference: %d+ repeats on each side, [min, max] spreads apart\n"
-           "     and more than %.0f%% apart, or %.0fx or more either way whatever the repeats\n"
+           "  !  a real timing difference: %d+ repeats on each side, and [min, max] spreads\n"
+           "     apart and more than %.0f%% apart, or %.0fx or more either way\n"
            "  ~  within noise\n"
-           "  ?  not judged: fewer than %d repeats on a side (one launch says nothing of noise)\n"
+           "  ?  not judged: fewer than %d repeats on a side (one launch says nothing of noise,\n"
+           "     however far apart); such rows are not in the summary's mean either\n"
            "Verdicts: 'skip' ran and chose not to judge; 'not run' has no result on that side.\n"
            "The bars show log10 of the ratio: to the right of '|' when B is slower, to the\n"
            "left when B is faster; each half is %d decades.\n\n"
@@ -248,9 +249,10 @@ static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
     else
         cJSON_AddNullToObject(sum, "geomean_ratio");
     cJSON_AddNumberToObject(sum, "with_ratio", s->with_ratio);
-    if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio < 1)
+    cJSON_AddNumberToObject(sum, "judged", s->judged); /* the rows the mean is over */
+    if (s->judged && isfinite(s->geomean_ratio) && s->geomean_ratio < 1)
         cJSON_AddStringToObject(sum, "faster", "B");
-    else if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio > 1)
+    else if (s->judged && isfinite(s->geomean_ratio) && s->geomean_ratio > 1)
         cJSON_AddStringToObject(sum, "faster", "A");
     else
         cJSON_AddNullToObject(sum, "faster");

@@ -106,13 +106,14 @@ static void build_glossary(struct tui_app *app, struct tui_doc *d, int width)
           tui_tr(app, "Compare: the two sides' verdicts differ (both ran, neither skipped)",
                  "对比：两方的判定不同（两方都运行了，都没有跳过）"));
     entry(d, width, "!",
-          tui_tr(app, "Compare: a real timing difference: 3+ repeats on each side, spreads apart "
-                      "and more than 5%, or 4x or more whatever the repeats",
-                 "对比：真实的时间差异：每方至少 3 次重复、范围不重叠且相差超过 5%，或相差 4 倍以上"));
+          tui_tr(app, "Compare: a real timing difference: 3+ repeats on each side, and spreads "
+                      "apart and more than 5%, or 4x or more whatever the spreads",
+                 "对比：真实的时间差异：每方至少 3 次重复，且范围不重叠、相差超过 5%，或相差 4 倍以上"));
     entry(d, width, "~", tui_tr(app, "Compare: within noise", "对比：在噪声范围内"));
     entry(d, width, "?",
-          tui_tr(app, "Compare: not judged: fewer than 3 repeats on a side",
-                 "对比：未判断：某一方少于 3 次重复"));
+          tui_tr(app, "Compare: not judged: fewer than 3 repeats on a side (never flagged, "
+                      "not in the summary's mean)",
+                 "对比：未判断：某一方少于 3 次重复（不标记，也不计入汇总的平均）"));
     entry(d, width, "-",
           tui_tr(app, "Compare: skipped on that side (it ran and chose not to judge)",
                  "对比：该方跳过（运行了但不作判断）"));
