@@ -510,9 +510,12 @@ static void summarise(struct run *rn, struct eng_summary *s)
     }
     s->verdict = s->met ? CDB_PASS : t->fail ? CDB_FAIL : t->hang ? CDB_HANG
                                    : t->error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
+    /* An interrupted run proved nothing either way: no bug "not caught" by checks that never
+     * ran, no open question, only that it was cancelled. */
     if (eng_cancelled()) {
         s->verdict = CDB_CANCELLED;
-        s->is_inconclusive = false;
+        s->met = s->is_inconclusive = false;
+        s->escaped[0] = s->inconclusive[0] = s->none_executed[0] = '\0';
     }
 }
 

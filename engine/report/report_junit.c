@@ -52,7 +52,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
     double total = 0;
     for (size_t i = 0; i < n; i++) {
         const struct eng_done *d = &checks[i];
-        if (!d->met && d->r.verdict == CDB_ERROR)
+        if (!d->met && (d->r.verdict == CDB_ERROR || d->r.verdict == CDB_CANCELLED))
             errors++;
         else if (!d->met)
             failures++;
@@ -82,6 +82,10 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
             fprintf(f, "      <skipped message=\"");
             xml_escaped(f, d->r.detail);
             fprintf(f, "\"/>\n");
+        } else if (d->r.verdict == CDB_CANCELLED) { /* not run: the run was interrupted */
+            fprintf(f, "      <error message=\"cancelled\">");
+            xml_escaped(f, d->r.detail);
+            fprintf(f, "</error>\n");
         } else if (!d->met) {
             fprintf(f, "      <%s message=\"%s (expected %s)\">", d->r.verdict == CDB_ERROR ? "error" : "failure",
                     cdb_verdict_name(d->r.verdict), d->p->expect_fail ? "fail" : "pass");
