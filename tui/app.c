@@ -725,6 +725,14 @@ int tui_main(const struct cli_global *g)
                 getenv("KLADDER_SIZE"));
         return 2;
     }
+    /* Drawn into a file or a pipe, the interface is escape codes nobody reads, waiting for keys
+     * nobody can type: refuse, and say where the same facts are as text. */
+    if (!headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+        fprintf(stderr, "kladder: the interface needs a terminal, and %s is not one; for text, "
+                "use a verb: kladder cases, kladder results, kladder show CASE (kladder --help "
+                "lists them)\n", !isatty(STDOUT_FILENO) ? "stdout" : "stdin");
+        return 2;
+    }
     char err[sizeof ((struct tui_app *)0)->message];
     struct tui_script *script = NULL;
     if (headless && !(script = tui_script_open(script_path, err, sizeof err))) {

@@ -27,7 +27,8 @@ static void print_help(FILE *f)
             "\"the model broke\": an index of 32 real cases from the gfx1250 bring-up, and an engine\n"
             "that runs the 8-rung verification ladder on the local GPU.\n"
             "\n"
-            "With no verb, kladder opens the interactive interface.\n\nverbs:\n");
+            "With no verb, kladder opens the interactive interface (it needs a terminal on stdin\n"
+            "and stdout; redirected, kladder says so and exits 2).\n\nverbs:\n");
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         fprintf(f, "  %-8s %s\n", verbs[i].name, verbs[i].help);
     fprintf(f,
