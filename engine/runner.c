@@ -448,14 +448,14 @@ static void judge_buggy(const struct run *rn, struct eng_summary *s, struct tall
         if (!caught && skipped) {
             size_t l = strlen(s->inconclusive);
             snprintf(s->inconclusive + l, sizeof s->inconclusive - l, "%s%s rung %d",
-                     l ? ", " : "", d->p->spec.suite, d->p->spec.rung);
+                     l ? ", " : "", eng_planned_suite(d->p), d->p->spec.rung);
         }
         if (!caught && !skipped) {
             s->met = false;
             t->fail = true;
             size_t l = strlen(s->escaped);
             snprintf(s->escaped + l, sizeof s->escaped - l, "%s%s rung %d", l ? ", " : "",
-                     d->p->spec.suite, d->p->spec.rung);
+                     eng_planned_suite(d->p), d->p->spec.rung);
         }
     }
 }
@@ -484,7 +484,7 @@ static void judge_executed(const struct run *rn, struct eng_summary *s, struct t
             t->fail = true;
             size_t l = strlen(s->none_executed);
             snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
-                     l ? ", " : "", sp->suite, sp->rung);
+                     l ? ", " : "", eng_planned_suite(rn->checks[i].p), sp->rung);
         }
     }
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/xalloc.h"
@@ -74,7 +75,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
         const struct eng_done *d = &checks[i];
         const struct eng_check_spec *sp = &d->p->spec;
         fprintf(f, "    <testcase classname=\"");
-        xml_escaped(f, sp->suite);
+        xml_escaped(f, eng_planned_suite(d->p));
         fprintf(f, ".%s\" name=\"rung%d.", d->p->label, sp->rung);
         xml_escaped(f, sp->name);
         fprintf(f, "\" time=\"%.6f\">\n", isnan(d->r.t_med_us) ? 0.0 : d->r.t_med_us / 1e6);
@@ -98,6 +99,10 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
         xml_escaped(f, d->r.shape);
         fprintf(f, "; ");
         xml_escaped(f, d->r.detail);
+        if (strcmp(sp->suite, eng_planned_suite(d->p)) != 0) { /* the manifest file, a detail */
+            fprintf(f, "; suite file: ");
+            xml_escaped(f, sp->suite);
+        }
         fprintf(f, "</system-out>\n    </testcase>\n");
     }
     fprintf(f, "    <testcase classname=\"kladder\" name=\"buggy-variants-caught\" time=\"0\">\n");
