@@ -60,6 +60,10 @@ int cmp_bar_eighths(double ratio, int half)
 {
     if (!isfinite(ratio) || ratio <= 0 || half <= 0)
         return 0;
+    /* a ratio that reads "1.00× same" draws no bar: the bar says what the words say */
+    double m = ratio >= 1 ? ratio : 1 / ratio;
+    if (m < 1.005)
+        return 0;
     double l = log10(ratio) / CMP_BAR_DECADES;
     if (l > 1)
         l = 1;
@@ -70,6 +74,30 @@ int cmp_bar_eighths(double ratio, int half)
     if (e == 0 && (ratio > 1 || ratio < 1))
         e = ratio > 1 ? 1 : -1;
     return (int)e;
+}
+
+void cmp_fmt_bar(int eighths, bool ascii, char *buf, size_t len)
+{
+    static const char *const right[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    bool left = eighths < 0;
+    int e = left ? -eighths : eighths;
+    int full = e / 8, rest = e % 8;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (ascii) {
+        full = (e + 4) / 8;
+        if (full == 0 && e > 0)
+            full = 1;
+        rest = 0;
+    }
+    /* leftward, only a right-aligned eighth (▕) and half (▐) exist: the nearer one */
+    const char *part = !rest ? "" : !left ? right[rest] : rest < 4 ? "▕" : "▐";
+    if (left && *part)
+        used += (size_t)snprintf(buf + used, len - used, "%s", part);
+    for (int i = 0; i < full && used + 4 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s", ascii ? "#" : "█");
+    if (!left && *part && used + 4 < len)
+        snprintf(buf + used, len - used, "%s", part);
 }
 
 void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, const char *name_b,

@@ -34,8 +34,13 @@ const char *cmp_timing_mark(const struct cdb_compare_row *r);
  * "○" ("o" in ASCII) when the check did not run on that side. */
 const char *cmp_not_run(bool ascii);
 /* The length of a half bar for a ratio, in eighths of a cell, on the fixed log scale
- * (CMP_BAR_DECADES decades fill `half` cells); 0 for NAN. Positive: B slower. */
+ * (CMP_BAR_DECADES decades fill `half` cells); 0 for NAN and for a ratio that reads "1.00×
+ * same"; at least one eighth for any other. Positive: B slower. */
 int cmp_bar_eighths(double ratio, int half);
+/* A half bar of `eighths` eighth-cells (negative: the faster side, growing leftward from the
+ * middle) in buf: block characters whose partial cell sits at the bar's far end (▏..▉ on the
+ * right, ▕ or ▐ on the left), or '#' per cell in ASCII (rounded, at least one). */
+void cmp_fmt_bar(int eighths, bool ascii, char *buf, size_t len);
 /* The summary sentence, over the judged rows only (3+ repeats a side): "B (h200) is 450×
  * faster than A (local), geometric mean over 54 rows judged"; "... the same speed ...";
  * "no row judged: none of the 54 rows timed on both sides has 3 repeats a side"; "no check has

@@ -86,7 +86,7 @@ tap_check "12 ratios flagged, 6 within noise (same speed)" \
     sh -c "test \$(grep -c ' faster ! ' '$f') -eq 12 && test \$(grep -c ' 1.00× same ~ ' '$f') -eq 6"
 tap_check "the differing verdict: hang on A, pass on B" grep -q '^ ≠ R1  suite0 .* ⧗/✓$' "$f"
 tap_check "no ratio reads 0.33× or 0.00×" sh -c "! grep -Eq '0\.[0-9]+×' '$f'"
-tap_check "a flagged 3x row has its bar to the left (B faster)" grep -q '3.00× faster ! *█│' "$f"
+tap_check "a flagged 3x row has its bar to the left (B faster)" grep -q '3.00× faster ! *▕█│' "$f"
 tap_check "f keeps only the rows that stand out" \
     test "$(grep -Ec ' (faster|slower|same) [!~?] ' "$SCREENS/compare-flagged.screen")" -eq 12
 tap_check "the status line says why the selected row is marked" \
