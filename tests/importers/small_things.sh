@@ -22,3 +22,22 @@ tap_check "show --lang zh: a rung is 阶梯, as in the interface" \
 rc=$?
 tap_check "pull of a name that is no host: exit 2 ($rc)" test $rc -eq 2
 tap_check "saying so" grep -q "no host named 'nosuch'" "$KL_TMP/err"
+# export --since takes the first characters of a run id, as `kladder results` does
+for _ in 1 2; do
+    "$KLADDER" --db "$db" run --suite tests/engine/fixtures/drop_tail.json --rung 1 --backend cpu \
+        --no-progress >/dev/null 2>&1
+done
+first=$("$KLADDER" --db "$db" results --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["run_id"])')
+"$KLADDER" --db "$db" export --since "${first:0:4}" >"$KL_TMP/since.json" 2>"$KL_TMP/err"
+rc=$?
+sed 's/^/# /' "$KL_TMP/err"
+tap_check "export --since with a run id's first 4 characters: exit 0 ($rc)" test $rc -eq 0
+tap_check "and it keeps the runs after that one" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [r["run_id"] for r in d["runs"]]
+sys.exit(not (len(ids) == 1 and ids[0] != sys.argv[2]))' "$KL_TMP/since.json" "$first"
+"$KLADDER" --db "$db" export --since ffff0000 >/dev/null 2>"$KL_TMP/err"
+rc=$?
+tap_check "a prefix of no run: exit 2 ($rc), saying so" \
+    sh -c "test $rc -eq 2 && grep -q 'no run ffff0000' '$KL_TMP/err'"
