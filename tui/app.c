@@ -81,8 +81,20 @@ static void draw_header(struct tui_app *app)
         app->tabs[i].view = tab_views[i];
         x += w;
     }
-    if (r->x + r->w - x > rw + 1)
-        tui_draw_text(r->y, r->x + r->w - rw, rw, TUI_ROLE_HEADER, right);
+    /* Where "English · high-contrast" does not fit (80 columns), a shorter form does: the
+     * language as its code, then the theme alone. The theme never vanishes while it fits. */
+    const char *theme = app->themes[app->theme].name;
+    for (int form = 0; form < 3; form++) {
+        if (form == 1)
+            snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中" : "EN", theme);
+        else if (form == 2)
+            snprintf(right, sizeof right, "%s ", theme);
+        rw = text_width(right);
+        if (r->x + r->w - x > rw + 1) {
+            tui_draw_text(r->y, r->x + r->w - rw, rw, TUI_ROLE_HEADER, right);
+            break;
+        }
+    }
 }
 
 static void draw_status(struct tui_app *app)
