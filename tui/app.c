@@ -672,13 +672,26 @@ static unsigned handle_event(struct tui_app *app, bool script, const struct tui_
 /* Draws, takes what the children and background reads have for us, and hands each key, click,
  * resize or script step on, until something quits. Returns the exit status: 2 when a script
  * step or a screen dump failed (app->message says why). */
+/* Another process committed (a `kladder hosts rename`, a run or pull in another terminal):
+ * every view reads again what it shows, so no old host name or list outlives the change. */
+static void notice_outside_changes(struct tui_app *app)
+{
+    long long v = cdb_outside_changes(app->db);
+    if (v != app->outside_version) {
+        app->outside_version = v;
+        tui_app_results_changed(app);
+    }
+}
+
 static int event_loop(struct tui_app *app, struct tui_script *script)
 {
     char err[sizeof app->message];
     int status = 0;
     bool dirty = true, first = true, loaded = false;
     struct timespec key_t0 = timing_t0;
+    app->outside_version = cdb_outside_changes(app->db);
     for (;;) {
+        notice_outside_changes(app);
         if (dirty) {
             draw_all(app);
             if (timing) {
