@@ -119,6 +119,9 @@ PREFIX ?= /usr/local
 install: $(BUILD)/kladder
 	install -D -m 0755 $(BUILD)/kladder $(DESTDIR)$(PREFIX)/bin/kladder
 	install -D -m 0644 docs/kladder.1 $(DESTDIR)$(PREFIX)/share/man/man1/kladder.1
+	install -D -m 0644 completions/kladder.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kladder
+	install -D -m 0644 completions/_kladder $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kladder
+	install -D -m 0644 completions/kladder.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kladder.fish
 
 clean:
 	rm -rf build

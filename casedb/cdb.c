@@ -15,6 +15,17 @@ struct sqlite3 *cdb_handle(struct cdb *db)
     return db->h;
 }
 
+long long cdb_outside_changes(struct cdb *db)
+{
+    sqlite3_stmt *st = NULL;
+    long long v = -1;
+    if (sqlite3_prepare_v2(db->h, "PRAGMA data_version", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
 static int user_version(struct cdb *db, int *v, char *err, size_t errlen)
 {
     sqlite3_stmt *st;

@@ -87,6 +87,11 @@ void cdb_facets_free(struct cdb_facet *f, size_t n);
 char *cdb_meta_get(struct cdb *db, const char *key);
 int cdb_meta_set(struct cdb *db, const char *key, const char *value, char *err, size_t errlen);
 
+/* A number that changes whenever another process commits to the database (SQLite's
+ * data_version): a long-lived reader compares it to learn that runs, hosts or pulls changed
+ * under it (another terminal's `kladder hosts rename`, run or pull). -1 when it cannot be read. */
+long long cdb_outside_changes(struct cdb *db);
+
 /* The raw SQLite handle, for tests that look at the stored rows directly; casedb's own files
  * use struct cdb's member (cdb_internal.h), and no other program code may use it (DESIGN: only
  * casedb writes SQL). */

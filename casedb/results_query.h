@@ -120,11 +120,12 @@ struct cdb_compare_cell {
 };
 
 /* What a row's timing says. A difference is judged only with enough repeats on both sides to
- * know each side's spread; a difference so large that no run-to-run noise explains it is
- * flagged whatever the repeats. */
+ * know each side's spread: a row timed once is never flagged, however far apart (one launch on
+ * a loaded machine can be 85x off), and never feeds the headline's mean. Among judged rows a
+ * difference so large that no run-to-run noise explains it is flagged whatever the spreads. */
 #define CDB_CMP_MIN_REPEATS 3   /* repeats each side needs before a ratio is judged */
 #define CDB_CMP_NOISE 0.05      /* ratios within 1 ± 5% are noise even when spreads part */
-#define CDB_CMP_LARGE 4.0       /* a ratio this far from 1 (either way) is always flagged */
+#define CDB_CMP_LARGE 4.0       /* a judged ratio this far from 1 (either way) is flagged */
 enum cdb_timing {
     CDB_TIMING_NONE,     /* no ratio: a side is missing or has no time */
     CDB_TIMING_FEW,      /* not judged: fewer than CDB_CMP_MIN_REPEATS repeats, or no spread */
@@ -151,7 +152,8 @@ struct cdb_compare_row {
  * pass one baseline are not flagged for noise inside it. */
 #define CDB_CMP_SCORE_TOL 0.08
 struct cdb_compare_summary {
-    double geomean_ratio; /* over rows with a ratio > 0; NAN when none */
+    double geomean_ratio; /* over the judged rows (noise or flagged); NAN when none */
+    int judged;           /* rows whose timing was judged: what the headline's mean is over */
     int with_ratio, flagged, noise, few_repeats, differing_verdicts, skipped_one, only_a, only_b,
         both, scored, differing_scores;
 };

@@ -587,11 +587,11 @@ static bool known(double v)
 static enum cdb_timing judge(const struct cdb_compare_row *r)
 {
     double m = r->ratio >= 1 ? r->ratio : 1 / r->ratio;
-    if (m >= CDB_CMP_LARGE)
-        return CDB_TIMING_FLAGGED;
     if (r->a.repeats < CDB_CMP_MIN_REPEATS || r->b.repeats < CDB_CMP_MIN_REPEATS ||
         !known(r->a.min_us) || !known(r->a.max_us) || !known(r->b.min_us) || !known(r->b.max_us))
         return CDB_TIMING_FEW;
+    if (m >= CDB_CMP_LARGE)
+        return CDB_TIMING_FLAGGED;
     bool apart = r->a.max_us < r->b.min_us || r->b.max_us < r->a.min_us;
     return apart && m > 1 + CDB_CMP_NOISE ? CDB_TIMING_FLAGGED : CDB_TIMING_NOISE;
 }
@@ -637,15 +637,18 @@ void cdb_compare_finish(struct cdb_compare *c)
             r->b.median_us > 0) {
             r->ratio = r->b.median_us / r->a.median_us;
             s->with_ratio++;
-            log_sum += log(r->ratio);
             r->timing = judge(r);
+            if (r->timing != CDB_TIMING_FEW) {
+                s->judged++;
+                log_sum += log(r->ratio);
+            }
             r->flagged = r->timing == CDB_TIMING_FLAGGED;
             s->flagged += r->timing == CDB_TIMING_FLAGGED;
             s->noise += r->timing == CDB_TIMING_NOISE;
             s->few_repeats += r->timing == CDB_TIMING_FEW;
         }
     }
-    s->geomean_ratio = s->with_ratio ? exp(log_sum / s->with_ratio) : (double)NAN;
+    s->geomean_ratio = s->judged ? exp(log_sum / s->judged) : (double)NAN;
 }
 
 void cdb_compare_free(struct cdb_compare *c)

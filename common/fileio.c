@@ -82,6 +82,21 @@ static int fsync_dir_of(const char *path)
     return rc;
 }
 
+/* The process's umask, read without setting it (umask() would change it for a moment under
+ * every other thread); 022 where the kernel does not say. */
+static mode_t current_umask(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[128];
+    unsigned m = 022;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Umask: %o", &m) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (mode_t)m;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     char *tmp = xasprintf("%s.tmp.XXXXXX", path);
@@ -90,6 +105,12 @@ int file_write_atomic(const char *path, const void *data, size_t len, char *err,
         snprintf(err, errlen, "%s: cannot create temp file: %s", path, strerror(errno));
         free(tmp);
         return -1;
+    }
+    /* mkstemp makes the file 0600; the file it becomes is made as any other, after the umask
+     * (an export is served from a web root, a code object copied to another machine) */
+    if (fchmod(fd, 0666 & ~current_umask()) != 0) {
+        snprintf(err, errlen, "%s: chmod failed: %s", path, strerror(errno));
+        goto fail;
     }
     const char *p = data;
     size_t left = len;

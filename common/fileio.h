@@ -12,7 +12,8 @@
 char *file_read_all(const char *path, size_t *len, char *err, size_t errlen);
 
 /* Writes len bytes to path atomically: a temp file in the same folder, fsync, rename, fsync of
- * the folder. Returns 0, or -1 with "PATH: reason" in err (the old file is then untouched). */
+ * the folder. The file's mode is 0666 less the umask, as for any file the user creates.
+ * Returns 0, or -1 with "PATH: reason" in err (the old file is then untouched). */
 int file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* mkdir -p with mode 0700 for new folders. Returns 0 or -1 with a message in err. */

@@ -139,7 +139,7 @@ void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *
 static void setup_failed(struct eng_exec *e)
 {
     struct eng_check_result *out = e->out;
-    if (!e->compile_error[0]) {
+    if (!e->spec_shape[0] || !e->compile_error[0]) {
         finish_error(e, "setup");
         return;
     }
@@ -278,6 +278,21 @@ static void run_check(struct eng_exec *e, const struct eng_rung *R, struct eng_i
     eng_exec_timer_finish(e, &t);
     race_found(e, rc);
     verdict(e, rc, &t);
+}
+
+int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen)
+{
+    struct eng_exec e = {.s = s};
+    int rc = eng_exec_build(&e);
+    if (rc < 0 && e.compile_error[0] && !e.spec_shape[0])
+        /* the dialect's most likely slip, named where the compiler names a type clash */
+        snprintf(why, whylen, "%s does not compile for %s:\n%s%s", e.m->source, e.target,
+                 e.compile_error, strstr(e.compile_error, "KL_KERNEL void")
+                 ? "\nKL_KERNEL already holds void: write KL_KERNEL name(args)" : "");
+    else if (rc < 0) /* not the source's fault: each check meets it and says so */
+        rc = 1;
+    eng_exec_teardown(&e);
+    return rc;
 }
 
 void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,

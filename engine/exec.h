@@ -69,7 +69,9 @@ struct eng_exec {
     /* A shape-specialised source (the manifest's "specialize") that did not compile: the shape
      * ("N=513,K=256") and the compiler's first error line; the check fails with them. */
     char spec_shape[200];
-    char compile_error[400];
+    /* Also the first error of a source compiled whole, at its line in the kernel file
+     * (engine/compile_error.h), two lines. */
+    char compile_error[640];
     /* detail accumulation */
     char detail[1536];
     bool failed;

@@ -40,7 +40,12 @@ void eng_exec_inputs_at(const struct eng_exec *e, const struct eng_inst *in, siz
 /* Backend, context, manifest, the compiled (or prebuilt) kernels, the utility kernels and the
  * result words. On a shape-specialised source that does not compile, e->compile_error says why. */
 int eng_exec_setup(struct eng_exec *e);
-/* Gives back what eng_exec_setup took (what it got to), and the inputs kept on the host. */
+/* Only the suite's module of e->s: backend, context, manifest and the compiled source, for a
+ * run to learn before its first check that the source does not compile (e->compile_error then
+ * says where). 0, 1 when there is no one source to build (a prebuilt code object, a source
+ * compiled per shape), or -1 (e->err). */
+int eng_exec_build(struct eng_exec *e);
+/* Gives back what eng_exec_setup (or eng_exec_build) took (what it got to), and the inputs kept on the host. */
 void eng_exec_teardown(struct eng_exec *e);
 
 /* ---- engine/exec_contract.c, engine/exec_arbiter.c ------------------------------------ */

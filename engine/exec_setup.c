@@ -11,6 +11,7 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "engine/codeobj/amdgpu_co.h"
+#include "engine/compile_error.h"
 #include "engine/compile_spec.h"
 #include "engine/session.h"
 #define KL_ABI_ONLY /* the lag builds' async queue sizes */
@@ -36,10 +37,15 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
                                      NULL};
     if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
                          log, 16384) != 0) {
-        snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.900s", file,
-                 !e->s->lag ? "" : eng_lag_is_ahead(e->s->lag) ? " (ahead build)" : " (lag build)", e->target, log);
-        if (e->spec_shape[0]) /* the failure is this shape's: its verdict, not the tool's error */
+        /* A shape's failure is that shape's verdict (its first error line); the source's own
+         * is told at the line of the kernel file it came from, once, not as the whole log. */
+        if (e->spec_shape[0])
             eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
+        else
+            eng_compile_error_at(log, file, src, e->compile_error, sizeof e->compile_error);
+        snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.*s", file,
+                 !e->s->lag ? "" : eng_lag_is_ahead(e->s->lag) ? " (ahead build)" : " (lag build)",
+                 e->target, (int)strcspn(e->compile_error, "\n"), e->compile_error);
         free(log);
         return -1;
     }
@@ -200,6 +206,18 @@ static int load_suite_module(struct eng_exec *e)
                             : compile_load(e, e->m->source, src, &e->mod);
     free(src);
     return rc;
+}
+
+int eng_exec_build(struct eng_exec *e)
+{
+    const struct eng_check_spec *s = e->s;
+    ENG_TRY(open_backend(e));
+    e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
+    if (!e->m)
+        return -1;
+    if (e->m->nspecialize || s->code_object)
+        return 1;
+    return load_suite_module(e);
 }
 
 int eng_exec_setup(struct eng_exec *e)

@@ -55,6 +55,14 @@ struct eng_planned {
     char sanitizer[12];
 };
 
+/* What a check's suite is called wherever a person or a tool reads it (text, JSON, JUnit,
+ * events, the database): the manifest's own "name", never the path it was given by (that is
+ * spec.suite, a detail); spec.suite until the runner has set the name. */
+static inline const char *eng_planned_suite(const struct eng_planned *p)
+{
+    return p->suite_name ? p->suite_name : p->spec.suite;
+}
+
 /* The smallest per-run failure probability that n equal repeats rule out at a confidence:
  * 1 - (1 - confidence)^(1/n), the inverse of eng_plan_repeats(). */
 double eng_plan_rate_ruled_out(int n, double confidence);

@@ -234,10 +234,18 @@ static int convert(const struct eng_manifest *m, size_t b, const struct eng_valu
         if (!ok) {
             char field[48];
             snprintf(field, sizeof field, "element %llu", (unsigned long long)i);
+            /* a wider float than the buffer's is most often a capture saved at the wrong
+             * precision: say how to make one that fits */
+            bool wider = src_float && dst_float && imp_tdtype_size(t->dtype) > eng_dtype_size(d);
+            char hint[160] = "";
+            if (wider)
+                snprintf(hint, sizeof hint, "; the %s tensor is wider than the buffer: cast it to "
+                         "%s when saving it", tname,
+                         d == ENG_F32 ? "float32 (numpy: .astype(np.float32))" : dtype_name(d));
             return imp_tensor_fail(err, errlen, file, t->name, field,
                                    "%s is not exact in buffer %s's %s (expected values the "
-                                   "buffer's dtype holds; only exact conversions are made)",
-                                   val, bs->name, dtype_name(d));
+                                   "buffer's dtype holds; only exact conversions are made)%s",
+                                   val, bs->name, dtype_name(d), hint);
         }
         for (size_t k = nd; k-- > 0;) {
             if (++c[k] < dims[k])

@@ -357,8 +357,11 @@ static bool check_met(const struct eng_done *d)
     if (d->p->sanitizer[0])
         return v == CDB_PASS || v == CDB_SKIP ||
                (v == CDB_FAIL && !strcmp(d->p->spec.variant, "buggy"));
+    /* A buggy check is one try of its rung at the bug: passing says "not reached here", which
+     * is expected of some shapes (docs/engine.md). Whether the rung caught the bug is the run's
+     * judgement over all its checks (judge_buggy), never one check's. */
     if (d->p->expect_fail)
-        return v == CDB_FAIL || v == CDB_HANG || v == CDB_SKIP;
+        return v == CDB_FAIL || v == CDB_HANG || v == CDB_SKIP || v == CDB_PASS || v == CDB_DOUBT;
     /* an oracle in doubt is not a failure of the kernel (docs/engine.md, "Verdicts") */
     return v == CDB_PASS || v == CDB_SKIP || v == CDB_DOUBT;
 }
@@ -447,14 +450,14 @@ static void judge_buggy(const struct run *rn, struct eng_summary *s, struct tall
         if (!caught && skipped) {
             size_t l = strlen(s->inconclusive);
             snprintf(s->inconclusive + l, sizeof s->inconclusive - l, "%s%s rung %d",
-                     l ? ", " : "", d->p->spec.suite, d->p->spec.rung);
+                     l ? ", " : "", eng_planned_suite(d->p), d->p->spec.rung);
         }
         if (!caught && !skipped) {
             s->met = false;
             t->fail = true;
             size_t l = strlen(s->escaped);
             snprintf(s->escaped + l, sizeof s->escaped - l, "%s%s rung %d", l ? ", " : "",
-                     d->p->spec.suite, d->p->spec.rung);
+                     eng_planned_suite(d->p), d->p->spec.rung);
         }
     }
 }
@@ -483,7 +486,7 @@ static void judge_executed(const struct run *rn, struct eng_summary *s, struct t
             t->fail = true;
             size_t l = strlen(s->none_executed);
             snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
-                     l ? ", " : "", sp->suite, sp->rung);
+                     l ? ", " : "", eng_planned_suite(rn->checks[i].p), sp->rung);
         }
     }
 }
@@ -509,9 +512,12 @@ static void summarise(struct run *rn, struct eng_summary *s)
     }
     s->verdict = s->met ? CDB_PASS : t->fail ? CDB_FAIL : t->hang ? CDB_HANG
                                    : t->error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
+    /* An interrupted run proved nothing either way: no bug "not caught" by checks that never
+     * ran, no open question, only that it was cancelled. */
     if (eng_cancelled()) {
         s->verdict = CDB_CANCELLED;
-        s->is_inconclusive = false;
+        s->met = s->is_inconclusive = false;
+        s->escaped[0] = s->inconclusive[0] = s->none_executed[0] = '\0';
     }
 }
 
@@ -578,6 +584,43 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
         }
     }
     return rc;
+}
+
+/* Each suite source of the plan compiled once before the first check (a worker's build job):
+ * a source that does not compile is one setup error naming its first error and line, instead
+ * of the same compiler log once per check. 0, or -1 with that error in err. What the build
+ * cannot judge (no answer, a prebuilt code object, a source compiled per shape) is left to the
+ * checks. Not under the vendor's sanitizer, whose logs are the checks'. */
+static int build_sources(struct run *rn, const struct eng_planned *plan, size_t nplan, char *err,
+                         size_t errlen)
+{
+    for (size_t i = 0; i < nplan && !rn->under_tool && !eng_cancelled(); i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(plan[k].spec.suite, plan[i].spec.suite) == 0;
+        if (seen)
+            continue;
+        char *spec = eng_check_spec_json(&plan[i].spec);
+        char *job = xasprintf("{\"job\":\"build\",\"spec\":%s}", spec);
+        free(spec);
+        struct eng_worker_result w;
+        char werr[512];
+        int rc = worker_job(rn, 0, job, SETUP_LIMIT_S, SETUP_LIMIT_S, &w, werr, sizeof werr);
+        free(job);
+        if (rc != 0)
+            continue;
+        cJSON *j = w.answer ? cJSON_Parse(w.answer) : NULL;
+        const cJSON *why = j ? cJSON_GetObjectItemCaseSensitive(j, "why") : NULL;
+        bool broken = j && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(j, "built")) &&
+                      cJSON_IsString(why);
+        if (broken)
+            snprintf(err, errlen, "suite %s: %s", plan[i].suite_name, why->valuestring);
+        cJSON_Delete(j);
+        eng_worker_result_free(&w);
+        if (broken)
+            return -1;
+    }
+    return 0;
 }
 
 /* One planned check, told to every reporter before and after; cancelled without running once
@@ -681,6 +724,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
             goto setup_error;
     }
     if (plan_all(&rn, backend, ms, targets, ntargets, &plan, &nplan, err, sizeof err) != 0 ||
+        (!rn.own && build_sources(&rn, plan, nplan, err, sizeof err) != 0) ||
         !(reps = o->open_reports(o, err, sizeof err)))
         goto setup_error;
 

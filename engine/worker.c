@@ -23,7 +23,34 @@ static void say_ready(void *arg)
     fflush(stdout);
 }
 
-/* One job line: {"job": "probe", "backend": NAME|null} or {"job": "check", "spec": {...}}.
+/* {"job": "build", "spec": {...}}: whether the check's suite source compiles (eng_check_build),
+ * answered {"built": true|false|null, "why": TEXT}; null when there is nothing to judge. */
+static bool answer_build(const cJSON *spec)
+{
+    char *text = spec ? cJSON_PrintUnformatted(spec) : NULL;
+    struct eng_check_spec s;
+    char err[1024] = "";
+    bool ok = text && eng_check_spec_parse(text, &s, err, sizeof err) == 0;
+    free(text);
+    cJSON *o = cJSON_CreateObject();
+    if (!ok) {
+        cJSON_AddStringToObject(o, "error", "worker: no valid spec to build");
+    } else {
+        int rc = eng_check_build(&s, err, sizeof err);
+        cJSON_AddItemToObject(o, "built", rc == 0 ? cJSON_CreateTrue()
+                                          : rc < 0 ? cJSON_CreateFalse() : cJSON_CreateNull());
+        cJSON_AddStringToObject(o, "why", rc < 0 ? err : "");
+        eng_check_spec_free(&s);
+    }
+    char *line = cJSON_PrintUnformatted(o);
+    printf("%s\n", line);
+    free(line);
+    cJSON_Delete(o);
+    return ok;
+}
+
+/* One job line: {"job": "probe", "backend": NAME|null}, {"job": "check", "spec": {...}} or
+ * {"job": "build", "spec": {...}}.
  * Writes its answer line; returns false when the job was not understood. */
 static bool answer_job(const char *line)
 {
@@ -60,6 +87,8 @@ static bool answer_job(const char *line)
             eng_check_spec_free(&s);
         }
         free(text);
+    } else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "build") == 0) {
+        ok = answer_build(cJSON_GetObjectItemCaseSensitive(j, "spec"));
     } else {
         fputs("{\"error\":\"worker: unknown job\"}\n", stdout);
         ok = false;

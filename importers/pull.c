@@ -67,6 +67,7 @@ static int resolve(struct cdb *db, const char *spec, struct target *t)
         snprintf(r->err, sizeof r->err, "'%s' is neither a host of `kladder hosts list` nor a "
                  "URL (%s)", shown, err);
         free(shown);
+        r->unknown = true;
         return -1;
     }
     if (found < 0) {
@@ -77,6 +78,7 @@ static int resolve(struct cdb *db, const char *spec, struct target *t)
         snprintf(r->err, sizeof r->err,
                  "no host named '%s' (add it with `kladder hosts add %s URL`)", spec, spec);
         cdb_host_list_free(&hl);
+        r->unknown = true;
         return -1;
     }
     const struct cdb_host *h = &hl.items[0];

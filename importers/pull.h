@@ -26,6 +26,7 @@ struct imp_pull_result {
     char label[128]; /* the host's name, or the URL given (sanitised) */
     char origin[72]; /* the hosts row the runs were filed under; empty when none */
     bool ok;
+    bool unknown; /* not ok because the name given is no host and no URL: a usage error */
     size_t new_runs, new_checks, present_runs, new_machines, older_runs;
     double fetch_s, parse_s, merge_s; /* wall time of each step (the fetch is shared) */
     char err[768];

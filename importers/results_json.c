@@ -2,6 +2,7 @@
 #include "importers/results_json.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -750,6 +751,19 @@ static bool is_date(const char *s)
     return strlen(s) == 10 && (snprintf(t, sizeof t, "%sT00:00:00Z", s), imp_iso_time_valid(t));
 }
 
+/* The first 4 to 35 characters of a run UUID (hex digits and its dashes), as `kladder results`
+ * accepts them. */
+static bool uuid_prefix(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 4 || n > 35)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isxdigit((unsigned char)s[i]) && s[i] != '-')
+            return false;
+    return true;
+}
+
 int imp_results_export(struct cdb *db, const struct imp_export_opts *o, char **out, size_t *len,
                        char *err, size_t errlen)
 {
@@ -757,7 +771,7 @@ int imp_results_export(struct cdb *db, const struct imp_export_opts *o, char **o
     cdb_run_filter_init(&f);
     f.finished_only = true; /* a running run would change after it was pulled */
     f.local_only = !o->include_pulled;
-    char since[21];
+    char since[21], since_uuid[40];
     if (o->since) {
         if (imp_iso_time_valid(o->since)) {
             f.since_time = o->since;
@@ -773,10 +787,24 @@ int imp_results_export(struct cdb *db, const struct imp_export_opts *o, char **o
                 return -1;
             }
             f.after_uuid = o->since;
+        } else if (uuid_prefix(o->since)) {
+            /* the first characters of a run id, as `kladder results` takes them */
+            struct cdb_run_detail d;
+            int e = cdb_run_load(db, o->since, &d, err, errlen);
+            if (e < 0)
+                return -1;
+            if (e == 0) {
+                snprintf(err, errlen, "--since: no run %s in this database", o->since);
+                return -1;
+            }
+            snprintf(since_uuid, sizeof since_uuid, "%s", d.info.run.uuid);
+            cdb_run_detail_free(&d);
+            f.after_uuid = since_uuid;
         } else {
             char *q = quote(o->since);
             snprintf(err, errlen,
-                     "--since expects a run UUID, a UTC time (2026-11-29T08:51:17Z) or a date "
+                     "--since expects a run UUID (or its first 4+ characters), a UTC time "
+                     "(2026-11-29T08:51:17Z) or a date "
                      "(2026-11-29), not '%s'",
                      q);
             free(q);

@@ -4,7 +4,8 @@
  * source, so a kernel file includes nothing.
  *
  * What a kernel may use (and nothing else: no printf, no host headers, no templates):
- *   KL_KERNEL void name(args)     an entry point (extern "C" __global__)
+ *   KL_KERNEL name(args)          an entry point (extern "C" __global__ void: no return type
+ *                                 after it)
  *   KL_DEVICE                     an inline device helper
  *   __shared__ T a[N];            fixed-size shared memory inside a kernel
  *   KL_DYNAMIC_SHARED(T, name);   dynamic shared memory (the launch's shared_bytes)

@@ -47,6 +47,7 @@ enum {
 #define TUI_KEY_ENTER '\n'
 #define TUI_KEY_ESC 27
 #define TUI_KEY_TAB '\t'
+#define TUI_KEY_INTERRUPT 3 /* ^C: the terminal's interrupt, caught by tui/term.c */
 
 /* Parses one key name ("j", "Enter", "^L", "PgDn", "F1", "中") into a key; -1 when unknown. */
 int tui_key_parse(const char *name);

@@ -81,8 +81,20 @@ static void draw_header(struct tui_app *app)
         app->tabs[i].view = tab_views[i];
         x += w;
     }
-    if (r->x + r->w - x > rw + 1)
-        tui_draw_text(r->y, r->x + r->w - rw, rw, TUI_ROLE_HEADER, right);
+    /* Where "English · high-contrast" does not fit (80 columns), a shorter form does: the
+     * language as its code, then the theme alone. The theme never vanishes while it fits. */
+    const char *theme = app->themes[app->theme].name;
+    for (int form = 0; form < 3; form++) {
+        if (form == 1)
+            snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中" : "EN", theme);
+        else if (form == 2)
+            snprintf(right, sizeof right, "%s ", theme);
+        rw = text_width(right);
+        if (r->x + r->w - x > rw + 1) {
+            tui_draw_text(r->y, r->x + r->w - rw, rw, TUI_ROLE_HEADER, right);
+            break;
+        }
+    }
 }
 
 static void draw_status(struct tui_app *app)
@@ -660,13 +672,26 @@ static unsigned handle_event(struct tui_app *app, bool script, const struct tui_
 /* Draws, takes what the children and background reads have for us, and hands each key, click,
  * resize or script step on, until something quits. Returns the exit status: 2 when a script
  * step or a screen dump failed (app->message says why). */
+/* Another process committed (a `kladder hosts rename`, a run or pull in another terminal):
+ * every view reads again what it shows, so no old host name or list outlives the change. */
+static void notice_outside_changes(struct tui_app *app)
+{
+    long long v = cdb_outside_changes(app->db);
+    if (v != app->outside_version) {
+        app->outside_version = v;
+        tui_app_results_changed(app);
+    }
+}
+
 static int event_loop(struct tui_app *app, struct tui_script *script)
 {
     char err[sizeof app->message];
     int status = 0;
     bool dirty = true, first = true, loaded = false;
     struct timespec key_t0 = timing_t0;
+    app->outside_version = cdb_outside_changes(app->db);
     for (;;) {
+        notice_outside_changes(app);
         if (dirty) {
             draw_all(app);
             if (timing) {
@@ -723,6 +748,14 @@ int tui_main(const struct cli_global *g)
     if (headless && getenv("KLADDER_SIZE") && !parse_size(getenv("KLADDER_SIZE"), &rows, &cols)) {
         fprintf(stderr, "kladder: KLADDER_SIZE must look like 80x24, not '%s'\n",
                 getenv("KLADDER_SIZE"));
+        return 2;
+    }
+    /* Drawn into a file or a pipe, the interface is escape codes nobody reads, waiting for keys
+     * nobody can type: refuse, and say where the same facts are as text. */
+    if (!headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+        fprintf(stderr, "kladder: the interface needs a terminal, and %s is not one; for text, "
+                "use a verb: kladder cases, kladder results, kladder show CASE (kladder --help "
+                "lists them)\n", !isatty(STDOUT_FILENO) ? "stdout" : "stdin");
         return 2;
     }
     char err[sizeof ((struct tui_app *)0)->message];

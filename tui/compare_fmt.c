@@ -60,6 +60,10 @@ int cmp_bar_eighths(double ratio, int half)
 {
     if (!isfinite(ratio) || ratio <= 0 || half <= 0)
         return 0;
+    /* a ratio that reads "1.00× same" draws no bar: the bar says what the words say */
+    double m = ratio >= 1 ? ratio : 1 / ratio;
+    if (m < 1.005)
+        return 0;
     double l = log10(ratio) / CMP_BAR_DECADES;
     if (l > 1)
         l = 1;
@@ -72,11 +76,46 @@ int cmp_bar_eighths(double ratio, int half)
     return (int)e;
 }
 
+void cmp_fmt_bar(int eighths, bool ascii, char *buf, size_t len)
+{
+    static const char *const right[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    bool left = eighths < 0;
+    int e = left ? -eighths : eighths;
+    int full = e / 8, rest = e % 8;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (ascii) {
+        full = (e + 4) / 8;
+        if (full == 0 && e > 0)
+            full = 1;
+        rest = 0;
+    }
+    /* leftward, only a right-aligned eighth (▕) and half (▐) exist: the nearer one */
+    const char *part = !rest ? "" : !left ? right[rest] : rest < 4 ? "▕" : "▐";
+    if (left && *part)
+        used += (size_t)snprintf(buf + used, len - used, "%s", part);
+    for (int i = 0; i < full && used + 4 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s", ascii ? "#" : "█");
+    if (!left && *part && used + 4 < len)
+        snprintf(buf + used, len - used, "%s", part);
+}
+
 void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, const char *name_b,
                    bool ascii, bool zh, char *buf, size_t len)
 {
-    if (!s->with_ratio || !isfinite(s->geomean_ratio)) {
+    if (!s->with_ratio) {
         snprintf(buf, len, "%s", zh ? "没有两方都有时间的检查" : "no check has times on both sides");
+        return;
+    }
+    /* rows timed once say nothing of noise: no headline from them, however far apart */
+    if (!s->judged || !isfinite(s->geomean_ratio)) {
+        if (zh)
+            snprintf(buf, len, "没有可判断的行：两方都有时间的 %d 行中，没有一行每方重复 %d 次",
+                     s->with_ratio, CDB_CMP_MIN_REPEATS);
+        else
+            snprintf(buf, len, "no row judged: none of the %d row%s timed on both sides has %d "
+                     "repeats a side", s->with_ratio, s->with_ratio == 1 ? "" : "s",
+                     CDB_CMP_MIN_REPEATS);
         return;
     }
     char r[48];
@@ -87,17 +126,17 @@ void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, cons
     const char *fast = b_faster ? name_b : name_a, *slow = b_faster ? name_a : name_b;
     const char *fl = b_faster ? "B" : "A", *sl = b_faster ? "A" : "B";
     if (zh && same)
-        snprintf(buf, len, "A（%s）与 B（%s）速度相同（%d 项检查的几何平均）", name_a, name_b,
-                 s->with_ratio);
+        snprintf(buf, len, "A（%s）与 B（%s）速度相同（已判断的 %d 行的几何平均）", name_a, name_b,
+                 s->judged);
     else if (zh)
-        snprintf(buf, len, "%s（%s）比 %s（%s）快 %s（%d 项检查的几何平均）", fl, fast, sl, slow, r,
-                 s->with_ratio);
+        snprintf(buf, len, "%s（%s）比 %s（%s）快 %s（已判断的 %d 行的几何平均）", fl, fast, sl, slow,
+                 r, s->judged);
     else if (same)
-        snprintf(buf, len, "A (%s) and B (%s) run at the same speed, geometric mean over %d check%s",
-                 name_a, name_b, s->with_ratio, s->with_ratio == 1 ? "" : "s");
+        snprintf(buf, len, "A (%s) and B (%s) run at the same speed, geometric mean over %d row%s "
+                 "judged", name_a, name_b, s->judged, s->judged == 1 ? "" : "s");
     else
-        snprintf(buf, len, "%s (%s) is %s faster than %s (%s), geometric mean over %d check%s", fl,
-                 fast, r, sl, slow, s->with_ratio, s->with_ratio == 1 ? "" : "s");
+        snprintf(buf, len, "%s (%s) is %s faster than %s (%s), geometric mean over %d row%s judged",
+                 fl, fast, r, sl, slow, s->judged, s->judged == 1 ? "" : "s");
 }
 
 void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len)
@@ -107,10 +146,11 @@ void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len
     switch (r->timing) {
     case CDB_TIMING_FLAGGED:
         if (m >= CDB_CMP_LARGE && zh)
-            snprintf(buf, len, "! 相差 %.0f× 以上：不论重复几次都标记", CDB_CMP_LARGE);
+            snprintf(buf, len, "! 相差 %.0f× 以上：不论区间都标记，重复 %d 与 %d 次", CDB_CMP_LARGE,
+                     r->a.repeats, r->b.repeats);
         else if (m >= CDB_CMP_LARGE)
-            snprintf(buf, len, "! %.0fx or more apart: flagged whatever the repeats",
-                     CDB_CMP_LARGE);
+            snprintf(buf, len, "! %.0fx or more apart: flagged whatever the spreads, %d and %d "
+                     "repeats", CDB_CMP_LARGE, r->a.repeats, r->b.repeats);
         else if (zh)
             snprintf(buf, len, "! 区间不重叠，超过 %.0f%%，重复 %d 与 %d 次", CDB_CMP_NOISE * 100,
                      r->a.repeats, r->b.repeats);

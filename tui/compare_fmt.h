@@ -5,8 +5,8 @@
  *
  * Marks (docs/tui.md and `kladder compare --help` list them):
  *   verdict mark  ≠  the verdicts differ (both ran, neither skipped); '#' in ASCII
- *   timing mark   !  a real difference: 3+ repeats each side, spreads apart and more than 5%,
- *                    or 4x or more whatever the repeats
+ *   timing mark   !  a real difference: 3+ repeats each side, and spreads apart and more than
+ *                    5%, or 4x or more whatever the spreads
  *                 ~  within noise
  *                 ?  not judged: fewer than 3 repeats on a side (one launch says nothing of noise)
  *   score mark    !  rung 8: the two scores part by more than 8% of the larger
@@ -34,16 +34,22 @@ const char *cmp_timing_mark(const struct cdb_compare_row *r);
  * "○" ("o" in ASCII) when the check did not run on that side. */
 const char *cmp_not_run(bool ascii);
 /* The length of a half bar for a ratio, in eighths of a cell, on the fixed log scale
- * (CMP_BAR_DECADES decades fill `half` cells); 0 for NAN. Positive: B slower. */
+ * (CMP_BAR_DECADES decades fill `half` cells); 0 for NAN and for a ratio that reads "1.00×
+ * same"; at least one eighth for any other. Positive: B slower. */
 int cmp_bar_eighths(double ratio, int half);
-/* The summary sentence: "B (h200) is 450× faster than A (local), geometric mean over 54
- * checks"; "... the same speed ..."; "no check has times on both sides". Names are shown as
- * given (callers sanitise). */
+/* A half bar of `eighths` eighth-cells (negative: the faster side, growing leftward from the
+ * middle) in buf: block characters whose partial cell sits at the bar's far end (▏..▉ on the
+ * right, ▕ or ▐ on the left), or '#' per cell in ASCII (rounded, at least one). */
+void cmp_fmt_bar(int eighths, bool ascii, char *buf, size_t len);
+/* The summary sentence, over the judged rows only (3+ repeats a side): "B (h200) is 450×
+ * faster than A (local), geometric mean over 54 rows judged"; "... the same speed ...";
+ * "no row judged: none of the 54 rows timed on both sides has 3 repeats a side"; "no check has
+ * times on both sides". Names are shown as given (callers sanitise). */
 void cmp_fmt_speed(const struct cdb_compare_summary *s, const char *name_a, const char *name_b,
                    bool ascii, bool zh, char *buf, size_t len);
 
 /* Why a row's timing was judged as it was, in a few words: "! spreads apart, 20 and 20
- * repeats", "! 4× or more: flagged whatever the repeats", "~ spreads overlap", "~ within 5%",
+ * repeats", "! 4x or more apart: flagged whatever the spreads, 3 and 5 repeats", "~ spreads overlap", "~ within 5%",
  * "? not judged: A has 1 repeat, B 1 (3 needed on each side)", "no time on both sides". */
 void cmp_explain(const struct cdb_compare_row *r, bool zh, char *buf, size_t len);
 

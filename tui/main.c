@@ -27,7 +27,8 @@ static void print_help(FILE *f)
             "\"the model broke\": an index of 32 real cases from the gfx1250 bring-up, and an engine\n"
             "that runs the 8-rung verification ladder on the local GPU.\n"
             "\n"
-            "With no verb, kladder opens the interactive interface.\n\nverbs:\n");
+            "With no verb, kladder opens the interactive interface (it needs a terminal on stdin\n"
+            "and stdout; redirected, kladder says so and exits 2).\n\nverbs:\n");
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         fprintf(f, "  %-8s %s\n", verbs[i].name, verbs[i].help);
     fprintf(f,
@@ -36,7 +37,7 @@ static void print_help(FILE *f)
             "  --data-dir DIR   read cases.json, gaps.json, rungs.json from DIR, not the built-in copy\n"
             "  --color=WHEN     never, auto (default; honours NO_COLOR) or always\n"
             "  --version        print the version and exit\n"
-            "  --help           print this help and exit\n"
+            "  --help           print this help and exit (kladder help VERB: a verb's own)\n"
             "\nexit status: 0 success, 1 a check failed or hung, 2 usage or setup error\n");
 }
 
@@ -80,6 +81,21 @@ int main(int argc, char **argv)
     }
     if (i == argc)
         return tui_main(&g);
+    /* `kladder help [VERB]`: what --help says, for the word people type first */
+    if (strcmp(argv[i], "help") == 0) {
+        if (i + 1 == argc) {
+            print_help(stdout);
+            return 0;
+        }
+        for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
+            if (strcmp(argv[i + 1], verbs[v].name) == 0) {
+                char help_flag[] = "--help";
+                char *help_argv[] = {argv[i + 1], help_flag, NULL};
+                return verbs[v].fn(2, help_argv, &g);
+            }
+        return cli_usage_error(NULL, "help: unknown verb '%s' (kladder help lists them)",
+                               argv[i + 1]);
+    }
     for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
         if (strcmp(argv[i], verbs[v].name) == 0)
             return verbs[v].fn(argc - i, argv + i, &g);

@@ -2,6 +2,7 @@
 #include "tui/term.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,30 @@
 static SCREEN *screen;
 static FILE *null_out, *null_in;
 static attr_t role_attr[TUI_ROLE_COUNT];
+
+/* Ctrl-C on the terminal: the interface's own key, not the end of the process. Dying on the
+ * signal left a run it had started going on (its own process group) and recording a result
+ * nobody saw; the key comes back from tui_term_read as ^C, which the action table makes Quit,
+ * so it asks first as q does. */
+static volatile sig_atomic_t interrupted;
+static struct sigaction sigint_before;
+static bool sigint_ours;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a wait for a key or a child returns at once */
+    sigint_ours = sigaction(SIGINT, &sa, &sigint_before) == 0;
+}
 
 int tui_term_start(bool headless, int rows, int cols, char *err, size_t errlen)
 {
@@ -61,6 +86,8 @@ int tui_term_start(bool headless, int rows, int cols, char *err, size_t errlen)
     const char *mouse = getenv("KLADDER_MOUSE");
     bool mouse_off = mouse && (strcmp(mouse, "off") == 0 || strcmp(mouse, "0") == 0 ||
                                strcmp(mouse, "no") == 0);
+    if (!headless)
+        catch_sigint();
     if (!headless && !mouse_off) {
         mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
 #if NCURSES_MOUSE_VERSION > 1
@@ -75,6 +102,9 @@ int tui_term_start(bool headless, int rows, int cols, char *err, size_t errlen)
 
 void tui_term_end(void)
 {
+    if (sigint_ours)
+        sigaction(SIGINT, &sigint_before, NULL);
+    sigint_ours = false;
     if (screen) {
         endwin();
         delscreen(screen);
@@ -147,9 +177,16 @@ bool tui_term_read_timeout(struct tui_event *ev, int ms)
     memset(ev, 0, sizeof *ev);
     wtimeout(stdscr, ms);
     for (;;) {
+        if (interrupted) {
+            interrupted = 0;
+            wtimeout(stdscr, -1);
+            ev->kind = TUI_EV_KEY;
+            ev->key = TUI_KEY_INTERRUPT;
+            return true;
+        }
         wint_t wc;
         int rc = wget_wch(stdscr, &wc);
-        if (rc == ERR && ms >= 0) {
+        if (rc == ERR && ms >= 0 && !interrupted) {
             wtimeout(stdscr, -1);
             return false;
         }

@@ -35,7 +35,7 @@ static void db_check_done(struct eng_reporter *r, const struct eng_run_info *run
     char err[512];
     struct cdb_check c = {
         .run_uuid = run->uuid, .seq = (int)seq, .rung = d->p->spec.rung,
-        .suite = d->p->suite_name ? d->p->suite_name : d->p->spec.suite, .variant = d->p->label, .check = d->p->spec.name,
+        .suite = eng_planned_suite(d->p), .variant = d->p->label, .check = d->p->spec.name,
         .shape = d->r.shape, .oracle = d->r.oracle, .verdict = d->r.verdict,
         .detail = d->r.detail, .first_bad = d->r.first_bad, .bad_count = d->r.bad_count,
         .max_err = d->r.max_err, .time_median_us = d->r.t_med_us,

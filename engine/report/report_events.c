@@ -42,7 +42,7 @@ static void ev_check_start(struct eng_reporter *r, const struct eng_run_info *ru
     cJSON_AddStringToObject(ev, "event", "check-start");
     cJSON_AddNumberToObject(ev, "seq", (double)seq);
     cJSON_AddNumberToObject(ev, "rung", d->p->spec.rung);
-    cJSON_AddStringToObject(ev, "suite", d->p->spec.suite);
+    cJSON_AddStringToObject(ev, "suite", eng_planned_suite(d->p));
     cJSON_AddStringToObject(ev, "variant", d->p->label);
     cJSON_AddStringToObject(ev, "check", d->p->spec.name);
     /* the time limit after setup, for the interface's countdown of the check running now */

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/xalloc.h"
 #include "engine/report/report.h"
@@ -25,7 +26,9 @@ cJSON *eng_report_check_json(const struct eng_done *d)
     const struct eng_check_spec *s = &d->p->spec;
     cJSON *c = cJSON_CreateObject();
     cJSON_AddNumberToObject(c, "rung", s->rung);
-    cJSON_AddStringToObject(c, "suite", s->suite);
+    cJSON_AddStringToObject(c, "suite", eng_planned_suite(d->p));
+    if (strcmp(s->suite, eng_planned_suite(d->p)) != 0) /* the manifest file it was given by */
+        cJSON_AddStringToObject(c, "suite_file", s->suite);
     cJSON_AddStringToObject(c, "variant", d->p->label);
     cJSON_AddStringToObject(c, "check", s->name);
     cJSON_AddStringToObject(c, "shape", d->r.shape);
@@ -74,6 +77,8 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     cJSON_AddStringToObject(rep, "run_id", run->uuid);
     cJSON_AddStringToObject(rep, "verdict", eng_summary_verdict_name(s));
     cJSON_AddBoolToObject(rep, "expectation_met", s->met);
+    if (run->suite) /* the manifest's name, as its checks say it */
+        cJSON_AddStringToObject(rep, "suite", run->suite);
     if (s->control_checks) {
         cJSON_AddNumberToObject(rep, "control_checks", s->control_checks);
         cJSON_AddNumberToObject(rep, "false_alarms", s->false_alarms);

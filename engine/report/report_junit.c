@@ -1,8 +1,13 @@
 /* JUnit XML (`kladder run --junit FILE`), for CI systems: one testcase per check, one that
- * fails when a buggy variant escaped its rung and one that fails when no check executed. Written atomically when the run ends. */
+ * fails when a buggy variant escaped its rung and one that fails when no check executed. Written
+ * atomically when the run ends. It tells the run's story: a testcase fails exactly where the
+ * text report says UNEXPECTED, so a run that exits 0 has no failure here. A buggy check that did
+ * not reach the bug passes ("not reached here"); a bug no check of its rung reached fails
+ * buggy-variants-caught. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/xalloc.h"
@@ -48,7 +53,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
     double total = 0;
     for (size_t i = 0; i < n; i++) {
         const struct eng_done *d = &checks[i];
-        if (!d->met && d->r.verdict == CDB_ERROR)
+        if (!d->met && (d->r.verdict == CDB_ERROR || d->r.verdict == CDB_CANCELLED))
             errors++;
         else if (!d->met)
             failures++;
@@ -70,7 +75,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
         const struct eng_done *d = &checks[i];
         const struct eng_check_spec *sp = &d->p->spec;
         fprintf(f, "    <testcase classname=\"");
-        xml_escaped(f, sp->suite);
+        xml_escaped(f, eng_planned_suite(d->p));
         fprintf(f, ".%s\" name=\"rung%d.", d->p->label, sp->rung);
         xml_escaped(f, sp->name);
         fprintf(f, "\" time=\"%.6f\">\n", isnan(d->r.t_med_us) ? 0.0 : d->r.t_med_us / 1e6);
@@ -79,17 +84,26 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
             fprintf(f, "      <skipped message=\"%s", d->r.verdict == CDB_DOUBT ? "in doubt: " : "");
             xml_escaped(f, d->r.detail);
             fprintf(f, "\"/>\n");
+        } else if (d->r.verdict == CDB_CANCELLED) { /* not run: the run was interrupted */
+            fprintf(f, "      <error message=\"cancelled\">");
+            xml_escaped(f, d->r.detail);
+            fprintf(f, "</error>\n");
         } else if (!d->met) {
             fprintf(f, "      <%s message=\"%s (expected %s)\">", d->r.verdict == CDB_ERROR ? "error" : "failure",
                     cdb_verdict_name(d->r.verdict), d->p->expect_fail ? "fail" : "pass");
             xml_escaped(f, d->r.detail);
             fprintf(f, "</%s>\n", d->r.verdict == CDB_ERROR ? "error" : "failure");
         }
-        fprintf(f, "      <system-out>verdict: %s, expected: %s; ", cdb_verdict_name(d->r.verdict),
-                d->p->expect_fail ? "fail" : "pass");
+        fprintf(f, "      <system-out>verdict: %s, expected: %s%s; ", cdb_verdict_name(d->r.verdict),
+                d->p->expect_fail ? "fail" : "pass",
+                d->p->expect_fail && d->r.verdict == CDB_PASS ? " (not reached here)" : "");
         xml_escaped(f, d->r.shape);
         fprintf(f, "; ");
         xml_escaped(f, d->r.detail);
+        if (strcmp(sp->suite, eng_planned_suite(d->p)) != 0) { /* the manifest file, a detail */
+            fprintf(f, "; suite file: ");
+            xml_escaped(f, sp->suite);
+        }
         fprintf(f, "</system-out>\n    </testcase>\n");
     }
     fprintf(f, "    <testcase classname=\"kladder\" name=\"buggy-variants-caught\" time=\"0\">\n");

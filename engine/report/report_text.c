@@ -1,5 +1,6 @@
 /* The text report on stdout: a header when the run starts, every check with its verdict and
- * what was expected of it, and the run's verdict at the end. */
+ * what was expected of it, and the run's verdict at the end; of an interrupted run, the checks
+ * that ran and "cancelled", nothing more. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,8 +27,13 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
                     const struct eng_summary *s, const struct eng_done *checks, size_t n)
 {
     (void)rep;
+    size_t ran = 0;
     for (size_t i = 0; i < n; i++) {
         const struct eng_done *d = &checks[i];
+        /* what an interruption stopped is not a finding: the last line says it once */
+        if (d->r.verdict == CDB_CANCELLED)
+            continue;
+        ran++;
         char t[32] = "";
         if (!isnan(d->r.t_med_us))
             snprintf(t, sizeof t, "%10.1f us", d->r.t_med_us);
@@ -67,6 +73,12 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
             printf("       %s\n", detail);
             free(detail);
         }
+    }
+    if (s->verdict == CDB_CANCELLED) {
+        printf("\ncancelled: the run was interrupted after %zu of %zu checks; nothing is "
+               "judged\n", ran, run->total);
+        fflush(stdout);
+        return 0;
     }
     printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
            "%d skipped\n",

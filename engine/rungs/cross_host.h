@@ -1,9 +1,8 @@
 /* Rung 7's cross-host comparison: two hosts' exported results (the document `kladder export`
  * writes, importers/results_json.h) compared check by check under `kladder compare`'s own noise
- * rules (cdb_compare_finish, casedb/results_query.h): a time is flagged when the two medians are
- * CDB_CMP_LARGE times apart whatever the repeats, or when both sides have CDB_CMP_MIN_REPEATS
- * repeats, their [min, max] spreads do not overlap and the medians differ by more than
- * CDB_CMP_NOISE. Fewer repeats, or no spread, is "not judged", never a pass of a difference.
+ * rules (cdb_compare_finish, casedb/results_query.h): a time is flagged when both sides have
+ * CDB_CMP_MIN_REPEATS repeats and either the two medians are CDB_CMP_LARGE times apart, or
+ * their [min, max] spreads do not overlap and the medians differ by more than CDB_CMP_NOISE. Fewer repeats, or no spread, is "not judged", never a pass of a difference.
  *
  * Only checks whose name starts with `prefix` are compared ("timing:", rung 7's micro-checks);
  * a check is matched on (rung, suite, check, shape, variant), and where a document holds it more

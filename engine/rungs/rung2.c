@@ -2,6 +2,7 @@
  * and length sweeps on both sides of each declared chunk and top-k, every check a plain launch
  * with the reference, sentinel and finite oracles (docs/engine.md). A suite that lists rung 2
  * with no settings gets all of it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,17 +384,23 @@ static int oracle(struct eng_exec *e, struct eng_inst *in)
         float worst;
         uint32_t bits = (uint32_t)w[2];
         memcpy(&worst, &bits, 4);
-        char where[420];
+        char where[420], largest[64];
         eng_exec_where(e, in, pr->buffer, w[1] - 1, where, sizeof where);
-        if (pr->rows_sum)
-            eng_exec_note(e, "%s: %llu of %llu rows do not sum to %g (first row at %s), largest "
-                          "error %.4g", pr->output, (unsigned long long)w[0],
-                          (unsigned long long)rows, pr->target, where, (double)worst);
+        /* the kernel counts a NaN as an infinite error: say which it is, never a number
+         * smaller than the failing rows' */
+        if (isfinite(worst))
+            snprintf(largest, sizeof largest, "largest error %.4g", (double)worst);
         else
-            eng_exec_note(e, "%s: %llu of %llu values are not %g when %s is %s (first at %s), "
-                          "largest error %.4g", pr->output, (unsigned long long)w[0],
-                          (unsigned long long)(rows * len), pr->target, pr->when_buffer,
-                          pr->when_init, where, (double)worst);
+            snprintf(largest, sizeof largest, "some %s NaN or infinite",
+                     pr->rows_sum ? "sums are" : "values are");
+        if (pr->rows_sum)
+            eng_exec_note(e, "%s: %llu of %llu rows do not sum to %g (first row at %s), %s",
+                          pr->output, (unsigned long long)w[0], (unsigned long long)rows,
+                          pr->target, where, largest);
+        else
+            eng_exec_note(e, "%s: %llu of %llu values are not %g when %s is %s (first at %s), %s",
+                          pr->output, (unsigned long long)w[0], (unsigned long long)(rows * len),
+                          pr->target, pr->when_buffer, pr->when_init, where, largest);
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], (double)worst);
     }

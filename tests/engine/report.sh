@@ -44,7 +44,7 @@ tap_check "the run is in the database" sh -c "printf '%s' \"\$1\" | grep -q \"\$
 rc=$?
 sed 's/^/# /' "$KL_TMP/esc.txt"
 tap_check "a buggy variant its own rung does not catch: exit 1" test $rc -eq 1
-tap_check "and the report names it" grep -q 'not caught: tests/engine/fixtures/escape.json rung 4' "$KL_TMP/esc.txt"
+tap_check "and the report names it" grep -q 'not caught: escape-test rung 4' "$KL_TMP/esc.txt"
 
 # A rung its suite does not declare is a usage error that names the rungs it has, before any
 # check runs (a suite declares the rungs it supports).
@@ -90,7 +90,7 @@ rc=$?
 sed 's/^/# /' "$KL_TMP/inc.txt"
 tap_check "inconclusive run: exit 1, not a pass" test "$rc" -eq 1
 tap_check "inconclusive run: its last line says inconclusive and names the target" \
-    sh -c "tail -n 1 '$KL_TMP/inc.txt' | grep -q '^inconclusive .*: $fx rung 1\$'"
+    sh -c "tail -n 1 '$KL_TMP/inc.txt' | grep -q '^inconclusive .*: $(jq -r .name "$fx") rung 1\$'"
 tap_check "inconclusive run: the summary does not say expectation met" \
     grep -q '^INCONCLUSIVE: baseline 2/2 passed' "$KL_TMP/inc.txt"
 tap_check "inconclusive run: JUnit fails buggy-variants-caught" \

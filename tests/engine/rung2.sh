@@ -46,7 +46,7 @@ run "$KL_TMP/argmax_narrow.json" "$KL_TMP/nar.txt"
 rc=$?
 sed 's/^/# /' "$KL_TMP/nar.txt"
 tap_check "argmax without tie classes: the buggy kernel escapes (exit 1)" test $rc -eq 1
-tap_check "and the report says so" grep -q 'not caught: .*argmax_narrow.json rung 2' "$KL_TMP/nar.txt"
+tap_check "and the report says so" grep -q 'not caught: argmax-ties-test rung 2' "$KL_TMP/nar.txt"
 
 # --json carries the class in the detail of each check.
 run $f/rowscale.json "$KL_TMP/rs.json" --json --variant buggy
@@ -83,6 +83,9 @@ run $f/softmax_rows.json "$KL_TMP/sm.txt" --variant buggy
 sed 's/^/# /' "$KL_TMP/sm.txt"
 tap_check "rows_sum_to: the naive softmax is caught on the largest finite values" \
     grep -qE '^ +value class max-finite: P: [0-9]+ of 12 rows do not sum to 1 \(first row at \[[0-9]+, 0\]; input X there is ' "$KL_TMP/sm.txt"
+tap_check "rows_sum_to: rows that sum to NaN are not told a largest error below the tolerance" \
+    sh -c "grep -qE 'rows do not sum to 1 .*, some sums are NaN or infinite\$' '$KL_TMP/sm.txt' &&
+           ! grep -q 'do not sum to 1 .*largest error' '$KL_TMP/sm.txt'"
 sed -e '/"properties"/d' -e 's/"classes": \["max-finite", "peaked"\],$/"classes": ["max-finite", "peaked"]}}/' \
     $f/softmax_rows.json >"$KL_TMP/softmax_noprop.json"
 cp $f/softmax_rows.kl "$KL_TMP/"

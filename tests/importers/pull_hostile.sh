@@ -16,13 +16,15 @@ tap_check "the base database holds 3 runs" test "$(k results --json | python3 -c
 
 # expect NAME WANT ARGS...: the pull fails (exit 1) with WANT in its output, the output holds no
 # control character, and the database did not change.
-expect() {
+expect() { # [RC=N] name message args: refused with exit 1 (a transfer), or RC
+    local want_rc=1
+    case $1 in RC=*) want_rc=${1#RC=}; shift ;; esac
     local name=$1 want=$2; shift 2
     local before after rc
     before=$(db_sum "$db")
     k pull "$@" >"$KL_TMP/out" 2>&1; rc=$?
     after=$(db_sum "$db")
-    if [ $rc = 1 ] && grep -q -- "$want" "$KL_TMP/out" && [ "$before" = "$after" ] \
+    if [ $rc = "$want_rc" ] && grep -q -- "$want" "$KL_TMP/out" && [ "$before" = "$after" ] \
         && ! LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' <"$KL_TMP/out") \
         && ! grep -q $'\xc2[\x80-\x9f]' "$KL_TMP/out"; then
         tap_ok "refused, database unchanged: $name"
@@ -107,7 +109,8 @@ expect "gzip bomb (64 MiB from 64 KiB)" "larger than the limit of 1048576 bytes"
 expect "stalling server" "timed out" "$u/stall" --stall 1
 expect "server slower than the total limit" "timed out" "$u/drip" --timeout 2
 expect "nothing listening" "error:" "http://127.0.0.1:1/x.json" --connect-timeout 2
-expect "unknown host name" "no host named 'nosuch'" nosuch
+# a name that is no host is a usage error, exit 2 as for every verb
+expect RC=2 "unknown host name (exit 2)" "no host named 'nosuch'" nosuch
 before=$(db_sum "$db")
 k pull "ftp://127.0.0.1/x.json" >"$KL_TMP/out" 2>&1
 rc=$?

@@ -79,14 +79,14 @@ read -r flagged noise few differ gm < <(python3 -c "
 import json,sys; d=json.load(open('$json')); s=d['summary']
 print(s['flagged'], s['noise'], s['few_repeats'], s['differing_verdicts'], '%.2f' % (1 / s['geomean_ratio']))")
 tap_check "the summary names the faster side as kladder compare does (${gm}×)" \
-    grep -q "^ B (h200) is ${gm}× faster than A (cpubox), geometric mean over 18 checks" "$f"
+    grep -q "^ B (h200) is ${gm}× faster than A (cpubox), geometric mean over 18 rows judged" "$f"
 tap_check "the counts match kladder compare --json (! $flagged, ~ $noise, ? $few, ≠ $differ)" \
     grep -q "^ 18 rows · ! $flagged flagged · ~ $noise within noise · ? $few not judged · ≠ $differ verdicts differ · only A 0 · only B 0" "$f"
 tap_check "12 ratios flagged, 6 within noise (same speed)" \
     sh -c "test \$(grep -c ' faster ! ' '$f') -eq 12 && test \$(grep -c ' 1.00× same ~ ' '$f') -eq 6"
 tap_check "the differing verdict: hang on A, pass on B" grep -q '^ ≠ R1  suite0 .* ⧗/✓$' "$f"
 tap_check "no ratio reads 0.33× or 0.00×" sh -c "! grep -Eq '0\.[0-9]+×' '$f'"
-tap_check "a flagged 3x row has its bar to the left (B faster)" grep -q '3.00× faster ! *█│' "$f"
+tap_check "a flagged 3x row has its bar to the left (B faster)" grep -q '3.00× faster ! *▕█│' "$f"
 tap_check "f keeps only the rows that stand out" \
     test "$(grep -Ec ' (faster|slower|same) [!~?] ' "$SCREENS/compare-flagged.screen")" -eq 12
 tap_check "the status line says why the selected row is marked" \

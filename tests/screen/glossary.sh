@@ -29,3 +29,7 @@ tap_check "the dashboard marks" grep -q '^ ●  *Dashboard: this rung closes thi
 g=$SCREENS/help-glossary-zh.screen
 tap_check "Chinese: the glossary" grep -q '^ 术语表$' "$g"
 tap_check "Chinese: verdict words in Chinese" grep -q '^ ✓ 通过  *检查符合判定器的要求' "$g"
+tap_check "the words of a run: inconclusive, interrupted, baseline, fixed, buggy, oracle, value class" \
+    sh -c "for w in inconclusive interrupted baseline fixed buggy oracle 'value class'; do grep -qE \"^ \$w  +[a-z]\" '$f' || { echo \"# missing: \$w\"; exit 1; }; done"
+tap_check "the dashboard's · n cells explained" grep -q '^ · 1  *Dashboard: a number where the rung does not close the gap' "$f"
+tap_check "Chinese: the same words" sh -c "grep -q '^ 不确定  ' '$g' && grep -q '^ 判定器  ' '$g' && grep -q '^ 值类别  ' '$g'"

@@ -28,3 +28,19 @@ else
     tap_fail "docs/tui.md lists every action of tui/actions.def"
     printf '# missing: %s\n' "$missing"
 fi
+# A find for a word the page does not hold says so and leaves the page where it was.
+screen_run 100x30 '?
+:save-screen help-top
+/
+:type zqxwv
+Enter
+:save-screen help-not-found
+n
+:save-screen help-not-found-n'
+nf=$SCREENS/help-not-found.screen
+tap_check "a word not on the page: the status line says not found" \
+    grep -q 'Find: zqxwv   not found' "$nf"
+tap_check "and the page did not move" \
+    test "$(sed -n 2,27p "$SCREENS/help-top.screen")" = "$(sed -n 2,27p "$nf")"
+tap_check "n finds nothing either, and stays" \
+    sh -c "grep -q 'not found' '$SCREENS/help-not-found-n.screen' && test \"\$(sed -n 2,27p '$SCREENS/help-top.screen')\" = \"\$(sed -n 2,27p '$SCREENS/help-not-found-n.screen')\""

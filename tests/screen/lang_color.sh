@@ -60,3 +60,13 @@ tap_check "Chinese: the launch panel's time limit reads 每项检查 60 秒" \
     grep -qE '^ 时限 +‹ 每项检查 60 秒 ›' "$SCREENS/launch-zh.screen"
 tap_check "Chinese: the launch panel names the rung in Chinese (阶梯 1, not rung 1)" \
     grep -qE '^ 运行 +‹ flydsl-1199 · 阶梯 1 ›' "$SCREENS/launch-zh.screen"
+# The theme's name stays in the header at 80 columns, however long: "English · high-contrast"
+# gives way to "EN · high-contrast" rather than vanishing.
+screen_run 80x24 't
+t
+:save-screen theme-hc-80
+L
+:save-screen theme-hc-80-zh'
+tap_check "80 columns, high-contrast: the theme is named in the header" \
+    grep -q '^ kladder .* EN · high-contrast$' "$SCREENS/theme-hc-80.screen"
+tap_check "in Chinese too" grep -q '^ kladder .*high-contrast$' "$SCREENS/theme-hc-80-zh.screen"

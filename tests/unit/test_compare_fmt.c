@@ -5,11 +5,78 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "tui/compare_fmt.h"
+#include "tui/name_cut.h"
+
+/* "1.00× same" draws no bar, whichever side is a hair faster; the faster side's bar grows
+ * from the middle in eighths too (▕, ▐), not always a whole block. */
+static void test_bar_same_and_left(void **state)
+{
+    (void)state;
+    assert_int_equal(cmp_bar_eighths(0.998, 16), 0);
+    assert_int_equal(cmp_bar_eighths(1.004, 16), 0);
+    assert_true(cmp_bar_eighths(1.006, 16) > 0);
+    assert_true(cmp_bar_eighths(1 / 1.006, 16) < 0);
+    char b[64];
+    cmp_fmt_bar(-1, false, b, sizeof b);
+    assert_string_equal(b, "▕");
+    cmp_fmt_bar(-10, false, b, sizeof b);
+    assert_string_equal(b, "▕█");
+    cmp_fmt_bar(-13, false, b, sizeof b);
+    assert_string_equal(b, "▐█");
+    cmp_fmt_bar(10, false, b, sizeof b);
+    assert_string_equal(b, "█▎");
+    cmp_fmt_bar(-1, true, b, sizeof b);
+    assert_string_equal(b, "#");
+}
+
+/* Names in families keep the part that tells them apart when cut. */
+static void test_name_cut(void **state)
+{
+    (void)state;
+    const char *v[] = {"baseline-fixed", "baseline-buggy", "fixed", "baseline-fixed"};
+    size_t at[4];
+    name_cut_points(v, 4, at);
+    assert_int_equal(at[0], 9);
+    assert_int_equal(at[2], 0);
+    assert_int_equal(at[3], 9); /* a repeat is the same name, not a neighbour */
+    char *t = name_cut(v[0], at[0], 9, false);
+    assert_string_equal(t, "…ne-fixed");
+    free(t);
+    t = name_cut(v[1], at[1], 9, true);
+    assert_string_equal(t, "~ne-buggy");
+    free(t);
+    t = name_cut(v[2], at[2], 9, false); /* fits */
+    assert_string_equal(t, "fixed");
+    free(t);
+    /* six timing checks that differ only at their end */
+    const char *c[] = {"timing:fence-acquire", "timing:fence-release", "timing:fence-seq"};
+    name_cut_points(c, 3, at);
+    t = name_cut(c[0], at[0], 10, false);
+    assert_string_equal(t, "…e-acquire");
+    free(t);
+    t = name_cut(c[2], at[2], 10, false);
+    assert_string_equal(t, "…fence-seq");
+    free(t);
+    /* differing in the middle: a window around the difference */
+    const char *m[] = {"unit-test-M128-N4096-K1024", "unit-test-M64-N4096-K1024"};
+    name_cut_points(m, 2, at);
+    assert_int_equal(at[0], 11);
+    t = name_cut(m[0], at[0], 12, false);
+    assert_string_equal(t, "…-M128-N409…");
+    free(t);
+    /* differing at the start: the usual cut at the end */
+    const char *h[] = {"aiter-4494-long-name", "flydsl-1199-long-name"};
+    name_cut_points(h, 2, at);
+    t = name_cut(h[0], at[0], 8, false);
+    assert_string_equal(t, "aiter-4…");
+    free(t);
+}
 
 static void test_ratio_text(void **state)
 {
@@ -56,15 +123,19 @@ static void test_speed_sentence(void **state)
 {
     (void)state;
     char b[256];
-    struct cdb_compare_summary s = {.geomean_ratio = 1.0 / 495, .with_ratio = 54};
+    struct cdb_compare_summary s = {.geomean_ratio = 1.0 / 495, .with_ratio = 114, .judged = 54};
     cmp_fmt_speed(&s, "local", "h200", false, false, b, sizeof b);
-    assert_string_equal(b, "B (h200) is 495× faster than A (local), geometric mean over 54 checks");
+    assert_string_equal(b, "B (h200) is 495× faster than A (local), geometric mean over 54 rows judged");
     s.geomean_ratio = 2.5;
     cmp_fmt_speed(&s, "local", "h200", false, false, b, sizeof b);
-    assert_string_equal(b, "A (local) is 2.50× faster than B (h200), geometric mean over 54 checks");
+    assert_string_equal(b, "A (local) is 2.50× faster than B (h200), geometric mean over 54 rows judged");
     s.geomean_ratio = 0.998;
     cmp_fmt_speed(&s, "x", "y", false, false, b, sizeof b);
-    assert_string_equal(b, "A (x) and B (y) run at the same speed, geometric mean over 54 checks");
+    assert_string_equal(b, "A (x) and B (y) run at the same speed, geometric mean over 54 rows judged");
+    /* rows timed once make no headline, however far apart */
+    s.judged = 0, s.geomean_ratio = NAN;
+    cmp_fmt_speed(&s, "x", "y", false, false, b, sizeof b);
+    assert_string_equal(b, "no row judged: none of the 114 rows timed on both sides has 3 repeats a side");
     s.with_ratio = 0;
     cmp_fmt_speed(&s, "x", "y", false, false, b, sizeof b);
     assert_string_equal(b, "no check has times on both sides");
@@ -79,9 +150,9 @@ static void test_explain(void **state)
     r.a.repeats = 1, r.b.repeats = 5;
     cmp_explain(&r, false, b, sizeof b);
     assert_string_equal(b, "? not judged: A has 1 repeat, B 5 (3 needed on each side)");
-    r.timing = CDB_TIMING_FLAGGED, r.ratio = 1.0 / 450;
+    r.timing = CDB_TIMING_FLAGGED, r.ratio = 1.0 / 450, r.a.repeats = 3;
     cmp_explain(&r, false, b, sizeof b);
-    assert_string_equal(b, "! 4x or more apart: flagged whatever the repeats");
+    assert_string_equal(b, "! 4x or more apart: flagged whatever the spreads, 3 and 5 repeats");
     r.ratio = 1.2, r.a.repeats = 20, r.b.repeats = 10;
     cmp_explain(&r, false, b, sizeof b);
     assert_string_equal(b, "! spreads apart and beyond 5%, 20 and 10 repeats");
@@ -191,6 +262,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ratio_text),
+        cmocka_unit_test(test_bar_same_and_left),
+        cmocka_unit_test(test_name_cut),
         cmocka_unit_test(test_bar_is_log_scaled),
         cmocka_unit_test(test_speed_sentence),
         cmocka_unit_test(test_explain),

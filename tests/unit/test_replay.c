@@ -125,6 +125,15 @@ static void test_exact_conversions_only(void **state)
     eng_shape_free(&s);
     assert_int_equal(check1(m, "w", p2, "w", false, &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "w2.safetensors: tensor 'w': element 1: 0.100000001 is not exact in buffer w's bf16"));
+    /* A float64 capture for an f32 buffer: its 0.1 is not exact, and the message says how to
+     * save one that fits. */
+    double x64[8] = {1.0, 0.1, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0};
+    char *p64 = write_st("x64.safetensors", "x", "F64", "[2, 4]", x64, sizeof x64);
+    assert_int_equal(check1(m, "x", p64, "x", false, &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0.1 is not exact in buffer x's f32"));
+    assert_non_null(strstr(err, "the F64 tensor is wider than the buffer: cast it to float32"));
+    unlink(p64);
+    free(p64);
     /* Integers: in range passes, 2^31 does not fit i32; floats never reach an integer buffer. */
     int64_t i_ok[2] = {-5, 7}, i_bad[2] = {1, (int64_t)1 << 31};
     char *p3 = write_st("i1.safetensors", "ids", "I64", "[2]", i_ok, sizeof i_ok);

@@ -339,24 +339,25 @@ static struct cdb_compare_cell cell(enum cdb_verdict v, double med, double lo, d
                                      .min_us = lo, .max_us = hi, .repeats = repeats};
 }
 
-/* The arithmetic and the judgement on hand-made rows: a ratio is flagged only with 3+ repeats
- * on both sides, parted spreads and more than 5% apart, or when it is 4x or more either way;
- * a skip against a result is not a differing verdict. */
+/* The arithmetic and the judgement on hand-made rows: a ratio is judged only with 3+ repeats
+ * on both sides (a row timed once is never flagged, however far apart, and stays out of the
+ * mean), and then flagged with parted spreads and more than 5% apart, or when it is 4x or more
+ * either way whatever the spreads; a skip against a result is not a differing verdict. */
 static void test_compare_math(void **state)
 {
     (void)state;
-    enum { N = 11 };
+    enum { N = 12 };
     struct cdb_compare_row rows[N];
     memset(rows, 0, sizeof rows);
     rows[0].a = cell(CDB_PASS, 10, 9, 11, 10); /* disjoint, 4x */
     rows[0].b = cell(CDB_PASS, 40, 39, 41, 10);
     rows[1].a = cell(CDB_PASS, 10, 9, 12, 5); /* touching: a.max == b.min */
     rows[1].b = cell(CDB_PASS, 13, 12, 14, 5);
-    rows[2].a = cell(CDB_PASS, 10, NAN, NAN, 1); /* no spread, but 9x */
+    rows[2].a = cell(CDB_PASS, 10, NAN, NAN, 1); /* no spread, 9x: not judged */
     rows[2].b = cell(CDB_PASS, 90, NAN, NAN, 1);
     rows[3].a = cell(CDB_PASS, 0, 0, 0, 1); /* zero time: no ratio; skip against pass */
     rows[3].b = cell(CDB_SKIP, 5, 5, 5, 1);
-    rows[4].a = cell(CDB_PASS, 40, 40, 40, 1); /* faster on B, 4x with one repeat each */
+    rows[4].a = cell(CDB_PASS, 40, 40, 40, 1); /* faster on B, 4x with one repeat each: not judged */
     rows[4].b = cell(CDB_PASS, 10, 10, 10, 1);
     rows[5].a = cell(CDB_PASS, 100, 99, 100, 10); /* spreads apart but only 3% */
     rows[5].b = cell(CDB_PASS, 103, 102.5, 104, 10);
@@ -370,12 +371,14 @@ static void test_compare_math(void **state)
     rows[9].b = cell(CDB_FAIL, 10, 10, 10, 5);
     rows[10].a = cell(CDB_FAIL, 10, 10, 10, 5); /* fail against skip */
     rows[10].b = cell(CDB_SKIP, 10, 10, 10, 5);
+    rows[11].a = cell(CDB_PASS, 10, 2, 50, 3); /* 4.5x, 3 repeats each, spreads overlap */
+    rows[11].b = cell(CDB_PASS, 45, 5, 60, 3);
     struct cdb_compare c = {.rows = rows, .n = N};
     cdb_compare_finish(&c);
     const enum cdb_timing want_timing[N] = {
-        CDB_TIMING_FLAGGED, CDB_TIMING_NOISE, CDB_TIMING_FLAGGED, CDB_TIMING_NONE,
-        CDB_TIMING_FLAGGED, CDB_TIMING_NOISE, CDB_TIMING_FEW,     CDB_TIMING_FLAGGED,
-        CDB_TIMING_FEW,     CDB_TIMING_NOISE, CDB_TIMING_NOISE};
+        CDB_TIMING_FLAGGED, CDB_TIMING_NOISE, CDB_TIMING_FEW,     CDB_TIMING_NONE,
+        CDB_TIMING_FEW,     CDB_TIMING_NOISE, CDB_TIMING_FEW,     CDB_TIMING_FLAGGED,
+        CDB_TIMING_FEW,     CDB_TIMING_NOISE, CDB_TIMING_NOISE,   CDB_TIMING_FLAGGED};
     for (int i = 0; i < N; i++) {
         assert_int_equal(rows[i].timing, want_timing[i]);
         assert_int_equal(rows[i].flagged, want_timing[i] == CDB_TIMING_FLAGGED);
@@ -388,13 +391,15 @@ static void test_compare_math(void **state)
     assert_false(rows[10].verdict_differs);
     assert_true(rows[10].skipped_one);
     assert_true(fabs(rows[4].ratio - 0.25) < 1e-12);
-    assert_int_equal(c.summary.with_ratio, 10);
-    assert_int_equal(c.summary.flagged, 4);
+    assert_int_equal(c.summary.with_ratio, 11);
+    assert_int_equal(c.summary.judged, 7);
+    assert_int_equal(c.summary.flagged, 3);
     assert_int_equal(c.summary.noise, 4);
-    assert_int_equal(c.summary.few_repeats, 2);
+    assert_int_equal(c.summary.few_repeats, 4);
     assert_int_equal(c.summary.differing_verdicts, 1);
     assert_int_equal(c.summary.skipped_one, 2);
-    double want = pow(4.0 * 1.3 * 9.0 * 0.25 * 1.03 * 2.0 * 1.1 * 1.1 * 1.0 * 1.0, 0.1);
+    /* the mean of the judged rows only: the 9x, 0.25x, 2x and one 1.1x are timed too seldom */
+    double want = pow(4.0 * 1.3 * 1.03 * 1.1 * 1.0 * 1.0 * 4.5, 1.0 / 7);
     assert_true(fabs(c.summary.geomean_ratio - want) < 1e-12);
 }
 

@@ -15,6 +15,7 @@
 #include "engine/rung.h"
 #include "engine/check.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/compare_table.h"
 #include "tui/cli/opts.h"
 #include "tui/columns.h"
 #include "tui/compare_fmt.h"
@@ -30,10 +31,11 @@ static void print_help(void)
            "magnitude and a direction (450x faster, 1.30x slower).\n\n"
            "Marks (the Compare view uses the same ones):\n"
            "  ≠ (# in ASCII)  the verdicts differ: both ran, neither skipped\n"
-           "  !  a real timing difference: %d+ repeats on each side, [min, max] spreads apart\n"
-           "     and more than %.0f%% apart, or %.0fx or more either way whatever the repeats\n"
+           "  !  a real timing difference: %d+ repeats on each side, and [min, max] spreads\n"
+           "     apart and more than %.0f%% apart, or %.0fx or more either way\n"
            "  ~  within noise\n"
-           "  ?  not judged: fewer than %d repeats on a side (one launch says nothing of noise)\n"
+           "  ?  not judged: fewer than %d repeats on a side (one launch says nothing of noise,\n"
+           "     however far apart); such rows are not in the summary's mean either\n"
            "Verdicts: 'skip' ran and chose not to judge; 'not run' has no result on that side.\n"
            "The bars show log10 of the ratio: to the right of '|' when B is slower, to the\n"
            "left when B is faster; each half is %d decades.\n\n"
@@ -44,124 +46,6 @@ static void print_help(void)
            "  --sort KEY      name (default), ratio (B slowest against A first), time-a,\n"
            "                  time-b (slowest first), verdict (differing first)\n",
            CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE, CDB_CMP_MIN_REPEATS,
-           CMP_BAR_DECADES);
-}
-
-static bool utf8_locale(void)
-{
-    const char *cs = nl_langinfo(CODESET);
-    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
-}
-
-/* Right-aligned number cell. */
-static void rcell(const char *s, int cells)
-{
-    int w = text_width(s);
-    printf("%*s%s ", w < cells ? cells - w : 0, "", s);
-}
-
-static void fmt_us(const struct cdb_compare_cell *c, char *buf, size_t len)
-{
-    if (!c->present)
-        snprintf(buf, len, "%s", "");
-    else if (isnan(c->median_us))
-        snprintf(buf, len, "n/a");
-    else if (c->median_us < 100)
-        snprintf(buf, len, "%.2f", c->median_us);
-    else
-        snprintf(buf, len, "%.0f", c->median_us);
-}
-
-/* A bar of `eighths` eighth-cells, in block characters or '#' when the terminal is ASCII. */
-static void bar(int eighths, bool ascii, char *buf, size_t len)
-{
-    static const char *const part[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
-    size_t used = 0;
-    buf[0] = '\0';
-    int full = eighths / 8, rest = eighths % 8;
-    if (ascii) {
-        full = (eighths + 4) / 8;
-        if (full == 0 && eighths > 0)
-            full = 1;
-        rest = 0;
-    }
-    for (int i = 0; i < full && used + 4 < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s", ascii ? "#" : "█");
-    if (rest && used + 4 < len)
-        snprintf(buf + used, len - used, "%s", part[rest]);
-}
-
-#define BAR_CELLS 16
-
-static const char *side_verdict(const struct cdb_compare_cell *c)
-{
-    return c->present ? cdb_verdict_name(c->verdict) : "not run";
-}
-
-static void print_table(const struct cdb_compare *c, const size_t *idx, size_t n,
-                        const char *na, const char *nb, const char *short_a, const char *short_b,
-                        enum cli_color when)
-{
-    bool ascii = !utf8_locale();
-    bool color = when == CLI_COLOR_ALWAYS ||
-                 (when == CLI_COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-    char ha[64], hb[64];
-    snprintf(ha, sizeof ha, "A %s", ascii ? "us" : "µs");
-    snprintf(hb, sizeof hb, "B %s", ascii ? "us" : "µs");
-    printf("A = %s, B = %s\n\n", na, nb);
-    tui_col_print("", 2, ascii), tui_col_print("RUNG", 4, ascii), tui_col_print("SUITE", 14, ascii),
-        tui_col_print("CHECK", 20, ascii), tui_col_print("SHAPE", 20, ascii),
-        tui_col_print("VARIANT", 8, ascii);
-    rcell(ha, 10), rcell(hb, 10), rcell("B vs A", 13);
-    tui_col_print(" ", 1, ascii), tui_col_print("VERDICT A/B", 16, ascii);
-    printf("%*s|%s\n", BAR_CELLS, "faster", "slower");
-    for (size_t k = 0; k < n; k++) {
-        const struct cdb_compare_row *r = &c->rows[idx[k]];
-        char rung[8], ta[32], tb[32], ratio[48] = "", verd[48], left[BAR_CELLS * 4 + 8] = "",
-                                                              right[BAR_CELLS * 4 + 8] = "";
-        snprintf(rung, sizeof rung, "%d", r->rung);
-        fmt_us(&r->a, ta, sizeof ta);
-        fmt_us(&r->b, tb, sizeof tb);
-        if (!isnan(r->ratio))
-            cmp_fmt_ratio(r->ratio, ascii, false, ratio, sizeof ratio);
-        snprintf(verd, sizeof verd, "%s/%s", side_verdict(&r->a), side_verdict(&r->b));
-        int e = cmp_bar_eighths(r->ratio, BAR_CELLS);
-        bar(e >= 0 ? e : -e, ascii, e >= 0 ? right : left, sizeof right);
-        if (color && r->verdict_differs)
-            fputs("\033[1;31m", stdout);
-        tui_col_print(cmp_verdict_mark(r, ascii), 2, ascii), tui_col_print(rung, 4, ascii),
-            tui_col_print(r->suite, 14, ascii), tui_col_print(r->check, 20, ascii),
-            tui_col_print(r->shape, 20, ascii), tui_col_print(r->variant, 8, ascii);
-        rcell(ta, 10), rcell(tb, 10), rcell(ratio, 13);
-        tui_col_print(cmp_timing_mark(r), 1, ascii), tui_col_print(verd, 16, ascii);
-        int lw = text_width(left);
-        printf("%*s%s|%s", BAR_CELLS - lw, "", left, right);
-        if (r->scored) { /* rung 8: no times, the two scores */
-            char sc[160];
-            cmp_fmt_score(r, ascii, false, sc, sizeof sc);
-            printf("%*s  %s", BAR_CELLS - text_width(right), "", sc);
-        }
-        if (color && r->verdict_differs)
-            fputs("\033[0m", stdout);
-        putchar('\n');
-    }
-    const struct cdb_compare_summary *s = &c->summary;
-    char speed[512];
-    cmp_fmt_speed(s, short_a, short_b, ascii, false, speed, sizeof speed);
-    putchar('\n');
-    printf("%s\n", speed);
-    printf("timing: %d flagged (!), %d within noise (~), %d not judged (?: fewer than %d "
-           "repeats on a side)\n",
-           s->flagged, s->noise, s->few_repeats, CDB_CMP_MIN_REPEATS);
-    printf("verdicts that differ (%s): %d; skipped on one side only: %d\n", ascii ? "#" : "≠",
-           s->differing_verdicts, s->skipped_one);
-    if (s->scored)
-        printf("scores (rung 8): %d on both sides, %d apart by more than %.0f%% (!)\n", s->scored,
-               s->differing_scores, CDB_CMP_SCORE_TOL * 100);
-    printf("only on A: %d, only on B: %d, on both: %d\n", s->only_a, s->only_b, s->both);
-    if (n != c->n)
-        printf("shown: %zu of %zu rows\n", n, c->n);
-    printf("bars: log10 ratio, each half = %d decades (10^%dx)\n", CMP_BAR_DECADES,
            CMP_BAR_DECADES);
 }
 
@@ -248,9 +132,10 @@ static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
     else
         cJSON_AddNullToObject(sum, "geomean_ratio");
     cJSON_AddNumberToObject(sum, "with_ratio", s->with_ratio);
-    if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio < 1)
+    cJSON_AddNumberToObject(sum, "judged", s->judged); /* the rows the mean is over */
+    if (s->judged && isfinite(s->geomean_ratio) && s->geomean_ratio < 1)
         cJSON_AddStringToObject(sum, "faster", "B");
-    else if (s->with_ratio && isfinite(s->geomean_ratio) && s->geomean_ratio > 1)
+    else if (s->judged && isfinite(s->geomean_ratio) && s->geomean_ratio > 1)
         cJSON_AddStringToObject(sum, "faster", "A");
     else
         cJSON_AddNullToObject(sum, "faster");
@@ -319,9 +204,10 @@ static int compare(const struct cli_global *g, const char *const *spec, int rung
         char da[128], db_[128];
         describe(&sa, spec[0], da, sizeof da);
         describe(&sb, spec[1], db_, sizeof db_);
-        char *short_a = text_fit(spec[0], 40, !utf8_locale(), NULL);
-        char *short_b = text_fit(spec[1], 40, !utf8_locale(), NULL);
-        print_table(&c, idx, shown, da, db_, short_a, short_b, g->color);
+        char *short_a = text_fit(spec[0], 40, compare_table_ascii(), NULL);
+        char *short_b = text_fit(spec[1], 40, compare_table_ascii(), NULL);
+        compare_table_print(&c, idx, shown, da, db_, short_a, short_b, g->color,
+                            compare_table_width());
         free(short_a), free(short_b);
     }
     free(idx);

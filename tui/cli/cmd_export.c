@@ -13,8 +13,9 @@ static void print_help(void)
     printf("usage: kladder export [--since RUN_ID|TIME] [--all] [--out FILE]\n\n"
            "Writes the finished runs made here, their checks and machines as one versioned JSON\n"
            "document (format kladder-results, version 1) that `kladder pull` reads on another\n"
-           "host. --since keeps runs recorded after RUN_ID, or finished at or after TIME\n"
-           "(2026-11-29T08:51:17Z or 2026-11-29). --all also exports runs pulled from other\n"
+           "host. --since keeps runs recorded after RUN_ID (or its first 4+ characters, as\n"
+           "`kladder results` takes it), or finished at or after TIME (2026-11-29T08:51:17Z\n"
+           "or 2026-11-29). --all also exports runs pulled from other\n"
            "hosts. --out writes FILE atomically (a reader never sees half a document); the\n"
            "default is standard output.\n");
 }

@@ -33,7 +33,8 @@ static void print_help(void)
            "  --timing             print the fetch, parse and merge time of each host on stderr\n\n"
            "One line per host: \"NAME: N new runs, M checks (K already present)\" on standard\n"
            "output, or \"NAME: error: ...\" on standard error. Exit status 0 when every host\n"
-           "succeeded, 1 when any failed, 2 for a usage error (a URL of another scheme too).\n",
+           "succeeded, 1 when any failed, 2 for a usage error (a URL of another scheme, a name\n"
+           "that is no host, too).\n",
            IMP_FETCH_DEFAULT_CONNECT_S, IMP_FETCH_DEFAULT_TIMEOUT_S, IMP_FETCH_DEFAULT_STALL_S);
 }
 
@@ -58,7 +59,8 @@ static bool parse_bytes(const char *s, long long *out)
 }
 
 /* Checks the URLs among specs[0..n), pulls every one and prints a line per host. Returns the
- * exit status: 0 every host succeeded, 1 one failed, 2 a usage or setup error. */
+ * exit status: 0 every host succeeded, 1 one failed, 2 a usage or setup error (a name that is
+ * no host of the table and no URL among them). */
 static int pull(const struct cli_global *g, const char *const *specs, size_t n,
                 const struct imp_pull_opts *o, bool timing)
 {
@@ -93,8 +95,13 @@ static int pull(const struct cli_global *g, const char *const *specs, size_t n,
                     r->parse_s, r->merge_s);
     }
     fflush(stdout);
+    /* a name that is no host is a mistake in the command, as with every verb: 2, not a
+     * failed transfer */
+    bool unknown = false;
+    for (size_t i = 0; i < nres; i++)
+        unknown |= res[i].unknown;
     free(res);
-    return failed ? 1 : 0;
+    return unknown ? 2 : failed ? 1 : 0;
 }
 
 static int take_max_bytes(const struct cli_opt *opt, const char *v, void *ctx)

@@ -50,7 +50,7 @@ static void print_case(struct cdb *db, const struct cdb_case *c, bool zh)
     char sec[64] = "";
     for (size_t i = 0; i < c->n_gaps; i++)
         snprintf(sec + strlen(sec), sizeof sec - strlen(sec), "%s%d", i ? ", " : "", c->gaps[i]);
-    snprintf(line, sizeof line, zh ? "缺口 %d（%s）%s%s%s · 梯级 %d（%s）· %s%s"
+    snprintf(line, sizeof line, zh ? "缺口 %d（%s）%s%s%s · 阶梯 %d（%s）· %s%s"
                                    : "gap %d (%s)%s%s%s · rung %d (%s) · %s%s",
              c->gap, gap_name, c->n_gaps ? (zh ? "，次要 " : ", also ") : "", sec, "", c->rung,
              rung_name, c->arch, c->verified ? "" : (zh ? " · 未核实" : " · unverified"));
@@ -85,7 +85,7 @@ static void print_case(struct cdb *db, const struct cdb_case *c, bool zh)
     }
     label("The test that catches it", "能抓住它的测试", zh);
     para(zh ? c->catch_zh : c->catch_en, 2);
-    label("Rung", "梯级", zh);
+    label("Rung", "阶梯", zh); /* the interface's word for it */
     snprintf(line, sizeof line, "%d %s: %s", c->rung, rung_name, rung_runs);
     para(line, 2);
     label("References", "引用", zh);

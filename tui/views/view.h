@@ -139,7 +139,9 @@ struct tui_app {
     /* The Runs tab: the views it shows, the top one on screen (Esc pops). */
     enum tui_view_id runs_stack[TUI_RUNS_STACK];
     int runs_depth;                 /* >= 1 */
-    unsigned results_gen;           /* bumped when runs arrive (a run ends, a pull lands) */
+    unsigned results_gen;           /* bumped when runs arrive (a run ends, a pull lands), or
+                                       when another process changed the database */
+    long long outside_version;      /* cdb_outside_changes when last looked */
     struct tui_job jobs[TUI_JOBS_MAX];
     int n_jobs;
     struct tui_wait waits[TUI_WAITS_MAX];

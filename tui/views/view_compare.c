@@ -16,6 +16,7 @@
 #include "casedb/hosts.h"
 #include "casedb/results_query.h"
 #include "common/text.h"
+#include "tui/name_cut.h"
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/compare_fmt.h"
@@ -249,12 +250,52 @@ static const enum col give_way[][2] = {{COL_SHAPE, COL_SHAPE}, {COL_BAR, COL_BAR
                                        {COL_TIME_A, COL_TIME_B}, {COL_RUNG, COL_RUNG},
                                        {COL_VARIANT, COL_VARIANT}, {COL_SUITE, COL_SUITE}};
 
+/* Rows on screen at most, for the names' cut points (a taller screen cuts at the end). */
+#define CUT_ROWS 256
+enum { NAME_SUITE, NAME_CHECK, NAME_SHAPE, NAME_VARIANT, NAME_COUNT };
+
 struct draw_ctx {
     struct tui_app *app;
     struct compare_state *s;
     int y, x, w;
     int cw[COL_COUNT]; /* cells of each column; 0: not shown */
+    /* where each name on screen first differs from its neighbours' (tui/name_cut.h), so that a
+     * cut keeps it: "…ne-fixed" and "…ne-buggy", not "baselin…" twice */
+    size_t top, shown;
+    size_t at[NAME_COUNT][CUT_ROWS];
 };
+
+/* The cut points of the names of the rows from l->top that fit in `height` lines. */
+static void find_cut_points(struct draw_ctx *c, const struct tui_list *l, int height)
+{
+    const struct compare_state *s = c->s;
+    c->top = l->top;
+    c->shown = height > 0 ? (size_t)height : 0;
+    if (c->shown > CUT_ROWS)
+        c->shown = CUT_ROWS;
+    if (c->top + c->shown > s->n_vis)
+        c->shown = s->n_vis > c->top ? s->n_vis - c->top : 0;
+    const char *names[CUT_ROWS];
+    for (int k = 0; k < NAME_COUNT; k++) {
+        for (size_t i = 0; i < c->shown; i++) {
+            const struct cdb_compare_row *r = &s->cmp.rows[s->vis[c->top + i]];
+            names[i] = k == NAME_SUITE ? r->suite : k == NAME_CHECK ? r->check
+                       : k == NAME_SHAPE ? r->shape : r->variant;
+        }
+        name_cut_points(names, c->shown, c->at[k]);
+    }
+}
+
+/* A name drawn in its column, cut where it does not tell its row from the others. */
+static void draw_name(const struct draw_ctx *c, size_t row, int kind, int y, int x, int w,
+                      enum tui_role role, const char *name)
+{
+    size_t i = row - c->top;
+    size_t at = row >= c->top && i < c->shown ? c->at[kind][i] : 0;
+    char *t = name_cut(name, at, w, tui_draw_ascii());
+    tui_draw_pad(y, x, w, role, t);
+    free(t);
+}
 
 static void layout_columns(int w, int cw[COL_COUNT])
 {
@@ -296,24 +337,7 @@ static void layout_columns(int w, int cw[COL_COUNT])
         cw[COL_CHECK] = 1;
 }
 
-/* A variant in w cells. Cut at its end, "baseline-fixed" and "baseline-buggy" both read
- * "baseline…" and two rows look the same; cut at its start they stay apart ("…ne-fixed"),
- * since the end is what tells a variant from its twin. Only plain ASCII is cut so (what a
- * manifest names); anything else is cut at its end by the drawing. */
-static void variant_text(const char *v, int w, char *buf, size_t len)
-{
-    size_t n = v ? strlen(v) : 0;
-    bool ascii = true;
-    for (size_t i = 0; i < n; i++)
-        ascii &= (unsigned char)v[i] < 0x80;
-    if (!v || !ascii || w < 2 || n <= (size_t)w) {
-        snprintf(buf, len, "%s", v ? v : "");
-        return;
-    }
-    snprintf(buf, len, "%s%s", tui_draw_ascii() ? "~" : "…", v + n - (size_t)(w - 1));
-}
-
-/* The ratio on a log10 scale (tui/compare_fmt.h), 1× in the middle. */
+/* The ratio on a log10 scale (tui/compare_fmt.h), 1× in the middle; "1.00× same" draws none. */
 static void ratio_bar(int y, int x, int w, double ratio, enum tui_role role, enum tui_role base)
 {
     tui_draw_fill(y, x, w, base);
@@ -322,29 +346,13 @@ static void ratio_bar(int y, int x, int w, double ratio, enum tui_role role, enu
     int e = cmp_bar_eighths(ratio, half);
     if (e == 0)
         return;
-    bool ascii = tui_draw_ascii();
     char bar[256];
-    size_t o = 0;
-    if (e > 0) {
-        int full = e / 8, part = e % 8;
-        static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
-        if (ascii && full == 0)
-            full = 1;
-        for (int i = 0; i < full && o + 4 < sizeof bar; i++)
-            o += (size_t)snprintf(bar + o, sizeof bar - o, "%s", ascii ? "#" : "█");
-        if (part && !ascii && full < half)
-            o += (size_t)snprintf(bar + o, sizeof bar - o, "%s", eighths[part]);
+    cmp_fmt_bar(e, tui_draw_ascii(), bar, sizeof bar);
+    int cells = text_width(bar);
+    if (e > 0)
         tui_draw_text(y, x + half + 1, half, role, bar);
-    } else {
-        /* Leftward bars have no partial blocks that grow from the right: whole cells, at
-         * least one so that a faster B always shows. */
-        int cells = (-e + 4) / 8;
-        if (cells < 1)
-            cells = 1;
-        for (int i = 0; i < cells && o + 4 < sizeof bar; i++)
-            o += (size_t)snprintf(bar + o, sizeof bar - o, "%s", ascii ? "#" : "█");
+    else
         tui_draw_text(y, x + half - cells, cells, role, bar);
-    }
 }
 
 /* A side's time; a rung 8 check has none, and shows its score there ("0.625"; the status line
@@ -400,17 +408,16 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
             tui_draw_pad(y, x, w, base, buf);
             break;
         case COL_SUITE:
-            tui_draw_pad(y, x, w, base, r->suite);
+            draw_name(c, row, NAME_SUITE, y, x, w, base, r->suite);
             break;
         case COL_CHECK:
-            tui_draw_pad(y, x, w, base, r->check);
+            draw_name(c, row, NAME_CHECK, y, x, w, base, r->check);
             break;
         case COL_SHAPE:
-            tui_draw_pad(y, x, w, selected ? base : TUI_ROLE_DIM, r->shape);
+            draw_name(c, row, NAME_SHAPE, y, x, w, selected ? base : TUI_ROLE_DIM, r->shape);
             break;
         case COL_VARIANT:
-            variant_text(r->variant, w, buf, sizeof buf);
-            tui_draw_pad(y, x, w, base, buf);
+            draw_name(c, row, NAME_VARIANT, y, x, w, base, r->variant);
             break;
         case COL_TIME_A:
         case COL_TIME_B:
@@ -588,6 +595,8 @@ static void compare_draw(struct tui_app *app, void *state)
                                         "两方都没有运行过检查。"));
         return;
     }
+    tui_list_set_height(&s->list, ymax - y);
+    find_cut_points(&c, &s->list, ymax - y);
     tui_list_draw(&s->list, ymax - y, draw_row, &c);
 }
 

@@ -17,7 +17,25 @@ struct help_state {
     struct tui_doc doc;
     enum tui_lang lang;
     char term[TUI_SEARCH_MAX + 1];
+    bool not_found; /* the last find of term found nothing: the page stayed where it was */
+    size_t origin_top, origin_sel; /* the page when the search began, for a word not there */
 };
+
+/* Finds term from line `from` in direction dir and brings the match to the top; when there is
+ * none, the page stays where it was and the status line says so. */
+static void find_from(struct help_state *s, size_t from, int dir)
+{
+    struct tui_list *l = &s->doc.list;
+    size_t sel = l->sel, top = l->top;
+    l->sel = from;
+    s->not_found = !tui_doc_find(&s->doc, dir, s->term);
+    if (s->not_found) {
+        l->sel = sel;
+        l->top = top;
+        return;
+    }
+    tui_list_scroll(l, (long)l->sel - (long)l->top);
+}
 
 static void *help_init(struct tui_app *app)
 {
@@ -92,11 +110,50 @@ static void build_glossary(struct tui_app *app, struct tui_doc *d, int width)
         tui_fmt_verdict_lang(v, zh, term, sizeof term);
         entry(d, width, term, verdicts[v][zh]);
     }
+    /* the words a run and its checks are described with (docs/engine.md) */
+    static const char *const words[][4] = {
+        {"inconclusive", "不确定",
+         "a run whose buggy variant was neither caught nor shown uncaught: the checks that reach "
+         "the bug were skipped here (beyond this backend); it exits 1, never a pass",
+         "缺陷变体既未被发现、也未被证明漏掉的运行：能触及缺陷的检查在此被跳过（超出此后端的能力）；"
+         "退出码 1，绝不算通过"},
+        {"interrupted", "中断",
+         "a run whose process went away without finishing (killed, crashed, the machine "
+         "rebooted), marked so by the next kladder; the checks it finished are kept",
+         "进程未完成就消失的运行（被杀、崩溃、机器重启），由下一个 kladder 标记；已完成的检查保留"},
+        {"baseline", "基线",
+         "the plain unit test, run beside a rung on both variants: it passes both, which is the "
+         "lesson (the unit test did not see the bug)",
+         "普通单元测试，在阶梯旁对两个变体都运行：两者都通过，这正是要说明的（单元测试没看到缺陷）"},
+        {"fixed", "修复版", "the variant with the fix: every check of it must pass",
+         "带修复的变体：它的每项检查都必须通过"},
+        {"buggy", "缺陷版",
+         "the variant with the bug: its rung must fail it (one failing check catches it; a "
+         "check that passes did not reach the bug)",
+         "带缺陷的变体：它的阶梯必须让它失败（一项失败即发现；通过的检查只是没有触及缺陷）"},
+        {"oracle", "判定器",
+         "what a check holds the kernel's output against: the reference kernel, sentinels in "
+         "memory it must not write, a repeat that must match bit for bit, a score",
+         "检查用来评判内核输出的依据：参考内核、不应写入的内存中的哨兵值、必须逐位一致的重复运行、得分"},
+        {"value class", "值类别",
+         "the kind of values a check fills its inputs with (ties, zeros, one-hot, NaN, huge): "
+         "rung 2 runs the classes a bug needs",
+         "检查填充输入所用的数值种类（并列、零、独热、NaN、极大值）：第 2 阶运行缺陷所需的类别"},
+    };
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        entry(d, width, words[w][zh], words[w][2 + zh]);
     entry(d, width, tui_glyph(TUI_GLYPH_MARK),
           tui_tr(app, "Dashboard: this rung closes this gap (a number: the cases of the cell)",
                  "仪表盘：此阶梯补上此缺口（数字：格子中的案例数）"));
     entry(d, width, tui_glyph(TUI_GLYPH_DOT),
           tui_tr(app, "Dashboard: this rung does not close this gap", "仪表盘：此阶梯不能补上此缺口"));
+    snprintf(term, sizeof term, "%s 1", tui_glyph(TUI_GLYPH_DOT));
+    entry(d, width, term,
+          tui_tr(app, "Dashboard: a number where the rung does not close the gap (highlighted): "
+                      "cases of this gap that this rung catches first, though no rung of their "
+                      "own gap does",
+                 "仪表盘：阶梯不能补上缺口处的数字（高亮）：此缺口中由此阶梯最先发现的案例，"
+                 "而它们自己缺口的阶梯都发现不了"));
     snprintf(term, sizeof term, "%s host", tui_glyph(TUI_GLYPH_ARROW));
     entry(d, width, term,
           tui_tr(app, "Dashboard: the latest verdict of each rung on that host",
@@ -106,13 +163,14 @@ static void build_glossary(struct tui_app *app, struct tui_doc *d, int width)
           tui_tr(app, "Compare: the two sides' verdicts differ (both ran, neither skipped)",
                  "对比：两方的判定不同（两方都运行了，都没有跳过）"));
     entry(d, width, "!",
-          tui_tr(app, "Compare: a real timing difference: 3+ repeats on each side, spreads apart "
-                      "and more than 5%, or 4x or more whatever the repeats",
-                 "对比：真实的时间差异：每方至少 3 次重复、范围不重叠且相差超过 5%，或相差 4 倍以上"));
+          tui_tr(app, "Compare: a real timing difference: 3+ repeats on each side, and spreads "
+                      "apart and more than 5%, or 4x or more whatever the spreads",
+                 "对比：真实的时间差异：每方至少 3 次重复，且范围不重叠、相差超过 5%，或相差 4 倍以上"));
     entry(d, width, "~", tui_tr(app, "Compare: within noise", "对比：在噪声范围内"));
     entry(d, width, "?",
-          tui_tr(app, "Compare: not judged: fewer than 3 repeats on a side",
-                 "对比：未判断：某一方少于 3 次重复"));
+          tui_tr(app, "Compare: not judged: fewer than 3 repeats on a side (never flagged, "
+                      "not in the summary's mean)",
+                 "对比：未判断：某一方少于 3 次重复（不标记，也不计入汇总的平均）"));
     entry(d, width, "-",
           tui_tr(app, "Compare: skipped on that side (it ran and chose not to judge)",
                  "对比：该方跳过（运行了但不作判断）"));
@@ -231,9 +289,7 @@ static unsigned help_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_SEARCH_NEXT:
     case TUI_ACT_SEARCH_PREV:
         /* Find from the top line of the page, then bring the match to the top. */
-        l->sel = l->top;
-        if (tui_doc_find(&s->doc, act == TUI_ACT_SEARCH_NEXT ? 1 : -1, s->term))
-            tui_list_scroll(l, (long)l->sel - (long)l->top);
+        find_from(s, l->top, act == TUI_ACT_SEARCH_NEXT ? 1 : -1);
         return TUI_R_DRAW;
     case TUI_ACT_BACK:
         if (s->term[0]) {
@@ -261,14 +317,21 @@ static void help_search(struct tui_app *app, void *state, const char *text)
 {
     (void)app;
     struct help_state *s = state;
-    snprintf(s->term, sizeof s->term, "%s", text);
     struct tui_list *l = &s->doc.list;
+    if (!s->term[0]) { /* a new search: where a word that is not there leaves the page */
+        s->origin_top = l->top;
+        s->origin_sel = l->sel;
+    }
+    snprintf(s->term, sizeof s->term, "%s", text);
     /* Incremental: the first match at or after the top of the page. */
-    if (s->doc.n == 0)
+    s->not_found = false;
+    if (s->doc.n == 0 || !s->term[0])
         return;
-    l->sel = l->top > 0 ? l->top - 1 : s->doc.n - 1;
-    if (tui_doc_find(&s->doc, 1, s->term))
-        tui_list_scroll(l, (long)l->sel - (long)l->top);
+    /* typed letter by letter, the search moves while the text is found; once it is not,
+     * the page goes back to where the search began, not to where a shorter text was */
+    l->top = s->origin_top;
+    l->sel = s->origin_sel;
+    find_from(s, l->top > 0 ? l->top - 1 : s->doc.n - 1, 1);
 }
 
 static const char *help_search_text(void *state)
@@ -279,7 +342,10 @@ static const char *help_search_text(void *state)
 static void help_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     struct help_state *s = state;
-    if (s->term[0])
+    if (s->term[0] && s->not_found)
+        snprintf(buf, len, "%s: %s   %s", tui_tr(app, "Find", "查找"), s->term,
+                 tui_tr(app, "not found", "未找到"));
+    else if (s->term[0])
         snprintf(buf, len, "%s: %s   n/N", tui_tr(app, "Find", "查找"), s->term);
     else
         snprintf(buf, len, "%s",
