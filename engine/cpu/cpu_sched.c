@@ -422,9 +422,10 @@ static void *pool_main(void *arg)
     return NULL;
 }
 
-/* At exit the parked threads end and are joined: the leak checker, which stops and reads every
- * live thread, then finds none of ours (it was seen crashing on parked ones). A worker still
- * busy at exit (a kernel that never finished) is left alone. */
+/* At exit every pool thread ends and is joined: the leak checker, which stops and reads every
+ * live thread, was seen crashing on ours. A thread may still be busy for a moment (it has ended
+ * its launch but not yet parked), so each gets a short while; one that never ends (a kernel that
+ * never finishes, whose process the watchdog kills anyway) is left alone. */
 static void pool_stop(void)
 {
     pthread_mutex_lock(&pool_mu);
@@ -433,13 +434,12 @@ static void pool_stop(void)
         if (pool[i].started)
             pthread_cond_signal(&pool[i].cv);
     pthread_mutex_unlock(&pool_mu);
-    for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
-        pthread_mutex_lock(&pool_mu);
-        bool idle = pool[i].started && !pool[i].busy;
-        pthread_mutex_unlock(&pool_mu);
-        if (idle)
-            pthread_join(pool[i].tid, NULL);
-    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    for (size_t i = 0; i < sizeof pool / sizeof *pool; i++)
+        if (pool[i].started)
+            pthread_timedjoin_np(pool[i].tid, NULL, &until);
 }
 
 /* Hands w to a parked thread, or starts one. Returns 0 or an errno value. */
