@@ -43,7 +43,7 @@ for wave in 32 64; do
             run "$KL_TMP/c0.txt" $r $cf --wave $wave --lag $lag
             show "$KL_TMP/c0.txt"
             tap_check "clip flag rung $r wave $wave, --lag $lag (one wave behind or none): escapes" \
-                grep -q "not caught: $cf rung $r" "$KL_TMP/c0.txt"
+                grep -q "not caught: lag-clip-flag rung $r" "$KL_TMP/c0.txt"
         done
     done
 done
