@@ -112,7 +112,8 @@ static void test_own_example_spread_rule(void **state)
     assert_int_equal(ch.flagged, 0);
     free(b);
     free(a);
-    /* 2x apart on two repeats: not judged, never flagged; 10x on one repeat: flagged anyway */
+    /* 2x apart on two repeats, or 10x on one: fewer than 3 repeats a side are never judged
+     * (a single sample under load was seen 85x off) */
     a = with_time(rec, k, 10.0, 9.9, 10.1, 2), b = with_time(rec, k, 20.0, 19.9, 20.1, 2);
     assert_int_equal(compare(a, b, "timing:atomic", &ch, report, sizeof report, err, sizeof err), 0);
     assert_int_equal(ch.flagged, 0);
@@ -120,8 +121,8 @@ static void test_own_example_spread_rule(void **state)
     free(b);
     b = with_time(rec, k, 100.0, 99.0, 101.0, 1);
     assert_int_equal(compare(a, b, "timing:atomic", &ch, report, sizeof report, err, sizeof err), 0);
-    assert_int_equal(ch.flagged, 2);
-    assert_non_null(strstr(report, "10.0x slower"));
+    assert_int_equal(ch.flagged, 0);
+    assert_int_equal(ch.few, 2);
     free(b);
     free(a);
 }
