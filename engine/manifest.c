@@ -54,17 +54,6 @@ static bool is_ident(const char *s)
     return true;
 }
 
-static bool param_known(const void *ctx, const char *name, size_t len, int64_t *value)
-{
-    const struct eng_manifest *m = ctx;
-    for (size_t i = 0; i < m->nparams; i++)
-        if (strlen(m->params[i].name) == len && !memcmp(m->params[i].name, name, len)) {
-            *value = 1;
-            return true;
-        }
-    return false;
-}
-
 int eng_mp_param_index(const struct eng_manifest *m, const char *name)
 {
     for (size_t i = 0; i < m->nparams; i++)
@@ -93,7 +82,7 @@ static char *get_expr(struct eng_mparse *p, const struct eng_manifest *m, const 
         return NULL;
     }
     char msg[256];
-    if (eng_expr_check(e, param_known, m, msg, sizeof msg) != 0) {
+    if (eng_expr_check(e, eng_mp_param_known, m, msg, sizeof msg) != 0) {
         eng_mp_bad(p, field, "expected an expression over the parameters: %s", msg);
         free(e);
         return NULL;
@@ -578,7 +567,7 @@ static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON
             return eng_mp_bad(p, f, "parameter \"%s\" is not a whole number; give it \"f32\" in arg_types",
                        a->expr);
         char msg[256];
-        if (eng_expr_check(a->expr, param_known, m, msg, sizeof msg) != 0)
+        if (eng_expr_check(a->expr, eng_mp_param_known, m, msg, sizeof msg) != 0)
             return eng_mp_bad(p, f, "expected a buffer name or an expression over the parameters: %s", msg);
     }
     if (at)

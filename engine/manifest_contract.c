@@ -10,17 +10,6 @@
 #include "engine/manifest_parse.h"
 #include "engine/value_class.h"
 
-static bool param_known(const void *ctx, const char *name, size_t len, int64_t *value)
-{
-    const struct eng_manifest *m = ctx;
-    for (size_t i = 0; i < m->nparams; i++)
-        if (strlen(m->params[i].name) == len && !memcmp(m->params[i].name, name, len)) {
-            *value = 1;
-            return true;
-        }
-    return false;
-}
-
 /* "reduce": a whole number or an expression over the parameters ("K", "R * N"). */
 static bool parse_reduce(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
                          const char *field, char **out)
@@ -38,7 +27,7 @@ static bool parse_reduce(struct eng_mparse *p, const struct eng_manifest *m, con
         return eng_mp_bad(p, field, "expected the reduction length, a whole number or an "
                           "expression over the parameters (\"K\"), got %s", got);
     }
-    if (eng_expr_check(j->valuestring, param_known, m, msg, sizeof msg) != 0)
+    if (eng_expr_check(j->valuestring, eng_mp_param_known, m, msg, sizeof msg) != 0)
         return eng_mp_bad(p, field, "expected an expression over the parameters: %s", msg);
     *out = xstrdup(j->valuestring);
     return true;

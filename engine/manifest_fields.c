@@ -167,3 +167,14 @@ bool eng_mp_number(struct eng_mparse *p, const cJSON *obj, const char *key, cons
     *out = j->valuedouble;
     return true;
 }
+
+bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value)
+{
+    const struct eng_manifest *m = ctx;
+    for (size_t i = 0; i < m->nparams; i++)
+        if (strlen(m->params[i].name) == len && !memcmp(m->params[i].name, name, len)) {
+            *value = 1;
+            return true;
+        }
+    return false;
+}

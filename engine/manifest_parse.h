@@ -22,6 +22,10 @@ struct eng_mparse {
     bool failed;
 };
 
+/* An expression name check (engine/expr.h) that knows the manifest's parameters (ctx is the
+ * struct eng_manifest); every known name reads as 1. */
+bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value);
+
 bool eng_mp_bad(struct eng_mparse *p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* What a JSON value is, for "got ...": "\"abc\"", 3, true, null, an array, an object. */

@@ -142,7 +142,7 @@ void eng_r7_api_plan(struct eng_plan_builder *b, const struct eng_rung7_api *a)
 }
 
 /* Appends to buf (bounded, always terminated). */
-__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n, const char *fmt, ...)
+void eng_r7_add(char *buf, size_t n, const char *fmt, ...)
 {
     size_t used = strlen(buf);
     va_list ap;
@@ -173,9 +173,9 @@ static void judge(const char *lines, const struct eng_rung7_api *a, const char *
                 bad++;
                 snprintf(what, sizeof what, "%.80s%s%.60s", mod ? mod : "?", nm ? "." : "",
                          nm ? nm : "");
-                add(found, sizeof found, "%s%s is not in this release", found[0] ? "; " : "",
+                eng_r7_add(found, sizeof found, "%s%s is not in this release", found[0] ? "; " : "",
                     what);
-                add(found, sizeof found, " (%s%s; imported at %s)", to ? "moved to " : "no module "
+                eng_r7_add(found, sizeof found, " (%s%s; imported at %s)", to ? "moved to " : "no module "
                     "of the release defines it", to ? to : "", at ? at : "?");
             }
         } else if (kind && !strcmp(kind, "call")) {
@@ -185,11 +185,11 @@ static void judge(const char *lines, const struct eng_rung7_api *a, const char *
             const char *e = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
             if (how && !strcmp(how, "raised")) {
                 bad++;
-                add(found, sizeof found, "%s%s raised %s", found[0] ? "; " : "", call ? call : "?",
+                eng_r7_add(found, sizeof found, "%s%s raised %s", found[0] ? "; " : "", call ? call : "?",
                     e ? e : "an exception");
             } else if (!unit_test && how && !strcmp(how, "fallback")) {
                 bad++;
-                add(found, sizeof found, "%s%s fell back: it returned without running any %s code, "
+                eng_r7_add(found, sizeof found, "%s%s fell back: it returned without running any %s code, "
                     "and said nothing", found[0] ? "; " : "", call ? call : "?", a->library);
             }
         }

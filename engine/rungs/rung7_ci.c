@@ -77,17 +77,6 @@ void eng_r7_ci_plan(struct eng_plan_builder *b, const struct eng_rung7_ci *c)
     }
 }
 
-/* Appends to buf (bounded, always terminated). */
-__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    va_list ap;
-    va_start(ap, fmt);
-    if (used + 1 < n)
-        vsnprintf(buf + used, n - used, fmt, ap);
-    va_end(ap);
-}
-
 /* One test file as the tracer saw it. */
 struct ci_file {
     char name[128];
@@ -136,15 +125,15 @@ static void judge(struct ci_file *f, long n, struct ci_report *rep, bool baselin
         defined += f[i].defined, executed += f[i].executed;
         if (f[i].status != 0) {
             bad_status++;
-            add(failed, sizeof failed, "%s%s exited %d", failed[0] ? ", " : "", f[i].name,
+            eng_r7_add(failed, sizeof failed, "%s%s exited %d", failed[0] ? ", " : "", f[i].name,
                 f[i].status);
         }
         if (f[i].defined > 0 && f[i].executed == 0) {
             empty++;
-            add(found, sizeof found, "%s%s defines %ld, executed 0", found[0] ? "; " : "",
+            eng_r7_add(found, sizeof found, "%s%s defines %ld, executed 0", found[0] ? "; " : "",
                 f[i].name, f[i].defined);
         } else if (f[i].executed < f[i].defined) {
-            add(partial, sizeof partial, "%s%s executed %ld of %ld", partial[0] ? ", " : "",
+            eng_r7_add(partial, sizeof partial, "%s%s executed %ld of %ld", partial[0] ? ", " : "",
                 f[i].name, f[i].executed, f[i].defined);
         }
     }

@@ -33,6 +33,9 @@ void eng_r7_ci_plan(struct eng_plan_builder *b, const struct eng_rung7_ci *c);
 void eng_r7_ci_check(const struct eng_check_spec *s, const struct eng_manifest *m,
                      const struct eng_rung7_ci *c, struct eng_check_result *out);
 
+/* Appends printf-style to buf of n bytes (bounded, always terminated). */
+__attribute__((format(printf, 3, 4))) void eng_r7_add(char *buf, size_t n, const char *fmt, ...);
+
 /* The last path component, for check names. */
 const char *eng_r7_base(const char *path);
 
