@@ -1,0 +1,14 @@
+/* kladder fleet's subcommands, one file each job: fleet_submit.c (the scripts and sbatch),
+ * fleet_collect.c (collect and status over the fleet folder); cmd_fleet.c dispatches. Each
+ * returns the exit status (cli.h). */
+#ifndef KL_TUI_CLI_FLEET_H
+#define KL_TUI_CLI_FLEET_H
+
+#include "tui/global.h"
+
+void fleet_print_help(void);
+int fleet_submit(int argc, char **argv, const struct cli_global *g);
+int fleet_collect(int argc, char **argv, const struct cli_global *g);
+int fleet_status(int argc, char **argv, const struct cli_global *g);
+
+#endif

@@ -1,0 +1,259 @@
+/* kladder fleet submit: writes the fleet folder's scripts and submits them (fleet.h). */
+#include "tui/cli/fleet.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fileio.h"
+#include "common/paths.h"
+#include "common/xalloc.h"
+#include "tui/cli/cli.h"
+#include "tui/cli/fleet_script.h"
+#include "tui/cli/fleet_slurm.h"
+#include "tui/cli/opts.h"
+
+struct submit_opts {
+    const char *out, *time_limit, *kladder;
+    struct cli_list nodes, partitions, run_args, sbatch;
+    bool dry_run, no_collect;
+};
+
+/* An absolute form of path (which need not exist yet), malloc'd. */
+static char *absolute(const char *path)
+{
+    char real[PATH_MAX];
+    if (realpath(path, real))
+        return xstrdup(real);
+    if (path[0] == '/')
+        return xstrdup(path);
+    char cwd[PATH_MAX];
+    return xasprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : ".", path);
+}
+
+/* Appends the comma-separated items of each list entry to f as targets. */
+static int add_targets(struct imp_fleet *f, const struct cli_list *l, bool partition)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char *copy = xstrdup(l->v[i]);
+        int rc = 0;
+        for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && rc == 0;
+             item = strtok_r(NULL, ",", &save)) {
+            char err[512];
+            struct imp_fleet_target t;
+            if (f->n == IMP_FLEET_MAX_TASKS)
+                rc = cli_usage_error("fleet", "more than %d targets", IMP_FLEET_MAX_TASKS);
+            else if (imp_fleet_parse_target(item, partition, &t, err, sizeof err) != 0)
+                rc = cli_usage_error("fleet", "%s %s", partition ? "--partition" : "--nodes", err);
+            for (size_t k = 0; rc == 0 && k < f->n; k++)
+                if (strcmp(f->t[k].label, t.label) == 0)
+                    rc = cli_usage_error("fleet", "two targets are labelled '%s'; give each its "
+                                                  "own with LABEL=%s", t.label,
+                                         partition ? "PARTITION" : "NODE");
+            if (rc == 0) {
+                t.index = (int)f->n;
+                f->t = xrealloc(f->t, (f->n + 1) * sizeof *f->t);
+                f->t[f->n++] = t;
+            }
+        }
+        free(copy);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Every text that goes into a script must be safe there; the first that is not is named. */
+static int check_safe(const struct fleet_script_in *in)
+{
+    const char *what[] = {"--out", "--kladder", "--db"};
+    const char *val[] = {in->dir, in->kladder, in->db};
+    for (int i = 0; i < 3; i++) {
+        const char *why = fleet_script_unsafe(val[i]);
+        if (why)
+            return cli_usage_error("fleet", "%s path cannot go into the script: %s", what[i], why);
+    }
+    const char *const *lists[] = {in->run_args, in->sbatch};
+    for (int l = 0; l < 2; l++)
+        for (const char *const *a = lists[l]; *a; a++) {
+            const char *why = fleet_script_unsafe(*a);
+            if (why)
+                return cli_usage_error("fleet", "'%s' cannot go into the script: %s", *a, why);
+        }
+    const char *why = in->time_limit ? fleet_script_unsafe(in->time_limit) : NULL;
+    return why ? cli_usage_error("fleet", "--time cannot go into the script: %s", why) : 0;
+}
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+    char *path = xasprintf("%s/%s", dir, name), err[1024];
+    int rc = file_write_atomic(path, text, strlen(text), err, sizeof err);
+    if (rc)
+        fprintf(stderr, "kladder fleet: %s\n", err);
+    free(path);
+    return rc;
+}
+
+/* sbatch --hold, pin each task with scontrol, release; then the collect job after it. */
+static int submit(const struct fleet_script_in *in, struct imp_fleet *f, bool collect)
+{
+    char err[4096], out[4096];
+    char *script = xasprintf("%s/fleet.sbatch", in->dir);
+    const char *args[] = {"--hold", script, NULL};
+    int rc = fleet_sbatch(args, f->array_job, sizeof f->array_job, err, sizeof err);
+    free(script);
+    if (rc) {
+        fprintf(stderr, "kladder fleet: %s\n", err);
+        return 2;
+    }
+    for (size_t i = 0; i < f->n && rc == 0; i++) {
+        char job[64], where[300];
+        snprintf(job, sizeof job, "JobId=%s_%d", f->array_job, f->t[i].index);
+        snprintf(where, sizeof where, "%s=%s", f->t[i].partition ? "Partition" : "NodeList",
+                 f->t[i].where);
+        const char *upd[] = {"update", job, where, NULL};
+        if ((rc = fleet_slurm_run("scontrol", upd, out, sizeof out)) != 0)
+            fprintf(stderr, "kladder fleet: scontrol update %s %s: %s\n", job, where, out);
+    }
+    const char *rel[] = {"release", f->array_job, NULL};
+    if (rc == 0 && (rc = fleet_slurm_run("scontrol", rel, out, sizeof out)) != 0)
+        fprintf(stderr, "kladder fleet: scontrol release %s: %s\n", f->array_job, out);
+    if (rc != 0) {
+        const char *cancel[] = {f->array_job, NULL};
+        fleet_slurm_run("scancel", cancel, out, sizeof out);
+        fprintf(stderr, "kladder fleet: job array %s cancelled\n", f->array_job);
+        return 2;
+    }
+    if (collect) {
+        char dep[64];
+        snprintf(dep, sizeof dep, "--dependency=afterany:%s", f->array_job);
+        char *cscript = xasprintf("%s/collect.sbatch", in->dir);
+        const char *cargs[] = {dep, cscript, NULL};
+        rc = fleet_sbatch(cargs, f->collect_job, sizeof f->collect_job, err, sizeof err);
+        free(cscript);
+        if (rc)
+            fprintf(stderr, "kladder fleet: the collect job: %s\n(the array runs; collect with "
+                            "kladder fleet collect %s)\n", err, in->dir);
+    }
+    if (imp_fleet_write_jobs(in->dir, f, err, sizeof err) != 0)
+        fprintf(stderr, "kladder fleet: %s\n", err);
+    printf("job array %s: %zu task%s\n", f->array_job, f->n, f->n == 1 ? "" : "s");
+    for (size_t i = 0; i < f->n; i++)
+        printf("  %d %s: %s %s\n", f->t[i].index, f->t[i].label,
+               f->t[i].partition ? "partition" : "node", f->t[i].where);
+    if (f->collect_job[0])
+        printf("collect job %s pulls every export into %s once the array is over\n",
+               f->collect_job, in->db);
+    printf("kladder fleet status %s\n", in->dir);
+    return rc ? 1 : 0;
+}
+
+static int run_submit(const struct cli_global *g, const struct submit_opts *o)
+{
+    if (!o->out)
+        return cli_usage_error("fleet", "submit expects --out DIR (a folder every node can "
+                                        "write, as a shared filesystem is)");
+    struct imp_fleet f = {0};
+    int rc = add_targets(&f, &o->nodes, false);
+    if (rc == 0)
+        rc = add_targets(&f, &o->partitions, true);
+    if (rc == 0 && f.n == 0)
+        rc = cli_usage_error("fleet", "submit expects --nodes LIST or --partition LIST");
+    if (rc) {
+        imp_fleet_free(&f);
+        return rc;
+    }
+    char self[PATH_MAX];
+    ssize_t k = o->kladder ? 0 : readlink("/proc/self/exe", self, sizeof self - 1);
+    self[k > 0 ? k : 0] = '\0';
+    char *db = g->db_path ? absolute(g->db_path) : paths_default_db();
+    struct fleet_script_in in = {.kladder = o->kladder ? o->kladder : self,
+                                 .dir = NULL, .db = db, .fleet = &f,
+                                 .run_args = o->run_args.v, .time_limit = o->time_limit,
+                                 .sbatch = o->sbatch.v};
+    char *dir = absolute(o->out);
+    in.dir = dir;
+    rc = check_safe(&in);
+    char *array = rc ? NULL : fleet_script_array(&in);
+    char *collect = rc ? NULL : fleet_script_collect(&in);
+    if (rc == 0 && o->dry_run) {
+        printf("%s\n# ---- %s/collect.sbatch\n%s\n", array, dir, collect);
+        printf("# submitted as: sbatch --parsable --hold %s/fleet.sbatch; then, per task,\n"
+               "# scontrol update JobId=JOB_I NodeList=NODE (or Partition=P); scontrol release "
+               "JOB;\n# sbatch --parsable --dependency=afterany:JOB %s/collect.sbatch\n",
+               dir, dir);
+    } else if (rc == 0) {
+        char *logs = xasprintf("%s/logs", dir), err[1024];
+        if (file_mkdirs(logs, err, sizeof err) != 0) {
+            fprintf(stderr, "kladder fleet: %s\n", err);
+            rc = 2;
+        } else if (imp_fleet_write_targets(dir, &f, err, sizeof err) != 0) {
+            fprintf(stderr, "kladder fleet: %s\n", err);
+            rc = 2;
+        } else if (write_file(dir, "fleet.sbatch", array) ||
+                   write_file(dir, "collect.sbatch", collect)) {
+            rc = 2;
+        } else {
+            rc = submit(&in, &f, !o->no_collect);
+        }
+        free(logs);
+    }
+    free(array), free(collect), free(dir), free(db);
+    imp_fleet_free(&f);
+    return rc;
+}
+
+static void submit_help(void)
+{
+    fleet_print_help();
+}
+
+int fleet_submit(int argc, char **argv, const struct cli_global *g)
+{
+    struct submit_opts o = {0};
+    const char *rung = NULL, *suite = NULL, *kcase = NULL, *backend = NULL, *variant = NULL;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", submit_help),
+        CLI_OPT_HELP("-h", submit_help),
+        CLI_OPT_STRING("--out", &o.out),
+        CLI_OPT_LIST("--nodes", &o.nodes),
+        CLI_OPT_LIST("--partition", &o.partitions),
+        CLI_OPT_STRING("--rung", &rung),
+        CLI_OPT_STRING("--suite", &suite),
+        CLI_OPT_STRING("--case", &kcase),
+        CLI_OPT_STRING("--backend", &backend),
+        CLI_OPT_STRING("--variant", &variant),
+        CLI_OPT_LIST("--run-arg", &o.run_args),
+        CLI_OPT_STRING("--time", &o.time_limit),
+        CLI_OPT_LIST("--sbatch", &o.sbatch),
+        CLI_OPT_STRING("--kladder", &o.kladder),
+        CLI_OPT_FLAG("--dry-run", &o.dry_run),
+        CLI_OPT_FLAG("--no-collect", &o.no_collect),
+    };
+    const struct cli_parser p = {.verb = "fleet", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_NONE}};
+    int rc = cli_parse(&p, argc, argv, NULL);
+    if (rc == CLI_PARSED && !suite && !kcase)
+        rc = cli_usage_error("fleet", "submit expects --suite NAME or --case ID (what each node "
+                                      "runs)");
+    if (rc == CLI_PARSED) {
+        /* kladder run's own options first, then --run-arg's, in the order given */
+        const char *named[][2] = {{"--rung", rung}, {"--suite", suite}, {"--case", kcase},
+                                  {"--backend", backend}, {"--variant", variant}};
+        const char **args = xcalloc(2 * 5 + o.run_args.n + 1, sizeof *args);
+        size_t n = 0;
+        for (size_t i = 0; i < 5; i++)
+            if (named[i][1])
+                args[n++] = named[i][0], args[n++] = named[i][1];
+        for (size_t i = 0; i < o.run_args.n; i++)
+            args[n++] = o.run_args.v[i];
+        free(o.run_args.v);
+        o.run_args.v = args;
+        rc = run_submit(g, &o);
+    }
+    free(o.nodes.v), free(o.partitions.v), free(o.run_args.v), free(o.sbatch.v);
+    return rc;
+}
