@@ -15,15 +15,25 @@
 #include "engine/rung.h"
 #include "engine/check.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/compare_hosts.h"
+#include "tui/cli/compare_json.h"
 #include "tui/cli/compare_table.h"
 #include "tui/cli/opts.h"
 #include "tui/columns.h"
 #include "tui/compare_fmt.h"
 
+/* What only a comparison of three hosts or more takes. */
+struct cli_many {
+    const char *baseline, *differs, *sort, *text;
+    bool only_flagged;
+};
+
 static void print_help(void)
 {
     printf("usage: kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V]\n"
-           "                       [--search TEXT] [--sort KEY] [--json]\n\n"
+           "                       [--search TEXT] [--sort KEY] [--json]\n"
+           "       kladder compare A B C ... [--baseline HOST] [--differs HOST] [--sort KEY]\n"
+           "                       [--rung N] [--only-flagged] [--search TEXT] [--json]\n\n"
            "Puts two machines side by side. A and B are 'local' (runs made here), a host of\n"
            "`kladder hosts list`, a host that produced runs, or a machine id (or 4+ of its first\n"
            "characters). Checks are matched on rung, suite, check, shape and variant, using each\n"
@@ -44,53 +54,16 @@ static void print_help(void)
            "  --verdict V     rows where either side's verdict is V (pass, fail, hang, ...)\n"
            "  --search TEXT   rows whose suite, check, shape or variant contains TEXT\n"
            "  --sort KEY      name (default), ratio (B slowest against A first), time-a,\n"
-           "                  time-b (slowest first), verdict (differing first)\n",
+           "                  time-b (slowest first), verdict (differing first)\n\n"
+           "Three hosts or more: checks x hosts, each host judged against the baseline (the\n"
+           "first host, or --baseline HOST) with the rules above; a row is marked * when some\n"
+           "host stands out against the baseline (≠ or !).\n"
+           "  --baseline HOST  the host the others are timed against\n"
+           "  --differs HOST   rows where HOST stands out against the baseline\n"
+           "  --sort KEY       name (default), differs (rows where most hosts stand out\n"
+           "                   first) or a HOST (its slowest rows against the baseline first)\n",
            CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE, CDB_CMP_MIN_REPEATS,
            CMP_BAR_DECADES);
-}
-
-static cJSON *side_json(const struct cdb_compare_cell *c)
-{
-    if (!c->present)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "verdict", cdb_verdict_name(c->verdict));
-    cJSON *t = cJSON_AddObjectToObject(o, "time_us");
-    const double v[3] = {c->median_us, c->min_us, c->max_us};
-    const char *const k[3] = {"median", "min", "max"};
-    for (int i = 0; i < 3; i++) {
-        if (isfinite(v[i]))
-            cJSON_AddNumberToObject(t, k[i], v[i]);
-        else
-            cJSON_AddNullToObject(t, k[i]);
-    }
-    cJSON_AddNumberToObject(o, "repeats", c->repeats);
-    cJSON_AddStringToObject(o, "run_id", c->run_uuid ? c->run_uuid : "");
-    cJSON_AddNumberToObject(o, "seq", c->seq);
-    if (c->score.set)
-        eng_json_add_score(o, &c->score);
-    return o;
-}
-
-static void add_sanitised(cJSON *o, const char *key, const char *s)
-{
-    char *t = text_sanitize(s ? s : "", false);
-    cJSON_AddStringToObject(o, key, t);
-    free(t);
-}
-
-static const char *timing_name(enum cdb_timing t)
-{
-    switch (t) {
-    case CDB_TIMING_FLAGGED:
-        return "flagged";
-    case CDB_TIMING_NOISE:
-        return "noise";
-    case CDB_TIMING_FEW:
-        return "too-few-repeats";
-    default:
-        return NULL;
-    }
 }
 
 static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
@@ -101,28 +74,13 @@ static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
         const struct cdb_compare_row *r = &c->rows[idx[k]];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "rung", r->rung);
-        add_sanitised(o, "suite", r->suite);
-        add_sanitised(o, "check", r->check);
-        add_sanitised(o, "shape", r->shape);
-        add_sanitised(o, "variant", r->variant);
-        cJSON_AddItemToObject(o, "a", side_json(&r->a));
-        cJSON_AddItemToObject(o, "b", side_json(&r->b));
-        if (isfinite(r->ratio))
-            cJSON_AddNumberToObject(o, "ratio", r->ratio);
-        else
-            cJSON_AddNullToObject(o, "ratio");
-        if (timing_name(r->timing))
-            cJSON_AddStringToObject(o, "timing", timing_name(r->timing));
-        else
-            cJSON_AddNullToObject(o, "timing");
-        cJSON_AddBoolToObject(o, "flagged", r->flagged);
-        cJSON_AddBoolToObject(o, "verdict_differs", r->verdict_differs);
-        cJSON_AddBoolToObject(o, "skipped_one", r->skipped_one);
-        if (r->scored) {
-            cJSON_AddNumberToObject(o, "score_diff", r->score_diff);
-            eng_json_add_number(o, "score_ratio", r->score_ratio);
-            cJSON_AddBoolToObject(o, "score_differs", r->score_differs);
-        }
+        compare_json_add_text(o, "suite", r->suite);
+        compare_json_add_text(o, "check", r->check);
+        compare_json_add_text(o, "shape", r->shape);
+        compare_json_add_text(o, "variant", r->variant);
+        cJSON_AddItemToObject(o, "a", compare_json_side(&r->a));
+        cJSON_AddItemToObject(o, "b", compare_json_side(&r->b));
+        compare_json_add_judgement(o, r);
         cJSON_AddItemToArray(rows, o);
     }
     const struct cdb_compare_summary *s = &c->summary;
@@ -215,16 +173,6 @@ static int compare(const struct cli_global *g, const char *const *spec, int rung
     return 0;
 }
 
-static int take_sort(const struct cli_opt *opt, const char *v, void *ctx)
-{
-    (void)ctx;
-    int k = cmp_sort_parse(v);
-    if (k < 0)
-        return cli_usage_error("compare", "--sort expects name, ratio, time-a, time-b or verdict");
-    *(enum cmp_sort *)opt->dest = (enum cmp_sort)k;
-    return CLI_PARSED;
-}
-
 static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
@@ -234,6 +182,79 @@ static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
     return CLI_PARSED;
 }
 
+#define MAX_HOSTS 16
+
+/* Host name in spec[0..n), or -1. */
+static int host_index(const char *const *spec, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(spec[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* More than two sides: each host against the baseline (tui/compare_matrix.h). */
+static int compare_many(const struct cli_global *g, const char *const *spec, size_t n, int rung,
+                        const struct cli_many *o, bool json)
+{
+    int base = o->baseline ? host_index(spec, n, o->baseline) : 0;
+    if (base < 0)
+        return cli_usage_error("compare", "--baseline %s is none of the hosts compared",
+                               o->baseline);
+    /* the baseline first, the others in the order given */
+    const char *names[MAX_HOSTS];
+    names[0] = spec[base];
+    for (size_t i = 0, k = 1; i < n; i++)
+        if ((int)i != base)
+            names[k++] = spec[i];
+    struct cmp_matrix_select sel = {.only_flagged = o->only_flagged, .host = -1, .text = o->text,
+                                    .sort = CMP_MATRIX_NAME};
+    if (o->differs && (sel.host = host_index(names, n, o->differs)) < 1)
+        return cli_usage_error("compare", "--differs %s is none of the hosts compared, or the "
+                                          "baseline", o->differs);
+    if (o->differs)
+        sel.only_flagged = true;
+    if (o->sort && strcmp(o->sort, "differs") == 0) {
+        sel.sort = CMP_MATRIX_DIFFERS;
+    } else if (o->sort && strcmp(o->sort, "name") != 0) {
+        if ((sel.host = host_index(names, n, o->sort)) < 1)
+            return cli_usage_error("compare", "--sort expects name, differs or a host other "
+                                              "than the baseline (its slowest rows first)");
+        sel.sort = CMP_MATRIX_RATIO;
+    }
+    struct cdb *db = cli_open_db(g);
+    if (!db)
+        return 2;
+    struct cdb_side side[MAX_HOSTS];
+    struct cdb_compare *pair = xcalloc(n, sizeof *pair);
+    char err[1024];
+    size_t loaded = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = cdb_side_resolve(db, names[i], &side[i], err, sizeof err);
+    for (size_t i = 1; i < n && rc == 0; i++, loaded++)
+        rc = cdb_compare_load(db, &side[0], &side[i], rung, &pair[i - 1], err, sizeof err);
+    cdb_close(db);
+    if (rc != 0) {
+        fprintf(stderr, "kladder compare: %s\n", err);
+        for (size_t i = 0; i + 1 < loaded; i++)
+            cdb_compare_free(&pair[i]);
+        free(pair);
+        return 2;
+    }
+    struct cmp_matrix m;
+    cmp_matrix_build(&m, pair, n);
+    size_t *idx = xmalloc((m.n + 1) * sizeof *idx);
+    size_t shown = cmp_matrix_select_rows(&m, &sel, idx);
+    if (json)
+        compare_hosts_json(&m, idx, shown, names);
+    else
+        compare_hosts_print(&m, idx, shown, names, g->color, compare_table_width());
+    free(idx);
+    cmp_matrix_free(&m);
+    return 0;
+}
+
 int cmd_compare(int argc, char **argv, const struct cli_global *g)
 {
     struct cli_list spec;
@@ -241,6 +262,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
     bool json = false;
     struct cmp_select sel;
     cmp_select_init(&sel);
+    struct cli_many many = {0};
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
@@ -248,19 +270,34 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_INT("--rung", &rung, 0, eng_rung_top()),
         CLI_OPT_FLAG("--only-both", &sel.only_both),
         CLI_OPT_FLAG("--only-flagged", &sel.only_flagged),
-        CLI_OPT_CALL("--sort", &sel.sort, take_sort),
+        CLI_OPT_STRING("--sort", &many.sort),
+        CLI_OPT_STRING("--baseline", &many.baseline),
+        CLI_OPT_STRING("--differs", &many.differs),
         CLI_OPT_CALL("--verdict", &sel.verdict, take_verdict),
         CLI_OPT_STRING("--search", &sel.text),
     };
     const struct cli_parser p = {.verb = "compare", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .args = {.kind = CLI_LIST, .dest = &spec, .hi = 2},
+                                 .args = {.kind = CLI_LIST, .dest = &spec, .hi = MAX_HOSTS},
                                  .stray = CLI_STRAY_UNKNOWN};
     int rc = cli_parse(&p, argc, argv, NULL);
-    if (rc == CLI_PARSED && spec.n != 2)
-        rc = cli_usage_error("compare", "expects two sides: A B (host names, machine ids or "
-                                        "'local')");
-    if (rc == CLI_PARSED)
+    if (rc == CLI_PARSED && spec.n < 2)
+        rc = cli_usage_error("compare", "expects two sides or more: A B [C ...] (host names, "
+                                        "machine ids or 'local')");
+    if (rc == CLI_PARSED && spec.n == 2 && (many.baseline || many.differs))
+        rc = cli_usage_error("compare", "--baseline and --differs are for three hosts or more");
+    int sort = spec.n == 2 && many.sort ? cmp_sort_parse(many.sort) : (int)CMP_SORT_NAME;
+    if (rc == CLI_PARSED && sort < 0)
+        rc = cli_usage_error("compare", "--sort expects name, ratio, time-a, time-b or verdict");
+    sel.sort = sort < 0 ? CMP_SORT_NAME : (enum cmp_sort)sort;
+    if (rc == CLI_PARSED && spec.n == 2)
         rc = compare(g, spec.v, rung, &sel, json);
+    else if (rc == CLI_PARSED) {
+        many.only_flagged = sel.only_flagged, many.text = sel.text;
+        if (sel.only_both || sel.verdict >= 0)
+            rc = cli_usage_error("compare", "--only-both and --verdict are for two hosts");
+        else
+            rc = compare_many(g, spec.v, spec.n, rung, &many, json);
+    }
     free(spec.v);
     return rc;
 }
