@@ -176,18 +176,18 @@ static void print_summary(const struct cmp_matrix *m, size_t n, const char *cons
         char *t = text_fit(names[h], 24, ascii, NULL);
         char speed[512];
         cmp_fmt_speed(s, base, t, ascii, false, speed, sizeof speed);
-        printf("\n%s:\n  %s\n", t, speed);
-        printf("  timing %d !, %d ~, %d ?; verdicts that differ (%s) %d; only on %s %d, only "
-               "here %d\n",
-               s->flagged, s->noise, s->few_repeats, ascii ? "#" : "≠", s->differing_verdicts,
-               base, s->only_a, s->only_b);
+        printf("\n%s\n", speed);
+        printf("  %s: timing %d !, %d ~, %d ?; verdicts that differ (%s): %d\n", t, s->flagged,
+               s->noise, s->few_repeats, ascii ? "#" : "≠", s->differing_verdicts);
+        printf("  %s: only on %s %d, only on %s %d\n", t, base, s->only_a, t, s->only_b);
         free(t);
     }
     free(base);
     printf("\n* a host stands out on that row: %s verdicts differ, ! a real timing difference\n"
-           "  (%d+ repeats a side, spreads apart and over %.0f%%, or %.0fx either way), ~ noise, "
-           "? not judged\n",
-           ascii ? "#" : "≠", CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE);
+           "  (%d+ repeats a side, spreads apart and over %.0f%%, or %.0fx either way),\n"
+           "  ~ within noise, ? not judged (fewer than %d repeats a side)\n",
+           ascii ? "#" : "≠", CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE,
+           CDB_CMP_MIN_REPEATS);
     printf("ratios are each host's median time over the baseline's (%s slower, %s faster)\n",
            ascii ? "+" : "▲", ascii ? "-" : "▼");
     if (n != m->n)
