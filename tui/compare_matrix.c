@@ -111,8 +111,8 @@ static bool keep(const struct cmp_matrix_row *r, const struct cmp_matrix_select 
         return false;
     if (!sel->only_flagged)
         return true;
-    if (sel->host >= 1) {
-        const struct cdb_compare_row *v = r->vs[sel->host - 1];
+    if (sel->differs_host >= 1) {
+        const struct cdb_compare_row *v = r->vs[sel->differs_host - 1];
         return v && cmp_stands_out(v);
     }
     return r->standing_out > 0;
@@ -123,8 +123,8 @@ static double sort_key(const struct cmp_matrix_row *r, const struct cmp_matrix_s
 {
     if (sel->sort == CMP_MATRIX_DIFFERS)
         return r->standing_out;
-    if (sel->sort == CMP_MATRIX_RATIO && sel->host >= 1) {
-        const struct cdb_compare_row *v = r->vs[sel->host - 1];
+    if (sel->sort == CMP_MATRIX_RATIO && sel->sort_host >= 1) {
+        const struct cdb_compare_row *v = r->vs[sel->sort_host - 1];
         return v ? v->ratio : (double)NAN;
     }
     return 0;

@@ -38,15 +38,16 @@ const struct cdb_compare_row *cmp_matrix_vs(const struct cmp_matrix_row *r, size
 /* Host h's cell (h 0 is the baseline), or NULL when it did not run the check. */
 const struct cdb_compare_cell *cmp_matrix_cell(const struct cmp_matrix_row *r, size_t h);
 
-/* Which rows, in which order. host: -1 none, else the host (>= 1) a filter or a sort is about. */
+/* Which rows, in which order. */
 enum cmp_matrix_sort {
     CMP_MATRIX_NAME,    /* key order */
     CMP_MATRIX_DIFFERS, /* rows where the most hosts stand out first */
-    CMP_MATRIX_RATIO,   /* rows where `host` is slowest against the baseline first */
+    CMP_MATRIX_RATIO,   /* rows where sort_host is slowest against the baseline first */
 };
 struct cmp_matrix_select {
-    bool only_flagged;  /* rows where some host stands out (or `host` does, when set) */
-    int host;           /* -1: any host */
+    bool only_flagged;  /* rows where some host stands out (differs_host, when >= 1) */
+    int differs_host;   /* -1: any host */
+    int sort_host;      /* the host (>= 1) CMP_MATRIX_RATIO sorts by */
     const char *text;   /* NULL or "": any; else a case-insensitive substring of a name */
     enum cmp_matrix_sort sort;
 };

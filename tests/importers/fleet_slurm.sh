@@ -18,6 +18,7 @@ if [ "$(id -u)" != 0 ]; then
     exit 0
 fi
 export XDG_CACHE_HOME=$KL_CACHE
+export TMPDIR=$KL_TMP # the tasks' private databases too
 s=$KL_TMP/slurm
 mkdir -p "$s/munge" "$s/state" "$s/spool" "$s/log"
 chmod 700 "$s/munge"

@@ -207,9 +207,9 @@ static int compare_many(const struct cli_global *g, const char *const *spec, siz
     for (size_t i = 0, k = 1; i < n; i++)
         if ((int)i != base)
             names[k++] = spec[i];
-    struct cmp_matrix_select sel = {.only_flagged = o->only_flagged, .host = -1, .text = o->text,
+    struct cmp_matrix_select sel = {.only_flagged = o->only_flagged, .differs_host = -1, .text = o->text,
                                     .sort = CMP_MATRIX_NAME};
-    if (o->differs && (sel.host = host_index(names, n, o->differs)) < 1)
+    if (o->differs && (sel.differs_host = host_index(names, n, o->differs)) < 1)
         return cli_usage_error("compare", "--differs %s is none of the hosts compared, or the "
                                           "baseline", o->differs);
     if (o->differs)
@@ -217,7 +217,7 @@ static int compare_many(const struct cli_global *g, const char *const *spec, siz
     if (o->sort && strcmp(o->sort, "differs") == 0) {
         sel.sort = CMP_MATRIX_DIFFERS;
     } else if (o->sort && strcmp(o->sort, "name") != 0) {
-        if ((sel.host = host_index(names, n, o->sort)) < 1)
+        if ((sel.sort_host = host_index(names, n, o->sort)) < 1)
             return cli_usage_error("compare", "--sort expects name, differs or a host other "
                                               "than the baseline (its slowest rows first)");
         sel.sort = CMP_MATRIX_RATIO;

@@ -7,7 +7,8 @@
  * tui/compare_fmt.h's and the CLI's. The summary names the faster side and counts the marks.
  * a / b change a side, R the rung, f the rows that stand out, o the rows on both sides, V a
  * verdict, / a search, s the sort, x clears; Enter opens the matched check in its run. The CLI
- * twin is `kladder compare A B`. */
+ * twin is `kladder compare A B`. m turns to every host against side A (compare_every_host.h),
+ * the twin of `kladder compare A B C ...`. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "tui/compare_fmt.h"
 #include "tui/score_fmt.h"
 #include "tui/draw.h"
+#include "tui/views/compare_every_host.h"
 #include "tui/views/list.h"
 #include "tui/results_fmt.h"
 #include "tui/views/view.h"
@@ -30,6 +32,7 @@ struct side_opt {
     char spec[80];   /* what cdb_side_resolve takes */
     char label[160];
     char name[48];   /* short, for the sentence that names the faster side */
+    bool machine;    /* one machine, not a host: left out of every-host mode */
 };
 
 struct compare_state {
@@ -50,6 +53,9 @@ struct compare_state {
     int list_y0;
     int head_x0, head_cw[16]; /* the heading as last drawn (row list_y0 - 1), for clicks */
     char err[300];
+    bool every;                /* every-host mode (m) */
+    bool local_ran;            /* something ran here: local is one of every host */
+    struct every_host eh;
 };
 
 static void *compare_init(struct tui_app *app)
@@ -60,6 +66,7 @@ static void *compare_init(struct tui_app *app)
     s->rung = -1;
     cmp_select_init(&s->sel);
     s->sel.text = s->search;
+    every_host_init(&s->eh);
     return s; /* everything is read when the view is first shown */
 }
 
@@ -71,6 +78,7 @@ static void compare_fini(void *state)
         cdb_compare_free(&s->cmp);
     free(s->sides);
     free(s->vis);
+    every_host_fini(&s->eh);
     free(s);
 }
 
@@ -85,6 +93,7 @@ static void side_add(struct compare_state *s, size_t *cap, const char *spec, con
     snprintf(o->spec, sizeof o->spec, "%s", spec);
     snprintf(o->label, sizeof o->label, "%s", label);
     snprintf(o->name, sizeof o->name, "%s", name);
+    o->machine = false;
 }
 
 /* The sides one can pick: local, each host of the hosts table, each machine. */
@@ -121,6 +130,7 @@ static void load_sides(struct tui_app *app, struct compare_state *s)
             char name[16];
             snprintf(name, sizeof name, "%.8s", m->id);
             side_add(s, &cap, m->id, name, label);
+            s->sides[s->n_sides - 1].machine = true;
         }
         cdb_machine_list_free(&ml);
     }
@@ -142,6 +152,7 @@ static void load_sides(struct tui_app *app, struct compare_state *s)
         if (rl.pool || rl.items)
             cdb_run_list_free(&rl);
         s->a = local || s->n_sides < 2 ? 0 : 1;
+        s->local_ran = local;
     }
     if (s->b < 0)
         s->b = s->n_sides > (size_t)s->a + 1 ? s->a + 1 : s->n_sides > 1 ? 0 : -1;
@@ -199,6 +210,20 @@ static void compare_ready(struct tui_app *app, void *ctx)
     select_rows(s);
 }
 
+/* Every host against side A: A first, then local (when something ran here) and every host of
+ * the hosts table; machines stay out, their runs are already some host's. */
+static void load_every(struct tui_app *app, struct compare_state *s)
+{
+    const char *spec[EVERY_HOST_MAX], *name[EVERY_HOST_MAX];
+    size_t n = 0;
+    if (s->a >= 0)
+        spec[n] = s->sides[s->a].spec, name[n++] = s->sides[s->a].name;
+    for (size_t i = 0; i < s->n_sides && n < EVERY_HOST_MAX; i++)
+        if ((int)i != s->a && !s->sides[i].machine && (i > 0 || s->local_ran))
+            spec[n] = s->sides[i].spec, name[n++] = s->sides[i].name;
+    every_host_load(app, &s->eh, spec, name, n, s->rung);
+}
+
 static void load(struct tui_app *app, struct compare_state *s)
 {
     tui_app_read_cancel(app, &s->reading);
@@ -210,6 +235,10 @@ static void load(struct tui_app *app, struct compare_state *s)
     s->loaded = false;
     s->gen = app->results_gen;
     s->err[0] = '\0';
+    if (s->every) {
+        load_every(app, s);
+        return;
+    }
     if (s->a < 0 || s->b < 0) {
         snprintf(s->err, sizeof s->err, "%s",
                  tui_tr(app, "Nothing to compare yet: run something here, or pull another host (P)",
@@ -559,6 +588,10 @@ static void compare_draw(struct tui_app *app, void *state)
     const struct tui_rect *r = &app->lay.body;
     int y = r->y, x = r->x + 1, w = r->w - 2, ymax = r->y + r->h;
     char buf[512];
+    if (s->every) {
+        every_host_draw(app, &s->eh, y, x, w, ymax);
+        return;
+    }
     /* every heading line is cut to the width, never wrapped */
     snprintf(buf, sizeof buf, "A %s", s->a >= 0 ? s->sides[s->a].label : "—");
     tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
@@ -620,6 +653,35 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
 {
     struct compare_state *s = state;
     struct tui_list *l = &s->list;
+    if (act == TUI_ACT_COMPARE_EVERY) {
+        s->every = !s->every;
+        load(app, s);
+        return TUI_R_DRAW;
+    }
+    if (s->every) {
+        unsigned r = every_host_action(app, &s->eh, act);
+        if (r != TUI_R_UNHANDLED)
+            return r;
+        if (act == TUI_ACT_COMPARE_A) { /* the next host becomes the baseline */
+            for (size_t i = 0; i < s->n_sides; i++) {
+                next_side(s, &s->a, -1);
+                if (!s->sides[s->a].machine && (s->a > 0 || s->local_ran))
+                    break;
+            }
+            load(app, s);
+            return TUI_R_DRAW;
+        }
+        if (act == TUI_ACT_COMPARE_RUNG) {
+            s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
+            load(app, s);
+            return TUI_R_DRAW;
+        }
+        /* b, o and V are two-side filters */
+        if (act == TUI_ACT_COMPARE_B || act == TUI_ACT_COMPARE_BOTH ||
+            act == TUI_ACT_COMPARE_VERDICT)
+            return TUI_R_NONE;
+        return TUI_R_UNHANDLED;
+    }
     if (tui_list_navigate(l, act))
         return TUI_R_DRAW;
     switch (act) {
@@ -732,6 +794,10 @@ static unsigned compare_mouse(struct tui_app *app, void *state, int y, int x, in
 static void compare_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
     struct compare_state *s = state;
+    if (s->every) {
+        every_host_status(app, &s->eh, buf, len);
+        return;
+    }
     bool zh = app->lang == TUI_LANG_ZH;
     char what[400] = "";
     size_t o = 0;
@@ -770,6 +836,10 @@ static void compare_search(struct tui_app *app, void *state, const char *text)
 {
     (void)app;
     struct compare_state *s = state;
+    if (s->every) {
+        every_host_search(&s->eh, text);
+        return;
+    }
     snprintf(s->search, sizeof s->search, "%s", text);
     tui_list_first(&s->list);
     select_rows(s);
@@ -777,7 +847,8 @@ static void compare_search(struct tui_app *app, void *state, const char *text)
 
 static const char *compare_search_text(void *state)
 {
-    return ((struct compare_state *)state)->search;
+    struct compare_state *s = state;
+    return s->every ? s->eh.search : s->search;
 }
 
 static void compare_changed(struct tui_app *app, void *state)
