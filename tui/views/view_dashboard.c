@@ -13,8 +13,9 @@
 #include "tui/results_fmt.h"
 #include "tui/views/view.h"
 
-/* The latest verdict per rung of one host ("local" for runs made here), under the matrix. */
-#define DASH_HOSTS 6
+/* The latest verdict per rung of one host ("local" for runs made here), under the matrix: one
+ * row for every host that has runs (a fleet's nodes included), as many as the screen holds;
+ * the ones that do not fit are counted below them. */
 struct dash_host {
     char name[72];
     int verdict[CDB_RUNGS]; /* -1: no finished run of that rung */
@@ -23,8 +24,9 @@ struct dash_host {
 };
 
 struct dash_state {
-    struct dash_host hosts[DASH_HOSTS];
-    int n_hosts, more_hosts;
+    struct dash_host *hosts;
+    int n_hosts, cap_hosts;
+    int more_hosts; /* rows the last frame had no room for */
     unsigned results_gen;
     bool results_loaded;
     int counts[CDB_GAPS][CDB_RUNGS];
@@ -58,9 +60,9 @@ static struct dash_host *host_slot(struct dash_state *s, const char *name)
     for (int i = 0; i < s->n_hosts; i++)
         if (strcmp(s->hosts[i].name, name) == 0)
             return &s->hosts[i];
-    if (s->n_hosts == DASH_HOSTS) {
-        s->more_hosts++;
-        return NULL;
+    if (s->n_hosts == s->cap_hosts) {
+        s->cap_hosts = s->cap_hosts ? 2 * s->cap_hosts : 8;
+        s->hosts = xrealloc(s->hosts, (size_t)s->cap_hosts * sizeof *s->hosts);
     }
     struct dash_host *h = &s->hosts[s->n_hosts++];
     snprintf(h->name, sizeof h->name, "%s", name);
@@ -112,7 +114,9 @@ static void *dash_init(struct tui_app *app)
 
 static void dash_fini(void *state)
 {
-    free(state);
+    struct dash_state *s = state;
+    free(s->hosts);
+    free(s);
 }
 
 static bool closes(const struct cdb_rung *r, int gap)
@@ -255,11 +259,14 @@ static void host_cell(struct tui_app *app, const struct dash_host *dh, int j, in
 }
 
 /* One row per host under the matrix: its latest verdict per rung. Returns the next free row. */
-static int draw_host_rows(struct tui_app *app, const struct dash_state *s, int y, int ymax)
+static int draw_host_rows(struct tui_app *app, struct dash_state *s, int y, int ymax)
 {
     int x = s->x0, label_w = s->label_w, cell_w = s->cell_w;
     char buf[512];
-    for (int h = 0; h < s->n_hosts && y < ymax; h++, y++) {
+    /* when not every host fits, the last line says how many are left out */
+    int fit = ymax - y, rows = s->n_hosts <= fit ? s->n_hosts : fit - 1;
+    s->more_hosts = rows < 0 ? s->n_hosts : s->n_hosts - rows;
+    for (int h = 0; h < rows && y < ymax; h++, y++) {
         const struct dash_host *dh = &s->hosts[h];
         snprintf(buf, sizeof buf, "%s %s", tui_glyph(TUI_GLYPH_ARROW),
                  strcmp(dh->name, "local") == 0 ? tui_tr(app, "local", "本机") : dh->name);
@@ -279,14 +286,20 @@ static int draw_host_rows(struct tui_app *app, const struct dash_state *s, int y
 }
 
 /* Where a host ran a rung more than once and some runs failed, the latest verdict is not the
- * whole story: say how many failed, in words, one line per such host; then the hosts left
- * out. Returns the next free row. */
+ * whole story: say how many failed, in words, one line per such host; before them, how many
+ * hosts had no room. Returns the next free row. */
 static int draw_failed_runs(struct tui_app *app, const struct dash_state *s, int y, int w,
                             int ymax)
 {
     int x = s->x0;
     char buf[512];
-    for (int h = 0; h < s->n_hosts && y < ymax; h++) {
+    /* the hosts left out first: the line draw_host_rows kept for them */
+    if (s->more_hosts && y < ymax) {
+        snprintf(buf, sizeof buf, "+%d %s", s->more_hosts,
+                 tui_tr(app, "more hosts (Runs view, H filters by host)", "个主机（见运行视图，H 按主机筛选）"));
+        tui_draw_text(y++, x, w, TUI_ROLE_DIM, buf);
+    }
+    for (int h = 0; h < s->n_hosts - s->more_hosts && y < ymax; h++) {
         const struct dash_host *dh = &s->hosts[h];
         size_t o = 0;
         buf[0] = '\0';
@@ -309,11 +322,6 @@ static int draw_failed_runs(struct tui_app *app, const struct dash_state *s, int
         else
             snprintf(line, sizeof line, "  %s: runs that failed: %s", name, buf);
         tui_draw_text(y++, x, w, TUI_ROLE_WARN, line);
-    }
-    if (s->more_hosts && y < ymax) {
-        snprintf(buf, sizeof buf, "+%d %s", s->more_hosts,
-                 tui_tr(app, "more hosts (Runs view, H filters by host)", "个主机（见运行视图，H 按主机筛选）"));
-        tui_draw_text(y++, x, w, TUI_ROLE_DIM, buf);
     }
     return y;
 }
