@@ -1,6 +1,6 @@
 /* kladder fleet's subcommands, one file each job: fleet_submit.c (the scripts and sbatch),
- * fleet_collect.c (collect and status over the fleet folder); cmd_fleet.c dispatches. Each
- * returns the exit status (cli.h). */
+ * fleet_collect.c (collect and status over the fleet folder), fleet_help.c (the help they
+ * share); cmd_fleet.c dispatches. Each returns the exit status (cli.h). */
 #ifndef KL_TUI_CLI_FLEET_H
 #define KL_TUI_CLI_FLEET_H
 

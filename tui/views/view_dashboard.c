@@ -315,7 +315,7 @@ static int draw_failed_runs(struct tui_app *app, const struct dash_state *s, int
         }
         if (!buf[0])
             continue;
-        char line[600];
+        char line[640]; /* "  ", a name (72), the words and buf (512) */
         const char *name = strcmp(dh->name, "local") == 0 ? tui_tr(app, "local", "本机") : dh->name;
         if (app->lang == TUI_LANG_ZH)
             snprintf(line, sizeof line, "  %s 失败的运行：%s", name, buf);
