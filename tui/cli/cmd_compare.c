@@ -72,12 +72,7 @@ static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     for (size_t k = 0; k < n; k++) {
         const struct cdb_compare_row *r = &c->rows[idx[k]];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "rung", r->rung);
-        compare_json_add_text(o, "suite", r->suite);
-        compare_json_add_text(o, "check", r->check);
-        compare_json_add_text(o, "shape", r->shape);
-        compare_json_add_text(o, "variant", r->variant);
+        cJSON *o = compare_json_key(r->rung, r->suite, r->check, r->shape, r->variant);
         cJSON_AddItemToObject(o, "a", compare_json_side(&r->a));
         cJSON_AddItemToObject(o, "b", compare_json_side(&r->b));
         compare_json_add_judgement(o, r);

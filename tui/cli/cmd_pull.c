@@ -9,6 +9,7 @@
 #include "importers/pull.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
+#include "tui/cli/pull_report.h"
 
 static void print_help(void)
 {
@@ -84,12 +85,7 @@ static int pull(const struct cli_global *g, const char *const *specs, size_t n,
     }
     for (size_t i = 0; i < nres; i++) {
         const struct imp_pull_result *r = &res[i];
-        if (r->ok)
-            printf("%s: %zu new run%s, %zu check%s (%zu already present)\n", r->label, r->new_runs,
-                   r->new_runs == 1 ? "" : "s", r->new_checks, r->new_checks == 1 ? "" : "s",
-                   r->present_runs);
-        else
-            fprintf(stderr, "%s: error: %s\n", r->label, r->err);
+        pull_report_line(r);
         if (timing)
             fprintf(stderr, "%s: fetch %.3f s, parse %.3f s, merge %.3f s\n", r->label, r->fetch_s,
                     r->parse_s, r->merge_s);

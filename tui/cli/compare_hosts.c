@@ -241,12 +241,7 @@ void compare_hosts_json(const struct cmp_matrix *m, const size_t *idx, size_t n,
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     for (size_t k = 0; k < n; k++) {
         const struct cmp_matrix_row *r = &m->rows[idx[k]];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "rung", r->rung);
-        compare_json_add_text(o, "suite", r->suite);
-        compare_json_add_text(o, "check", r->check);
-        compare_json_add_text(o, "shape", r->shape);
-        compare_json_add_text(o, "variant", r->variant);
+        cJSON *o = compare_json_key(r->rung, r->suite, r->check, r->shape, r->variant);
         cJSON *cells = cJSON_AddArrayToObject(o, "cells");
         for (size_t h = 0; h < m->n_hosts; h++) {
             cJSON *c = cJSON_CreateObject();

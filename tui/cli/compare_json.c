@@ -37,6 +37,18 @@ void compare_json_add_text(cJSON *o, const char *key, const char *s)
     free(t);
 }
 
+cJSON *compare_json_key(int rung, const char *suite, const char *check, const char *shape,
+                        const char *variant)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "rung", rung);
+    compare_json_add_text(o, "suite", suite);
+    compare_json_add_text(o, "check", check);
+    compare_json_add_text(o, "shape", shape);
+    compare_json_add_text(o, "variant", variant);
+    return o;
+}
+
 const char *compare_json_timing(enum cdb_timing t)
 {
     switch (t) {

@@ -14,6 +14,9 @@ cJSON *compare_json_side(const struct cdb_compare_cell *c);
 const char *compare_json_timing(enum cdb_timing t);
 /* s sanitised (text_sanitize) under key; NULL is "". */
 void compare_json_add_text(cJSON *o, const char *key, const char *s);
+/* A new object with a row's key: rung, suite, check, shape, variant (sanitised). */
+cJSON *compare_json_key(int rung, const char *suite, const char *check, const char *shape,
+                        const char *variant);
 /* A row's judgement against its A side: ratio, timing, flagged, verdict_differs, skipped_one
  * and, for rung 8, the scores' fields. */
 void compare_json_add_judgement(cJSON *o, const struct cdb_compare_row *r);

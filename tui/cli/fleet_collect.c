@@ -13,6 +13,7 @@
 #include "tui/cli/fleet.h"
 #include "tui/cli/fleet_slurm.h"
 #include "tui/cli/opts.h"
+#include "tui/cli/pull_report.h"
 
 #define LOG_TAIL_LINES 6
 
@@ -106,15 +107,8 @@ static int collect(const struct cli_global *g, const char *dir)
         fprintf(stderr, "kladder fleet: %s\n", err);
         failed = 1;
     }
-    for (size_t i = 0; i < nres; i++) {
-        const struct imp_pull_result *r = &res[i];
-        if (r->ok)
-            printf("%s: %zu new run%s, %zu check%s (%zu already present)\n", r->label, r->new_runs,
-                   r->new_runs == 1 ? "" : "s", r->new_checks, r->new_checks == 1 ? "" : "s",
-                   r->present_runs);
-        else
-            fprintf(stderr, "%s: error: %s\n", r->label, r->err);
-    }
+    for (size_t i = 0; i < nres; i++)
+        pull_report_line(&res[i]);
     fflush(stdout);
     int missing = 0;
     for (size_t i = 0; i < f.n; i++)
