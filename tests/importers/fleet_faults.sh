@@ -101,4 +101,7 @@ PATH=$KL_TMP/bin:$PATH k fleet submit --out "$KL_TMP/f4" --partition gpu --suite
     >/dev/null 2>"$KL_TMP/u5"
 tap_check "sbatch's refusal is shown as it is, exit 2" \
     sh -c "test $? = 2 && grep -q 'Batch job submission failed: Invalid partition name specified' '$KL_TMP/u5'"
+k fleet $'bo\033gus' >/dev/null 2>"$KL_TMP/u6"
+tap_check "an unknown subcommand is a usage error, escaped" \
+    sh -c "test $? = 2 && grep -q \"unknown subcommand 'bo.x1bgus'\" '$KL_TMP/u6'"
 echo "1..$_tap_n"

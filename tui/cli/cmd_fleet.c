@@ -1,8 +1,10 @@
 /* kladder fleet submit|collect|status: the ladder on every node of a Slurm cluster
  * (docs/fleet.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/fleet.h"
 
@@ -22,5 +24,8 @@ int cmd_fleet(int argc, char **argv, const struct cli_global *g)
         return fleet_collect(argc - 1, argv + 1, g);
     if (strcmp(sub, "status") == 0)
         return fleet_status(argc - 1, argv + 1, g);
-    return cli_usage_error("fleet", "unknown subcommand '%s' (submit, collect or status)", sub);
+    char *shown = text_escape(sub, 40); /* as typed, control characters escaped */
+    int rc = cli_usage_error("fleet", "unknown subcommand '%s' (submit, collect or status)", shown);
+    free(shown);
+    return rc;
 }
