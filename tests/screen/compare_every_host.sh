@@ -11,8 +11,8 @@ mkdir -p "$KL_TMP/p" "$KL_TMP/q"
 python3 "$gen" "$KL_TMP/p" && python3 "$gen" "$KL_TMP/q" --inject fence10x --inject tile1.5x &&
     python3 tests/fixtures/remote/third_host.py "$KL_TMP/q/run2.json" "$KL_TMP/c.json" c ||
     { tap_fail "fixture documents written"; exit 0; }
-k() { "$KLADDER" --db "$db" --data-dir tests/fixtures/tui "$@"; }
-k hosts add h200-a "file://$KL_TMP/p/run1.json" >/dev/null &&
+k() { "$KLADDER" --db "$db" "$@"; }
+k --data-dir tests/fixtures/tui hosts add h200-a "file://$KL_TMP/p/run1.json" >/dev/null &&
     k hosts add h200-b "file://$KL_TMP/p/run2.json" >/dev/null &&
     k hosts add h200-c "file://$KL_TMP/c.json" >/dev/null && k pull >/dev/null 2>&1
 tap_check "three hosts pulled" test $? = 0

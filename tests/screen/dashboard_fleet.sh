@@ -7,10 +7,14 @@ gen=tests/fixtures/remote/noisy_pair.py
 db=$KL_TMP/fleet.db
 mkdir -p "$KL_TMP/p"
 python3 "$gen" "$KL_TMP/p" || { tap_fail "fixture documents written"; exit 0; }
-k() { "$KLADDER" --db "$db" --data-dir tests/fixtures/tui "$@"; }
-for i in 1 2 3 4 5 6 7 8; do
-    python3 tests/fixtures/remote/third_host.py "$KL_TMP/p/run1.json" "$KL_TMP/node$i.json" "n$i" &&
-        k hosts add "node-$i" "file://$KL_TMP/node$i.json" >/dev/null
+k() { "$KLADDER" --db "$db" "$@"; }
+nodes=()
+for i in 1 2 3 4 5 6 7 8; do nodes+=("$KL_TMP/node$i.json" "n$i"); done
+python3 tests/fixtures/remote/third_host.py "$KL_TMP/p/run1.json" "${nodes[@]}"
+# the first call fills the database from the fixture index
+k --data-dir tests/fixtures/tui hosts add node-1 "file://$KL_TMP/node1.json" >/dev/null
+for i in 2 3 4 5 6 7 8; do
+    k hosts add "node-$i" "file://$KL_TMP/node$i.json" >/dev/null
 done
 k pull >/dev/null 2>&1
 tap_check "eight hosts pulled" test "$(k hosts list | grep -c '^node-')" = 8
