@@ -122,8 +122,20 @@ tap_check "a second collect adds nothing" \
     test "$(grep -c ': 0 new runs, 0 checks (1 already present)' "$KL_TMP/again")" = 3
 tap_check "each label is a host with its run" \
     test "$(k results --host b --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1
-k compare a b c >"$KL_TMP/compare" 2>&1
-tap_check "the three hosts compare" grep -q 'b' "$KL_TMP/compare"
+k compare a b c --json >"$KL_TMP/compare.json"
+python3 - "$KL_TMP/compare.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["hosts"] == ["a", "b", "c"], d["hosts"]
+assert d["rows"], d
+for r in d["rows"]:
+    assert [c["side"]["verdict"] for c in r["cells"]] == ["pass"] * 3, r
+    # rung 1 times each check once: never judged, so never flagged, however far apart
+    for c in r["cells"][1:]:
+        assert c["timing"] in ("too-few-repeats", None) and not c["flagged"], c
+PY
+tap_check "the three hosts compare: every check passed on each, none judged on one launch" \
+    test $? = 0
 
 # a task whose run fails: reported with its Slurm state and the tail of its log
 bad=$KL_TMP/bad
