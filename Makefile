@@ -1,4 +1,5 @@
 # kladder — plain Makefile. `make` builds build/kladder and build/kbench (the GPU benchmarks);
+# build/libkladder.so is the engine and the database as a C library (engine/api/kladder.h);
 # `make run` and `make test` are the two commands of the README and install what is missing
 # first (scripts/deps.sh).
 #
@@ -29,7 +30,8 @@ CJSON_CFLAGS   := $(shell $(PKG) --cflags libcjson 2>/dev/null)
 # V=1 shows every command; by default only errors and warnings are printed.
 Q        := $(if $(V),,@)
 OPT      ?= -O2 -g
-CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -MMD -MP -I. -I$(BUILD)/gen \
+# -fPIC: the same objects make the binary and build/libkladder.so
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -fPIC -MMD -MP -I. -I$(BUILD)/gen \
             $(CJSON_CFLAGS) -DKL_VERSION='"$(VERSION)"' -DKL_COMMIT='"$(COMMIT)"' $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -lexpat -ldl -lpthread -lm
@@ -54,7 +56,7 @@ TEST_HELP  := $(wildcard tests/unit/helpers/*.c)
 TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all run test test-quick asan unit clean deps deps-test install
-all: $(BUILD)/kladder $(BUILD)/kbench
+all: $(BUILD)/kladder $(BUILD)/kbench $(BUILD)/libkladder.so
 
 $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -63,6 +65,11 @@ $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
 # so a change to the engine that breaks them shows at once; they need no TUI.
 $(BUILD)/kbench: $(BUILD)/obj/bench/kbench.o $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ))
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The library: everything but the interface, exporting only kladder.h's functions.
+$(BUILD)/libkladder.so: $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ)) engine/api/kladder.map
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,--version-script=engine/api/kladder.map -o $@ \
+	    $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
 
@@ -80,7 +87,7 @@ $(BUILD)/gen/embedded.c: $(BUILD)/embedgen $(EMBED_FILES) Makefile
 
 $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -I. -c -o $@ $<
+	$(CC) -std=c11 -O1 -fPIC -I. -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TEST_HOBJ)
 	@mkdir -p $(dir $@)
