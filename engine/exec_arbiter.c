@@ -17,8 +17,7 @@
 static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_module **mod)
 {
     if (e->host) {
-        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: an op on the host's side has no "
-                 "wide build (its reference may compute wide itself)");
+        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: the op's reference is the caller's");
         return 1;
     }
     if (e->s->code_object) {

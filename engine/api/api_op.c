@@ -238,9 +238,14 @@ int kl_op_rung(kl_op *op, int rung, const char *settings_json)
     return 0;
 }
 
-/* The manifest from the description: the op's arguments are its buffers in order. */
+/* The manifest from the description: the op's arguments are its buffers in order, its
+ * baseline (where none was given) the parameters' defaults. */
 static struct eng_manifest *parse_doc(kl_op *op)
 {
+    if (!cJSON_GetObjectItem(op->doc, "baseline")) {
+        cJSON *shapes = cJSON_AddArrayToObject(op->doc, "baseline");
+        cJSON_AddItemToArray(shapes, cJSON_Duplicate(cJSON_GetObjectItem(op->doc, "params"), 1));
+    }
     cJSON *args = cJSON_CreateArray(), *it;
     cJSON_ArrayForEach(it, cJSON_GetObjectItem(op->doc, "buffers"))
         cJSON_AddItemToArray(args, cJSON_CreateString(cJSON_GetObjectItem(it, "name")->valuestring));

@@ -1,0 +1,87 @@
+"""pytest plugin (`pytest -p kladder.pytest_plugin`, or installed: found by its entry point):
+every kladder.Case at a test module's top level is collected as one test item per planned
+check, named `CASE[CHECK]` ("test_softmax[tail-N65-BLOCK64]"), so JUnit reports, -k and -x work
+per check. A failing check's report names the check, its rung, value class and shape, and the
+first bad element; each case's kladder run id is printed at the end (and is in every failure).
+A case whose op cannot be described or planned fails as one collection error naming the field.
+"""
+import pytest
+
+import kladder
+
+_open = []  # the ladders begun in this session, ended at its finish
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class LadderCollector(pytest.Collector):
+    def __init__(self, *, case, **kw):
+        super().__init__(**kw)
+        self.case = case
+        self.ladder = None
+
+    def collect(self):
+        argv = "pytest %s::%s" % (self.path.name if hasattr(self, "path") else "", self.name)
+        self.ladder = self.case.make(argv=argv, name=self.case.options.get("name", self.name))
+        _open.append(self)
+        for i, check, rung, values in self.ladder.checks:
+            yield LadderItem.from_parent(self, name="%s[%s]" % (self.name, check), index=i,
+                                         rung=rung)
+
+
+class LadderItem(pytest.Item):
+    def __init__(self, *, index, rung, **kw):
+        super().__init__(**kw)
+        self.index = index
+        self.add_marker(pytest.mark.kladder_rung(rung))
+
+    def runtest(self):
+        lad = self.parent.ladder
+        r = lad.run_check(self.index)
+        if r.verdict == "skip":
+            pytest.skip("kladder: %s" % r.detail)
+        if r.failed:
+            raise CheckFailed("kladder run %s, %s\n  %s" % (lad.run_id, r.describe(),
+                                                             "first bad element: flat index %d"
+                                                             % r.first_bad if r.first_bad >= 0
+                                                             else "no element index"))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CheckFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "kladder_rung(n): a check of kladder's rung n")
+
+
+def pytest_pycollect_makeitem(collector, name, obj):
+    if isinstance(obj, kladder.Case):
+        return LadderCollector.from_parent(collector, name=name, case=obj)
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    for col in _open:
+        lad = col.ladder
+        if lad is None or lad.run_id is None:
+            continue
+        verdict = lad.end()
+        ran = len(lad.results)
+        bad = sum(r.failed for r in lad.results.values())
+        terminalreporter.write_line("kladder run %s (%s): %s, %d check%s run, %d failed"
+                                    % (lad.run_id, col.name, verdict, ran, "" if ran == 1 else "s",
+                                       bad))
+
+
+def pytest_unconfigure(config):
+    while _open:
+        col = _open.pop()
+        if col.ladder is not None:
+            col.ladder.close()
