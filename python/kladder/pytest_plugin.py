@@ -43,10 +43,11 @@ class LadderItem(pytest.Item):
         if r.verdict == "skip":
             pytest.skip("kladder: %s" % r.detail)
         if r.failed:
-            raise CheckFailed("kladder run %s, %s\n  %s" % (lad.run_id, r.describe(),
-                                                             "first bad element: flat index %d"
-                                                             % r.first_bad if r.first_bad >= 0
-                                                             else "no element index"))
+            # the detail names the first bad element at its coordinates where an oracle found
+            # one ("first at [0, 4]"); the flat index where it only counted
+            at = "" if "first at" in r.detail or r.first_bad < 0 else \
+                "\n  first bad element: flat index %d" % r.first_bad
+            raise CheckFailed("kladder run %s, %s%s" % (lad.run_id, r.describe(), at))
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, CheckFailed):
