@@ -85,6 +85,7 @@ class Ladder:
                                enc(backend), seed))
         except BaseException:
             L.kl_op_free(self._h)
+            self._h = None
             raise
         n = L.kl_op_checks(self._h)
         self.checks = [(i, text(L.kl_check_name(self._h, i)), L.kl_check_rung(self._h, i),
@@ -94,7 +95,8 @@ class Ladder:
         self.results = {}
         self.verdict = None
         self._launch = _lib.LAUNCH(self._on_launch)  # kept alive as long as the run
-        self._error = None
+        # what each callable's signature names, asked once (not at every launch)
+        self._names = {k: _signature_names(fn) for k, fn in (("op", op), ("ref", reference))}
 
     def _describe(self, L, params, rungs, settings, tiles, baseline, tolerance):
         for k, v in params.items():
@@ -132,7 +134,7 @@ class Ladder:
     def _call_views(self, call):
         L = _lib.lib()
         make = views.numpy_view if self.backend == "cpu" else views.torch_view
-        ins, outs, params = [], {}, {}
+        ins, outs = [], {}
         for b in range(L.kl_call_buffers(call)):
             nd = L.kl_call_ndims(call, b)
             logical = [L.kl_call_dim(call, b, d) for d in range(nd)]
@@ -145,9 +147,8 @@ class Ladder:
                 ins.append(v)
         return ins, outs
 
-    def _params(self, call, fn):
+    def _params(self, call, names, any_kw):
         L = _lib.lib()
-        names, any_kw = _signature_names(fn)
         out = {}
         val = ctypes.c_double()
         for k in self._param_names:
@@ -161,9 +162,9 @@ class Ladder:
             fn = self.reference if reference else self.op
             if reference:
                 ins = [views.wide(a) for a in ins]
-            names, _ = _signature_names(fn)
+            names, any_kw = self._names["ref" if reference else "op"]
             in_place = {k: v for k, v in outs.items() if k in names}
-            kwargs = self._params(call, fn)
+            kwargs = self._params(call, names, any_kw)
             kwargs.update(in_place)
             got = fn(*ins, **kwargs)
             rest = [k for k in outs if k not in in_place]
