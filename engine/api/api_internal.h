@@ -16,6 +16,7 @@ struct cJSON;
 struct kl_op {
     char *name;              /* "py-softmax": the suite name its runs are recorded under */
     struct cJSON *doc;       /* the manifest being described */
+    char *dir;               /* where the files its settings name are, or NULL: "." */
     struct eng_manifest *m;  /* parsed from doc by kl_op_plan */
     struct eng_planned *plan;
     size_t nplan;

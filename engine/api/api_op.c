@@ -107,6 +107,7 @@ void kl_op_free(kl_op *op)
         return;
     unplan(op);
     cJSON_Delete(op->doc);
+    free(op->dir);
     free(op->name);
     free(op);
 }
@@ -222,6 +223,16 @@ int kl_op_set(kl_op *op, const char *field, const char *json)
     return 0;
 }
 
+int kl_op_files(kl_op *op, const char *dir)
+{
+    if (!dir || !dir[0])
+        return api_fail("files: expected a folder, got \"%s\"", dir ? dir : "(null)");
+    api_ok();
+    free(op->dir);
+    op->dir = xstrdup(dir);
+    return 0;
+}
+
 int kl_op_rung(kl_op *op, int rung, const char *settings_json)
 {
     const char *why = kl_rung_unavailable(rung);
@@ -253,7 +264,8 @@ static struct eng_manifest *parse_doc(kl_op *op)
     char *text = cJSON_PrintUnformatted(op->doc);
     char path[96], err[1024];
     snprintf(path, sizeof path, "op %s", op->name + 3);
-    struct eng_manifest *m = eng_manifest_parse(text, strlen(text), path, NULL, err, sizeof err);
+    struct eng_manifest *m = eng_manifest_parse(text, strlen(text), path,
+                                                op->dir ? op->dir : ".", err, sizeof err);
     free(text);
     if (!m)
         api_fail("%s", err);

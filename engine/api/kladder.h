@@ -67,6 +67,9 @@ int kl_op_tolerance(kl_op *op, double abs, double rel);
  * "tuned", "baseline" (the shapes rung 2's classes run at; default: the parameters'
  * defaults). */
 int kl_op_set(kl_op *op, const char *field, const char *json);
+/* The folder the files the settings name are read from (rung 2's captures: "inputs"); by
+ * default the working directory. */
+int kl_op_files(kl_op *op, const char *dir);
 /* Declares rung `rung` with its settings (JSON text of the manifest's "rungs"."N", NULL: {}). */
 int kl_op_rung(kl_op *op, int rung, const char *settings_json);
 
@@ -82,7 +85,7 @@ int kl_op_plan(kl_op *op, const int *rungs, size_t nrungs, const char *backend,
                unsigned long long seed);
 size_t kl_op_checks(const kl_op *op);
 /* Check i: its name ("tail-N65-BLOCK64", "ties", "repeat-default"), its rung, the value class
- * its float inputs get (NULL: each buffer's own init). */
+ * its float inputs get (NULL: each buffer's own init; "replay;x=@FILE#TENSOR...": captures). */
 const char *kl_check_name(const kl_op *op, size_t i);
 int kl_check_rung(const kl_op *op, size_t i);
 const char *kl_check_values(const kl_op *op, size_t i);

@@ -39,6 +39,7 @@ _SIGS = {
     "kl_op_buffer_set": (_I, [_P, _S, _S, _S]),
     "kl_op_tolerance": (_I, [_P, ctypes.c_double, ctypes.c_double]),
     "kl_op_set": (_I, [_P, _S, _S]),
+    "kl_op_files": (_I, [_P, _S]),
     "kl_op_rung": (_I, [_P, _I, _S]),
     "kl_rung_unavailable": (_S, [_I]),
     "kl_op_plan": (_I, [_P, ctypes.POINTER(_I), _Z, _S, ctypes.c_ulonglong]),

@@ -47,7 +47,8 @@ class CheckResult:
 
     def describe(self):
         """One paragraph: the check, its class, its shape and what was wrong first."""
-        cls = "value class %s, " % self.values if self.values else ""
+        cls = "" if not self.values else "replayed capture, " if self.values.startswith(
+            "replay") else "value class %s, " % self.values
         return ("rung %d check %s (%sshape %s): %s by the %s oracle: %s"
                 % (self.rung, self.name, cls, self.shape, self.verdict, self.oracle, self.detail))
 
@@ -71,7 +72,7 @@ class Ladder:
 
     def __init__(self, op, reference, params, buffers, rungs=(1, 2, 5), settings=None,
                  tiles=None, baseline=None, tolerance=(1e-5, 1e-5), backend="cpu", db=None,
-                 name=None, seed=1, argv=None):
+                 name=None, seed=1, argv=None, files=None):
         L = _lib.lib()
         self.op, self.reference, self.backend = op, reference, backend
         self.name = name or getattr(op, "__name__", "op")
@@ -81,6 +82,8 @@ class Ladder:
         self._h = check(L.kl_op_new(enc(self.name)))
         try:
             self._describe(L, params, rungs, settings or {}, tiles, baseline, tolerance)
+            if files is not None:
+                check(L.kl_op_files(self._h, enc(files)))
             check(L.kl_op_plan(self._h, (ctypes.c_int * len(rungs))(*rungs), len(rungs),
                                enc(backend), seed))
         except BaseException:
@@ -249,7 +252,9 @@ class Report:
 def ladder(op, reference, params, buffers, rungs=(1, 2, 5), **options):
     """Runs every check of the rungs on op against reference and records the run. options:
     settings ({rung: manifest settings}), tiles, baseline, tolerance=(abs, rel), backend
-    ("cpu" or "cuda"), db (a path; None: kladder's default database), name, seed."""
+    ("cpu" or "cuda"), db (a path; None: kladder's default database), name, seed, files (the
+    folder the files of the settings are in, such as rung 2's captures; default: the working
+    directory)."""
     lad = Ladder(op, reference, params, buffers, rungs, **options)
     try:
         for i in range(len(lad.checks)):

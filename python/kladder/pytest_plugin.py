@@ -23,8 +23,11 @@ class LadderCollector(pytest.Collector):
         self.ladder = None
 
     def collect(self):
-        argv = "pytest %s::%s" % (self.path.name if hasattr(self, "path") else "", self.name)
-        self.ladder = self.case.make(argv=argv, name=self.case.options.get("name", self.name))
+        argv = "pytest %s::%s" % (self.path.name, self.name)
+        # a capture a case names is beside its test file unless the case says where
+        files = self.case.options.get("files", str(self.path.parent))
+        self.ladder = self.case.make(argv=argv, name=self.case.options.get("name", self.name),
+                                     files=files)
         _open.append(self)
         for i, check, rung, values in self.ladder.checks:
             yield LadderItem.from_parent(self, name="%s[%s]" % (self.name, check), index=i,

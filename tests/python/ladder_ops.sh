@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # kladder from Python on the cpu backend (docs/python.md): the numpy ops of tests/python/ops.py
 # up the ladder through the pytest plugin. Each correct op passes every check of rungs 1, 2 and
-# 5; each buggy one (a tail, a value and a repeat bug per op) fails at its rung, one pytest item
-# per check, the failure naming the check, its class and shape and the first bad element; the
+# 5; each buggy one (a tail, a value and a repeat bug per op) fails at its rung, and a capture
+# rung 2 replays catches the softmax's value bug; one pytest item per check, the failure naming the check, its class and shape and the first bad element; the
 # runs are in the database (`kladder results`, `export`); a bad description is one error naming
 # its field; the rungs an op cannot have say why. Debian's python3 with numpy and pytest.
 . tests/tap.sh
@@ -47,6 +47,10 @@ for op in softmax topk quant chunked_sum; do
             awk -v c="test_${op}_${bug}" '$1 == c && $3 >= 1 { ok = 1 } END { exit !ok }' "$KL_TMP/cases.txt"
     done
 done
+tap_check "a capture replayed by rung 2: the correct softmax passes it" \
+    awk '$1 == "test_softmax_capture_fixed" && $2 == 2 && $3 == 0 { ok = 1 } END { exit !ok }' "$KL_TMP/cases.txt"
+tap_check "and the one without the max subtracted overflows on it" \
+    grep -qE 'rung 2 check replay \(replayed capture, shape M=4,N=128,BLOCK=32\): fail .*replayed x \(logits.npy, logits\)' "$KL_TMP/pytest.txt"
 tap_check "a failure names the check, its class, its shape and the first bad element" \
     grep -qE '^kladder run [0-9a-f-]{36}, rung 2 check ties \(value class ties, shape M=4,N=64,K=4,BLOCK=16\): fail .*first at \[' "$KL_TMP/pytest.txt"
 tap_check "a tail failure names its shape" \
@@ -54,7 +58,7 @@ tap_check "a tail failure names its shape" \
 tap_check "a repeat failure is the bitwise-repeat oracle's" \
     grep -qE 'rung 5 check repeat-default .*: fail by the bitwise-repeat oracle: 8 repeats' "$KL_TMP/pytest.txt"
 tap_check "each case's run id is printed" \
-    test "$(grep -cE '^kladder run [0-9a-f-]{36} \(test_[a-z_]+\): (pass|fail), [0-9]+ checks? run' "$KL_TMP/pytest.txt")" -eq 16
+    test "$(grep -cE '^kladder run [0-9a-f-]{36} \(test_[a-z_]+\): (pass|fail), [0-9]+ checks? run' "$KL_TMP/pytest.txt")" -eq 18
 
 "$KLADDER" --db "$KL_DB" results --json >"$KL_TMP/runs.json" 2>"$KL_TMP/err.txt"
 $py - "$KL_TMP/runs.json" >"$KL_TMP/runs.txt" <<'PY'
@@ -63,9 +67,9 @@ for r in json.load(open(sys.argv[1])):
     print(r["suite"], r["verdict"])
 PY
 sed 's/^/# /' "$KL_TMP/runs.txt"
-tap_check "the 16 runs are in the database" test "$(grep -c '^py-' "$KL_TMP/runs.txt")" -eq 16
+tap_check "the 18 runs are in the database" test "$(grep -c '^py-' "$KL_TMP/runs.txt")" -eq 18
 tap_check "the correct ops' runs pass, the buggy ones' fail" \
-    test "$(grep -cE '^py-[a-z_]+-fixed pass$|^py-[a-z_]+-(tail|values|repeat) fail$' "$KL_TMP/runs.txt")" -eq 16
+    test "$(grep -cE '^py-[a-z_-]+-fixed pass$|^py-[a-z_-]+-(tail|values|repeat) fail$' "$KL_TMP/runs.txt")" -eq 18
 id=$(grep -oE '^kladder run [0-9a-f-]{36} \(test_topk_values\)' "$KL_TMP/pytest.txt" | awk '{print $3}')
 "$KLADDER" --db "$KL_DB" results "$id" >"$KL_TMP/run.txt" 2>&1
 tap_check "kladder results RUN_ID shows a run's checks" grep -qE 'fail +.*ties' "$KL_TMP/run.txt"
