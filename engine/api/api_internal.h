@@ -20,6 +20,7 @@ struct kl_op {
     struct eng_manifest *m;  /* parsed from doc by kl_op_plan */
     struct eng_planned *plan;
     size_t nplan;
+    int open_runs;           /* runs begun and not freed: they hold the plan */
 };
 
 struct kl_call {

@@ -275,6 +275,8 @@ static struct eng_manifest *parse_doc(kl_op *op)
 int kl_op_plan(kl_op *op, const int *rungs, size_t nrungs, const char *backend,
                unsigned long long seed)
 {
+    if (op->open_runs)
+        return api_fail("a run of op %s is still open: free it before planning again", op->name + 3);
     unplan(op);
     if (nrungs == 0)
         return api_fail("rungs: expected at least one rung to plan");

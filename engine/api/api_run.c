@@ -115,6 +115,7 @@ kl_run *kl_run_begin(kl_db *db, kl_op *op, const char *argv)
     info->argv = r->argv;
     r->rep = eng_report_db(db->db);
     r->rep->start(r->rep, info);
+    op->open_runs++;
     return r;
 }
 
@@ -211,6 +212,11 @@ int kl_run_end(kl_run *run, const char **verdict)
             ran[n++] = run->done[i];
     struct eng_summary s;
     eng_run_summarise(ran, n, false, &s);
+    if (n == 0) { /* a run that ran nothing tested nothing: never a pass */
+        s.met = false;
+        s.verdict = CDB_FAIL;
+        snprintf(s.none_executed, sizeof s.none_executed, "%s", run->op->m->name);
+    }
     cdb_now_iso(run->info.finished);
     int rc = run->rep->end(run->rep, &run->info, &s, ran, n);
     free(ran);
@@ -227,6 +233,7 @@ void kl_run_free(kl_run *run)
     if (!run->ended)
         (void)kl_run_end(run, NULL);
     run->rep->free(run->rep);
+    run->op->open_runs--;
     free(run->done);
     free(run->ran);
     free(run->argv);

@@ -79,8 +79,8 @@ const char *kl_rung_unavailable(int rung);
 /* ---- planning -------------------------------------------------------------------------------- */
 
 /* Validates the description and plans the checks of the declared rungs in the order given, on
- * backend ("cpu", "cuda", "hip") device 0, values generated from seed. Replaces an earlier plan.
- * Returns the number of checks, or -1. */
+ * backend ("cpu", "cuda", "hip") device 0, values generated from seed. Replaces an earlier plan
+ * (refused while a run of the op is open). Returns the number of checks, or -1. */
 int kl_op_plan(kl_op *op, const int *rungs, size_t nrungs, const char *backend,
                unsigned long long seed);
 size_t kl_op_checks(const kl_op *op);

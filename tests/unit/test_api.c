@@ -114,6 +114,12 @@ static void test_ladder_from_c(void **state)
     assert_string_equal(kl_check_name(op, 0), "tail-N17-BLOCK16");
     assert_string_equal(kl_check_values(op, (size_t)n - 1), "large-mean");
 
+    kl_run *open = kl_run_begin(db, op, NULL);
+    assert_int_equal(kl_op_plan(op, rungs, 2, "cpu", 1), -1);
+    assert_non_null(strstr(kl_error(), "a run of op rowmax is still open"));
+    assert_int_equal(kl_run_end(open, NULL), 1); /* nothing ran: nothing was shown */
+    kl_run_free(open);
+
     int fails, errors;
     char detail[2048] = "";
     assert_int_equal(run_all(db, op, ROWMAX_OK, &fails, &errors, detail, sizeof detail), 0);
