@@ -60,6 +60,15 @@ tap_check "a repeat failure is the bitwise-repeat oracle's" \
 tap_check "each case's run id is printed" \
     test "$(grep -cE '^kladder run [0-9a-f-]{36} \(test_[a-z_]+\): (pass|fail), [0-9]+ checks? run' "$KL_TMP/pytest.txt")" -eq 18
 
+# -k keeps checks by name, -x stops at the first failing one; the run holds what ran
+KL_DB=$KL_TMP/k2.db $py -m pytest -p kladder.pytest_plugin -p no:cacheprovider -q -x \
+    -k 'test_topk_values and (ties or zero)' tests/python/test_ops.py >"$KL_TMP/k.txt" 2>&1
+sed 's/^/# /' "$KL_TMP/k.txt" | tail -4
+tap_check "-k and -x: the first selected check fails, the run stops there" \
+    grep -qE '^1 failed, [0-9]+ deselected' "$KL_TMP/k.txt"
+tap_check "and its run holds that one check" \
+    grep -qE '^kladder run [0-9a-f-]{36} \(test_topk_values\): fail, 1 check run, 1 failed' "$KL_TMP/k.txt"
+
 "$KLADDER" --db "$KL_DB" results --json >"$KL_TMP/runs.json" 2>"$KL_TMP/err.txt"
 $py - "$KL_TMP/runs.json" >"$KL_TMP/runs.txt" <<'PY'
 import json, sys
