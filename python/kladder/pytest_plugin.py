@@ -4,6 +4,9 @@ check, named `CASE[CHECK]` ("test_softmax[tail-N65-BLOCK64]"), so JUnit reports,
 per check. A failing check's report names the check, its rung, value class and shape, and the
 first bad element; each case's kladder run id is printed at the end (and is in every failure).
 A case whose op cannot be described or planned fails as one collection error naming the field.
+
+Inside an existing test, the fixture `kladder_ladder` runs kladder.ladder() and fails the test
+with every failing check named.
 """
 import pytest
 
@@ -59,6 +62,17 @@ class LadderItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, self.name
+
+
+@pytest.fixture
+def kladder_ladder():
+    """kladder.ladder() inside an existing test: runs every check of the rungs and fails the
+    test with each failing check named (and the run id); returns the report."""
+    def run(op, reference, params, buffers, rungs=(1, 2, 5), **options):
+        report = kladder.ladder(op, reference, params, buffers, rungs, **options)
+        report.raise_for_failures()
+        return report
+    return run
 
 
 def pytest_configure(config):

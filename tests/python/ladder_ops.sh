@@ -2,7 +2,8 @@
 # kladder from Python on the cpu backend (docs/python.md): the numpy ops of tests/python/ops.py
 # up the ladder through the pytest plugin. Each correct op passes every check of rungs 1, 2 and
 # 5; each buggy one (a tail, a value and a repeat bug per op) fails at its rung, and a capture
-# rung 2 replays catches the softmax's value bug; one pytest item per check, the failure naming the check, its class and shape and the first bad element; the
+# rung 2 replays catches the softmax's value bug (and the kladder_ladder fixture inside a test of
+# the usual kind); one pytest item per check, the failure naming the check, its class and shape and the first bad element; the
 # runs are in the database (`kladder results`, `export`); a bad description is one error naming
 # its field; the rungs an op cannot have say why. Debian's python3 with numpy and pytest.
 . tests/tap.sh
@@ -51,6 +52,8 @@ tap_check "a capture replayed by rung 2: the correct softmax passes it" \
     awk '$1 == "test_softmax_capture_fixed" && $2 == 2 && $3 == 0 { ok = 1 } END { exit !ok }' "$KL_TMP/cases.txt"
 tap_check "and the one without the max subtracted overflows on it" \
     grep -qE 'rung 2 check replay \(replayed capture, shape M=4,N=128,BLOCK=32\): fail .*replayed x \(logits.npy, logits\)' "$KL_TMP/pytest.txt"
+tap_check "the fixture passes the correct op and fails the buggy one, naming the class" \
+    awk '$1 ~ /^test_fixture_/ && $2 == 1 && $3 == 0 { n++ } END { exit n != 2 }' "$KL_TMP/cases.txt"
 tap_check "a failure names the check, its class, its shape and the first bad element" \
     grep -qE '^kladder run [0-9a-f-]{36}, rung 2 check ties \(value class ties, shape M=4,N=64,K=4,BLOCK=16\): fail .*first at \[' "$KL_TMP/pytest.txt"
 tap_check "a tail failure names its shape" \
@@ -76,9 +79,9 @@ for r in json.load(open(sys.argv[1])):
     print(r["suite"], r["verdict"])
 PY
 sed 's/^/# /' "$KL_TMP/runs.txt"
-tap_check "the 18 runs are in the database" test "$(grep -c '^py-' "$KL_TMP/runs.txt")" -eq 18
+tap_check "the 20 runs are in the database" test "$(grep -c '^py-' "$KL_TMP/runs.txt")" -eq 20
 tap_check "the correct ops' runs pass, the buggy ones' fail" \
-    test "$(grep -cE '^py-[a-z_-]+-fixed pass$|^py-[a-z_-]+-(tail|values|repeat) fail$' "$KL_TMP/runs.txt")" -eq 18
+    test "$(grep -cE '^py-[a-z_-]+-fixed pass$|^py-[a-z_-]+-(tail|values|repeat) fail$' "$KL_TMP/runs.txt")" -eq 20
 id=$(grep -oE '^kladder run [0-9a-f-]{36} \(test_topk_values\)' "$KL_TMP/pytest.txt" | awk '{print $3}')
 "$KLADDER" --db "$KL_DB" results "$id" >"$KL_TMP/run.txt" 2>&1
 tap_check "kladder results RUN_ID shows a run's checks" grep -qE 'fail +.*ties' "$KL_TMP/run.txt"

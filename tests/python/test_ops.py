@@ -3,6 +3,9 @@ it): every correct op at rungs 1, 2 and 5, each buggy one at the rung of its cla
 the database the runs go to."""
 import os
 
+import pytest
+
+import kladder
 import ops
 
 for _name in ops.OPS:
@@ -22,3 +25,22 @@ for _which in ("fixed", "values"):
         "classes": ["zero-rows"], "inputs": [{"buffer": "x", "file": "logits.npy", "tensor": "logits"}]}})
     globals()["test_softmax_capture_%s" % _which] = _c
 del _c
+
+
+# The fixture inside a test of the usual kind: the correct softmax passes two classes, the one
+# without its max subtracted fails the test naming the class.
+def _softmax_two_classes(ladder, which):
+    o = ops.OPS["softmax"]
+    return ladder(o[which], o["reference"], o["params"], o["buffers"], rungs=(2,),
+                  settings={2: {"classes": ["ties", "large-mean"]}}, tolerance=o["tolerance"],
+                  db=os.environ["KL_DB"], name="softmax-fixture-%s" % which)
+
+
+def test_fixture_passes(kladder_ladder):
+    assert _softmax_two_classes(kladder_ladder, "fixed").verdict == "pass"
+
+
+def test_fixture_fails(kladder_ladder):
+    with pytest.raises(kladder.LadderFailure, match=r"1 of 2 checks failed:\nrung 2 check "
+                       r"large-mean \(value class large-mean"):
+        _softmax_two_classes(kladder_ladder, "values")
