@@ -174,7 +174,8 @@ int kl_op_buffer(kl_op *op, const char *name, const char *dtype, const char *rol
 
 int kl_op_buffer_set(kl_op *op, const char *buffer, const char *key, const char *json)
 {
-    static const char *const keys[] = {"init", "pad_to", "ties", "ties_in", "nan", "contract", NULL};
+    static const char *const keys[] = {"init",   "pad_to", "ties",   "ties_in",   "nan",      "reduce",
+                                       "kind",   "acc",    "domain", "nonfinite", "nan_pick", NULL};
     cJSON *b = find_buffer(op, buffer);
     if (!b)
         return api_fail("buffers.%s: no such buffer (declare it first)", buffer ? buffer : "(null)");
@@ -183,7 +184,8 @@ int kl_op_buffer_set(kl_op *op, const char *buffer, const char *key, const char 
         known |= !strcmp(keys[i], key);
     if (!known)
         return api_fail("buffers.%s.%s: expected one of init, pad_to, ties, ties_in, nan, "
-                        "contract", buffer, key ? key : "(null)");
+                        "reduce, kind, acc, domain, nonfinite, nan_pick", buffer,
+                        key ? key : "(null)");
     char what[160];
     snprintf(what, sizeof what, "buffers.%s.%s", buffer, key);
     cJSON *j = parse_json(what, json);

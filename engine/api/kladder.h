@@ -58,8 +58,9 @@ int kl_op_param(kl_op *op, const char *name, double value);
 int kl_op_buffer(kl_op *op, const char *name, const char *dtype, const char *role,
                  const char *const *dims, size_t ndims);
 /* One more field of buffer `buffer`, as JSON text, named as in a suite manifest's buffers:
- * "init" ("normal", "uniform", "iota", a value class...), "pad_to", "ties", "ties_in", "nan",
- * "contract" (an output's contract, docs/engine.md "Contracts, bounds and doubt"). */
+ * "init" ("normal", "uniform", "iota", a value class...), "pad_to", an output's value rules
+ * "ties", "ties_in", "nan" and its contract "reduce", "kind", "acc", "domain", "nonfinite",
+ * "nan_pick" (docs/engine.md, "Contracts, bounds and doubt"). */
 int kl_op_buffer_set(kl_op *op, const char *buffer, const char *key, const char *json);
 /* The elementwise tolerance of the reference oracle: |x - ref| <= abs + rel * |ref|. */
 int kl_op_tolerance(kl_op *op, double abs, double rel);

@@ -18,8 +18,9 @@ from kladder._lib import KladderError, check, enc, text
 
 
 class Buffer:
-    """A buffer of the op: dtype, dims over the parameters, and manifest fields (init, pad_to,
-    ties, ties_in, nan, contract)."""
+    """A buffer of the op: dtype, dims over the parameters, and a manifest buffer's other fields
+    (init, pad_to; an output's ties, ties_in, nan and its contract: reduce, kind, acc, domain,
+    nonfinite, nan_pick)."""
 
     role = None
 

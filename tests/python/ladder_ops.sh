@@ -93,7 +93,9 @@ $py - >"$KL_TMP/bad.txt" 2>&1 <<'PY'
 import kladder
 for kw in (dict(buffers={"x": kladder.In("f16", "M"), "y": kladder.Out("f32", "M")}, rungs=(2,)),
            dict(buffers={"x": kladder.In("f32", "Q"), "y": kladder.Out("f32", "M")}, rungs=(2,)),
-           dict(buffers={"x": kladder.In("f32", "M"), "y": kladder.Out("f32", "M")}, rungs=(4,))):
+           dict(buffers={"x": kladder.In("f32", "M"), "y": kladder.Out("f32", "M")}, rungs=(4,)),
+           dict(buffers={"x": kladder.In("f32", "M"), "y": kladder.Out("f32", "M", contract={})},
+                rungs=(2,))):
     try:
         kladder.ladder(abs, abs, params={"M": 8}, db=":memory:", name="bad", **kw)
         print("no error")
@@ -106,3 +108,28 @@ tap_check "an unknown dtype is named with its field" \
 tap_check "an unknown parameter in a shape is named" grep -qE "^error: op bad: buffers\[0\].*Q" "$KL_TMP/bad.txt"
 tap_check "rung 4 is refused with its reason" \
     grep -qE '^error: rung 4: rung 4 runs the kernel inside graphs' "$KL_TMP/bad.txt"
+tap_check "a buffer field the manifest does not have is named" \
+    grep -qE '^error: buffers\.y\.contract: expected one of init, pad_to, ties' "$KL_TMP/bad.txt"
+
+# An output's contract reaches the judge: a top-k that never picks NaN against a reference that
+# takes NaN as the largest passes under "nan_pick": "never"; one that picks it fails.
+$py - >"$KL_TMP/contract.txt" 2>&1 <<'PY'
+import numpy as np, os, kladder, ops
+def never(x, K):
+    return ops.topk_ref(np.where(np.isnan(x), -np.inf, x), K)[0], ops.topk_ref(x, K)[1]
+def nan_first(x, K):
+    i = np.argsort(-np.where(np.isnan(x), np.inf, x), axis=-1, kind="stable")[:, :K]
+    return i.astype(np.int32), np.take_along_axis(x, i, axis=-1)
+for op in (never, nan_first):
+    r = kladder.ladder(op, nan_first, params={"M": 4, "N": 64, "K": 4}, rungs=(2,),
+                       buffers={"x": kladder.In("f32", "M", "N"),
+                                "idx": kladder.Out("i32", "M", "K", nan_pick="never"),
+                                "val": kladder.Out("f32", "M", "K", nonfinite="any")},
+                       settings={2: {"classes": ["nan-inf", "ties"]}}, tolerance=(0, 0),
+                       db=os.environ["KL_DB"], name="topk-contract")
+    print(op.__name__, r.verdict, *[c.detail for c in r.failures])
+PY
+sed 's/^/# /' "$KL_TMP/contract.txt"
+tap_check "the contract passes the top-k that never picks NaN" grep -qx 'never pass' "$KL_TMP/contract.txt"
+tap_check "and fails the one that does, naming the rule" \
+    grep -qE '^nan_first fail .*rows with NaN break "nan_pick": "never"' "$KL_TMP/contract.txt"
