@@ -30,8 +30,10 @@ CJSON_CFLAGS   := $(shell $(PKG) --cflags libcjson 2>/dev/null)
 # V=1 shows every command; by default only errors and warnings are printed.
 Q        := $(if $(V),,@)
 OPT      ?= -O2 -g
-# -fPIC: the same objects make the binary and build/libkladder.so
-CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -fPIC -MMD -MP -I. -I$(BUILD)/gen \
+# -fPIC: the same objects make the binary and build/libkladder.so; without semantic
+# interposition the compiler still inlines and calls directly within the library
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -fPIC -fno-semantic-interposition \
+            -MMD -MP -I. -I$(BUILD)/gen \
             $(CJSON_CFLAGS) -DKL_VERSION='"$(VERSION)"' -DKL_COMMIT='"$(COMMIT)"' $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -lexpat -ldl -lpthread -lm
@@ -73,7 +75,14 @@ $(BUILD)/libkladder.so: $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ)) engine/api/k
 
 $(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
 
-$(BUILD)/obj/%.o: %.c
+# The objects are position-independent (they make the binary and build/libkladder.so): a tree
+# built before they were is rebuilt once, through this stamp.
+PIC_STAMP := $(BUILD)/obj/.pic
+$(PIC_STAMP):
+	@mkdir -p $(dir $@)
+	@touch $@
+
+$(BUILD)/obj/%.o: %.c $(PIC_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -85,7 +94,7 @@ $(BUILD)/gen/embedded.c: $(BUILD)/embedgen $(EMBED_FILES) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(BUILD)/embedgen $@ $(EMBED_FILES)
 
-$(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
+$(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c $(PIC_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -fPIC -I. -c -o $@ $<
 
