@@ -6,8 +6,8 @@
 #
 #   BIN=path/to/kladder OUT=out-folder bash bench/results/2026-12-02-python/run.sh
 #
-# BIN's folder holds libkladder.so (`make` builds both); python3 with torch, Triton, numpy and
-# pytest. Writes OUT/: pytest.txt and junit.xml (the ladder), cases.tsv (per case: passed,
+# BIN's folder holds libkladder.so (`make` builds both; scripts/device-bundle.sh bundles both,
+# with their libraries in lib/); python3 with torch, Triton, numpy and pytest. Writes OUT/: pytest.txt and junit.xml (the ladder), cases.tsv (per case: passed,
 # failed, skipped checks, and whether it met its expectation), runs.json and export.json (the
 # database's view), overhead.tsv and pytest-overhead.tsv (the cost), env.txt.
 set -u
@@ -17,6 +17,8 @@ repo=$(cd "$here/../../.." && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 export KLADDER_LIB=${KLADDER_LIB:-$(dirname "$BIN")/libkladder.so}
+# a device bundle (scripts/device-bundle.sh) keeps the libraries both load in lib/ beside them
+[ -d "$(dirname "$BIN")/lib" ] && export LD_LIBRARY_PATH=$(cd "$(dirname "$BIN")/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PYTHONPATH=$repo/python:$here PYTHONDONTWRITEBYTECODE=1
 export XDG_DATA_HOME=$OUT/data XDG_CACHE_HOME=$OUT/cache
 export KL_DB=$OUT/k.db
