@@ -16,9 +16,12 @@ repo=$(cd "$here/../../.." && pwd)
 : "${BIN:?BIN: the kladder binary}" "${OUT:?OUT: an output folder}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")  # the script moves to its own folder
 export KLADDER_LIB=${KLADDER_LIB:-$(dirname "$BIN")/libkladder.so}
-# a device bundle (scripts/device-bundle.sh) keeps the libraries both load in lib/ beside them
-[ -d "$(dirname "$BIN")/lib" ] && export LD_LIBRARY_PATH=$(cd "$(dirname "$BIN")/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# a device bundle (scripts/device-bundle.sh) keeps the libraries both load in lib/ beside them:
+# libkladder.so finds them there itself (its RPATH), the binary through LD_LIBRARY_PATH (set for
+# it alone, never for python, whose own libraries must stay its own)
+kl() { LD_LIBRARY_PATH="$(dirname "$BIN")/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$BIN" "$@"; }
 export PYTHONPATH=$repo/python:$here PYTHONDONTWRITEBYTECODE=1
 export XDG_DATA_HOME=$OUT/data XDG_CACHE_HOME=$OUT/cache
 export KL_DB=$OUT/k.db
@@ -26,7 +29,7 @@ py=${PYTHON:-python3}
 {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     $py -c 'import torch, triton, numpy; print("torch", torch.__version__, "triton", triton.__version__, "numpy", numpy.__version__)'
-    "$BIN" --version
+    kl --version
 } >"$OUT/env.txt" 2>&1
 cat "$OUT/env.txt"
 
@@ -60,9 +63,9 @@ for case, (p, f, s, rungs) in sorted(n.items()):
     print("%s\t%d\t%d\t%d\t%s\t%s" % (case, p, f, s, ",".join(sorted(rungs)) or "-", met))
 PY
 column -t -s $'\t' "$OUT/cases.tsv"
-"$BIN" --db "$KL_DB" results --json >"$OUT/runs.json"
-"$BIN" --db "$KL_DB" results | tee "$OUT/runs.txt"
-"$BIN" --db "$KL_DB" export --out "$OUT/export.json"
+kl --db "$KL_DB" results --json >"$OUT/runs.json"
+kl --db "$KL_DB" results | tee "$OUT/runs.txt"
+kl --db "$KL_DB" export --out "$OUT/export.json"
 
 # the overhead: in process, then both as pytest runs timed whole (median of 5 each)
 $py overhead.py "$OUT/overhead.db" 7 | tee "$OUT/overhead.tsv"
