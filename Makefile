@@ -71,10 +71,10 @@ $(BUILD)/kbench: $(BUILD)/obj/bench/kbench.o $(filter-out $(BUILD)/obj/tui/%,$(L
 # The library: everything but the interface, exporting only kladder.h's functions. It looks
 # for the libraries it loads in lib/ beside itself first (a device bundle,
 # scripts/device-bundle.sh), then where the system keeps them; an RPATH, not a RUNPATH, so that
-# their own dependencies are found there too.
+# their own dependencies are found there too. Only the libraries it uses (no curses).
 $(BUILD)/libkladder.so: $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ)) engine/api/kladder.map
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,--version-script=engine/api/kladder.map \
-	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib' -o $@ $(filter %.o,$^) $(LDLIBS)
+	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib',--as-needed -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
 
