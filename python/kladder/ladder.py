@@ -95,7 +95,6 @@ class Ladder:
         self.checks = [(i, text(L.kl_check_name(self._h, i)), L.kl_check_rung(self._h, i),
                         text(L.kl_check_values(self._h, i))) for i in range(n)]
         self.db_path, self.argv = db, argv if argv is not None else " ".join(sys.argv)
-        self._db = self._run = None
         self.results = {}
         self.verdict = None
         self._launch = _lib.LAUNCH(self._on_launch)  # kept alive as long as the run
