@@ -1,4 +1,5 @@
 # kladder — plain Makefile. `make` builds build/kladder and build/kbench (the GPU benchmarks);
+# build/libkladder.so is the engine and the database as a C library (engine/api/kladder.h);
 # `make run` and `make test` are the two commands of the README and install what is missing
 # first (scripts/deps.sh).
 #
@@ -29,7 +30,10 @@ CJSON_CFLAGS   := $(shell $(PKG) --cflags libcjson 2>/dev/null)
 # V=1 shows every command; by default only errors and warnings are printed.
 Q        := $(if $(V),,@)
 OPT      ?= -O2 -g
-CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -MMD -MP -I. -I$(BUILD)/gen \
+# -fPIC: the same objects make the binary and build/libkladder.so; without semantic
+# interposition the compiler still inlines and calls directly within the library
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -fPIC -fno-semantic-interposition \
+            -MMD -MP -I. -I$(BUILD)/gen \
             $(CJSON_CFLAGS) -DKL_VERSION='"$(VERSION)"' -DKL_COMMIT='"$(COMMIT)"' $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LDLIBS   += $(NCURSES_LIBS) -lsqlite3 -lcjson -lcurl -lexpat -ldl -lpthread -lm
@@ -54,7 +58,7 @@ TEST_HELP  := $(wildcard tests/unit/helpers/*.c)
 TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all run test test-quick asan unit clean deps deps-test install
-all: $(BUILD)/kladder $(BUILD)/kbench
+all: $(BUILD)/kladder $(BUILD)/kbench $(BUILD)/libkladder.so
 
 $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -64,9 +68,24 @@ $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
 $(BUILD)/kbench: $(BUILD)/obj/bench/kbench.o $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ))
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The library: everything but the interface, exporting only kladder.h's functions. It looks
+# for the libraries it loads in lib/ beside itself first (a device bundle,
+# scripts/device-bundle.sh), then where the system keeps them; an RPATH, not a RUNPATH, so that
+# their own dependencies are found there too. Only the libraries it uses (no curses).
+$(BUILD)/libkladder.so: $(filter-out $(BUILD)/obj/tui/%,$(LIB_OBJ)) engine/api/kladder.map
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,--version-script=engine/api/kladder.map \
+	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib',--as-needed -o $@ $(filter %.o,$^) $(LDLIBS)
+
 $(BUILD)/obj/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
 
-$(BUILD)/obj/%.o: %.c
+# The objects are position-independent (they make the binary and build/libkladder.so): a tree
+# built before they were is rebuilt once, through this stamp.
+PIC_STAMP := $(BUILD)/obj/.pic
+$(PIC_STAMP):
+	@mkdir -p $(dir $@)
+	@touch $@
+
+$(BUILD)/obj/%.o: %.c $(PIC_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -78,9 +97,9 @@ $(BUILD)/gen/embedded.c: $(BUILD)/embedgen $(EMBED_FILES) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(BUILD)/embedgen $@ $(EMBED_FILES)
 
-$(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
+$(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c $(PIC_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -I. -c -o $@ $<
+	$(CC) -std=c11 -O1 -fPIC -I. -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TEST_HOBJ)
 	@mkdir -p $(dir $@)

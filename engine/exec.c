@@ -70,6 +70,8 @@ int eng_exec_run_wave(const struct eng_exec *e)
  * fails naming both numbers (a wrong answer from it would only say that something differs). */
 static bool wave_assumption_broken(struct eng_exec *e)
 {
+    if (e->host) /* no kernel of ours to ask */
+        return false;
     const char *entry = strcmp(e->s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
     char sym[160], err[256];
     snprintf(sym, sizeof sym, "kl_assume_wave_%s", entry);
@@ -295,11 +297,15 @@ int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen)
     return rc;
 }
 
-void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                    struct eng_check_result *out)
+/* The check's flow for the suite's kernels (host NULL, m loaded by setup) or for an op on the
+ * host's side (host and m the caller's). */
+static void check_flow(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                       struct eng_manifest *m, const struct eng_host_op *host,
+                       struct eng_check_result *out)
 {
     eng_check_result_init(out);
-    struct eng_exec e = {.s = s, .out = out, .ready = ready, .ready_arg = arg};
+    struct eng_exec e = {.s = s, .out = out, .ready = ready, .ready_arg = arg, .m = m,
+                         .host = host};
     snprintf(out->oracle, sizeof out->oracle, "%s",
              s->baseline                  ? "reference"
              : s->mode == ENG_MODE_REPEAT ? "bitwise-repeat"
@@ -322,4 +328,16 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
         eng_exec_inst_free(&e, &ins[i]);
     free(ins);
     eng_exec_teardown(&e);
+}
+
+void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
+                    struct eng_check_result *out)
+{
+    check_flow(s, ready, arg, NULL, NULL, out);
+}
+
+void eng_exec_check_host(const struct eng_check_spec *s, struct eng_manifest *m,
+                         const struct eng_host_op *op, struct eng_check_result *out)
+{
+    check_flow(s, NULL, NULL, m, op, out);
 }

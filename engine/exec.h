@@ -79,6 +79,20 @@ struct eng_exec {
     /* Per buffer: the inputs made on the host (value classes), as last uploaded, so that a
      * finding can say what the input held where the output went wrong. NULL: made on the device. */
     void **host_in;
+    /* The op on the host's side, or NULL for the suite's kernels; m is then the caller's. */
+    const struct eng_host_op *host;
+};
+
+/* An op that runs on the host's side instead of a compiled kernel (the library's callers,
+ * engine/api/kladder.h): the check plans, allocates, fills and judges as for a kernel, and where
+ * it would launch the variant or the reference it calls launch instead. ptrs holds every
+ * buffer's data pointer in manifest order, as the launch's arguments hold them (a rung may point
+ * an output at a copy of its own); the op must have finished its work on the device when launch
+ * returns. 0, or -1 with a message in err. */
+struct eng_host_op {
+    int (*launch)(void *arg, bool reference, const struct eng_exec *e, const struct eng_inst *in,
+                  const eng_dptr *ptrs, char *err, size_t errlen);
+    void *arg;
 };
 
 struct eng_timer {
@@ -153,6 +167,11 @@ int eng_exec_mode_plain(struct eng_exec *e, struct eng_inst *in, struct eng_time
  * worker side of eng_check_run. */
 void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                     struct eng_check_result *out);
+
+/* eng_exec_check for an op on the host's side: m is the caller's (kept), no source is compiled,
+ * the utility kernels judge as usual. */
+void eng_exec_check_host(const struct eng_check_spec *s, struct eng_manifest *m,
+                         const struct eng_host_op *op, struct eng_check_result *out);
 
 #define ENG_TRY(call)                                                                           \
     do {                                                                                        \

@@ -16,6 +16,10 @@
 /* The arbiter build of the suite's source for this check: 0 with *mod, 1 (none: why in j), -1. */
 static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_module **mod)
 {
+    if (e->host) {
+        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: the op's reference is the caller's");
+        return 1;
+    }
     if (e->s->code_object) {
         snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: a prebuilt code object has no wide build");
         return 1;

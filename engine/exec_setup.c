@@ -220,10 +220,25 @@ int eng_exec_build(struct eng_exec *e)
     return load_suite_module(e);
 }
 
+/* The utility kernels the fills and oracles launch, and the result words they leave. */
+static int util_setup(struct eng_exec *e)
+{
+    ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
+    ENG_TRY(get_util_kernels(e));
+    ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
+    e->ublock = e->B->caps.util_block;
+    e->ugrid = e->B->caps.util_grid;
+    if (!e->ugrid)
+        e->ugrid = (unsigned)(e->info.compute_units > 0 ? e->info.compute_units : 128) * 8;
+    return 0;
+}
+
 int eng_exec_setup(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
     ENG_TRY(open_backend(e));
+    if (e->host) /* the caller's op and manifest: nothing of the suite to compile */
+        return util_setup(e);
     e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
     if (!e->m)
         return -1;
@@ -234,18 +249,11 @@ int eng_exec_setup(struct eng_exec *e)
     }
     ENG_TRY(load_suite_module(e));
     ENG_TRY(lag_async_setup(e));
-    ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
     ENG_TRY(get_kernel(e, e->mod, entry, &e->kvar));
     ENG_TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
     ENG_TRY(check_params(e, e->kvar, entry));
     ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
-    ENG_TRY(get_util_kernels(e));
-    ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
-    e->ublock = e->B->caps.util_block;
-    e->ugrid = e->B->caps.util_grid;
-    if (!e->ugrid)
-        e->ugrid = (unsigned)(e->info.compute_units > 0 ? e->info.compute_units : 128) * 8;
-    return 0;
+    return util_setup(e);
 }
 
 void eng_exec_teardown(struct eng_exec *e)
@@ -262,5 +270,6 @@ void eng_exec_teardown(struct eng_exec *e)
     for (size_t i = 0; e->host_in && i < e->m->nbuffers; i++)
         free(e->host_in[i]);
     free(e->host_in);
-    eng_manifest_free(e->m);
+    if (!e->host) /* an op on the host's side: the manifest is the caller's */
+        eng_manifest_free(e->m);
 }

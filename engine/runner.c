@@ -227,7 +227,6 @@ static void run_one(struct run *rn, struct eng_done *d)
         r->max_err = NAN;
 }
 
-static bool check_met(const struct eng_done *d);
 
 /* A short name for a hazard's kind: "race-error", "invalid-global-write",
  * "barrier-error-detected". */
@@ -301,7 +300,7 @@ static void add_san_check(struct run *rn, struct eng_reporter **reps, size_t ori
     snprintf(d->r.shape, sizeof d->r.shape, "%s", shape);
     snprintf(d->r.oracle, sizeof d->r.oracle, "%s", rn->o->sanitizer);
     snprintf(d->r.detail, sizeof d->r.detail, "%s", detail);
-    d->met = check_met(d);
+    d->met = eng_check_met(d);
     size_t seq = rn->n++;
     rn->info.total++; /* the run's checks, planned and added: a progress bar stays within it */
     for (size_t k = 0; reps[k]; k++) {
@@ -350,7 +349,7 @@ static void sanitizer_checks(struct run *rn, struct eng_reporter **reps, size_t 
     rn->san_log[0] = '\0';
 }
 
-static bool check_met(const struct eng_done *d)
+bool eng_check_met(const struct eng_done *d)
 {
     enum cdb_verdict v = d->r.verdict;
     /* the sanitizer's view: a hazard in a buggy kernel is a finding, met either way */
@@ -372,10 +371,10 @@ struct tally {
 };
 
 /* Each check into the summary's counts; whether the run's own expectations hold so far. */
-static void tally_checks(const struct run *rn, struct eng_summary *s, struct tally *t)
+static void tally_checks(const struct eng_done *checks, size_t n, struct eng_summary *s, struct tally *t)
 {
-    for (size_t i = 0; i < rn->n; i++) {
-        struct eng_done *d = &rn->checks[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_done *d = &checks[i];
         enum cdb_verdict v = d->r.verdict;
         if (v == CDB_SKIP)
             s->skipped++;
@@ -421,24 +420,24 @@ static void tally_checks(const struct run *rn, struct eng_summary *s, struct tal
 }
 
 /* Per (suite, rung), whether its buggy variant was caught, shown uncaught, or left open. */
-static void judge_buggy(const struct run *rn, struct eng_summary *s, struct tally *t)
+static void judge_buggy(const struct eng_done *checks, size_t n, struct eng_summary *s, struct tally *t)
 {
     /* A buggy variant must be caught per (suite, rung): a suite declares only rungs it
      * supports, and its buggy variant is its claim of a bug each of them catches. */
-    for (size_t i = 0; i < rn->n; i++) {
-        struct eng_done *d = &rn->checks[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_done *d = &checks[i];
         if (!d->p->expect_fail)
             continue;
         bool first = true;
         for (size_t k = 0; k < i; k++)
-            if (rn->checks[k].p->expect_fail && rn->checks[k].p->spec.rung == d->p->spec.rung &&
-                !strcmp(rn->checks[k].p->spec.suite, d->p->spec.suite))
+            if (checks[k].p->expect_fail && checks[k].p->spec.rung == d->p->spec.rung &&
+                !strcmp(checks[k].p->spec.suite, d->p->spec.suite))
                 first = false;
         if (!first)
             continue;
         bool skipped = false, caught = false;
-        for (size_t k = i; k < rn->n; k++) {
-            struct eng_done *e = &rn->checks[k];
+        for (size_t k = i; k < n; k++) {
+            const struct eng_done *e = &checks[k];
             if (!e->p->expect_fail || e->p->spec.rung != d->p->spec.rung ||
                 strcmp(e->p->spec.suite, d->p->spec.suite))
                 continue;
@@ -463,21 +462,21 @@ static void judge_buggy(const struct run *rn, struct eng_summary *s, struct tall
 }
 
 /* Per (suite, rung), whether any check executed at all. */
-static void judge_executed(const struct run *rn, struct eng_summary *s, struct tally *t)
+static void judge_executed(const struct eng_done *checks, size_t n, struct eng_summary *s, struct tally *t)
 {
     /* A target whose every check was skipped tested nothing: a pass would be the zero-test CI
      * job of aiter-5133 (docs/engine.md, rung 7). Counted per (suite, rung), from this run. */
-    for (size_t i = 0; i < rn->n; i++) {
-        const struct eng_check_spec *sp = &rn->checks[i].p->spec;
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_check_spec *sp = &checks[i].p->spec;
         bool first = true;
         for (size_t k = 0; k < i && first; k++)
-            if (rn->checks[k].p->spec.rung == sp->rung && !strcmp(rn->checks[k].p->spec.suite, sp->suite))
+            if (checks[k].p->spec.rung == sp->rung && !strcmp(checks[k].p->spec.suite, sp->suite))
                 first = false;
         if (!first)
             continue;
         int ran = 0;
-        for (size_t k = i; k < rn->n; k++) {
-            const struct eng_done *e = &rn->checks[k];
+        for (size_t k = i; k < n; k++) {
+            const struct eng_done *e = &checks[k];
             if (e->p->spec.rung == sp->rung && !strcmp(e->p->spec.suite, sp->suite))
                 ran += e->r.verdict != CDB_SKIP && e->r.verdict != CDB_CANCELLED;
         }
@@ -486,22 +485,23 @@ static void judge_executed(const struct run *rn, struct eng_summary *s, struct t
             t->fail = true;
             size_t l = strlen(s->none_executed);
             snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
-                     l ? ", " : "", eng_planned_suite(rn->checks[i].p), sp->rung);
+                     l ? ", " : "", eng_planned_suite(checks[i].p), sp->rung);
         }
     }
 }
 
-static void summarise(struct run *rn, struct eng_summary *s)
+void eng_run_summarise(const struct eng_done *checks, size_t n, bool worker_failed,
+                       struct eng_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->met = true;
     struct tally tl = {0}, *t = &tl;
-    tally_checks(rn, s, t);
-    judge_buggy(rn, s, t);
-    judge_executed(rn, s, t);
-    for (size_t i = 0; i < rn->n; i++)
-        s->executed += rn->checks[i].r.verdict != CDB_SKIP && rn->checks[i].r.verdict != CDB_CANCELLED;
-    if (rn->info.worker_exit[0]) {
+    tally_checks(checks, n, s, t);
+    judge_buggy(checks, n, s, t);
+    judge_executed(checks, n, s, t);
+    for (size_t i = 0; i < n; i++)
+        s->executed += checks[i].r.verdict != CDB_SKIP && checks[i].r.verdict != CDB_CANCELLED;
+    if (worker_failed) {
         s->met = false;
         t->error = true;
     }
@@ -640,7 +640,7 @@ static void run_planned(struct run *rn, struct eng_reporter **reps, struct eng_p
     } else {
         run_one(rn, d);
     }
-    d->met = check_met(d);
+    d->met = eng_check_met(d);
     for (size_t k = 0; reps[k]; k++)
         if (reps[k]->check_done)
             reps[k]->check_done(reps[k], &rn->info, i, d);
@@ -740,7 +740,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     worker_stop(&rn, rn.n);
 
     struct eng_summary s;
-    summarise(&rn, &s);
+    eng_run_summarise(rn.checks, rn.n, rn.info.worker_exit[0] != '\0', &s);
     cdb_now_iso(info->finished);
     status = s.met ? 0 : 1;
     for (size_t k = 0; reps[k]; k++)

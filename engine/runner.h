@@ -70,6 +70,15 @@ struct eng_run_opts {
  * stderr. */
 int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, size_t ntargets);
 
+/* Whether one check met its own expectation (a buggy check may fail, a fixed one must not). */
+struct eng_done;
+bool eng_check_met(const struct eng_done *d);
+/* The run's verdict over its checks (docs/engine.md, "Verdicts and exit status"); each check's
+ * met already set. worker_failed: a worker failed at its exit. */
+struct eng_summary;
+void eng_run_summarise(const struct eng_done *checks, size_t n, bool worker_failed,
+                       struct eng_summary *s);
+
 /* The worker mode: reads one job from stdin, runs it, answers on stdout. Returns the exit
  * status for the worker process. */
 int eng_worker_main(void);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Run here, on the build machine: builds kladder and bench/kbench and copies them, with every
-# shared library they load at start-up except the C library's own, into BUILD/device/, so both
-# run on another x86-64 Linux (with a newer or equal glibc) without installing packages.
+# Run here, on the build machine: builds kladder, bench/kbench and libkladder.so (the C API the
+# Python package loads, docs/python.md) and copies them, with every shared library they load at
+# start-up except the C library's own, into BUILD/device/, so they run on another x86-64 Linux
+# (with a newer or equal glibc) without installing packages.
 #
 # Not bundled on purpose: libcuda (belongs to the installed driver) and NVRTC (the machine's own
 # CUDA toolkit is found under /usr/local/cuda*; KLADDER_NVRTC names another), libamdhip64.
@@ -16,7 +17,7 @@ make --no-print-directory -j"$(nproc)" BUILD="$BUILD" all
 out=$BUILD/device
 rm -rf "$out"
 mkdir -p "$out/lib"
-cp "$BUILD/kladder" "$BUILD/kbench" "$out/"
+cp "$BUILD/kladder" "$BUILD/kbench" "$BUILD/libkladder.so" "$out/"
 
 # glibc's own libraries must come from the target machine (they go with its ld.so).
 is_glibc() {
@@ -26,7 +27,7 @@ is_glibc() {
     esac
     return 1
 }
-for bin in "$out/kladder" "$out/kbench"; do
+for bin in "$out/kladder" "$out/kbench" "$out/libkladder.so"; do
     if ldd "$bin" | grep -q 'not found'; then
         ldd "$bin" | grep 'not found' >&2
         echo "device-bundle: $bin has unresolved libraries here" >&2
@@ -43,7 +44,7 @@ done
     (cd "$out/lib" && ls -1)
 } >"$out/MANIFEST"
 size=$(du -sm "$out" | cut -f1)
-echo "device-bundle: $out ($size MiB): kladder, kbench and $(ls "$out/lib" | wc -l) libraries"
+echo "device-bundle: $out ($size MiB): kladder, kbench, libkladder.so and $(ls "$out/lib" | wc -l) libraries"
 if [ "$size" -ge 60 ]; then
     echo "device-bundle: warning: $size MiB is close to what can be carried to a device machine" >&2
 fi

@@ -85,7 +85,7 @@ for build in "${builds[@]}"; do
         wanted "$build/${t##*/}" || continue
         plan+=("$build/${t##*/}"$'\t'"$build"$'\t'bin$'\t'"$t")
     done
-    for group in unitsh screen engine gpu importers e2e; do
+    for group in unitsh screen engine gpu importers e2e python; do
         for s in tests/$group/*.sh; do
             [ -f "$s" ] || continue
             wanted "$build/$s" || continue

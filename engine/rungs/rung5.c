@@ -153,7 +153,7 @@ static bool rotation_fits(const struct eng_exec *e, const struct eng_inst *in, c
                           uint64_t nout, int batch)
 {
     const struct eng_manifest *m = e->m;
-    if (!e->B->graph_begin || in->sampled || nout == 0 || batch % ROT_COPIES != 0)
+    if (!e->B->graph_begin || e->host || in->sampled || nout == 0 || batch % ROT_COPIES != 0)
         return false;
     for (size_t i = 0; i < m->nbuffers; i++)
         if (m->buffers[i].role == ENG_ROLE_SCRATCH && !e->s->scratch_once)
@@ -321,7 +321,8 @@ static void repeat_size_batches(struct repeat_run *rr)
     struct eng_exec *e = rr->e;
     int n = e->s->repeats > 0 ? e->s->repeats : 1;
     rr->n = n;
-    rr->use_graph = e->B->graph_begin != NULL;
+    /* an op on the host's side launches through its own runtime: nothing to capture */
+    rr->use_graph = e->B->graph_begin != NULL && !e->host;
     int most = n >= BIG_BATCH_FROM && rotation_fits(e, rr->in, rr->outs, rr->nout, BIG_BATCH)
                    ? BIG_BATCH
                    : 32;

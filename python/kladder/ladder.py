@@ -1,0 +1,266 @@
+"""kladder.ladder(): an op and its reference up the ladder (rungs 1, 2 and 5), each check's
+buffers made, filled and judged by libkladder, the run recorded in kladder's database.
+
+The op is any callable. It is called with the inputs (in declared order, as arrays of the
+backend's kind) and, as keywords, the parameters its signature names; it returns its outputs (one
+or a tuple, in declared order), which are stored into kladder's guarded buffers; or, when its
+signature names an output buffer, it gets that buffer to write in place (then a write past the
+end lands in kladder's guards). The reference is called the same way with float64 copies of the
+float inputs; its results are cast to the outputs' dtypes.
+"""
+import ctypes
+import inspect
+import json
+import sys
+
+from kladder import _lib, views
+from kladder._lib import KladderError, check, enc, text
+
+
+class Buffer:
+    """A buffer of the op: dtype, dims over the parameters, and a manifest buffer's other fields
+    (init, pad_to; an output's ties, ties_in, nan and its contract: reduce, kind, acc, domain,
+    nonfinite, nan_pick)."""
+
+    role = None
+
+    def __init__(self, dtype, *dims, **fields):
+        self.dtype, self.dims, self.fields = dtype, [str(d) for d in dims], fields
+
+
+class In(Buffer):
+    role = "input"
+
+
+class Out(Buffer):
+    role = "output"
+
+
+class CheckResult:
+    def __init__(self, index, name, rung, values, verdict, oracle, shape, detail, first_bad):
+        self.index, self.name, self.rung, self.values = index, name, rung, values
+        self.verdict, self.oracle, self.shape = verdict, oracle, shape
+        self.detail, self.first_bad = detail, first_bad
+
+    @property
+    def failed(self):
+        return self.verdict in ("fail", "hang", "error")
+
+    def describe(self):
+        """One paragraph: the check, its class, its shape and what was wrong first."""
+        cls = "" if not self.values else "replayed capture, " if self.values.startswith(
+            "replay") else "value class %s, " % self.values
+        return ("rung %d check %s (%sshape %s): %s by the %s oracle: %s"
+                % (self.rung, self.name, cls, self.shape, self.verdict, self.oracle, self.detail))
+
+
+class LadderFailure(AssertionError):
+    pass
+
+
+def _signature_names(fn):
+    try:
+        ps = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return set(), True
+    kw = any(p.kind == p.VAR_KEYWORD for p in ps)
+    return {p.name for p in ps}, kw
+
+
+class Ladder:
+    """An op described to libkladder and planned; run_check(i) runs one check, end() ends the
+    run. One run per Ladder, begun at the first check."""
+
+    def __init__(self, op, reference, params, buffers, rungs=(1, 2, 5), settings=None,
+                 tiles=None, baseline=None, tolerance=(1e-5, 1e-5), backend="cpu", db=None,
+                 name=None, seed=1, argv=None, files=None):
+        L = _lib.lib()
+        self.op, self.reference, self.backend = op, reference, backend
+        self.name = name or getattr(op, "__name__", "op")
+        self.buffers = dict(buffers)
+        self._param_names = list(params)
+        self._h = self._run = self._db = None
+        self._h = check(L.kl_op_new(enc(self.name)))
+        try:
+            self._describe(L, params, rungs, settings or {}, tiles, baseline, tolerance)
+            if files is not None:
+                check(L.kl_op_files(self._h, enc(files)))
+            check(L.kl_op_plan(self._h, (ctypes.c_int * len(rungs))(*rungs), len(rungs),
+                               enc(backend), seed))
+        except BaseException:
+            L.kl_op_free(self._h)
+            self._h = None
+            raise
+        n = L.kl_op_checks(self._h)
+        self.checks = [(i, text(L.kl_check_name(self._h, i)), L.kl_check_rung(self._h, i),
+                        text(L.kl_check_values(self._h, i))) for i in range(n)]
+        self.db_path, self.argv = db, argv if argv is not None else " ".join(sys.argv)
+        self.results = {}
+        self.verdict = None
+        self._launch = _lib.LAUNCH(self._on_launch)  # kept alive as long as the run
+        # what each callable's signature names, asked once (not at every launch)
+        self._names = {k: _signature_names(fn) for k, fn in (("op", op), ("ref", reference))}
+
+    def _describe(self, L, params, rungs, settings, tiles, baseline, tolerance):
+        for k, v in params.items():
+            check(L.kl_op_param(self._h, enc(k), float(v)))
+        for name, b in self.buffers.items():
+            if not isinstance(b, Buffer):
+                raise KladderError("buffers.%s: expected kladder.In(...) or kladder.Out(...)" % name)
+            dims = (ctypes.c_char_p * max(len(b.dims), 1))(*[enc(d) for d in b.dims])
+            check(L.kl_op_buffer(self._h, enc(name), enc(b.dtype), enc(b.role), dims, len(b.dims)))
+            for key, val in b.fields.items():
+                check(L.kl_op_buffer_set(self._h, enc(name), enc(key), enc(json.dumps(val))))
+        if tolerance is not None:
+            check(L.kl_op_tolerance(self._h, float(tolerance[0]), float(tolerance[1])))
+        if tiles:
+            check(L.kl_op_set(self._h, b"tiles", enc(json.dumps(tiles))))
+        if baseline:
+            check(L.kl_op_set(self._h, b"baseline", enc(json.dumps(baseline))))
+        for r in rungs:
+            s = settings.get(r, settings.get(str(r), {}))
+            check(L.kl_op_rung(self._h, int(r), enc(json.dumps(s))))
+
+    # ---- running ---------------------------------------------------------------------------
+
+    @property
+    def run_id(self):
+        return text(_lib.lib().kl_run_id(self._run)) if self._run else None
+
+    def _begin(self):
+        L = _lib.lib()
+        if self._db is None:
+            self._db = check(L.kl_db_open(enc(self.db_path)))
+        if self._run is None:
+            self._run = check(L.kl_run_begin(self._db, self._h, enc(self.argv)))
+
+    def _call_views(self, call):
+        L = _lib.lib()
+        make = views.numpy_view if self.backend == "cpu" else views.torch_view
+        ins, outs = [], {}
+        for b in range(L.kl_call_buffers(call)):
+            nd = L.kl_call_ndims(call, b)
+            logical = [L.kl_call_dim(call, b, d) for d in range(nd)]
+            padded = [L.kl_call_padded_dim(call, b, d) for d in range(nd)]
+            v = make(L.kl_call_data(call, b), text(L.kl_call_buffer_dtype(call, b)), padded,
+                     logical)
+            if L.kl_call_is_output(call, b):
+                outs[text(L.kl_call_buffer_name(call, b))] = v
+            else:
+                ins.append(v)
+        return ins, outs
+
+    def _params(self, call, names, any_kw):
+        L = _lib.lib()
+        out = {}
+        val = ctypes.c_double()
+        for k in self._param_names:
+            if (any_kw or k in names) and L.kl_call_param(call, enc(k), ctypes.byref(val)) == 0:
+                out[k] = int(val.value) if float(val.value).is_integer() else val.value
+        return out
+
+    def _on_launch(self, user, reference, call):
+        try:
+            ins, outs = self._call_views(call)
+            fn = self.reference if reference else self.op
+            if reference:
+                ins = [views.wide(a) for a in ins]
+            names, any_kw = self._names["ref" if reference else "op"]
+            in_place = {k: v for k, v in outs.items() if k in names}
+            kwargs = self._params(call, names, any_kw)
+            kwargs.update(in_place)
+            got = fn(*ins, **kwargs)
+            rest = [k for k in outs if k not in in_place]
+            if rest:
+                got = list(got) if isinstance(got, (tuple, list)) else [got]
+                if len(got) != len(rest):
+                    raise ValueError("returned %d value(s) for the output(s) %s"
+                                     % (len(got), ", ".join(rest)))
+                for k, v in zip(rest, got):
+                    views.store(outs[k], v)
+            if self.backend != "cpu":
+                import torch
+                torch.cuda.synchronize()
+            return 0
+        except BaseException as e:  # the engine reports it as the check's error
+            _lib.lib().kl_call_fail(call, enc("%s: %s" % (type(e).__name__, e)))
+            return 1
+
+    def run_check(self, i):
+        """Runs check i (an index into self.checks) and returns its CheckResult."""
+        L = _lib.lib()
+        self._begin()
+        check(L.kl_run_check(self._run, i, self._launch, None))
+        idx, name, rung, values = self.checks[i]
+        r = CheckResult(idx, name, rung, values, text(L.kl_check_verdict(self._run, i)),
+                        text(L.kl_check_oracle(self._run, i)), text(L.kl_check_shape(self._run, i)),
+                        text(L.kl_check_detail(self._run, i)), L.kl_check_first_bad(self._run, i))
+        self.results[i] = r
+        return r
+
+    def end(self):
+        """Ends and records the run; returns its verdict ("pass", "fail", ...)."""
+        L = _lib.lib()
+        if self._run is not None and self.verdict is None:
+            v = ctypes.c_char_p()
+            check(L.kl_run_end(self._run, ctypes.byref(v)))
+            self.verdict = text(v.value)
+        return self.verdict
+
+    def close(self):
+        L = _lib.lib()
+        self.end()
+        if self._run is not None:
+            L.kl_run_free(self._run)
+            self._run = None
+        if self._db is not None:
+            L.kl_db_close(self._db)
+            self._db = None
+        if self._h:
+            L.kl_op_free(self._h)
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Report:
+    """What kladder.ladder() returns: the run's id and verdict, every check's result."""
+
+    def __init__(self, lad):
+        self.run_id, self.verdict = lad.run_id, lad.verdict
+        self.checks = [lad.results[i] for i in sorted(lad.results)]
+
+    @property
+    def failures(self):
+        return [c for c in self.checks if c.failed]
+
+    @property
+    def passed(self):
+        return not self.failures
+
+    def raise_for_failures(self):
+        if self.failures:
+            raise LadderFailure("kladder run %s: %d of %d checks failed:\n%s"
+                                % (self.run_id, len(self.failures), len(self.checks),
+                                   "\n".join(c.describe() for c in self.failures)))
+
+
+def ladder(op, reference, params, buffers, rungs=(1, 2, 5), **options):
+    """Runs every check of the rungs on op against reference and records the run. options:
+    settings ({rung: manifest settings}), tiles, baseline, tolerance=(abs, rel), backend
+    ("cpu" or "cuda"), db (a path; None: kladder's default database), name, seed, files (the
+    folder the files of the settings are in, such as rung 2's captures; default: the working
+    directory)."""
+    lad = Ladder(op, reference, params, buffers, rungs, **options)
+    try:
+        for i in range(len(lad.checks)):
+            lad.run_check(i)
+        lad.end()
+        return Report(lad)
+    finally:
+        lad.close()
+

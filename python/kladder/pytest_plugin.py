@@ -1,0 +1,105 @@
+"""pytest plugin (`pytest -p kladder.pytest_plugin`, or installed: found by its entry point):
+every kladder.Case at a test module's top level is collected as one test item per planned
+check, named `CASE[CHECK]` ("test_softmax[tail-N65-BLOCK64]"), so JUnit reports, -k and -x work
+per check. A failing check's report names the check, its rung, value class and shape, and the
+first bad element; each case's kladder run id is printed at the end (and is in every failure).
+A case whose op cannot be described or planned fails as one collection error naming the field.
+
+Inside an existing test, the fixture `kladder_ladder` runs kladder.ladder() and fails the test
+with every failing check named.
+"""
+import pytest
+
+import kladder
+
+_open = []  # the ladders begun in this session, ended at its finish
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class LadderCollector(pytest.Collector):
+    def __init__(self, *, case, **kw):
+        super().__init__(**kw)
+        self.case = case
+        self.ladder = None
+
+    def collect(self):
+        argv = "pytest %s::%s" % (self.path.name, self.name)
+        # a capture a case names is beside its test file unless the case says where
+        files = self.case.options.get("files", str(self.path.parent))
+        self.ladder = self.case.make(argv=argv, name=self.case.options.get("name", self.name),
+                                     files=files)
+        _open.append(self)
+        for i, check, rung, values in self.ladder.checks:
+            yield LadderItem.from_parent(self, name="%s[%s]" % (self.name, check), index=i,
+                                         rung=rung)
+
+
+class LadderItem(pytest.Item):
+    def __init__(self, *, index, rung, **kw):
+        super().__init__(**kw)
+        self.index = index
+        self.add_marker(pytest.mark.kladder_rung(rung))
+
+    def runtest(self):
+        lad = self.parent.ladder
+        r = lad.run_check(self.index)
+        if r.verdict == "skip":
+            pytest.skip("kladder: %s" % r.detail)
+        if r.failed:
+            # the detail names the first bad element at its coordinates where an oracle found
+            # one ("first at [0, 4]"); the flat index where it only counted
+            at = "" if "first at" in r.detail or r.first_bad < 0 else \
+                "\n  first bad element: flat index %d" % r.first_bad
+            raise CheckFailed("kladder run %s, %s%s" % (lad.run_id, r.describe(), at))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CheckFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+@pytest.fixture
+def kladder_ladder():
+    """kladder.ladder() inside an existing test: runs every check of the rungs and fails the
+    test with each failing check named (and the run id); returns the report."""
+    def run(op, reference, params, buffers, rungs=(1, 2, 5), **options):
+        report = kladder.ladder(op, reference, params, buffers, rungs, **options)
+        report.raise_for_failures()
+        return report
+    return run
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "kladder_rung(n): a check of kladder's rung n")
+
+
+def pytest_pycollect_makeitem(collector, name, obj):
+    if isinstance(obj, kladder.Case):
+        return LadderCollector.from_parent(collector, name=name, case=obj)
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    for col in _open:
+        lad = col.ladder
+        if lad is None or lad.run_id is None:
+            continue
+        verdict = lad.end()
+        ran = len(lad.results)
+        bad = sum(r.failed for r in lad.results.values())
+        terminalreporter.write_line("kladder run %s (%s): %s, %d check%s run, %d failed"
+                                    % (lad.run_id, col.name, verdict, ran, "" if ran == 1 else "s",
+                                       bad))
+
+
+def pytest_unconfigure(config):
+    while _open:
+        col = _open.pop()
+        if col.ladder is not None:
+            col.ladder.close()
