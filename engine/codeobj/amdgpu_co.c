@@ -126,6 +126,66 @@ static const struct {
 #undef K
 };
 
+/* One map of .args: its offset, size and value kind; a hidden_* one is read and dropped. */
+static bool read_arg(struct mp_reader *r, size_t index, struct amdgpu_kernel *k)
+{
+    struct mp_value v;
+    if (!mp_next(r, &v))
+        return false;
+    if (v.kind != MP_MAP) {
+        snprintf(r->err, sizeof r->err, "metadata %.60s .args[%zu]: expected a map", k->name, index);
+        return false;
+    }
+    struct amdgpu_arg a = {.offset = -1, .size = -1};
+    for (uint32_t p = 0, pairs = v.n; p < pairs; p++) {
+        struct mp_value key, val;
+        if (!mp_next(r, &key))
+            return false;
+        bool off = mp_str_is(&key, ".offset"), size = mp_str_is(&key, ".size");
+        if (off || size) {
+            if (!mp_next(r, &val))
+                return false;
+            if (val.kind != MP_UINT || val.u > (uint64_t)INT32_MAX) {
+                snprintf(r->err, sizeof r->err, "metadata %.60s .args[%zu]%s: expected a whole "
+                         "number below 2^31", k->name, index, off ? ".offset" : ".size");
+                return false;
+            }
+            *(off ? &a.offset : &a.size) = (int64_t)val.u;
+        } else if (mp_str_is(&key, ".value_kind")) {
+            if (!mp_next(r, &val) || !take_str(r, &val, ".value_kind", a.value_kind, sizeof a.value_kind))
+                return false;
+        } else if (!mp_skip(r, 8)) {
+            return false;
+        }
+    }
+    if (a.offset < 0 || a.size < 0 || !a.value_kind[0]) {
+        snprintf(r->err, sizeof r->err, "metadata %.60s .args[%zu]: needs .offset, .size and "
+                 ".value_kind", k->name, index);
+        return false;
+    }
+    if (strncmp(a.value_kind, "hidden_", 7) != 0)
+        k->args[k->nargs++] = a;
+    return true;
+}
+
+static bool read_args(struct mp_reader *r, struct amdgpu_kernel *k)
+{
+    struct mp_value v;
+    if (!mp_next(r, &v))
+        return false;
+    if (v.kind != MP_ARRAY || k->has_args) {
+        snprintf(r->err, sizeof r->err, "metadata %.60s .args: %s", k->name,
+                 k->has_args ? "appears twice" : "expected an array");
+        return false;
+    }
+    k->has_args = true;
+    k->args = xcalloc((size_t)v.n + 1, sizeof *k->args);
+    for (uint32_t i = 0; i < v.n; i++)
+        if (!read_arg(r, i, k))
+            return false;
+    return true;
+}
+
 static bool read_kernel(struct mp_reader *r, size_t index, struct amdgpu_kernel *k)
 {
     struct mp_value v;
@@ -167,6 +227,9 @@ static bool read_kernel(struct mp_reader *r, size_t index, struct amdgpu_kernel 
             if (!mp_next(r, &val) ||
                 !take_str(r, &val, is_name ? ".name" : ".symbol", is_name ? k->name : k->symbol,
                           is_name ? sizeof k->name : sizeof k->symbol))
+                return false;
+        } else if (mp_str_is(&key, ".args")) {
+            if (!read_args(r, k))
                 return false;
         } else if (!mp_skip(r, 8)) {
             return false;
@@ -386,6 +449,9 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
 
 void amdgpu_co_free(struct amdgpu_co *co)
 {
+    /* a kernel whose reading failed half-way may hold args beyond nkernels */
+    for (size_t i = 0; co->kernels && (i < co->nkernels || co->kernels[i].args); i++)
+        free(co->kernels[i].args);
     free(co->kernels);
     co->kernels = NULL;
     co->nkernels = 0;
