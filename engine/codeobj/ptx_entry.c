@@ -235,10 +235,10 @@ static int entry(struct lexer *lx, struct ptx_module *pm)
     if (is(lx, "(") && params(lx, k) != 0)
         return -1;
     while (lx->tok[0] && !is(lx, "{") && !is(lx, ";")) {
-        if ((is(lx, ".maxntid") || is(lx, ".reqntid")) && launch_bound(lx, k) != 0)
-            return -1;
-        else if (!is(lx, ".maxntid") && !is(lx, ".reqntid"))
+        if (!is(lx, ".maxntid") && !is(lx, ".reqntid"))
             next(lx);
+        else if (launch_bound(lx, k) != 0)
+            return -1;
     }
     if (is(lx, "{"))
         return body(lx, k);
