@@ -54,6 +54,15 @@ static void test_real_gfx1250(void **state)
     assert_true(k->has_descriptor);
     assert_true(k->descriptor_wave32);
     assert_int_equal(k->float_denorm_32, 3);
+    /* .args without the hidden_* ones: C, A, B (global_buffer), M, N, K, tile_k (by_value) */
+    assert_true(k->has_args);
+    assert_int_equal(k->nargs, 7);
+    assert_int_equal(k->args[2].offset, 16);
+    assert_int_equal(k->args[2].size, 8);
+    assert_string_equal(k->args[2].value_kind, "global_buffer");
+    assert_int_equal(k->args[6].offset, 36);
+    assert_int_equal(k->args[6].size, 4);
+    assert_string_equal(k->args[6].value_kind, "by_value");
     assert_string_equal(co.kernels[2].name, "ktail_gemm_ref");
     assert_int_equal(co.kernels[2].group_segment_fixed_size, 0);
     amdgpu_co_free(&co);
