@@ -4,13 +4,13 @@
  * EIFMT_SVAL 4. */
 #include "engine/codeobj/cubin_info.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/codeobj/codeobj_err.h"
 #include "engine/codeobj/codeobj_target.h"
 
 enum {
@@ -25,16 +25,6 @@ enum {
 };
 
 static const char INFO_PREFIX[] = ".nv.info.", SHARED_PREFIX[] = ".nv.shared.";
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static uint64_t get(const unsigned char *p, int n)
 {
@@ -78,12 +68,12 @@ static int add_param(struct cubin_kernel *k, const unsigned char *rec, size_t n,
                      size_t errlen)
 {
     if (n < 12)
-        return fail(err, errlen, "%s%s: a parameter record of %zu bytes (expected 12)",
+        return codeobj_fail(err, errlen, "%s%s: a parameter record of %zu bytes (expected 12)",
                     INFO_PREFIX, k->name, n);
     unsigned ordinal = (unsigned)get(rec + 4, 2);
     int64_t offset = (int64_t)get(rec + 6, 2), size = (int64_t)(get(rec + 8, 4) >> 18);
     if (ordinal >= MAX_PARAMS)
-        return fail(err, errlen, "%s%s: parameter ordinal %u", INFO_PREFIX, k->name, ordinal);
+        return codeobj_fail(err, errlen, "%s%s: parameter ordinal %u", INFO_PREFIX, k->name, ordinal);
     if (k->nparams < (int)ordinal + 1) {
         k->params = xrealloc(k->params, (ordinal + 1) * sizeof *k->params);
         for (int i = k->nparams < 0 ? 0 : k->nparams; i <= (int)ordinal; i++)
@@ -100,7 +90,7 @@ static int read_info(const unsigned char *d, const struct section *s, struct cub
     uint64_t pos = s->off, end = s->off + s->size;
     while (pos < end) {
         if (end - pos < 4)
-            return fail(err, errlen, "%s: an attribute cut off at byte %llu", s->name,
+            return codeobj_fail(err, errlen, "%s: an attribute cut off at byte %llu", s->name,
                         (unsigned long long)(pos - s->off));
         unsigned fmt = d[pos], attr = d[pos + 1];
         uint64_t value = get(d + pos + 2, 2);
@@ -111,7 +101,7 @@ static int read_info(const unsigned char *d, const struct section *s, struct cub
             continue;
         }
         if (value > end - pos)
-            return fail(err, errlen, "%s: attribute 0x%02x at byte %llu claims %llu bytes, past "
+            return codeobj_fail(err, errlen, "%s: attribute 0x%02x at byte %llu claims %llu bytes, past "
                         "the section's end", s->name, attr, (unsigned long long)(pos - 4 - s->off),
                         (unsigned long long)value);
         if (attr == ATTR_KPARAM_INFO && add_param(k, d + pos, (size_t)value, err, errlen) != 0)
@@ -148,15 +138,15 @@ static int read_sections(const unsigned char *d, size_t len, struct cubin_info *
     uint64_t shoff = get(d + 40, 8);
     unsigned shnum = (unsigned)get(d + 60, 2), shstrndx = (unsigned)get(d + 62, 2);
     if (get(d + 58, 2) != 64 || shnum == 0 || shstrndx >= shnum)
-        return fail(err, errlen, "no usable section headers (e_shentsize %u, e_shnum %u, "
+        return codeobj_fail(err, errlen, "no usable section headers (e_shentsize %u, e_shnum %u, "
                     "e_shstrndx %u)", (unsigned)get(d + 58, 2), shnum, shstrndx);
     if (shoff > len || (uint64_t)shnum * 64 > len - shoff)
-        return fail(err, errlen, "section headers (%u at offset %llu) run past the end of the "
+        return codeobj_fail(err, errlen, "section headers (%u at offset %llu) run past the end of the "
                     "%zu-byte file", shnum, (unsigned long long)shoff, len);
     const unsigned char *sh = d + shoff + (uint64_t)shstrndx * 64;
     uint64_t stroff = get(sh + 24, 8), strsize = get(sh + 32, 8);
     if (stroff > len || strsize > len - stroff)
-        return fail(err, errlen, "the section name table runs past the end of the file");
+        return codeobj_fail(err, errlen, "the section name table runs past the end of the file");
     for (int pass = 0; pass < 2; pass++)
         for (unsigned i = 0; i < shnum; i++) {
             struct section s;
@@ -166,7 +156,7 @@ static int read_sections(const unsigned char *d, size_t len, struct cubin_info *
             bool shared = !strncmp(s.name, SHARED_PREFIX, sizeof SHARED_PREFIX - 1);
             if (pass == 0 && info) {
                 if (s.type == SHT_NOBITS || s.off > len || s.size > len - s.off)
-                    return fail(err, errlen, "section %s: offset %llu + size %llu is past the "
+                    return codeobj_fail(err, errlen, "section %s: offset %llu + size %llu is past the "
                                 "end of the %zu-byte file", s.name, (unsigned long long)s.off,
                                 (unsigned long long)s.size, len);
                 struct cubin_kernel *k = add_kernel(ci, s.name + sizeof INFO_PREFIX - 1);
@@ -186,10 +176,10 @@ int cubin_info_read(const void *data, size_t len, struct cubin_info *ci, char *e
     memset(ci, 0, sizeof *ci);
     const unsigned char *d = data;
     if (len < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1)
-        return fail(err, errlen, "not a 64-bit little-endian ELF file%s",
+        return codeobj_fail(err, errlen, "not a 64-bit little-endian ELF file%s",
                     len < 64 ? " (shorter than an ELF header)" : "");
     if (get(d + 18, 2) != EM_CUDA)
-        return fail(err, errlen, "ELF machine %u, not EM_CUDA (190): not a cubin",
+        return codeobj_fail(err, errlen, "ELF machine %u, not EM_CUDA (190): not a cubin",
                     (unsigned)get(d + 18, 2));
     if (eng_codeobj_target(d, len, ci->target, sizeof ci->target) != 0)
         snprintf(ci->target, sizeof ci->target, "sm_?");
@@ -198,7 +188,7 @@ int cubin_info_read(const void *data, size_t len, struct cubin_info *ci, char *e
         return -1;
     }
     if (ci->nkernels == 0)
-        return fail(err, errlen, "no .nv.info.<kernel> section: a cubin without kernels");
+        return codeobj_fail(err, errlen, "no .nv.info.<kernel> section: a cubin without kernels");
     for (size_t i = 0; i < ci->nkernels; i++) {
         struct cubin_kernel *k = &ci->kernels[i];
         for (int p = 0; p < k->nparams; p++)

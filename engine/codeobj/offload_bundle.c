@@ -1,10 +1,11 @@
 /* Clang offload bundles (engine/codeobj/offload_bundle.h). */
 #include "engine/codeobj/offload_bundle.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "engine/codeobj/codeobj_err.h"
 
 static const char MAGIC[] = "__CLANG_OFFLOAD_BUNDLE__"; /* 24 bytes, no terminator in the file */
 enum { MAGIC_LEN = 24, MAX_ENTRIES = 4096 };
@@ -21,16 +22,6 @@ static uint64_t le64(const unsigned char *p)
     for (int i = 7; i >= 0; i--)
         v = v << 8 | p[i];
     return v;
-}
-
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 struct entry {
@@ -65,31 +56,31 @@ static int walk(const unsigned char *d, size_t len, int (*each)(const struct ent
                 void *arg, char *err, size_t errlen)
 {
     if (len >= 4 && memcmp(d, "CCOB", 4) == 0)
-        return bad(err, errlen, "a compressed offload bundle (CCOB): unpack it with "
+        return codeobj_fail(err, errlen, "a compressed offload bundle (CCOB): unpack it with "
                    "clang-offload-bundler --unbundle, or build without --offload-compress");
     if (len < MAGIC_LEN + 8)
-        return bad(err, errlen, "an offload bundle cut off in its header (%zu bytes)", len);
+        return codeobj_fail(err, errlen, "an offload bundle cut off in its header (%zu bytes)", len);
     uint64_t count = le64(d + MAGIC_LEN);
     if (count == 0 || count > MAX_ENTRIES)
-        return bad(err, errlen, "an offload bundle with %llu entries (expected 1 to %d)",
+        return codeobj_fail(err, errlen, "an offload bundle with %llu entries (expected 1 to %d)",
                    (unsigned long long)count, MAX_ENTRIES);
     size_t pos = MAGIC_LEN + 8;
     for (uint64_t i = 0; i < count; i++) {
         if (len - pos < 24)
-            return bad(err, errlen, "offload bundle entry %llu: its header is cut off at byte %zu",
+            return codeobj_fail(err, errlen, "offload bundle entry %llu: its header is cut off at byte %zu",
                        (unsigned long long)i, pos);
         struct entry e = {.off = le64(d + pos), .size = le64(d + pos + 8)};
         uint64_t idlen = le64(d + pos + 16);
         pos += 24;
         if (idlen == 0 || idlen > len - pos)
-            return bad(err, errlen, "offload bundle entry %llu: an id of %llu bytes runs past the "
+            return codeobj_fail(err, errlen, "offload bundle entry %llu: an id of %llu bytes runs past the "
                        "end of the %zu-byte file", (unsigned long long)i,
                        (unsigned long long)idlen, len);
         e.id = (const char *)d + pos;
         e.idlen = (size_t)idlen;
         pos += (size_t)idlen;
         if (e.off > len || e.size > len - e.off)
-            return bad(err, errlen, "offload bundle entry %llu (%.*s): offset %llu + size %llu is "
+            return codeobj_fail(err, errlen, "offload bundle entry %llu (%.*s): offset %llu + size %llu is "
                        "past the end of the %zu-byte file", (unsigned long long)i,
                        (int)(e.idlen > 80 ? 80 : e.idlen), e.id, (unsigned long long)e.off,
                        (unsigned long long)e.size, len);
@@ -161,11 +152,11 @@ int offload_bundle_pick(const void *data, size_t len, const char *processor, con
     if (offload_bundle_list(data, len, have, sizeof have) != 0)
         have[0] = '\0';
     if (!p.found)
-        return bad(err, errlen, "the offload bundle holds no AMD code object%s%s (it holds: %s)",
+        return codeobj_fail(err, errlen, "the offload bundle holds no AMD code object%s%s (it holds: %s)",
                    processor && processor[0] ? " for " : "", processor ? processor : "",
                    have[0] ? have : "no device entry");
     if ((!processor || !processor[0]) && p.amd > 1)
-        return bad(err, errlen, "the offload bundle holds code objects for %s: name the device's "
+        return codeobj_fail(err, errlen, "the offload bundle holds code objects for %s: name the device's "
                    "processor", have);
     *code = (const unsigned char *)data + p.found->off;
     *code_len = (size_t)p.found->size;

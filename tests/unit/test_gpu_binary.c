@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/helpers/test_rand.h"
+
 #include "common/fileio.h"
 #include "engine/codeobj/gpu_binary.h"
 #include "engine/codeobj/mangled_name.h"
@@ -285,16 +287,6 @@ static void test_mangled(void **state)
     assert_false(mangled_base_name("_Z99short", n, sizeof n, NULL)); /* a length past the end */
 }
 
-/* A deterministic generator, so a failure reproduces. */
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 /* Every prefix and many flipped copies of good: each reads or is refused with a message. */
 static void hammer(const unsigned char *good, size_t len, const char *processor)
 {
@@ -313,8 +305,8 @@ static void hammer(const unsigned char *good, size_t len, const char *processor)
     }
     for (int iter = 0; iter < 3000; iter++) {
         memcpy(m, good, len);
-        for (int f = 0; f < 1 + (int)(next_rand() % 3); f++)
-            m[next_rand() % len] = (unsigned char)next_rand();
+        for (int f = 0; f < 1 + (int)(test_rand_next() % 3); f++)
+            m[test_rand_next() % len] = (unsigned char)test_rand_next();
         struct gpu_binary b;
         char err[512] = "";
         if (gpu_binary_read(m, len, processor, &b, err, sizeof err) == 0) {
@@ -333,6 +325,7 @@ static void hammer(const unsigned char *good, size_t len, const char *processor)
 static void test_hostile(void **state)
 {
     (void)state;
+    test_rand_seed(0x2545f4914f6cdd1dull);
     hammer((const unsigned char *)PTX, sizeof PTX - 1, NULL);
     unsigned char cubin[4096];
     hammer(cubin, make_cubin(cubin), NULL);
