@@ -84,7 +84,7 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
     char err[512];
     char *code = file_read_all(path, &len, err, sizeof err);
     if (!code) {
-        snprintf(e->err, sizeof e->err, "--code-object: %s", err);
+        snprintf(e->err, sizeof e->err, "code object: %s", err);
         return -1;
     }
     bool gpu = gpu_binary_is(code, len);
@@ -95,7 +95,7 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
         if (rc != 0) {
             char why[sizeof e->err];
             snprintf(why, sizeof why, "%s", code ? e->err : err);
-            snprintf(e->err, sizeof e->err, "--code-object %s: %.900s", path, why);
+            snprintf(e->err, sizeof e->err, "code object %s: %.900s", path, why);
         }
         free(code);
         return rc;
@@ -106,7 +106,7 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
     const struct gpu_binary *bin = &e->pre->bin;
     bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;
     if (e->B->caps.emulated || (amd && strcmp(bin->target, e->target) != 0)) {
-        snprintf(e->err, sizeof e->err, "--code-object %s is a %s %s; this run compiles for %s%s",
+        snprintf(e->err, sizeof e->err, "code object %s is a %s %s; this run compiles for %s%s",
                  path, bin->target[0] ? bin->target : "(no target)",
                  bin->format == GPU_BIN_AMDGPU ? "code object" : gpu_binary_format_name(bin->format),
                  e->target, e->B->caps.emulated
@@ -119,7 +119,7 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
     if (rc != 0) {
         char why[sizeof e->err];
         snprintf(why, sizeof why, "%s", e->err);
-        snprintf(e->err, sizeof e->err, "--code-object %s: %.900s", path, why);
+        snprintf(e->err, sizeof e->err, "code object %s: %.900s", path, why);
     }
     return rc;
 }
