@@ -100,19 +100,16 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
         free(code);
         return rc;
     }
+    if (eng_prebuilt_refused(path, e->B, e->target, e->err, sizeof e->err) != 0)
+        return -1;
     e->pre = xcalloc(1, sizeof *e->pre);
     if (eng_prebuilt_open(path, e->target, e->pre, e->err, sizeof e->err) != 0)
         return -1;
     const struct gpu_binary *bin = &e->pre->bin;
     bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;
-    if (e->B->caps.emulated || (amd && strcmp(bin->target, e->target) != 0)) {
-        snprintf(e->err, sizeof e->err, "code object %s is a %s %s; this run compiles for %s%s",
-                 path, bin->target[0] ? bin->target : "(no target)",
-                 bin->format == GPU_BIN_AMDGPU ? "code object" : gpu_binary_format_name(bin->format),
-                 e->target, e->B->caps.emulated
-                                ? ": the cpu backend runs host code only and cannot run a GPU "
-                                  "binary (run it on a GPU backend; kladder inspect reads it here)"
-                                : "");
+    if (amd && strcmp(bin->target, e->target) != 0) {
+        snprintf(e->err, sizeof e->err, "code object %s is a %s code object; this run compiles "
+                 "for %s", path, bin->target, e->target);
         return -1;
     }
     int rc = e->B->module_load(e->ctx, bin->image, bin->image_len, mod, e->err, sizeof e->err);

@@ -7,6 +7,7 @@
 
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
+#include "engine/prebuilt.h"
 #include "engine/rung.h"
 
 int eng_plan_repeats(double p, double c)
@@ -217,6 +218,16 @@ int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
 {
     if (eng_plan_check_rung(m, rung, err, errlen) != 0)
         return -1;
+    /* A GPU binary on the emulator is refused once here, not in every check. */
+    const char *co = o->code_object ? o->code_object : m->code_object;
+    const struct eng_backend *B = eng_backend_find(o->backend);
+    if (co && B && B->caps.emulated) {
+        struct eng_device_info none = {0};
+        char target[64];
+        B->compile_target(&none, o->wave, target, sizeof target);
+        if (eng_prebuilt_refused(co, B, target, err, errlen) != 0)
+            return -1;
+    }
     const struct eng_rung *R = eng_rung_find(rung);
     struct eng_plan_builder b = {m, suite_ref, o, list, n, rung};
     size_t before = *n;

@@ -44,6 +44,31 @@ void eng_prebuilt_close(struct eng_prebuilt *p)
     memset(p, 0, sizeof *p);
 }
 
+int eng_prebuilt_refused(const char *path, const struct eng_backend *B, const char *target,
+                         char *err, size_t errlen)
+{
+    if (!B->caps.emulated)
+        return 0;
+    size_t len;
+    char why[256];
+    char *data = file_read_all(path, &len, why, sizeof why);
+    if (!data || !gpu_binary_is(data, len)) {
+        free(data);
+        return 0;
+    }
+    struct gpu_binary b;
+    bool known = gpu_binary_read(data, len, NULL, &b, why, sizeof why) == 0;
+    snprintf(err, errlen, "code object %s is a %s %s; this run compiles for %s: the %s backend "
+             "runs host code only and cannot run a GPU binary (run it on a GPU backend; kladder "
+             "inspect reads it here)", path, known && b.target[0] ? b.target : "GPU",
+             !known ? "binary" : b.format == GPU_BIN_AMDGPU ? "code object"
+                               : gpu_binary_format_name(b.format), target, B->name);
+    if (known)
+        gpu_binary_free(&b);
+    free(data);
+    return -1;
+}
+
 static const char *arg_type_name(enum eng_argtype t)
 {
     static const char *const names[] = {"i32", "u32", "i64", "u64", "f32", "a buffer (pointer)"};

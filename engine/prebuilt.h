@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "engine/backend/backend.h"
 #include "engine/codeobj/gpu_binary.h"
 #include "engine/manifest.h"
 
@@ -25,6 +26,12 @@ struct eng_prebuilt {
 int eng_prebuilt_open(const char *path, const char *processor, struct eng_prebuilt *out,
                       char *err, size_t errlen);
 void eng_prebuilt_close(struct eng_prebuilt *p);
+
+/* Whether the file at path can run on backend B, whose kernels compile for target: a GPU binary
+ * cannot on an emulating backend (it runs host code only). 0, or -1 with a message naming the
+ * file, what it is built for and the target. A file that cannot be read is left to the loader. */
+int eng_prebuilt_refused(const char *path, const struct eng_backend *B, const char *target,
+                         char *err, size_t errlen);
 
 /* The entry point the manifest calls entry (its field: "variants.fixed", "reference"),
  * resolved to the binary's kernel and checked against the manifest's "args" and "launch".

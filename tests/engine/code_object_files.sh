@@ -120,15 +120,51 @@ tap_check "the corrupt bundle's entry is named" grep -q "offload bundle entry 1 
 out=$("$KLADDER" inspect --suite "$d/bad-ptx.json" 2>&1)
 tap_check "the cut PTX names its line" grep -qE "cut.ptx: line [0-9]+: kernel scale_fixed: " <<<"$out"
 
-# The cpu backend cannot run a GPU binary, and says so.
-"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$d/right-hsaco.json" --backend cpu \
-    --variant fixed --no-progress --timeout 60 >"$KL_TMP/cpu.txt" 2>&1
-tap_check "the cpu backend names the GPU binary it cannot run" \
-    grep -q "scale.hsaco is a gfx1250 code object; this run compiles for cpu-wave32: the cpu backend runs host code only and cannot run a GPU binary" "$KL_TMP/cpu.txt"
-grep -m2 "GPU binary" "$KL_TMP/cpu.txt" | cut -c1-300 | sed 's/^/# /'
-# Lag builds rebuild the source: with a prebuilt object one copy per variant says so, skipped.
-"$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --lag 1 --suite "$d/right-hsaco.json" --backend cpu \
-    --no-progress --timeout 60 >"$KL_TMP/lag.txt" 2>&1
+# The cpu backend cannot run a GPU binary: one usage error before any check, naming it.
+for co in right-hsaco right-ptx; do
+    "$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$d/$co.json" --backend cpu \
+        --no-progress --timeout 60 >"$KL_TMP/cpu.txt" 2>&1
+    rc=$?
+    tap_check "$co on the cpu backend: exit 2 with one line (got $rc)" \
+        bash -c '[ "$1" -eq 2 ] && [ $(wc -l <"$2") -eq 1 ]' _ "$rc" "$KL_TMP/cpu.txt"
+    tap_check "$co: the GPU binary is named" grep -qE "scale(\.hsaco is a gfx1250 code object|\.ptx is a sm_90 PTX); this run compiles for cpu-wave32: the cpu backend runs host code only and cannot run a GPU binary" "$KL_TMP/cpu.txt"
+done
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite tests/engine/fixtures/drop_tail.json --backend cpu \
+    --code-object "$d/scale.bundle" --no-progress >"$KL_TMP/cli.txt" 2>&1
+tap_check "--code-object with a bundle on the cpu backend: refused, named" \
+    grep -q "scale.bundle is a gfx1250 offload bundle; this run compiles for cpu-wave32: the cpu backend" "$KL_TMP/cli.txt"
+
+# Lag builds rebuild the source: with a prebuilt object (here the cpu backend's own, built by
+# kladder compile) one copy per variant says so, skipped.
+cat >"$d/scale.kl" <<'KL'
+KL_KERNEL scale_fixed(float *out, const float *in, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = a * in[i];
+}
+KL_KERNEL scale_drop_last(float *out, const float *in, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n - 1)
+        out[i] = a * in[i];
+}
+KL_KERNEL scale_ref(float *out, const float *in, float a, int n)
+{
+    for (int i = threadIdx.x; blockIdx.x == 0 && i < n; i += blockDim.x)
+        out[i] = in[i] * a;
+}
+KL_EXPORT(scale_fixed)
+KL_EXPORT(scale_drop_last)
+KL_EXPORT(scale_ref)
+KL
+sed 's/"code_object": "scale.hsaco"/"source": "scale.kl"/' "$d/right-hsaco.json" >"$d/source.json"
+"$KLADDER" compile --backend cpu --target cpu-wave32 --out "$d/scale.so" "$d/scale.kl" >/dev/null
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --lag 1 --repeat 2 --suite "$d/source.json" --backend cpu \
+    --code-object "$d/scale.so" --no-progress --timeout 60 >"$KL_TMP/lag.txt" 2>&1
 tap_check "a lag build of a prebuilt object is skipped with the reason, once per variant" \
-    test "$(grep -cE '^skip +(fixed|buggy) +r5 repeat-default-lag1' "$KL_TMP/lag.txt")" -eq 2
-tap_check "the reason names the rebuild" grep -q "lag builds rebuild the source with -DKL_LAG=1: the prebuilt code object .*scale.hsaco cannot be rebuilt" "$KL_TMP/lag.txt"
+    test "$(grep -cE '^skip +(fixed|buggy) +r5 .*-lag1' "$KL_TMP/lag.txt")" -eq 2
+tap_check "the reason names the rebuild" grep -q "lag builds rebuild the source with -DKL_LAG=1: the prebuilt code object .*scale.so cannot be rebuilt" "$KL_TMP/lag.txt"
+tap_check "the prebuilt object's own checks ran: fixed passed, buggy caught" \
+    bash -c 'grep -qE "^pass +fixed +r5" "$1" && grep -qE "^fail +buggy +r5" "$1"' _ "$KL_TMP/lag.txt"
+sed 's/^/# /' "$KL_TMP/lag.txt" | grep -v "^#  " | head -12
