@@ -90,7 +90,7 @@ ours = {k["name"]: [(p["offset"], p["size"]) for p in k["params"]]
         for f in json.load(open(sys.argv[1])) if f["format"] == "cubin" for k in f["kernels"]}
 theirs, cur = {}, None
 for line in open(sys.argv[2]):
-    m = re.match(r"\s*\.nv\.info\.(\S+)", line)
+    m = re.search(r"(?:^|\s)\.nv\.info\.(\S+)", line)
     if m:
         cur = m.group(1); theirs.setdefault(cur, {})
     m = re.search(r"Ordinal\s*:\s*(0x[0-9a-f]+)\s+Offset\s*:\s*(0x[0-9a-f]+)\s+Size\s*:\s*(0x[0-9a-f]+)", line)
