@@ -116,10 +116,10 @@ static int check_args(const struct eng_prebuilt *p, const struct eng_manifest *m
             why = buf;
         }
         if (why) {
-            snprintf(err, errlen, "%s: args[%zu] (\"%.60s\", %s%s): %s, in kernel %.120s (%s) of "
-                     "%s", m->path, i, a->expr, arg_type_name(a->type),
-                     ptr ? "" : a->type == ENG_ARG_I32 ? " by default; arg_types sets it" : " by arg_types",
-                     why, k->name, field, p->path);
+            snprintf(err, errlen, "%s: args[%zu] (\"%.60s\", %s): %s, in kernel %.120s (%s) of "
+                     "%s%s", m->path, i, a->expr, arg_type_name(a->type), why, k->name, field,
+                     p->path, ptr || q->size == want ? ""
+                                 : " (arg_types sets a scalar's type; i32 by default)");
             return -1;
         }
         at += want;

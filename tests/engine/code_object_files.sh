@@ -70,13 +70,17 @@ for co in scale.hsaco scale.ptx scale.bundle; do
     out=$("$KLADDER" inspect --suite "$d/wide-${co#*.}.json" 2>&1)
     rc=$?
     tap_check "$co: n declared i64 is named: args[3] (exit $rc: $out)" \
-        bash -c '[ "$1" -eq 1 ] && grep -q "args\[3\] (\"n\", i64 by arg_types): 8 bytes, but the kernel.s parameter 4 is 4 bytes" <<<"$2" && [ $(wc -l <<<"$2") -eq 1 ]' _ "$rc" "$out"
+        bash -c '[ "$1" -eq 1 ] && grep -q "args\[3\] (\"n\", i64): 8 bytes, but the kernel.s parameter 4 is 4 bytes" <<<"$2" && [ $(wc -l <<<"$2") -eq 1 ]' _ "$rc" "$out"
     manifest "short-${co#*.}" "$co" '{"a": "f32"}' '["out", "in", "a"]' 256
     out=$("$KLADDER" inspect --suite "$d/short-${co#*.}.json" 2>&1)
     tap_check "$co: a missing argument is named: args ($out)" grep -q "args: 3 given, but kernel scale_fixed .* takes 4 parameters" <<<"$out"
     manifest "swap-${co#*.}" "$co" '{"a": "f32", "n": "i32"}' '["out", "a", "in", "n"]' 256
     out=$("$KLADDER" inspect --suite "$d/swap-${co#*.}.json" 2>&1)
-    tap_check "$co: a value where a pointer goes is named: args[1] ($out)" grep -q 'args\[1\] ("a", f32 by arg_types): 4 bytes, but' <<<"$out"
+    tap_check "$co: a value where a pointer goes is named: args[1] ($out)" grep -q 'args\[1\] ("a", f32): 4 bytes, but' <<<"$out"
+    manifest "kind-${co#*.}" "$co" '{"a": "f32", "n": "i32", "n * 4": "u64"}' '["out", "n * 4", "a", "n"]' 256
+    out=$("$KLADDER" inspect --suite "$d/kind-${co#*.}.json" 2>&1)
+    tap_check "$co: a value of a pointer's size where a pointer goes is named: args[1] ($out)" \
+        grep -q 'args\[1\] ("n \* 4", u64): a value, but the kernel.s parameter 2 is a pointer' <<<"$out"
     manifest "big-${co#*.}" "$co" '{"a": "f32", "n": "i32"}' "$right_args" 512
     out=$("$KLADDER" inspect --suite "$d/big-${co#*.}.json" 2>&1)
     tap_check "$co: a block past the kernel's workgroup limit is named: launch.block ($out)" \
