@@ -87,32 +87,28 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
         snprintf(e->err, sizeof e->err, "code object: %s", err);
         return -1;
     }
-    bool gpu = gpu_binary_is(code, len);
-    free(code);
-    if (!gpu) { /* a host object of the cpu backend (kladder compile --backend cpu --out) */
-        code = file_read_all(path, &len, err, sizeof err);
-        int rc = code ? e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err) : -1;
-        if (rc != 0) {
-            char why[sizeof e->err];
-            snprintf(why, sizeof why, "%s", code ? e->err : err);
-            snprintf(e->err, sizeof e->err, "code object %s: %.900s", path, why);
-        }
+    const void *image = code;
+    size_t image_len = len;
+    if (gpu_binary_is(code, len)) {
         free(code);
-        return rc;
-    }
-    if (eng_prebuilt_refused(path, e->B, e->target, e->err, sizeof e->err) != 0)
-        return -1;
-    e->pre = xcalloc(1, sizeof *e->pre);
-    if (eng_prebuilt_open(path, e->target, e->pre, e->err, sizeof e->err) != 0)
-        return -1;
-    const struct gpu_binary *bin = &e->pre->bin;
-    bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;
-    if (amd && strcmp(bin->target, e->target) != 0) {
-        snprintf(e->err, sizeof e->err, "code object %s is a %s code object; this run compiles "
-                 "for %s", path, bin->target, e->target);
-        return -1;
-    }
-    int rc = e->B->module_load(e->ctx, bin->image, bin->image_len, mod, e->err, sizeof e->err);
+        code = NULL;
+        if (eng_prebuilt_refused(path, e->B, e->target, e->err, sizeof e->err) != 0)
+            return -1;
+        e->pre = xcalloc(1, sizeof *e->pre);
+        if (eng_prebuilt_open(path, e->target, e->pre, e->err, sizeof e->err) != 0)
+            return -1;
+        const struct gpu_binary *bin = &e->pre->bin;
+        bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;
+        if (amd && strcmp(bin->target, e->target) != 0) {
+            snprintf(e->err, sizeof e->err, "code object %s is a %s code object; this run "
+                     "compiles for %s", path, bin->target, e->target);
+            return -1;
+        }
+        image = bin->image;
+        image_len = bin->image_len;
+    } /* else a host object of the cpu backend (kladder compile --backend cpu --out) */
+    int rc = e->B->module_load(e->ctx, image, image_len, mod, e->err, sizeof e->err);
+    free(code);
     if (rc != 0) {
         char why[sizeof e->err];
         snprintf(why, sizeof why, "%s", e->err);
@@ -286,11 +282,11 @@ void eng_exec_teardown(struct eng_exec *e)
             e->B->mem_free(e->ctx, e->lag_async);
         if (e->mod)
             e->B->module_unload(e->ctx, e->mod);
-        if (e->pre)
-            eng_prebuilt_close(e->pre);
-        free(e->pre);
         eng_session_put(e->B, e->ctx); /* the utility module stays with the context */
     }
+    if (e->pre)
+        eng_prebuilt_close(e->pre);
+    free(e->pre);
     for (size_t i = 0; e->host_in && i < e->m->nbuffers; i++)
         free(e->host_in[i]);
     free(e->host_in);
