@@ -53,7 +53,8 @@ manifest() { # NAME CODE_OBJECT ARG_TYPES ARGS BLOCK
  "args": $4, "arg_types": $3,
  "launch": {"block": [$5, 1, 1], "grid": ["ceil(n, $5)", 1, 1]},
  "reference_launch": {"block": [64, 1, 1], "grid": [1, 1, 1]},
- "baseline": [{"n": 1000}], "rungs": {"1": {"untuned": false, "extra": [{"name": "big", "n": 8192}]}, "5": {}}}
+ "baseline": [{"n": 1000}], "rungs": {"1": {"untuned": false, "extra": [{"name": "big", "n": 8192}]},
+                                   "3": {"targets": ["gfx1250"], "wave": 32}, "5": {}}}
 JSON
 }
 right_args='["out", "in", "a", "n"]'
@@ -138,8 +139,9 @@ done
 tap_check "--code-object with a bundle on the cpu backend: refused, named" \
     grep -q "scale.bundle is a gfx1250 offload bundle; this run compiles for cpu-wave32: the cpu backend" "$KL_TMP/cli.txt"
 
-# Lag builds rebuild the source: with a prebuilt object (here the cpu backend's own, built by
-# kladder compile) one copy per variant says so, skipped.
+# Lag builds and rung 3's builds for a processor rebuild the source: with a prebuilt object
+# (here the cpu backend's own, built by kladder compile) they say so, skipped, while the
+# object's own checks run.
 cat >"$d/scale.kl" <<'KL'
 KL_KERNEL scale_fixed(float *out, const float *in, float a, int n)
 {
@@ -172,3 +174,10 @@ tap_check "the reason names the rebuild" grep -q "lag builds rebuild the source 
 tap_check "the prebuilt object's own checks ran: fixed passed, buggy caught" \
     bash -c 'grep -qE "^pass +fixed +r5" "$1" && grep -qE "^fail +buggy +r5" "$1"' _ "$KL_TMP/lag.txt"
 sed 's/^/# /' "$KL_TMP/lag.txt" | grep -v "^#  " | head -12
+"$KLADDER" --db "$KL_TMP/k.db" run --rung 3 --suite "$d/source.json" --backend cpu \
+    --code-object "$d/scale.so" --no-progress --timeout 60 >"$KL_TMP/r3.txt" 2>&1
+tap_check "rung 3's gfx1250 build of a prebuilt object is skipped, saying why" \
+    bash -c '[ $(grep -cE "^skip +(fixed|buggy) +r3 code-gfx1250" "$1") -eq 2 ] &&
+             grep -q "this check builds the source for gfx1250: the prebuilt code object .*scale.so cannot be rebuilt" "$1"' _ "$KL_TMP/r3.txt"
+tap_check "rung 3's wave checks of the prebuilt object ran: fixed passed, buggy caught" \
+    bash -c 'grep -qE "^pass +fixed +r3 wave32" "$1" && grep -qE "^fail +buggy +r3 wave32" "$1"' _ "$KL_TMP/r3.txt"
