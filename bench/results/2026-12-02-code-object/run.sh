@@ -106,6 +106,11 @@ fi
 for fmt in cubin ptx; do
     manifest "$W/wide-$fmt.json" "scale.$fmt" scale_fixed i64
     step "inspect-wrong-manifest-$fmt" 1 "$BIN" inspect --suite "$W/wide-$fmt.json"
+    # refused for the right reason: the field named, not a missing file
+    grep -q 'args\[3\] ("n", i64): 8 bytes, but the kernel.s parameter 4 is 4 bytes' \
+        "$OUT/inspect-wrong-manifest-$fmt.err"
+    printf 'wrong-manifest-names-args3-%s\t%s\t0\t%s\n' "$fmt" $? \
+        "$(grep -q 'args\[3\]' "$OUT/inspect-wrong-manifest-$fmt.err" && echo ok || echo UNEXPECTED)" | tee -a "$sum"
 done
 
 # Running: each correct implementation passes every rung, the buggy twin is caught.
