@@ -317,6 +317,11 @@ static void check_flow(const struct eng_check_spec *s, void (*ready)(void *), vo
     if (own_mode && (!R || !R->execute)) {
         snprintf(e.err, sizeof e.err, "rung %d has no %s mode", s->rung, eng_mode_name(s->mode));
         finish_error(&e, "setup");
+    } else if (s->lag && s->code_object) {
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "lag builds rebuild the source with "
+                 "-DKL_LAG=%u: the prebuilt code object %.900s cannot be rebuilt, so no lag "
+                 "build runs", (unsigned)eng_lag_seed(s->lag), s->code_object);
     } else if (eng_exec_setup(&e) != 0) {
         setup_failed(&e);
     } else {

@@ -49,6 +49,8 @@ struct eng_inst {
     bool rows_sampled;   /* some input is filled only in declared rows (eng_bufi.rows_only) */
 };
 
+struct eng_prebuilt;
+
 struct eng_exec {
     const struct eng_check_spec *s;
     const struct eng_backend *B;
@@ -56,6 +58,7 @@ struct eng_exec {
     struct eng_device_info info;
     struct eng_manifest *m;
     struct eng_module *mod, *umod;
+    struct eng_prebuilt *pre;   /* the suite's prebuilt GPU binary (engine/prebuilt.h), or NULL */
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khrefill,
         *khcheck, *kcopy, *kdelay, *kties, *knan, *kprop, *kunw;
     eng_dptr res;

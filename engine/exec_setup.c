@@ -10,9 +10,10 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "engine/codeobj/amdgpu_co.h"
+#include "engine/codeobj/gpu_binary.h"
 #include "engine/compile_error.h"
 #include "engine/compile_spec.h"
+#include "engine/prebuilt.h"
 #include "engine/session.h"
 #define KL_ABI_ONLY /* the lag builds' async queue sizes */
 #include "kernels/kl.h"
@@ -73,40 +74,58 @@ static int lag_async_setup(struct eng_exec *e)
     return e->B->stream_sync(e->ctx, NULL, e->err, sizeof e->err); /* before any kernel */
 }
 
-/* A code object built elsewhere (kladder compile --out, perhaps on a machine with a compiler),
- * loaded as it is: the runtime's loader refuses one for another processor. */
+/* A code object built elsewhere (kladder compile --out on a machine with a compiler, or a
+ * user's own .hsaco, offload bundle, cubin or PTX: the manifest's "code_object"), loaded as it
+ * is, its entry points found by name and checked against the manifest (engine/prebuilt.h). The
+ * emulator runs host code only: a GPU binary there is named as such, never handed to dlopen. */
 static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module **mod)
 {
     size_t len;
     char err[512];
     char *code = file_read_all(path, &len, err, sizeof err);
     if (!code) {
-        snprintf(e->err, sizeof e->err, "--code-object: %s", err);
+        snprintf(e->err, sizeof e->err, "code object: %s", err);
         return -1;
     }
-    /* An AMD code object says which processor it is for: a mismatch is named here, before a
-     * loader answers with a bare "invalid image". */
-    struct amdgpu_co co;
-    char not_amd[256];
-    if (amdgpu_co_read(code, len, &co, not_amd, sizeof not_amd) == 0) {
-        bool same = !strcmp(co.processor, e->target);
-        snprintf(e->err, sizeof e->err, "--code-object %s is a %s code object; this run compiles "
-                 "for %s", path, co.processor, e->target);
-        amdgpu_co_free(&co);
-        if (!same) {
-            free(code);
+    const void *image = code;
+    size_t image_len = len;
+    if (gpu_binary_is(code, len)) {
+        free(code);
+        code = NULL;
+        if (eng_prebuilt_refused(path, e->B, e->target, e->err, sizeof e->err) != 0)
+            return -1;
+        e->pre = xcalloc(1, sizeof *e->pre);
+        if (eng_prebuilt_open(path, e->target, e->pre, e->err, sizeof e->err) != 0)
+            return -1;
+        const struct gpu_binary *bin = &e->pre->bin;
+        bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;
+        if (amd && strcmp(bin->target, e->target) != 0) {
+            snprintf(e->err, sizeof e->err, "code object %s is a %s code object; this run "
+                     "compiles for %s", path, bin->target, e->target);
             return -1;
         }
-        e->err[0] = '\0';
-    }
-    int rc = e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
+        image = bin->image;
+        image_len = bin->image_len;
+    } /* else a host object of the cpu backend (kladder compile --backend cpu --out) */
+    int rc = e->B->module_load(e->ctx, image, image_len, mod, e->err, sizeof e->err);
+    free(code);
     if (rc != 0) {
         char why[sizeof e->err];
         snprintf(why, sizeof why, "%s", e->err);
-        snprintf(e->err, sizeof e->err, "--code-object %s: %.900s", path, why);
+        snprintf(e->err, sizeof e->err, "code object %s: %.900s", path, why);
     }
-    free(code);
     return rc;
+}
+
+/* The entry point's symbol in a prebuilt GPU binary, checked against the manifest; the name
+ * itself when the module is not one (a host object, a compiled source). */
+static const char *entry_symbol(struct eng_exec *e, const char *field, const char *entry)
+{
+    if (!e->pre)
+        return entry;
+    const struct gpu_kernel_info *k = eng_prebuilt_entry(e->pre, e->m, field, entry,
+                                                         e->info.wave_size, e->err, sizeof e->err);
+    return k ? k->name : NULL;
 }
 
 /* The manifest's "args" against the parameters the code object declares, where the backend can
@@ -187,10 +206,12 @@ static int open_backend(struct eng_exec *e)
 static int load_suite_module(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
+    if (s->code_object)
+        return prebuilt_load(e, s->code_object, &e->mod);
     char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
     if (!src)
         return -1;
-    if (e->m->nspecialize && !s->code_object) {
+    if (e->m->nspecialize) {
         char *pre = eng_spec_prelude(e->m, s, e->spec_shape, sizeof e->spec_shape, e->err,
                                      sizeof e->err);
         if (!pre) {
@@ -202,8 +223,7 @@ static int load_suite_module(struct eng_exec *e)
         free(src);
         src = full;
     }
-    int rc = s->code_object ? prebuilt_load(e, s->code_object, &e->mod)
-                            : compile_load(e, e->m->source, src, &e->mod);
+    int rc = compile_load(e, e->m->source, src, &e->mod);
     free(src);
     return rc;
 }
@@ -249,8 +269,13 @@ int eng_exec_setup(struct eng_exec *e)
     }
     ENG_TRY(load_suite_module(e));
     ENG_TRY(lag_async_setup(e));
-    ENG_TRY(get_kernel(e, e->mod, entry, &e->kvar));
-    ENG_TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
+    const char *vsym = entry_symbol(e, strcmp(s->variant, "buggy") == 0 ? "variants.buggy"
+                                                                         : "variants.fixed", entry);
+    const char *rsym = vsym ? entry_symbol(e, "reference", e->m->entry_reference) : NULL;
+    if (!vsym || !rsym)
+        return -1;
+    ENG_TRY(get_kernel(e, e->mod, vsym, &e->kvar));
+    ENG_TRY(get_kernel(e, e->mod, rsym, &e->kref));
     ENG_TRY(check_params(e, e->kvar, entry));
     ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
     return util_setup(e);
@@ -267,6 +292,9 @@ void eng_exec_teardown(struct eng_exec *e)
             e->B->module_unload(e->ctx, e->mod);
         eng_session_put(e->B, e->ctx); /* the utility module stays with the context */
     }
+    if (e->pre)
+        eng_prebuilt_close(e->pre);
+    free(e->pre);
     for (size_t i = 0; e->host_in && i < e->m->nbuffers; i++)
         free(e->host_in[i]);
     free(e->host_in);

@@ -265,7 +265,7 @@ static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
-    "control", "specialize"};
+    "control", "specialize", "code_object"};
 
 /* "rungs": {"N": {settings}}: which rungs the suite declares, each one's settings read by the
  * rung's own parser (engine/rung.h). The numbers a key may take are the rung table's. */
@@ -310,7 +310,26 @@ static bool parse_rungs(struct eng_mparse *p, struct eng_manifest *m, const cJSO
     return true;
 }
 
-/* format, version, name, source, case, control and the titles. */
+/* "code_object": a file beside the manifest, kept as its path there. A suite built into
+ * kladder has no folder of its own to hold one. */
+static bool parse_code_object(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(root, "code_object"))
+        return true;
+    char *file = eng_mp_string(p, root, "code_object", true, "code_object");
+    if (!file)
+        return false;
+    bool ok = file[0] && !strstr(file, "..") && file[0] != '/' && m->dir;
+    if (ok)
+        m->code_object = xasprintf("%s/%s", m->dir, file);
+    else
+        eng_mp_bad(p, "code_object", "expected a file name beside the manifest%s, got \"%s\"",
+                   m->dir ? "" : " (a built-in suite has none)", file);
+    free(file);
+    return ok;
+}
+
+/* format, version, name, source, code_object, case, control and the titles. */
 static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
@@ -324,8 +343,11 @@ static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON
     int64_t ver;
     if (!eng_mp_int(p, cJSON_GetObjectItemCaseSensitive(root, "version"), "version", 1, 1, &ver))
         return false;
+    bool prebuilt = cJSON_GetObjectItemCaseSensitive(root, "code_object") != NULL;
     if (!(m->name = eng_mp_string(p, root, "name", true, "name")) ||
-        !(m->source = eng_mp_string(p, root, "source", true, "source")))
+        (!(m->source = eng_mp_string(p, root, "source", !prebuilt, "source")) && !prebuilt))
+        return false;
+    if (!parse_code_object(p, m, root))
         return false;
     m->case_id = eng_mp_string(p, root, "case", false, "case");
     if (!eng_mp_bool(p, root, "control", "control", &m->control))
@@ -334,7 +356,7 @@ static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON
     m->title_zh = eng_mp_string(p, root, "title_zh", false, "title_zh");
     if (p->failed)
         return false;
-    if (strstr(m->source, "..") || m->source[0] == '/')
+    if (m->source && (strstr(m->source, "..") || m->source[0] == '/'))
         return eng_mp_bad(p, "source", "expected a file name beside the manifest, got \"%s\"", m->source);
     return true;
 }
@@ -669,6 +691,23 @@ struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char
     return m;
 }
 
+/* A file the manifest names is there: the workers read it one check at a time, so a missing
+ * one is the manifest's mistake, said once now rather than as an error in every check. */
+static bool file_beside(const char *manifest, const char *field, const char *what,
+                        const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISREG(st.st_mode))
+        return true;
+    char *shown_m = text_escape(manifest, 200), *shown_s = text_escape(path, 200);
+    snprintf(err, errlen, "%s: %s: expected %s beside the manifest, but %s %s", shown_m, field,
+             what, shown_s, exists ? "is not a regular file" : "does not exist");
+    free(shown_m);
+    free(shown_s);
+    return false;
+}
+
 struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir, char *err,
                                        size_t errlen)
 {
@@ -687,23 +726,18 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
             strcpy(d, ".");
         struct eng_manifest *m = eng_manifest_parse(text, len, name_or_path, d, err, errlen);
         free(text);
-        /* The kernel file is read by the workers, one check at a time: a missing one is this
-         * manifest's mistake, said now rather than as an error in every check. */
-        if (m) {
+        if (m && m->source) {
             char *src = xasprintf("%s/%s", d, m->source);
-            struct stat st;
-            bool exists = stat(src, &st) == 0;
-            if (!exists || !S_ISREG(st.st_mode)) {
-                char *shown_m = text_escape(name_or_path, 200), *shown_s = text_escape(src, 200);
-                snprintf(err, errlen, "%s: source: expected a kernel file beside the manifest, "
-                                      "but %s %s",
-                         shown_m, shown_s, exists ? "is not a regular file" : "does not exist");
-                free(shown_m);
-                free(shown_s);
+            if (!file_beside(name_or_path, "source", "a kernel file", src, err, errlen)) {
                 eng_manifest_free(m);
                 m = NULL;
             }
             free(src);
+        }
+        if (m && m->code_object &&
+            !file_beside(name_or_path, "code_object", "a code object", m->code_object, err, errlen)) {
+            eng_manifest_free(m);
+            m = NULL;
         }
         free(d);
         return m;
@@ -785,6 +819,11 @@ bool eng_manifest_uses_acc(const char *source)
 
 char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen)
 {
+    if (!m->source) {
+        snprintf(err, errlen, "%s: no \"source\", only a \"code_object\": this check builds the "
+                 "kernel and a prebuilt code object cannot be rebuilt", m->path);
+        return NULL;
+    }
     if (m->dir) {
         char *path = xasprintf("%s/%s", m->dir, m->source);
         char *text = file_read_all(path, NULL, err, errlen);
@@ -849,6 +888,7 @@ void eng_manifest_free(struct eng_manifest *m)
     free(m->title_en);
     free(m->title_zh);
     free(m->source);
+    free(m->code_object);
     free(m->entry_fixed);
     free(m->entry_buggy);
     free(m->entry_reference);

@@ -4,6 +4,10 @@
  *   {"format": "kladder-suite", "version": 1,
  *    "name": "flydsl-1199", "case": "flydsl-1199", "title_en": "...", "title_zh": "...",
  *    "source": "flydsl_1199.kl",                      kernel file (beside kernels/ or the manifest)
+ *    "code_object": "saxpy.hsaco",                    optional: a prebuilt code object beside the
+ *                                                     manifest (AMDGPU code object, offload bundle,
+ *                                                     cubin or PTX) run instead of compiling the
+ *                                                     source; "source" is then optional
  *    "variants": {"fixed": ENTRY, "buggy": ENTRY},    entry points; "fixed" is required
  *    "reference": ENTRY,                              slow obviously-correct kernel, same args
  *    "reference_launch": LAUNCH,                      optional; default "launch"
@@ -122,7 +126,9 @@ struct eng_variant_opts {
 struct eng_manifest {
     char *path;        /* where it came from, for messages ("kernels/suites/x.json") */
     char *dir;         /* folder for the source, or NULL for the embedded kernels/ */
-    char *name, *case_id, *title_en, *title_zh, *source;
+    char *name, *case_id, *title_en, *title_zh;
+    char *source;      /* NULL only beside a code_object: there is nothing to rebuild */
+    char *code_object; /* "code_object" resolved beside the manifest (engine/prebuilt.h), or NULL */
     char *entry_fixed, *entry_buggy, *entry_reference; /* buggy may be NULL */
     size_t nparams;
     struct eng_param *params;

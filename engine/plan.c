@@ -7,6 +7,7 @@
 
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
+#include "engine/prebuilt.h"
 #include "engine/rung.h"
 
 int eng_plan_repeats(double p, double c)
@@ -80,7 +81,8 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
         s->schedule = baseline ? ENG_SCHED_DEFAULT : b->o->schedule;
         s->seed = b->o->seed;
         s->suite = xstrdup(b->suite_ref);
-        s->code_object = b->o->code_object ? xstrdup(b->o->code_object) : NULL;
+        const char *co = b->o->code_object ? b->o->code_object : b->m->code_object;
+        s->code_object = co ? xstrdup(co) : NULL;
         s->variant = xstrdup(variants[v]);
         s->baseline = baseline;
         s->rung = b->rung;
@@ -103,8 +105,6 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
 
 size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS])
 {
-    if (o->code_object)
-        return 0;
     if (!o->lag_auto) {
         size_t n = o->nlag < ENG_LAG_MAX_SEEDS ? o->nlag : ENG_LAG_MAX_SEEDS;
         memcpy(out, o->lag, n * sizeof *out);
@@ -124,16 +124,25 @@ void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
 {
     uint32_t seeds[ENG_LAG_MAX_SEEDS];
     size_t ns = eng_plan_lag_seeds(b->o, seeds), last = *b->n;
-    for (size_t k = 0; k < ns; k++)
+    /* A lag build rebuilds the source: a prebuilt code object cannot be, so one copy of each
+     * variant's first check stands for all of them and says so when it runs (skipped). */
+    bool prebuilt = b->o->code_object || b->m->code_object;
+    bool seen[2] = {false, false};
+    for (size_t k = 0; k < (prebuilt && ns ? 1 : ns); k++)
         for (size_t i = first; i < last; i++) {
-            if ((*b->list)[i].spec.baseline || (*b->list)[i].spec.lag)
+            const struct eng_check_spec *from = &(*b->list)[i].spec;
+            if (from->baseline || from->lag)
                 continue;
+            bool *once = &seen[strcmp(from->variant, "buggy") == 0];
+            if (prebuilt && *once)
+                continue;
+            *once = true;
             *b->list = xrealloc(*b->list, (*b->n + 1) * sizeof **b->list);
             struct eng_planned *src = &(*b->list)[i], *p = &(*b->list)[(*b->n)++];
             *p = *src;
             struct eng_check_spec *s = &p->spec, *o = &src->spec;
             s->suite = xstrdup(o->suite);
-            s->code_object = NULL;
+            s->code_object = o->code_object ? xstrdup(o->code_object) : NULL;
             s->variant = xstrdup(o->variant);
             s->name = xasprintf("%s-%s%u", o->name, eng_lag_is_ahead(seeds[k]) ? "ahead" : "lag",
                                 (unsigned)eng_lag_seed(seeds[k]));
@@ -209,6 +218,16 @@ int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
 {
     if (eng_plan_check_rung(m, rung, err, errlen) != 0)
         return -1;
+    /* A GPU binary on the emulator is refused once here, not in every check. */
+    const char *co = o->code_object ? o->code_object : m->code_object;
+    const struct eng_backend *B = eng_backend_find(o->backend);
+    if (co && B && B->caps.emulated) {
+        struct eng_device_info none = {0};
+        char target[64];
+        B->compile_target(&none, o->wave, target, sizeof target);
+        if (eng_prebuilt_refused(co, B, target, err, errlen) != 0)
+            return -1;
+    }
     const struct eng_rung *R = eng_rung_find(rung);
     struct eng_plan_builder b = {m, suite_ref, o, list, n, rung};
     size_t before = *n;

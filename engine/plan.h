@@ -101,13 +101,15 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
                   const struct eng_shape *shapes, size_t nshapes, int repeats, int replays);
 
 /* The lag seeds of a run (struct eng_plan_opts): out gets up to ENG_LAG_MAX_SEEDS; returns how
- * many. None with a prebuilt code object (it cannot be rebuilt lagged). */
+ * many. */
 size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS]);
 
 /* Adds, for each lag seed S of the run, a copy of every rung check (not baseline) planned from
  * index first on: named NAME-lagS, built with KL_LAG=S (NAME-aheadS, with KL_LAG_MODE=1 too, for
  * a seed carrying ENG_LAG_AHEAD), with at most max_repeats repeats
- * (0: as planned). A race that needs one wave to fall behind shows in some seed's copy. */
+ * (0: as planned). A race that needs one wave to fall behind shows in some seed's copy. With a
+ * prebuilt code object (which cannot be rebuilt) only the first check of each variant gets one
+ * copy, which is skipped with the reason when it runs. */
 void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats);
 
 /* Sets (or adds) one key of a shape; merges src's keys into dst; "M16-N8192" from its keys. */

@@ -7,6 +7,7 @@
 #include "engine/backend/gpu_rt.h"
 #include "engine/backend/gpu_dl.h"
 #include "engine/codeobj/codeobj_target.h"
+#include "engine/codeobj/ptx_entry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,8 +161,19 @@ int gpu_rt_module_load(struct eng_ctx *ctx, const void *code, size_t len,
     }
     if (use_ctx(ctx, err, errlen))
         return -1;
+    /* The loader reads PTX as a C string: an image read from a file ends without a NUL, so it
+     * is loaded from a terminated copy. */
+    char *terminated = NULL;
+    if (len && ((const char *)code)[len - 1] != '\0' && ptx_is(code, len)) {
+        if (!(terminated = malloc(len + 1)))
+            return oom(err, errlen);
+        memcpy(terminated, code, len);
+        terminated[len] = '\0';
+        code = terminated;
+    }
     void *m = NULL;
     int rc = rt->module_load(&m, code);
+    free(terminated);
     if (rc != rt->success) {
         gpu_rt_fail(rt, err, errlen, rt->call.module_load, rc);
         if (rt->module_hint && rt->module_hint[0] && err) {

@@ -1,11 +1,11 @@
 #include "engine/codeobj/amdgpu_co.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/codeobj/codeobj_err.h"
 #include "engine/codeobj/msgpack_read.h"
 
 enum {
@@ -49,16 +49,6 @@ int amdgpu_default_wave(const char *p)
     if (digits >= 4)
         return 32;
     return 0;
-}
-
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 static uint64_t rd(const unsigned char *p, size_t n)
@@ -126,6 +116,66 @@ static const struct {
 #undef K
 };
 
+/* One map of .args: its offset, size and value kind; a hidden_* one is read and dropped. */
+static bool read_arg(struct mp_reader *r, size_t index, struct amdgpu_kernel *k)
+{
+    struct mp_value v;
+    if (!mp_next(r, &v))
+        return false;
+    if (v.kind != MP_MAP) {
+        snprintf(r->err, sizeof r->err, "metadata %.60s .args[%zu]: expected a map", k->name, index);
+        return false;
+    }
+    struct amdgpu_arg a = {.offset = -1, .size = -1};
+    for (uint32_t p = 0, pairs = v.n; p < pairs; p++) {
+        struct mp_value key, val;
+        if (!mp_next(r, &key))
+            return false;
+        bool off = mp_str_is(&key, ".offset"), size = mp_str_is(&key, ".size");
+        if (off || size) {
+            if (!mp_next(r, &val))
+                return false;
+            if (val.kind != MP_UINT || val.u > (uint64_t)INT32_MAX) {
+                snprintf(r->err, sizeof r->err, "metadata %.60s .args[%zu]%s: expected a whole "
+                         "number below 2^31", k->name, index, off ? ".offset" : ".size");
+                return false;
+            }
+            *(off ? &a.offset : &a.size) = (int64_t)val.u;
+        } else if (mp_str_is(&key, ".value_kind")) {
+            if (!mp_next(r, &val) || !take_str(r, &val, ".value_kind", a.value_kind, sizeof a.value_kind))
+                return false;
+        } else if (!mp_skip(r, 8)) {
+            return false;
+        }
+    }
+    if (a.offset < 0 || a.size < 0 || !a.value_kind[0]) {
+        snprintf(r->err, sizeof r->err, "metadata %.60s .args[%zu]: needs .offset, .size and "
+                 ".value_kind", k->name, index);
+        return false;
+    }
+    if (strncmp(a.value_kind, "hidden_", 7) != 0)
+        k->args[k->nargs++] = a;
+    return true;
+}
+
+static bool read_args(struct mp_reader *r, struct amdgpu_kernel *k)
+{
+    struct mp_value v;
+    if (!mp_next(r, &v))
+        return false;
+    if (v.kind != MP_ARRAY || k->has_args) {
+        snprintf(r->err, sizeof r->err, "metadata %.60s .args: %s", k->name,
+                 k->has_args ? "appears twice" : "expected an array");
+        return false;
+    }
+    k->has_args = true;
+    k->args = xcalloc((size_t)v.n + 1, sizeof *k->args);
+    for (uint32_t i = 0; i < v.n; i++)
+        if (!read_arg(r, i, k))
+            return false;
+    return true;
+}
+
 static bool read_kernel(struct mp_reader *r, size_t index, struct amdgpu_kernel *k)
 {
     struct mp_value v;
@@ -168,6 +218,9 @@ static bool read_kernel(struct mp_reader *r, size_t index, struct amdgpu_kernel 
                 !take_str(r, &val, is_name ? ".name" : ".symbol", is_name ? k->name : k->symbol,
                           is_name ? sizeof k->name : sizeof k->symbol))
                 return false;
+        } else if (mp_str_is(&key, ".args")) {
+            if (!read_args(r, k))
+                return false;
         } else if (!mp_skip(r, 8)) {
             return false;
         }
@@ -193,7 +246,7 @@ static int read_metadata(const unsigned char *desc, size_t n, struct amdgpu_co *
     if (!mp_next(&r, &v))
         goto fail;
     if (v.kind != MP_MAP)
-        return bad(err, errlen, "NT_AMDGPU_METADATA: expected a msgpack map at the top");
+        return codeobj_fail(err, errlen, "NT_AMDGPU_METADATA: expected a msgpack map at the top");
     bool seen_kernels = false;
     for (uint32_t p = 0, pairs = v.n; p < pairs; p++) {
         struct mp_value key;
@@ -207,9 +260,9 @@ static int read_metadata(const unsigned char *desc, size_t n, struct amdgpu_co *
             if (!mp_next(&r, &v))
                 goto fail;
             if (v.kind != MP_ARRAY)
-                return bad(err, errlen, "NT_AMDGPU_METADATA: amdhsa.kernels is not an array");
+                return codeobj_fail(err, errlen, "NT_AMDGPU_METADATA: amdhsa.kernels is not an array");
             if (seen_kernels || v.n > MAX_KERNELS)
-                return bad(err, errlen, "NT_AMDGPU_METADATA: amdhsa.kernels %s",
+                return codeobj_fail(err, errlen, "NT_AMDGPU_METADATA: amdhsa.kernels %s",
                            seen_kernels ? "appears twice" : "lists more than 65536 kernels");
             seen_kernels = true;
             co->kernels = xcalloc((size_t)v.n + 1, sizeof *co->kernels);
@@ -223,10 +276,10 @@ static int read_metadata(const unsigned char *desc, size_t n, struct amdgpu_co *
         }
     }
     if (!seen_kernels)
-        return bad(err, errlen, "NT_AMDGPU_METADATA: no amdhsa.kernels");
+        return codeobj_fail(err, errlen, "NT_AMDGPU_METADATA: no amdhsa.kernels");
     return 0;
 fail:
-    return bad(err, errlen, "NT_AMDGPU_METADATA: %s", r.err[0] ? r.err : "unreadable");
+    return codeobj_fail(err, errlen, "NT_AMDGPU_METADATA: %s", r.err[0] ? r.err : "unreadable");
 }
 
 /* Walks the notes of one SHT_NOTE section; *found when the AMDGPU metadata note was read. */
@@ -236,21 +289,21 @@ static int read_notes(const struct elf *e, const struct shdr *s, unsigned idx, b
     uint64_t pos = s->off, end = s->off + s->size;
     while (pos < end) {
         if (end - pos < 12)
-            return bad(err, errlen, "section %u: a note header is cut off at byte %llu", idx,
+            return codeobj_fail(err, errlen, "section %u: a note header is cut off at byte %llu", idx,
                        (unsigned long long)pos);
         uint64_t namesz = rd(e->d + pos, 4), descsz = rd(e->d + pos + 4, 4),
                  type = rd(e->d + pos + 8, 4);
         uint64_t name_off = pos + 12, name_pad = (namesz + 3) & ~3ull;
         uint64_t desc_off = name_off + name_pad, desc_pad = (descsz + 3) & ~3ull;
         if (name_pad > end - name_off || descsz > end - desc_off)
-            return bad(err, errlen, "section %u: note at byte %llu claims %llu name and %llu "
+            return codeobj_fail(err, errlen, "section %u: note at byte %llu claims %llu name and %llu "
                        "description bytes, past the section's end", idx,
                        (unsigned long long)pos, (unsigned long long)namesz,
                        (unsigned long long)descsz);
         if (namesz == 7 && memcmp(e->d + name_off, "AMDGPU", 7) == 0 &&
             type == NT_AMDGPU_METADATA) {
             if (*found)
-                return bad(err, errlen, "two NT_AMDGPU_METADATA notes");
+                return codeobj_fail(err, errlen, "two NT_AMDGPU_METADATA notes");
             *found = true;
             if (read_metadata(e->d + desc_off, (size_t)descsz, co, err, errlen) != 0)
                 return -1;
@@ -320,13 +373,13 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
     memset(co, 0, sizeof *co);
     const unsigned char *d = data;
     if (len < 64 || memcmp(d, "\177ELF", 4) != 0)
-        return bad(err, errlen, "not an ELF file (%s)", len < 64 ? "shorter than an ELF header"
+        return codeobj_fail(err, errlen, "not an ELF file (%s)", len < 64 ? "shorter than an ELF header"
                                                                   : "no \\177ELF magic");
     if (d[4] != 2 || d[5] != 1)
-        return bad(err, errlen, "not a 64-bit little-endian ELF (class %u, data %u)", d[4], d[5]);
+        return codeobj_fail(err, errlen, "not a 64-bit little-endian ELF (class %u, data %u)", d[4], d[5]);
     unsigned machine = (unsigned)rd(d + 18, 2);
     if (machine != EM_AMDGPU)
-        return bad(err, errlen, "ELF machine %u, not EM_AMDGPU (224): not an AMD code object%s",
+        return codeobj_fail(err, errlen, "ELF machine %u, not EM_AMDGPU (224): not an AMD code object%s",
                    machine, machine == 190 ? " (190 is an NVIDIA CUBIN)" : "");
     struct elf e = {.d = d, .len = len, .shoff = rd(d + 40, 8), .shnum = (unsigned)rd(d + 60, 2)};
     unsigned shentsize = (unsigned)rd(d + 58, 2);
@@ -337,11 +390,11 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
     else
         snprintf(co->processor, sizeof co->processor, "unknown-0x%02x", co->mach);
     if (e.shnum == 0)
-        return bad(err, errlen, "no section headers (e_shnum 0)");
+        return codeobj_fail(err, errlen, "no section headers (e_shnum 0)");
     if (shentsize != 64)
-        return bad(err, errlen, "e_shentsize %u, expected 64", shentsize);
+        return codeobj_fail(err, errlen, "e_shentsize %u, expected 64", shentsize);
     if (!inside(e.shoff, (uint64_t)e.shnum * 64, len))
-        return bad(err, errlen, "section headers (%u at offset %llu) run past the end of the "
+        return codeobj_fail(err, errlen, "section headers (%u at offset %llu) run past the end of the "
                    "%zu-byte file", e.shnum, (unsigned long long)e.shoff, len);
     bool found = false;
     for (unsigned i = 0; i < e.shnum; i++) {
@@ -351,7 +404,7 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
             continue;
         if (!inside(s.off, s.size, len)) {
             amdgpu_co_free(co);
-            return bad(err, errlen, "section %u: offset %llu + size %llu is past the end of the "
+            return codeobj_fail(err, errlen, "section %u: offset %llu + size %llu is past the end of the "
                        "%zu-byte file", i, (unsigned long long)s.off,
                        (unsigned long long)s.size, len);
         }
@@ -362,7 +415,7 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
     }
     if (!found) {
         amdgpu_co_free(co);
-        return bad(err, errlen, "no NT_AMDGPU_METADATA note (owner \"AMDGPU\", type 32): not a "
+        return codeobj_fail(err, errlen, "no NT_AMDGPU_METADATA note (owner \"AMDGPU\", type 32): not a "
                    "code object v3 or later");
     }
     /* Each kernel scans the symbol tables; a hostile file with both many kernels and many
@@ -386,6 +439,9 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *co, char *err
 
 void amdgpu_co_free(struct amdgpu_co *co)
 {
+    /* a kernel whose reading failed half-way may hold args beyond nkernels */
+    for (size_t i = 0; co->kernels && (i < co->nkernels || co->kernels[i].args); i++)
+        free(co->kernels[i].args);
     free(co->kernels);
     co->kernels = NULL;
     co->nkernels = 0;

@@ -1,6 +1,6 @@
 /* Reading an AMDGPU code object (an ELF64 file, e_machine EM_AMDGPU) without any ROCm library:
  * the processor from the ELF flags, the NT_AMDGPU_METADATA note (msgpack, code object v3+) with
- * each kernel's resources, and each kernel's descriptor (<name>.kd: the wave32 bit and the
+ * each kernel's resources and explicit arguments (.args: offset, size, value kind), and each kernel's descriptor (<name>.kd: the wave32 bit and the
  * float denormal modes the hardware is set to), and the wave a kernel of the dialect declares
  * it assumes (KL_ASSUME_WAVE: the symbol kl_assume_wave_<name>). Used by `kladder inspect` and by rung 3.
  *
@@ -15,6 +15,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* One explicit kernel argument from .args (the hidden_* ones the runtime fills are left out). */
+struct amdgpu_arg {
+    int64_t offset, size;                 /* in the kernarg segment, bytes */
+    char value_kind[32];                  /* "global_buffer", "by_value", ... */
+};
 
 struct amdgpu_kernel {
     char name[128];                       /* .name */
@@ -32,6 +38,9 @@ struct amdgpu_kernel {
     int float_denorm_32, float_denorm_16_64; /* COMPUTE_PGM_RSRC1 bits 16-17, 18-19:
                                                * 0 flush in and out ... 3 flush none */
     int assumed_wave;                     /* the kernel's KL_ASSUME_WAVE (kernels/kl.h), or -1 */
+    bool has_args;                        /* .args was present */
+    size_t nargs;
+    struct amdgpu_arg *args;              /* malloc'd, in declaration order */
 };
 
 struct amdgpu_co {

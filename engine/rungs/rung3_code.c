@@ -279,6 +279,14 @@ void eng_rung3_code_check(const struct eng_check_spec *s, const struct eng_manif
     snprintf(out->oracle, sizeof out->oracle, "code-object");
     snprintf(out->shape, sizeof out->shape, "%s", target);
     add_tile_builds(&c);
+    if (s->code_object) {
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "this check builds the source for %s%s: the "
+                 "prebuilt code object %.900s cannot be rebuilt (kladder inspect reads its own "
+                 "kernels)", target, s->nshapes && s->shapes[0].n ? " at this tile" : "",
+                 s->code_object);
+        return;
+    }
     if (!compiler_available(&c) || build_code_object(&c) != 0)
         return;
     if (find_kernel(&c) != 0) {

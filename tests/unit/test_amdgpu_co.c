@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/helpers/test_rand.h"
+
 #include "common/fileio.h"
 #include "engine/codeobj/amdgpu_co.h"
 #include "engine/codeobj/msgpack_read.h"
@@ -54,6 +56,15 @@ static void test_real_gfx1250(void **state)
     assert_true(k->has_descriptor);
     assert_true(k->descriptor_wave32);
     assert_int_equal(k->float_denorm_32, 3);
+    /* .args without the hidden_* ones: C, A, B (global_buffer), M, N, K, tile_k (by_value) */
+    assert_true(k->has_args);
+    assert_int_equal(k->nargs, 7);
+    assert_int_equal(k->args[2].offset, 16);
+    assert_int_equal(k->args[2].size, 8);
+    assert_string_equal(k->args[2].value_kind, "global_buffer");
+    assert_int_equal(k->args[6].offset, 36);
+    assert_int_equal(k->args[6].size, 4);
+    assert_string_equal(k->args[6].value_kind, "by_value");
     assert_string_equal(co.kernels[2].name, "ktail_gemm_ref");
     assert_int_equal(co.kernels[2].group_segment_fixed_size, 0);
     amdgpu_co_free(&co);
@@ -309,19 +320,10 @@ static void test_msgpack_ints(void **state)
     assert_non_null(strstr(r.err, "truncated"));
 }
 
-/* A deterministic generator, so a failure reproduces. */
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 static void test_mutations_never_crash(void **state)
 {
     (void)state;
+    test_rand_seed(0x9e3779b97f4a7c15ull);
     size_t len;
     char *orig = load(FIX "flydsl_1199.gfx1250.co", &len);
     unsigned char *m = malloc(len);
@@ -340,14 +342,14 @@ static void test_mutations_never_crash(void **state)
     /* Flipped bytes, half of them inside the headers and the note where the reader looks. */
     for (int iter = 0; iter < 20000; iter++) {
         memcpy(m, orig, len);
-        int flips = 1 + (int)(next_rand() % 4);
+        int flips = 1 + (int)(test_rand_next() % 4);
         for (int f = 0; f < flips; f++) {
-            size_t at = next_rand() % 2 ? next_rand() % len : next_rand() % (0x238 + 0xfc0);
+            size_t at = test_rand_next() % 2 ? test_rand_next() % len : test_rand_next() % (0x238 + 0xfc0);
             if (at >= len)
                 at = len - 1;
-            switch (next_rand() % 4) {
-            case 0: m[at] = (unsigned char)next_rand(); break;
-            case 1: m[at] ^= (unsigned char)(1u << (next_rand() % 8)); break;
+            switch (test_rand_next() % 4) {
+            case 0: m[at] = (unsigned char)test_rand_next(); break;
+            case 1: m[at] ^= (unsigned char)(1u << (test_rand_next() % 8)); break;
             case 2: m[at] = 0xff; break;
             default: m[at] = 0; break;
             }

@@ -496,6 +496,31 @@ static void gpu_elf(unsigned char *h, unsigned machine, unsigned abi, unsigned f
         h[48 + i] = (unsigned char)(flags >> (8 * i));
 }
 
+/* PTX read from a file ends without a NUL; the runtime reads it as a C string, so it gets a
+ * terminated copy (the fake records the string it was given), and no byte past the image is
+ * read (the ASan build). */
+static void ptx_image_loaded_terminated(void **state)
+{
+    (void)state;
+    static const char ptx[] = ".version 8.0\n.target sm_90\n.entry k()\n{\n}\n";
+    size_t len = sizeof ptx - 1;
+    char *image = malloc(len); /* exactly the file's bytes */
+    assert_non_null(image);
+    memcpy(image, ptx, len);
+    char err[256] = "";
+    struct eng_module *mod = NULL;
+    struct eng_ctx *ctx = open_dev(&fake_cuda, 0);
+    F.n = 0;
+    assert_int_equal(gpu_rt_module_load(ctx, image, len, &mod, err, sizeof err), 0);
+    char want[160];
+    snprintf(want, sizeof want, "module_load \"%.*s\"", (int)(sizeof F.calls[0] - 16), ptx);
+    assert_string_equal(F.calls[0], want);
+    gpu_rt_module_unload(ctx, mod);
+    gpu_rt_close(ctx);
+    free(image);
+    F.n = 0;
+}
+
 /* A code object built for another processor is refused, with both names, before the runtime
  * sees it; one for the device's own (or, on CUDA, a compatible earlier minor) loads. */
 static void code_object_for_another_target_refused(void **state)
@@ -1091,6 +1116,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(failing_context_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(grid_limit_refused_before_the_runtime, setup, teardown),
         cmocka_unit_test_setup_teardown(status_without_name_or_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(ptx_image_loaded_terminated, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
