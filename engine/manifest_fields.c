@@ -168,6 +168,14 @@ bool eng_mp_number(struct eng_mparse *p, const cJSON *obj, const char *key, cons
     return true;
 }
 
+bool eng_mp_name_known(const void *ctx, const char *name, size_t len, int64_t *value)
+{
+    if (eng_launch_name_index(name, len) < 0)
+        return eng_mp_param_known(ctx, name, len, value);
+    *value = 1;
+    return true;
+}
+
 bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value)
 {
     const struct eng_manifest *m = ctx;

@@ -159,8 +159,9 @@ static bool rotation_fits(const struct eng_exec *e, const struct eng_inst *in, c
         if (m->buffers[i].role == ENG_ROLE_SCRATCH && !e->s->scratch_once)
             return false; /* a reset per repeat: keep the plain sequence */
     for (uint64_t o = 0; o < nout; o++)
-        if (in->var[outs[o]].padded_bytes > ROT_MAX_BYTES || in->var[outs[o]].padded_bytes < 8)
-            return false;
+        if (in->var[outs[o]].padded_bytes > ROT_MAX_BYTES || in->var[outs[o]].padded_bytes < 8 ||
+            m->buffers[outs[o]].prefilled)
+            return false; /* a prefilled output is refilled from its init, not the sentinel */
     return true;
 }
 
