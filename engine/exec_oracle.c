@@ -109,11 +109,10 @@ static void note_sentinel_read(struct eng_exec *e, const struct eng_inst *in, si
 {
     char at[96];
     eng_exec_coords(e, in, b, w[3] - 1, at, sizeof at);
-    eng_exec_note(e, "%s%s: %llu elements of the reference's output were computed from the "
-                  "output's own unwritten contents (the sentinel's NaN, first near %s): the op "
-                  "reads %s before writing it, so it needs \"role\": \"inout\" (or an "
-                  "\"init\") in the manifest, else every variant passes against NaN",
-                  pre, e->m->buffers[b].name, (unsigned long long)w[4], at, e->m->buffers[b].name);
+    const char *bn = e->m->buffers[b].name;
+    eng_exec_note(e, "%s%s: the reference computed %llu elements from %s's own unwritten contents "
+                  "(the sentinel's NaN, first near %s): the op reads %s, so declare it \"role\": "
+                  "\"inout\" (or give it an \"init\")", pre, bn, (unsigned long long)w[4], bn, at, bn);
     e->failed = true;
     eng_exec_record_bad(e, (int64_t)w[3] - 1, (int64_t)w[4], NAN);
 }

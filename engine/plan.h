@@ -110,6 +110,13 @@ size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MA
  * (0: as planned). A race that needs one wave to fall behind shows in some seed's copy. */
 void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats);
 
+/* On an emulating backend, when --schedule was not given: adds, for seeds S = the run's seed
+ * .. + seeds - 1, a copy of every rung check planned from index first on that runs under the
+ * run's schedule (not a schedule its suite declared), named pctS-TAG (TAG: the name without
+ * "repeat-"), one launch under the pct schedule with seed S judged by the oracles and the
+ * race check (engine/cpu/cpu_race.c). Its inputs come from seed S too. */
+void eng_plan_add_pct(struct eng_plan_builder *b, size_t first, int seeds);
+
 /* Sets (or adds) one key of a shape; merges src's keys into dst; "M16-N8192" from its keys. */
 void eng_shape_set(struct eng_shape *s, const char *key, int64_t v);
 void eng_shape_merge(struct eng_shape *dst, const struct eng_shape *src);
