@@ -46,6 +46,10 @@ struct eng_planned {
     const char *suite_name;     /* the manifest's own "name" (spec.suite may be a path) */
     bool control;               /* of a control suite: every variant is correct, so a failure
                                    is a false alarm of the harness */
+    bool reproducer;            /* of a reproducer (its manifest names a "case"): its unit test
+                                   is declared to pass the buggy variant; a user's own suite
+                                   declares nothing of it, so a unit test that catches the bug
+                                   is a fact to report, not an expectation missed */
     double confidence;          /* rung 5: the confidence its repeats were chosen for (0: none) */
     /* A check the vendor's sanitizer added beside the check that ran the kernels (runner,
      * --sanitizer): its tool ("racecheck"), "" for every planned check. Its hazards are
