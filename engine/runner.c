@@ -224,6 +224,8 @@ static void run_one(struct run *rn, struct eng_done *d)
     } else {
         const char *tail = w.stderr_tail;
         size_t tl = strlen(tail);
+        while (tl && (tail[tl - 1] == '\n' || tail[tl - 1] == '\r'))
+            w.stderr_tail[--tl] = '\0'; /* its last line's end is no part of the detail */
         if (tl > 600)
             tail += tl - 600;
         const struct eng_rung *R = eng_rung_find(s->rung);
@@ -397,7 +399,7 @@ static bool check_met(const struct eng_done *d)
     /* a user's suite declares nothing of its unit test on the buggy variant: catching the
      * bug there is reported (text_end), and only an error of the harness is unmet */
     if (d->p->spec.baseline && !d->p->reproducer && !strcmp(d->p->spec.variant, "buggy"))
-        return v != CDB_ERROR && v != CDB_CANCELLED;
+        return (v != CDB_ERROR || d->crashed) && v != CDB_CANCELLED;
     /* an oracle in doubt is not a failure of the kernel (docs/engine.md, "Verdicts") */
     return v == CDB_PASS || v == CDB_SKIP || v == CDB_DOUBT;
 }
