@@ -159,6 +159,7 @@ void eng_plan_add_pct(struct eng_plan_builder *b, size_t first, int seeds)
             p->spec.mode = ENG_MODE_PLAIN;
             p->spec.repeats = 0;
             p->confidence = 0; /* no repeats: nothing ruled out at a rate */
+            p->pct_added = true;
         }
 }
 

@@ -46,6 +46,8 @@ struct eng_planned {
     const char *suite_name;     /* the manifest's own "name" (spec.suite may be a path) */
     bool control;               /* of a control suite: every variant is correct, so a failure
                                    is a false alarm of the harness */
+    bool pct_added;             /* a copy under the pct schedule that the rung added by itself
+                                   on an emulating backend (eng_plan_add_pct) */
     bool reproducer;            /* of a reproducer (its manifest names a "case"): its unit test
                                    is declared to pass the buggy variant; a user's own suite
                                    declares nothing of it, so a unit test that catches the bug

@@ -122,7 +122,10 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         free(shape);
         /* a suite that declares the schedule its rare race needs runs it there, not under the
          * run's schedule of the header line */
-        if (run->emulated && !d->p->spec.baseline && d->p->spec.schedule != run->schedule)
+        if (d->p->pct_added)
+            printf("       under the pct schedule with seed %llu, which rung %d adds on this backend\n",
+                   (unsigned long long)d->p->spec.seed, d->p->spec.rung);
+        else if (run->emulated && !d->p->spec.baseline && d->p->spec.schedule != run->schedule)
             printf("       under the %s schedule, the suite's own for rung %d\n",
                    eng_schedule_name(d->p->spec.schedule), d->p->spec.rung);
         if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0)
