@@ -398,7 +398,8 @@ static bool check_met(const struct eng_done *d)
                (v == CDB_ERROR && d->crashed);
     /* a user's suite declares nothing of its unit test on the buggy variant: catching the
      * bug there is reported (text_end), and only an error of the harness is unmet */
-    if (d->p->spec.baseline && !d->p->reproducer && !strcmp(d->p->spec.variant, "buggy"))
+    if (d->p->spec.baseline && !d->p->reproducer && !d->p->control &&
+        !strcmp(d->p->spec.variant, "buggy"))
         return (v != CDB_ERROR || d->crashed) && v != CDB_CANCELLED;
     /* an oracle in doubt is not a failure of the kernel (docs/engine.md, "Verdicts") */
     return v == CDB_PASS || v == CDB_SKIP || v == CDB_DOUBT;
