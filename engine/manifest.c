@@ -921,17 +921,6 @@ static int apply_shape(struct eng_values *v, const struct eng_shape *s, char *er
     return 0;
 }
 
-const char *const eng_launch_names[ENG_LAUNCH_NAMES] = {
-    "grid.x", "grid.y", "grid.z", "block.x", "block.y", "block.z", "shared_bytes"};
-
-int eng_launch_name_index(const char *name, size_t len)
-{
-    for (int i = 0; i < ENG_LAUNCH_NAMES; i++)
-        if (strlen(eng_launch_names[i]) == len && !memcmp(eng_launch_names[i], name, len))
-            return i;
-    return -1;
-}
-
 /* The variant's launch at v, for the expressions that may name it ("launch" itself names
  * parameters only, so this evaluation never sees a launch name). */
 static void values_add_launch(const struct eng_manifest *m, struct eng_values *v)
