@@ -101,7 +101,8 @@ static const char *cpu_compiler_for(const char *target)
     static char id[sizeof cxx_id + 160];
     size_t tlen = target ? strlen(target) : 0;
     bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
-    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w -g1%s; -shared]",
+    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w -g1 "
+             "-ffile-prefix-map=TMP=.%s; -shared]",
              cpu_compiler_id(), hooks ? " -fsanitize=thread" : "");
     return id;
 }
@@ -254,7 +255,10 @@ static int cpu_compile(const char *target, const char *source, const char *name,
                 o_pic[] = "-fPIC", o_vis[] = "-fvisibility=hidden", o_w[] = "-w",
                 o_tsan[] = "-fsanitize=thread", o_g[] = "-g1", o_c[] = "-c", o_out[] = "-o",
                 o_shared[] = "-shared";
-    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_tsan};
+    /* the temporary folder is no part of the object: a warm cache and a cold compile give the
+     * same bytes (engine/cache/cache_warm_cold.h) although the line tables name the source */
+    char *o_map = xasprintf("-ffile-prefix-map=%s=.", dir);
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan};
     size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
     argv[a++] = cxx_path;
     for (size_t i = 0; i < nfixed; i++)
@@ -274,6 +278,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
         st = run_capture(link, log, loglen);
     }
     free(argv);
+    free(o_map);
     unlink(o_file);
     free(o_file);
     if (st != 0) {
