@@ -170,6 +170,29 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
     return 0;
 }
 
+/* A prefilled output (inout, or an output with an init of its own): its data from its
+ * manifest init, the same values in the variant's and the reference's copy whatever the
+ * style (the kernel reads them, so neither a sentinel nor garbage may stand in for them), its
+ * guards the sentinel. A sampled output gets its sampled tiles only, with the values a whole
+ * fill gives them. */
+static int prefill_output(struct eng_exec *e, struct eng_inst *in, size_t i, struct eng_bufi *b,
+                          struct eng_stream *s)
+{
+    enum eng_dtype dt = e->m->buffers[i].dtype;
+    enum eng_init init = e->m->buffers[i].init;
+    uint64_t pat = eng_dtype_sentinel(dt), es = eng_dtype_size(dt);
+    ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
+    if (in->sampled && i == in->sample.out) {
+        for (size_t r = 0; r < in->sample.nranges; r++)
+            ENG_TRY(u_fill_from(e, b->data + in->sample.ranges[r][0] * es, in->sample.ranges[r][1],
+                                dt, init, buffer_seed(e, i), in->sample.ranges[r][0], s));
+    } else {
+        ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, init, buffer_seed(e, i), s));
+    }
+    return u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
+                     pat, s);
+}
+
 /* Outputs of the variant (which & 1) and the reference (which & 2), prepared identically. */
 int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum eng_out_style style, int which,
                               struct eng_stream *s)
@@ -185,6 +208,10 @@ int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum en
             if (!(which & (1 << k)))
                 continue;
             struct eng_bufi *b = bs[k];
+            if (m->buffers[i].prefilled) {
+                ENG_TRY(prefill_output(e, in, i, b, s));
+                continue;
+            }
             if (style == ENG_OUT_SENTINEL && in->sampled && i == in->sample.out) {
                 /* the guards and the sampled tiles only: the rest stays unbacked */
                 uint64_t es = eng_dtype_size(dt);

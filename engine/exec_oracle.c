@@ -96,6 +96,27 @@ static int guards_check(struct eng_exec *e, struct eng_inst *in, size_t b, const
     return 0;
 }
 
+/* The reference's copy of output b holds the sentinel's NaN made quiet (w[4] elements, the
+ * first at or after w[3] - 1): values computed from elements that still held the sentinel, so
+ * the reference read the output before writing it (a reference reads nothing else unwritten:
+ * it stays inside its inputs). The op then reads its output, and comparing NaN with NaN would
+ * pass a variant whatever it computes (an in-place update with a wrong step agrees with its
+ * reference), so the check fails and says what the manifest lacks. A variant that reads
+ * unwritten memory differs from the reference and is reported by the compare. Backends whose
+ * NaNs keep their payload (the cpu backend) show it; a GPU's canonical NaN does not. */
+static void note_sentinel_read(struct eng_exec *e, const struct eng_inst *in, size_t b,
+                               const char *pre, const uint64_t *w)
+{
+    char at[96];
+    eng_exec_coords(e, in, b, w[3] - 1, at, sizeof at);
+    const char *bn = e->m->buffers[b].name;
+    eng_exec_note(e, "%s%s: the reference computed %llu elements from %s's own unwritten contents "
+                  "(the sentinel's NaN, first near %s): the op reads %s, so declare it \"role\": "
+                  "\"inout\" (or give it an \"init\")", pre, bn, (unsigned long long)w[4], bn, at, bn);
+    e->failed = true;
+    eng_exec_record_bad(e, (int64_t)w[3] - 1, (int64_t)w[4], NAN);
+}
+
 /* Elements of output b inside its logical shape that neither the variant nor the reference
  * wrote. The compare counts sentinel against sentinel as agreement, so a wrap the reference
  * shares (both index with a 32-bit int: every store past 2^31 elements lands 4 GiB before the
@@ -142,6 +163,8 @@ static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, co
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
     }
+    if (w[4])
+        note_sentinel_read(e, in, b, pre, w);
     return 0;
 }
 
@@ -382,13 +405,14 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
     return 0;
 }
 
-/* Proof that a captured graph has not run: every output still holds the sentinel. */
+/* Proof that a captured graph has not run: every output still holds the sentinel (a
+ * prefilled output holds its init values, so it proves nothing either way and is left out). */
 int eng_exec_still_sentinel(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool *ok)
 {
     const struct eng_manifest *m = e->m;
     *ok = true;
     for (size_t i = 0; i < m->nbuffers; i++) {
-        if (m->buffers[i].role != ENG_ROLE_OUTPUT)
+        if (m->buffers[i].role != ENG_ROLE_OUTPUT || m->buffers[i].prefilled)
             continue;
         struct eng_bufi *v = &in->var[i];
         ENG_TRY(eng_exec_res_clear(e, s));

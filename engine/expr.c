@@ -87,7 +87,9 @@ static int64_t parse_atom(struct parser *ps)
     }
     if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
         const char *start = ps->p;
-        while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
+        /* a member of a launch dimension ("block.x") is one name */
+        while (isalnum((unsigned char)*ps->p) || *ps->p == '_' ||
+               (*ps->p == '.' && isalpha((unsigned char)ps->p[1])))
             ps->p++;
         size_t len = (size_t)(ps->p - start);
         skip_ws(ps);

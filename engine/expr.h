@@ -1,5 +1,5 @@
 /* Integer expressions of suite manifests: shapes, grids, pads ("ceil(N, 64)", "M*K + 1").
- * Grammar: integers, parameter names, + - * / % (integer division truncates; the operands of
+ * Grammar: integers, names (a parameter, or a dotted name such as "block.x"), + - * / % (integer division truncates; the operands of
  * / and % must be non-negative), parentheses, ceil(a, b) (= (a + b - 1) / b), min(a, b),
  * max(a, b), unary minus. All arithmetic is 64-bit and checked: overflow is an error. */
 #ifndef KL_ENGINE_EXPR_H

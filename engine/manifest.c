@@ -23,7 +23,8 @@
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
                                                          "u32", "i64", "u8"};
-static const char *const role_names[] = {"input", "output", "scratch"};
+/* "inout" is read as an output that is prefilled (engine/manifest.h). */
+static const char *const role_names[] = {"input", "output", "scratch", "inout"};
 /* The device generators, then the value classes in enum eng_vclass order (engine/value_class.h;
  * tests/unit/test_value_class.c checks the two agree). */
 static const char *const init_names[] = {
@@ -82,8 +83,10 @@ static char *get_expr(struct eng_mparse *p, const struct eng_manifest *m, const 
         return NULL;
     }
     char msg[256];
-    if (eng_expr_check(e, eng_mp_param_known, m, msg, sizeof msg) != 0) {
-        eng_mp_bad(p, field, "expected an expression over the parameters: %s", msg);
+    if (eng_expr_check(e, p->params_only ? eng_mp_param_known : eng_mp_name_known, m, msg,
+                       sizeof msg) != 0) {
+        eng_mp_bad(p, field, "expected an expression over the parameters%s: %s",
+                   p->params_only ? "" : " and the launch", msg);
         free(e);
         return NULL;
     }
@@ -493,15 +496,18 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
             return false;
         b->dtype = (enum eng_dtype)e;
         snprintf(f, sizeof f, "buffers[%zu].role", bi);
-        if (!eng_mp_enum(p, it, "role", f, role_names, 3, -1, &e))
+        if (!eng_mp_enum(p, it, "role", f, role_names, 4, -1, &e))
             return false;
-        b->role = (enum eng_role)e;
+        b->inout = e == 3;
+        b->role = b->inout ? ENG_ROLE_OUTPUT : (enum eng_role)e;
         any_output |= b->role == ENG_ROLE_OUTPUT;
         snprintf(f, sizeof f, "buffers[%zu].init", bi);
         if (!eng_mp_enum(p, it, "init", f, init_names, N_INIT_NAMES,
-                      b->role == ENG_ROLE_INPUT ? ENG_INIT_NORMAL : ENG_INIT_ZEROS, &e))
+                      b->role == ENG_ROLE_INPUT || b->inout ? ENG_INIT_NORMAL : ENG_INIT_ZEROS, &e))
             return false;
         b->init = (enum eng_init)e;
+        b->prefilled = b->inout || (b->role == ENG_ROLE_OUTPUT &&
+                                    cJSON_GetObjectItemCaseSensitive(it, "init") != NULL);
         if (e >= ENG_INIT_CLASS && b->role != ENG_ROLE_INPUT)
             return eng_mp_bad(p, f, "value class \"%s\" is an input generator, got a buffer "
                               "whose role is not \"input\"", init_names[e]);
@@ -540,7 +546,7 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
         }
     }
     if (!any_output)
-        return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\"");
+        return eng_mp_bad(p, "buffers", "expected at least one buffer with \"role\": \"output\" or \"inout\"");
     size_t bi = 0;
     for (const cJSON *it = bu->child; it; it = it->next, bi++)
         if (!parse_value_rules(p, m, it, bi) || !eng_mp_contract(p, m, it, bi))
@@ -589,8 +595,9 @@ static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON
             return eng_mp_bad(p, f, "parameter \"%s\" is not a whole number; give it \"f32\" in arg_types",
                        a->expr);
         char msg[256];
-        if (eng_expr_check(a->expr, eng_mp_param_known, m, msg, sizeof msg) != 0)
-            return eng_mp_bad(p, f, "expected a buffer name or an expression over the parameters: %s", msg);
+        if (eng_expr_check(a->expr, eng_mp_name_known, m, msg, sizeof msg) != 0)
+            return eng_mp_bad(p, f, "expected a buffer name or an expression over the parameters "
+                              "and the launch: %s", msg);
     }
     if (at)
         for (const cJSON *it = at->child; it; it = it->next) {
@@ -609,7 +616,11 @@ static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON
 /* "launch", "reference_launch" and "tolerance". */
 static bool parse_launch(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
-    if (!get_launch(p, m, cJSON_GetObjectItemCaseSensitive(root, "launch"), "launch", &m->launch))
+    /* the launch is what the other expressions may name, so it names parameters only */
+    p->params_only = true;
+    bool ok = get_launch(p, m, cJSON_GetObjectItemCaseSensitive(root, "launch"), "launch", &m->launch);
+    p->params_only = false;
+    if (!ok)
         return false;
     const cJSON *rl = cJSON_GetObjectItemCaseSensitive(root, "reference_launch");
     if (!get_launch(p, m, rl ? rl : cJSON_GetObjectItemCaseSensitive(root, "launch"),
@@ -665,7 +676,7 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
 struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char *path,
                                         const char *dir, char *err, size_t errlen)
 {
-    struct eng_mparse p = {path, err, errlen, false};
+    struct eng_mparse p = {.path = path, .err = err, .errlen = errlen};
     cJSON *root = cJSON_ParseWithLength(text, len);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
@@ -950,6 +961,23 @@ static int apply_shape(struct eng_values *v, const struct eng_shape *s, char *er
     return 0;
 }
 
+/* The variant's launch at v, for the expressions that may name it ("launch" itself names
+ * parameters only, so this evaluation never sees a launch name). */
+static void values_add_launch(const struct eng_manifest *m, struct eng_values *v)
+{
+    unsigned grid[3], block[3], shared;
+    char err[256];
+    v->has_launch = false;
+    if (!m->launch.grid[0] || eng_launch_eval(m, false, v, grid, block, &shared, err, sizeof err) != 0)
+        return;
+    for (int i = 0; i < 3; i++) {
+        v->launch[i] = grid[i];
+        v->launch[3 + i] = block[i];
+    }
+    v->launch[6] = shared;
+    v->has_launch = true;
+}
+
 int eng_values_make(const struct eng_manifest *m, const struct eng_shape *a,
                     const struct eng_shape *b, const struct eng_shape *c, struct eng_values *out,
                     char *err, size_t errlen)
@@ -968,6 +996,7 @@ int eng_values_make(const struct eng_manifest *m, const struct eng_shape *a,
         eng_values_free(out);
         return -1;
     }
+    values_add_launch(m, out);
     return 0;
 }
 
@@ -987,7 +1016,10 @@ static bool values_lookup(const void *ctx, const char *name, size_t len, int64_t
             *value = v->ints[i];
             return true;
         }
-    return false;
+    int l = v->has_launch ? eng_launch_name_index(name, len) : -1;
+    if (l >= 0)
+        *value = v->launch[l];
+    return l >= 0;
 }
 
 int eng_values_eval(const struct eng_values *v, const char *expr, int64_t *out, char *err,

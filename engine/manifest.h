@@ -88,6 +88,12 @@ struct eng_buffer_spec {
     char **pad_to;   /* per dim: expression of the multiple to pad to, or NULL */
     enum eng_role role;
     enum eng_init init;
+    /* An output whose kernel reads it: "role": "inout" (inout, filled like an input from init,
+     * default normal) or an output with an "init" of its own (the host zeroes it before an
+     * atomic accumulation). prefilled: on every rung, the variant's and the reference's copies
+     * start from the same init values instead of the sentinel; both are judged as outputs. */
+    bool inout;
+    bool prefilled;
     /* Outputs' value rules (docs/engine.md, "Oracles that know values"). ties_any: an index
      * output may pick any element of the tied set of input ties_in (the buffer whose values
      * decide, row for row); otherwise it must equal the reference's (lowest index wins).
@@ -182,12 +188,25 @@ void eng_manifest_free(struct eng_manifest *m);
 
 /* ---- evaluating a manifest at one shape --------------------------------------------------- */
 
+/* The names an expression may use for the variant's launch: grid.x grid.y grid.z block.x
+ * block.y block.z shared_bytes (a parameter of the same name wins). eng_launch_name_index
+ * gives a name's index, or -1. */
+#define ENG_LAUNCH_NAMES 7
+extern const char *const eng_launch_names[ENG_LAUNCH_NAMES];
+int eng_launch_name_index(const char *name, size_t len);
+
 /* Every parameter's value at a shape: defaults overridden by the shape's keys (in order). */
 struct eng_values {
     size_t n;
     char **names;      /* borrowed from the manifest / shapes */
     int64_t *ints;
     double *reals;
+    /* The variant's launch at these values, for expressions other than "launch" itself (a
+     * reference's arguments, a scratch buffer per block): grid.x/y/z, block.x/y/z and
+     * shared_bytes (eng_launch_names). has_launch is false where "launch" does not evaluate
+     * (its error is reported by eng_launch_eval). */
+    bool has_launch;
+    int64_t launch[ENG_LAUNCH_NAMES];
 };
 /* Builds values from the defaults and up to three overriding shapes (NULLs allowed). Returns -1
  * when a shape names an unknown parameter. */

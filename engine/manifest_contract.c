@@ -27,7 +27,7 @@ static bool parse_reduce(struct eng_mparse *p, const struct eng_manifest *m, con
         return eng_mp_bad(p, field, "expected the reduction length, a whole number or an "
                           "expression over the parameters (\"K\"), got %s", got);
     }
-    if (eng_expr_check(j->valuestring, eng_mp_param_known, m, msg, sizeof msg) != 0)
+    if (eng_expr_check(j->valuestring, eng_mp_name_known, m, msg, sizeof msg) != 0)
         return eng_mp_bad(p, field, "expected an expression over the parameters: %s", msg);
     *out = xstrdup(j->valuestring);
     return true;

@@ -168,6 +168,25 @@ bool eng_mp_number(struct eng_mparse *p, const cJSON *obj, const char *key, cons
     return true;
 }
 
+const char *const eng_launch_names[ENG_LAUNCH_NAMES] = {
+    "grid.x", "grid.y", "grid.z", "block.x", "block.y", "block.z", "shared_bytes"};
+
+int eng_launch_name_index(const char *name, size_t len)
+{
+    for (int i = 0; i < ENG_LAUNCH_NAMES; i++)
+        if (strlen(eng_launch_names[i]) == len && !memcmp(eng_launch_names[i], name, len))
+            return i;
+    return -1;
+}
+
+bool eng_mp_name_known(const void *ctx, const char *name, size_t len, int64_t *value)
+{
+    if (eng_launch_name_index(name, len) < 0)
+        return eng_mp_param_known(ctx, name, len, value);
+    *value = 1;
+    return true;
+}
+
 bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value)
 {
     const struct eng_manifest *m = ctx;

@@ -20,11 +20,14 @@ struct eng_mparse {
     char *err;
     size_t errlen;
     bool failed;
+    bool params_only; /* expressions may not name the launch (while reading "launch") */
 };
 
 /* An expression name check (engine/expr.h) that knows the manifest's parameters (ctx is the
  * struct eng_manifest); every known name reads as 1. */
 bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value);
+/* The same, and the variant's launch (eng_launch_names): every other expression's names. */
+bool eng_mp_name_known(const void *ctx, const char *name, size_t len, int64_t *value);
 
 bool eng_mp_bad(struct eng_mparse *p, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

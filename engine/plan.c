@@ -120,6 +120,50 @@ size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MA
     return 2 * ENG_LAG_AUTO_SEEDS;
 }
 
+/* Appends a deep copy of planned check i, named name (taken), and returns it. */
+static struct eng_planned *planned_copy(struct eng_plan_builder *b, size_t i, char *name)
+{
+    *b->list = xrealloc(*b->list, (*b->n + 1) * sizeof **b->list);
+    struct eng_planned *src = &(*b->list)[i], *p = &(*b->list)[(*b->n)++];
+    *p = *src;
+    struct eng_check_spec *s = &p->spec, *o = &src->spec;
+    s->suite = xstrdup(o->suite);
+    s->code_object = o->code_object ? xstrdup(o->code_object) : NULL;
+    s->variant = xstrdup(o->variant);
+    s->name = name;
+    s->shapes = xcalloc(o->nshapes + 1, sizeof *s->shapes);
+    for (size_t j = 0; j < o->nshapes; j++)
+        eng_shape_copy(&s->shapes[j], &o->shapes[j]);
+    s->values = o->values ? xstrdup(o->values) : NULL;
+    s->e2e = o->e2e ? xstrdup(o->e2e) : NULL;
+    s->model = o->model ? xstrdup(o->model) : NULL;
+    return p;
+}
+
+void eng_plan_add_pct(struct eng_plan_builder *b, size_t first, int seeds)
+{
+    const struct eng_backend *B = eng_backend_find(b->o->backend);
+    if (!B || !B->caps.emulated || b->o->schedule_given || b->o->code_object ||
+        b->m->code_object)
+        return; /* a prebuilt object has no access instrumentation to schedule by */
+    size_t last = *b->n;
+    for (int k = 0; k < seeds; k++)
+        for (size_t i = first; i < last; i++) {
+            const struct eng_check_spec *o = &(*b->list)[i].spec;
+            if (o->baseline || o->lag || o->schedule != b->o->schedule)
+                continue; /* a suite's own schedule is the one it declared for its rate */
+            const char *tag = strncmp(o->name, "repeat-", 7) ? o->name : o->name + 7;
+            uint64_t seed = o->seed + (uint64_t)k;
+            struct eng_planned *p = planned_copy(b, i, xasprintf("pct%llu-%s", (unsigned long long)seed, tag));
+            p->spec.schedule = ENG_SCHED_PCT;
+            p->spec.seed = seed;
+            p->spec.mode = ENG_MODE_PLAIN;
+            p->spec.repeats = 0;
+            p->confidence = 0; /* no repeats: nothing ruled out at a rate */
+            p->pct_added = true;
+        }
+}
+
 void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
 {
     uint32_t seeds[ENG_LAG_MAX_SEEDS];
@@ -137,21 +181,10 @@ void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
             if (prebuilt && *once)
                 continue;
             *once = true;
-            *b->list = xrealloc(*b->list, (*b->n + 1) * sizeof **b->list);
-            struct eng_planned *src = &(*b->list)[i], *p = &(*b->list)[(*b->n)++];
-            *p = *src;
-            struct eng_check_spec *s = &p->spec, *o = &src->spec;
-            s->suite = xstrdup(o->suite);
-            s->code_object = o->code_object ? xstrdup(o->code_object) : NULL;
-            s->variant = xstrdup(o->variant);
-            s->name = xasprintf("%s-%s%u", o->name, eng_lag_is_ahead(seeds[k]) ? "ahead" : "lag",
-                                (unsigned)eng_lag_seed(seeds[k]));
-            s->shapes = xcalloc(o->nshapes + 1, sizeof *s->shapes);
-            for (size_t j = 0; j < o->nshapes; j++)
-                eng_shape_copy(&s->shapes[j], &o->shapes[j]);
-            s->values = o->values ? xstrdup(o->values) : NULL;
-            s->e2e = o->e2e ? xstrdup(o->e2e) : NULL;
-            s->model = o->model ? xstrdup(o->model) : NULL;
+            struct eng_planned *p = planned_copy(b, i, xasprintf("%s-%s%u", from->name,
+                                                 eng_lag_is_ahead(seeds[k]) ? "ahead" : "lag",
+                                                 (unsigned)eng_lag_seed(seeds[k])));
+            struct eng_check_spec *s = &p->spec;
             s->lag = seeds[k];
             if (max_repeats > 0 && s->repeats > max_repeats) {
                 s->repeats = max_repeats;

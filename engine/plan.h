@@ -46,6 +46,12 @@ struct eng_planned {
     const char *suite_name;     /* the manifest's own "name" (spec.suite may be a path) */
     bool control;               /* of a control suite: every variant is correct, so a failure
                                    is a false alarm of the harness */
+    bool pct_added;             /* a copy under the pct schedule that the rung added by itself
+                                   on an emulating backend (eng_plan_add_pct) */
+    bool reproducer;            /* of a reproducer (its manifest names a "case"): its unit test
+                                   is declared to pass the buggy variant; a user's own suite
+                                   declares nothing of it, so a unit test that catches the bug
+                                   is a fact to report, not an expectation missed */
     double confidence;          /* rung 5: the confidence its repeats were chosen for (0: none) */
     /* A check the vendor's sanitizer added beside the check that ran the kernels (runner,
      * --sanitizer): its tool ("racecheck"), "" for every planned check. Its hazards are
@@ -111,6 +117,13 @@ size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MA
  * prebuilt code object (which cannot be rebuilt) only the first check of each variant gets one
  * copy, which is skipped with the reason when it runs. */
 void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats);
+
+/* On an emulating backend, when --schedule was not given: adds, for seeds S = the run's seed
+ * .. + seeds - 1, a copy of every rung check planned from index first on that runs under the
+ * run's schedule (not a schedule its suite declared), named pctS-TAG (TAG: the name without
+ * "repeat-"), one launch under the pct schedule with seed S judged by the oracles and the
+ * race check (engine/cpu/cpu_race.c). Its inputs come from seed S too. */
+void eng_plan_add_pct(struct eng_plan_builder *b, size_t first, int seeds);
 
 /* Sets (or adds) one key of a shape; merges src's keys into dst; "M16-N8192" from its keys. */
 void eng_shape_set(struct eng_shape *s, const char *key, int64_t v);

@@ -26,6 +26,10 @@ struct eng_done {
     double limit_s;
     double elapsed_s;    /* the worker's wall time after setup (until killed, for a hang) */
     bool met;            /* this check's own expectation */
+    /* The worker died by a signal after the kernels were launched: a crash the kernel caused
+     * (verdict error, the signal and where in the detail), which catches a buggy variant as a
+     * hang does. */
+    bool crashed;
 };
 
 /* The run as a whole. */

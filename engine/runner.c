@@ -18,6 +18,7 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/check.h"
+#include "engine/backend/backend.h"
 #include "engine/backend/devices.h"
 #include "engine/fingerprint.h"
 #include "engine/plan.h"
@@ -152,6 +153,27 @@ static int probe(struct run *rn, char *backend, size_t blen, struct eng_device_i
     return rc;
 }
 
+/* A check the backend ended with a finding (ENG_WORKER_EXIT_FINDING): its last stderr line,
+ * without the "kladder worker: " prefix, is the detail of a failure. */
+static void finding_from_tail(const char *tail, struct eng_check_result *r)
+{
+    size_t n = strlen(tail);
+    while (n && tail[n - 1] == '\n')
+        n--;
+    size_t start = n;
+    while (start && tail[start - 1] != '\n')
+        start--;
+    const char *line = tail + start;
+    size_t len = n - start;
+    static const char prefix[] = "kladder worker: ";
+    if (len >= sizeof prefix - 1 && !strncmp(line, prefix, sizeof prefix - 1)) {
+        line += sizeof prefix - 1;
+        len -= sizeof prefix - 1;
+    }
+    r->verdict = CDB_FAIL;
+    snprintf(r->detail, sizeof r->detail, "%.*s", (int)len, line);
+}
+
 static void run_one(struct run *rn, struct eng_done *d)
 {
     const struct eng_check_spec *s = &d->p->spec;
@@ -202,10 +224,20 @@ static void run_one(struct run *rn, struct eng_done *d)
     } else {
         const char *tail = w.stderr_tail;
         size_t tl = strlen(tail);
+        while (tl && (tail[tl - 1] == '\n' || tail[tl - 1] == '\r'))
+            w.stderr_tail[--tl] = '\0'; /* its last line's end is no part of the detail */
         if (tl > 600)
             tail += tl - 600;
         const struct eng_rung *R = eng_rung_find(s->rung);
+        if (w.ready && w.status == ENG_WORKER_EXIT_FINDING) {
+            /* the backend stopped the kernel with a finding (an access past shared memory)
+             * as its last line on stderr: a failure of the kernel, not of the worker */
+            finding_from_tail(w.stderr_tail, r);
+            worker_stop(rn, (size_t)(d - rn->checks) + 1);
+            goto done;
+        }
         bool launched_and_died = w.ready && !s->baseline && R && R->crash_fails;
+        d->crashed = w.ready && w.status > 128;
         r->verdict = launched_and_died ? CDB_FAIL : CDB_ERROR;
         snprintf(r->detail, sizeof r->detail, "%sthe worker %s %d without a result%s%.600s",
                  launched_and_died ? "the kernel took the process down after its launch: " : "",
@@ -214,6 +246,7 @@ static void run_one(struct run *rn, struct eng_done *d)
         if (launched_and_died) /* the worker is gone: the next check gets a fresh one */
             worker_stop(rn, (size_t)(d - rn->checks) + 1);
     }
+done:
     d->elapsed_s = w.elapsed_s;
     rn->last_killed = w.killed || w.cancelled;
     free(rt);
@@ -360,7 +393,13 @@ bool eng_check_met(const struct eng_done *d)
      * is expected of some shapes (docs/engine.md). Whether the rung caught the bug is the run's
      * judgement over all its checks (judge_buggy), never one check's. */
     if (d->p->expect_fail)
-        return v == CDB_FAIL || v == CDB_HANG || v == CDB_SKIP || v == CDB_PASS || v == CDB_DOUBT;
+        return v == CDB_FAIL || v == CDB_HANG || v == CDB_SKIP || v == CDB_PASS || v == CDB_DOUBT ||
+               (v == CDB_ERROR && d->crashed);
+    /* a user's suite declares nothing of its unit test on the buggy variant: catching the
+     * bug there is reported (text_end), and only an error of the harness is unmet */
+    if (d->p->spec.baseline && !d->p->reproducer && !d->p->control &&
+        !strcmp(d->p->spec.variant, "buggy"))
+        return (v != CDB_ERROR || d->crashed) && v != CDB_CANCELLED;
     /* an oracle in doubt is not a failure of the kernel (docs/engine.md, "Verdicts") */
     return v == CDB_PASS || v == CDB_SKIP || v == CDB_DOUBT;
 }
@@ -400,7 +439,7 @@ static void tally_checks(const struct eng_done *checks, size_t n, struct eng_sum
             s->fixed_ok += d->met && v == CDB_PASS;
         } else {
             s->buggy_total++;
-            s->buggy_caught += v == CDB_FAIL || v == CDB_HANG;
+            s->buggy_caught += v == CDB_FAIL || v == CDB_HANG || (v == CDB_ERROR && d->crashed);
         }
         if (!d->p->expect_fail && !d->met) {
             s->met = false;
@@ -408,7 +447,7 @@ static void tally_checks(const struct eng_done *checks, size_t n, struct eng_sum
             t->error |= v == CDB_ERROR || v == CDB_CANCELLED;
             t->fail |= v == CDB_FAIL;
         }
-        if (d->p->expect_fail && (v == CDB_ERROR || v == CDB_CANCELLED)) {
+        if (d->p->expect_fail && ((v == CDB_ERROR && !d->crashed) || v == CDB_CANCELLED)) {
             s->met = false;
             t->error = true;
         }
@@ -442,7 +481,8 @@ static void judge_buggy(const struct eng_done *checks, size_t n, struct eng_summ
                 strcmp(e->p->spec.suite, d->p->spec.suite))
                 continue;
             skipped |= e->r.verdict == CDB_SKIP;
-            caught |= e->r.verdict == CDB_FAIL || e->r.verdict == CDB_HANG;
+            caught |= e->r.verdict == CDB_FAIL || e->r.verdict == CDB_HANG ||
+                      (e->r.verdict == CDB_ERROR && e->crashed);
         }
         /* Not caught but some checks could not run here: nothing was shown either way. That is
          * inconclusive, never a pass: the run exits 1 and says so (docs/engine.md). */
@@ -579,6 +619,7 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
             /* A control suite's variants are all correct: each must pass, none is expected
              * to be caught. */
             p->control = ms[t]->control;
+            p->reproducer = ms[t]->case_id != NULL;
             if (p->control)
                 p->expect_fail = false;
         }

@@ -81,6 +81,13 @@ struct eng_open_opts {
     uint64_t seed;         /* for ENG_SCHED_RANDOM */
 };
 
+/* The exit status of a worker that a backend ended on purpose in the middle of a launch, after
+ * writing a finding about the kernel as its last line on stderr ("kladder worker: shared
+ * memory: ..."): an access that would have corrupted the process (a write past a block's
+ * shared memory) is stopped where it happens and judged a failure of the check, never
+ * reported as a crash. */
+#define ENG_WORKER_EXIT_FINDING 86
+
 /* What differs between backends, as facts the engine reads; nothing outside engine/backend_*.c
  * tests a backend's name. */
 struct eng_caps {

@@ -36,6 +36,7 @@
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu/cpu_guard.h"
 #include "engine/cpu/cpu_sched.h"
 #include "engine/toolchain/tool_run.h"
 
@@ -100,8 +101,9 @@ static const char *cpu_compiler_for(const char *target)
     static char id[sizeof cxx_id + 160];
     size_t tlen = target ? strlen(target) : 0;
     bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
-    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w%s; -shared]",
-             cpu_compiler_id(), hooks ? " -fsanitize=thread -g1" : "");
+    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w -g1 "
+             "-ffile-prefix-map=TMP=.%s; -shared]",
+             cpu_compiler_id(), hooks ? " -fsanitize=thread" : "");
     return id;
 }
 
@@ -246,14 +248,18 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     /* The fixed options; the cache key includes them through compiler_id and the flags.
      * -fsanitize=thread is there for its instrumentation only: kl.h defines the callbacks it
      * inserts before every load and store (the scheduler's switch points and the race check),
-     * and the link step below leaves the sanitizer's runtime out. -g1 (line tables) with it:
-     * the race report names the source line of each access (module_where). */
+     * and the link step below leaves the sanitizer's runtime out. -g1 (line tables) always:
+     * the race report names the source line of each access, and a fault (an access past
+     * shared memory, a crash) the line it happened at (module_where, cpu_guard.h). */
     static char o_std[] = "-std=c++17", o_def[] = "-DKL_CPU", o_opt[] = "-O2",
                 o_pic[] = "-fPIC", o_vis[] = "-fvisibility=hidden", o_w[] = "-w",
                 o_tsan[] = "-fsanitize=thread", o_g[] = "-g1", o_c[] = "-c", o_out[] = "-o",
                 o_shared[] = "-shared";
-    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_tsan, o_g};
-    size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 2);
+    /* the temporary folder is no part of the object: a warm cache and a cold compile give the
+     * same bytes (engine/cache/cache_warm_cold.h) although the line tables name the source */
+    char *o_map = xasprintf("-ffile-prefix-map=%s=.", dir);
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan};
+    size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
     argv[a++] = cxx_path;
     for (size_t i = 0; i < nfixed; i++)
         argv[a++] = fixed[i];
@@ -272,6 +278,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
         st = run_capture(link, log, loglen);
     }
     free(argv);
+    free(o_map);
     unlink(o_file);
     free(o_file);
     if (st != 0) {
@@ -800,6 +807,9 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             l.where = module_where;
             l.where_arg = w->k->mod;
         }
+        /* a fault names the kernel under test and its line; the oracles' kernels are ours */
+        cpu_guard_install();
+        cpu_guard_set_where(w->k->oracle ? NULL : module_where, w->k->mod);
         return cpu_sched_run(&l, err, errlen);
     }
     case W_COPY:

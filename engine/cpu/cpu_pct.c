@@ -13,6 +13,7 @@
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu/cpu_guard.h"
 #include "engine/cpu/cpu_coro.h"
 #include "engine/cpu/cpu_race.h"
 #include "engine/cpu/cpu_ranks.h"
@@ -178,6 +179,9 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
             weak_release(th, scope);
     } else {
         uintptr_t a = (uintptr_t)addr;
+        if (th->blk->dyn) /* before anything reads there: the finding names the kernel's line */
+            cpu_guard_check(th->blk->dyn, p->l->shared_bytes, addr, size,
+                            (how & KL_CPU_ACC_WRITE) != 0, pc);
         /* The thread's own stack and the scheduler's thread records are nobody else's. */
         if (a - (uintptr_t)th->stack < STACK_BYTES ||
             a - (uintptr_t)p->all < (uintptr_t)MAX_RESIDENT * p->n * sizeof *p->all)
@@ -557,7 +561,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         b->wave_live = xcalloc(p->nwaves, sizeof *b->wave_live);
         b->wave_arrived = xcalloc(p->nwaves, sizeof *b->wave_arrived);
         b->tls_save = l->tls_size ? xmalloc(l->tls_size) : NULL;
-        b->dyn = l->shared_bytes ? xmalloc(l->shared_bytes) : NULL;
+        b->dyn = cpu_shared_alloc(l->shared_bytes);
     }
     p->backoff_ns = 50000;
     p->rng = l->seed ^ (l->launch_no * 0x2545f4914f6cdd1dull) ^ 0x7c1ea4e5u;
@@ -617,7 +621,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         free(p->slots[i].wave_live);
         free(p->slots[i].wave_arrived);
         free(p->slots[i].tls_save);
-        free(p->slots[i].dyn);
+        cpu_shared_free(p->slots[i].dyn, p->l->shared_bytes);
         cpu_weak_layer_free(&p->slots[i].held);
     }
     free(p->heap);

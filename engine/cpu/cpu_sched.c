@@ -16,6 +16,7 @@
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu/cpu_guard.h"
 #include "engine/cpu/cpu_coro.h"
 #include "engine/cpu/cpu_pct.h"
 #include "engine/cpu/cpu_ranks.h"
@@ -56,7 +57,8 @@ struct worker {
     unsigned nfree;
     char **all_stacks;
     unsigned nall;
-    void *dyn;
+    void *dyn;              /* the block's dynamic shared memory (cpu_guard.h) */
+    size_t dyn_bytes;
     struct cthread *current;
     uint64_t rng;
     void *fake;
@@ -357,7 +359,8 @@ static struct worker *worker_new(struct launch_state *ls, unsigned index)
     }
     w->ls = ls;
     w->n = n;
-    w->dyn = l->shared_bytes ? xcalloc(1, l->shared_bytes) : NULL;
+    w->dyn = cpu_shared_alloc(l->shared_bytes);
+    w->dyn_bytes = l->shared_bytes;
     w->rng = l->seed ^ (l->launch_no * 0x2545f4914f6cdd1dull) ^ ((uint64_t)index << 32);
     return w;
 }
@@ -371,7 +374,7 @@ static void worker_free(struct worker *w)
         finished = !w->th[i].stack;
     for (unsigned i = 0; i < w->nall; i++)
         cpu_coro_stack_unmap(w->all_stacks[i], finished);
-    free(w->dyn);
+    cpu_shared_free(w->dyn, w->dyn_bytes);
     w->dyn = NULL;
     pthread_mutex_lock(&spare_mu);
     bool kept = nspare < sizeof spare / sizeof *spare;

@@ -23,6 +23,67 @@ static void text_start(struct eng_reporter *r, const struct eng_run_info *run)
     fflush(stdout);
 }
 
+/* Whether check d stopped the buggy variant: a failure, a hang, or a crash it caused. */
+static bool catches(const struct eng_done *d)
+{
+    return d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG || d->crashed;
+}
+
+/* For each user's own suite of the run (not a reproducer: it declares nothing of its unit
+ * test), the rungs that caught its buggy variant and whether the plain unit test already does:
+ * "my-op: the bug is caught by rung 1 (2 of 3 checks), rung 5 (4 of 5); the plain unit test
+ * catches it too (1 of 1 shapes)". */
+static void user_suite_lines(const struct eng_done *checks, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_planned *p = checks[i].p;
+        if (p->reproducer || p->control || p->sanitizer[0] || strcmp(p->spec.variant, "buggy"))
+            continue;
+        bool first = true;
+        for (size_t k = 0; k < i && first; k++)
+            first = strcmp(eng_planned_suite(checks[k].p), eng_planned_suite(p)) != 0 ||
+                    checks[k].p->reproducer || strcmp(checks[k].p->spec.variant, "buggy");
+        if (!first)
+            continue;
+        char rungs[400] = "";
+        size_t len = 0;
+        int base = 0, base_caught = 0;
+        bool seen[ENG_RUNG_SLOTS] = {false};
+        for (size_t k = i; k < n; k++) {
+            const struct eng_planned *q = checks[k].p;
+            if (q->sanitizer[0] || strcmp(q->spec.variant, "buggy") ||
+                strcmp(eng_planned_suite(q), eng_planned_suite(p)))
+                continue;
+            if (q->spec.baseline) {
+                base++;
+                base_caught += catches(&checks[k]);
+                continue;
+            }
+            int r = q->spec.rung;
+            if (r < 0 || r >= ENG_RUNG_SLOTS || seen[r])
+                continue;
+            seen[r] = true;
+            int total = 0, caught = 0;
+            for (size_t j = k; j < n; j++)
+                if (checks[j].p->spec.rung == r && !checks[j].p->spec.baseline &&
+                    !checks[j].p->sanitizer[0] && !strcmp(checks[j].p->spec.variant, "buggy") &&
+                    !strcmp(eng_planned_suite(checks[j].p), eng_planned_suite(p))) {
+                    total++;
+                    caught += catches(&checks[j]);
+                }
+            if (caught && len < sizeof rungs)
+                len += (size_t)snprintf(rungs + len, sizeof rungs - len, "%srung %d (%d of %d checks)",
+                                        len ? ", " : "", r, caught, total);
+        }
+        printf("%s: the bug %s%s", eng_planned_suite(p), rungs[0] ? "is caught by " : "is caught by no rung",
+               rungs);
+        if (base)
+            printf("; the plain unit test %s (%d of %d shapes)", base_caught ? "catches it too" :
+                   "does not catch it", base_caught, base);
+        printf("\n");
+    }
+}
+
 static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
                     const struct eng_summary *s, const struct eng_done *checks, size_t n)
 {
@@ -46,8 +107,12 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
                d->p->spec.rung, name, shape, t,
                d->p->control && !d->met
                    ? "  (FALSE ALARM: a control suite's variants are all correct)"
-               : d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG)
+               : d->p->expect_fail && (d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG ||
+                                       d->crashed)
                    ? "  (expected)"
+               : d->met && d->p->spec.baseline && d->r.verdict != CDB_PASS &&
+                       d->r.verdict != CDB_SKIP && d->r.verdict != CDB_DOUBT
+                   ? "  (the plain unit test catches it)"
                : d->r.verdict == CDB_DOUBT ? "  (IN DOUBT: the oracle, not the kernel; not a catch)"
                    : d->p->expect_fail && d->r.verdict == CDB_PASS ? "  (not reached here)"
                    : d->met                                       ? ""
@@ -57,7 +122,10 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         free(shape);
         /* a suite that declares the schedule its rare race needs runs it there, not under the
          * run's schedule of the header line */
-        if (run->emulated && !d->p->spec.baseline && d->p->spec.schedule != run->schedule)
+        if (d->p->pct_added)
+            printf("       under the pct schedule with seed %llu, which rung %d adds on this backend\n",
+                   (unsigned long long)d->p->spec.seed, d->p->spec.rung);
+        else if (run->emulated && !d->p->spec.baseline && d->p->spec.schedule != run->schedule)
             printf("       under the %s schedule, the suite's own for rung %d\n",
                    eng_schedule_name(d->p->spec.schedule), d->p->spec.rung);
         if (d->p->confidence > 0 && d->r.verdict == CDB_PASS && d->r.repeats > 0)
@@ -86,6 +154,7 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
            s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
+    user_suite_lines(checks, n);
     if (s->doubts)
         printf("in doubt: %d checks: an oracle could not vouch either way (the reference breaks its "
                "own bound, or only rows past the contract's domain differ); none counts as a catch "

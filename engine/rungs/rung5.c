@@ -11,6 +11,11 @@
 
 /* Repeats of each lag copy (engine/plan.h, eng_plan_add_lag). */
 #define ENG_R5_LAG_REPEATS 8
+/* Seeds of the pct schedule on an emulating backend: as many as the repeats, at most this
+ * many. A race or a missing fence shows under pct in almost every seed (tests/engine/races.sh:
+ * at least 19 of 20), where one seed's launch costs up to a second on the cpu backend
+ * (instrumented accesses, one OS thread), so a few seeds buy nearly all of it. */
+#define ENG_R5_PCT_SEEDS 4
 
 static bool parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
 {
@@ -78,6 +83,9 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
      * step shows in the checked launch of some seed. Their repeats only add launches to compare,
      * which the checks above already make N of. */
     eng_plan_add_lag(b, start, ENG_R5_LAG_REPEATS);
+    /* The interleavings that find races and missing fences, without being asked for: the
+     * repeats above keep the run's schedule and their cost. */
+    eng_plan_add_pct(b, start, n < ENG_R5_PCT_SEEDS ? n : ENG_R5_PCT_SEEDS);
     return 0;
 }
 
@@ -159,8 +167,9 @@ static bool rotation_fits(const struct eng_exec *e, const struct eng_inst *in, c
         if (m->buffers[i].role == ENG_ROLE_SCRATCH && !e->s->scratch_once)
             return false; /* a reset per repeat: keep the plain sequence */
     for (uint64_t o = 0; o < nout; o++)
-        if (in->var[outs[o]].padded_bytes > ROT_MAX_BYTES || in->var[outs[o]].padded_bytes < 8)
-            return false;
+        if (in->var[outs[o]].padded_bytes > ROT_MAX_BYTES || in->var[outs[o]].padded_bytes < 8 ||
+            m->buffers[outs[o]].prefilled)
+            return false; /* a prefilled output is refilled from its init, not the sentinel */
     return true;
 }
 

@@ -45,7 +45,9 @@ tap_check "drain, default schedule: copies land when issued, so the undrained pi
     test "$(grep -cE '^pass +buggy +r1 ' "$KL_TMP/cs-def.txt")" -eq 2
 
 # ---- aiter-5418: the padding zeroed before the wait -----------------------------------------
-run a5418 5 aiter-5418
+# (rung 5's repeats under the adversarial order, the copies' schedule; the pct seeds rung 5
+# adds without --schedule are tests/engine/rung5_pct.sh's, and cost seconds a launch here)
+run a5418 5 aiter-5418 --schedule adversarial
 tap_check "aiter-5418: expectation met (exit $(rc_of a5418))" test "$(rc_of a5418)" -eq 0
 tap_check "aiter-5418: the unit test's whole tiles pass the buggy kernel" has a5418 '^pass +baseline-buggy +r5 unit-test-M64-N1024'
 tap_check "aiter-5418: a row with padding adds the padding the copy landed on the zeros" \
@@ -57,7 +59,7 @@ tap_check "aiter-5418, default schedule: the copy lands before the zero and the 
     has a5418-def '^pass +buggy +r5 repeat-M64-N1000'
 
 # ---- aiter-6170: a wait hoisted above the copy it was written to count ---------------------
-run a6170 5 aiter-6170
+run a6170 5 aiter-6170 --schedule adversarial
 tap_check "aiter-6170: expectation met (exit $(rc_of a6170))" test "$(rc_of a6170)" -eq 0
 tap_check "aiter-6170: the unit test passes the buggy kernel" has a6170 '^pass +baseline-buggy +r5 unit-test-M32-N1024'
 tap_check "aiter-6170: tiles 1 to 5 of every 8-tile row are read in flight" \
@@ -69,7 +71,7 @@ tap_check "aiter-6170, default schedule: every copy has landed at once and the b
     test "$(grep -cE '^pass +buggy +r5 ' "$KL_TMP/a6170-def.txt")" -eq 2
 
 # ---- our own kernel of aiter-6170's class: a wait count left one too high ---------------------
-run centre 5 $fx/centre.json
+run centre 5 $fx/centre.json --schedule adversarial
 tap_check "centre fixture: expectation met (exit $(rc_of centre))" test "$(rc_of centre)" -eq 0
 tap_check "centre fixture: the unit test passes the buggy kernel" has centre '^pass +baseline-buggy +r5 unit-test-M32-N1024'
 tap_check "centre fixture: tiles 1 to 4 of every 8-tile row are read in flight" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A kernel that never returns becomes `hang` within the limit plus two seconds, the limit is
-# recorded, and the run goes on with the next check. A fixed variant that hangs fails the run.
+# recorded, and the run goes on with the next check. A fixed variant that hangs fails the run; a
+# buggy variant that crashes its worker is caught.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures
@@ -41,7 +42,8 @@ tap_check "a fixed variant that hangs fails the run: exit 1" test $rc -eq 1
 tap_check "and is reported as unexpected" grep -q '^hang .*fixed .*UNEXPECTED' "$KL_TMP/out2.txt"
 
 # A kernel that crashes its worker costs only its own check: the checks after it run in a fresh
-# worker and pass.
+# worker and pass. The crash is a verdict: an error naming the signal, the kernel and its line,
+# which catches the buggy variant as a hang does.
 sed 's/"fixed": "copy_fixed", "buggy": "copy_hang"/"fixed": "copy_fixed", "buggy": "copy_crash"/' \
     $fx/hang.json >"$KL_TMP/crash.json"
 cat $fx/hang.kl - >"$KL_TMP/hang.kl" <<'KL'
@@ -57,10 +59,12 @@ KL
     --timeout 20 --no-progress >"$KL_TMP/out3.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$KL_TMP/out3.txt"
-tap_check "a crashing buggy check is an error, not a catch: exit 1" test $rc -eq 1
-# (under a sanitizer the SIGSEGV becomes the sanitizer's report and its exit status)
-tap_check "its detail says how the worker died" \
-    grep -qE 'died with signal 11|exited with status (98|99) without a result' "$KL_TMP/out3.txt"
+tap_check "a crashing buggy check is an error that catches the bug: exit 0 ($rc)" test $rc -eq 0
+tap_check "it is marked expected and counted caught" \
+    sh -c "grep -qE '^error +buggy +r1 big .*\(expected\)$' '$KL_TMP/out3.txt' &&
+           grep -q 'buggy caught by 1 of 2 checks' '$KL_TMP/out3.txt'"
+tap_check "its detail says how the worker died, in which kernel and line" \
+    grep -qE 'died with signal 11 without a result: kladder worker: signal 11 \(SIGSEGV\) in copy_crash \(hang\.kl:[0-9]+, copy_crash\+0x[0-9a-f]+\) at address 0x8$' "$KL_TMP/out3.txt"
 tap_check "the next buggy check ran in a fresh worker and passed" grep -q '^pass .*buggy .*after' "$KL_TMP/out3.txt"
 tap_check "both fixed checks passed" test "$(grep -cE '^pass +fixed +r1 ' "$KL_TMP/out3.txt")" -eq 2
 

@@ -1,0 +1,48 @@
+/* Dynamic shared memory with a guard, and what the cpu backend says when an emulated kernel
+ * faults.
+ *
+ * A block's dynamic shared memory is mapped so that it ends on an inaccessible page: a read or
+ * write past its end (or far enough before its start) faults at the access, where a heap
+ * allocation would be corrupted silently and the process would die later in free(). The
+ * fault handler (installed once, for SIGSEGV, SIGBUS, SIGFPE and SIGILL) then writes one
+ * line on stderr and ends the worker:
+ *
+ * - an access to a guard: "kladder worker: shared memory: KERNEL (FILE:LINE, KERNEL+0xOFF): a
+ *   write at byte OFF of the block's N bytes of dynamic shared memory", exit status
+ *   ENG_WORKER_EXIT_FINDING (the runner fails the check with that line);
+ * - any other fault: "kladder worker: signal N (SIGSEGV) in KERNEL (FILE:LINE, ...) at address
+ *   0x...", when the faulting code is a kernel's, then the default action (the worker dies by
+ *   the signal, the crash verdict).
+ *
+ * The source line comes from the where function of the kernel being launched
+ * (cpu_guard_set_where), NULL for none. Not thread-safe to set during a launch. */
+#ifndef KL_ENGINE_CPU_GUARD_H
+#define KL_ENGINE_CPU_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The source line of a code address: 0 and "file:line" in out, or -1. */
+typedef int (*cpu_where_fn)(void *arg, const void *pc, char *out, size_t n);
+
+/* bytes of zeroed dynamic shared memory ending at a guard page (aligned to 16 bytes: a
+ * size that is not a multiple of 16 leaves its last up-to-15 bytes before the guard
+ * unguarded); NULL when bytes is 0. Dies cleanly when the memory cannot be mapped. */
+void *cpu_shared_alloc(size_t bytes);
+/* Frees what cpu_shared_alloc(bytes) returned (NULL is fine). */
+void cpu_shared_free(void *p, size_t bytes);
+
+/* Under the access instrumentation (the pct schedule), before an access of size bytes at addr
+ * by the code that returns to ret_pc: one that touches the bytes around the dynamic shared
+ * memory of bytes at base (what a guard would catch, and the alignment slack before the guard)
+ * ends the worker with the finding, as the fault handler does. Any other access returns. */
+void cpu_guard_check(const void *base, size_t bytes, const void *addr, unsigned size,
+                     bool is_write, const void *ret_pc);
+
+/* Installs the fault handler (once; later calls do nothing). */
+void cpu_guard_install(void);
+
+/* The where function of the launch under way (or NULL), for the fault handler's line. */
+void cpu_guard_set_where(cpu_where_fn where, void *arg);
+
+#endif
