@@ -13,6 +13,8 @@
 #include "engine/codeobj/amdgpu_co.h"
 #include "engine/compile_error.h"
 #include "engine/compile_spec.h"
+#include "engine/plain_name.h"
+#include "engine/plain_source.h"
 #include "engine/session.h"
 #define KL_ABI_ONLY /* the lag builds' async queue sizes */
 #include "kernels/kl.h"
@@ -21,6 +23,21 @@ static int get_kernel(struct eng_exec *e, struct eng_module *mod, const char *na
                       struct eng_kernel **k)
 {
     return e->B->kernel_get(e->ctx, mod, name, k, e->err, sizeof e->err);
+}
+
+/* A variant or the reference: in a plain source, under the symbol its entry is exported as
+ * (a template instance's name is no symbol). */
+static int get_entry(struct eng_exec *e, const char *entry, struct eng_kernel **k)
+{
+    if (!eng_plain_is(e->m->source) || e->s->code_object)
+        return get_kernel(e, e->mod, entry, k);
+    char sym[160];
+    eng_plain_symbol(entry, sym, sizeof sym);
+    if (get_kernel(e, e->mod, sym, k) == 0)
+        return 0;
+    snprintf(e->err, sizeof e->err, "%s: kernel %s is not in the built %s (is it a __global__ "
+             "function of that name?)", e->m->path, entry, e->m->source);
+    return -1;
 }
 
 static int compile_load(struct eng_exec *e, const char *file, const char *src, struct eng_module **mod)
@@ -187,7 +204,7 @@ static int open_backend(struct eng_exec *e)
 static int load_suite_module(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
-    char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
+    char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
     if (!src)
         return -1;
     if (e->m->nspecialize && !s->code_object) {
@@ -235,8 +252,8 @@ int eng_exec_setup(struct eng_exec *e)
     ENG_TRY(load_suite_module(e));
     ENG_TRY(lag_async_setup(e));
     ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
-    ENG_TRY(get_kernel(e, e->mod, entry, &e->kvar));
-    ENG_TRY(get_kernel(e, e->mod, e->m->entry_reference, &e->kref));
+    ENG_TRY(get_entry(e, entry, &e->kvar));
+    ENG_TRY(get_entry(e, e->m->entry_reference, &e->kref));
     ENG_TRY(check_params(e, e->kvar, entry));
     ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
     ENG_TRY(get_util_kernels(e));

@@ -18,6 +18,7 @@
 #include "common/xalloc.h"
 #include "engine/expr.h"
 #include "engine/manifest_parse.h"
+#include "engine/plain_name.h"
 #include "engine/rung.h"
 #include "engine/value_class.h"
 
@@ -356,9 +357,11 @@ static bool parse_entries(struct eng_mparse *p, struct eng_manifest *m, const cJ
     const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
     const char *efields[3] = {"variants.fixed", "variants.buggy", "reference"};
     for (int i = 0; i < 3; i++)
-        if (entries[i] && !is_ident(entries[i]))
-            return eng_mp_bad(p, efields[i], "expected a kernel entry point name (letters, digits, _), got \"%s\"",
-                       entries[i]);
+        if (entries[i] && !(is_ident(entries[i]) ||
+                            (eng_plain_is(m->source) && eng_plain_entry_ok(entries[i]))))
+            return eng_mp_bad(p, efields[i], "expected a kernel entry point name (letters, digits, "
+                              "_; in a .cu, .hip, .cuh or .cpp source also ns::name and a template "
+                              "instance name<256, 97>), got \"%s\"", entries[i]);
     return true;
 }
 
