@@ -56,10 +56,18 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
                          log, 16384) != 0) {
         /* A shape's failure is that shape's verdict (its first error line); the source's own
          * is told at the line of the kernel file it came from, once, not as the whole log. */
-        if (e->spec_shape[0])
+        if (e->spec_shape[0]) {
             eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
-        else
-            eng_compile_error_at(log, file, src, e->compile_error, sizeof e->compile_error);
+        } else {
+            /* the excerpt comes from the file as written (a plain source's prepared text has
+             * kladder's header in front) */
+            char unread[8];
+            char *as_written = eng_plain_is(file) ? eng_manifest_source(e->m, unread, sizeof unread)
+                                                  : NULL;
+            eng_compile_error_at(log, file, as_written ? as_written : src, e->compile_error,
+                                 sizeof e->compile_error);
+            free(as_written);
+        }
         snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.*s", file,
                  !e->s->lag ? "" : eng_lag_is_ahead(e->s->lag) ? " (ahead build)" : " (lag build)",
                  e->target, (int)strcspn(e->compile_error, "\n"), e->compile_error);
@@ -205,8 +213,10 @@ static int load_suite_module(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
     char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
-    if (!src)
+    if (!src) { /* the source's own fault, told once before any check (eng_check_build) */
+        snprintf(e->compile_error, sizeof e->compile_error, "%.600s", e->err);
         return -1;
+    }
     if (e->m->nspecialize && !s->code_object) {
         char *pre = eng_spec_prelude(e->m, s, e->spec_shape, sizeof e->spec_shape, e->err,
                                      sizeof e->err);
