@@ -151,7 +151,9 @@ static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *en
     }
     for (size_t i = 0; i < m->nargs && i < 64; i++) {
         enum eng_argtype t = m->args[i].type;
-        size_t want = t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4 : 8;
+        size_t want = t == ENG_ARG_BOOL || t == ENG_ARG_U8                     ? 1
+                      : t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4
+                                                                                 : 8;
         if (sizes[i] != want) {
             snprintf(e->err, sizeof e->err, "%s: kernel %s's argument %zu is %zu bytes, the "
                      "manifest's args[%zu] (%s) is %zu", m->path, entry, i + 1, sizes[i], i,

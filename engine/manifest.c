@@ -37,7 +37,7 @@ int eng_init_find(const char *s)
 {
     return s ? eng_mp_pick(s, init_names, N_INIT_NAMES) : -1;
 }
-static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
+static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32", "bool", "u8"};
 
 static bool is_whole(double x)
 {
@@ -559,7 +559,7 @@ static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON
         if (at) {
             char f2[128];
             snprintf(f2, sizeof f2, "arg_types.%s", a->expr);
-            if (!eng_mp_enum(p, at, a->expr, f2, argtype_names, 5, ENG_ARG_I32, &t))
+            if (!eng_mp_enum(p, at, a->expr, f2, argtype_names, 7, ENG_ARG_I32, &t))
                 return false;
         }
         a->type = (enum eng_argtype)t;

@@ -7,7 +7,7 @@
 # every check of the fixed variant and of its plain unit test passes, and the bug is caught.
 # Bad input gets one error naming what and where: a header kladder does not supply, a local
 # include that is not there, a device name nobody declares, an entry point the source lacks, an
-# entry point name that is no C++ name.
+# entry point name that is no C++ name, a bool argument the manifest gives another type.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/plain
@@ -80,4 +80,8 @@ tap_check "and a dialect source (.kl) still takes identifiers only" \
     bash -c "sed 's|\"fixed\": \"gather_rows_i64\"|\"fixed\": \"gather_rows_i64<1>\"|' tests/engine/fixtures/gather_rows.json >'$mine/kl.json' &&
              cp tests/engine/fixtures/gather_rows.kl '$mine/' &&
              ! '$KLADDER' --db '$KL_TMP/k.db' run --suite '$mine/kl.json' --rung 1 --backend cpu --no-progress >/dev/null 2>&1"
+sed 's|"negate": "bool"|"negate": "i32"|' "$fx/vec-scale.json" >"$mine/badtype.json"
+refused "$mine/badtype.json"
+tap_check "a bool argument the manifest calls i32 is told, naming the kernel, argument and field" \
+    grep -qF "kernel vec_scale<1>'s argument 5 is 1 bytes, the manifest's args[4] (negate) is 4" "$KL_TMP/out"
 echo "1..$_tap_n"
