@@ -13,6 +13,8 @@
 #include "engine/codeobj/amdgpu_co.h"
 #include "engine/compile_error.h"
 #include "engine/compile_spec.h"
+#include "engine/backend/gpu_rtc.h"
+#include "engine/plain_entry.h"
 #include "engine/plain_name.h"
 #include "engine/plain_source.h"
 #include "engine/session.h"
@@ -31,13 +33,52 @@ static int get_entry(struct eng_exec *e, const char *entry, struct eng_kernel **
 {
     if (!eng_plain_is(e->m->source) || e->s->code_object)
         return get_kernel(e, e->mod, entry, k);
-    char sym[160];
+    char sym[512];
     eng_plain_symbol(entry, sym, sizeof sym);
     if (get_kernel(e, e->mod, sym, k) == 0)
         return 0;
+    /* a GPU code object names a C++ kernel by its mangled symbol */
+    char why[512] = "";
+    if (!e->B->caps.emulated && e->mod_code &&
+        eng_plain_mangled(e->mod_code, e->mod_code_len, entry, sym, sizeof sym, why, sizeof why) == 0 &&
+        get_kernel(e, e->mod, sym, k) == 0)
+        return 0;
     snprintf(e->err, sizeof e->err, "%s: kernel %s is not in the built %s (is it a __global__ "
-             "function of that name?)", e->m->path, entry, e->m->source);
+             "function of that name?)%s%.400s", e->m->path, entry, e->m->source, why[0] ? ": " : "",
+             why);
     return -1;
+}
+
+/* A GPU compiler builds only the template instances something instantiates: for a plain
+ * source, the entries the manifest names that are no plain identifiers go to it as name
+ * expressions (GPU_RTC_NAME_FLAG), after the other flags. NULL when there are none (or on an
+ * emulating backend, whose trampolines instantiate them). */
+static char **entry_name_flags(struct eng_exec *e, const char *const *flags)
+{
+    const struct eng_manifest *m = e->m;
+    if (e->B->caps.emulated || !eng_plain_is(m->source))
+        return NULL;
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    size_t nf = 0, k = 0;
+    while (flags && flags[nf])
+        nf++;
+    char **out = xcalloc(nf + 4, sizeof *out);
+    for (size_t i = 0; i < nf; i++)
+        out[k++] = xstrdup(flags[i]);
+    size_t before = k;
+    for (int i = 0; i < 3; i++) {
+        char sym[160];
+        if (!entries[i] || (eng_plain_symbol(entries[i], sym, sizeof sym), !strcmp(sym, entries[i])))
+            continue;
+        out[k++] = xasprintf(GPU_RTC_NAME_FLAG "%s", entries[i]);
+    }
+    if (k == before) {
+        for (size_t i = 0; i < k; i++)
+            free(out[i]);
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
 static int compile_load(struct eng_exec *e, const char *file, const char *src, struct eng_module **mod)
@@ -52,8 +93,15 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)eng_lag_seed(e->s->lag));
     const char *const lag_flags[] = {lag, eng_lag_is_ahead(e->s->lag) ? "-DKL_LAG_MODE=1" : NULL,
                                      NULL};
-    if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
-                         log, 16384) != 0) {
+    const char *const *flags = e->s->lag ? lag_flags : NULL;
+    char **names = entry_name_flags(e, flags);
+    if (names)
+        flags = (const char *const *)names;
+    int rc = eng_session_code(e->B, e->target, file, src, flags, &code, &len, log, 16384);
+    for (size_t i = 0; names && names[i]; i++)
+        free(names[i]);
+    free(names);
+    if (rc != 0) {
         /* A shape's failure is that shape's verdict (its first error line); the source's own
          * is told at the line of the kernel file it came from, once, not as the whole log. */
         if (e->spec_shape[0]) {
@@ -75,6 +123,8 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
         return -1;
     }
     free(log);
+    e->mod_code = code;
+    e->mod_code_len = len;
     return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
 }
 

@@ -310,6 +310,7 @@ static const struct gpu_dl_sym rtc_syms[] = {
     RTC(code, "nvrtcGetCUBIN"),
     RTC(destroy, "nvrtcDestroyProgram"),
     RTC(error_string, "nvrtcGetErrorString"),
+    {NAMES("nvrtcAddNameExpression"), &cu_rtc.add_name, true},
 };
 
 /* Keeps real NVRTC libraries: not the builtins, the alternative-ABI build or link stubs. */
