@@ -306,6 +306,7 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
     put(&t, "#line 1 \"kl_vendor.h\"\n", strlen("#line 1 \"kl_vendor.h\"\n"));
     put(&t, (const char *)vh->data, vh->size);
     putf(&t, "\n#line 1 \"%s\"\n", m->source);
+    const size_t body = t.len; /* where the source itself begins */
     int rc = walk_file(&w, &t, m->source, text, 0);
     const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
     const char *fields[3] = {"variants.fixed", "variants.buggy", "reference"};
@@ -313,7 +314,7 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
         if (!entries[i] || (i == 2 && m->entry_buggy && !strcmp(entries[i], m->entry_buggy)) ||
             (i > 0 && !strcmp(entries[i], m->entry_fixed)))
             continue;
-        if (!defines(t.s + vh->size, entries[i])) {
+        if (!defines(t.s + body, entries[i])) {
             snprintf(err, errlen, "%s: %s: no kernel named \"%s\" in %s", m->path, fields[i],
                      entries[i], m->source);
             rc = -1;
