@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "engine/codeobj/elf_functions.h"
+#include "engine/codeobj/elf_symbols.h"
 
 typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 

@@ -221,27 +221,18 @@ static inline void __syncwarp(unsigned long long = ~0ull) { (void)kl_ballot(1); 
 static inline unsigned __lane_id(void) { return (unsigned)kl_lane(); }
 
 /* ---- atomics beyond the dialect's ------------------------------------------------------- */
+/* One relaxed device-scope read-modify-write through a host atomic builtin. */
+#define KL_CPU_FETCH_OP(name, T, builtin)                                                        \
+    static inline KL_CPU_NOSAN T name(T *p, T v)                                                 \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
+        return builtin(p, v, __ATOMIC_SEQ_CST);                                                  \
+    }
 #define KL_CPU_ATOMIC_BITS(T)                                                                    \
-    static inline KL_CPU_NOSAN T atomicSub(T *p, T v)                                            \
-    {                                                                                            \
-        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
-        return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);                                       \
-    }                                                                                            \
-    static inline KL_CPU_NOSAN T atomicAnd(T *p, T v)                                            \
-    {                                                                                            \
-        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
-        return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                                       \
-    }                                                                                            \
-    static inline KL_CPU_NOSAN T atomicOr(T *p, T v)                                             \
-    {                                                                                            \
-        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
-        return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                                        \
-    }                                                                                            \
-    static inline KL_CPU_NOSAN T atomicXor(T *p, T v)                                            \
-    {                                                                                            \
-        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
-        return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                                       \
-    }                                                                                            \
+    KL_CPU_FETCH_OP(atomicSub, T, __atomic_fetch_sub)                                            \
+    KL_CPU_FETCH_OP(atomicAnd, T, __atomic_fetch_and)                                            \
+    KL_CPU_FETCH_OP(atomicOr, T, __atomic_fetch_or)                                              \
+    KL_CPU_FETCH_OP(atomicXor, T, __atomic_fetch_xor)                                            \
     static inline KL_CPU_NOSAN T atomicMin(T *p, T v)                                            \
     {                                                                                            \
         kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
@@ -255,6 +246,7 @@ KL_CPU_ATOMIC_BITS(int)
 KL_CPU_ATOMIC_BITS(unsigned)
 KL_CPU_ATOMIC_BITS(unsigned long long)
 #undef KL_CPU_ATOMIC_BITS
+#undef KL_CPU_FETCH_OP
 /* A read-modify-write of any 2-, 4- or 8-byte value through a compare-and-swap loop: the float
  * kinds CUDA and HIP add atomically (double, half, bf16). */
 template <typename T, typename F>
@@ -380,6 +372,33 @@ typedef __half2 half2;
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
 
+/* The arithmetic both 16-bit types share, under CUDA's names (one overload set per type). */
+#define KL_CPU_F16_FUNCS(T)                                                                     \
+    static inline float __low2float(T##2 v) { return (float)v.x; }                             \
+    static inline float __high2float(T##2 v) { return (float)v.y; }                            \
+    static inline T __hadd(T a, T b) { return a + b; }                                          \
+    static inline T __hsub(T a, T b) { return a - b; }                                          \
+    static inline T __hmul(T a, T b) { return a * b; }                                          \
+    static inline T __hdiv(T a, T b) { return a / b; }                                          \
+    static inline T __hfma(T a, T b, T c) { return T(fmaf((float)a, (float)b, (float)c)); }     \
+    static inline T __hmax(T a, T b) { return (float)a < (float)b ? b : a; }                    \
+    static inline T __hmin(T a, T b) { return (float)b < (float)a ? b : a; }                    \
+    static inline T __habs(T a) { T r = a; r.__x &= 0x7fffu; return r; }                        \
+    static inline T __hneg(T a) { return -a; }                                                  \
+    static inline bool __hlt(T a, T b) { return a < b; }                                        \
+    static inline bool __hgt(T a, T b) { return a > b; }                                        \
+    static inline bool __hisnan(T a) { return kl_isnan((float)a); }                             \
+    static inline T##2 __hadd2(T##2 a, T##2 b) { return a + b; }                                \
+    static inline T##2 __hsub2(T##2 a, T##2 b) { return a - b; }                                \
+    static inline T##2 __hmul2(T##2 a, T##2 b) { return a * b; }                                \
+    static inline T##2 __hfma2(T##2 a, T##2 b, T##2 c)                                          \
+    {                                                                                           \
+        return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};                                  \
+    }
+KL_CPU_F16_FUNCS(__half)
+KL_CPU_F16_FUNCS(__nv_bfloat16)
+#undef KL_CPU_F16_FUNCS
+
 static inline __half __float2half(float f) { return __half(f); }
 static inline __half __float2half_rn(float f) { return __half(f); }
 static inline float __half2float(__half h) { return (float)h; }
@@ -389,24 +408,6 @@ static inline __half2 __halves2half2(__half a, __half b) { return {a, b}; }
 static inline __half2 __half2half2(__half a) { return {a, a}; }
 static inline __half __low2half(__half2 v) { return v.x; }
 static inline __half __high2half(__half2 v) { return v.y; }
-static inline float __low2float(__half2 v) { return (float)v.x; }
-static inline float __high2float(__half2 v) { return (float)v.y; }
-static inline __half __hadd(__half a, __half b) { return a + b; }
-static inline __half __hsub(__half a, __half b) { return a - b; }
-static inline __half __hmul(__half a, __half b) { return a * b; }
-static inline __half __hdiv(__half a, __half b) { return a / b; }
-static inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf((float)a, (float)b, (float)c)); }
-static inline __half __hmax(__half a, __half b) { return (float)a < (float)b ? b : a; }
-static inline __half __hmin(__half a, __half b) { return (float)b < (float)a ? b : a; }
-static inline __half __habs(__half a) { __half r = a; r.__x &= 0x7fffu; return r; }
-static inline __half __hneg(__half a) { return -a; }
-static inline bool __hlt(__half a, __half b) { return a < b; }
-static inline bool __hgt(__half a, __half b) { return a > b; }
-static inline bool __hisnan(__half a) { return kl_isnan((float)a); }
-static inline __half2 __hadd2(__half2 a, __half2 b) { return a + b; }
-static inline __half2 __hsub2(__half2 a, __half2 b) { return a - b; }
-static inline __half2 __hmul2(__half2 a, __half2 b) { return a * b; }
-static inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
 static inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 static inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
 
@@ -416,17 +417,8 @@ static inline float __bfloat162float(__nv_bfloat16 b) { return (float)b; }
 static inline __nv_bfloat162 __float2bfloat162_rn(float f) { return {__nv_bfloat16(f), __nv_bfloat16(f)}; }
 static inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return {__nv_bfloat16(a), __nv_bfloat16(b)}; }
 static inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
-static inline float __low2float(__nv_bfloat162 v) { return (float)v.x; }
-static inline float __high2float(__nv_bfloat162 v) { return (float)v.y; }
 static inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 v) { return v.x; }
 static inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 v) { return v.y; }
-static inline __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return a + b; }
-static inline __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return a - b; }
-static inline __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return a * b; }
-static inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) { return __nv_bfloat16(fmaf((float)a, (float)b, (float)c)); }
-static inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return (float)a < (float)b ? b : a; }
-static inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return a + b; }
-static inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return a * b; }
 static inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
 static inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) { __nv_bfloat16 h; h.__x = u; return h; }
 
