@@ -9,9 +9,11 @@
 #   3. summary.tsv: per suite and backend, the exit status, how many checks of the fixed
 #      variant and of its plain unit test did not pass, and how many checks caught the bug.
 # What to expect today: the cpu rows as in tests/engine/plain_sources.sh (0 not passed, the bug
-# caught). On cuda, a suite whose entries are all extern "C" can run; a C++ or template entry is
-# not yet found by name on the GPU backends, and the .hip files use HIP's unmasked shuffles,
-# which CUDA does not have (docs/kernels.md, "Not supported") - the rows say how far each got.
+# caught). The cuda rows are the first run of this path on a GPU: C++ and template entries go
+# to NVRTC as name expressions and are found by demangling the CUBIN's functions (never run on
+# a GPU before this script); the vendor headers other than the runtime ones are left to NVRTC,
+# which may not find cooperative_groups.h without the toolkit's include folder; the .hip files
+# use HIP's unmasked shuffles, which CUDA does not have. The .err files say where each stopped.
 # Run from the repository root on the GPU machine, with BIN the kladder built there and OUT a
 # folder for the results:
 #
