@@ -12,19 +12,19 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 
-/* Headers kladder's kernels/kl_vendor.h stands in for. The runtime ones are removed on every
- * backend (hipRTC and NVRTC declare the device runtime API themselves); the others only where
- * kladder's headers serve. */
-static const char *const runtime_headers[] = {"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h",
-                                              "hip/hip_runtime.h", "hip/hip_runtime_api.h",
-                                              "device_launch_parameters.h", NULL};
+/* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
+ * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and
+ * kl_vendor.h gives them what the library headers would); the others only where kladder's
+ * headers serve. */
+static const char *const runtime_headers[] = {
+    "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
+    "device_launch_parameters.h", "cstdint", "stdint.h", "cmath", "math.h", "cstdio", "stdio.h",
+    "cassert", "assert.h", "cfloat", "float.h", "climits", "limits.h", "cstddef", "stddef.h",
+    "cstdlib", "stdlib.h", "cstring", "string.h", "type_traits", NULL};
 static const char *const vendor_headers[] = {
     "cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
     "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_bfloat16.h", "hip/hip_cooperative_groups.h",
-    "hip/amd_detail/amd_warp_functions.h", "vector_types.h", "cstdint", "stdint.h", "cmath",
-    "math.h", "cstdio", "stdio.h", "cassert", "assert.h", "cfloat", "float.h", "climits",
-    "limits.h", "cstddef", "stddef.h", "cstdlib", "stdlib.h", "cstring", "string.h",
-    "type_traits", NULL};
+    "hip/amd_detail/amd_warp_functions.h", "vector_types.h", NULL};
 
 static bool in_list(const char *const *list, const char *s, size_t n)
 {

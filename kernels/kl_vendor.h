@@ -509,6 +509,41 @@ static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
 #else /* a GPU backend: the vendor's headers declare the API; the engine's two hooks */
 #define KL_EXTERN_SHARED(name, ...) extern __shared__ __VA_ARGS__ name[]
 #define KL_ENTRY(symbol, ...)
+/* What the C/C++ library headers (removed from the source) would give a kernel, where the
+ * run-time compiler has no library headers of its own: NVRTC. The toolkit's libcu++ (CCCL)
+ * when it is on the include path, else the same definitions it makes. */
+#if defined(__CUDACC_RTC__)
+#if defined(__has_include) && __has_include(<cuda/std/cstdint>)
+#include <cuda/std/cassert>
+#include <cuda/std/cfloat>
+#include <cuda/std/climits>
+#include <cuda/std/cstdint>
+#else
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef long long intptr_t;
+typedef unsigned long long uintptr_t;
+#endif
+#ifndef assert
+#define assert(e) ((e) ? (void)0 : (printf("%s:%d: assertion %s failed\n", __FILE__, __LINE__, #e), __trap()))
+#endif
+#ifndef FLT_MAX
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define FLT_EPSILON 1.192092896e-07F
+#endif
+#ifndef INT_MAX
+#define INT_MAX 0x7fffffff
+#define INT_MIN (-INT_MAX - 1)
+#define UINT_MAX 0xffffffff
+#endif
+#endif
 #endif
 
 #endif /* KL_VENDOR_H */
