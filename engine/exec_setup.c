@@ -13,7 +13,6 @@
 #include "engine/codeobj/amdgpu_co.h"
 #include "engine/compile_error.h"
 #include "engine/compile_spec.h"
-#include "engine/backend/gpu_rtc.h"
 #include "engine/plain_entry.h"
 #include "engine/plain_name.h"
 #include "engine/plain_source.h"
@@ -49,38 +48,6 @@ static int get_entry(struct eng_exec *e, const char *entry, struct eng_kernel **
     return -1;
 }
 
-/* A GPU compiler builds only the template instances something instantiates: for a plain
- * source, the entries the manifest names that are no plain identifiers go to it as name
- * expressions (GPU_RTC_NAME_FLAG), after the other flags. NULL when there are none (or on an
- * emulating backend, whose trampolines instantiate them). */
-static char **entry_name_flags(struct eng_exec *e, const char *const *flags)
-{
-    const struct eng_manifest *m = e->m;
-    if (e->B->caps.emulated || !eng_plain_is(m->source))
-        return NULL;
-    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
-    size_t nf = 0, k = 0;
-    while (flags && flags[nf])
-        nf++;
-    char **out = xcalloc(nf + 4, sizeof *out);
-    for (size_t i = 0; i < nf; i++)
-        out[k++] = xstrdup(flags[i]);
-    size_t before = k;
-    for (int i = 0; i < 3; i++) {
-        char sym[160];
-        if (!entries[i] || (eng_plain_symbol(entries[i], sym, sizeof sym), !strcmp(sym, entries[i])))
-            continue;
-        out[k++] = xasprintf(GPU_RTC_NAME_FLAG "%s", entries[i]);
-    }
-    if (k == before) {
-        for (size_t i = 0; i < k; i++)
-            free(out[i]);
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
 static int compile_load(struct eng_exec *e, const char *file, const char *src, struct eng_module **mod)
 {
     const void *code;
@@ -94,7 +61,7 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     const char *const lag_flags[] = {lag, eng_lag_is_ahead(e->s->lag) ? "-DKL_LAG_MODE=1" : NULL,
                                      NULL};
     const char *const *flags = e->s->lag ? lag_flags : NULL;
-    char **names = entry_name_flags(e, flags);
+    char **names = eng_plain_name_flags(e->m, e->B->caps.emulated, flags);
     if (names)
         flags = (const char *const *)names;
     int rc = eng_session_code(e->B, e->target, file, src, flags, &code, &len, log, 16384);

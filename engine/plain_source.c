@@ -1,7 +1,6 @@
 /* Plain sources made ready for the compiler: local includes inlined, vendor includes removed
  * where kladder's headers serve, extern shared arrays rewritten, entry points appended. */
 #include "engine/plain_source.h"
-#include "engine/plain_name.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -11,6 +10,8 @@
 #include "common/embed.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
+#include "engine/backend/gpu_rtc.h"
+#include "engine/plain_name.h"
 
 /* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
  * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and
@@ -332,6 +333,35 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
         return NULL;
     }
     return t.s;
+}
+
+char **eng_plain_name_flags(const struct eng_manifest *m, bool emulated, const char *const *flags)
+{
+    if (emulated || !eng_plain_is(m->source))
+        return NULL;
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    size_t nf = 0, k = 0;
+    while (flags && flags[nf])
+        nf++;
+    char **out = xcalloc(nf + 4, sizeof *out);
+    for (size_t i = 0; i < nf; i++)
+        out[k++] = xstrdup(flags[i]);
+    size_t before = k;
+    for (int i = 0; i < 3; i++) {
+        char sym[160];
+        if (!entries[i])
+            continue;
+        eng_plain_symbol(entries[i], sym, sizeof sym);
+        if (strcmp(sym, entries[i]) != 0)
+            out[k++] = xasprintf(GPU_RTC_NAME_FLAG "%s", entries[i]);
+    }
+    if (k == before) {
+        for (size_t i = 0; i < k; i++)
+            free(out[i]);
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
 char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen)

@@ -25,4 +25,10 @@
  * does not supply, or an entry point the source does not define. */
 char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen);
 
+/* A GPU compiler builds only the template instances something instantiates: for a plain source
+ * on a backend that does not emulate, flags followed by one GPU_RTC_NAME_FLAG flag per entry the
+ * manifest names that is no plain identifier (a NULL-terminated malloc'd array of malloc'd
+ * strings); NULL when there is none (an emulating backend's launchers instantiate them). */
+char **eng_plain_name_flags(const struct eng_manifest *m, bool emulated, const char *const *flags);
+
 #endif
