@@ -9,11 +9,10 @@
 #   3. summary.tsv: per suite and backend, the exit status, how many checks of the fixed
 #      variant and of its plain unit test did not pass, and how many checks caught the bug.
 # What to expect today: the cpu rows as in tests/engine/plain_sources.sh (0 not passed, the bug
-# caught). The cuda rows are the first run of this path on a GPU: C++ and template entries go
-# to NVRTC as name expressions and are found by demangling the CUBIN's functions (never run on
-# a GPU before this script); the vendor headers other than the runtime ones are left to NVRTC,
-# which may not find cooperative_groups.h without the toolkit's include folder; the .hip files
-# use HIP's unmasked shuffles, which CUDA does not have. The .err files say where each stopped.
+# caught). On cuda the eight .cu suites compile with the toolkit's headers and their entries
+# are found (tests/gpu/compile_plain.sh checks that offline against NVRTC 13); this is their
+# first launch on a GPU. The four .hip suites use HIP's API (unmasked shuffles, hip/ headers),
+# which CUDA does not have: their rows end at the compile, the .err files say where.
 # Run from the repository root on the GPU machine, with BIN the kladder built there and OUT a
 # folder for the results:
 #
