@@ -59,6 +59,8 @@ struct eng_exec {
     struct eng_manifest *m;
     struct eng_module *mod, *umod;
     struct eng_prebuilt *pre;   /* the suite's prebuilt GPU binary (engine/prebuilt.h), or NULL */
+    const void *mod_code; /* the suite module's code as compiled (the session's), or NULL */
+    size_t mod_code_len;
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khrefill,
         *khcheck, *kcopy, *kdelay, *kties, *knan, *kprop, *kunw;
     eng_dptr res;

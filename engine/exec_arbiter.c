@@ -11,6 +11,7 @@
 
 #include "common/xalloc.h"
 #include "engine/compile_spec.h"
+#include "engine/plain_source.h"
 #include "engine/session.h"
 
 /* The arbiter build of the suite's source for this check: 0 with *mod, 1 (none: why in j), -1. */
@@ -24,7 +25,7 @@ static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_mo
         snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: a prebuilt code object has no wide build");
         return 1;
     }
-    char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
+    char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
     if (!src)
         return -1;
     if (!eng_manifest_uses_acc(src)) {

@@ -292,16 +292,22 @@ int eng_exec_inst_args(struct eng_exec *e, struct eng_inst *in)
             int64_t x;
             if (eng_values_eval(&in->v, a->expr, &x, e->err, sizeof e->err) != 0)
                 return -1;
-            bool fits = a->type == ENG_ARG_I32   ? x >= INT32_MIN && x <= INT32_MAX
-                        : a->type == ENG_ARG_U32 ? x >= 0 && x <= (int64_t)UINT32_MAX
-                        : a->type == ENG_ARG_U64 ? x >= 0
-                                                 : true;
+            bool fits = a->type == ENG_ARG_I32    ? x >= INT32_MIN && x <= INT32_MAX
+                        : a->type == ENG_ARG_U32  ? x >= 0 && x <= (int64_t)UINT32_MAX
+                        : a->type == ENG_ARG_U64  ? x >= 0
+                        : a->type == ENG_ARG_BOOL ? x == 0 || x == 1
+                        : a->type == ENG_ARG_U8   ? x >= 0 && x <= 255
+                                                  : true;
             if (!fits) {
                 snprintf(e->err, sizeof e->err, "argument %s = %lld does not fit its type", a->expr,
                          (long long)x);
                 return -1;
             }
-            if (a->type == ENG_ARG_I32 || a->type == ENG_ARG_U32) {
+            if (a->type == ENG_ARG_BOOL || a->type == ENG_ARG_U8) {
+                uint8_t b = (uint8_t)x;
+                memcpy(pv, &b, 1);
+                memcpy(pr, &b, 1);
+            } else if (a->type == ENG_ARG_I32 || a->type == ENG_ARG_U32) {
                 uint32_t u = (uint32_t)x;
                 memcpy(pv, &u, 4);
                 memcpy(pr, &u, 4);

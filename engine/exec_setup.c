@@ -14,6 +14,9 @@
 #include "engine/compile_error.h"
 #include "engine/compile_spec.h"
 #include "engine/prebuilt.h"
+#include "engine/plain_entry.h"
+#include "engine/plain_name.h"
+#include "engine/plain_source.h"
 #include "engine/session.h"
 #define KL_ABI_ONLY /* the lag builds' async queue sizes */
 #include "kernels/kl.h"
@@ -22,6 +25,28 @@ static int get_kernel(struct eng_exec *e, struct eng_module *mod, const char *na
                       struct eng_kernel **k)
 {
     return e->B->kernel_get(e->ctx, mod, name, k, e->err, sizeof e->err);
+}
+
+/* A variant or the reference: in a plain source, under the symbol its entry is exported as
+ * (a template instance's name is no symbol). */
+static int get_entry(struct eng_exec *e, const char *entry, struct eng_kernel **k)
+{
+    if (!eng_plain_is(e->m->source) || e->s->code_object)
+        return get_kernel(e, e->mod, entry, k);
+    char sym[512];
+    eng_plain_symbol(entry, sym, sizeof sym);
+    if (get_kernel(e, e->mod, sym, k) == 0)
+        return 0;
+    /* a GPU code object names a C++ kernel by its mangled symbol */
+    char why[512] = "";
+    if (!e->B->caps.emulated && e->mod_code &&
+        eng_plain_mangled(e->mod_code, e->mod_code_len, entry, sym, sizeof sym, why, sizeof why) == 0 &&
+        get_kernel(e, e->mod, sym, k) == 0)
+        return 0;
+    snprintf(e->err, sizeof e->err, "%s: kernel %s is not in the built %s (is it a __global__ "
+             "function of that name?)%s%.400s", e->m->path, entry, e->m->source, why[0] ? ": " : "",
+             why);
+    return -1;
 }
 
 static int compile_load(struct eng_exec *e, const char *file, const char *src, struct eng_module **mod)
@@ -36,14 +61,29 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
     snprintf(lag, sizeof lag, "-DKL_LAG=%u", (unsigned)eng_lag_seed(e->s->lag));
     const char *const lag_flags[] = {lag, eng_lag_is_ahead(e->s->lag) ? "-DKL_LAG_MODE=1" : NULL,
                                      NULL};
-    if (eng_session_code(e->B, e->target, file, src, e->s->lag ? lag_flags : NULL, &code, &len,
-                         log, 16384) != 0) {
+    const char *const *flags = e->s->lag ? lag_flags : NULL;
+    char **names = eng_plain_name_flags(e->m, e->B->caps.emulated, flags);
+    if (names)
+        flags = (const char *const *)names;
+    int rc = eng_session_code(e->B, e->target, file, src, flags, &code, &len, log, 16384);
+    for (size_t i = 0; names && names[i]; i++)
+        free(names[i]);
+    free(names);
+    if (rc != 0) {
         /* A shape's failure is that shape's verdict (its first error line); the source's own
          * is told at the line of the kernel file it came from, once, not as the whole log. */
-        if (e->spec_shape[0])
+        if (e->spec_shape[0]) {
             eng_compile_first_error(log, e->compile_error, sizeof e->compile_error);
-        else
-            eng_compile_error_at(log, file, src, e->compile_error, sizeof e->compile_error);
+        } else {
+            /* the excerpt comes from the file as written (a plain source's prepared text has
+             * kladder's header in front) */
+            char unread[8];
+            char *as_written = eng_plain_is(file) ? eng_manifest_source(e->m, unread, sizeof unread)
+                                                  : NULL;
+            eng_compile_error_at(log, file, as_written ? as_written : src, e->compile_error,
+                                 sizeof e->compile_error);
+            free(as_written);
+        }
         snprintf(e->err, sizeof e->err, "compiling %s%s for %s failed: %.*s", file,
                  !e->s->lag ? "" : eng_lag_is_ahead(e->s->lag) ? " (ahead build)" : " (lag build)",
                  e->target, (int)strcspn(e->compile_error, "\n"), e->compile_error);
@@ -51,6 +91,8 @@ static int compile_load(struct eng_exec *e, const char *file, const char *src, s
         return -1;
     }
     free(log);
+    e->mod_code = code;
+    e->mod_code_len = len;
     return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);
 }
 
@@ -128,6 +170,17 @@ static const char *entry_symbol(struct eng_exec *e, const char *field, const cha
     return k ? k->name : NULL;
 }
 
+/* A variant's or the reference's kernel: through the prebuilt binary's metadata where there is
+ * one, else by its name in the built source (a plain source's C++ names included). */
+static int find_entry(struct eng_exec *e, const char *field, const char *entry,
+                      struct eng_kernel **k)
+{
+    if (!e->pre)
+        return get_entry(e, entry, k);
+    const char *sym = entry_symbol(e, field, entry);
+    return sym ? get_kernel(e, e->mod, sym, k) : -1;
+}
+
 /* The manifest's "args" against the parameters the code object declares, where the backend can
  * tell: a kernel that takes more or other arguments than it is given would read garbage (or
  * crash the worker) instead of naming the mismatch. */
@@ -145,7 +198,9 @@ static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *en
     }
     for (size_t i = 0; i < m->nargs && i < 64; i++) {
         enum eng_argtype t = m->args[i].type;
-        size_t want = t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4 : 8;
+        size_t want = t == ENG_ARG_BOOL || t == ENG_ARG_U8                     ? 1
+                      : t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4
+                                                                                 : 8;
         if (sizes[i] != want) {
             snprintf(e->err, sizeof e->err, "%s: kernel %s's argument %zu is %zu bytes, the "
                      "manifest's args[%zu] (%s) is %zu", m->path, entry, i + 1, sizes[i], i,
@@ -206,11 +261,13 @@ static int open_backend(struct eng_exec *e)
 static int load_suite_module(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
-    if (s->code_object)
+    if (s->code_object) /* a prebuilt binary: no source to read */
         return prebuilt_load(e, s->code_object, &e->mod);
-    char *src = eng_manifest_source(e->m, e->err, sizeof e->err);
-    if (!src)
+    char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
+    if (!src) { /* the source's own fault, told once before any check (eng_check_build) */
+        snprintf(e->compile_error, sizeof e->compile_error, "%.600s", e->err);
         return -1;
+    }
     if (e->m->nspecialize) {
         char *pre = eng_spec_prelude(e->m, s, e->spec_shape, sizeof e->spec_shape, e->err,
                                      sizeof e->err);
@@ -269,13 +326,9 @@ int eng_exec_setup(struct eng_exec *e)
     }
     ENG_TRY(load_suite_module(e));
     ENG_TRY(lag_async_setup(e));
-    const char *vsym = entry_symbol(e, strcmp(s->variant, "buggy") == 0 ? "variants.buggy"
-                                                                         : "variants.fixed", entry);
-    const char *rsym = vsym ? entry_symbol(e, "reference", e->m->entry_reference) : NULL;
-    if (!vsym || !rsym)
-        return -1;
-    ENG_TRY(get_kernel(e, e->mod, vsym, &e->kvar));
-    ENG_TRY(get_kernel(e, e->mod, rsym, &e->kref));
+    ENG_TRY(find_entry(e, strcmp(s->variant, "buggy") == 0 ? "variants.buggy" : "variants.fixed",
+                       entry, &e->kvar));
+    ENG_TRY(find_entry(e, "reference", e->m->entry_reference, &e->kref));
     ENG_TRY(check_params(e, e->kvar, entry));
     ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
     return util_setup(e);

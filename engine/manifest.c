@@ -18,6 +18,7 @@
 #include "common/xalloc.h"
 #include "engine/expr.h"
 #include "engine/manifest_parse.h"
+#include "engine/plain_name.h"
 #include "engine/rung.h"
 #include "engine/value_class.h"
 
@@ -37,7 +38,7 @@ int eng_init_find(const char *s)
 {
     return s ? eng_mp_pick(s, init_names, N_INIT_NAMES) : -1;
 }
-static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32"};
+static const char *const argtype_names[] = {"i32", "u32", "i64", "u64", "f32", "bool", "u8"};
 
 static bool is_whole(double x)
 {
@@ -381,9 +382,11 @@ static bool parse_entries(struct eng_mparse *p, struct eng_manifest *m, const cJ
     const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
     const char *efields[3] = {"variants.fixed", "variants.buggy", "reference"};
     for (int i = 0; i < 3; i++)
-        if (entries[i] && !is_ident(entries[i]))
-            return eng_mp_bad(p, efields[i], "expected a kernel entry point name (letters, digits, _), got \"%s\"",
-                       entries[i]);
+        if (entries[i] && !(is_ident(entries[i]) ||
+                            (eng_plain_is(m->source) && eng_plain_entry_ok(entries[i]))))
+            return eng_mp_bad(p, efields[i], "expected a kernel entry point name (letters, digits, "
+                              "_; in a .cu, .hip, .cuh or .cpp source also ns::name and a template "
+                              "instance name<256, 97>), got \"%s\"", entries[i]);
     return true;
 }
 
@@ -584,7 +587,7 @@ static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON
         if (at) {
             char f2[128];
             snprintf(f2, sizeof f2, "arg_types.%s", a->expr);
-            if (!eng_mp_enum(p, at, a->expr, f2, argtype_names, 5, ENG_ARG_I32, &t))
+            if (!eng_mp_enum(p, at, a->expr, f2, argtype_names, 7, ENG_ARG_I32, &t))
                 return false;
         }
         a->type = (enum eng_argtype)t;

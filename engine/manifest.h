@@ -21,7 +21,8 @@
  *                 "init": "normal", "pad_to": {"M": 256}}],
  *    "args": ["C", "A", "M", "eps"],                  buffer names -> device pointers; anything
  *                                                     else is an expression -> a scalar
- *    "arg_types": {"M": "i32", "eps": "f32"},         i32 (default) u32 i64 u64 f32
+ *    "arg_types": {"M": "i32", "eps": "f32"},         i32 (default) u32 i64 u64 f32, bool and
+ *                                                     u8 (one byte: a bool, an enum over uint8_t)
  *    "launch": {"block": [256, 1, 1], "grid": ["ceil(N, 64)", "M", 1], "shared_bytes": 0},
  *    "tolerance": {"abs": 0.01, "rel": 0.01},
  *    "baseline": [{"M": 128, "N": 128, "K": 512}],    the plain unit test's shapes
@@ -50,7 +51,8 @@ enum eng_role { ENG_ROLE_INPUT, ENG_ROLE_OUTPUT, ENG_ROLE_SCRATCH };
  * init - ENG_INIT_CLASS (engine/value_class.h), generated on the host. */
 enum eng_init { ENG_INIT_NORMAL, ENG_INIT_UNIFORM, ENG_INIT_ZEROS, ENG_INIT_ONES, ENG_INIT_IOTA,
                 ENG_INIT_GARBAGE, ENG_INIT_CLASS };
-enum eng_argtype { ENG_ARG_I32, ENG_ARG_U32, ENG_ARG_I64, ENG_ARG_U64, ENG_ARG_F32, ENG_ARG_PTR };
+enum eng_argtype { ENG_ARG_I32, ENG_ARG_U32, ENG_ARG_I64, ENG_ARG_U64, ENG_ARG_F32, ENG_ARG_BOOL,
+                   ENG_ARG_U8, ENG_ARG_PTR };
 
 /* The init a manifest spells s ("ones", "peaked"), or -1. */
 int eng_init_find(const char *s);

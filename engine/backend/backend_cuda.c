@@ -310,6 +310,7 @@ static const struct gpu_dl_sym rtc_syms[] = {
     RTC(code, "nvrtcGetCUBIN"),
     RTC(destroy, "nvrtcDestroyProgram"),
     RTC(error_string, "nvrtcGetErrorString"),
+    {NAMES("nvrtcAddNameExpression"), &cu_rtc.add_name, true},
 };
 
 /* Keeps real NVRTC libraries: not the builtins, the alternative-ABI build or link stubs. */
@@ -569,6 +570,31 @@ static const char *cuda_compiler_id(void)
     return C.state > 0 ? C.compiler_id : "nvrtc unavailable";
 }
 
+/* "--include-path=DIR" for the include folder of the toolkit NVRTC came from (lib64/.. or
+ * targets/ARCH/lib/..), where a plain source's vendor headers (cooperative_groups.h, ...) are,
+ * and for its CCCL folder (cuda/std/..., which they include since CUDA 13) when there is one;
+ * false when the toolkit has none. The dialect's kernels include nothing, so neither changes
+ * their code. */
+static bool toolkit_include(char *out, size_t n, char *cccl, size_t ncccl)
+{
+    char dir[PATH_MAX];
+    gpu_dl_copy(dir, sizeof dir, C.rtc_path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    char probe[PATH_MAX + 64];
+    gpu_dl_fmt(probe, sizeof probe, "%s/../include/cooperative_groups.h", dir);
+    if (access(probe, R_OK) != 0)
+        return false;
+    gpu_dl_fmt(out, n, "--include-path=%s/../include", dir);
+    gpu_dl_fmt(probe, sizeof probe, "%s/../include/cccl", dir);
+    cccl[0] = '\0';
+    if (access(probe, R_OK) == 0)
+        gpu_dl_fmt(cccl, ncccl, "--include-path=%s", probe);
+    return true;
+}
+
 static int cuda_compile(const char *target, const char *source, const char *name,
                         const char *const *flags, void **code, size_t *code_len, char *log,
                         size_t loglen)
@@ -585,9 +611,10 @@ static int cuda_compile(const char *target, const char *source, const char *name
                    target ? target : "");
         return -1;
     }
-    char arch[96];
+    char arch[96], inc[PATH_MAX + 32], cccl[PATH_MAX + 96];
     gpu_dl_fmt(arch, sizeof arch, "--gpu-architecture=%s", target);
-    const char *pre[] = {arch, NULL};
+    bool have = toolkit_include(inc, sizeof inc, cccl, sizeof cccl);
+    const char *pre[] = {arch, have ? inc : NULL, have && cccl[0] ? cccl : NULL, NULL};
     return gpu_rtc_compile(&cu_rtc, target, source, name, pre, flags, code, code_len, log,
                            loglen);
 }

@@ -325,6 +325,7 @@ static int load_rtc(void)
         RTC(code, "hiprtcGetCode"),
         RTC(destroy, "hiprtcDestroyProgram"),
         RTC(error_string, "hiprtcGetErrorString"),
+        {NAMES("hiprtcAddNameExpression"), &hip_rtc.add_name, true},
         SYM(rtcVersion, "hiprtcVersion"),
     };
     size_t n = sizeof syms / sizeof syms[0];

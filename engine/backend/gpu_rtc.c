@@ -35,7 +35,13 @@ size_t gpu_rtc_copy_log(const struct gpu_rtc_api *rtc, void *prog, char *log, si
     return strlen(log);
 }
 
-/* NULL-terminated pre then flags, in one calloc'd array (NULL when out of memory). */
+static bool is_name_flag(const char *f)
+{
+    return strncmp(f, GPU_RTC_NAME_FLAG, strlen(GPU_RTC_NAME_FLAG)) == 0;
+}
+
+/* NULL-terminated pre then flags, name expressions left out, in one calloc'd array (NULL when
+ * out of memory). */
 static const char **join_options(const char *const *pre, const char *const *flags, int *n)
 {
     size_t np = 0, nf = 0;
@@ -48,9 +54,11 @@ static const char **join_options(const char *const *pre, const char *const *flag
         return NULL;
     for (size_t i = 0; i < np; i++)
         opts[i] = pre[i];
+    size_t k = np;
     for (size_t i = 0; i < nf; i++)
-        opts[np + i] = flags[i];
-    *n = (int)(np + nf);
+        if (!is_name_flag(flags[i]))
+            opts[k++] = flags[i];
+    *n = (int)k;
     return opts;
 }
 
@@ -72,6 +80,13 @@ int gpu_rtc_compile(const struct gpu_rtc_api *rtc, const char *target, const cha
         free(opts);
         return rtc_fail(rtc, log, loglen, rtc->call.create, rc);
     }
+    for (size_t i = 0; flags && flags[i] && rtc->add_name; i++)
+        if (is_name_flag(flags[i]) &&
+            (rc = rtc->add_name(prog, flags[i] + strlen(GPU_RTC_NAME_FLAG))) != 0) {
+            free(opts);
+            rtc->destroy(&prog);
+            return rtc_fail(rtc, log, loglen, "adding a name expression", rc);
+        }
     rc = rtc->compile(prog, nopts, opts);
     free(opts);
     if (rc != 0) {

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#define GPU_RTC_NAME_FLAG "--kl-name-expression="
+
 struct gpu_rtc_api {
     const char *result_type; /* "hiprtcResult", "nvrtcResult" */
     const char *code_kind;   /* "code object", "CUBIN" */
@@ -21,6 +23,10 @@ struct gpu_rtc_api {
     int (*code_size)(void *prog, size_t *bytes);
     int (*code)(void *prog, char *buf);
     int (*destroy)(void **prog);
+    /* Optional (NULL when the library lacks it): instantiates a name expression such as
+     * "f<128, true>" so that its kernel is in the code (a template instance nothing else
+     * instantiates). */
+    int (*add_name)(void *prog, const char *name_expression);
     const char *(*error_string)(int result);
     struct {
         const char *create, *compile, *code_size, *code;
@@ -28,7 +34,9 @@ struct gpu_rtc_api {
 };
 
 /* Compiles source (named name in the compiler's messages) with the options pre and then flags
- * (both NULL-terminated, either may be NULL); target only names the target in messages.
+ * (both NULL-terminated, either may be NULL); target only names the target in messages. A flag
+ * GPU_RTC_NAME_FLAG "f<1>" is no compiler option: its name expression is instantiated
+ * (add_name) instead (a flag, so that the cache key holds it).
  * Returns 0 with *code malloc'd (the caller frees it) and log emptied, or -1 with the
  * compiler's log followed by the failing call, the target and the compiler's error text in log
  * (may be NULL). */

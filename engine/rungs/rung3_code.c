@@ -12,6 +12,7 @@
 #include "engine/backend/backend.h"
 #include "engine/cache/cache.h"
 #include "engine/rungs/rung3.h"
+#include "engine/plain_source.h"
 
 /* Per-workgroup LDS bytes (the limits clang-22 itself enforces: "local memory (N) exceeds limit
  * (L)") and VGPRs addressable per lane (gfx90a/gfx942/gfx950: one 512-entry file shared by
@@ -106,7 +107,7 @@ static int build_code_object(struct code_check *c)
 {
     struct eng_check_result *out = c->out;
     const struct embed_file *h = embed_find("kernels/kl.h");
-    char *src = eng_manifest_source(c->m, c->err, sizeof c->err);
+    char *src = eng_suite_source(c->m, c->B->caps.emulated, c->err, sizeof c->err);
     if (!src || !h) {
         out->verdict = CDB_ERROR;
         snprintf(out->detail, sizeof out->detail, "setup: %s",

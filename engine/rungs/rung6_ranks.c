@@ -18,6 +18,7 @@
 #include "engine/cache/cache.h"
 #include "engine/cpu/cpu_ranks.h"
 #include "engine/backend/nccl_dl.h"
+#include "engine/plain_source.h"
 
 #define KL_ABI_ONLY
 #include "kernels/kl.h"
@@ -661,7 +662,7 @@ static int compile_once(struct r6_run *run)
     struct r6 *g = run->g;
     struct eng_check_result *out = run->out;
     const struct embed_file *h = embed_find("kernels/kl.h");
-    if (!(run->src = eng_manifest_source(run->m, run->err, sizeof run->err)) || !h) {
+    if (!(run->src = eng_suite_source(run->m, g->B->caps.emulated, run->err, sizeof run->err)) || !h) {
         snprintf(out->detail, sizeof out->detail, "setup: %s",
                  h ? run->err : "kernels/kl.h is not built in");
         return -1;

@@ -37,6 +37,7 @@
 #include "engine/rungs/rung7.h"
 #include "engine/rungs/rung7_py.h"
 #include "engine/rungs/suite_py.h"
+#include "engine/plain_source.h"
 #include "casedb/results_query.h"
 #include "common/fileio.h"
 
@@ -772,7 +773,7 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
         goto done;
     }
     if (!(m = eng_manifest_load(s->suite, NULL, err, sizeof err)) ||
-        !(g.source = eng_manifest_source(m, err, sizeof err)) || !h) {
+        !(g.source = eng_suite_source(m, g.B->caps.emulated, err, sizeof err)) || !h) {
         snprintf(out->detail, sizeof out->detail, "setup: %s", h ? err : "kernels/kl.h is not built in");
         goto done;
     }

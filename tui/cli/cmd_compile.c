@@ -16,6 +16,10 @@
 #include "engine/codeobj/amdgpu_co.h"
 #include "engine/backend/backend.h"
 #include "engine/cache/cache.h"
+#include "engine/manifest.h"
+#include "engine/plain_entry.h"
+#include "engine/plain_name.h"
+#include "engine/plain_source.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
@@ -29,8 +33,11 @@ static void print_help(void)
            "clang|hiprtc forces one). Results are cached like a run's compiles. --flag\n"
            "passes one extra compiler option (repeatable); --out writes the code object of the\n"
            "last FILE. A FILE that does not exist on disk is looked up among the embedded\n"
-           "kernels (kernels/NAME.kl). Exit 0 when all compile, 1 when any fails, 2 on a setup\n"
-           "error.\n");
+           "kernels (kernels/NAME.kl). A FILE ending in .json is a suite manifest: its source is\n"
+           "compiled as a run compiles it (a plain .cu or .hip source prepared, its template\n"
+           "instances instantiated) and, on a GPU backend, each entry point is named with the\n"
+           "symbol it has in the code object. Exit 0 when all compile, 1 when any fails, 2 on a\n"
+           "setup error.\n");
 }
 
 static char *read_kernel(const char *path, char *err, size_t errlen)
@@ -46,6 +53,46 @@ static char *read_kernel(const char *path, char *err, size_t errlen)
         e = embed_find(name);
     }
     return e ? xstrdup((const char *)e->data) : NULL;
+}
+
+static bool is_manifest(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/* A suite's source as a run compiles it, with the flags that instantiate its entries (*names,
+ * NULL when none); NULL with the reason in err. */
+static char *suite_source(const struct eng_backend *b, const char *path, const char *const *flags,
+                          struct eng_manifest **m, char ***names, char *err, size_t errlen)
+{
+    *names = NULL;
+    if (!(*m = eng_manifest_load(path, NULL, err, errlen)))
+        return NULL;
+    char *src = eng_suite_source(*m, b->caps.emulated, err, errlen);
+    if (src)
+        *names = eng_plain_name_flags(*m, b->caps.emulated, flags);
+    return src;
+}
+
+/* Each entry point of a plain source and its symbol in a GPU code object. */
+static int print_entries(const struct eng_manifest *m, const void *code, size_t len)
+{
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    const char *roles[3] = {"fixed", "buggy", "reference"};
+    int status = 0;
+    for (int i = 0; i < 3; i++) {
+        char sym[512], why[512];
+        if (!entries[i])
+            continue;
+        if (eng_plain_mangled(code, len, entries[i], sym, sizeof sym, why, sizeof why) == 0) {
+            printf("  %s %s = %s\n", roles[i], entries[i], sym);
+        } else {
+            printf("  %s %s: %s\n", roles[i], entries[i], why);
+            status = 1;
+        }
+    }
+    return status;
 }
 
 /* KL_ASSUME_WAVE checked where the wave size is known at compile time: in an AMD code object.
@@ -93,20 +140,29 @@ static int compile_all(const struct eng_backend *b, const char *target, const ch
     size_t loglen = 1 << 16;
     char *log = malloc(loglen);
     for (size_t f = 0; f < nfiles && log; f++) {
-        char err[512];
-        char *body = read_kernel(files[f], err, sizeof err);
+        char err[512], **names = NULL;
+        struct eng_manifest *m = NULL;
+        char *body = is_manifest(files[f])
+                         ? suite_source(b, files[f], flags, &m, &names, err, sizeof err)
+                         : read_kernel(files[f], err, sizeof err);
         if (!body) {
             fprintf(stderr, "kladder compile: %s\n", err);
             status = status ? status : 2;
+            eng_manifest_free(m);
             continue;
         }
         /* Through the cache, joined exactly as a run joins it (the engine's own functions). */
         void *code = NULL;
         size_t len = 0;
         bool hit = false;
-        int rc = eng_compile_cached(b, target, files[f], (const char *)header->data, body,
-                                    flags, &code, &len, &hit, log, loglen);
+        int rc = eng_compile_cached(b, target, m ? m->source : files[f],
+                                    (const char *)header->data, body,
+                                    names ? (const char *const *)names : flags, &code, &len, &hit,
+                                    log, loglen);
         free(body);
+        for (size_t i = 0; names && names[i]; i++)
+            free(names[i]);
+        free(names);
         if (rc != 0) {
             printf("FAIL %s %s %s\n%s\n", b->name, target, files[f], log);
             status = 1;
@@ -115,12 +171,15 @@ static int compile_all(const struct eng_backend *b, const char *target, const ch
             printf("ok %s %s %s (%zu bytes, %s%s)\n", b->name, target, files[f], len,
                    id ? id : "?", hit ? ", cached" : "");
             note_wave_assumptions(code, len);
+            if (m && !b->caps.emulated && eng_plain_is(m->source) && print_entries(m, code, len))
+                status = 1;
             if (out && f + 1 == nfiles && file_write_atomic(out, code, len, err, sizeof err)) {
                 fprintf(stderr, "kladder compile: %s\n", err);
                 status = 2;
             }
         }
         free(code);
+        eng_manifest_free(m);
     }
     free(log);
     return status;

@@ -1,0 +1,375 @@
+/* Plain sources made ready for the compiler: local includes inlined, vendor includes removed
+ * where kladder's headers serve, extern shared arrays rewritten, entry points appended. */
+#include "engine/plain_source.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/embed.h"
+#include "common/fileio.h"
+#include "common/xalloc.h"
+#include "engine/backend/gpu_rtc.h"
+#include "engine/plain_name.h"
+
+/* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
+ * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and
+ * kl_vendor.h gives them what the library headers would); the others only where kladder's
+ * headers serve. */
+static const char *const runtime_headers[] = {
+    "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
+    "device_launch_parameters.h", "cstdint", "stdint.h", "cmath", "math.h", "cstdio", "stdio.h",
+    "cassert", "assert.h", "cfloat", "float.h", "climits", "limits.h", "cstddef", "stddef.h",
+    "cstdlib", "stdlib.h", "cstring", "string.h", "type_traits", NULL};
+static const char *const vendor_headers[] = {
+    "cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
+    "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_bfloat16.h", "hip/hip_cooperative_groups.h",
+    "hip/amd_detail/amd_warp_functions.h", "vector_types.h", NULL};
+
+static bool in_list(const char *const *list, const char *s, size_t n)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && strncmp(list[i], s, n) == 0)
+            return true;
+    return false;
+}
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* ---- a growing text --------------------------------------------------------------------- */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->s = xrealloc(t->s, t->cap);
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+#define putf(t, ...)                                                                           \
+    do {                                                                                       \
+        char *putf_s = xasprintf(__VA_ARGS__);                                                 \
+        put((t), putf_s, strlen(putf_s));                                                      \
+        free(putf_s);                                                                          \
+    } while (0)
+
+/* ---- the source walk -------------------------------------------------------------------- */
+struct walk {
+    const struct eng_manifest *m;
+    bool own_headers;
+    char **seen; /* local includes already inlined */
+    size_t nseen;
+    char *err;
+    size_t errlen;
+};
+
+static const char *skip_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* A bracketed attribute or alignment after __shared__: its length, or 0. */
+static size_t attr_len(const char *s)
+{
+    static const char *const words[] = {"__align__", "alignas", "__attribute__", NULL};
+    for (size_t i = 0; words[i]; i++) {
+        size_t w = strlen(words[i]);
+        if (strncmp(s, words[i], w) != 0 || ident_char(s[w]))
+            continue;
+        const char *p = skip_ws(s + w);
+        if (*p != '(')
+            return 0;
+        int depth = 0;
+        for (; *p; p++) {
+            if (*p == '(')
+                depth++;
+            else if (*p == ')' && --depth == 0)
+                return (size_t)(p + 1 - s);
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook and
+ * returns the length consumed, or 0 when the text is not of that form. */
+static size_t extern_shared(struct text *t, const char *s)
+{
+    if (strncmp(s, "extern", 6) != 0 || ident_char(s[6]))
+        return 0;
+    const char *p = skip_ws(s + 6);
+    if (strncmp(p, "__shared__", 10) != 0 || ident_char(p[10]))
+        return 0;
+    p = skip_ws(p + 10);
+    for (size_t a; (a = attr_len(p)) > 0;)
+        p = skip_ws(p + a);
+    const char *semi = strchr(p, ';'), *nl = strchr(p, '\n');
+    if (!semi || (nl && nl < semi))
+        return 0;
+    /* NAME [ ] ; backwards from the semicolon, attributes after the type skipped too */
+    const char *q = semi;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    if (q <= p || q[-1] != ']')
+        return 0;
+    q--;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    if (q <= p || q[-1] != '[')
+        return 0;
+    q--;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    const char *name_end = q;
+    while (q > p && ident_char(q[-1]))
+        q--;
+    const char *name = q;
+    if (name == name_end || name == p)
+        return 0;
+    struct text type = {0};
+    for (const char *r = p; r < name;) {
+        size_t a = attr_len(r);
+        if (a) {
+            r += a;
+            continue;
+        }
+        put(&type, r, 1);
+        r++;
+    }
+    while (type.len && (type.s[type.len - 1] == ' ' || type.s[type.len - 1] == '\t'))
+        type.s[--type.len] = '\0';
+    if (!type.len) {
+        free(type.s);
+        return 0;
+    }
+    putf(t, "KL_EXTERN_SHARED(%.*s, %s);", (int)(name_end - name), name, type.s);
+    free(type.s);
+    return (size_t)(semi + 1 - s);
+}
+
+/* One line without its include handling: extern shared arrays rewritten. */
+static void put_code_line(struct text *t, const char *line, size_t n)
+{
+    const char *end = line + n;
+    for (const char *s = line; s < end;) {
+        if ((s == line || !ident_char(s[-1])) && end - s > 6 && !strncmp(s, "extern", 6)) {
+            char *one = xasprintf("%.*s", (int)(end - s), s);
+            size_t used = extern_shared(t, one);
+            free(one);
+            if (used) {
+                s += used;
+                continue;
+            }
+        }
+        put(t, s, 1);
+        s++;
+    }
+}
+
+static int walk_file(struct walk *w, struct text *t, const char *file, const char *text, int depth);
+
+static char *read_local(struct walk *w, const char *path)
+{
+    char e[256];
+    if (w->m->dir) {
+        char *full = xasprintf("%s/%s", w->m->dir, path);
+        char *s = file_read_all(full, NULL, e, sizeof e);
+        free(full);
+        return s;
+    }
+    char *rel = xasprintf("kernels/%s", path);
+    size_t len;
+    char *s = embed_load(NULL, rel, &len, e, sizeof e);
+    free(rel);
+    return s;
+}
+
+/* #include "name" in file: the included file's path relative to the source's folder. */
+static char *beside(const char *file, const char *name, size_t n)
+{
+    const char *slash = strrchr(file, '/');
+    return slash ? xasprintf("%.*s/%.*s", (int)(slash - file), file, (int)n, name)
+                 : xasprintf("%.*s", (int)n, name);
+}
+
+static int include_line(struct walk *w, struct text *t, const char *file, int lineno,
+                        const char *p, int depth)
+{
+    char close = *p == '<' ? '>' : '"';
+    const char *name = p + 1, *end = strchr(name, close);
+    if (!end || end == name || memchr(name, '\n', (size_t)(end - name))) {
+        snprintf(w->err, w->errlen, "%s:%d: #include: expected <name> or \"name\"", file, lineno);
+        return -1;
+    }
+    size_t n = (size_t)(end - name);
+    if (close == '>') {
+        if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
+            return 0;
+        if (!w->own_headers) { /* the vendor's compiler finds its own */
+            putf(t, "#include <%.*s>", (int)n, name);
+            return 0;
+        }
+        snprintf(w->err, w->errlen, "%s:%d: #include <%.*s>: kladder supplies no such header on "
+                 "this backend (docs/kernels.md lists those it does)", file, lineno, (int)n, name);
+        return -1;
+    }
+    char *path = beside(file, name, n);
+    for (size_t i = 0; i < w->nseen; i++)
+        if (!strcmp(w->seen[i], path)) {
+            free(path);
+            return 0;
+        }
+    char *body = read_local(w, path);
+    if (!body) {
+        snprintf(w->err, w->errlen, "%s:%d: #include \"%.*s\": no such file beside %s", file,
+                 lineno, (int)n, name, file);
+        free(path);
+        return -1;
+    }
+    w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof *w->seen);
+    w->seen[w->nseen++] = path;
+    putf(t, "#line 1 \"%s\"\n", path);
+    int rc = walk_file(w, t, path, body, depth + 1);
+    free(body);
+    putf(t, "\n#line %d \"%s\"", lineno + 1, file);
+    return rc;
+}
+
+static int walk_file(struct walk *w, struct text *t, const char *file, const char *text, int depth)
+{
+    if (depth > 16) {
+        snprintf(w->err, w->errlen, "%s: local includes nested more than 16 deep", file);
+        return -1;
+    }
+    int lineno = 0;
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        lineno++;
+        const char *p = skip_ws(line);
+        if (*p == '#') {
+            const char *d = skip_ws(p + 1);
+            if (!strncmp(d, "include", 7) && !ident_char(d[7])) {
+                if (include_line(w, t, file, lineno, skip_ws(d + 7), depth) != 0)
+                    return -1;
+            } else if (!strncmp(d, "pragma", 6) && !strncmp(skip_ws(d + 6), "once", 4)) {
+                /* each local include is inlined once already */
+            } else {
+                put(t, line, n);
+            }
+        } else {
+            put_code_line(t, line, n);
+        }
+        put(t, "\n", 1);
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    return 0;
+}
+
+/* The name an entry point's definition spells: the part before any '<', after the last "::". */
+static bool defines(const char *text, const char *entry)
+{
+    size_t n = strcspn(entry, "<");
+    const char *base = entry;
+    for (const char *c; (c = strstr(base, "::")) && (size_t)(c - entry) < n;)
+        base = c + 2;
+    n -= (size_t)(base - entry);
+    while (n && entry[base - entry + n - 1] == ' ')
+        n--;
+    for (const char *s = text; (s = strchr(s, base[0])) != NULL; s++)
+        if (!strncmp(s, base, n) && (s == text || !ident_char(s[-1])) && !ident_char(s[n]))
+            return true;
+    return false;
+}
+
+static char *plain_prepare(const struct eng_manifest *m, const char *text, bool own_headers,
+                           char *err, size_t errlen)
+{
+    const struct embed_file *vh = embed_find("kernels/kl_vendor.h");
+    if (!vh) {
+        snprintf(err, errlen, "kernels/kl_vendor.h is not built in");
+        return NULL;
+    }
+    struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen};
+    struct text t = {0};
+    put(&t, "#line 1 \"kl_vendor.h\"\n", strlen("#line 1 \"kl_vendor.h\"\n"));
+    put(&t, (const char *)vh->data, vh->size);
+    putf(&t, "\n#line 1 \"%s\"\n", m->source);
+    const size_t body = t.len; /* where the source itself begins */
+    int rc = walk_file(&w, &t, m->source, text, 0);
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    const char *fields[3] = {"variants.fixed", "variants.buggy", "reference"};
+    for (int i = 0; rc == 0 && i < 3; i++) {
+        if (!entries[i] || (i == 2 && m->entry_buggy && !strcmp(entries[i], m->entry_buggy)) ||
+            (i > 0 && !strcmp(entries[i], m->entry_fixed)))
+            continue;
+        if (!defines(t.s + body, entries[i])) {
+            snprintf(err, errlen, "%s: %s: no kernel named \"%s\" in %s", m->path, fields[i],
+                     entries[i], m->source);
+            rc = -1;
+            break;
+        }
+        char sym[160];
+        eng_plain_symbol(entries[i], sym, sizeof sym);
+        putf(&t, "KL_ENTRY(%s, %s)\n", sym, entries[i]);
+    }
+    for (size_t i = 0; i < w.nseen; i++)
+        free(w.seen[i]);
+    free(w.seen);
+    if (rc != 0) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+char **eng_plain_name_flags(const struct eng_manifest *m, bool emulated, const char *const *flags)
+{
+    if (emulated || !eng_plain_is(m->source))
+        return NULL;
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    size_t nf = 0, k = 0;
+    while (flags && flags[nf])
+        nf++;
+    char **out = xcalloc(nf + 4, sizeof *out);
+    for (size_t i = 0; i < nf; i++)
+        out[k++] = xstrdup(flags[i]);
+    size_t before = k;
+    for (int i = 0; i < 3; i++) {
+        char sym[160];
+        if (!entries[i])
+            continue;
+        eng_plain_symbol(entries[i], sym, sizeof sym);
+        if (strcmp(sym, entries[i]) != 0)
+            out[k++] = xasprintf(GPU_RTC_NAME_FLAG "%s", entries[i]);
+    }
+    if (k == before) {
+        for (size_t i = 0; i < k; i++)
+            free(out[i]);
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen)
+{
+    char *text = eng_manifest_source(m, err, errlen);
+    if (!text || !eng_plain_is(m->source))
+        return text;
+    char *ready = plain_prepare(m, text, own_headers, err, errlen);
+    free(text);
+    return ready;
+}

@@ -1,0 +1,549 @@
+/* kl_vendor.h — the CUDA and HIP device API as kernels ship it, over the dialect (kernels/kl.h).
+ *
+ * A plain source (a manifest's "source" ending in .cu, .hip, .cuh or .cpp, engine/plain_source.h)
+ * gets this file in front of it instead of its vendor includes (cuda_runtime.h, cuda_fp16.h,
+ * cooperative_groups.h, hip/hip_runtime.h, ... and the <cstdint>-style headers): the engine
+ * removes those include lines and this file supplies what they declare. On the cpu backend it
+ * is the whole device API a kernel sees; on a GPU backend whose compiler has the vendor's own
+ * headers they stay in place and this file only adds the two hooks the engine writes
+ * (KL_ENTRY and KL_EXTERN_SHARED).
+ *
+ * What the engine writes into a plain source, and nothing else uses:
+ *   KL_EXTERN_SHARED(name, type)  stands for `extern __shared__ type name[];` (the cpu backend
+ *                                 has no extern thread-local arrays: name becomes an object
+ *                                 that converts to the block's dynamic shared memory)
+ *   KL_ENTRY(symbol, entry)       after the source, once per entry point named in the manifest:
+ *                                 entry as written there (`moving_average<256, 97>`, a C++ or an
+ *                                 extern "C" name), exported under symbol (cpu: the trampoline
+ *                                 KL_EXPORT writes; GPU: nothing, the name is the kernel's)
+ *
+ * What the cpu part supports is the table in docs/kernels.md; a name it does not declare is
+ * the host compiler's error at the kernel's line. Semantics follow the vendors' documentation:
+ * shuffles with a width work within segments of that width, out-of-segment sources return the
+ * caller's own value; masks are accepted and every live lane of the wave must call (the
+ * dialect's rule); __half and __nv_bfloat16 round to nearest even. */
+#ifndef KL_VENDOR_H
+#define KL_VENDOR_H
+
+#if defined(KL_CPU)
+#include <cassert>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+/* ---- qualifiers ------------------------------------------------------------------------- */
+#define __launch_bounds__(...)
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) alignas(n)
+#define __constant__ static
+#define __CUDA_ALIGN__(n) alignas(n)
+#define HIP_DYNAMIC_SHARED(type, name) KL_DYNAMIC_SHARED(type, name)
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+
+/* `extern __shared__ T name[]`: an empty object whose every use is the block's dynamic shared
+ * memory as T (indexing, pointer arithmetic, conversion to any pointer type). */
+template <typename T>
+struct kl_cpu_dyn_shared {
+    T *ptr() const { return (T *)kl_cpu_cur->dyn_shared; }
+    operator T *() const { return ptr(); }
+    template <typename U>
+    explicit operator U *() const { return (U *)kl_cpu_cur->dyn_shared; }
+    T &operator[](long long i) const { return ptr()[i]; }
+    T *operator+(long long i) const { return ptr() + i; }
+    T &operator*() const { return *ptr(); }
+};
+#define KL_EXTERN_SHARED(name, ...) static kl_cpu_dyn_shared<__VA_ARGS__> name
+#define KL_ENTRY(symbol, ...)                                                                  \
+    extern "C" __attribute__((visibility("default"))) void kl_cpu_run_##symbol(                \
+        struct kl_cpu_thread *self, void **args)                                               \
+    {                                                                                          \
+        kl_cpu_invoke(&__VA_ARGS__, self, args);                                               \
+    }                                                                                          \
+    extern "C" __attribute__((visibility("default")))                                          \
+    const struct kl_cpu_sig kl_cpu_sig_##symbol = kl_cpu_make_sig(&__VA_ARGS__);
+
+/* warpSize: an object, not a macro, so a template parameter of that name still works. */
+struct kl_cpu_warp_size {
+    constexpr kl_cpu_warp_size() {}
+    operator int() const { return (int)kl_cpu_cur->wave; }
+};
+static const kl_cpu_warp_size warpSize;
+
+/* ---- integer intrinsics ----------------------------------------------------------------- */
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static inline unsigned __brev(unsigned x)
+{
+    unsigned r = 0;
+    for (int i = 0; i < 32; i++)
+        r |= ((x >> i) & 1u) << (31 - i);
+    return r;
+}
+static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+/* min and max over any two arithmetic types, in their common type (CUDA's overload set) */
+template <typename A, typename B>
+static inline typename std::common_type<A, B>::type min(A a, B b) { return b < a ? b : a; }
+template <typename A, typename B>
+static inline typename std::common_type<A, B>::type max(A a, B b) { return a < b ? b : a; }
+
+/* ---- float intrinsics (macros where glibc declares the name itself) ---------------------- */
+#define __expf(x) expf(x)
+#define __logf(x) logf(x)
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanhf(x) tanhf(x)
+#define __powf(a, b) powf(a, b)
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __frcp_rn(float x) { return 1.0f / x; }
+static inline float __fsqrt_rn(float x) { return sqrtf(x); }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline unsigned __float_as_uint(float f) { return kl_f32_bits(f); }
+static inline int __float_as_int(float f) { return (int)kl_f32_bits(f); }
+static inline float __uint_as_float(unsigned u) { return kl_bits_f32(u); }
+static inline float __int_as_float(int i) { return kl_bits_f32((unsigned)i); }
+static inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
+static inline int __float2int_rz(float x) { return (int)x; }
+static inline float __int2float_rn(int x) { return (float)x; }
+
+/* ---- fences, clocks, traps -------------------------------------------------------------- */
+static inline void __threadfence_block(void) { kl_fence_block(); }
+static inline void __threadfence(void) { kl_fence_device(); }
+static inline void __threadfence_system(void) { kl_fence_system(); }
+static inline long long clock64(void) { return kl_clock64(); }
+static inline long long wall_clock64(void) { return kl_clock64(); }
+static inline void __nanosleep(unsigned ns) { kl_sleep_ns(ns); }
+static inline void __trap(void) { std::abort(); }
+
+/* ---- cache-hint loads and stores (plain accesses here: the hint changes no value) ------- */
+#define KL_CPU_LOAD_HINT(name)                                                                  \
+    template <typename T>                                                                       \
+    static inline T name(const T *p) { return *p; }
+#define KL_CPU_STORE_HINT(name)                                                                 \
+    template <typename T>                                                                       \
+    static inline void name(T *p, T v) { *p = v; }
+KL_CPU_LOAD_HINT(__ldg)
+KL_CPU_LOAD_HINT(__ldca)
+KL_CPU_LOAD_HINT(__ldcg)
+KL_CPU_LOAD_HINT(__ldcs)
+KL_CPU_LOAD_HINT(__ldlu)
+KL_CPU_LOAD_HINT(__ldcv)
+KL_CPU_STORE_HINT(__stwb)
+KL_CPU_STORE_HINT(__stcg)
+KL_CPU_STORE_HINT(__stcs)
+KL_CPU_STORE_HINT(__stwt)
+#undef KL_CPU_LOAD_HINT
+#undef KL_CPU_STORE_HINT
+template <typename T>
+static inline T __builtin_nontemporal_load_kl(const T *p) { return *p; }
+
+/* ---- wave operations -------------------------------------------------------------------- */
+/* One value of any trivially copyable type, moved 8 bytes per wave operation: every lane makes
+ * the same number of rendezvous, as the emulator requires. src is the lane to read. */
+template <typename T>
+static inline T kl_cpu_shfl_any(T v, int src)
+{
+    static_assert(std::is_trivially_copyable<T>::value, "a shuffled value must be trivially copyable");
+    unsigned char in[(sizeof(T) + 7) / 8 * 8] = {}, out[sizeof in];
+    std::memcpy(in, &v, sizeof(T));
+    for (size_t off = 0; off < sizeof in; off += 8) {
+        unsigned long long w;
+        std::memcpy(&w, in + off, 8);
+        w = kl_cpu_wave_op(KL_CPU_WAVE_SHFL, w, src);
+        std::memcpy(out + off, &w, 8);
+    }
+    T r;
+    std::memcpy(&r, out, sizeof(T));
+    return r;
+}
+/* The lane a shuffle reads within segments of `width` lanes; the caller's own lane when the
+ * source leaves its segment (what CUDA and HIP return then). */
+static inline int kl_cpu_seg(int width) { return width > 0 && width < KL_WAVE ? width : KL_WAVE; }
+static inline int kl_cpu_src_at(int src, int width)
+{
+    int w = kl_cpu_seg(width), l = kl_lane();
+    return (l & ~(w - 1)) + (src & (w - 1));
+}
+static inline int kl_cpu_src_down_w(unsigned d, int width)
+{
+    int w = kl_cpu_seg(width), l = kl_lane();
+    return (l & (w - 1)) + (int)d < w ? l + (int)d : l;
+}
+static inline int kl_cpu_src_up_w(unsigned d, int width)
+{
+    int w = kl_cpu_seg(width), l = kl_lane();
+    return (l & (w - 1)) >= (int)d ? l - (int)d : l;
+}
+static inline int kl_cpu_src_xor_w(int m, int width)
+{
+    int w = kl_cpu_seg(width), l = kl_lane(), s = l ^ m;
+    return (s & ~(w - 1)) == (l & ~(w - 1)) ? s : l;
+}
+template <typename T>
+static inline T __shfl_sync(unsigned long long, T v, int src, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_at(src, width)); }
+template <typename T>
+static inline T __shfl_xor_sync(unsigned long long, T v, int m, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_xor_w(m, width)); }
+template <typename T>
+static inline T __shfl_down_sync(unsigned long long, T v, unsigned d, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_down_w(d, width)); }
+template <typename T>
+static inline T __shfl_up_sync(unsigned long long, T v, unsigned d, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_up_w(d, width)); }
+/* HIP's unmasked forms (any trivially copyable T: 64-bit values and structs too) */
+template <typename T>
+static inline T __shfl(T v, int src, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_at(src, width)); }
+template <typename T>
+static inline T __shfl_xor(T v, int m, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_xor_w(m, width)); }
+template <typename T>
+static inline T __shfl_down(T v, unsigned d, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_down_w(d, width)); }
+template <typename T>
+static inline T __shfl_up(T v, unsigned d, int width = 0) { return kl_cpu_shfl_any(v, kl_cpu_src_up_w(d, width)); }
+
+static inline unsigned long long __ballot(int pred) { return kl_ballot(pred); }
+static inline unsigned long long __ballot_sync(unsigned long long, int pred) { return kl_ballot(pred); }
+static inline int __any(int pred) { return kl_ballot(pred) != 0; }
+static inline int __all(int pred) { return kl_ballot(!pred) == 0; }
+static inline int __any_sync(unsigned long long, int pred) { return __any(pred); }
+static inline int __all_sync(unsigned long long, int pred) { return __all(pred); }
+static inline unsigned long long __activemask(void) { return kl_ballot(1); }
+static inline void __syncwarp(unsigned long long = ~0ull) { (void)kl_ballot(1); }
+static inline unsigned __lane_id(void) { return (unsigned)kl_lane(); }
+
+/* ---- atomics beyond the dialect's ------------------------------------------------------- */
+/* One relaxed device-scope read-modify-write through a host atomic builtin. */
+#define KL_CPU_FETCH_OP(name, T, builtin)                                                        \
+    static inline KL_CPU_NOSAN T name(T *p, T v)                                                 \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
+        return builtin(p, v, __ATOMIC_SEQ_CST);                                                  \
+    }
+#define KL_CPU_ATOMIC_BITS(T)                                                                    \
+    KL_CPU_FETCH_OP(atomicSub, T, __atomic_fetch_sub)                                            \
+    KL_CPU_FETCH_OP(atomicAnd, T, __atomic_fetch_and)                                            \
+    KL_CPU_FETCH_OP(atomicOr, T, __atomic_fetch_or)                                              \
+    KL_CPU_FETCH_OP(atomicXor, T, __atomic_fetch_xor)                                            \
+    static inline KL_CPU_NOSAN T atomicMin(T *p, T v)                                            \
+    {                                                                                            \
+        kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, KL_CPU_PC);                                    \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                            \
+        while (v < old &&                                                                        \
+               !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
+            ;                                                                                    \
+        return old;                                                                              \
+    }
+KL_CPU_ATOMIC_BITS(int)
+KL_CPU_ATOMIC_BITS(unsigned)
+KL_CPU_ATOMIC_BITS(unsigned long long)
+#undef KL_CPU_ATOMIC_BITS
+#undef KL_CPU_FETCH_OP
+/* A read-modify-write of any 2-, 4- or 8-byte value through a compare-and-swap loop: the float
+ * kinds CUDA and HIP add atomically (double, half, bf16). */
+template <typename T, typename F>
+static inline KL_CPU_NOSAN T kl_cpu_atomic_rmw(T *p, F op, const void *pc)
+{
+    kl_cpu_note(p, sizeof(T), KL_CPU_RMW_DEV, pc);
+    typedef typename std::conditional<sizeof(T) == 2, unsigned short,
+            typename std::conditional<sizeof(T) == 4, unsigned, unsigned long long>::type>::type U;
+    static_assert(sizeof(T) == sizeof(U), "an atomic of 2, 4 or 8 bytes");
+    U *u = (U *)p, old = __atomic_load_n(u, __ATOMIC_RELAXED);
+    for (;;) {
+        T o, n;
+        std::memcpy(&o, &old, sizeof o);
+        n = op(o);
+        U nu;
+        std::memcpy(&nu, &n, sizeof nu);
+        if (__atomic_compare_exchange_n(u, &old, nu, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+            return o;
+    }
+}
+static inline double atomicAdd(double *p, double v)
+{
+    return kl_cpu_atomic_rmw(p, [v](double o) { return o + v; }, KL_CPU_PC);
+}
+
+/* Kernels reinterpret freely (eight bf16 in a uint4, a float4 over a float array), which the
+ * GPU compilers allow; the host compiler's type-based alias analysis would drop such stores,
+ * so every vendor type may alias. */
+#define KL_CPU_ALIAS __attribute__((may_alias))
+
+/* ---- half and bfloat16 ------------------------------------------------------------------ */
+static inline unsigned short kl_cpu_f32_to_f16(float f)
+{
+    unsigned x = kl_f32_bits(f), sign = (x >> 16) & 0x8000u;
+    unsigned e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
+    if (e == 0xffu)
+        return (unsigned short)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0u));
+    int ee = (int)e - 127 + 15;
+    if (ee >= 31)
+        return (unsigned short)(sign | 0x7c00u);
+    if (ee <= 0) {
+        if (ee < -10)
+            return (unsigned short)sign;
+        m |= 0x800000u;
+        unsigned shift = (unsigned)(14 - ee), half = m >> shift, rest = m & ((1u << shift) - 1u),
+                 mid = 1u << (shift - 1);
+        if (rest > mid || (rest == mid && (half & 1u)))
+            half++;
+        return (unsigned short)(sign | half);
+    }
+    unsigned h = ((unsigned)ee << 10) | (m >> 13), rest = m & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+        h++; /* a carry into the exponent is the right rounding, up to infinity */
+    return (unsigned short)(sign | h);
+}
+static inline float kl_cpu_f16_to_f32(unsigned short h)
+{
+    unsigned sign = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1fu)
+        return kl_bits_f32(sign | 0x7f800000u | (m << 13));
+    if (e == 0) {
+        float v = (float)m * 5.9604644775390625e-8f; /* 2^-24 */
+        return sign ? -v : v;
+    }
+    return kl_bits_f32(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+/* One arithmetic class per 16-bit float: conversions from and to float, the operators a
+ * kernel writes, all computed in float and rounded once. */
+#define KL_CPU_F16_CLASS(NAME, TO16, TO32)                                                      \
+    struct KL_CPU_ALIAS NAME {                                                                  \
+        unsigned short __x;                                                                     \
+        NAME() = default;                                                                       \
+        NAME(float f) : __x(TO16(f)) {}                                                         \
+        NAME(double f) : __x(TO16((float)f)) {}                                                 \
+        NAME(int i) : __x(TO16((float)i)) {}                                                    \
+        NAME(unsigned i) : __x(TO16((float)i)) {}                                               \
+        NAME(long long i) : __x(TO16((float)i)) {}                                              \
+        operator float() const { return TO32(__x); }                                            \
+        NAME &operator+=(NAME o) { return *this = NAME((float)*this + (float)o); }              \
+        NAME &operator-=(NAME o) { return *this = NAME((float)*this - (float)o); }              \
+        NAME &operator*=(NAME o) { return *this = NAME((float)*this * (float)o); }              \
+        NAME &operator/=(NAME o) { return *this = NAME((float)*this / (float)o); }              \
+    };                                                                                          \
+    static inline NAME operator+(NAME a, NAME b) { return NAME((float)a + (float)b); }          \
+    static inline NAME operator-(NAME a, NAME b) { return NAME((float)a - (float)b); }          \
+    static inline NAME operator*(NAME a, NAME b) { return NAME((float)a * (float)b); }          \
+    static inline NAME operator/(NAME a, NAME b) { return NAME((float)a / (float)b); }          \
+    static inline NAME operator-(NAME a) { NAME r = a; r.__x ^= 0x8000u; return r; }            \
+    static inline bool operator<(NAME a, NAME b) { return (float)a < (float)b; }                \
+    static inline bool operator>(NAME a, NAME b) { return (float)a > (float)b; }                \
+    static inline bool operator<=(NAME a, NAME b) { return (float)a <= (float)b; }              \
+    static inline bool operator>=(NAME a, NAME b) { return (float)a >= (float)b; }              \
+    static inline bool operator==(NAME a, NAME b) { return (float)a == (float)b; }              \
+    static inline bool operator!=(NAME a, NAME b) { return (float)a != (float)b; }              \
+    static inline float atomicAdd(NAME *p, NAME v) /* returns the old value, as float */        \
+    {                                                                                           \
+        return kl_cpu_atomic_rmw(p, [v](NAME o) { return NAME((float)o + (float)v); },          \
+                                 KL_CPU_PC);                                                    \
+    }                                                                                           \
+    struct KL_CPU_ALIAS NAME##2 {                                                               \
+        NAME x, y;                                                                              \
+    };                                                                                          \
+    static inline NAME##2 operator+(NAME##2 a, NAME##2 b) { return {a.x + b.x, a.y + b.y}; }    \
+    static inline NAME##2 operator*(NAME##2 a, NAME##2 b) { return {a.x * b.x, a.y * b.y}; }    \
+    static inline NAME##2 operator-(NAME##2 a, NAME##2 b) { return {a.x - b.x, a.y - b.y}; }
+
+static inline unsigned short kl_cpu_f32_to_bf16(float f) { return kl_f32_to_bf16(f).bits; }
+static inline float kl_cpu_bf16_to_f32(unsigned short b)
+{
+    kl_bf16 v;
+    v.bits = b;
+    return kl_bf16_to_f32(v);
+}
+KL_CPU_F16_CLASS(__half, kl_cpu_f32_to_f16, kl_cpu_f16_to_f32)
+KL_CPU_F16_CLASS(__nv_bfloat16, kl_cpu_f32_to_bf16, kl_cpu_bf16_to_f32)
+#undef KL_CPU_F16_CLASS
+typedef __nv_bfloat16 __hip_bfloat16;
+typedef __nv_bfloat162 __hip_bfloat162;
+typedef __nv_bfloat16 hip_bfloat16;
+typedef __half half;
+typedef __half2 half2;
+typedef __nv_bfloat16 nv_bfloat16;
+typedef __nv_bfloat162 nv_bfloat162;
+
+/* The arithmetic both 16-bit types share, under CUDA's names (one overload set per type). */
+#define KL_CPU_F16_FUNCS(T)                                                                     \
+    static inline float __low2float(T##2 v) { return (float)v.x; }                             \
+    static inline float __high2float(T##2 v) { return (float)v.y; }                            \
+    static inline T __hadd(T a, T b) { return a + b; }                                          \
+    static inline T __hsub(T a, T b) { return a - b; }                                          \
+    static inline T __hmul(T a, T b) { return a * b; }                                          \
+    static inline T __hdiv(T a, T b) { return a / b; }                                          \
+    static inline T __hfma(T a, T b, T c) { return T(fmaf((float)a, (float)b, (float)c)); }     \
+    static inline T __hmax(T a, T b) { return (float)a < (float)b ? b : a; }                    \
+    static inline T __hmin(T a, T b) { return (float)b < (float)a ? b : a; }                    \
+    static inline T __habs(T a) { T r = a; r.__x &= 0x7fffu; return r; }                        \
+    static inline T __hneg(T a) { return -a; }                                                  \
+    static inline bool __hlt(T a, T b) { return a < b; }                                        \
+    static inline bool __hgt(T a, T b) { return a > b; }                                        \
+    static inline bool __hisnan(T a) { return kl_isnan((float)a); }                             \
+    static inline T##2 __hadd2(T##2 a, T##2 b) { return a + b; }                                \
+    static inline T##2 __hsub2(T##2 a, T##2 b) { return a - b; }                                \
+    static inline T##2 __hmul2(T##2 a, T##2 b) { return a * b; }                                \
+    static inline T##2 __hfma2(T##2 a, T##2 b, T##2 c)                                          \
+    {                                                                                           \
+        return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};                                  \
+    }
+KL_CPU_F16_FUNCS(__half)
+KL_CPU_F16_FUNCS(__nv_bfloat16)
+#undef KL_CPU_F16_FUNCS
+
+static inline __half __float2half(float f) { return __half(f); }
+static inline __half __float2half_rn(float f) { return __half(f); }
+static inline float __half2float(__half h) { return (float)h; }
+static inline __half2 __float2half2_rn(float f) { return {__half(f), __half(f)}; }
+static inline __half2 __floats2half2_rn(float a, float b) { return {__half(a), __half(b)}; }
+static inline __half2 __halves2half2(__half a, __half b) { return {a, b}; }
+static inline __half2 __half2half2(__half a) { return {a, a}; }
+static inline __half __low2half(__half2 v) { return v.x; }
+static inline __half __high2half(__half2 v) { return v.y; }
+static inline unsigned short __half_as_ushort(__half h) { return h.__x; }
+static inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
+
+static inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
+static inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+static inline float __bfloat162float(__nv_bfloat16 b) { return (float)b; }
+static inline __nv_bfloat162 __float2bfloat162_rn(float f) { return {__nv_bfloat16(f), __nv_bfloat16(f)}; }
+static inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return {__nv_bfloat16(a), __nv_bfloat16(b)}; }
+static inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
+static inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 v) { return v.x; }
+static inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 v) { return v.y; }
+static inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
+static inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) { __nv_bfloat16 h; h.__x = u; return h; }
+
+/* ---- vector types ----------------------------------------------------------------------- */
+#define KL_CPU_VEC(T, NAME, A2, A4)                                                             \
+    struct __attribute__((may_alias, aligned(A2))) NAME##2 { T x, y; };                             \
+    struct KL_CPU_ALIAS NAME##3 { T x, y, z; };                                                 \
+    struct __attribute__((may_alias, aligned(A4))) NAME##4 { T x, y, z, w; };                       \
+    static inline NAME##2 make_##NAME##2(T x, T y) { return {x, y}; }                           \
+    static inline NAME##3 make_##NAME##3(T x, T y, T z) { return {x, y, z}; }                   \
+    static inline NAME##4 make_##NAME##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+KL_CPU_VEC(float, float, 8, 16)
+KL_CPU_VEC(int, int, 8, 16)
+KL_CPU_VEC(unsigned, uint, 8, 16)
+KL_CPU_VEC(short, short, 4, 8)
+KL_CPU_VEC(unsigned short, ushort, 4, 8)
+KL_CPU_VEC(signed char, char, 2, 4)
+KL_CPU_VEC(unsigned char, uchar, 2, 4)
+KL_CPU_VEC(double, double, 16, 16)
+KL_CPU_VEC(long long, longlong, 16, 16)
+KL_CPU_VEC(unsigned long long, ulonglong, 16, 16)
+#undef KL_CPU_VEC
+
+/* ---- cooperative groups ----------------------------------------------------------------- */
+namespace cooperative_groups {
+struct thread_block {
+    void sync() const { __syncthreads(); }
+    unsigned thread_rank() const
+    {
+        return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    }
+    unsigned size() const { return blockDim.x * blockDim.y * blockDim.z; }
+    unsigned num_threads() const { return size(); }
+    kl_cpu_dim3 group_index() const { return blockIdx; }
+    kl_cpu_dim3 thread_index() const { return threadIdx; }
+    kl_cpu_dim3 group_dim() const { return blockDim; }
+    kl_cpu_dim3 dim_threads() const { return blockDim; }
+};
+static inline thread_block this_thread_block() { return thread_block(); }
+static inline void sync(const thread_block &g) { g.sync(); }
+
+/* A tile of N consecutive threads of the block; N divides the wave (a tile within one wave,
+ * as CUDA and HIP require of a thread_block_tile). */
+template <unsigned N>
+struct thread_block_tile {
+    static_assert(N && (N & (N - 1)) == 0 && N <= 64, "tiled_partition<N>: N a power of two up to 64");
+    unsigned thread_rank() const { return this_thread_block().thread_rank() % N; }
+    static constexpr unsigned size() { return N; }
+    static constexpr unsigned num_threads() { return N; }
+    unsigned meta_group_rank() const { return this_thread_block().thread_rank() / N; }
+    unsigned meta_group_size() const { return (this_thread_block().size() + N - 1) / N; }
+    void sync() const { __syncwarp(); }
+    template <typename T> T shfl(T v, int src) const { return __shfl_sync(~0ull, v, src, (int)N); }
+    template <typename T> T shfl_xor(T v, int m) const { return __shfl_xor_sync(~0ull, v, m, (int)N); }
+    template <typename T> T shfl_down(T v, unsigned d) const { return __shfl_down_sync(~0ull, v, d, (int)N); }
+    template <typename T> T shfl_up(T v, unsigned d) const { return __shfl_up_sync(~0ull, v, d, (int)N); }
+    /* the lanes of this tile within the wave's ballot */
+    unsigned long long ballot(int pred) const
+    {
+        unsigned first = (unsigned)kl_lane() & ~(N - 1);
+        unsigned long long all = kl_ballot(pred) >> first;
+        return N == 64 ? all : all & ((1ull << N) - 1);
+    }
+    int any(int pred) const { return ballot(pred) != 0; }
+    int all(int pred) const { return ballot(!pred) == 0; }
+};
+template <unsigned N>
+static inline thread_block_tile<N> tiled_partition(const thread_block &) { return thread_block_tile<N>(); }
+template <unsigned N>
+static inline void sync(const thread_block_tile<N> &g) { g.sync(); }
+
+template <typename T> struct plus { T operator()(T a, T b) const { return a + b; } };
+template <typename T> struct less { T operator()(T a, T b) const { return b < a ? b : a; } };
+template <typename T> struct greater { T operator()(T a, T b) const { return a < b ? b : a; } };
+template <typename T> struct bit_and { T operator()(T a, T b) const { return a & b; } };
+template <typename T> struct bit_or { T operator()(T a, T b) const { return a | b; } };
+template <typename T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
+/* Every thread of the tile gets op over the tile's values (a butterfly). */
+template <unsigned N, typename T, typename Op>
+static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
+{
+    for (unsigned m = N / 2; m > 0; m /= 2)
+        v = op(v, g.shfl_xor(v, (int)m));
+    return v;
+}
+} // namespace cooperative_groups
+
+#else /* a GPU backend: the vendor's headers declare the API; the engine's two hooks */
+#define KL_EXTERN_SHARED(name, ...) extern __shared__ __VA_ARGS__ name[]
+#define KL_ENTRY(symbol, ...)
+/* What the C/C++ library headers (removed from the source) would give a kernel, where the
+ * run-time compiler has no library headers of its own: NVRTC. The toolkit's libcu++ (CCCL)
+ * when it is on the include path, else the same definitions it makes. */
+#if defined(__CUDACC_RTC__)
+#if defined(__has_include) && __has_include(<cuda/std/cstdint>)
+#include <cuda/std/cassert>
+#include <cuda/std/cfloat>
+#include <cuda/std/climits>
+#include <cuda/std/cstdint>
+#else
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef long long intptr_t;
+typedef unsigned long long uintptr_t;
+#endif
+#ifndef assert
+#define assert(e) ((e) ? (void)0 : (printf("%s:%d: assertion %s failed\n", __FILE__, __LINE__, #e), __trap()))
+#endif
+#ifndef FLT_MAX
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define FLT_EPSILON 1.192092896e-07F
+#endif
+#ifndef INT_MAX
+#define INT_MAX 0x7fffffff
+#define INT_MIN (-INT_MAX - 1)
+#define UINT_MAX 0xffffffff
+#endif
+#endif
+#endif
+
+#endif /* KL_VENDOR_H */
