@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/xalloc.h"
+#include "engine/fair_clock.h"
 
 extern char **environ;
 
@@ -242,7 +243,7 @@ static void reap(struct eng_worker *w, double grace_s, bool kill_first)
 /* One line of the worker's stdout: {"ready": true}, or the job's answer. Returns true for the
  * answer. */
 static bool take_line(struct eng_worker *w, struct eng_worker_result *r, const char *line,
-                      double *deadline, double limit_s, double *ready_at)
+                      double *deadline, double limit_s, double *ready_at, double fair)
 {
     /* a line of a sanitizer the worker runs under (its banner, when it writes to stdout
      * despite --log-file) is never the answer */
@@ -252,7 +253,7 @@ static bool take_line(struct eng_worker *w, struct eng_worker_result *r, const c
         if (!r->ready) {
             r->ready = true;
             *ready_at = now_s();
-            *deadline = *ready_at + limit_s;
+            *deadline = fair + limit_s;
         }
         return false;
     }
@@ -290,10 +291,15 @@ int eng_worker_job(struct eng_worker *w, const char *job, double setup_limit_s, 
     }
     sent = sent && write(w->in, "\n", 1) == 1;
 
-    double start = now_s(), ready_at = start, deadline = start + setup_limit_s, killed_at = 0;
+    /* the limits are kept on the fair clock (a crowded machine is not a hang), the elapsed
+     * time on the wall clock */
+    struct eng_fair_clock clock;
+    eng_fair_clock_start(&clock);
+    double start = now_s(), ready_at = start, deadline = setup_limit_s, killed_at = 0, fair = 0;
     bool answered = false, out_open = sent;
     while (out_open && !answered) {
-        double left = deadline - now_s();
+        fair = eng_fair_clock_now(&clock);
+        double left = deadline - fair;
         if (left <= 0) {
             r->killed = true;
             killed_at = now_s();
@@ -331,7 +337,7 @@ int eng_worker_job(struct eng_worker *w, const char *job, double setup_limit_s, 
             char *nl;
             while (!answered && (nl = memchr(w->buf, '\n', w->used))) {
                 *nl = '\0';
-                answered = take_line(w, r, w->buf, &deadline, limit_s, &ready_at);
+                answered = take_line(w, r, w->buf, &deadline, limit_s, &ready_at, fair);
                 size_t rest = w->used - (size_t)(nl + 1 - w->buf);
                 memmove(w->buf, nl + 1, rest);
                 w->used = rest;

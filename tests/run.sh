@@ -73,6 +73,15 @@ unset NO_COLOR
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
 export CMOCKA_MESSAGE_OUTPUT=TAP
+# The tests' python3 is the system's (the one scripts/deps.sh gives numpy and pytest), ahead of
+# an interpreter manager's shim on PATH: such a shim is a shell script that costs a tenth of a
+# second of processor per call, and the scripts call python3 hundreds of times.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+    pybin=$root/build/test-bin
+    mkdir -p "$pybin"
+    ln -sf /usr/bin/python3 "$pybin/python3"
+    export PATH=$pybin:$PATH
+fi
 
 # ---- the plan: one line per test, "label<TAB>build<TAB>kind<TAB>path" ------------------------
 plan=()
@@ -125,21 +134,25 @@ run_one() { # $1 index into plan: writes its result file "ok nok skip seconds", 
     export KLADDER=$root/$build/kladder KL_BUILD=$root/$build KL_SAN=$san
     export KL_CACHE=$root/build/test-cache
     mkdir -p "$KL_CACHE"
-    local t0 t1 rc
+    local t0 t1 rc cpu
+    # the processor seconds (user + system, the test's own and its children's) beside the wall
+    # time: on a loaded machine the wall time says little of a test's own cost
+    local TIMEFORMAT='%3U %3S'
     t0=$(date +%s.%N)
     if [ "$kind" = bin ]; then
-        "$path" >"$log" 2>&1 </dev/null
+        cpu=$( { time "$path" >"$log" 2>&1 </dev/null; } 2>&1 )
         rc=$?
     else
         KL_TMP=$(mktemp -d)
         # a user's own themes or settings never reach a test
         XDG_CONFIG_HOME=$KL_TMP/config
         export KL_TMP XDG_CONFIG_HOME
-        bash "$path" >"$log" 2>&1 </dev/null
+        cpu=$( { time bash "$path" >"$log" 2>&1 </dev/null; } 2>&1 )
         rc=$?
         rm -rf "$KL_TMP"
     fi
     t1=$(date +%s.%N)
+    cpu=$(awk '{ printf "%.1f", $1 + $2 }' <<<"$cpu")
     local ok nok skip
     ok=$(grep -c -E '^ok [0-9]+' "$log")
     skip=$(grep -c -E '^ok [0-9]+.*# ?SKIP' "$log")
@@ -155,7 +168,7 @@ run_one() { # $1 index into plan: writes its result file "ok nok skip seconds", 
     fi
     local secs
     secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-    echo "$ok $nok $skip $secs" >"$resdir/$1"
+    echo "$ok $nok $skip $secs $cpu" >"$resdir/$1"
     local out
     out=$(printf '%-52s %4d ok %3d failed %3d skipped %6ss' "$label" "$ok" "$nok" "$skip" "$secs")
     if [ "$nok" -gt 0 ]; then
@@ -188,10 +201,10 @@ for i in "${!plan[@]}"; do
         failed=$((failed + 1)); failures+=("$label (no result)")
         continue
     fi
-    read -r ok nok skip secs <"$resdir/$i"
+    read -r ok nok skip secs cpu <"$resdir/$i"
     passed=$((passed + ok)); failed=$((failed + nok)); skipped=$((skipped + skip))
     [ "$nok" -gt 0 ] && failures+=("$label")
-    printf '%s\t%s\n' "$label" "$secs" >>"$times.new"
+    printf '%s\t%s\t%s\n' "$label" "$secs" "$cpu" >>"$times.new"
 done
 # keep the times of tests this run left out, so a partial run does not forget them
 if [ -f "$times" ]; then
@@ -209,11 +222,11 @@ fi
 
 if [ "$ran" -gt 0 ]; then
     echo
-    echo "slowest (all times in ${times#"$root"/}):"
+    echo "slowest (wall and processor seconds; all in ${times#"$root"/}):"
     for i in "${!plan[@]}"; do
         label=${plan[$i]%%$'\t'*}
         awk -F'\t' -v l="$label" '$1 == l' "$times"
-    done | sort -t$'\t' -k2,2nr | head -n 10 | awk -F'\t' '{ printf "  %7ss  %s\n", $2, $1 }'
+    done | sort -t$'\t' -k2,2nr | head -n 10 | awk -F'\t' '{ printf "  %7ss  %7s cpu  %s\n", $2, ($3 == "" ? "?" : $3 "s"), $1 }'
 fi
 echo
 if [ ${#failures[@]} -gt 0 ]; then
