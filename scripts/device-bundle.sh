@@ -34,6 +34,8 @@ for bin in "$out/kladder" "$out/kbench" "$out/libkladder.so"; do
         exit 1
     fi
     ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+        # libkladder.so finds what is bundled already through its $ORIGIN/lib
+        [ "$(realpath "$(dirname "$lib")")" = "$(realpath "$out/lib")" ] && continue
         is_glibc "$lib" || cp -Lu "$lib" "$out/lib/"
     done
 done

@@ -187,7 +187,7 @@ CASES = {
 def case(name, which, db):
     op, bug, ref, params, buffers, tol, settings, rung = CASES[name]
     tiles = {"BLOCK": [params["BLOCK"]]} if "BLOCK" in params else None
-    s = dict(EXTRA, **settings)
+    s = {**EXTRA, **settings}
     s.setdefault(5, {"repeats": 200})
     return kladder.Case(op if which == "fixed" else bug, ref, params=params, buffers=buffers,
                         rungs=ALL, settings=s, tiles=tiles, tolerance=tol, backend="cuda",
