@@ -184,8 +184,19 @@ void tui_app_refuse_search(struct tui_app *app)
                                       "此视图不支持搜索：Enter 或 Esc 之前的输入将被忽略"));
 }
 
+void tui_app_ask(struct tui_app *app, const char *label, const char *initial,
+                 void (*done)(struct tui_app *app, const char *text))
+{
+    snprintf(app->prompt_text, sizeof app->prompt_text, "%s", initial ? initial : "");
+    app->prompt_label = label;
+    app->prompt_done = done;
+    app->prompt = true;
+}
+
 void tui_app_prompt_open(struct tui_app *app)
 {
+    app->prompt_label = NULL;
+    app->prompt_done = NULL;
     const struct tui_view_ops *ops = app->views[app->view];
     if (!ops->search) {
         tui_app_refuse_search(app);

@@ -37,6 +37,7 @@ struct tui_open {
     const char *id;          /* TUI_VIEW_RUN: the run's uuid; TUI_VIEW_MACHINE: the machine's
                               * id; TUI_VIEW_DETAIL, TUI_VIEW_LAUNCH: the case's id */
     int gap, rung;           /* TUI_VIEW_CASES, TUI_VIEW_LAUNCH without an id: a dashboard cell */
+    const char *suite_path;  /* TUI_VIEW_LAUNCH: a suite file of one's own (its rungs offered) */
     const char *const *argv; /* TUI_VIEW_LIVE: the kladder run to start and follow; NULL: the
                               * run under way, shown only when there is one */
     const char *const *const *queue; /* TUI_VIEW_LIVE: n_queue runs to start one after another
@@ -120,6 +121,10 @@ struct tui_app {
     void *state[TUI_VIEW_COUNT];
 
     bool prompt;                    /* the search prompt is open */
+    /* When set, the prompt asks a question instead (tui_app_ask): label leads it, Enter hands
+     * the text to done, Esc drops it, and nothing is searched while typing. */
+    const char *prompt_label;
+    void (*prompt_done)(struct tui_app *app, const char *text);
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
@@ -180,6 +185,10 @@ void tui_app_prompt_open(struct tui_app *app);
 /* `/` where there is nothing to search: says so, and what is typed next up to Enter or Esc is
  * swallowed (it is the search the person meant, and its digits would switch views). */
 void tui_app_refuse_search(struct tui_app *app);
+/* Opens the prompt as a question (a path to type, say): label (static text) leads it, text
+ * starts as initial, Enter calls done with what was typed. */
+void tui_app_ask(struct tui_app *app, const char *label, const char *initial,
+                 void (*done)(struct tui_app *app, const char *text));
 
 /* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was
  * done. Used before what cannot be undone (cancelling a run, quitting during one). */
