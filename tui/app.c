@@ -379,6 +379,15 @@ static unsigned prompt_key(struct tui_app *app, int key)
     default:
         break;
     }
+    if (app->prompt_done && app->n_prompt_choices > 0 &&
+        (key == TUI_KEY_FN(KEY_UP) || key == TUI_KEY_FN(KEY_DOWN))) {
+        /* Down goes to older answers, Up back to newer ones; both wrap */
+        int n = app->n_prompt_choices, step = key == TUI_KEY_FN(KEY_DOWN) ? 1 : n - 1;
+        app->prompt_choice = (app->prompt_choice + step) % n;
+        snprintf(app->prompt_text, sizeof app->prompt_text, "%s",
+                 app->prompt_choices[app->prompt_choice]);
+        return TUI_R_DRAW;
+    }
     if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key))
         return TUI_R_NONE;
     char ch[5]; /* the character itself: a space is typed as a space */

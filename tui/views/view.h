@@ -99,6 +99,7 @@ struct tui_wait {
 #define TUI_WAITS_MAX 4
 
 #define TUI_SEARCH_MAX 200
+#define TUI_PROMPT_CHOICES 8
 
 struct tui_app {
     const struct tui_view_ops *const *views; /* every view by its id (tui/app.c's table) */
@@ -125,6 +126,9 @@ struct tui_app {
      * the text to done, Esc drops it, and nothing is searched while typing. */
     const char *prompt_label;
     void (*prompt_done)(struct tui_app *app, const char *text);
+    /* Answers offered to a question, Up and Down step through them (recent files, say). */
+    char prompt_choices[TUI_PROMPT_CHOICES][TUI_SEARCH_MAX + 1];
+    int n_prompt_choices, prompt_choice;
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
@@ -185,9 +189,10 @@ void tui_app_prompt_open(struct tui_app *app);
 /* `/` where there is nothing to search: says so, and what is typed next up to Enter or Esc is
  * swallowed (it is the search the person meant, and its digits would switch views). */
 void tui_app_refuse_search(struct tui_app *app);
-/* Opens the prompt as a question (a path to type, say): label (static text) leads it, text
- * starts as initial, Enter calls done with what was typed. */
-void tui_app_ask(struct tui_app *app, const char *label, const char *initial,
+/* Opens the prompt as a question (a path to type, say): label (static text) leads it, the text
+ * starts as the first of the n choices (none: empty), Up and Down step through them, Enter
+ * calls done with what was typed. The choices are copied (at most TUI_PROMPT_CHOICES). */
+void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
                  void (*done)(struct tui_app *app, const char *text));
 
 /* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was

@@ -714,8 +714,9 @@ static void rerun(struct tui_app *app, const struct cdb_run_info *ri)
 }
 
 
-/* o: a suite file of one's own, typed at a prompt that starts with the newest one remembered;
- * the launch panel then offers its rungs. A file that loads is remembered (recent_suites.h). */
+/* o: a suite file of one's own, typed at a prompt that starts with the newest one remembered
+ * (Up and Down step through the others); the launch panel then offers its rungs. A file that
+ * loads is remembered (recent_suites.h). */
 static void suite_chosen(struct tui_app *app, const char *text)
 {
     while (*text == ' ')
@@ -735,11 +736,11 @@ static void suite_chosen(struct tui_app *app, const char *text)
 
 static void ask_suite(struct tui_app *app)
 {
-    char *recent[1];
-    size_t n = tui_recent_suites_load(recent, 1);
-    tui_app_ask(app, tui_tr(app, "Suite file: ", "套件文件："), n ? recent[0] : "", suite_chosen);
-    if (n)
-        free(recent[0]);
+    char *recent[TUI_RECENT_SUITES];
+    size_t n = tui_recent_suites_load(recent, TUI_RECENT_SUITES);
+    tui_app_ask(app, tui_tr(app, "Suite file: ", "套件文件："), recent, n, suite_chosen);
+    for (size_t i = 0; i < n; i++)
+        free(recent[i]);
 }
 
 static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
