@@ -392,8 +392,11 @@ static void write_timings(const struct emitter *e, FILE *out, const struct cdb_r
         fmt_us(c->time_median_us, med, sizeof med);
         fmt_us(c->time_min_us, mn, sizeof mn);
         fmt_us(c->time_max_us, mx, sizeof mx);
-        /* the spread a reader needs before trusting a time: the range over the median */
-        if (!isnan(c->time_min_us) && !isnan(c->time_max_us) && c->time_median_us > 0)
+        /* the spread a reader needs before trusting a time: half the range over the median;
+         * one launch has none to show */
+        if (c->repeats < 2)
+            snprintf(spread, sizeof spread, "one launch");
+        else if (!isnan(c->time_min_us) && !isnan(c->time_max_us) && c->time_median_us > 0)
             snprintf(spread, sizeof spread, "±%.1f%%",
                      50.0 * (c->time_max_us - c->time_min_us) / c->time_median_us);
         snprintf(rep, sizeof rep, "%d", c->repeats);

@@ -26,7 +26,11 @@ tap_check "md: the 8 failing checks, each with the fixed variant beside it ($fai
     test "$(grep '| buggy | fail |' "$md" | grep -c '| fixed pass (median [0-9.]* µs) |$')" -eq 8
 tap_check "md: a failing check's shape and first bad element" \
     grep -qE '^\| identical-rows-lag1 \| 2 \| buggy \| fail \| T=128,E=8,cap=32 \| [^|]+ \| [^|]+ \| 64 \|' "$md"
-tap_check "md: timings with their spread" grep -qE '\| ±[0-9.]+% \| [0-9]+ \|$' "$md"
+tap_check "md: a check launched once has no spread to show" grep -qE '\| one launch \| 1 \|$' "$md"
+# the same export's rung-5 run timed its checks twice: their spread is shown
+"$KLADDER" --db "$db" report 35377643 >"$KL_TMP/r5.md" 2>&1
+tap_check "md: repeated checks' timings with their spread" \
+    grep -qE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| ±[0-9.]+% \| 2 \|$' "$KL_TMP/r5.md"
 # Debian's renderer: the system python3, whatever python3 comes first on PATH
 py=/usr/bin/python3
 [ -x $py ] || py=python3
