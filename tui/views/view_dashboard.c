@@ -173,11 +173,8 @@ static void set_geometry(struct tui_app *app, struct dash_state *s, int x, int w
         int lw = g ? text_width(tui_tr(app, g->name_en, g->name_zh)) + 3 : 0;
         label_w = lw > label_w ? lw : label_w;
     }
-    /* a gap's whole name where the rung cells keep room for a name of their own (10 cells
-     * each); a narrow screen cuts it at 30 */
-    int label_max = w - CDB_RUNGS * 10 > 30 ? w - CDB_RUNGS * 10 : 30;
-    if (label_w > label_max)
-        label_w = label_max;
+    /* a gap's whole name wherever the rung cells keep 6 columns each (a mark and a count):
+     * from about 90 columns on; narrower, the name is cut */
     if (label_w > w - CDB_RUNGS * 6)
         label_w = w - CDB_RUNGS * 6;
     int cell_w = (w - label_w) / CDB_RUNGS;
