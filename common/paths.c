@@ -28,6 +28,11 @@ char *paths_config_dir(void)
     return xdg_dir("XDG_CONFIG_HOME", ".config");
 }
 
+char *paths_state_dir(void)
+{
+    return xdg_dir("XDG_STATE_HOME", ".local/state");
+}
+
 char *paths_default_db(void)
 {
     char *dir = paths_data_dir();

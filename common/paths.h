@@ -9,6 +9,10 @@ char *paths_data_dir(void);
 char *paths_cache_dir(void);
 /* $XDG_CONFIG_HOME/kladder (default ~/.config/kladder): user theme files. */
 char *paths_config_dir(void);
+/* $XDG_STATE_HOME/kladder (default ~/.local/state/kladder): what the interface remembers
+ * between sessions (recent suite files) and the reports it writes for a terminal that cannot
+ * take them on its clipboard. */
+char *paths_state_dir(void);
 /* paths_data_dir()/kladder.db */
 char *paths_default_db(void);
 

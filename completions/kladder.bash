@@ -13,7 +13,7 @@ _kladder_db_args() { # the --db of the command line being completed, for the lis
     done
 }
 
-_kladder_list() { # verbs | options VERB | cases | suites | hosts
+_kladder_list() { # verbs | options VERB | cases | suites | hosts | runs
     local kl=${COMP_WORDS[0]:-kladder} db
     mapfile -t db < <(_kladder_db_args)
     case $1 in
@@ -22,6 +22,7 @@ _kladder_list() { # verbs | options VERB | cases | suites | hosts
     cases) "$kl" "${db[@]}" cases 2>/dev/null | awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }' ;;
     suites) "$kl" run --list 2>/dev/null | awk '$1 ~ /^[a-z0-9]/ { print $1 }'; echo all ;;
     hosts) "$kl" "${db[@]}" hosts list 2>/dev/null | awk 'NR > 1 && NF >= 3 && $1 != "no" { print $1 }' ;;
+    runs) "$kl" "${db[@]}" results 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9a-f]+$/ { print $1 }' ;;
     esac
 }
 
@@ -62,6 +63,7 @@ _kladder() {
             help) words=$(_kladder_list verbs) ;;
             show) words=$(_kladder_list cases) ;;
             pull) words=$(_kladder_list hosts) ;;
+            report | results) words=$(_kladder_list runs) ;;
             compare) words="local $(_kladder_list hosts)" ;;
             hosts) if [ "$prev" = hosts ]; then words="add list rm rename"; else words=$(_kladder_list hosts); fi ;;
             *) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -36,6 +36,8 @@ function __kladder_list
             echo all
         case hosts
             kladder hosts list 2>/dev/null | awk 'NR > 1 && NF >= 3 && $1 != "no" { print $1 }'
+        case runs
+            kladder results 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9a-f]+$/ { print $1 }'
     end
 end
 
@@ -80,6 +82,8 @@ function __kladder_complete
             __kladder_list cases
         case pull
             __kladder_list hosts
+        case report results
+            __kladder_list runs
         case compare
             echo local
             __kladder_list hosts

@@ -102,14 +102,15 @@ static void draw_status(struct tui_app *app)
     const struct tui_rect *r = &app->lay.status;
     if (app->prompt) {
         tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_NORMAL);
-        int x = r->x + tui_draw_text(r->y, r->x, r->w, TUI_ROLE_KEY, "/");
+        int x = r->x + tui_draw_text(r->y, r->x, r->w, TUI_ROLE_KEY,
+                                     app->prompt_label ? app->prompt_label : "/");
         /* Show the end of a long search text: that is where the typing happens. */
         const char *t = app->prompt_text;
-        while (text_width(t) > r->w - 3 && *t) {
+        while (text_width(t) > r->w - (x - r->x) - 2 && *t) {
             uint32_t cp;
             t += text_decode(t, strlen(t), &cp);
         }
-        x += tui_draw_text(r->y, x, r->w - 2, TUI_ROLE_NORMAL, t);
+        x += tui_draw_text(r->y, x, r->w - (x - r->x) - 1, TUI_ROLE_NORMAL, t);
         tui_draw_text(r->y, x, 1, TUI_ROLE_SELECTED, " ");
         return;
     }
@@ -334,7 +335,7 @@ static unsigned dispatch(struct tui_app *app, enum tui_action act)
 static void prompt_changed(struct tui_app *app)
 {
     const struct tui_view_ops *ops = views[app->view];
-    if (ops->search)
+    if (ops->search && !app->prompt_done) /* a question is answered on Enter, not searched */
         ops->search(app, app->state[app->view], app->prompt_text);
 }
 
@@ -345,9 +346,20 @@ static unsigned prompt_key(struct tui_app *app, int key)
     switch (act) {
     case TUI_ACT_SEARCH_KEEP:
         app->prompt = false;
+        if (app->prompt_done) {
+            void (*done)(struct tui_app *, const char *) = app->prompt_done;
+            app->prompt_done = NULL;
+            app->prompt_label = NULL;
+            done(app, app->prompt_text);
+        }
         return TUI_R_DRAW;
     case TUI_ACT_SEARCH_CANCEL:
         app->prompt = false;
+        if (app->prompt_done) {
+            app->prompt_done = NULL;
+            app->prompt_label = NULL;
+            return TUI_R_DRAW;
+        }
         snprintf(app->prompt_text, sizeof app->prompt_text, "%s", app->prompt_saved);
         prompt_changed(app);
         return TUI_R_DRAW;
@@ -366,6 +378,15 @@ static unsigned prompt_key(struct tui_app *app, int key)
         return TUI_R_DRAW;
     default:
         break;
+    }
+    if (app->prompt_done && app->n_prompt_choices > 0 &&
+        (key == TUI_KEY_FN(KEY_UP) || key == TUI_KEY_FN(KEY_DOWN))) {
+        /* Down goes to older answers, Up back to newer ones; both wrap */
+        int n = app->n_prompt_choices, step = key == TUI_KEY_FN(KEY_DOWN) ? 1 : n - 1;
+        app->prompt_choice = (app->prompt_choice + step) % n;
+        snprintf(app->prompt_text, sizeof app->prompt_text, "%s",
+                 app->prompt_choices[app->prompt_choice]);
+        return TUI_R_DRAW;
     }
     if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key))
         return TUI_R_NONE;

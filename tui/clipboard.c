@@ -68,13 +68,18 @@ bool tui_clipboard_copy(const char *text)
     if (!tui_osc52_known(getenv("TERM"), getenv("TERM_PROGRAM"),
                          getenv("TMUX") != NULL || getenv("STY") != NULL))
         return false;
-    char seq[2048];
-    size_t n = tui_osc52_encode(text, seq, sizeof seq);
-    if (n == 0)
+    /* sized to the text: a run's whole Markdown report goes the same way as its id */
+    size_t cap = strlen(text) / 3 * 4 + 32;
+    char *seq = malloc(cap);
+    size_t n = seq ? tui_osc52_encode(text, seq, cap) : 0;
+    if (n == 0) {
+        free(seq);
         return false;
+    }
     /* curses owns the screen, not the clipboard: the sequence moves no cursor and draws
      * nothing, so it can go straight to the terminal */
     fwrite(seq, 1, n, stdout);
     fflush(stdout);
+    free(seq);
     return true;
 }

@@ -84,6 +84,8 @@ char *eng_model_check_json(const struct eng_model_swap *swap, bool large)
         cJSON_AddStringToObject(o, "entry", swap->entry);
         if (why)
             cJSON_AddStringToObject(o, "unreachable", why);
+        if (why && !large)
+            cJSON_AddBoolToObject(o, "large_reaches", swap->unreachable_large == NULL);
     }
     char *t = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
@@ -144,15 +146,22 @@ static void model_shape(const struct eng_model_cfg *cfg, bool large, struct eng_
 /* True (the check skipped, with why) for a swap the model does not reach (the document's
  * "unreachable") and for the large model on an emulating backend. */
 static bool model_skipped(const struct eng_check_spec *s, const struct model_swap_spec *w,
-                          const cJSON *unr, const struct eng_model_cfg *cfg,
+                          const cJSON *unr, const cJSON *large_reaches,
+                          const struct eng_model_cfg *cfg,
                           const struct eng_backend *B, const char *sizes,
                           struct eng_check_result *out)
 {
     if (cJSON_IsString(unr)) {
         out->verdict = CDB_SKIP;
-        snprintf(out->detail, sizeof out->detail, "%s (%s) is not reached by the %s model: %s",
-                 w->entry->valuestring, w->cid->valuestring, w->large ? "large" : "small",
-                 unr->valuestring);
+        /* where the other configuration stands, so nobody has to guess the next step */
+        const char *next = "";
+        if (!w->large)
+            next = cJSON_IsTrue(large_reaches)
+                       ? " The large model reaches it: --rung 8 --suite model-large, on a GPU."
+                       : " The large model (--suite model-large) does not reach it either.";
+        snprintf(out->detail, sizeof out->detail,
+                 "%s (%s) is not reached by the %s model: %s.%s", w->entry->valuestring,
+                 w->cid->valuestring, w->large ? "large" : "small", unr->valuestring, next);
         return true;
     }
     if (w->large && B && B->caps.emulated) {
@@ -292,8 +301,8 @@ void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *
     char sizes[600] = "";
     if (w.large)
         eng_model_large_sizes(sizes, sizeof sizes);
-    if (model_skipped(s, &w, cJSON_GetObjectItemCaseSensitive(j, "unreachable"), &cfg, B, sizes,
-                      out)) {
+    if (model_skipped(s, &w, cJSON_GetObjectItemCaseSensitive(j, "unreachable"),
+                      cJSON_GetObjectItemCaseSensitive(j, "large_reaches"), &cfg, B, sizes, out)) {
         cJSON_Delete(j);
         return;
     }

@@ -117,9 +117,10 @@ int eng_rung8_plan_model(const char *case_id, bool large, const struct eng_plan_
         return -1;
     }
     add_model_check(NULL, large, o, list, n);
+    /* the unit test runs even where the model cannot reach the kernel: its pass is half of the
+     * lesson, and the model's skip says plainly which configuration, if any, does reach it */
     for (size_t i = 0; i < ns; i++) {
-        if (!(large ? sw[i].unreachable_large : sw[i].unreachable))
-            plan_unit_baseline(&sw[i], o, list, n);
+        plan_unit_baseline(&sw[i], o, list, n);
         add_model_check(&sw[i], large, o, list, n);
     }
     return 0;

@@ -94,6 +94,12 @@ tap_check "flydsl-1213 --seed 7: caught too" \
 run8 --case aiter-6127
 tap_check "aiter-6127: unreachable, with the reason, exit 1" \
     sh -c "[ $rc -eq 1 ] && grep -q 'moe_route_buggy (aiter-6127) is not reached by the small model: the model routes one token a step' '$KL_TMP/out.txt'"
+# a kernel the model cannot reach still gets its unit test (the half of the lesson that runs
+# everywhere: flydsl-1020 and aiter-6127 alike), and the skip says where the large model stands
+tap_check "aiter-6127: its unit test runs and passes beside the unreachable swap" \
+    has '^pass +baseline-buggy +r8 unit-test-'
+tap_check "aiter-6127: the skip says plainly the large model does not reach it either" \
+    has 'The large model \(--suite model-large\) does not reach it either\.'
 
 # aiter-6402's 32-bit output offsets need 2^31 bytes of logits: not the small model's one row,
 # which the large configuration's head is for.
@@ -101,6 +107,8 @@ run8 --case aiter-6402
 tap_check "aiter-6402: exit 1 (inconclusive), not passed" test "$rc" -eq 1
 tap_check "aiter-6402: unreachable by the small model, naming the large configuration" \
     has 'gemm_store_buggy \(aiter-6402\) is not reached by the small model: .*--suite model-large'
+tap_check "aiter-6402: ... and says the large model on a GPU reaches it" \
+    has 'gemm_store_buggy .*The large model reaches it: --rung 8 --suite model-large, on a GPU\.'
 
 # The large configuration (--suite model-large) is a GPU's: on the cpu backend every check is
 # skipped with the reason and the sizes it would need, and the run proves nothing (exit 1).

@@ -51,3 +51,8 @@ if command -v fish >/dev/null; then
 else
     tap_skip "fish is not installed"
 fi
+"$KLADDER" --db "$db" pull h200 >/dev/null 2>&1
+first=$("$KLADDER" --db "$db" results | awk 'NR == 2 { print $1 }')
+tap_check "run ids after report ($first)" \
+    sh -c "printf '%s\n' \"\$1\" | grep -qx '$first'" _ "$(complete_words report "${first:0:3}")"
+tap_check "report's --format values" test "$(complete_words report x --format h)" = html

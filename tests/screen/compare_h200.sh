@@ -45,3 +45,18 @@ narrow=$SCREENS/h200-80x24.screen
 tap_check "80 columns: the twins still read apart (…ne-fixed, …ne-buggy)" \
     sh -c "grep -q ' …ne-fixed ' '$narrow' && grep -q ' …ne-buggy ' '$narrow'"
 tap_check "80 columns: no variant reads only baseline…" sh -c "! grep -q 'baseline…' '$narrow'"
+# Between the two (the width of the report that found it), and in the every-host view (m),
+# which cut its names at their end: every width cuts the twins apart.
+"$KLADDER" --db "$db" hosts add lag "file://$PWD/bench/results/h200-2026-12-01-b/lag/r.export.json" >/dev/null
+"$KLADDER" --db "$db" pull lag >/dev/null 2>&1
+for cols in 110 100; do
+    SCREEN_DB=$db SCREEN_KEEP_DB=1 screen_run ${cols}x24 "4
+:save-screen h200-${cols}
+m
+:save-screen h200-every-${cols}"
+    for v in h200 h200-every; do
+        s=$SCREENS/$v-$cols.screen
+        tap_check "$v, $cols columns: no variant cut to baseline… (the twins read apart)" \
+            sh -c "! grep -qE 'baselin?e?…|baseli…' '$s' && grep -qE '(ne-|…|-)fixed ' '$s'"
+    done
+done

@@ -1,7 +1,8 @@
 # Copying a run: y shows the selected run's id on the status line and Y the command line that
-# made it, ready for a shell (no --events N); the same keys work in a run's checks. This terminal
-# is not known to take OSC 52, so the status line says to select the text rather than claim a
-# copy that never happened.
+# made it, ready for a shell (no --events N); Y works in a run's checks too, where y copies the
+# run's Markdown report (kladder report). This terminal is not known to take OSC 52, so the
+# status line says to select the text rather than claim a copy that never happened, and the
+# report, too long to select there, is written to a file in the state folder it names.
 . tests/screen/screen_lib
 . tests/screen/runs_lib
 if ! command -v python3 >/dev/null; then
@@ -32,6 +33,7 @@ PY
 id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["run_id"])' "$docs/mine.json")
 "$KLADDER" --db "$KL_TMP/runs.db" hosts add mine "file://$docs/mine.json" >/dev/null &&
     "$KLADDER" --db "$KL_TMP/runs.db" pull mine >/dev/null 2>&1 || tap_fail "our run pulled"
+export XDG_STATE_HOME=$KL_TMP/state
 TERM=xterm-256color TERM_PROGRAM= SCREEN_DB=$KL_TMP/runs.db SCREEN_KEEP_DB=1 screen_run 120x30 '3
 y
 :save-screen copy-id
@@ -40,14 +42,21 @@ Y
 Enter
 Y
 :save-screen copy-run-cmd
+y
+:save-screen copy-run-report
 L
 y
-:save-screen copy-run-id-zh'
+:save-screen copy-run-report-zh'
 tap_check "y: the run's whole id on the status line" \
     grep -q "^$id (select it to copy: this terminal is not known to take OSC 52)" "$SCREENS/copy-id.screen"
 tap_check "Y: its command line, without the interface's --events" \
     grep -q '^kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select it to copy' "$SCREENS/copy-cmd.screen"
 tap_check "Y in the run's checks too" \
     grep -q '^kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select' "$SCREENS/copy-run-cmd.screen"
-tap_check "y in Chinese" grep -q "^$id（请选中复制：未知此终端是否支持 OSC 52）" "$SCREENS/copy-run-id-zh.screen"
+report=$XDG_STATE_HOME/kladder/reports/$id.md
+tap_check "y in a run: its Markdown report written to the state folder, named on the status line" \
+    grep -q "^Markdown report written to $KL_TMP/state/kladder/reports/" "$SCREENS/copy-run-report.screen"
+tap_check "... the report of that run (kladder report's Markdown)" \
+    sh -c "grep -q '^## kladder: suite2 rung 3' '$report' && grep -q '^- \*\*run:\*\* $id' '$report'"
+tap_check "y in Chinese" grep -q "^Markdown 报告已写入 " "$SCREENS/copy-run-report-zh.screen"
 tap_check "the key bar offers y Copy" grep -q ' y Copy ' "$SCREENS/copy-id.screen"

@@ -40,3 +40,18 @@ tap_check "cell opens the list filtered to gap 5, rung 5" \
     grep -q 'Case 1 of 3 (9 in the index) · gap 5 Timing · rung 5 Repeat' "$SCREENS/dashboard-cell-opens-cases.screen"
 tap_check "t switches to the light theme" grep -q '· light $\|· light$' "$SCREENS/dashboard-theme-light.screen"
 tap_check "four t cycle back to default" cmp -s "$SCREENS/dashboard-cursor.screen" "$SCREENS/dashboard-theme-back.screen"
+
+# The index as shipped, at 120 and 100 columns: the longest gap name whole, and a "· N" cell (cases
+# first caught by a rung that does not close their gap) beside the legend that explains it.
+"$KLADDER" --db "$KL_TMP/shipped.db" cases >/dev/null
+SCREEN_DB=$KL_TMP/shipped.db SCREEN_KEEP_DB=1 screen_run 120x40 ':save-screen dashboard-shipped-120
+:resize 100 24
+:save-screen dashboard-shipped-100'
+s=$SCREENS/dashboard-shipped-120.screen
+sed 's/^/# /' "$s" | head -n 14
+tap_check "120 columns: the longest gap name is whole" grep -q '^ 3 Layout, dtype & hardware contract  ' "$s"
+tap_check "100 columns: still whole" \
+    grep -q '^ 3 Layout, dtype & hardware contract  ' "$SCREENS/dashboard-shipped-100.screen"
+tap_check "a '· N' cell is on the matrix" grep -qE '^ [1-7] .* · [0-9]+ ' "$s"
+tap_check "and the legend says what a dot and a number mean" \
+    grep -q '· it does not   number: cases of the gap first caught at the rung' "$s"

@@ -54,3 +54,25 @@ tap_check "the run view: the model's score and where it first diverged" \
     grep -qE 'Score +score 0.625 \(baseline 1, 8 samples, first diverging step 3\)' "$SCREENS/model-vs-unit.screen"
 tap_check "... and its first wrong token beside the reference's" \
     grep -qE 'first wrong token at step 3: [0-9]+, the reference [0-9]+' "$SCREENS/model-vs-unit.screen"
+
+# flydsl-1020's kernel is one the model cannot reach: u still shows its unit test passing the
+# buggy kernel, and the skipped swap says plainly that the small model does not reach it and
+# where the large one stands.
+SCREEN_DB=$db SCREEN_KEEP_DB=1 screen_run 120x34 '2
+/
+:type flydsl-1020
+Enter
+Enter
+u
+:save-screen model-vs-unit-1020
+Enter
+G
+:save-screen model-vs-unit-1020-swap'
+s=$SCREENS/model-vs-unit-1020.screen
+tap_check "u on flydsl-1020: the unit test row, passing the buggy kernel" \
+    grep -qE '✓ pass +baseline-buggy +unit-test-R16-L256-D64' "$s"
+tap_check "... the swap skipped, not passed" grep -qE '(- |⊘ )?skip +buggy +model:swap:fp8_attn_buggy' "$s"
+# the check's detail, its lines joined: the wrap may fall anywhere
+swap=$(tr '\n' ' ' <"$SCREENS/model-vs-unit-1020-swap.screen" | tr -s ' ')
+tap_check "... saying the small model does not reach it, nor the large one" \
+    sh -c "printf '%s' \"\$1\" | grep -q 'is not reached by the small model: .* The large model (--suite model-large) does not reach it either'" _ "$swap"

@@ -184,8 +184,25 @@ void tui_app_refuse_search(struct tui_app *app)
                                       "此视图不支持搜索：Enter 或 Esc 之前的输入将被忽略"));
 }
 
+void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
+                 void (*done)(struct tui_app *app, const char *text))
+{
+    if (n > TUI_PROMPT_CHOICES)
+        n = TUI_PROMPT_CHOICES;
+    for (size_t i = 0; i < n; i++)
+        snprintf(app->prompt_choices[i], sizeof app->prompt_choices[i], "%s", choices[i]);
+    app->n_prompt_choices = (int)n;
+    app->prompt_choice = 0;
+    snprintf(app->prompt_text, sizeof app->prompt_text, "%s", n ? choices[0] : "");
+    app->prompt_label = label;
+    app->prompt_done = done;
+    app->prompt = true;
+}
+
 void tui_app_prompt_open(struct tui_app *app)
 {
+    app->prompt_label = NULL;
+    app->prompt_done = NULL;
     const struct tui_view_ops *ops = app->views[app->view];
     if (!ops->search) {
         tui_app_refuse_search(app);

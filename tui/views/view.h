@@ -37,6 +37,7 @@ struct tui_open {
     const char *id;          /* TUI_VIEW_RUN: the run's uuid; TUI_VIEW_MACHINE: the machine's
                               * id; TUI_VIEW_DETAIL, TUI_VIEW_LAUNCH: the case's id */
     int gap, rung;           /* TUI_VIEW_CASES, TUI_VIEW_LAUNCH without an id: a dashboard cell */
+    const char *suite_path;  /* TUI_VIEW_LAUNCH: a suite file of one's own (its rungs offered) */
     const char *const *argv; /* TUI_VIEW_LIVE: the kladder run to start and follow; NULL: the
                               * run under way, shown only when there is one */
     const char *const *const *queue; /* TUI_VIEW_LIVE: n_queue runs to start one after another
@@ -98,6 +99,7 @@ struct tui_wait {
 #define TUI_WAITS_MAX 4
 
 #define TUI_SEARCH_MAX 200
+#define TUI_PROMPT_CHOICES 8
 
 struct tui_app {
     const struct tui_view_ops *const *views; /* every view by its id (tui/app.c's table) */
@@ -120,6 +122,13 @@ struct tui_app {
     void *state[TUI_VIEW_COUNT];
 
     bool prompt;                    /* the search prompt is open */
+    /* When set, the prompt asks a question instead (tui_app_ask): label leads it, Enter hands
+     * the text to done, Esc drops it, and nothing is searched while typing. */
+    const char *prompt_label;
+    void (*prompt_done)(struct tui_app *app, const char *text);
+    /* Answers offered to a question, Up and Down step through them (recent files, say). */
+    char prompt_choices[TUI_PROMPT_CHOICES][TUI_SEARCH_MAX + 1];
+    int n_prompt_choices, prompt_choice;
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
     char message[256];              /* shown in the status line until the next key */
@@ -180,6 +189,11 @@ void tui_app_prompt_open(struct tui_app *app);
 /* `/` where there is nothing to search: says so, and what is typed next up to Enter or Esc is
  * swallowed (it is the search the person meant, and its digits would switch views). */
 void tui_app_refuse_search(struct tui_app *app);
+/* Opens the prompt as a question (a path to type, say): label (static text) leads it, the text
+ * starts as the first of the n choices (none: empty), Up and Down step through them, Enter
+ * calls done with what was typed. The choices are copied (at most TUI_PROMPT_CHOICES). */
+void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
+                 void (*done)(struct tui_app *app, const char *text));
 
 /* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was
  * done. Used before what cannot be undone (cancelling a run, quitting during one). */

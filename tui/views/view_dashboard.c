@@ -151,11 +151,15 @@ static int draw_intro(struct tui_app *app, int y, int x, int w, int ymax)
              tui_tr(app, "Which rung of the ladder closes which gap",
                     "验证阶梯的哪一级填补哪个缺口"));
     tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
-    snprintf(buf, sizeof buf, "%s %s   %s",
+    /* "· 1" is a case first caught by a rung that does not close its gap: the legend says
+     * what a dot and a number each mean, so the two read together */
+    snprintf(buf, sizeof buf, "%s %s   %s %s   %s",
              tui_glyph(TUI_GLYPH_MARK),
              tui_tr(app, "the rung closes the gap", "该级填补该缺口"),
-             tui_tr(app, "number: cases with that primary gap and lowest catching rung",
-                    "数字：主缺口与最低可发现阶梯落在此格的案例数"));
+             tui_glyph(TUI_GLYPH_DOT),
+             tui_tr(app, "it does not", "不填补"),
+             tui_tr(app, "number: cases of the gap first caught at the rung",
+                    "数字：该缺口的案例中最先由该级发现的个数"));
     return para(y, x, w, ymax, TUI_ROLE_DIM, buf);
 }
 
@@ -169,8 +173,8 @@ static void set_geometry(struct tui_app *app, struct dash_state *s, int x, int w
         int lw = g ? text_width(tui_tr(app, g->name_en, g->name_zh)) + 3 : 0;
         label_w = lw > label_w ? lw : label_w;
     }
-    if (label_w > 30)
-        label_w = 30;
+    /* a gap's whole name wherever the rung cells keep 6 columns each (a mark and a count):
+     * from about 90 columns on; narrower, the name is cut */
     if (label_w > w - CDB_RUNGS * 6)
         label_w = w - CDB_RUNGS * 6;
     int cell_w = (w - label_w) / CDB_RUNGS;

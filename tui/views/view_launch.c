@@ -367,6 +367,41 @@ static bool open_cell(struct tui_app *app, struct launch_state *s, int gap, int 
     return true;
 }
 
+/* A suite file of one's own (o in Runs): every rung it declares, by its path, so that the run
+ * finds it without KLADDER_SUITE_PATH and without a case in the manifest. A file that does not
+ * load says why, naming the file and the field. */
+static bool open_suite(struct tui_app *app, struct launch_state *s, const char *path)
+{
+    char err[512];
+    struct eng_manifest *m = eng_manifest_load(path, NULL, err, sizeof err);
+    if (!m) {
+        tui_app_message(app, "%s", err);
+        return false;
+    }
+    targets_free(s);
+    for (size_t k = 0; k < eng_rung_count(); k++) {
+        int r = eng_rung_nth(k)->number;
+        if (!m->has_rung[r])
+            continue;
+        char rs[16];
+        snprintf(rs, sizeof rs, "%d", r);
+        target_add(s, xasprintf("%s · rung %d · %s", m->name, r, path), "--rung", rs, "--suite",
+                   path);
+        s->targets[s->n_targets - 1].label_zh =
+            xasprintf("%s · 阶梯 %d · %s", m->name, r, path);
+        s->targets[s->n_targets - 1].rung = r;
+        s->targets[s->n_targets - 1].has_r5 = r == rate_rung();
+    }
+    eng_manifest_free(m);
+    if (s->n_targets == 0) {
+        tui_app_message(app, "%s: %s", path, tui_tr(app, "the suite declares no rung this "
+                                                         "build runs", "套件未声明本版本可运行的阶梯"));
+        return false;
+    }
+    open_panel(app, s);
+    return true;
+}
+
 /* r on a case (what->id) or a dashboard cell; during a run, the run instead: one at a time. */
 static bool launch_open(struct tui_app *app, void *state, const struct tui_open *what)
 {
@@ -375,6 +410,8 @@ static bool launch_open(struct tui_app *app, void *state, const struct tui_open 
                                           "已有运行在进行：一次只能一个（x 取消）"));
         return false;
     }
+    if (what->suite_path)
+        return open_suite(app, state, what->suite_path);
     return what->id ? open_case(app, state, what->id) : open_cell(app, state, what->gap, what->rung);
 }
 

@@ -13,9 +13,12 @@
 #include <string.h>
 
 #include "casedb/results_query.h"
+#include "common/fileio.h"
+#include "common/paths.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/clipboard.h"
+#include "tui/run_report.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/views/list.h"
@@ -62,6 +65,44 @@ static void run_fini(void *state)
         cdb_run_detail_free(&s->d);
     free(s->pairs);
     free(s);
+}
+
+/* y: the run's Markdown report (kladder report) to the clipboard. A terminal not known to take
+ * OSC 52 gets it as a file in the state folder instead, its path on the status line: a report
+ * does not fit a status line to select. */
+static void copy_report(struct tui_app *app, const char *uuid)
+{
+    char *doc = NULL, err[512];
+    size_t len = 0;
+    FILE *mem = open_memstream(&doc, &len);
+    if (!mem) {
+        tui_app_message(app, "%s", tui_tr(app, "Out of memory", "内存不足"));
+        return;
+    }
+    int rc = tui_run_report(app->db, uuid, TUI_REPORT_MD, mem, err, sizeof err);
+    fclose(mem);
+    if (rc != 0) {
+        tui_app_message(app, "%s", err);
+    } else if (tui_clipboard_copy(doc)) {
+        tui_app_message(app, "%s %.8s", tui_tr(app, "Copied: the Markdown report of run",
+                                               "已复制：运行的 Markdown 报告"), uuid);
+    } else {
+        char *dir = paths_state_dir();
+        char *folder = xasprintf("%s/reports", dir);
+        char *path = xasprintf("%s/%s.md", folder, uuid);
+        if (file_mkdirs(folder, err, sizeof err) == 0 &&
+            file_write_atomic(path, doc, len, err, sizeof err) == 0)
+            tui_app_message(app, "%s %s%s", tui_tr(app, "Markdown report written to",
+                                                   "Markdown 报告已写入"), path,
+                            tui_tr(app, " (this terminal is not known to take OSC 52)",
+                                   "（未知此终端是否支持 OSC 52）"));
+        else
+            tui_app_message(app, "%s", err);
+        free(path);
+        free(folder);
+        free(dir);
+    }
+    free(doc);
 }
 
 static void load(struct tui_app *app, struct run_state *s)
@@ -528,7 +569,7 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
         return TUI_R_DRAW;
     case TUI_ACT_RUN_COPY:
         if (s->loaded)
-            tui_app_copy(app, s->d.info.run.uuid);
+            copy_report(app, s->d.info.run.uuid);
         return TUI_R_DRAW;
     case TUI_ACT_RUN_COPY_CMD:
         if (s->loaded) {

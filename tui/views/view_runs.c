@@ -22,6 +22,7 @@
 #include "tui/clipboard.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
+#include "tui/recent_suites.h"
 #include "tui/views/launcher.h"
 #include "tui/views/list.h"
 #include "tui/results_fmt.h"
@@ -712,6 +713,36 @@ static void rerun(struct tui_app *app, const struct cdb_run_info *ri)
     tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){.argv = cmd.v});
 }
 
+
+/* o: a suite file of one's own, typed at a prompt that starts with the newest one remembered
+ * (Up and Down step through the others); the launch panel then offers its rungs. A file that
+ * loads is remembered (recent_suites.h). */
+static void suite_chosen(struct tui_app *app, const char *text)
+{
+    while (*text == ' ')
+        text++;
+    if (!*text) {
+        tui_app_message(app, "%s", tui_tr(app, "No suite file given", "未给出套件文件"));
+        return;
+    }
+    char path[TUI_SEARCH_MAX + 1];
+    snprintf(path, sizeof path, "%s", text);
+    if (!tui_app_open(app, TUI_VIEW_LAUNCH, &(struct tui_open){.suite_path = path}))
+        return;
+    char err[256];
+    if (tui_recent_suites_add(path, err, sizeof err) != 0)
+        tui_app_message(app, "%s", err); /* the suite opened; only the memory of it failed */
+}
+
+static void ask_suite(struct tui_app *app)
+{
+    char *recent[TUI_RECENT_SUITES];
+    size_t n = tui_recent_suites_load(recent, TUI_RECENT_SUITES);
+    tui_app_ask(app, tui_tr(app, "Suite file: ", "套件文件："), recent, n, suite_chosen);
+    for (size_t i = 0; i < n; i++)
+        free(recent[i]);
+}
+
 static unsigned runs_action(struct tui_app *app, void *state, enum tui_action act)
 {
     struct runs_state *s = state;
@@ -737,6 +768,9 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
     case TUI_ACT_RUNS_COPY:
         if (s->n_vis)
             tui_app_copy(app, shown(s, l->sel)->run.uuid);
+        return TUI_R_DRAW;
+    case TUI_ACT_RUNS_OPEN_SUITE:
+        ask_suite(app);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_COPY_CMD:
         if (s->n_vis) {
