@@ -1,7 +1,11 @@
 /* The watchdog's load-aware clock (fair_clock.h). */
 #include "engine/fair_clock.h"
 
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,17 +16,73 @@ static double wall_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-double eng_fair_share(long running, long cores)
+double eng_fair_share(long others, long cores)
 {
-    long others = running - 1; /* the reader itself is running while it reads */
     if (cores < 1 || others <= cores)
         return 1.0;
     double share = (double)cores / (double)others;
     return share < 1.0 / ENG_FAIR_MAX_STRETCH ? 1.0 / ENG_FAIR_MAX_STRETCH : share;
 }
 
+/* A /proc stat file's state letter and process group: "pid (comm) S ppid pgrp ...", where comm
+ * may hold spaces and parentheses (hence the last ')'). */
+static bool read_stat(const char *path, char *state, long *pgrp)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    long ppid;
+    return p && sscanf(p + 1, " %c %ld %ld", state, &ppid, pgrp) == 3;
+}
+
+static long threads_running(const char *pid)
+{
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s/task", pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    long n = 0;
+    struct dirent *t;
+    while ((t = readdir(d))) {
+        if (t->d_name[0] < '0' || t->d_name[0] > '9')
+            continue;
+        char st[320], state;
+        long pgrp;
+        snprintf(st, sizeof st, "/proc/%s/task/%.20s/stat", pid, t->d_name);
+        n += read_stat(st, &state, &pgrp) && state == 'R';
+    }
+    closedir(d);
+    return n;
+}
+
+long eng_fair_group_running(pid_t group)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], state;
+        long pgrp;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        if (read_stat(path, &state, &pgrp) && pgrp == (long)group)
+            n += threads_running(e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
 /* /proc/loadavg: "0.52 0.58 0.59 3/467 12345", the fourth field runnable/all tasks. */
-static double sample_share(void)
+static double sample_share(pid_t group)
 {
     FILE *f = fopen("/proc/loadavg", "r");
     if (!f)
@@ -30,16 +90,21 @@ static double sample_share(void)
     long running = 0, all = 0;
     int got = fscanf(f, "%*s %*s %*s %ld/%ld", &running, &all);
     fclose(f);
-    if (got != 2)
-        return 1.0;
-    return eng_fair_share(running, sysconf(_SC_NPROCESSORS_ONLN));
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long others = running - 1; /* the reader itself is running while it reads */
+    if (got != 2 || others <= cores)
+        return 1.0; /* a core for everyone: no need to look closer */
+    if (group > 0)
+        others -= eng_fair_group_running(group);
+    return eng_fair_share(others, cores);
 }
 
-void eng_fair_clock_start(struct eng_fair_clock *c)
+void eng_fair_clock_start(struct eng_fair_clock *c, pid_t group)
 {
+    c->group = group;
     c->wall = wall_s();
     c->fair = 0;
-    c->share = sample_share();
+    c->share = sample_share(group);
 }
 
 double eng_fair_clock_now(struct eng_fair_clock *c)
@@ -47,6 +112,6 @@ double eng_fair_clock_now(struct eng_fair_clock *c)
     double now = wall_s();
     c->fair += (now - c->wall) * c->share;
     c->wall = now;
-    c->share = sample_share();
+    c->share = sample_share(c->group);
     return c->fair;
 }

@@ -294,7 +294,7 @@ int eng_worker_job(struct eng_worker *w, const char *job, double setup_limit_s, 
     /* the limits are kept on the fair clock (a crowded machine is not a hang), the elapsed
      * time on the wall clock */
     struct eng_fair_clock clock;
-    eng_fair_clock_start(&clock);
+    eng_fair_clock_start(&clock, w->pid);
     double start = now_s(), ready_at = start, deadline = setup_limit_s, killed_at = 0, fair = 0;
     bool answered = false, out_open = sent;
     while (out_open && !answered) {
