@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A kernel that never returns becomes `hang` within the limit plus two seconds, the limit is
-# recorded, and the run goes on with the next check. A fixed variant that hangs fails the run; a
-# buggy variant that crashes its worker is caught.
+# A kernel that never returns becomes `hang` once its limit passes (on a crowded machine at most
+# eight times later, plus two seconds), the limit is recorded, and the run goes on with the next
+# check. A fixed variant that hangs fails the run; a buggy variant that crashes its worker is
+# caught.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures
@@ -22,8 +23,10 @@ hang_line=$(grep ' buggy big ' "$KL_TMP/done.txt")
 tap_check "the hanging check's verdict is hang" test "${hang_line%% *}" = hang
 el=$(echo "$hang_line" | awk '{print $5}')
 lim=$(echo "$hang_line" | awk '{print $4}')
-tap_check "it was stopped within the limit plus 2 s (elapsed $el s, limit $lim s)" \
-    awk -v e="$el" -v l="$limit" 'BEGIN { exit !(e >= l - 0.5 && e <= l + 2) }'
+# The limit is kept on the load-aware clock (engine/fair_clock.h): on a machine crowded by others
+# it stretches, at most ENG_FAIR_MAX_STRETCH (8) times; never shorter than the limit.
+tap_check "it was stopped after the limit, within 8 times it plus 2 s (elapsed $el s, limit $lim s)" \
+    awk -v e="$el" -v l="$limit" 'BEGIN { exit !(e >= l - 0.5 && e <= 8 * l + 2) }'
 tap_check "the limit is recorded with the check" test "$lim" = "$limit"
 tap_check "the run went on: the next buggy check ran and passed" grep -q '^pass buggy after ' "$KL_TMP/done.txt"
 tap_check "the fixed variant passed both checks" test "$(grep -c '^pass fixed ' "$KL_TMP/done.txt")" -eq 2
