@@ -61,12 +61,15 @@ static long threads_running(const char *pid)
     return n;
 }
 
-long eng_fair_group_running(pid_t group)
+/* Runnable threads of the processes in group `group` (in), or of every process outside it and
+ * other than the reader (out). */
+static long running_threads(pid_t group, bool in)
 {
     DIR *d = opendir("/proc");
     if (!d)
         return 0;
     long n = 0;
+    pid_t self = getpid();
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
@@ -74,14 +77,21 @@ long eng_fair_group_running(pid_t group)
         char path[300], state;
         long pgrp;
         snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
-        if (read_stat(path, &state, &pgrp) && pgrp == (long)group)
-            n += threads_running(e->d_name);
+        if (!read_stat(path, &state, &pgrp) || (pgrp == (long)group) != in ||
+            atol(e->d_name) == (long)self)
+            continue;
+        n += threads_running(e->d_name);
     }
     closedir(d);
     return n;
 }
 
-/* /proc/loadavg: "0.52 0.58 0.59 3/467 12345", the fourth field runnable/all tasks. */
+long eng_fair_group_running(pid_t group) { return running_threads(group, true); }
+
+/* The share of a core a task of the job gets. /proc/loadavg's runnable count ("0.52 0.58 0.59
+ * 3/467 12345") says cheaply whether the machine is crowded at all; when it is, the runnable
+ * threads outside the job's group are counted one by one (the job's own spinning threads come
+ * and go too fast to be subtracted from a count taken at another instant). */
 static double sample_share(pid_t group)
 {
     FILE *f = fopen("/proc/loadavg", "r");
@@ -91,12 +101,9 @@ static double sample_share(pid_t group)
     int got = fscanf(f, "%*s %*s %*s %ld/%ld", &running, &all);
     fclose(f);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long others = running - 1; /* the reader itself is running while it reads */
-    if (got != 2 || others <= cores)
+    if (got != 2 || running - 1 <= cores)
         return 1.0; /* a core for everyone: no need to look closer */
-    if (group > 0)
-        others -= eng_fair_group_running(group);
-    return eng_fair_share(others, cores);
+    return eng_fair_share(group > 0 ? running_threads(group, false) : running - 1, cores);
 }
 
 void eng_fair_clock_start(struct eng_fair_clock *c, pid_t group)

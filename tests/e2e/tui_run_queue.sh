@@ -63,8 +63,7 @@ wait_for "and it ends" '^ run 2 of 2 · fail · 4 of 4 checks done' 60 || exit 0
 wait_for "the status line says the last run ended" 'The run ended: fail' 5
 tap_check "two runs recorded, one per suite" test "$(runs_of "$db")" = "q-first:fail q-last:fail"
 tui_quit
-tm kill-server 2>/dev/null
-sleep 0.3
+cleanup
 
 # 2. The second of three hangs: cancelling asks, stops it and drops the third.
 db=$KL_TMP/queue-cancel.db
