@@ -696,23 +696,48 @@ static void module_tls(struct eng_module *m, void **data, size_t *size)
     *size = tls_cache.data ? tls_cache.size : 0;
 }
 
-/* Fills the module's per-OS-thread storage with 0xff bytes: a kernel that reads shared memory
- * it did not write this block sees NaNs and -1s. */
+/* Runs one line-table reader on the module's copy: "file:line" (or "file:line:column") of
+ * the address into text; -1 when the tool is missing, fails or the table has nothing ("??"). */
+static int symbolize(const char *name, const char *dbg_path, const char *address, char *text,
+                     size_t n)
+{
+    char tool[512], obj[600], addr[32];
+    snprintf(addr, sizeof addr, "%s", address);
+    if (!eng_tool_find(name, tool, sizeof tool))
+        return -1;
+    char *argv[6];
+    size_t a = 0;
+    argv[a++] = tool;
+    if (strcmp(name, "addr2line") == 0) {
+        snprintf(obj, sizeof obj, "-e%s", dbg_path);
+        argv[a++] = obj;
+    } else {
+        static char no_fn[] = "--functions=none";
+        snprintf(obj, sizeof obj, "--obj=%s", dbg_path);
+        argv[a++] = obj;
+        argv[a++] = no_fn;
+    }
+    argv[a++] = addr;
+    argv[a] = NULL;
+    if (eng_tool_run(argv, text, n) != 0)
+        return -1;
+    /* the first line is the innermost inlined frame's; "??" where the table has nothing */
+    text[strcspn(text, "\n")] = '\0';
+    const char *colon = strchr(text, ':');
+    return colon && text[0] != '?' && colon[1] >= '1' && colon[1] <= '9' ? 0 : -1;
+}
+
 /* The source line of a kernel code address (cpu_race_where_fn) from the module's line table,
- * by llvm-symbolizer or addr2line found on PATH at run time; -1 without either (the report
- * keeps kernel+offset). pc is a return address: the access is the instruction before it. */
+ * by addr2line, or llvm-symbolizer where addr2line is missing or cannot read the table (a
+ * newer DWARF than its binutils), found on PATH at run time; -1 without any (the report keeps
+ * kernel+offset). addr2line first: it starts in a tenth of llvm-symbolizer's time, and a run
+ * of race checks asks for a line per report. pc is a return address: the access is the
+ * instruction before it. */
 static int module_where(void *arg, const void *pc, char *out, size_t n)
 {
     struct eng_module *m = arg;
     Dl_info di;
     if (!dladdr(pc, &di) || !di.dli_fbase)
-        return -1;
-    static const char *const tools[] = {"llvm-symbolizer-22", "llvm-symbolizer", "addr2line"};
-    char tool[512];
-    size_t t = 0;
-    while (t < sizeof tools / sizeof *tools && !eng_tool_find(tools[t], tool, sizeof tool))
-        t++;
-    if (t == sizeof tools / sizeof *tools)
         return -1;
     if (!m->dbg_path) {
         char err[256];
@@ -727,33 +752,17 @@ static int module_where(void *arg, const void *pc, char *out, size_t n)
         }
         m->dbg_path = path;
     }
-    char addr[32], obj[600];
+    static const char *const tools[] = {"addr2line", "llvm-symbolizer-22", "llvm-symbolizer"};
+    char addr[32], text[512];
     snprintf(addr, sizeof addr, "0x%lx",
              (unsigned long)((const char *)pc - (const char *)di.dli_fbase - 1));
-    char *argv[6];
-    size_t a = 0;
-    argv[a++] = tool;
-    if (strcmp(tools[t], "addr2line") == 0) {
-        snprintf(obj, sizeof obj, "-e%s", m->dbg_path);
-        argv[a++] = obj;
-    } else {
-        static char no_fn[] = "--functions=none";
-        snprintf(obj, sizeof obj, "--obj=%s", m->dbg_path);
-        argv[a++] = obj;
-        argv[a++] = no_fn;
-    }
-    argv[a++] = addr;
-    argv[a] = NULL;
-    char text[512];
-    if (eng_tool_run(argv, text, sizeof text) != 0)
+    size_t t = 0;
+    while (t < sizeof tools / sizeof *tools &&
+           symbolize(tools[t], m->dbg_path, addr, text, sizeof text) != 0)
+        t++;
+    if (t == sizeof tools / sizeof *tools)
         return -1;
-    /* "file:line" or "file:line:column" on the first line (the innermost inlined frame);
-     * "??" where the table has nothing. */
-    text[strcspn(text, "\n")] = '\0';
-    char *colon = strchr(text, ':');
-    if (!colon || text[0] == '?' || colon[1] < '1' || colon[1] > '9')
-        return -1;
-    char *end = colon + 1;
+    char *end = strchr(text, ':') + 1;
     while (*end >= '0' && *end <= '9')
         end++;
     *end = '\0';
@@ -768,6 +777,8 @@ static int module_where(void *arg, const void *pc, char *out, size_t n)
     return k ? 0 : -1;
 }
 
+/* Fills the module's per-OS-thread storage with 0xff bytes: a kernel that reads shared memory
+ * it did not write this block sees NaNs and -1s. */
 static void poison_shared(void *arg)
 {
     void *data;

@@ -500,8 +500,11 @@ static int run_all(struct pct *p, char *err, size_t errlen)
                 if (!yield_to_ranks(p)) {
                     struct timespec ts = {0, p->backoff_ns};
                     nanosleep(&ts, NULL);
-                    if (p->backoff_ns < 200000) /* its kernels run instrumented too */
-                        p->backoff_ns *= 2;
+                    /* up to 1 ms: a wait that never ends (a hang, stopped by the watchdog)
+                     * leaves the core to others; another rank's kernel runs instrumented too,
+                     * so its progress is slow beside that */
+                    if (p->backoff_ns < 1000000)
+                        p->backoff_ns = p->backoff_ns * 2 < 1000000 ? p->backoff_ns * 2 : 1000000;
                 }
                 p->spins = live_threads;
             }

@@ -276,7 +276,12 @@ static int run_block(struct worker *w, uint64_t b, char *err, size_t errlen)
             if (++stuck == 2)
                 ask_helper(w->ls);
             if (stuck > 4) {
-                struct timespec ts = {0, 50000};
+                /* The wait outlasts a few rounds: sleep longer each round (50 us doubling up
+                 * to 1 ms), so that a kernel that never stops spinning (a hang, stopped by the
+                 * watchdog) does not take a core from the machine while it waits. Progress
+                 * starts the count again. */
+                unsigned long ns = 50000ul << (stuck - 5 < 5 ? stuck - 5 : 5);
+                struct timespec ts = {0, (long)(ns < 1000000ul ? ns : 1000000ul)};
                 nanosleep(&ts, NULL);
             }
             if (__atomic_load_n(&w->ls->failed, __ATOMIC_RELAXED))

@@ -12,6 +12,23 @@ void cpu_weak_layer_free(struct cpu_weak_layer *l)
     *l = (struct cpu_weak_layer){0};
 }
 
+/* A held store is at most CPU_WEAK_WIDEST bytes and is copied on every switch of the pct
+ * schedule: fixed-size copies compile to plain loads and stores, where a copy of a variable size
+ * is a call into the C library (and, in a sanitizer build, its interceptor). */
+static inline void copy_held(void *to, const void *from, unsigned size)
+{
+    switch (size) {
+    case 1: memcpy(to, from, 1); break;
+    case 2: memcpy(to, from, 2); break;
+    case 4: memcpy(to, from, 4); break;
+    case 8: memcpy(to, from, 8); break;
+    case 16: memcpy(to, from, 16); break;
+    default:
+        for (unsigned i = 0; i < size; i++)
+            ((unsigned char *)to)[i] = ((const unsigned char *)from)[i];
+    }
+}
+
 static bool covers(const struct cpu_weak_layer *l, uintptr_t a, unsigned size)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -61,8 +78,8 @@ int cpu_weak_store(struct cpu_weak_layer *thr, struct cpu_weak_layer *blk, const
     e->addr = a;
     e->size = size;
     e->shared = shared;
-    memcpy(e->vis, addr, size);
-    memcpy(e->mine, addr, size); /* taken again when the layer comes off */
+    copy_held(e->vis, addr, size);
+    copy_held(e->mine, addr, size); /* taken again when the layer comes off */
     return 1;
 }
 
@@ -95,8 +112,8 @@ void cpu_weak_apply(struct cpu_weak_layer *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         struct cpu_weak_entry *e = &l->e[i];
-        memcpy(e->vis, (const void *)e->addr, e->size);
-        memcpy((void *)e->addr, e->mine, e->size);
+        copy_held(e->vis, (const void *)e->addr, e->size);
+        copy_held((void *)e->addr, e->mine, e->size);
     }
 }
 
@@ -104,8 +121,8 @@ void cpu_weak_remove(struct cpu_weak_layer *l)
 {
     for (size_t i = l->n; i-- > 0;) {
         struct cpu_weak_entry *e = &l->e[i];
-        memcpy(e->mine, (const void *)e->addr, e->size);
-        memcpy((void *)e->addr, e->vis, e->size);
+        copy_held(e->mine, (const void *)e->addr, e->size);
+        copy_held((void *)e->addr, e->vis, e->size);
     }
 }
 
@@ -120,6 +137,6 @@ void cpu_weak_move(struct cpu_weak_layer *into, struct cpu_weak_layer *l)
 void cpu_weak_drain(struct cpu_weak_layer *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        memcpy((void *)l->e[i].addr, l->e[i].mine, l->e[i].size);
+        copy_held((void *)l->e[i].addr, l->e[i].mine, l->e[i].size);
     l->n = 0;
 }
