@@ -69,6 +69,14 @@ struct walk {
     size_t nseen;
     char *err;
     size_t errlen;
+    /* Where the walk is in the code, for the static shared arrays it may rewrite (those in a
+     * function): the braces open (a bit per level, set for a namespace's or an extern "C"
+     * block's), the text since the last brace or semicolon, and a block comment left open. */
+    unsigned long long ns_bits;
+    int depth, code_depth;
+    char head[256];
+    size_t head_len;
+    bool in_comment;
 };
 
 static const char *skip_ws(const char *s)
@@ -157,20 +165,193 @@ static size_t extern_shared(struct text *t, const char *s)
     return (size_t)(semi + 1 - s);
 }
 
-/* One line without its include handling: extern shared arrays rewritten. */
-static void put_code_line(struct text *t, const char *line, size_t n)
+/* `__shared__ ATTRS TYPE NAME[D]...;` at s (s points at "__shared__"), one array of one line:
+ * writes the hook (kernels/kl_vendor.h's KL_STATIC_SHARED) and returns the length consumed, or
+ * 0 when the text is not of that form (a scalar, several names, an initializer). A `static`
+ * just written before it is taken back (the hook declares a reference). */
+static size_t static_shared(struct text *t, const char *s)
+{
+    if (strncmp(s, "__shared__", 10) != 0 || ident_char(s[10]))
+        return 0;
+    const char *p = skip_ws(s + 10);
+    for (size_t a; (a = attr_len(p)) > 0;)
+        p = skip_ws(p + a);
+    const char *semi = strchr(p, ';');
+    if (!semi)
+        return 0;
+    const char *q = semi;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    const char *dims_end = q;
+    /* the dimensions, each a balanced [...], backwards */
+    while (q > p && q[-1] == ']') {
+        int depth = 0;
+        const char *r = q - 1;
+        for (; r >= p; r--) {
+            if (*r == ']')
+                depth++;
+            else if (*r == '[' && --depth == 0)
+                break;
+        }
+        if (r < p || r + 2 == q) /* unbalanced, or `[]` */
+            return 0;
+        q = r;
+        while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+            q--;
+    }
+    if (q == dims_end)
+        return 0;
+    const char *dims = q;
+    while (dims < dims_end && *dims != '[')
+        dims++;
+    const char *name_end = q;
+    while (q > p && ident_char(q[-1]))
+        q--;
+    const char *name = q;
+    if (name == name_end || name == p || isdigit((unsigned char)*name))
+        return 0;
+    struct text type = {0};
+    int angle = 0;
+    for (const char *r = p; r < name;) {
+        size_t a = attr_len(r);
+        if (a) {
+            r += a;
+            continue;
+        }
+        angle += *r == '<';
+        angle -= *r == '>';
+        if ((*r == ',' && angle == 0) || *r == '=' || *r == '[' || *r == '(' || *r == '{' ||
+            *r == '}') {
+            free(type.s);
+            return 0;
+        }
+        put(&type, r, 1);
+        r++;
+    }
+    for (const char *r = dims; r < dims_end; r++)
+        if (*r == '=' || *r == '{') {
+            free(type.s);
+            return 0;
+        }
+    while (type.len && (type.s[type.len - 1] == ' ' || type.s[type.len - 1] == '\t'))
+        type.s[--type.len] = '\0';
+    if (!type.len) {
+        free(type.s);
+        return 0;
+    }
+    size_t k = t->len;
+    while (k && (t->s[k - 1] == ' ' || t->s[k - 1] == '\t'))
+        k--;
+    if (k >= 6 && !strncmp(t->s + k - 6, "static", 6) && (k == 6 || !ident_char(t->s[k - 7]))) {
+        t->len = k - 6;
+        t->s[t->len] = '\0';
+    }
+    putf(t, "KL_STATIC_SHARED(%.*s, (%.*s), %s);", (int)(name_end - name), name,
+         (int)(dims_end - dims), dims, type.s);
+    free(type.s);
+    return (size_t)(semi + 1 - s);
+}
+
+/* The brace at the end of w->head opens a namespace (or an extern "C" block) rather than code. */
+static bool namespace_brace(const struct walk *w)
+{
+    const char *h = w->head;
+    for (const char *c = h; (c = strstr(c, "namespace")) != NULL; c += 9)
+        if ((c == h || !ident_char(c[-1])) && !ident_char(c[9]))
+            return true;
+    return strstr(h, "extern") && strstr(h, "\"C\"") && !strchr(h, '(');
+}
+
+/* Follows the code's braces, one character of code (comments and literals are not). */
+static void track(struct walk *w, char c)
+{
+    if (c == '{') {
+        w->head[w->head_len] = '\0';
+        bool ns = namespace_brace(w);
+        if (w->depth < 64 && ns)
+            w->ns_bits |= 1ull << w->depth;
+        else if (w->depth < 64)
+            w->ns_bits &= ~(1ull << w->depth);
+        w->code_depth += !ns;
+        w->depth++;
+        w->head_len = 0;
+    } else if (c == '}') {
+        if (w->depth > 0) {
+            w->depth--;
+            bool ns = w->depth < 64 && (w->ns_bits >> w->depth & 1);
+            w->code_depth -= !ns && w->code_depth > 0;
+        }
+        w->head_len = 0;
+    } else if (c == ';') {
+        w->head_len = 0;
+    } else if (w->head_len + 1 < sizeof w->head) {
+        w->head[w->head_len++] = c;
+    }
+}
+
+/* One line without its include handling: extern shared arrays rewritten, and (where kladder's
+ * headers serve) static shared arrays in a function. Comments and literals are copied as they
+ * are. */
+static void put_code_line(struct walk *w, struct text *t, const char *line, size_t n)
 {
     const char *end = line + n;
     for (const char *s = line; s < end;) {
-        if ((s == line || !ident_char(s[-1])) && end - s > 6 && !strncmp(s, "extern", 6)) {
+        if (w->in_comment) {
+            if (s + 1 < end && s[0] == '*' && s[1] == '/') {
+                put(t, s, 2);
+                s += 2;
+                w->in_comment = false;
+                continue;
+            }
+            put(t, s, 1);
+            s++;
+            continue;
+        }
+        if (s + 1 < end && s[0] == '/' && s[1] == '/') {
+            put(t, s, (size_t)(end - s));
+            break;
+        }
+        if (s + 1 < end && s[0] == '/' && s[1] == '*') {
+            put(t, s, 2);
+            s += 2;
+            w->in_comment = true;
+            continue;
+        }
+        if (*s == '"' || *s == '\'') {
+            const char *r = s + 1;
+            for (; r < end && *r != *s; r++)
+                if (*r == '\\' && r + 1 < end)
+                    r++;
+            r = r < end ? r + 1 : end;
+            put(t, s, (size_t)(r - s));
+            for (const char *c = s; c < r && w->head_len + 1 < sizeof w->head; c++)
+                w->head[w->head_len++] = *c; /* `extern "C"` is told by its literal */
+            s = r;
+            continue;
+        }
+        bool word = s == line || !ident_char(s[-1]);
+        if (word && end - s > 6 && !strncmp(s, "extern", 6)) {
             char *one = xasprintf("%.*s", (int)(end - s), s);
             size_t used = extern_shared(t, one);
             free(one);
             if (used) {
+                track(w, ';');
                 s += used;
                 continue;
             }
         }
+        if (word && w->own_headers && w->code_depth > 0 && end - s > 10 &&
+            !strncmp(s, "__shared__", 10)) {
+            char *one = xasprintf("%.*s", (int)(end - s), s);
+            size_t used = static_shared(t, one);
+            free(one);
+            if (used) {
+                track(w, ';');
+                s += used;
+                continue;
+            }
+        }
+        track(w, *s);
         put(t, s, 1);
         s++;
     }
@@ -268,7 +449,7 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
                 put(t, line, n);
             }
         } else {
-            put_code_line(t, line, n);
+            put_code_line(w, t, line, n);
         }
         put(t, "\n", 1);
         if (!nl)

@@ -58,7 +58,7 @@
 
 /* ---- cpu backend ABI (shared with engine/cpu_*.c) --------------------------------------- */
 #if defined(KL_CPU) || defined(KL_ABI_ONLY)
-#define KL_CPU_ABI_VERSION 3
+#define KL_CPU_ABI_VERSION 4
 /* Why an emulated thread hands control back to the scheduler. */
 #define KL_CPU_WAIT_BARRIER 1 /* __syncthreads */
 #define KL_CPU_WAIT_WAVE 2    /* a wave operation: all live lanes must arrive */
@@ -97,6 +97,11 @@ struct kl_cpu_rt {
      * restores kl_cpu_cur afterwards. */
     void (*access)(struct kl_cpu_thread *t, const void *addr, unsigned size, unsigned how,
                    const void *pc);
+    /* The block's instance of the static __shared__ array `key` (its name, a string of the
+     * module) of bytes: zeroed or poisoned once per block, ending on a guard page
+     * (engine/cpu/cpu_guard.h), the same for every thread of the block. */
+    void *(*shared)(struct kl_cpu_thread *t, const char *key, unsigned long bytes,
+                    unsigned long align);
 };
 /* One emulated GPU thread. The scheduler fills the geometry; the wave fields carry one wave
  * operation's input and result. */

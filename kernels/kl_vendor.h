@@ -6,12 +6,15 @@
  * removes those include lines and this file supplies what they declare. On the cpu backend it
  * is the whole device API a kernel sees; on a GPU backend whose compiler has the vendor's own
  * headers they stay in place and this file only adds the two hooks the engine writes
- * (KL_ENTRY and KL_EXTERN_SHARED).
+ * (KL_ENTRY, KL_EXTERN_SHARED and KL_STATIC_SHARED).
  *
  * What the engine writes into a plain source, and nothing else uses:
  *   KL_EXTERN_SHARED(name, type)  stands for `extern __shared__ type name[];` (the cpu backend
  *                                 has no extern thread-local arrays: name becomes an object
  *                                 that converts to the block's dynamic shared memory)
+ *   KL_STATIC_SHARED(name, (dims), type)  stands for `__shared__ type name dims;` in a function
+ *                                 (cpu: a reference to the block's instance, placed alone before
+ *                                 a guard page)
  *   KL_ENTRY(symbol, entry)       after the source, once per entry point named in the manifest:
  *                                 entry as written there (`moving_average<256, 97>`, a C++ or an
  *                                 extern "C" name), exported under symbol (cpu: the trampoline
@@ -38,6 +41,10 @@
 #include <type_traits>
 
 /* ---- qualifiers ------------------------------------------------------------------------- */
+/* A kernel's symbol is visible (the module is built -fvisibility=hidden): a fault or a shared
+ * memory finding in it is named by the kernel, template instance and all. */
+#undef __global__
+#define __global__ __attribute__((visibility("default")))
 #define __launch_bounds__(...)
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
@@ -60,6 +67,24 @@ struct kl_cpu_dyn_shared {
     T &operator*() const { return *ptr(); }
 };
 #define KL_EXTERN_SHARED(name, ...) static kl_cpu_dyn_shared<__VA_ARGS__> name
+/* `__shared__ T name[N]...;` in a function: a reference to the block's own instance, which the
+ * emulator places alone before a guard page, so an index past it is caught where it happens
+ * (a GPU would read or write the next array). The key, a string per declaration (and per
+ * template instance), names the array in the finding. */
+#define KL_CPU_UNPAREN(...) __VA_ARGS__
+static inline __attribute__((no_sanitize_thread)) void *kl_cpu_static_shared(const char *key, unsigned long bytes,
+                                                                             unsigned long align)
+{
+    struct kl_cpu_thread *me = kl_cpu_cur;
+    void *p = me->rt->shared(me, key, bytes, align);
+    kl_cpu_cur = me;
+    return p;
+}
+#define KL_STATIC_SHARED(name, dims, ...)                                                       \
+    typedef __VA_ARGS__ kl_cpu_shared_t_##name KL_CPU_UNPAREN dims;                             \
+    static const char kl_cpu_shared_key_##name[] = #name;                                       \
+    kl_cpu_shared_t_##name &name = *(kl_cpu_shared_t_##name *)kl_cpu_static_shared(             \
+        kl_cpu_shared_key_##name, sizeof(kl_cpu_shared_t_##name), alignof(kl_cpu_shared_t_##name))
 #define KL_ENTRY(symbol, ...)                                                                  \
     extern "C" __attribute__((visibility("default"))) void kl_cpu_run_##symbol(                \
         struct kl_cpu_thread *self, void **args)                                               \
@@ -508,6 +533,8 @@ static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
 
 #else /* a GPU backend: the vendor's headers declare the API; the engine's two hooks */
 #define KL_EXTERN_SHARED(name, ...) extern __shared__ __VA_ARGS__ name[]
+#define KL_CPU_UNPAREN(...) __VA_ARGS__
+#define KL_STATIC_SHARED(name, dims, ...) __shared__ __VA_ARGS__ name KL_CPU_UNPAREN dims
 #define KL_ENTRY(symbol, ...)
 /* What the C/C++ library headers (removed from the source) would give a kernel, where the
  * run-time compiler has no library headers of its own: NVRTC. The toolkit's libcu++ (CCCL)

@@ -39,6 +39,32 @@ void cpu_shared_free(void *p, size_t bytes);
 void cpu_guard_check(const void *base, size_t bytes, const void *addr, unsigned size,
                      bool is_write, const void *ret_pc);
 
+/* A block's static __shared__ arrays (plain sources: kernels/kl_vendor.h's KL_STATIC_SHARED),
+ * each mapped alone so that it ends on a guard page: an index past one array faults instead of
+ * landing in the next, and the finding names the array ("of the block's 1024 bytes of
+ * __shared__ tile"). One set per block being run at a time; kept between blocks (and refilled
+ * once per block). A zeroed struct is an empty set. */
+struct cpu_static_shared;
+struct cpu_statics {
+    struct cpu_static_shared *v;
+    size_t n, cap;
+    unsigned long gen;
+    bool poison;
+};
+/* A new block begins: each array is filled again (0xff bytes when poison, else zeros) when it
+ * is first asked for. */
+void cpu_statics_block(struct cpu_statics *s, bool poison);
+/* The block's instance of the array named key (the module's string: its address identifies
+ * the declaration) of bytes, aligned to align. */
+void *cpu_statics_get(struct cpu_statics *s, const char *key, size_t bytes, size_t align);
+/* Whether addr is within one of the set's arrays (their alignment slack included). */
+bool cpu_statics_owns(const struct cpu_statics *s, const void *addr);
+/* As cpu_guard_check, over each array of the set. */
+void cpu_statics_check(const struct cpu_statics *s, const void *addr, unsigned size,
+                       bool is_write, const void *ret_pc);
+/* Unmaps the set's arrays and empties it. */
+void cpu_statics_free(struct cpu_statics *s);
+
 /* Installs the fault handler (once; later calls do nothing). */
 void cpu_guard_install(void);
 

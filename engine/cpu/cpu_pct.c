@@ -46,6 +46,7 @@ struct pblock {
     struct pthr *th;
     char *tls_save;
     void *dyn;
+    struct cpu_statics statics; /* its static __shared__ arrays (cpu_guard.h) */
     struct cpu_weak_layer held; /* stores this block sees and other blocks do not yet */
 };
 
@@ -153,6 +154,8 @@ static uint64_t shared_owner(const struct pct *p, const struct pthr *th, uintptr
         return th->blk->id;
     if (th->blk->dyn && a - (uintptr_t)th->blk->dyn < p->l->shared_bytes)
         return th->blk->id;
+    if (cpu_statics_owns(&th->blk->statics, (const void *)a))
+        return th->blk->id;
     return UINT64_MAX;
 }
 
@@ -182,6 +185,8 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
         if (th->blk->dyn) /* before anything reads there: the finding names the kernel's line */
             cpu_guard_check(th->blk->dyn, p->l->shared_bytes, addr, size,
                             (how & KL_CPU_ACC_WRITE) != 0, pc);
+        if (th->blk->statics.n)
+            cpu_statics_check(&th->blk->statics, addr, size, (how & KL_CPU_ACC_WRITE) != 0, pc);
         /* The thread's own stack and the scheduler's thread records are nobody else's. */
         if (a - (uintptr_t)th->stack < STACK_BYTES ||
             a - (uintptr_t)p->all < (uintptr_t)MAX_RESIDENT * p->n * sizeof *p->all)
@@ -219,7 +224,14 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
     }
 }
 
-static const struct kl_cpu_rt pct_rt = {pct_wait, pct_access};
+static void *pct_static_shared(struct kl_cpu_thread *t, const char *key, unsigned long bytes,
+                               unsigned long align)
+{
+    struct pthr *th = t->host;
+    return cpu_statics_get(&th->blk->statics, key, bytes, align);
+}
+
+static const struct kl_cpu_rt pct_rt = {pct_wait, pct_access, pct_static_shared};
 
 static void thread_entry(void)
 {
@@ -261,6 +273,7 @@ static void admit(struct pct *p)
         memset(b->tls_save, l->poison ? 0xff : 0, l->tls_size);
     if (b->dyn)
         memset(b->dyn, l->poison ? 0xff : 0, l->shared_bytes);
+    cpu_statics_block(&b->statics, l->poison != NULL);
     p->resident++;
     for (unsigned i = 0; i < p->n; i++) {
         struct pthr *th = &b->th[i];
@@ -625,6 +638,7 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         free(p->slots[i].wave_arrived);
         free(p->slots[i].tls_save);
         cpu_shared_free(p->slots[i].dyn, p->l->shared_bytes);
+        cpu_statics_free(&p->slots[i].statics);
         cpu_weak_layer_free(&p->slots[i].held);
     }
     free(p->heap);

@@ -59,6 +59,7 @@ struct worker {
     unsigned nall;
     void *dyn;              /* the block's dynamic shared memory (cpu_guard.h) */
     size_t dyn_bytes;
+    struct cpu_statics statics; /* the block's static __shared__ arrays (cpu_guard.h) */
     struct cthread *current;
     uint64_t rng;
     void *fake;
@@ -78,7 +79,14 @@ static void cpu_wait(struct kl_cpu_thread *t, int why)
     cpu_coro_san_finish(th->fake, &w->sched_bottom, &w->sched_size);
 }
 
-static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = NULL};
+static void *cpu_static_shared(struct kl_cpu_thread *t, const char *key, unsigned long bytes,
+                               unsigned long align)
+{
+    (void)t;
+    return cpu_statics_get(&tl_worker->statics, key, bytes, align);
+}
+
+static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = NULL, .shared = cpu_static_shared};
 
 static void thread_entry(void)
 {
@@ -197,6 +205,7 @@ static int run_block(struct worker *w, uint64_t b, char *err, size_t errlen)
     unsigned n = w->n, W = (unsigned)l->wave;
     if (l->poison)
         l->poison(l->poison_arg);
+    cpu_statics_block(&w->statics, l->poison != NULL);
     for (unsigned i = 0; i < n; i++) {
         struct cthread *th = &w->th[i];
         struct kl_cpu_thread *t = &th->t;
@@ -381,6 +390,7 @@ static void worker_free(struct worker *w)
         cpu_coro_stack_unmap(w->all_stacks[i], finished);
     cpu_shared_free(w->dyn, w->dyn_bytes);
     w->dyn = NULL;
+    cpu_statics_free(&w->statics);
     pthread_mutex_lock(&spare_mu);
     bool kept = nspare < sizeof spare / sizeof *spare;
     if (kept)

@@ -24,6 +24,18 @@ cJSON *eng_report_check_json(const struct eng_done *d);
 const char *eng_summary_verdict_name(const struct eng_summary *s);
 const char *eng_schedule_name(enum eng_schedule s);
 
+/* What caught the buggy variant of each user's own suite of a run (neither a reproducer nor a
+ * control): per rung, its buggy checks and those that caught the bug (a failure, a hang, a
+ * crash), and the same of its plain unit test's shapes. The text and JSON reports both say it.
+ * Returns how many suites, in the order their first buggy check ran; *out is malloc'd (NULL
+ * when none), its suite names the checks' own. */
+struct eng_user_catch {
+    const char *suite;
+    int checks[ENG_RUNG_SLOTS], caught[ENG_RUNG_SLOTS];
+    int base, base_caught;
+};
+size_t eng_user_suite_catches(const struct eng_done *checks, size_t n, struct eng_user_catch **out);
+
 /* The reporters a run's options ask for (a text or JSON report on stdout, and the progress bar,
  * JUnit file, database and event stream it names), NULL-terminated, for eng_run_opts'
  * open_reports; NULL with a message on error. Each is freed by its own free(). */

@@ -97,6 +97,35 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     cJSON_AddStringToObject(rep, "finished", run->finished);
     cJSON_AddStringToObject(rep, "schedule", eng_schedule_name(run->schedule));
     cJSON_AddItemToObject(rep, "machine", imp_machine_json(&run->mach.m));
+    /* a user's own suite: which rungs caught the bug, and whether its unit test already does
+     * (reported, not an unmet expectation: such a suite declares nothing of its unit test) */
+    struct eng_user_catch *u;
+    size_t nu = eng_user_suite_catches(checks, n, &u);
+    if (nu) {
+        cJSON *us = cJSON_AddArrayToObject(rep, "user_suites");
+        for (size_t i = 0; i < nu; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "suite", u[i].suite);
+            cJSON *by = cJSON_AddArrayToObject(o, "caught_by");
+            for (int k = 0; k < ENG_RUNG_SLOTS; k++) {
+                if (!u[i].checks[k])
+                    continue;
+                cJSON *rc = cJSON_CreateObject();
+                cJSON_AddNumberToObject(rc, "rung", k);
+                cJSON_AddNumberToObject(rc, "caught", u[i].caught[k]);
+                cJSON_AddNumberToObject(rc, "checks", u[i].checks[k]);
+                cJSON_AddItemToArray(by, rc);
+            }
+            if (u[i].base) {
+                cJSON *b = cJSON_AddObjectToObject(o, "unit_test");
+                cJSON_AddBoolToObject(b, "catches", u[i].base_caught > 0);
+                cJSON_AddNumberToObject(b, "caught", u[i].base_caught);
+                cJSON_AddNumberToObject(b, "shapes", u[i].base);
+            }
+            cJSON_AddItemToArray(us, o);
+        }
+    }
+    free(u);
     cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, eng_report_check_json(&checks[i]));

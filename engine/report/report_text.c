@@ -29,59 +29,62 @@ static bool catches(const struct eng_done *d)
     return d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG || d->crashed;
 }
 
+size_t eng_user_suite_catches(const struct eng_done *checks, size_t n, struct eng_user_catch **out)
+{
+    size_t nu = 0;
+    *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct eng_planned *p = checks[i].p;
+        if (p->reproducer || p->control || p->sanitizer[0] || strcmp(p->spec.variant, "buggy"))
+            continue;
+        const char *suite = eng_planned_suite(p);
+        struct eng_user_catch *u = NULL;
+        for (size_t k = 0; k < nu && !u; k++)
+            if (!strcmp((*out)[k].suite, suite))
+                u = &(*out)[k];
+        if (!u) {
+            *out = xrealloc(*out, (nu + 1) * sizeof **out);
+            u = &(*out)[nu++];
+            memset(u, 0, sizeof *u);
+            u->suite = suite;
+        }
+        if (p->spec.baseline) {
+            u->base++;
+            u->base_caught += catches(&checks[i]);
+            continue;
+        }
+        int r = p->spec.rung;
+        if (r < 0 || r >= ENG_RUNG_SLOTS)
+            continue;
+        u->checks[r]++;
+        u->caught[r] += catches(&checks[i]);
+    }
+    return nu;
+}
+
 /* For each user's own suite of the run (not a reproducer: it declares nothing of its unit
  * test), the rungs that caught its buggy variant and whether the plain unit test already does:
  * "my-op: the bug is caught by rung 1 (2 of 3 checks), rung 5 (4 of 5); the plain unit test
  * catches it too (1 of 1 shapes)". */
 static void user_suite_lines(const struct eng_done *checks, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        const struct eng_planned *p = checks[i].p;
-        if (p->reproducer || p->control || p->sanitizer[0] || strcmp(p->spec.variant, "buggy"))
-            continue;
-        bool first = true;
-        for (size_t k = 0; k < i && first; k++)
-            first = strcmp(eng_planned_suite(checks[k].p), eng_planned_suite(p)) != 0 ||
-                    checks[k].p->reproducer || strcmp(checks[k].p->spec.variant, "buggy");
-        if (!first)
-            continue;
+    struct eng_user_catch *u;
+    size_t nu = eng_user_suite_catches(checks, n, &u);
+    for (size_t i = 0; i < nu; i++) {
         char rungs[400] = "";
         size_t len = 0;
-        int base = 0, base_caught = 0;
-        bool seen[ENG_RUNG_SLOTS] = {false};
-        for (size_t k = i; k < n; k++) {
-            const struct eng_planned *q = checks[k].p;
-            if (q->sanitizer[0] || strcmp(q->spec.variant, "buggy") ||
-                strcmp(eng_planned_suite(q), eng_planned_suite(p)))
-                continue;
-            if (q->spec.baseline) {
-                base++;
-                base_caught += catches(&checks[k]);
-                continue;
-            }
-            int r = q->spec.rung;
-            if (r < 0 || r >= ENG_RUNG_SLOTS || seen[r])
-                continue;
-            seen[r] = true;
-            int total = 0, caught = 0;
-            for (size_t j = k; j < n; j++)
-                if (checks[j].p->spec.rung == r && !checks[j].p->spec.baseline &&
-                    !checks[j].p->sanitizer[0] && !strcmp(checks[j].p->spec.variant, "buggy") &&
-                    !strcmp(eng_planned_suite(checks[j].p), eng_planned_suite(p))) {
-                    total++;
-                    caught += catches(&checks[j]);
-                }
-            if (caught && len < sizeof rungs)
+        for (int r = 0; r < ENG_RUNG_SLOTS; r++)
+            if (u[i].caught[r] && len < sizeof rungs)
                 len += (size_t)snprintf(rungs + len, sizeof rungs - len, "%srung %d (%d of %d checks)",
-                                        len ? ", " : "", r, caught, total);
-        }
-        printf("%s: the bug %s%s", eng_planned_suite(p), rungs[0] ? "is caught by " : "is caught by no rung",
+                                        len ? ", " : "", r, u[i].caught[r], u[i].checks[r]);
+        printf("%s: the bug %s%s", u[i].suite, rungs[0] ? "is caught by " : "is caught by no rung",
                rungs);
-        if (base)
-            printf("; the plain unit test %s (%d of %d shapes)", base_caught ? "catches it too" :
-                   "does not catch it", base_caught, base);
+        if (u[i].base)
+            printf("; the plain unit test %s (%d of %d shapes)", u[i].base_caught ? "catches it too" :
+                   "does not catch it", u[i].base_caught, u[i].base);
         printf("\n");
     }
+    free(u);
 }
 
 static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Kernels as they ship (docs/kernels.md), on the cpu backend: twelve CUDA and HIP sources of our
+# Kernels as they ship (docs/kernels.md), on the cpu backend: sixteen CUDA and HIP sources of our
 # own, written as public libraries write them (vendor includes, local includes, warp shuffles
 # with masks and widths, struct and 64-bit shuffles, cooperative groups, bf16/half types,
 # 128-bit loads, cache hints, extern __shared__, template kernels named by instance, device
-# assert), each with a reference and a one-line bug, run unchanged through rungs 1, 2, 3 and 5:
-# every check of the fixed variant and of its plain unit test passes, and the bug is caught.
+# assert, an in-place optimizer step on inout buffers, atomics into a zeroed output, static
+# __shared__ arrays), each with a reference and a one-line bug, run unchanged through rungs 1,
+# 2, 3 and 5: every check of the fixed variant and of its plain unit test passes, and the bug is
+# caught. A static shared array indexed past its end is a failed check naming the kernel, the
+# line, the offset and the array with its size, on the default order and under pct, never a
+# dead worker; and where two arrays sit side by side the overflow of the first (which a GPU
+# would write into the second) is named as the first's.
 # Bad input gets one error naming what and where: a header kladder does not supply, a local
 # include that is not there, a device name nobody declares, an entry point the source lacks, an
 # entry point name that is no C++ name, a bool argument the manifest gives another type.
@@ -12,7 +17,7 @@
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/plain
 
-# ---- the twelve kernels ----------------------------------------------------------------------
+# ---- the sixteen kernels --------------------------------------------------------------------
 # The sanitizer pass watches our own code (the source preparation, the launchers, the argument
 # packing), which rung 1 exercises as fully as all four; it runs rung 1 only.
 only=()
@@ -40,6 +45,34 @@ print("# rungs run:", sorted(ran), "rungs that caught the bug:", sorted(caught))
 sys.exit(not (ok and ran == want and caught))
 EOF
 done
+
+# ---- static shared arrays past their end ----------------------------------------------------
+# seg_scan.cu (CUDA; tile and chunk_total side by side) and rms_scale.hip (HIP): the buggy
+# variants stage more than their array holds once the length passes it.
+named() { # JSON KERNEL FILE ARRAY BYTES LINE-PATTERN: every failed buggy check names it
+    python3 - "$KL_TMP/$1.json" "$2" "$3" "$4" "$5" "$(grep -n "$6" "$fx/$3" | head -1 | cut -d: -f1)" <<'PY'
+import json, re, sys
+path, kernel, src, array, size, line = sys.argv[1:]
+want = re.compile(r"shared memory: %s \(%s:%s, %s\+0x[0-9a-f]+\): a write at byte [0-9]+ of the block's %s bytes of __shared__ %s \(past its end\)"
+                  % (re.escape(kernel), re.escape(src), line, re.escape(kernel), size, array))
+fails = [c for c in json.load(open(path))["checks"] if c["variant"] == "buggy" and c["verdict"] == "fail"]
+named = [c for c in fails if want.search(c["detail"])]
+pct = [c for c in named if "pct" in c["check"]]
+for c in fails:
+    if not want.search(c["detail"]):
+        print("# not named:", c["rung"], c["check"], c["detail"][:300])
+print("# named:", len(named), "of", len(fails), "failed checks;", len(pct), "under pct")
+sys.exit(not (fails and len(named) == len(fails) and pct and {c["rung"] for c in named} == {1, 2, 3, 5}))
+PY
+}
+if [ "${KL_SAN:-0}" != 1 ]; then
+    tap_check "seg_scan.cu: a static shared tile overflowing into its neighbour is named (kernel, line, offset, size, array)" \
+        named seg-scan 'scan::segmented_scan<false>' seg_scan.cu tile 1024 'tile\[k\] = first'
+    tap_check "rms_scale.hip: the HIP kernel's LDS row cache overflow is named the same way" \
+        named rms-scale 'rms_scale<false>' rms_scale.hip row_cache 2048 'row_cache\[c\] = v'
+    tap_check "no worker died of a shared memory overflow" \
+        bash -c "! grep -hE 'signal [0-9]+|worker died' '$KL_TMP/seg-scan.json' '$KL_TMP/rms-scale.json'"
+fi
 
 # ---- one clear error for bad input -------------------------------------------------------------
 mine=$KL_TMP/mine

@@ -76,3 +76,43 @@ for rungs in "" "--rung 1"; do
     tap_check "with no check run" bash -c "! grep -qE '^(pass|fail|error) ' '$KL_TMP/out'"
 done
 tap_check "and no run recorded" test "$(runs)" -eq "$before"
+
+# ---- a user's suite is not a reproducer ----------------------------------------------------------
+# plain/adamw.json, a suite of one's own (no "case"): its unit test already catches the missing
+# bias correction. That is reported, with the rungs that caught it, and the run meets its
+# expectations (exit 0) in the text, the JSON and the JUnit reports alike.
+pl=tests/engine/fixtures/plain
+"$KLADDER" --db "$db" run --suite $pl/adamw.json --rung 1 --backend cpu --no-progress \
+    --timeout 60 --junit "$KL_TMP/adamw.xml" >"$KL_TMP/adamw.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/adamw.txt"
+tap_check "a user's suite whose unit test catches the bug: exit 0 ($rc)" test $rc -eq 0
+tap_check "the unit test's catch is reported on its line, not unexpected" \
+    grep -qE '^fail +baseline-buggy +r1 .*\(the plain unit test catches it\)$' "$KL_TMP/adamw.txt"
+tap_check "the summary: expectation met, and which rungs and checks caught it, the unit test too" \
+    bash -c "grep -qE '^expectation met: ' '$KL_TMP/adamw.txt' &&
+             grep -qxF 'plain-adamw: the bug is caught by rung 1 (1 of 1 checks); the plain unit test catches it too (1 of 1 shapes)' '$KL_TMP/adamw.txt'"
+tap_check "the JUnit file has no failure" \
+    bash -c "grep -q 'failures=\"0\" errors=\"0\"' '$KL_TMP/adamw.xml' && ! grep -q '<failure' '$KL_TMP/adamw.xml'"
+"$KLADDER" --db "$db" run --suite $pl/adamw.json --rung 1 --backend cpu --no-progress \
+    --timeout 60 --json >"$KL_TMP/adamw.json" 2>/dev/null
+tap_check "the JSON report says the same: met, caught by rung 1, and by the unit test" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+u = r["user_suites"]
+sys.exit(not (r["expectation_met"] and r["verdict"] == "pass" and len(u) == 1 and
+              u[0]["suite"] == "plain-adamw" and u[0]["caught_by"] == [{"rung": 1, "caught": 1, "checks": 1}] and
+              u[0]["unit_test"] == {"catches": True, "caught": 1, "shapes": 1}))' "$KL_TMP/adamw.json"
+# The same kind of suite whose rung misses the bug (block_sumsq's dropped tail at a round length
+# only): the rung it names did not catch it, exit 1, whatever its unit test does.
+sed 's/"params": {"n": 1000}/"params": {"n": 1024}/; s/"name": "n1001", "n": 1001/"name": "n2048", "n": 2048/' \
+    $pl/block-sumsq.json >"$dir/round.json"
+cp $pl/block_sumsq.hip "$dir/"
+"$KLADDER" --db "$db" run --suite "$dir/round.json" --rung 1 --backend cpu --no-progress \
+    --timeout 60 >"$KL_TMP/round.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/round.txt"
+tap_check "a user's suite whose named rung misses the bug: exit 1 ($rc)" test $rc -eq 1
+tap_check "the summary says no rung caught it, nor the unit test" \
+    bash -c "grep -qE '^EXPECTATION NOT MET: .*not caught: plain-block-sumsq rung 1' '$KL_TMP/round.txt' &&
+             grep -qxF 'plain-block-sumsq: the bug is caught by no rung; the plain unit test does not catch it (0 of 1 shapes)' '$KL_TMP/round.txt'"

@@ -75,11 +75,15 @@ static void print_help(void)
            "%s\n"
            "verdicts: pass, fail, hang, error, skip, and doubt: an oracle could not vouch\n"
            "either way (the reference breaks its own error bound, or only rows past the\n"
-           "output's declared domain differ); doubt is never a catch and never a failure\n"
-           "exit status: 0 every expectation met (buggy caught, fixed and baselines pass or\n"
+           "output's declared domain differ); doubt is never a catch and never a failure\n",
+           run_e2e_help);
+    printf("exit status: 0 every expectation met (buggy caught, fixed and baselines pass or\n"
            "are in doubt), 1 an expectation not met (a buggy variant whose checks only\n"
            "doubt is not caught) or the run inconclusive (the checks that reach the bug\n"
-           "were skipped here), 2 usage or setup error\n", run_e2e_help);
+           "were skipped here), 2 usage or setup error; a suite of your own (no \"case\")\n"
+           "declares nothing of its plain unit test: a unit test that already catches the\n"
+           "buggy variant is reported (\"the plain unit test catches it too\") and exits 0\n"
+           "when each rung it names caught the bug and its fixed variant passed\n");
 }
 
 static int list_suites(void)
