@@ -263,6 +263,49 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
     }
 }
 
+/* One row's elements. Inlined into a copy per class and dtype (fill_as), so that neither is
+ * looked at again for every element. */
+static inline __attribute__((always_inline)) void fill_row(enum eng_vclass c, enum eng_dtype d,
+                                                           void *out, uint64_t r,
+                                                           uint64_t row_len, uint64_t at,
+                                                           uint64_t key, const struct vrow *v)
+{
+    for (uint64_t k = 0; k < row_len; k++)
+        put(d, out, at + k, element(c, d, r, k, row_len, key, v));
+}
+
+#define FILL_ROW_AS(C)                                                                         \
+    case C:                                                                                    \
+        if (d == ENG_F32)                                                                      \
+            fill_row(C, ENG_F32, out, r, row_len, at, key, v);                                 \
+        else if (d == ENG_BF16)                                                                \
+            fill_row(C, ENG_BF16, out, r, row_len, at, key, v);                                \
+        else                                                                                   \
+            fill_row(C, ENG_FP8E4M3, out, r, row_len, at, key, v);                             \
+        break;
+
+static void fill_row_as(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t r,
+                        uint64_t row_len, uint64_t at, uint64_t key, const struct vrow *v)
+{
+    switch (c) {
+        FILL_ROW_AS(ENG_VC_ZERO_ROWS)
+        FILL_ROW_AS(ENG_VC_CONST_ROWS)
+        FILL_ROW_AS(ENG_VC_TIES)
+        FILL_ROW_AS(ENG_VC_NEAR_TIES)
+        FILL_ROW_AS(ENG_VC_ONE_HOT)
+        FILL_ROW_AS(ENG_VC_PEAKED)
+        FILL_ROW_AS(ENG_VC_IDENTICAL_ROWS)
+        FILL_ROW_AS(ENG_VC_DISTINCT)
+        FILL_ROW_AS(ENG_VC_NAN_INF)
+        FILL_ROW_AS(ENG_VC_DENORMALS)
+        FILL_ROW_AS(ENG_VC_UNDER_FP8_MIN)
+        FILL_ROW_AS(ENG_VC_MAX_FINITE)
+        FILL_ROW_AS(ENG_VC_LARGE_MEAN)
+    default:
+        fill_row(c, d, out, r, row_len, at, key, v);
+    }
+}
+
 void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n, uint64_t row_len,
                      uint64_t row_stride, uint64_t seed)
 {
@@ -273,7 +316,6 @@ void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
     for (uint64_t r = 0; (r + 1) * row_stride <= n; r++) {
         struct vrow v;
         row_init(c, d, r, row_len, key, col0, &v);
-        for (uint64_t k = 0; k < row_len; k++)
-            put(d, out, r * row_stride + k, element(c, d, r, k, row_len, key, &v));
+        fill_row_as(c, d, out, r, row_len, r * row_stride, key, &v);
     }
 }
