@@ -115,6 +115,16 @@ int cdb_run_finish(struct cdb *db, const char *uuid, const char *finished,
  * or neither. A run that is not stored is an error. */
 int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen);
 
+/* The checks of a run stored one after another: each as cdb_check_put stores it (the check and
+ * its count, both or neither), through statements prepared once for all of them instead of once
+ * per check. NULL db for cdb_check_recorder_new is no error: every put then fails. */
+struct cdb_check_recorder;
+struct cdb_check_recorder *cdb_check_recorder_new(struct cdb *db);
+int cdb_check_record(struct cdb_check_recorder *r, const struct cdb_check *c, char *err,
+                     size_t errlen);
+/* NULL is a no-op. */
+void cdb_check_recorder_free(struct cdb_check_recorder *r);
+
 /* Fills out with a fresh random UUID (version 4) from /dev/urandom, or from the time and the
  * process id where /dev/urandom cannot be read. */
 void cdb_uuid_new(char out[37]);

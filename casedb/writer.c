@@ -10,7 +10,8 @@
 #include "casedb/check_keys.h"
 #include "common/xalloc.h"
 
-enum { W_MACHINE, W_RUN, W_RUN_ID, W_CHECK, W_COUNT, W_FINISH, W_COUNT_OF };
+enum { W_MACHINE, W_RUN, W_RUN_ID, W_CHECK, W_COUNT, W_FINISH, W_SAVE, W_RELEASE, W_ROLLBACK,
+       W_COUNT_OF };
 
 /* W_COUNT adds (?2 = v) to each count column, so one statement serves every verdict. */
 _Static_assert(CDB_PASS == 0 && CDB_FAIL == 1 && CDB_HANG == 2 && CDB_ERROR == 3 &&
@@ -47,6 +48,9 @@ static const struct {
                  "counting a check"},
     [W_FINISH] = {"UPDATE runs SET finished = ?2, verdict = ?3 WHERE uuid = ?1",
                   "finishing a run"},
+    [W_SAVE] = {"SAVEPOINT check_put", "opening a check's savepoint"},
+    [W_RELEASE] = {"RELEASE check_put", "storing a check"},
+    [W_ROLLBACK] = {"ROLLBACK TO check_put", "rolling a check back"},
 };
 
 struct cdb_writer {
@@ -302,26 +306,70 @@ int cdb_run_finish(struct cdb *db, const char *uuid, const char *finished,
     return rc;
 }
 
-int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen)
+/* The check, its key and its run's count change together or not at all, the run looked up in
+ * the same transaction. After a failure the writer's key ids may name rows that were rolled
+ * back: the caller frees it. */
+static int check_put(struct cdb_writer *w, const struct cdb_check *c, char *err, size_t errlen)
 {
-    struct cdb_writer *w = cdb_writer_new(db);
+    if (!ready(w, W_SAVE, err, errlen) || done(w, W_SAVE, err, errlen) != 0)
+        return -1;
     sqlite3_int64 run_id = 0;
-    bool opened = false, failed = false;
     int found = cdb_writer_run_id(w, c->run_uuid, &run_id, err, errlen);
     if (found == 0)
         snprintf(err, errlen, "storing a check: no run %s is stored", nz(c->run_uuid));
-    /* the check, its key and its run's count change together or not at all */
-    if (found == 1 && cdb_exec(db, "SAVEPOINT check_put;", err, errlen) == 0) {
-        opened = true;
-        failed = cdb_writer_check(w, run_id, c, err, errlen) != 0 ||
-                 cdb_writer_count(w, run_id, c->verdict, err, errlen) != 0;
+    if (found != 1 || cdb_writer_check(w, run_id, c, err, errlen) != 0 ||
+        cdb_writer_count(w, run_id, c->verdict, err, errlen) != 0) {
+        if (ready(w, W_ROLLBACK, NULL, 0))
+            (void)sqlite3_step(w->st[W_ROLLBACK]);
+        if (ready(w, W_RELEASE, NULL, 0))
+            (void)sqlite3_step(w->st[W_RELEASE]);
+        return -1;
     }
+    if (!ready(w, W_RELEASE, err, errlen) || done(w, W_RELEASE, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen)
+{
+    struct cdb_writer *w = cdb_writer_new(db);
+    int rc = check_put(w, c, err, errlen);
     cdb_writer_free(w); /* its key ids must not outlive a rollback */
-    if (!opened)
-        return -1;
-    if (failed) {
-        sqlite3_exec(db->h, "ROLLBACK TO check_put; RELEASE check_put;", NULL, NULL, NULL);
+    return rc;
+}
+
+struct cdb_check_recorder {
+    struct cdb *db;
+    struct cdb_writer *w; /* NULL after a failure: made again for the next check */
+};
+
+struct cdb_check_recorder *cdb_check_recorder_new(struct cdb *db)
+{
+    struct cdb_check_recorder *r = xcalloc(1, sizeof *r);
+    r->db = db;
+    return r;
+}
+
+int cdb_check_record(struct cdb_check_recorder *r, const struct cdb_check *c, char *err,
+                     size_t errlen)
+{
+    if (!r->db) {
+        snprintf(err, errlen, "storing a check: no database");
         return -1;
     }
-    return cdb_exec(db, "RELEASE check_put;", err, errlen);
+    if (!r->w)
+        r->w = cdb_writer_new(r->db);
+    if (check_put(r->w, c, err, errlen) == 0)
+        return 0;
+    cdb_writer_free(r->w); /* its key ids must not outlive a rollback */
+    r->w = NULL;
+    return -1;
+}
+
+void cdb_check_recorder_free(struct cdb_check_recorder *r)
+{
+    if (!r)
+        return;
+    cdb_writer_free(r->w);
+    free(r);
 }

@@ -9,11 +9,18 @@
 
 #include "common/xalloc.h"
 
+/* Up to this many work items, a utility launch on an emulated backend is one block. The
+ * backend runs a launch of one block on the calling thread and hands a larger one to its own
+ * threads and back; for a small check's few thousand elements that hand-over cost more than
+ * the work. Every utility kernel is a grid-stride loop whose results (counts, first indices,
+ * maxima, sums) come out the same over any number of blocks, so only the time changes. */
+#define EMULATED_ONE_BLOCK ((uint64_t)1 << 20)
+
 int eng_exec_ulaunch(struct eng_exec *e, struct eng_kernel *k, uint64_t work, struct eng_stream *s,
                      void **args)
 {
     uint64_t blocks = (work + e->ublock - 1) / e->ublock;
-    if (blocks < 1)
+    if (blocks < 1 || (e->B->caps.emulated && work <= EMULATED_ONE_BLOCK))
         blocks = 1;
     if (blocks > e->ugrid)
         blocks = e->ugrid;

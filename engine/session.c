@@ -17,6 +17,7 @@ struct held_ctx {
     int device;
     struct eng_ctx *ctx;
     struct eng_module *util;
+    char *util_target; /* what util was built for */
     bool kept;        /* reused by later checks; false: closed when given back */
     bool in_use;
 };
@@ -34,6 +35,20 @@ static size_t nctx;
 static struct held_code *codes;
 static size_t ncode;
 
+/* An emulated backend opens a context per check (its schedule and random state are the
+ * check's), but its modules are host code that no context owns: the utility module a context
+ * gives back waits here for the next context instead of being unloaded, so that a check does
+ * not write, load and unload util.kl's object again. Each context still holds a module of its
+ * own while it is open (contexts open at once, rung 6's ranks, never share one). */
+struct spare_util {
+    const struct eng_backend *B;
+    char *target;
+    struct eng_module *mod;
+};
+
+static struct spare_util *spares;
+static size_t nspare;
+
 static struct held_ctx *find_ctx(const struct eng_ctx *ctx)
 {
     for (size_t i = 0; i < nctx; i++)
@@ -44,8 +59,14 @@ static struct held_ctx *find_ctx(const struct eng_ctx *ctx)
 
 static void drop_ctx(struct held_ctx *h)
 {
-    if (h->util)
+    if (h->util && h->B->caps.emulated) {
+        spares = xrealloc(spares, (nspare + 1) * sizeof *spares);
+        spares[nspare++] = (struct spare_util){.B = h->B, .target = h->util_target, .mod = h->util};
+        h->util_target = NULL;
+    } else if (h->util) {
         h->B->module_unload(h->ctx, h->util);
+    }
+    free(h->util_target);
     h->B->close(h->ctx);
     *h = ctxs[--nctx];
 }
@@ -129,6 +150,14 @@ int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const cha
         *mod = h->util;
         return 0;
     }
+    for (size_t i = 0; h && i < nspare; i++)
+        if (spares[i].B == B && !strcmp(spares[i].target, target)) {
+            h->util = spares[i].mod;
+            h->util_target = spares[i].target;
+            spares[i] = spares[--nspare];
+            *mod = h->util;
+            return 0;
+        }
     const struct embed_file *u = embed_find("kernels/util.kl");
     if (!u || !h) {
         snprintf(err, errlen, "%s", u ? "the context is not the session's" : "kernels/util.kl is not built in");
@@ -146,6 +175,7 @@ int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const cha
     free(log);
     if (B->module_load(ctx, code, len, &h->util, err, errlen) != 0)
         return -1;
+    h->util_target = xstrdup(target);
     *mod = h->util;
     return 0;
 }
@@ -156,6 +186,13 @@ void eng_session_end(void)
         drop_ctx(&ctxs[nctx - 1]);
     free(ctxs);
     ctxs = NULL;
+    for (size_t i = 0; i < nspare; i++) { /* a module of no context */
+        spares[i].B->module_unload(NULL, spares[i].mod);
+        free(spares[i].target);
+    }
+    free(spares);
+    spares = NULL;
+    nspare = 0;
     for (size_t i = 0; i < ncode; i++) {
         free(codes[i].target);
         free(codes[i].file);

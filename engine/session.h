@@ -29,7 +29,9 @@ int eng_session_code(const struct eng_backend *B, const char *target, const char
                      size_t *len, char *log, size_t loglen);
 
 /* kernels/util.kl loaded in ctx (a context from eng_session_get), owned by the session:
- * unloaded when ctx is given back for good. 0 or -1 with a message. */
+ * unloaded when ctx is given back for good, except on an emulated backend, whose modules no
+ * context owns: there it waits for the next context (never shared by two open ones) until
+ * eng_session_end. 0 or -1 with a message. */
 int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const char *target,
                      struct eng_module **mod, char *err, size_t errlen);
 

@@ -137,10 +137,16 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static uint64_t rnd(uint64_t seed, uint64_t a, uint64_t b)
+/* rnd(seed, a, b) is mix(rnd_key(seed) + a * ... + b): the key is the same for every element
+ * of a fill, so a fill computes it once (rnd_at). */
+static uint64_t rnd_key(uint64_t seed) { return mix(seed ^ 0x9e3779b97f4a7c15ull); }
+
+static uint64_t rnd_at(uint64_t key, uint64_t a, uint64_t b)
 {
-    return mix(mix(seed ^ 0x9e3779b97f4a7c15ull) + a * 0xd1b54a32d192ed03ull + b);
+    return mix(key + a * 0xd1b54a32d192ed03ull + b);
 }
+
+static uint64_t rnd(uint64_t seed, uint64_t a, uint64_t b) { return rnd_at(rnd_key(seed), a, b); }
 
 /* A normal value from two independent 24-bit uniforms (Box-Muller). */
 static float normal(uint64_t r)
@@ -181,33 +187,51 @@ static uint32_t sign_bit(enum eng_dtype d)
     return d == ENG_BF16 ? 0x8000u : d == ENG_FP8E4M3 ? 0x80u : 0x80000000u;
 }
 
-/* The bits of one element (row r, column k) of class c. */
-static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_t k,
-                        uint64_t row_len, uint64_t seed)
+/* What every element of row r of class c shares, made once per row: the special column (one-hot,
+ * peaked, nan-inf) and peaked's second one, a const-rows row's value, a near-ties row's base. */
+struct vrow {
+    uint64_t a, b;
+    uint32_t bits;
+};
+
+static void row_init(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_t row_len,
+                     uint64_t key, uint64_t col0, struct vrow *v)
 {
-    uint64_t x = rnd(seed, r, k);
+    /* eng_vclass_column's value, its random part (col0) drawn once per fill */
+    v->a = (r * (c == ENG_VC_NAN_INF ? 5u : 7u) + col0) % row_len;
+    v->b = v->a;
+    v->bits = 0;
+    if (c == ENG_VC_PEAKED && row_len > 1)
+        v->b = (v->a + 1 + rnd_at(key, r, 0x7065ull) % (row_len - 1)) % row_len;
+    else if (c == ENG_VC_CONST_ROWS)
+        v->bits = enc(d, normal(rnd_at(key, r, 0x636f6e7374ull)));
+    else if (c == ENG_VC_NEAR_TIES)
+        v->bits = enc(d, 1.0f + (float)(rnd_at(key, r, 0x6e74ull) % 4) * 0.125f);
+}
+
+/* The bits of one element (row r, column k) of class c; key is rnd_key(seed), v its row's. */
+static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_t k,
+                        uint64_t row_len, uint64_t key, const struct vrow *v)
+{
+    uint64_t x = rnd_at(key, r, k);
     uint32_t sgn = (x >> 63) ? sign_bit(d) : 0;
     switch (c) {
     case ENG_VC_ZERO_ROWS:
         return r % 3 == 0 ? 0 : enc(d, normal(x));
     case ENG_VC_CONST_ROWS:
-        return enc(d, normal(rnd(seed, r, 0x636f6e7374ull)));
+        return v->bits;
     case ENG_VC_TIES: /* 4 levels, each exact in every dtype: -0.75 -0.25 0.25 0.75 */
         return enc(d, ((float)(x % 4) - 1.5f) * 0.5f);
-    case ENG_VC_NEAR_TIES: { /* base bits + 0..2: neighbours one ulp apart */
-        uint32_t base = enc(d, 1.0f + (float)(rnd(seed, r, 0x6e74ull) % 4) * 0.125f);
-        return base + (uint32_t)(x % 3);
-    }
+    case ENG_VC_NEAR_TIES: /* base bits + 0..2: neighbours one ulp apart */
+        return v->bits + (uint32_t)(x % 3);
     case ENG_VC_ONE_HOT:
-        return enc(d, k == eng_vclass_column(c, r, row_len, seed) ? 1.0f : 0.0f);
+        return enc(d, k == v->a ? 1.0f : 0.0f);
     case ENG_VC_PEAKED: {
-        uint64_t a = eng_vclass_column(c, r, row_len, seed);
-        uint64_t b = row_len > 1 ? (a + 1 + rnd(seed, r, 0x7065ull) % (row_len - 1)) % row_len : a;
-        float v = normal(x) * 0.5f;
-        return enc(d, k == a ? 8.0f : k == b ? 4.0f : v);
+        float val = normal(x) * 0.5f;
+        return enc(d, k == v->a ? 8.0f : k == v->b ? 4.0f : val);
     }
     case ENG_VC_IDENTICAL_ROWS:
-        return enc(d, normal(rnd(seed, 0, k)));
+        return enc(d, normal(rnd_at(key, 0, k)));
     case ENG_VC_DISTINCT: {
         uint64_t i = r * row_len + k;
         if (d == ENG_FP8E4M3) /* 64 distinct positive normals, 2^-3 and up */
@@ -215,7 +239,7 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
         return enc(d, (float)(i % 251 + 1) * 0.25f); /* 8 significant bits: exact in bf16 */
     }
     case ENG_VC_NAN_INF:
-        if (k == eng_vclass_column(c, r, row_len, seed)) {
+        if (k == v->a) {
             float special = r % 3 == 0 ? NAN : r % 3 == 1 ? INFINITY : -INFINITY;
             return enc(d, special);
         }
@@ -239,13 +263,59 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
     }
 }
 
+/* One row's elements. Inlined into a copy per class and dtype (fill_as), so that neither is
+ * looked at again for every element. */
+static inline __attribute__((always_inline)) void fill_row(enum eng_vclass c, enum eng_dtype d,
+                                                           void *out, uint64_t r,
+                                                           uint64_t row_len, uint64_t at,
+                                                           uint64_t key, const struct vrow *v)
+{
+    for (uint64_t k = 0; k < row_len; k++)
+        put(d, out, at + k, element(c, d, r, k, row_len, key, v));
+}
+
+#define FILL_ROW_AS(C)                                                                         \
+    case C:                                                                                    \
+        if (d == ENG_F32)                                                                      \
+            fill_row(C, ENG_F32, out, r, row_len, at, key, v);                                 \
+        else if (d == ENG_BF16)                                                                \
+            fill_row(C, ENG_BF16, out, r, row_len, at, key, v);                                \
+        else                                                                                   \
+            fill_row(C, ENG_FP8E4M3, out, r, row_len, at, key, v);                             \
+        break;
+
+static void fill_row_as(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t r,
+                        uint64_t row_len, uint64_t at, uint64_t key, const struct vrow *v)
+{
+    switch (c) {
+        FILL_ROW_AS(ENG_VC_ZERO_ROWS)
+        FILL_ROW_AS(ENG_VC_CONST_ROWS)
+        FILL_ROW_AS(ENG_VC_TIES)
+        FILL_ROW_AS(ENG_VC_NEAR_TIES)
+        FILL_ROW_AS(ENG_VC_ONE_HOT)
+        FILL_ROW_AS(ENG_VC_PEAKED)
+        FILL_ROW_AS(ENG_VC_IDENTICAL_ROWS)
+        FILL_ROW_AS(ENG_VC_DISTINCT)
+        FILL_ROW_AS(ENG_VC_NAN_INF)
+        FILL_ROW_AS(ENG_VC_DENORMALS)
+        FILL_ROW_AS(ENG_VC_UNDER_FP8_MIN)
+        FILL_ROW_AS(ENG_VC_MAX_FINITE)
+        FILL_ROW_AS(ENG_VC_LARGE_MEAN)
+    default:
+        fill_row(c, d, out, r, row_len, at, key, v);
+    }
+}
+
 void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n, uint64_t row_len,
                      uint64_t row_stride, uint64_t seed)
 {
     memset(out, 0, (size_t)(n * eng_dtype_size(d)));
     if (!eng_vclass_applies(d) || !row_len || row_stride < row_len)
         return;
-    for (uint64_t r = 0; (r + 1) * row_stride <= n; r++)
-        for (uint64_t k = 0; k < row_len; k++)
-            put(d, out, r * row_stride + k, element(c, d, r, k, row_len, seed));
+    uint64_t key = rnd_key(seed), col0 = rnd(seed, 0x51, (uint64_t)c) % row_len;
+    for (uint64_t r = 0; (r + 1) * row_stride <= n; r++) {
+        struct vrow v;
+        row_init(c, d, r, row_len, key, col0, &v);
+        fill_row_as(c, d, out, r, row_len, r * row_stride, key, &v);
+    }
 }

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <link.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,6 +429,51 @@ static int cpu_open(int index, const struct eng_open_opts *opts, struct eng_ctx 
     return 0;
 }
 
+/* Small allocations outlive their contexts (a context is one check's): a mapping freed goes
+ * to a spare list and the next allocation of its size takes it, zeroed, as a fresh mapping
+ * would be (a row-sampled input reads zeros where it was not filled). Mapping, faulting in and
+ * unmapping the pages of a small check's few buffers cost more than clearing them. Large ones
+ * are left lazily backed and given back at once. Ranks may run on threads of their own. */
+#define SPARE_MAX_LEN ((size_t)4 << 20)
+#define SPARE_MAX_TOTAL ((size_t)64 << 20)
+static pthread_mutex_t spare_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct alloc spare_maps[64];
+static size_t nspare_maps, spare_bytes;
+
+static void *spare_take(size_t len)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&spare_mu);
+    for (size_t i = 0; i < nspare_maps; i++)
+        if (spare_maps[i].len == len) {
+            p = spare_maps[i].p;
+            spare_bytes -= len;
+            spare_maps[i] = spare_maps[--nspare_maps];
+            break;
+        }
+    pthread_mutex_unlock(&spare_mu);
+    if (p)
+        memset(p, 0, len);
+    return p;
+}
+
+static void unmap_or_keep(void *p, size_t len)
+{
+    bool kept = false;
+    if (len <= SPARE_MAX_LEN) {
+        pthread_mutex_lock(&spare_mu);
+        if (nspare_maps < sizeof spare_maps / sizeof *spare_maps &&
+            spare_bytes + len <= SPARE_MAX_TOTAL) {
+            spare_maps[nspare_maps++] = (struct alloc){p, len};
+            spare_bytes += len;
+            kept = true;
+        }
+        pthread_mutex_unlock(&spare_mu);
+    }
+    if (!kept)
+        munmap(p, len);
+}
+
 static void work_release(struct work *w)
 {
     free(w->argblob);
@@ -450,7 +496,7 @@ static void cpu_close(struct eng_ctx *c)
     }
     free(c->ops);
     for (size_t i = 0; i < c->nallocs; i++)
-        munmap(c->allocs[i].p, c->allocs[i].len);
+        unmap_or_keep(c->allocs[i].p, c->allocs[i].len);
     free(c->allocs);
     free(c->sample);
     free(c);
@@ -538,6 +584,13 @@ static int cpu_kernel_get(struct eng_ctx *c, struct eng_module *m, const char *e
                  entry, entry);
         return -1;
     }
+    /* asked again (a utility module outlives the checks that look its kernels up): the same
+     * kernel, not one more */
+    for (size_t i = 0; i < m->nkernels; i++)
+        if (*(void **)&m->kernels[i]->entry == fr) {
+            *out = m->kernels[i];
+            return 0;
+        }
     const struct kl_cpu_sig *s = fs;
     if (s->abi != KL_CPU_ABI_VERSION) {
         snprintf(err, errlen, "cpu backend: '%s' was built for dialect ABI %d, this kladder uses %d",
@@ -566,8 +619,10 @@ static int cpu_mem_alloc(struct eng_ctx *c, size_t bytes, eng_dptr *out, char *e
                          size_t errlen)
 {
     size_t len = bytes ? (bytes + 4095) & ~(size_t)4095 : 4096;
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void *p = len <= SPARE_MAX_LEN ? spare_take(len) : NULL;
+    if (!p)
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
     if (p == MAP_FAILED) {
         snprintf(err, errlen, "cpu backend: cannot allocate %zu bytes: %s", bytes, strerror(errno));
         return -1;
@@ -583,7 +638,7 @@ static void cpu_mem_free(struct eng_ctx *c, eng_dptr p)
 {
     for (size_t i = 0; i < c->nallocs; i++)
         if ((uintptr_t)c->allocs[i].p == p) {
-            munmap(c->allocs[i].p, c->allocs[i].len);
+            unmap_or_keep(c->allocs[i].p, c->allocs[i].len);
             c->allocs[i] = c->allocs[--c->nallocs];
             return;
         }

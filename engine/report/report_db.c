@@ -11,6 +11,7 @@
 struct dbrep {
     struct eng_reporter base;
     struct cdb *db;
+    struct cdb_check_recorder *rec; /* the run's checks, through statements prepared once */
 };
 
 static void db_start(struct eng_reporter *r, const struct eng_run_info *run)
@@ -31,7 +32,7 @@ static void db_start(struct eng_reporter *r, const struct eng_run_info *run)
 static void db_check_done(struct eng_reporter *r, const struct eng_run_info *run, size_t seq,
                           const struct eng_done *d)
 {
-    struct cdb *db = ((struct dbrep *)r)->db;
+    struct dbrep *self = (struct dbrep *)r;
     char err[512];
     struct cdb_check c = {
         .run_uuid = run->uuid, .seq = (int)seq, .rung = d->p->spec.rung,
@@ -43,7 +44,9 @@ static void db_check_done(struct eng_reporter *r, const struct eng_run_info *run
         .repeats = d->r.repeats, .limit_s = d->limit_s,
         .seam = d->r.seam[0] ? d->r.seam : NULL, .seam_a = d->r.seam_a, .seam_b = d->r.seam_b,
         .value_class = d->p->spec.values, .score = d->r.score};
-    if (cdb_check_put(db, &c, err, sizeof err) != 0)
+    if (!self->rec)
+        self->rec = cdb_check_recorder_new(self->db);
+    if (cdb_check_record(self->rec, &c, err, sizeof err) != 0)
         fprintf(stderr, "kladder run: recording check %s failed: %s\n", d->p->spec.name, err);
 }
 
@@ -59,7 +62,11 @@ static int db_end(struct eng_reporter *r, const struct eng_run_info *run,
     return 0;
 }
 
-static void db_free(struct eng_reporter *r) { free(r); }
+static void db_free(struct eng_reporter *r)
+{
+    cdb_check_recorder_free(((struct dbrep *)r)->rec);
+    free(r);
+}
 
 struct eng_reporter *eng_report_db(struct cdb *db)
 {

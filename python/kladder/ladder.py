@@ -8,10 +8,13 @@ signature names an output buffer, it gets that buffer to write in place (then a 
 end lands in kladder's guards). The reference is called the same way with float64 copies of the
 float inputs; its results are cast to the outputs' dtypes.
 """
+import atexit
 import ctypes
 import inspect
 import json
+import os
 import sys
+import weakref
 
 from kladder import _lib, views
 from kladder._lib import KladderError, check, enc, text
@@ -67,6 +70,54 @@ def _signature_names(fn):
     return {p.name for p in ps}, kw
 
 
+_dbs = {}  # the connections this process opened: {key: (handle, file identity)}
+_replaced = []  # connections to a file since replaced, still used by the runs begun on them
+_begun = weakref.WeakSet()  # the Ladders whose run uses one of them
+
+
+def _file_id(path):
+    try:
+        st = os.stat(path)
+        return st.st_dev, st.st_ino
+    except OSError:
+        return None
+
+
+def _close_dbs():
+    """At exit: the runs still open end (as their Ladders' __del__ would end them) while their
+    connection lives, then the connections close. Only this process's: a forked child leaves
+    its parent's alone."""
+    pid = os.getpid()
+    for lad in list(_begun):
+        if lad._pid == pid:
+            lad.close()
+    for key, (h, _) in list(_dbs.items()) + _replaced:
+        if key[2] == pid:
+            _lib.lib().kl_db_close(h)
+    _dbs.clear()
+    _replaced.clear()
+
+
+def _db(path):
+    """This process's connection to the database at path (None: kladder's default one).
+    Opening one reads its schema, marks the runs of processes that are gone as interrupted and
+    builds the case index, which costs more than a small op's checks: it is opened once, kept
+    for every later run and closed at exit. A file replaced or removed since (another file at
+    the path) gets a new connection, and so does a forked child (a connection is its opener's)."""
+    env = (os.environ.get("XDG_DATA_HOME"), os.environ.get("HOME")) if path is None else None
+    key = (os.path.abspath(path) if path is not None else None, env, os.getpid())
+    got = _dbs.get(key)
+    if got is not None and (path is None or got[1] == _file_id(path)):
+        return got[0]
+    h = check(_lib.lib().kl_db_open(enc(path)))
+    if not _dbs and not _replaced:
+        atexit.register(_close_dbs)
+    if got is not None:
+        _replaced.append((key, got))
+    _dbs[key] = (h, _file_id(path) if path is not None else None)
+    return h
+
+
 class Ladder:
     """An op described to libkladder and planned; run_check(i) runs one check, end() ends the
     run. One run per Ladder, begun at the first check."""
@@ -79,7 +130,8 @@ class Ladder:
         self.name = name or getattr(op, "__name__", "op")
         self.buffers = dict(buffers)
         self._param_names = list(params)
-        self._h = self._run = self._db = None
+        self._h = self._run = self._db = self._bufs = None
+        self._own_db = False
         self._h = check(L.kl_op_new(enc(self.name)))
         try:
             self._describe(L, params, rungs, settings or {}, tiles, baseline, tolerance)
@@ -129,23 +181,31 @@ class Ladder:
 
     def _begin(self):
         L = _lib.lib()
-        if self._db is None:
-            self._db = check(L.kl_db_open(enc(self.db_path)))
+        if self._db is None and self.db_path == ":memory:":  # a database of this run's own
+            self._db = check(L.kl_db_open(b":memory:"))
+            self._own_db = True
+        elif self._db is None:
+            self._db = _db(self.db_path)
         if self._run is None:
             self._run = check(L.kl_run_begin(self._db, self._h, enc(self.argv)))
+            self._pid = os.getpid()
+            _begun.add(self)
 
     def _call_views(self, call):
         L = _lib.lib()
         make = views.numpy_view if self.backend == "cpu" else views.torch_view
+        if self._bufs is None:  # the op's buffers: the same in every check
+            self._bufs = [(b, text(L.kl_call_buffer_name(call, b)),
+                           text(L.kl_call_buffer_dtype(call, b)), L.kl_call_is_output(call, b),
+                           range(L.kl_call_ndims(call, b)))
+                          for b in range(L.kl_call_buffers(call))]
+        dim, padded_dim, data = L.kl_call_dim, L.kl_call_padded_dim, L.kl_call_data
         ins, outs = [], {}
-        for b in range(L.kl_call_buffers(call)):
-            nd = L.kl_call_ndims(call, b)
-            logical = [L.kl_call_dim(call, b, d) for d in range(nd)]
-            padded = [L.kl_call_padded_dim(call, b, d) for d in range(nd)]
-            v = make(L.kl_call_data(call, b), text(L.kl_call_buffer_dtype(call, b)), padded,
-                     logical)
-            if L.kl_call_is_output(call, b):
-                outs[text(L.kl_call_buffer_name(call, b))] = v
+        for b, name, dtype, is_out, dims in self._bufs:
+            v = make(data(call, b), dtype, [padded_dim(call, b, d) for d in dims],
+                     [dim(call, b, d) for d in dims])
+            if is_out:
+                outs[name] = v
             else:
                 ins.append(v)
         return ins, outs
@@ -213,9 +273,9 @@ class Ladder:
         if self._run is not None:
             L.kl_run_free(self._run)
             self._run = None
-        if self._db is not None:
+        if self._db is not None and self._own_db:
             L.kl_db_close(self._db)
-            self._db = None
+        self._db = None  # else the process's connection (_db), closed at exit
         if self._h:
             L.kl_op_free(self._h)
             self._h = None

@@ -5,6 +5,7 @@ bf16 and fp8e4m3 buffers are numpy uint16 / uint8 arrays of their raw bits (nump
 type); in torch they are torch.bfloat16 / torch.float8_e4m3fn.
 """
 import ctypes
+import math
 
 import numpy as np
 
@@ -17,11 +18,11 @@ FLOATS = ("f32", "bf16", "fp8e4m3")
 
 def numpy_view(addr, dtype, padded, logical):
     """The logical part of a padded C-order buffer at host address addr."""
-    n = int(np.prod(padded, dtype=np.int64)) if padded else 1
+    n = math.prod(padded)
     t = np.dtype(NUMPY[dtype])
     raw = (ctypes.c_char * max(n * t.itemsize, 1)).from_address(addr)
     a = np.frombuffer(raw, dtype=t, count=n).reshape(padded)
-    return a[tuple(slice(0, d) for d in logical)]
+    return a if padded == logical else a[tuple(slice(0, d) for d in logical)]
 
 
 class _CudaBuffer:
@@ -57,6 +58,9 @@ def store(dst, value):
         if v.shape != dst.shape:
             raise ValueError("an output of shape %s for a buffer of shape %s"
                              % (tuple(v.shape), tuple(dst.shape)))
+        if v.dtype == dst.dtype:  # nothing to cast, nothing to warn about
+            dst[...] = v
+            return
         with np.errstate(all="ignore"):
             dst[...] = v.astype(dst.dtype, copy=False)
         return

@@ -126,6 +126,55 @@ static void test_runs_filters_and_counts(void **state)
     cdb_close(db);
 }
 
+/* A run's checks through one recorder (the engine's database reporter): each stored with its
+ * count; a put that fails (a run not stored, a seq taken) stores nothing, and the next put, with
+ * a check key the failed one had made inside its rolled-back savepoint, is stored whole. */
+static void test_check_recorder(void **state)
+{
+    (void)state;
+    struct cdb *db = fresh();
+    struct cdb_machine m = machine("box", "cpu (x86_64)");
+    char err[512];
+    assert_int_equal(cdb_machine_put(db, &m, err, sizeof err), 0);
+    const char *uuids[] = {U1, U2}, *started[] = {"2026-11-01T10:00:00Z", "2026-11-01T11:00:00Z"};
+    for (int i = 0; i < 2; i++) { /* running, as the reporter leaves them between checks */
+        struct cdb_run run = {.uuid = uuids[i], .machine_id = m.id, .host = m.host, .rung = 2,
+                              .suite = "fence", .variant = "fixed", .started = started[i],
+                              .verdict = CDB_RUNNING};
+        assert_int_equal(cdb_run_put(db, &run, err, sizeof err), 0);
+    }
+    struct cdb_check_recorder *r = cdb_check_recorder_new(db);
+    struct cdb_check a = check(U1, 0, "a", CDB_PASS, 10, 9, 11);
+    struct cdb_check b = check(U2, 0, "b", CDB_FAIL, 10, 9, 11);
+    struct cdb_check c = check(U1, 1, "c", CDB_FAIL, 10, 9, 11);
+    assert_int_equal(cdb_check_record(r, &a, err, sizeof err), 0);
+    assert_int_equal(cdb_check_record(r, &b, err, sizeof err), 0); /* another run between */
+    assert_int_equal(cdb_check_record(r, &c, err, sizeof err), 0);
+    struct cdb_check gone = check(U3, 0, "a", CDB_PASS, 10, 9, 11);
+    assert_int_equal(cdb_check_record(r, &gone, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no run " U3 " is stored"));
+    struct cdb_check taken = check(U1, 1, "new-key", CDB_FAIL, 10, 9, 11);
+    assert_int_equal(cdb_check_record(r, &taken, err, sizeof err), -1);
+    struct cdb_check next = check(U1, 2, "new-key", CDB_PASS, 10, 9, 11);
+    assert_int_equal(cdb_check_record(r, &next, err, sizeof err), 0);
+    cdb_check_recorder_free(r);
+
+    struct cdb_run_list l;
+    assert_int_equal(cdb_runs_query(db, NULL, &l, err, sizeof err), 0);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.items[1].run.uuid, U1);
+    assert_int_equal(l.items[1].n_checks, 3);
+    assert_int_equal(l.items[1].counts[CDB_PASS], 2);
+    assert_int_equal(l.items[1].counts[CDB_FAIL], 1);
+    assert_int_equal(l.items[0].n_checks, 1);
+    assert_int_equal(l.items[0].counts[CDB_FAIL], 1);
+    cdb_run_list_free(&l);
+    struct cdb_check_recorder *none = cdb_check_recorder_new(NULL);
+    assert_int_equal(cdb_check_record(none, &a, err, sizeof err), -1);
+    cdb_check_recorder_free(none);
+    cdb_close(db);
+}
+
 static void test_run_load_prefix(void **state)
 {
     (void)state;
@@ -407,6 +456,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_filters_and_counts),
+        cmocka_unit_test(test_check_recorder),
         cmocka_unit_test(test_run_load_prefix),
         cmocka_unit_test(test_hosts),
         cmocka_unit_test(test_merge_idempotent_and_conflict),
