@@ -114,6 +114,11 @@ int cdb_run_finish(struct cdb *db, const char *uuid, const char *finished,
 /* Stores a check of the stored run c->run_uuid and adds it to that run's verdict counts: both
  * or neither. A run that is not stored is an error. */
 int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen);
+/* Turns check seq of run uuid from "fail" to "doubt" with a new detail, and moves it from the
+ * run's failures to its doubts (a check the other variant failed the same way); a check not
+ * stored as failing changes nothing. */
+int cdb_check_doubt(struct cdb *db, const char *uuid, int seq, const char *detail, char *err,
+                    size_t errlen);
 
 /* The checks of a run stored one after another: each as cdb_check_put stores it (the check and
  * its count, both or neither), through statements prepared once for all of them instead of once

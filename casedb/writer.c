@@ -373,3 +373,36 @@ void cdb_check_recorder_free(struct cdb_check_recorder *r)
     cdb_writer_free(r->w);
     free(r);
 }
+
+int cdb_check_doubt(struct cdb *db, const char *uuid, int seq, const char *detail, char *err,
+                    size_t errlen)
+{
+    static const char *const sql[2] = {
+        "UPDATE checks SET verdict = 'doubt', detail = ?3 WHERE verdict = 'fail' AND seq = ?2"
+        " AND run_id = (SELECT id FROM runs WHERE uuid = ?1)",
+        "UPDATE runs SET n_fail = n_fail - 1, n_doubt = n_doubt + 1 WHERE uuid = ?1"};
+    if (cdb_exec(db, "SAVEPOINT check_doubt;", err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(db->h, sql[i], -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 2, seq);
+            if (i == 0)
+                sqlite3_bind_text(st, 3, detail ? detail : "", -1, SQLITE_STATIC);
+            rc = sqlite3_step(st);
+        }
+        /* the run's counts change only when the check was stored as failing */
+        bool changed = rc == SQLITE_DONE && sqlite3_changes(db->h) > 0;
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE) {
+            cdb_fail(db, "putting a check in doubt", err, errlen);
+            sqlite3_exec(db->h, "ROLLBACK TO check_doubt; RELEASE check_doubt;", NULL, NULL, NULL);
+            return -1;
+        }
+        if (!changed)
+            break;
+    }
+    return cdb_exec(db, "RELEASE check_doubt;", err, errlen);
+}

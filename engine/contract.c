@@ -50,7 +50,7 @@ double eng_dtype_spacing(enum eng_dtype d, double x)
 }
 
 double eng_contract_bound(const struct eng_out_contract *c, enum eng_dtype out, double n, double ref,
-                          double row_scale, double tol_abs, double tol_rel)
+                          double row_scale, double cancel, double tol_abs, double tol_rel)
 {
     double a = fabs(ref), floor = tol_abs + tol_rel * a;
     /* a suite that says nothing and asks for exact outputs (abs and rel 0) gets them */
@@ -61,7 +61,15 @@ double eng_contract_bound(const struct eng_out_contract *c, enum eng_dtype out, 
     double g = eng_gamma(n < 1 ? 1 : n, ua);
     switch (c->kind) {
     case ENG_KIND_SUM: return floor + 2 * g * row_scale + 2 * uo * a;
-    case ENG_KIND_NORMALIZED: return floor + 2 * g * row_scale + 4 * uo * a;
+    case ENG_KIND_NORMALIZED: {
+        /* the mean's error, at most gamma_{n+1}(u_acc) max|x|, shifts every x - mean and is
+         * amplified by the normalization's 1 / sigma: row_scale / max|x - mean| */
+        double shift = 0;
+        if (cancel > 0)
+            shift = isinf(cancel) ? (double)INFINITY
+                                  : 2 * eng_gamma((n < 1 ? 1 : n) + 1, ua) * row_scale * cancel;
+        return floor + 2 * g * row_scale + 4 * uo * a + shift;
+    }
     case ENG_KIND_QUANTIZED: return floor + eng_dtype_spacing(out, ref);
     case ENG_KIND_SELECTION: return floor;
     default: return floor + 2 * uo * a;

@@ -60,14 +60,16 @@ double eng_dtype_spacing(enum eng_dtype d, double x);
  * by kind, the error two correct implementations of the contract may each make:
  *   elementwise  2 u_out |ref|
  *   sum          2 gamma_n(u_acc) scale + 2 u_out |ref|
- *   normalized   2 gamma_n(u_acc) scale + 4 u_out |ref|
+ *   normalized   2 gamma_n(u_acc) scale + 4 u_out |ref| + 2 gamma_{n+1}(u_acc) scale cancel
  *   quantized    one code of the output at |ref| (code distance 1)
  *   selection    0
  * where n is the reduction length and scale the largest |ref| of the element's row (the
- * terms' size, as composable_kernel scales its threshold by the largest value). An output
+ * terms' size, as composable_kernel scales its threshold by the largest value), and cancel the
+ * normalized input row's max|x| / max|x - mean(x)| (the cancellation in x - mean; 0: not known,
+ * no term; +Inf: a row of equal values, any finite output is within the bound). An output
  * whose contract is not declared, in a suite whose abs and rel are both 0, gets 0: exact. */
 double eng_contract_bound(const struct eng_out_contract *c, enum eng_dtype out, double n, double ref,
-                          double row_scale, double tol_abs, double tol_rel);
+                          double row_scale, double cancel, double tol_abs, double tol_rel);
 
 /* The largest input magnitude in the op's domain: "domain" when declared; else, for sum and
  * normalized outputs, sqrt(FLT_MAX / n) (every sum of n squares stays finite), and FLT_MAX for

@@ -10,6 +10,11 @@
  *   value plus twice the reference's own largest error there (FlashAttention's yardstick), is
  *   in doubt when the reference breaks its own bound there and the kernel is within ten times
  *   the reference's error, and fails otherwise;
+ * - a normalized output's bound grows with the cancellation in x - mean of the input row it
+ *   normalizes, where that input can be told (normalized_input);
+ * - an element of a row that is special only because some input reaches every row, and that
+ *   the special values do not reach (the reference is the same without them), must equal the
+ *   kernel's own run without them (the clean run, engine/exec_clean.c);
  * - an index output with a "nan_pick" rule is judged by properties in rows that hold NaN.
  *
  * Read back only when needed: a check whose outputs agree with the reference costs nothing. */
@@ -54,11 +59,15 @@ static double reduce_len(const struct eng_inst *in,
 
 /* Per row of output b (rows of its last dimension, padded): ROW_NONFINITE when an input the
  * row depends on holds NaN/Inf, ROW_BEYOND_DOMAIN when one holds a magnitude past domain. An
- * input with as many rows as the output is taken row for row; any other input (a reduction
- * over rows, a shared operand) reaches every row. NULL when no row is special. */
+ * input with as many rows as the output is taken row for row (*direct marks those rows), unless
+ * the contract's reduction runs across its rows ("reduce" names one of its other dimensions);
+ * any other input (a reduction over rows, a shared operand) reaches every row. NULL when no row
+ * is special. */
 static unsigned char *special_rows(const struct eng_exec *e, const struct eng_inst *in,
-                                   uint64_t rows, double domain)
+                                   const struct eng_out_contract *c, uint64_t rows, double domain,
+                                   unsigned char **direct)
 {
+    *direct = NULL;
     unsigned char *mark = NULL, whole = ROW_PLAIN;
     for (size_t i = 0; i < e->m->nbuffers; i++) {
         const struct eng_buffer_spec *bi = &e->m->buffers[i];
@@ -68,6 +77,11 @@ static unsigned char *special_rows(const struct eng_exec *e, const struct eng_in
         uint64_t len, stride;
         eng_exec_rows(e, in, i, &len, &stride);
         uint64_t irows = stride ? in->var[i].padded_elems / stride : 0;
+        /* a reduction over a dimension before the input's last runs across its rows (a column
+         * statistic): every row of it reaches every row of the output */
+        bool across = false;
+        for (size_t d = 0; c->reduce && d + 1 < bi->ndims; d++)
+            across |= !strcmp(bi->dims[d], c->reduce);
         for (uint64_t r = 0; r < irows; r++) {
             unsigned char f = ROW_PLAIN;
             for (uint64_t k = 0; k < len && f != ROW_NONFINITE; k++) {
@@ -76,10 +90,13 @@ static unsigned char *special_rows(const struct eng_exec *e, const struct eng_in
             }
             if (f == ROW_PLAIN)
                 continue;
-            if (irows == rows) {
+            if (irows == rows && !across) {
                 if (!mark)
                     mark = xcalloc(rows ? rows : 1, 1);
+                if (!*direct)
+                    *direct = xcalloc(rows ? rows : 1, 1);
                 mark[r] = f > mark[r] ? f : mark[r];
+                (*direct)[r] = 1;
             } else {
                 whole = f > whole ? f : whole;
             }
@@ -132,10 +149,12 @@ struct float_judgement {
     double n, domain;
     uint64_t len, stride, rows, elems;
     unsigned char *special;  /* per row, or NULL */
+    unsigned char *direct;   /* per row: special through an input row of its own, or NULL */
     double *row_scale;       /* per row: the largest finite |reference| */
+    double *cancel;          /* per row: the normalized input's max|x| / max|x - mean|, or NULL */
     unsigned char *cand;     /* per element: beyond the bound of the reference */
     uint64_t ncand;
-    struct tally rule, beyond, fail, doubt;
+    struct tally rule, beyond, fail, doubt, leak;
     uint64_t fail_nonfinite;  /* of the failures: NaN/Inf where the reference is finite */
     double ref_err;          /* the reference's largest error against the arbiter (finite rows) */
 };
@@ -144,7 +163,76 @@ static double bound_at(const struct eng_exec *e, const struct float_judgement *f
                        uint64_t row)
 {
     return eng_contract_bound(&fj->bs->contract, fj->dt, fj->n, ref, fj->row_scale[row],
-                              e->m->tol_abs, e->m->tol_rel);
+                              fj->cancel ? fj->cancel[row] : 0, e->m->tol_abs, e->m->tol_rel);
+}
+
+/* Does dimension expression d say the reduction length of contract c: the same expression
+ * ("N" and "N"), or the same whole number when the contract gives one (a manifest written
+ * with concrete shapes)? */
+static bool says_reduce(const struct eng_inst *in, const struct eng_out_contract *c, const char *d,
+                        double n)
+{
+    if (!c->reduce || !d)
+        return false;
+    if (!strcmp(d, c->reduce))
+        return true;
+    if (c->reduce[strspn(c->reduce, "0123456789")] != '\0')
+        return false;
+    int64_t v = 0;
+    char err[64];
+    return eng_values_eval(&in->v, d, &v, err, sizeof err) == 0 && v == (int64_t)n;
+}
+
+/* The input a normalized output normalizes, row for row: the output's rows are its reduction
+ * (the output's last dimension says "reduce"), and the input made on the host whose last
+ * dimension says it too, with as many rows as the output. -1: none (a column normalization,
+ * inputs made on the device): the bound then has no cancellation term. */
+static int normalized_input(const struct eng_exec *e, const struct eng_inst *in,
+                            const struct float_judgement *fj)
+{
+    const struct eng_out_contract *c = &fj->bs->contract;
+    if (c->kind != ENG_KIND_NORMALIZED || !e->host_in ||
+        !says_reduce(in, c, fj->bs->dims[fj->bs->ndims - 1], fj->n))
+        return -1;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        const struct eng_buffer_spec *bi = &e->m->buffers[i];
+        if (bi->role != ENG_ROLE_INPUT || !eng_vclass_applies(bi->dtype) || !e->host_in[i] ||
+            !says_reduce(in, c, bi->dims[bi->ndims - 1], fj->n))
+            continue;
+        uint64_t len, stride;
+        eng_exec_rows(e, in, i, &len, &stride);
+        if (len == fj->len && stride && in->var[i].padded_elems / stride == fj->rows)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Per row of the normalized input: max|x| / max|x - mean(x)|, the mean in double; 0 for a row
+ * of zeros (its mean is exact), +Inf for a row of equal values (its exact output is 0, and what
+ * a correct kernel gives there depends on an eps the contract does not know), 0 for a row
+ * that holds NaN/Inf (judged by its rule). */
+static double *cancellation(const struct eng_exec *e, const struct eng_inst *in, int src,
+                            uint64_t rows)
+{
+    const struct eng_buffer_spec *bi = &e->m->buffers[src];
+    uint64_t len, stride;
+    eng_exec_rows(e, in, (size_t)src, &len, &stride);
+    double *out = xcalloc(rows + 1, sizeof *out);
+    for (uint64_t r = 0; r < rows && len; r++) {
+        double sum = 0, lo = (double)INFINITY, hi = -(double)INFINITY;
+        for (uint64_t k = 0; k < len; k++) {
+            double x = eng_dtype_value(bi->dtype, e->host_in[src], r * stride + k);
+            sum += x;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        double mx = fmax(fabs(lo), fabs(hi)), mean = sum / (double)len;
+        if (!isfinite(sum) || !(mx > 0))
+            continue;
+        /* equal values: an exact 0 spread, not the division's rounding in the mean */
+        out[r] = hi > lo ? mx / fmax(hi - mean, mean - lo) : (double)INFINITY;
+    }
+    return out;
 }
 
 /* Pass 1: special rows by their rule; plain elements against the reference's bound. */
@@ -231,6 +319,35 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
     }
 }
 
+/* Does a special row stand only because an input reaches every row (no input row of its own)? */
+static bool reached_whole(const struct float_judgement *fj, uint64_t r)
+{
+    return fj->special && r < fj->rows && fj->special[r] != ROW_PLAIN &&
+           !(fj->direct && fj->direct[r]);
+}
+
+/* Pass 3: "every other row equals a run without them". An element of a row made special only
+ * because some input reaches every row, where the reference is bit for bit the same without
+ * the special values (they do not reach it), must be what the kernel gives without them too:
+ * bit for bit, the same NaN/Inf, or within the bound. */
+static void judge_against_clean_run(const struct eng_exec *e, const struct eng_judge *j, size_t b,
+                                    struct float_judgement *fj)
+{
+    size_t sz = eng_dtype_size(fj->dt);
+    for (uint64_t i = 0; j->cvar && i < fj->elems; i++) {
+        uint64_t r = fj->stride ? i / fj->stride : 0;
+        if (!reached_whole(fj, r) ||
+            memcmp((const char *)j->ref[b] + i * sz, (const char *)j->cref[b] + i * sz, sz))
+            continue;
+        double o = eng_dtype_value(fj->dt, j->var[b], i), c = eng_dtype_value(fj->dt, j->cvar[b], i);
+        double f = eng_dtype_value(fj->dt, j->cref[b], i), bound = bound_at(e, fj, f, r);
+        if (same_nonfinite(o, c) || (isfinite(o) && isfinite(c) && fabs(o - c) <= bound))
+            continue;
+        tally_add(&fj->leak, i, isfinite(o) && isfinite(c) ? fabs(o - c) : (double)INFINITY,
+                  bound, c);
+    }
+}
+
 /* The contract as the findings quote it: "sum, reduce 64, acc f32". */
 static void contract_words(const struct float_judgement *fj, char *out, size_t n)
 {
@@ -276,6 +393,16 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)fj->fail.first, (int64_t)fj->fail.n, fj->fail.kernel_err);
     }
+    if (fj->leak.n) {
+        eng_exec_coords(e, in, b, fj->leak.first, at, sizeof at);
+        eng_exec_note(e, "%s%s: %llu elements that the inputs' NaN/Inf or magnitudes past the "
+                      "domain %.3g do not reach (the reference is the same without them) differ "
+                      "from the kernel's own run without them (first at %s): kernel error %.3g, "
+                      "bound %.3g", pre, bn, (unsigned long long)fj->leak.n, fj->domain, at,
+                      fj->leak.kernel_err, fj->leak.bound);
+        e->failed = true;
+        eng_exec_record_bad(e, (int64_t)fj->leak.first, (int64_t)fj->leak.n, NAN);
+    }
     if (fj->doubt.n) {
         eng_exec_coords(e, in, b, fj->doubt.first, at, sizeof at);
         eng_exec_note(e, "%s%s: in doubt: %llu elements where the reference breaks its own bound "
@@ -294,6 +421,21 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
     }
 }
 
+/* The magnitude past which the clean run replaces an input: the least domain of the float
+ * outputs, so that no output sees a value past its own. */
+static double clean_domain(const struct eng_exec *e, const struct eng_inst *in)
+{
+    double d = (double)INFINITY;
+    for (size_t b = 0; b < e->m->nbuffers; b++) {
+        const struct eng_buffer_spec *bs = &e->m->buffers[b];
+        if (bs->role == ENG_ROLE_OUTPUT && eng_vclass_applies(bs->dtype)) {
+            double o = eng_contract_domain(&bs->contract, reduce_len(in, &bs->contract));
+            d = o < d ? o : d;
+        }
+    }
+    return d;
+}
+
 static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
                        const char *pre, struct eng_stream *s)
 {
@@ -304,19 +446,31 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
     fj.elems = in->var[b].padded_elems;
     fj.rows = fj.stride ? fj.elems / fj.stride : 0;
     ENG_TRY(eng_exec_judge_read(e, in, j, b, s));
-    fj.special = special_rows(e, in, fj.rows, fj.domain);
+    fj.special = special_rows(e, in, &fj.bs->contract, fj.rows, fj.domain, &fj.direct);
     fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
+    int src = normalized_input(e, in, &fj);
+    if (src >= 0)
+        fj.cancel = cancellation(e, in, src, fj.rows);
     fj.cand = xcalloc(fj.elems + 1, 1);
     judge_against_reference(e, j, b, &fj);
     int rc = fj.ncand ? eng_exec_arbiter(e, in, j, s) : 0;
+    bool whole = false;
+    for (uint64_t r = 0; r < fj.rows && fj.bs->contract.nonfinite != ENG_NF_ANY; r++)
+        whole |= reached_whole(&fj, r);
+    if (rc == 0 && whole)
+        rc = eng_exec_clean_run(e, in, j, clean_domain(e, in), s);
     if (rc == 0) {
         judge_against_arbiter(e, j, b, &fj);
+        if (whole)
+            judge_against_clean_run(e, j, b, &fj);
         note_float(e, in, j, b, pre, &fj);
-        if (!fj.rule.n && !fj.fail.n)
+        if (!fj.rule.n && !fj.fail.n && !fj.leak.n)
             eng_exec_record_bad(e, -1, 0, fj.doubt.n ? fj.doubt.kernel_err : 0);
     }
     free(fj.special);
+    free(fj.direct);
     free(fj.row_scale);
+    free(fj.cancel);
     free(fj.cand);
     return rc;
 }

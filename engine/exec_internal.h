@@ -56,6 +56,11 @@ struct eng_judge {
     void **var, **ref, **arb;
     bool arb_tried;          /* the arbiter was built and run, or found missing (arb_why) */
     char arb_why[200];
+    /* the clean run's outputs (engine/exec_clean.c): the variant's and the reference's on the
+     * inputs with their special values replaced by 0; NULL where there is none (clean_why) */
+    void **cvar, **cref;
+    bool clean_tried;
+    char clean_why[200];
 };
 
 /* Output b's copies (variant and reference) into j, once. 0 or -1. */
@@ -76,6 +81,12 @@ bool eng_exec_judge_wanted(const struct eng_exec *e, const struct eng_inst *in, 
  * kernel's error, the bound and the reference's error against the arbiter in the finding. */
 int eng_exec_judge(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
                    const char *pre, struct eng_stream *s);
+/* The clean run into j->cvar and j->cref: the variant and the reference once more, on the
+ * check's inputs with every NaN, Inf and magnitude past domain replaced by 0; the device is
+ * then put back as it was. None (clean_why says why) where an output starts from values of its
+ * own or the inputs were not made on the host. Once per check; 0 or -1 on a device error. */
+int eng_exec_clean_run(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, double domain,
+                       struct eng_stream *s);
 void eng_exec_judge_free(const struct eng_exec *e, struct eng_judge *j);
 
 #endif

@@ -30,7 +30,11 @@ void eng_exec_judge_free(const struct eng_exec *e, struct eng_judge *j)
             free(j->var[b]), free(j->ref[b]);
         if (j->arb)
             free(j->arb[b]);
+        if (j->cvar)
+            free(j->cvar[b]), free(j->cref[b]);
     }
+    free(j->cvar);
+    free(j->cref);
     free(j->var);
     free(j->ref);
     free(j->arb);

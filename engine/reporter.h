@@ -30,6 +30,11 @@ struct eng_done {
      * (verdict error, the signal and where in the detail), which catches a buggy variant as a
      * hang does. */
     bool crashed;
+    /* Reported failing as it ended, in doubt once the run ended: the other variant failed the
+     * same check the same way (eng_run_doubt_same_failures). The database's record is changed
+     * at the end; the event stream said "fail" as it went. */
+    bool doubted;
+    size_t seq;          /* the number check_done was told (the database's key of the check) */
 };
 
 /* The run as a whole. */

@@ -335,6 +335,7 @@ static void add_san_check(struct run *rn, struct eng_reporter **reps, size_t ori
     snprintf(d->r.detail, sizeof d->r.detail, "%s", detail);
     d->met = eng_check_met(d);
     size_t seq = rn->n++;
+    d->seq = seq;
     rn->info.total++; /* the run's checks, planned and added: a progress bar stays within it */
     for (size_t k = 0; reps[k]; k++) {
         if (reps[k]->check_start)
@@ -402,6 +403,71 @@ bool eng_check_met(const struct eng_done *d)
         return (v != CDB_ERROR || d->crashed) && v != CDB_CANCELLED;
     /* an oracle in doubt is not a failure of the kernel (docs/engine.md, "Verdicts") */
     return v == CDB_PASS || v == CDB_SKIP || v == CDB_DOUBT;
+}
+
+/* The same check of the other variant: the same suite, rung, check, shape set and mode, one
+ * side "fixed" and the other "buggy" (or the two baselines). */
+static bool counterparts(const struct eng_planned *f, const struct eng_planned *b)
+{
+    const struct eng_check_spec *x = &f->spec, *y = &b->spec;
+    return !f->sanitizer[0] && !b->sanitizer[0] && !f->expect_fail && x->baseline == y->baseline &&
+           x->variant && y->variant && !strcmp(x->variant, "fixed") && !strcmp(y->variant, "buggy") &&
+           !strcmp(eng_planned_suite(f), eng_planned_suite(b)) && x->rung == y->rung &&
+           x->name && y->name && !strcmp(x->name, y->name) && x->mode == y->mode &&
+           x->lag == y->lag && x->schedule == y->schedule && x->wave == y->wave &&
+           x->seed == y->seed && f->pct_added == b->pct_added;
+}
+
+/* Do two failures say the same thing: the same oracle, and the same first failing element,
+ * or (where neither names an element) the same finding word for word? */
+static bool same_failure(const struct eng_check_result *a, const struct eng_check_result *b)
+{
+    if (a->verdict != CDB_FAIL || b->verdict != CDB_FAIL || strcmp(a->oracle, b->oracle))
+        return false;
+    if (a->first_bad >= 0 || b->first_bad >= 0)
+        return a->first_bad == b->first_bad;
+    return !strcmp(a->detail, b->detail);
+}
+
+static void prefix_detail(struct eng_check_result *r, const char *words)
+{
+    size_t n = sizeof r->detail, w = strlen(words), len = strlen(r->detail);
+    if (w + 2 >= n)
+        return;
+    if (len + w + 2 >= n)
+        len = n - w - 3; /* cut where it fills, as every note is */
+    memmove(r->detail + w + (len ? 2 : 0), r->detail, len);
+    memcpy(r->detail, words, w);
+    if (len)
+        memcpy(r->detail + w, ": ", 2);
+    r->detail[w + (len ? 2 : 0) + len] = '\0';
+}
+
+void eng_run_doubt_same_failures(struct eng_done *checks, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct eng_done *f = &checks[i];
+        for (size_t k = 0; k < n && f->r.verdict == CDB_FAIL; k++) {
+            struct eng_done *b = &checks[k];
+            if (k == i || !counterparts(f->p, b->p) || !same_failure(&f->r, &b->r))
+                continue;
+            char words[200];
+            if (f->r.first_bad >= 0)
+                snprintf(words, sizeof words, "in doubt: the fixed and the buggy variant fail this "
+                         "check the same way (oracle %s, first at element %lld)", f->r.oracle,
+                         (long long)f->r.first_bad);
+            else
+                snprintf(words, sizeof words, "in doubt: the fixed and the buggy variant fail this "
+                         "check the same way (oracle %s)", f->r.oracle);
+            for (int side = 0; side < 2; side++) {
+                struct eng_done *d = side ? b : f;
+                d->r.verdict = CDB_DOUBT;
+                d->doubted = true;
+                prefix_detail(&d->r, words);
+                d->met = eng_check_met(d);
+            }
+        }
+    }
 }
 
 /* What went wrong over a run's checks, for its one verdict. */
@@ -671,6 +737,7 @@ static void run_planned(struct run *rn, struct eng_reporter **reps, struct eng_p
     struct eng_done *d = next_done(rn);
     d->p = p;
     size_t i = rn->n++;
+    d->seq = i;
     for (size_t k = 0; reps[k]; k++)
         if (reps[k]->check_start)
             reps[k]->check_start(reps[k], &rn->info, i, d);
@@ -781,6 +848,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     worker_stop(&rn, rn.n);
 
     struct eng_summary s;
+    eng_run_doubt_same_failures(rn.checks, rn.n);
     eng_run_summarise(rn.checks, rn.n, rn.info.worker_exit[0] != '\0', &s);
     cdb_now_iso(info->finished);
     status = s.met ? 0 : 1;

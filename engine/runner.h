@@ -76,6 +76,11 @@ bool eng_check_met(const struct eng_done *d);
 /* The run's verdict over its checks (docs/engine.md, "Verdicts and exit status"); each check's
  * met already set. worker_failed: a worker failed at its exit. */
 struct eng_summary;
+/* A check that fails for the fixed variant as it fails for the buggy one (the same check, the
+ * same oracle, the same first failing element or the same finding) is in doubt for both: the
+ * oracle, not the kernel, is suspect (docs/engine.md, "Contracts, bounds and doubt"). Sets
+ * their verdict, detail, met and doubted. */
+void eng_run_doubt_same_failures(struct eng_done *checks, size_t n);
 void eng_run_summarise(const struct eng_done *checks, size_t n, bool worker_failed,
                        struct eng_summary *s);
 

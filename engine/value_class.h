@@ -28,10 +28,12 @@ enum eng_vclass {
                             * once normalised, the background weighs e^-8, under fp8 e4m3's 2^-9 */
     ENG_VC_IDENTICAL_ROWS, /* every row equal to the first (identical warm-up tokens) */
     ENG_VC_DISTINCT,       /* every element a different value (per-group biases that differ) */
-    ENG_VC_NAN_INF,        /* normal values with NaN, +Inf or -Inf at one chosen column per row */
+    ENG_VC_NAN_INF,        /* normal values with NaN, +Inf or -Inf at one chosen column of each row
+                            * but every fourth (r % 4 == 3: ordinary rows) */
     ENG_VC_DENORMALS,      /* subnormal values of the dtype, both signs */
     ENG_VC_UNDER_FP8_MIN,  /* magnitudes in [2^-10, 2^-9): under fp8 e4m3's smallest subnormal */
-    ENG_VC_MAX_FINITE,     /* half the elements +-the dtype's largest finite value */
+    ENG_VC_MAX_FINITE,     /* half the elements +-the dtype's largest finite value, in every row
+                            * but every fourth (r % 4 == 3: ordinary rows) */
     ENG_VC_LARGE_MEAN,     /* N(0, 1) around a common mean of 128: exp past its range without
                             * the max subtracted, E[x^2] - E[x]^2 cancelling */
     ENG_VC_COUNT

@@ -53,9 +53,13 @@ static void db_check_done(struct eng_reporter *r, const struct eng_run_info *run
 static int db_end(struct eng_reporter *r, const struct eng_run_info *run,
                   const struct eng_summary *s, const struct eng_done *checks, size_t n)
 {
-    (void)checks;
-    (void)n;
     char err[512];
+    for (size_t i = 0; i < n; i++)
+        if (checks[i].doubted &&
+            cdb_check_doubt(((struct dbrep *)r)->db, run->uuid, (int)checks[i].seq,
+                            checks[i].r.detail, err, sizeof err) != 0)
+            fprintf(stderr, "kladder run: recording check %s in doubt failed: %s\n",
+                    checks[i].p->spec.name, err);
     if (cdb_run_finish(((struct dbrep *)r)->db, run->uuid, run->finished, s->verdict, err,
                        sizeof err) != 0)
         fprintf(stderr, "kladder run: recording the run's end failed: %s\n", err);

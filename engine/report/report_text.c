@@ -160,7 +160,8 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
     user_suite_lines(checks, n);
     if (s->doubts)
         printf("in doubt: %d checks: an oracle could not vouch either way (the reference breaks its "
-               "own bound, or only rows past the contract's domain differ); none counts as a catch "
+               "own bound, only rows past the contract's domain differ, or the fixed and the buggy variant "
+               "fail a check the same way); none counts as a catch "
                "or a failure\n", s->doubts);
     if (s->false_alarms)
         printf("control suite: %d of %d checks failed although every variant is correct: false "

@@ -131,7 +131,9 @@ static void test_classes_hold_their_promise(void **state)
             int special = 0;
             for (int k = 0; k < LEN; k++)
                 special += !isfinite(v[r][k]) || (d == ENG_FP8E4M3 && fabs(v[r][k]) == 448.0);
-            assert_int_equal(special, 1);
+            assert_int_equal(special, r % 4 == 3 ? 0 : 1); /* every fourth row ordinary */
+            if (r % 4 == 3)
+                continue;
             double s = v[r][eng_vclass_column(ENG_VC_NAN_INF, (uint64_t)r, LEN, 1)];
             if (r % 3 == 0)
                 assert_true(isnan(s));
