@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Oracles that never fail a correct kernel, on a GPU (written for the H200; not yet run there):
+# Oracles that never fail a correct kernel, on a GPU (run on the H200: bench/results/h200-2026-12-02-final):
 # the correct pairs of tests/engine/fixtures/oracles/ must pass every value class at every
 # baseline shape (no fail; a doubt is listed), and each seeded bug must be caught as fail by
 # the class that reaches it. The same verdicts as tests/engine/oracles_contracts.sh on the cpu
@@ -23,7 +23,7 @@ out=${out:-bench/results/oracles-$backend}
 mkdir -p "$out"
 f=tests/engine/fixtures/oracles
 bad=0
-for p in softmax variance l2 topk quant attn; do
+for p in softmax variance l2 topk quant attn layernorm lse; do
     "$kladder" --db "$out/k.db" run --rung 2 --suite $f/$p-pair.json --backend "$backend" \
         --no-progress --json >"$out/$p-pair.json" 2>"$out/$p-pair.err"
     line=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
@@ -50,5 +50,10 @@ router-nan-wins nan-inf-
 attn-floor-chunks chunk-S1
 quant-zero-row zero-rows-
 l2-bf16-acc const-rows-
+layernorm-onepass large-mean-
+layernorm-noeps zero-rows-
+layernorm-unbiased distinct-
+lse-leak nan-inf-
+lse-leak max-finite-
 LIST
 exit $bad

@@ -62,7 +62,7 @@ static void normalized_grows_with_the_cancellation(void **state)
     double plain = eng_contract_bound(&c, ENG_F32, 64, 1, 2, 0, 0, 0);
     double one = eng_contract_bound(&c, ENG_F32, 64, 1, 2, 1, 0, 0);
     double big = eng_contract_bound(&c, ENG_F32, 64, 1, 2, 1e6, 0, 0);
-    assert_true(fabs((one - plain) / (4 * eng_gamma(65, ldexp(1, -24))) - 1) < 1e-9);
+    assert_true(fabs((one - plain) / (4 * sqrt(65.0) * ldexp(1, -24)) - 1) < 1e-9);
     assert_true(big - plain > 1e5 * (one - plain) && big - plain < 1.1e6 * (one - plain));
     assert_true(isinf(eng_contract_bound(&c, ENG_F32, 64, 0, 0, (double)INFINITY, 0, 0)));
     c = contract(ENG_KIND_SUM); /* only a normalization divides by the spread */
