@@ -23,45 +23,6 @@ static void text_start(struct eng_reporter *r, const struct eng_run_info *run)
     fflush(stdout);
 }
 
-/* Whether check d stopped the buggy variant: a failure, a hang, or a crash it caused. */
-static bool catches(const struct eng_done *d)
-{
-    return d->r.verdict == CDB_FAIL || d->r.verdict == CDB_HANG || d->crashed;
-}
-
-size_t eng_user_suite_catches(const struct eng_done *checks, size_t n, struct eng_user_catch **out)
-{
-    size_t nu = 0;
-    *out = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const struct eng_planned *p = checks[i].p;
-        if (p->reproducer || p->control || p->sanitizer[0] || strcmp(p->spec.variant, "buggy"))
-            continue;
-        const char *suite = eng_planned_suite(p);
-        struct eng_user_catch *u = NULL;
-        for (size_t k = 0; k < nu && !u; k++)
-            if (!strcmp((*out)[k].suite, suite))
-                u = &(*out)[k];
-        if (!u) {
-            *out = xrealloc(*out, (nu + 1) * sizeof **out);
-            u = &(*out)[nu++];
-            memset(u, 0, sizeof *u);
-            u->suite = suite;
-        }
-        if (p->spec.baseline) {
-            u->base++;
-            u->base_caught += catches(&checks[i]);
-            continue;
-        }
-        int r = p->spec.rung;
-        if (r < 0 || r >= ENG_RUNG_SLOTS)
-            continue;
-        u->checks[r]++;
-        u->caught[r] += catches(&checks[i]);
-    }
-    return nu;
-}
-
 /* For each user's own suite of the run (not a reproducer: it declares nothing of its unit
  * test), the rungs that caught its buggy variant and whether the plain unit test already does:
  * "my-op: the bug is caught by rung 1 (2 of 3 checks), rung 5 (4 of 5); the plain unit test
