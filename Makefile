@@ -101,7 +101,14 @@ $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c $(PIC_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -fPIC -I. -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TEST_HOBJ)
+# The unit tests link the library's objects from an archive: each takes only the objects it
+# needs (a link of every object, the embedded files among them, cost a second a test under
+# the sanitizers, a hundred tests twice).
+$(BUILD)/libkladder-tests.a: $(LIB_OBJ)
+	@rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_HOBJ) $(BUILD)/libkladder-tests.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(NCURSES_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
