@@ -516,8 +516,7 @@ static int run_all(struct pct *p, char *err, size_t errlen)
                     /* up to 1 ms: a wait that never ends (a hang, stopped by the watchdog)
                      * leaves the core to others; another rank's kernel runs instrumented too,
                      * so its progress is slow beside that */
-                    if (p->backoff_ns < 1000000)
-                        p->backoff_ns = p->backoff_ns * 2 < 1000000 ? p->backoff_ns * 2 : 1000000;
+                    p->backoff_ns = p->backoff_ns < 500000 ? p->backoff_ns * 2 : 1000000;
                 }
                 p->spins = live_threads;
             }

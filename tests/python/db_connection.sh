@@ -5,17 +5,7 @@
 # in the removed one); ":memory:" stays a database of the run's own; and a run a Ladder left
 # open is ended at exit, before its connection closes. Debian's python3 with numpy.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
-export KLADDER_LIB=$KL_BUILD/libkladder.so PYTHONPATH=$PWD/python:$PWD/tests/python
-export PYTHONDONTWRITEBYTECODE=1
-py=/usr/bin/python3
-if ! $py -c 'import numpy' 2>/dev/null; then
-    tap_skip "python3-numpy is not installed (scripts/deps.sh --test)"
-    exit 0
-fi
-if [ "$KL_SAN" = 1 ]; then
-    export LD_PRELOAD=$(cc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
-fi
+. tests/python_env.sh numpy
 KLADDER=$KL_BUILD/kladder
 db=$KL_TMP/k.db
 

@@ -7,19 +7,8 @@
 # runs are in the database (`kladder results`, `export`); a bad description is one error naming
 # its field; the rungs an op cannot have say why. Debian's python3 with numpy and pytest.
 . tests/tap.sh
-export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
-export KLADDER_LIB=$KL_BUILD/libkladder.so PYTHONPATH=$PWD/python:$PWD/tests/python
-export KL_DB=$KL_TMP/k.db PYTHONDONTWRITEBYTECODE=1
-py=/usr/bin/python3
-if ! $py -c 'import numpy, pytest' 2>/dev/null; then
-    tap_skip "python3-numpy and python3-pytest are not installed (scripts/deps.sh --test)"
-    exit 0
-fi
-if [ "$KL_SAN" = 1 ]; then
-    # the library under the sanitizers inside an interpreter built without them: their
-    # runtime first, leaks not counted (the interpreter's own are not ours)
-    export LD_PRELOAD=$(cc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
-fi
+. tests/python_env.sh numpy pytest
+export KL_DB=$KL_TMP/k.db
 
 $py -m pytest -p kladder.pytest_plugin -p no:cacheprovider -q -rN \
     --junitxml="$KL_TMP/junit.xml" tests/python/test_ops.py >"$KL_TMP/pytest.txt" 2>&1
