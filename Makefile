@@ -128,12 +128,12 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all unit
 
-# Both trees are built with one job per core; the tests then run side by side (tests/run.sh -j).
+# Both trees are built by one make with one job per core (the sanitizer tree's compiles fill the
+# cores while the normal tree links); the tests then run side by side (tests/run.sh -j).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 test: deps-test
-	@$(MAKE) --no-print-directory -j$(NPROC) all unit
-	@$(MAKE) --no-print-directory -j$(NPROC) asan
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit asan
 	@tests/run.sh
 
 # The edit loop's tier: the normal build only, without the scripts marked slow (tests/README.md).

@@ -109,20 +109,32 @@ done
 # Longest first, so that the pool does not end on one long test alone: by the last run's times,
 # else (a fresh clone) by tests/test-times.tsv, the times of a whole run kept with the tests; a
 # test not timed yet counts as long.
+#
+# Each test also gets a weight, the share of a core it kept busy in that run (its processor
+# seconds over its wall seconds, in percent, at least 34, at most 100): a test that mostly waits
+# (a TUI driven through tmux, a pull from a slow server, a hang that waits out its limit) takes a
+# third of a slot, so the cores are not left idle while it waits. A test not timed yet weighs 100.
 known=$times
 [ -f "$known" ] || known=$root/tests/test-times.tsv
-last_time() { # $1 label
-    awk -F'\t' -v l="$1" '$1 == l { print $2; f = 1 } END { if (!f) print 100000 }' "$known"
-}
+[ -f "$known" ] || known=/dev/null
 order=()
-if [ -f "$known" ]; then
-    while IFS= read -r line; do order+=("$line"); done < <(
-        for i in "${!plan[@]}"; do
-            printf '%s\t%s\n' "$(last_time "${plan[$i]%%$'\t'*}")" "$i"
-        done | sort -t$'\t' -k1,1nr -k2,2n | cut -f2)
-else
-    order=("${!plan[@]}")
-fi
+declare -A weight=()
+while IFS=$'\t' read -r i w; do
+    order+=("$i")
+    weight[$i]=$w
+done < <(
+    for i in "${!plan[@]}"; do printf '%s\t%s\n' "${plan[$i]%%$'\t'*}" "$i"; done |
+        awk -F'\t' 'FILENAME != "-" { wall[$1] = $2; cpu[$1] = $3; next }
+            {
+                w = 100; t = 100000
+                if ($1 in wall) {
+                    t = wall[$1]
+                    if (t > 0 && cpu[$1] != "") w = int(100 * cpu[$1] / t)
+                    if (w < 34) w = 34
+                    if (w > 100) w = 100
+                }
+                printf "%s\t%s\t%s\n", t, $2, w
+            }' "$known" - | sort -t$'\t' -k1,1nr -k2,2n | cut -f2,3)
 
 # ---- one test ---------------------------------------------------------------------------------
 run_one() { # $1 index into plan: writes its result file "ok nok skip seconds", prints its line
@@ -179,14 +191,25 @@ run_one() { # $1 index into plan: writes its result file "ok nok skip seconds", 
 }
 
 # ---- the pool ---------------------------------------------------------------------------------
-running=0
+# A test starts while the weights of those running leave room for it (100 a job); the longest
+# still waits for room rather than being overtaken, so the order above holds.
+declare -A running_w=()
+load=0
 for i in "${order[@]}"; do
-    while [ "$running" -ge "$jobs" ]; do
-        wait -n
-        running=$((running - 1))
+    while [ ${#running_w[@]} -gt 0 ] && [ $((load + weight[$i])) -gt $((jobs * 100)) ]; do
+        done_pid=
+        wait -n -p done_pid
+        if [ -z "$done_pid" ]; then # nothing left to wait for (never expected)
+            running_w=()
+            load=0
+            break
+        fi
+        load=$((load - running_w[$done_pid]))
+        unset "running_w[$done_pid]"
     done
     run_one "$i" &
-    running=$((running + 1))
+    running_w[$!]=${weight[$i]}
+    load=$((load + weight[$i]))
 done
 wait
 

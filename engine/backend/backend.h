@@ -145,6 +145,10 @@ struct eng_backend {
      * or NULL when none it can reach builds for target. Such a backend compiles even when
      * load() failed. NULL pointer: compiler_id() for every target. */
     const char *(*compiler_for)(const char *target);
+    /* Optional: the part of target the code object depends on, for cache keys, written to out
+     * (n bytes). The cpu backend's wave width is chosen at launch, so cpu-wave32 and cpu-wave64
+     * share one object instead of compiling it twice. NULL pointer: target itself. */
+    void (*cache_target)(const char *target, char *out, size_t n);
     /* The compile target for a device at a wave width (wave 0: the device's own): info->target
      * on a GPU, "cpu-wave32"/"cpu-wave64" on the cpu backend. */
     void (*compile_target)(const struct eng_device_info *info, int wave, char *out, size_t n);

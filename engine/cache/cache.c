@@ -59,7 +59,12 @@ int eng_compile_cached_key(const struct eng_backend *b, eng_cache_key_fn key_fn,
 {
     char *env = eng_cache_env_text(NULL, NULL);
     const char *compiler = b->compiler_for ? b->compiler_for(target) : b->compiler_id();
-    struct eng_cache_key k = {b->name, target, compiler ? compiler : "none", flags, header,
+    char key_target[96];
+    if (b->cache_target)
+        b->cache_target(target, key_target, sizeof key_target);
+    else
+        snprintf(key_target, sizeof key_target, "%s", target ? target : "");
+    struct eng_cache_key k = {b->name, key_target, compiler ? compiler : "none", flags, header,
                               source, env};
     char key[33];
     (key_fn ? key_fn : eng_cache_key_hex)(&k, key);

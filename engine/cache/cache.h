@@ -1,7 +1,8 @@
 /* The compile cache: code objects under $XDG_CACHE_HOME/kladder/code/BACKEND/KEY.bin.
  *
  * The key is a hash of everything that can change the code object (DESIGN: a key that forgets
- * one input is itself one of the cases): the backend, the target id, the compiler's identity and
+ * one input is itself one of the cases): the backend, the target id (as much of it as the code
+ * object depends on: a backend's cache_target), the compiler's identity and
  * version, every flag in order, the environment variables the inventory marks as key
  * (engine/toolchain/cache_env.h), the dialect header and the kernel source (hashed separately, so a change
  * to either one moves the key). engine/cache/cache_audit.h proves it, one input at a time. Entries are written atomically; a damaged or missing

@@ -108,6 +108,15 @@ static const char *cpu_compiler_for(const char *target)
     return id;
 }
 
+/* The wave width is the scheduler's, never the compiler's: "cpu-wave32" and "cpu-wave64" compile
+ * the same object (cpu_compile reads the target only for "+access"). */
+static void cpu_cache_target(const char *target, char *out, size_t n)
+{
+    size_t tlen = target ? strlen(target) : 0;
+    bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+    snprintf(out, n, "cpu%s", hooks ? "+access" : "");
+}
+
 static int cpu_device_count(int *count, char *err, size_t errlen)
 {
     if (cpu_load(err, errlen) != 0)
@@ -1279,6 +1288,7 @@ const struct eng_backend eng_backend_cpu = {
     .close = cpu_close,
     .compiler_id = cpu_compiler_id,
     .compiler_for = cpu_compiler_for,
+    .cache_target = cpu_cache_target,
     .compile_target = cpu_compile_target,
     .compile = cpu_compile,
     .module_load = cpu_module_load,

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "engine/cpu/cpu_pct.h"
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -278,7 +279,8 @@ static void admit(struct pct *p)
     for (unsigned i = 0; i < p->n; i++) {
         struct pthr *th = &b->th[i];
         struct kl_cpu_thread *t = &th->t;
-        memset(t, 0, sizeof *t);
+        /* the async queue is read only below async_n (as in cpu_sched.c) */
+        memset(t, 0, offsetof(struct kl_cpu_thread, async_q));
         t->tid.x = i % l->block[0];
         t->tid.y = (i / l->block[0]) % l->block[1];
         t->tid.z = i / (l->block[0] * l->block[1]);
