@@ -14,6 +14,7 @@
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
 #include "engine/fingerprint.h"
+#include "engine/phase_time.h"
 #include "engine/report/report.h"
 #include "engine/reporter.h"
 #include "engine/runner.h"
@@ -156,11 +157,14 @@ int kl_run_check(kl_run *run, size_t i, kl_launch_fn launch, void *user)
     run->user = user;
     struct eng_host_op host = {.launch = host_launch, .arg = run};
     double t0 = now_s();
+    eng_phase_start();
     eng_exec_check_host(&d->p->spec, run->op->m, &host, &d->r);
     d->elapsed_s = now_s() - t0;
     d->met = eng_check_met(d);
     run->ran[i] = true;
     run->rep->check_done(run->rep, &run->info, i, d);
+    eng_phase_mark("record");
+    eng_phase_print(d->p->spec.name);
     return (int)d->r.verdict;
 }
 
