@@ -18,6 +18,7 @@
 #include "engine/report/report.h"
 #include "engine/reporter.h"
 #include "engine/runner.h"
+#include "engine/session.h"
 #include "importers/case_index.h"
 
 struct kl_db {
@@ -89,7 +90,7 @@ kl_run *kl_run_begin(kl_db *db, kl_op *op, const char *argv)
         api_fail("the %s backend is not available: %s", backend, why);
         return NULL;
     }
-    if (B->device_info(0, &dev, why, sizeof why) != 0) {
+    if (eng_session_device_info(B, 0, &dev, why, sizeof why) != 0) {
         api_fail("%s device 0: %s", backend, why);
         return NULL;
     }
@@ -244,6 +245,9 @@ void kl_run_free(kl_run *run)
     if (!run->ended)
         (void)kl_run_end(run, NULL);
     run->rep->free(run->rep);
+    /* the buffers kept from check to check (engine/session.h) go back with the run */
+    eng_session_buf_trim(NULL);
+    eng_session_host_trim();
     run->op->open_runs--;
     free(run->done);
     free(run->ran);
