@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/phase_time.h"
 #include "engine/rung.h"
 
 /* One shape, one launch on the default stream. */
@@ -22,15 +23,22 @@ int eng_exec_mode_plain(struct eng_exec *e, struct eng_inst *in, struct eng_time
                       bool full, const char *prefix)
 {
     ENG_TRY(eng_exec_fill_inputs(e, in, NULL, false));
+    eng_phase_mark("fill");
     ENG_TRY(eng_exec_prepare_outputs(e, in, style, NULL));
     ENG_TRY(eng_exec_guards_scratch(e, in, NULL));
     ENG_TRY(eng_exec_reset_scratch(e, in, 3, NULL));
+    eng_phase_mark("outputs");
     ENG_TRY(eng_exec_launch_ref(e, in, NULL));
+    eng_phase_mark("ref");
     eng_exec_timer_start(e, t, NULL);
     ENG_TRY(eng_exec_launch_var(e, in, NULL));
     eng_exec_timer_stop(e, t, NULL, 1);
+    eng_phase_mark("op");
     ENG_TRY(eng_exec_sync_all(e, NULL));
-    return eng_exec_oracle(e, in, full, prefix, NULL);
+    eng_phase_mark("sync");
+    int rc = eng_exec_oracle(e, in, full, prefix, NULL);
+    eng_phase_mark("oracle");
+    return rc;
 }
 
 static void finish_error(struct eng_exec *e, const char *what)
@@ -250,6 +258,7 @@ static void run_check(struct eng_exec *e, const struct eng_rung *R, struct eng_i
     if (e->B->race_take)
         (void)e->B->race_take(e->ctx, race, sizeof race);
     int planned = plan_shapes(e, ins, nsh);
+    eng_phase_mark("plan");
     if (planned < 0) {
         finish_error(e, "planning");
         return;
@@ -270,11 +279,13 @@ static void run_check(struct eng_exec *e, const struct eng_rung *R, struct eng_i
     if (!s->baseline && s->mode != ENG_MODE_PLAIN) {
         eng_exec_timer_init(e, &t);
         rc = R->execute(e, ins, nsh, &t);
+        eng_phase_mark("modes");
     } else {
         if (eng_exec_inst_alloc(e, &ins[0]) != 0 || eng_exec_inst_args(e, &ins[0]) != 0) {
             finish_error(e, "allocating buffers");
             return;
         }
+        eng_phase_mark("alloc");
         rc = run_plain(e, R, &ins[0], &t);
     }
     eng_exec_timer_finish(e, &t);
@@ -325,6 +336,7 @@ static void check_flow(const struct eng_check_spec *s, void (*ready)(void *), vo
     } else if (eng_exec_setup(&e) != 0) {
         setup_failed(&e);
     } else {
+        eng_phase_mark("setup");
         ins = xcalloc(nsh, sizeof *ins);
         run_check(&e, R, ins, nsh);
     }
@@ -333,6 +345,7 @@ static void check_flow(const struct eng_check_spec *s, void (*ready)(void *), vo
         eng_exec_inst_free(&e, &ins[i]);
     free(ins);
     eng_exec_teardown(&e);
+    eng_phase_mark("teardown");
 }
 
 void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,

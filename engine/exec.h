@@ -84,6 +84,7 @@ struct eng_exec {
     /* Per buffer: the inputs made on the host (value classes), as last uploaded, so that a
      * finding can say what the input held where the output went wrong. NULL: made on the device. */
     void **host_in;
+    size_t *host_in_len; /* their sizes */
     /* The op on the host's side, or NULL for the suite's kernels; m is then the caller's. */
     const struct eng_host_op *host;
 };
@@ -175,6 +176,10 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
 
 /* eng_exec_check for an op on the host's side: m is the caller's (kept), no source is compiled,
  * the utility kernels judge as usual. */
+/* Frees input i's host copy (e->host_in), or keeps it for the next check of an op on the
+ * host's side (engine/session.h). */
+void eng_exec_host_in_drop(struct eng_exec *e, size_t i);
+
 void eng_exec_check_host(const struct eng_check_spec *s, struct eng_manifest *m,
                          const struct eng_host_op *op, struct eng_check_result *out);
 

@@ -10,7 +10,10 @@
 
 #include "common/hash.h"
 #include "common/xalloc.h"
+#include "engine/par_rows.h"
+#include "engine/phase_time.h"
 #include "engine/replay.h"
+#include "engine/session.h"
 #include "engine/value_class.h"
 
 static int u_pattern(struct eng_exec *e, eng_dptr p, uint64_t nbytes, uint64_t pattern,
@@ -92,6 +95,17 @@ static int input_init(struct eng_exec *e, size_t i, const char **ref)
     return ENG_INIT_CLASS + c;
 }
 
+void eng_exec_host_in_drop(struct eng_exec *e, size_t i)
+{
+    if (!e->host_in || !e->host_in[i])
+        return;
+    if (e->host)
+        eng_session_host_put(e->host_in[i], e->host_in_len[i]);
+    else
+        free(e->host_in[i]);
+    e->host_in[i] = NULL;
+}
+
 /* Host generation is for the shapes rung 2 uses (rows of real inputs), not the 2^31 cliffs. */
 #define HOST_INPUT_MAX ((uint64_t)256 << 20)
 
@@ -109,22 +123,34 @@ static int fill_on_host(struct eng_exec *e, struct eng_inst *in, size_t i, int c
                  (unsigned long long)HOST_INPUT_MAX);
         return -1;
     }
-    if (!e->host_in)
+    if (!e->host_in) {
         e->host_in = xcalloc(e->m->nbuffers, sizeof *e->host_in);
-    free(e->host_in[i]);
-    e->host_in[i] = xmalloc(b->padded_bytes ? (size_t)b->padded_bytes : 1);
+        e->host_in_len = xcalloc(e->m->nbuffers, sizeof *e->host_in_len);
+    }
+    eng_exec_host_in_drop(e, i);
+    size_t bytes = b->padded_bytes ? (size_t)b->padded_bytes : 1;
+    e->host_in[i] = e->host ? eng_session_host_get(bytes) : xmalloc(bytes);
+    e->host_in_len[i] = bytes;
+    if (c < 0) /* a capture's conversion writes its elements; the padding starts as zeros */
+        memset(e->host_in[i], 0, bytes);
     uint64_t len, stride;
     eng_exec_rows(e, in, i, &len, &stride);
+    eng_phase_mark("fill");
     if (c < 0)
         ENG_TRY(eng_replay_fill(e->m, i, &in->v, ref, e->host_in[i], b->padded_elems, e->err,
                                 sizeof e->err));
     else
-        eng_vclass_fill((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
-                        buffer_seed(e, i));
+        /* an emulated backend's check runs on host threads of its own (and a run's workers
+         * side by side): its fill keeps to one */
+        eng_vclass_fill_on((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
+                           buffer_seed(e, i), e->B->caps.emulated ? 1 : ENG_PAR_MAX);
+    eng_phase_mark("fill-host");
     if (!b->padded_bytes)
         return 0;
-    return e->B->memcpy_htod(e->ctx, b->data, e->host_in[i], (size_t)b->padded_bytes, s, e->err,
-                             sizeof e->err);
+    int rc = e->B->memcpy_htod(e->ctx, b->data, e->host_in[i], (size_t)b->padded_bytes, s, e->err,
+                               sizeof e->err);
+    eng_phase_mark("fill-copy");
+    return rc;
 }
 
 int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
@@ -157,10 +183,8 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
                                 dt, (enum eng_init)init, buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0),
                                 b->row_first * row, s));
         } else {
-            if (e->host_in && e->host_in[i]) {
-                free(e->host_in[i]); /* made on the device now: nothing on the host to quote */
-                e->host_in[i] = NULL;
-            }
+            if (e->host_in) /* made on the device now: nothing on the host to quote */
+                eng_exec_host_in_drop(e, i);
             ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, (enum eng_init)init,
                            buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
         }

@@ -9,6 +9,7 @@
 
 #include "common/xalloc.h"
 #include "engine/rung.h"
+#include "engine/session.h"
 
 static uint64_t env_limit(const char *name, uint64_t dflt)
 {
@@ -29,15 +30,33 @@ static void human_bytes(uint64_t b, char *out, size_t n)
         snprintf(out, n, "%llu bytes", (unsigned long long)b);
 }
 
+/* An op on the host's side runs check after check of one run in this process: its buffers go
+ * back to the session and come again to the next check (engine/session.h). A suite's kernels
+ * allocate and free their own. */
+static int buf_alloc(struct eng_exec *e, uint64_t bytes, eng_dptr *p)
+{
+    if (e->host)
+        return eng_session_buf_get(e->B, e->ctx, bytes, p, e->err, sizeof e->err);
+    return e->B->mem_alloc(e->ctx, bytes, p, e->err, sizeof e->err);
+}
+
+static void buf_free(struct eng_exec *e, eng_dptr p, uint64_t bytes)
+{
+    if (e->host)
+        eng_session_buf_put(e->B, e->ctx, p, bytes);
+    else
+        e->B->mem_free(e->ctx, p);
+}
+
 void eng_exec_inst_free(struct eng_exec *e, struct eng_inst *in)
 {
     size_t nb = e->m->nbuffers;
     if (in->allocated && !in->borrowed)
         for (size_t i = 0; i < nb; i++) {
             if (in->var[i].base)
-                e->B->mem_free(e->ctx, in->var[i].base);
+                buf_free(e, in->var[i].base, in->var[i].alloc);
             if (in->ref[i].base && !in->ref[i].shared_with_var)
-                e->B->mem_free(e->ctx, in->ref[i].base);
+                buf_free(e, in->ref[i].base, in->ref[i].alloc);
         }
     free(in->var);
     free(in->ref);
@@ -242,13 +261,13 @@ int eng_exec_inst_alloc(struct eng_exec *e, struct eng_inst *in)
     in->allocated = true;
     for (size_t i = 0; i < m->nbuffers; i++) {
         struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
-        ENG_TRY(e->B->mem_alloc(e->ctx, v->alloc, &v->base, e->err, sizeof e->err));
+        ENG_TRY(buf_alloc(e, v->alloc, &v->base));
         v->data = v->base + ENG_GUARD_BYTES;
         if (r->shared_with_var) {
             r->base = v->base;
             r->data = v->data;
         } else {
-            ENG_TRY(e->B->mem_alloc(e->ctx, r->alloc, &r->base, e->err, sizeof e->err));
+            ENG_TRY(buf_alloc(e, r->alloc, &r->base));
             r->data = r->base + ENG_GUARD_BYTES;
         }
     }

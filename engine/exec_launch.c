@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "engine/phase_time.h"
 
 /* Up to this many work items, a utility launch on an emulated backend is one block. The
  * backend runs a launch of one block on the calling thread and hands a larger one to its own
@@ -56,6 +57,7 @@ static int launch_host(struct eng_exec *e, struct eng_inst *in, bool reference,
         return -1;
     }
     ENG_TRY(eng_exec_sync_all(e, s));
+    eng_phase_mark(reference ? "ref-sync" : "op-sync");
     eng_dptr *ptrs = xcalloc(m->nbuffers + 1, sizeof *ptrs);
     void **args = reference ? in->args_ref : in->args_var;
     for (size_t i = 0; i < m->nargs; i++)

@@ -211,23 +211,22 @@ static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *en
     return 0;
 }
 
-/* The kernels of kernels/util.kl the oracles and fills launch. */
+/* The kernels of kernels/util.kl the oracles and fills launch (found once per context). */
 static int get_util_kernels(struct eng_exec *e)
 {
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_fill", &e->kfill));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_fill_pattern", &e->kpat));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_check_pattern", &e->kchk));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_compare", &e->kcmp));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_bitwise", &e->kbit));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash", &e->khash));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_refill", &e->khrefill));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_hash_check", &e->khcheck));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_copy", &e->kcopy));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_delay", &e->kdelay));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_ties", &e->kties));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_nan", &e->knan));
-    ENG_TRY(get_kernel(e, e->umod, "kl_util_property", &e->kprop));
-    return get_kernel(e, e->umod, "kl_util_unwritten", &e->kunw);
+    struct { const char *name; struct eng_kernel **k; } want[] = {
+        {"kl_util_fill", &e->kfill},           {"kl_util_fill_pattern", &e->kpat},
+        {"kl_util_check_pattern", &e->kchk},   {"kl_util_compare", &e->kcmp},
+        {"kl_util_bitwise", &e->kbit},         {"kl_util_hash", &e->khash},
+        {"kl_util_hash_refill", &e->khrefill}, {"kl_util_hash_check", &e->khcheck},
+        {"kl_util_copy", &e->kcopy},           {"kl_util_delay", &e->kdelay},
+        {"kl_util_ties", &e->kties},           {"kl_util_nan", &e->knan},
+        {"kl_util_property", &e->kprop},       {"kl_util_unwritten", &e->kunw},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ENG_TRY(eng_session_util_kernel(e->B, e->ctx, want[i].name, want[i].k, e->err,
+                                        sizeof e->err));
+    return 0;
 }
 
 /* The backend loaded, the device's facts, the session's context for it, and the target the
@@ -245,7 +244,7 @@ static int open_backend(struct eng_exec *e)
         snprintf(e->err, sizeof e->err, "the %s backend is not available: %s", e->B->name, why);
         return -1;
     }
-    ENG_TRY(e->B->device_info(s->device, &e->info, e->err, sizeof e->err));
+    ENG_TRY(eng_session_device_info(e->B, s->device, &e->info, e->err, sizeof e->err));
     struct eng_open_opts o = {.wave_size = s->wave, .schedule = s->schedule, .seed = s->seed};
     ENG_TRY(eng_session_get(e->B, s->device, &o, &e->ctx, e->err, sizeof e->err));
     e->B->compile_target(&e->info, s->wave, e->target, sizeof e->target);
@@ -302,7 +301,9 @@ static int util_setup(struct eng_exec *e)
 {
     ENG_TRY(eng_session_util(e->B, e->ctx, e->target, &e->umod, e->err, sizeof e->err));
     ENG_TRY(get_util_kernels(e));
-    ENG_TRY(e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
+    ENG_TRY(e->host ? eng_session_buf_get(e->B, e->ctx, ENG_RES_WORDS * 8, &e->res, e->err,
+                                          sizeof e->err)
+                    : e->B->mem_alloc(e->ctx, ENG_RES_WORDS * 8, &e->res, e->err, sizeof e->err));
     e->ublock = e->B->caps.util_block;
     e->ugrid = e->B->caps.util_grid;
     if (!e->ugrid)
@@ -337,7 +338,9 @@ int eng_exec_setup(struct eng_exec *e)
 void eng_exec_teardown(struct eng_exec *e)
 {
     if (e->ctx) {
-        if (e->res)
+        if (e->res && e->host)
+            eng_session_buf_put(e->B, e->ctx, e->res, ENG_RES_WORDS * 8);
+        else if (e->res)
             e->B->mem_free(e->ctx, e->res);
         if (e->lag_async)
             e->B->mem_free(e->ctx, e->lag_async);
@@ -349,8 +352,9 @@ void eng_exec_teardown(struct eng_exec *e)
         eng_prebuilt_close(e->pre);
     free(e->pre);
     for (size_t i = 0; e->host_in && i < e->m->nbuffers; i++)
-        free(e->host_in[i]);
+        eng_exec_host_in_drop(e, i);
     free(e->host_in);
+    free(e->host_in_len);
     if (!e->host) /* an op on the host's side: the manifest is the caller's */
         eng_manifest_free(e->m);
 }

@@ -20,6 +20,10 @@ struct held_ctx {
     char *util_target; /* what util was built for */
     bool kept;        /* reused by later checks; false: closed when given back */
     bool in_use;
+    /* util's kernels asked for by name (eng_session_util_kernel): a backend makes a new handle
+     * per ask, which the module keeps until it is unloaded */
+    struct util_kernel { const char *name; struct eng_kernel *k; } uk[24];
+    size_t nuk;
 };
 
 struct held_code {
@@ -67,6 +71,7 @@ static void drop_ctx(struct held_ctx *h)
         h->B->module_unload(h->ctx, h->util);
     }
     free(h->util_target);
+    eng_session_buf_trim(h->ctx);
     h->B->close(h->ctx);
     *h = ctxs[--nctx];
 }
@@ -180,8 +185,31 @@ int eng_session_util(const struct eng_backend *B, struct eng_ctx *ctx, const cha
     return 0;
 }
 
+int eng_session_util_kernel(const struct eng_backend *B, struct eng_ctx *ctx, const char *name,
+                            struct eng_kernel **k, char *err, size_t errlen)
+{
+    struct held_ctx *h = find_ctx(ctx);
+    for (size_t i = 0; h && i < h->nuk; i++)
+        if (!strcmp(h->uk[i].name, name)) {
+            *k = h->uk[i].k;
+            return 0;
+        }
+    if (!h || !h->util) {
+        snprintf(err, errlen, "the utility module is not loaded in this context");
+        return -1;
+    }
+    if (B->kernel_get(ctx, h->util, name, k, err, errlen) != 0)
+        return -1;
+    if (h->nuk < sizeof h->uk / sizeof h->uk[0])
+        h->uk[h->nuk++] = (struct util_kernel){.name = name, .k = *k};
+    return 0;
+}
+
 void eng_session_end(void)
 {
+    eng_session_buf_trim(NULL);
+    eng_session_host_trim();
+    eng_session_devices_forget();
     while (nctx)
         drop_ctx(&ctxs[nctx - 1]);
     free(ctxs);

@@ -3,7 +3,11 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "engine/par_rows.h"
 
 static const char *const names[ENG_VC_COUNT] = {
     [ENG_VC_ZERO_ROWS] = "zero-rows",         [ENG_VC_CONST_ROWS] = "const-rows",
@@ -306,16 +310,61 @@ static void fill_row_as(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t
     }
 }
 
-void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n, uint64_t row_len,
-                     uint64_t row_stride, uint64_t seed)
+/* What every part of a fill shares. */
+struct fill_job {
+    enum eng_vclass c;
+    enum eng_dtype d;
+    void *out;
+    uint64_t row_len, row_stride, key, col0;
+};
+
+static void fill_rows(void *arg, uint64_t r0, uint64_t r1)
+{
+    const struct fill_job *j = arg;
+    for (uint64_t r = r0; r < r1; r++) {
+        struct vrow v;
+        row_init(j->c, j->d, r, j->row_len, j->key, j->col0, &v);
+        fill_row_as(j->c, j->d, j->out, r, j->row_len, r * j->row_stride, j->key, &v);
+    }
+}
+
+/* A fill of many elements is split by rows over the kept threads of engine/par_rows.h: every
+ * element is a function of its row, its column and the seed alone, so the bits are the same,
+ * and a GPU check's input of 64K floats took 0.1 to 1.9 ms on one core (a logf and a cosf an
+ * element where the class draws from a normal), more than the rest of the check. A fill below
+ * FILL_PER_THREAD elements a thread stays on the calling one. KLADDER_FILL_THREADS caps the
+ * count (1: none). */
+#define FILL_PER_THREAD ((uint64_t)8192)
+
+static unsigned fill_threads(uint64_t n, unsigned most)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t t = n / FILL_PER_THREAD;
+    const char *cap = getenv("KLADDER_FILL_THREADS");
+    uint64_t max = cap && *cap ? strtoull(cap, NULL, 10) : ENG_PAR_MAX;
+    if (cpus > 0 && t > (uint64_t)cpus)
+        t = (uint64_t)cpus;
+    if (t > max)
+        t = max;
+    if (t > most)
+        t = most;
+    return t < 1 ? 1 : (unsigned)t;
+}
+
+void eng_vclass_fill_on(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
+                        uint64_t row_len, uint64_t row_stride, uint64_t seed, unsigned max_threads)
 {
     memset(out, 0, (size_t)(n * eng_dtype_size(d)));
     if (!eng_vclass_applies(d) || !row_len || row_stride < row_len)
         return;
-    uint64_t key = rnd_key(seed), col0 = rnd(seed, 0x51, (uint64_t)c) % row_len;
-    for (uint64_t r = 0; (r + 1) * row_stride <= n; r++) {
-        struct vrow v;
-        row_init(c, d, r, row_len, key, col0, &v);
-        fill_row_as(c, d, out, r, row_len, r * row_stride, key, &v);
-    }
+    struct fill_job j = {.c = c, .d = d, .out = out, .row_len = row_len,
+                         .row_stride = row_stride, .key = rnd_key(seed),
+                         .col0 = rnd(seed, 0x51, (uint64_t)c) % row_len};
+    eng_par_rows(fill_rows, &j, n / row_stride, fill_threads(n, max_threads));
+}
+
+void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n, uint64_t row_len,
+                     uint64_t row_stride, uint64_t seed)
+{
+    eng_vclass_fill_on(c, d, out, n, row_len, row_stride, seed, ENG_PAR_MAX);
 }

@@ -56,6 +56,10 @@ uint64_t eng_vclass_column(enum eng_vclass c, uint64_t row, uint64_t row_len, ui
  * tail that is not a whole row are zero). */
 void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n, uint64_t row_len,
                      uint64_t row_stride, uint64_t seed);
+/* The same bits, on at most max_threads threads (engine/par_rows.h; eng_vclass_fill: as many as
+ * the fill's size and the machine allow). */
+void eng_vclass_fill_on(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
+                        uint64_t row_len, uint64_t row_stride, uint64_t seed, unsigned max_threads);
 
 /* Element i of a buffer of dtype d as a float (for messages: "the input there is 16"). */
 double eng_dtype_value(enum eng_dtype d, const void *buf, uint64_t i);

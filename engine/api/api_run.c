@@ -14,9 +14,11 @@
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
 #include "engine/fingerprint.h"
+#include "engine/phase_time.h"
 #include "engine/report/report.h"
 #include "engine/reporter.h"
 #include "engine/runner.h"
+#include "engine/session.h"
 #include "importers/case_index.h"
 
 struct kl_db {
@@ -88,7 +90,7 @@ kl_run *kl_run_begin(kl_db *db, kl_op *op, const char *argv)
         api_fail("the %s backend is not available: %s", backend, why);
         return NULL;
     }
-    if (B->device_info(0, &dev, why, sizeof why) != 0) {
+    if (eng_session_device_info(B, 0, &dev, why, sizeof why) != 0) {
         api_fail("%s device 0: %s", backend, why);
         return NULL;
     }
@@ -156,11 +158,14 @@ int kl_run_check(kl_run *run, size_t i, kl_launch_fn launch, void *user)
     run->user = user;
     struct eng_host_op host = {.launch = host_launch, .arg = run};
     double t0 = now_s();
+    eng_phase_start();
     eng_exec_check_host(&d->p->spec, run->op->m, &host, &d->r);
     d->elapsed_s = now_s() - t0;
     d->met = eng_check_met(d);
     run->ran[i] = true;
     run->rep->check_done(run->rep, &run->info, i, d);
+    eng_phase_mark("record");
+    eng_phase_print(d->p->spec.name);
     return (int)d->r.verdict;
 }
 
@@ -240,6 +245,9 @@ void kl_run_free(kl_run *run)
     if (!run->ended)
         (void)kl_run_end(run, NULL);
     run->rep->free(run->rep);
+    /* the buffers kept from check to check (engine/session.h) go back with the run */
+    eng_session_buf_trim(NULL);
+    eng_session_host_trim();
     run->op->open_runs--;
     free(run->done);
     free(run->ran);

@@ -131,6 +131,7 @@ class Ladder:
         self.buffers = dict(buffers)
         self._param_names = list(params)
         self._h = self._run = self._db = self._bufs = None
+        self._views = {}
         self._own_db = False
         self._h = check(L.kl_op_new(enc(self.name)))
         try:
@@ -202,13 +203,28 @@ class Ladder:
         dim, padded_dim, data = L.kl_call_dim, L.kl_call_padded_dim, L.kl_call_data
         ins, outs = [], {}
         for b, name, dtype, is_out, dims in self._bufs:
-            v = make(data(call, b), dtype, [padded_dim(call, b, d) for d in dims],
-                     [dim(call, b, d) for d in dims])
+            key = (data(call, b), dtype, tuple(padded_dim(call, b, d) for d in dims),
+                   tuple(dim(call, b, d) for d in dims))
+            v = self._views.get(key)
+            if v is None:
+                v = make(*key)
+                if self.backend != "cpu":
+                    self._keep_view(key, v)
             if is_out:
                 outs[name] = v
             else:
                 ins.append(v)
         return ins, outs
+
+    def _keep_view(self, key, v):
+        """A GPU buffer's tensor, kept for the next launch on the same buffer: wrapping device
+        memory through __cuda_array_interface__ costs torch tens of microseconds, and the
+        engine hands a run's checks the same buffers again (engine/session.h). A key is the
+        buffer's address, dtype and shape, so a view is only ever reused for the memory and
+        shape it was made for."""
+        if len(self._views) >= 64:
+            self._views.clear()
+        self._views[key] = v
 
     def _params(self, call, names, any_kw):
         L = _lib.lib()
@@ -270,6 +286,7 @@ class Ladder:
     def close(self):
         L = _lib.lib()
         self.end()
+        self._views = {}  # over the run's buffers, which go back with it
         if self._run is not None:
             L.kl_run_free(self._run)
             self._run = None

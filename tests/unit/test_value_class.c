@@ -191,6 +191,24 @@ static void test_deterministic_and_seeded(void **state)
         assert_int_equal(a[i], 0);
 }
 
+/* A fill large enough to be split over threads gives the bits of the same fill on one thread,
+ * in every class and float dtype (rows of odd length, so that no part ends on a round row). */
+static void test_threads_same_bits(void **state)
+{
+    (void)state;
+    enum { R = 1001, L = 97, S = 100 };
+    static unsigned char a[R * S * 4], b[R * S * 4];
+    for (int c = 0; c < ENG_VC_COUNT; c++)
+        for (size_t f = 0; f < sizeof floats / sizeof floats[0]; f++) {
+            setenv("KLADDER_FILL_THREADS", "1", 1);
+            eng_vclass_fill((enum eng_vclass)c, floats[f], a, R * S, L, S, 11);
+            setenv("KLADDER_FILL_THREADS", "8", 1);
+            eng_vclass_fill((enum eng_vclass)c, floats[f], b, R * S, L, S, 11);
+            assert_memory_equal(a, b, R * S * eng_dtype_size(floats[f]));
+        }
+    unsetenv("KLADDER_FILL_THREADS");
+}
+
 /* The host conversions agree with kernels/kl.h on the values the classes rely on. */
 static void test_conversions(void **state)
 {
@@ -438,6 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_hold_their_promise),
         cmocka_unit_test(test_deterministic_and_seeded),
+        cmocka_unit_test(test_threads_same_bits),
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_manifest_names_every_class),
         cmocka_unit_test(test_rung2_plans_classes_and_sweeps),
