@@ -94,14 +94,20 @@ static const char *cpu_compiler_id(void)
     return cxx_id[0] ? cxx_id : "c++ (not found)";
 }
 
+/* A "+access" target: built with the access hooks the pct schedule interleaves at. */
+static bool access_target(const char *target)
+{
+    size_t tlen = target ? strlen(target) : 0;
+    return tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+}
+
 /* The compiler as the cache key sees it: its identity and the fixed options of cpu_compile, so
  * that a change of those options (the access hooks of a "+access" target among them) never
  * reuses an object built with the old ones. */
 static const char *cpu_compiler_for(const char *target)
 {
     static char id[sizeof cxx_id + 160];
-    size_t tlen = target ? strlen(target) : 0;
-    bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+    bool hooks = access_target(target);
     snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w -g1 "
              "-ffile-prefix-map=TMP=.%s; -shared]",
              cpu_compiler_id(), hooks ? " -fsanitize=thread" : "");
@@ -112,8 +118,7 @@ static const char *cpu_compiler_for(const char *target)
  * the same object (cpu_compile reads the target only for "+access"). */
 static void cpu_cache_target(const char *target, char *out, size_t n)
 {
-    size_t tlen = target ? strlen(target) : 0;
-    bool hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+    bool hooks = access_target(target);
     snprintf(out, n, "cpu%s", hooks ? "+access" : "");
 }
 
@@ -230,7 +235,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     /* "+access": built with the access hooks the pct schedule interleaves at (a separate
      * target, so the cache keeps both builds; the hooks cost every other schedule ~2x). */
     size_t tlen = strlen(target);
-    bool access_hooks = tlen > 7 && strcmp(target + tlen - 7, "+access") == 0;
+    bool access_hooks = access_target(target);
     char plain[32];
     snprintf(plain, sizeof plain, "%.*s", (int)(access_hooks ? tlen - 7 : tlen), target);
     if (strcmp(plain, "cpu-wave32") != 0 && strcmp(plain, "cpu-wave64") != 0 &&
