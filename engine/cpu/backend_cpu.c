@@ -38,6 +38,7 @@
 
 #include "common/xalloc.h"
 #include "engine/cpu/cpu_guard.h"
+#include "engine/cpu/cpu_pch.h"
 #include "engine/cpu/cpu_sched.h"
 #include "engine/toolchain/tool_run.h"
 
@@ -258,7 +259,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     while (flags && flags[nflags])
         nflags++;
     char *o_file = xasprintf("%s/kernel.o", dir);
-    char **argv = xcalloc(nflags + 16, sizeof *argv);
+    char **argv = xcalloc(nflags + 20, sizeof *argv); /* the fixed options, -include, the rest */
     size_t a = 0;
     /* The fixed options; the cache key includes them through compiler_id and the flags.
      * -fsanitize=thread is there for its instrumentation only: kl.h defines the callbacks it
@@ -275,9 +276,19 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     char *o_map = xasprintf("-ffile-prefix-map=%s=.", dir);
     char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan};
     size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
+    /* the same options but the temporary folder's: what the precompiled headers are built with */
+    char *pch_opts[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_tsan};
+    const char *pch = cpu_pch_include(cxx_path, cxx_id, pch_opts, nfixed - 1, flags);
+    static char o_include[] = "-include";
     argv[a++] = cxx_path;
     for (size_t i = 0; i < nfixed; i++)
         argv[a++] = fixed[i];
+    size_t at_pch = a;
+    if (pch) {
+        argv[a++] = o_include;
+        argv[a++] = xstrdup(pch);
+    }
+    size_t at_flags = a;
     for (size_t i = 0; i < nflags; i++)
         argv[a++] = xstrdup(flags[i]);
     argv[a++] = o_c;
@@ -286,8 +297,17 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     argv[a++] = src;
     argv[a] = NULL;
     int st = run_capture(argv, log, loglen);
+    if (pch) {
+        free(argv[at_pch + 1]);
+        if (st != 0 && cpu_pch_blamed(log)) {
+            /* a damaged precompiled header never costs a compile: once more without it */
+            memmove(argv + at_pch, argv + at_flags, (a - at_flags + 1) * sizeof *argv);
+            at_flags = at_pch;
+            st = run_capture(argv, log, loglen);
+        }
+    }
     for (size_t i = 0; i < nflags; i++)
-        free(argv[1 + nfixed + i]);
+        free(argv[at_flags + i]);
     if (st == 0) {
         char *link[] = {cxx_path, o_shared, o_out, obj, o_file, NULL};
         st = run_capture(link, log, loglen);
