@@ -87,6 +87,7 @@ struct eng_exec {
     size_t *host_in_len; /* their sizes */
     /* The op on the host's side, or NULL for the suite's kernels; m is then the caller's. */
     const struct eng_host_op *host;
+    bool prefetched; /* the next check's inputs started (eng_exec_prefetch_next) */
 };
 
 /* An op that runs on the host's side instead of a compiled kernel (the library's callers,
@@ -99,6 +100,9 @@ struct eng_host_op {
     int (*launch)(void *arg, bool reference, const struct eng_exec *e, const struct eng_inst *in,
                   const eng_dptr *ptrs, char *err, size_t errlen);
     void *arg;
+    /* The check the run means to run after this one (same op, same manifest), or NULL: its
+     * inputs may be made on the host while this one runs (engine/input_prefetch.h). */
+    const struct eng_check_spec *next;
 };
 
 struct eng_timer {

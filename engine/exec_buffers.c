@@ -10,6 +10,8 @@
 
 #include "common/hash.h"
 #include "common/xalloc.h"
+#include "engine/exec_internal.h"
+#include "engine/input_prefetch.h"
 #include "engine/par_rows.h"
 #include "engine/phase_time.h"
 #include "engine/replay.h"
@@ -44,7 +46,7 @@ static int u_fill(struct eng_exec *e, eng_dptr p, uint64_t n, enum eng_dtype dt,
     return u_fill_from(e, p, n, dt, init, seed, 0, s);
 }
 
-static uint64_t buffer_seed(const struct eng_exec *e, size_t i)
+uint64_t eng_exec_buffer_seed(const struct eng_exec *e, size_t i)
 {
     struct hash_state h;
     hash_init(&h);
@@ -53,13 +55,9 @@ static uint64_t buffer_seed(const struct eng_exec *e, size_t i)
     return h.a;
 }
 
-/* A captured tensor for this input (engine/replay.h), *ref its reference. */
-#define INIT_REPLAY (-2)
+#define INIT_REPLAY ENG_EXEC_INIT_REPLAY
 
-/* The init buffer i gets: the check's override for it ("CLASS;V=ones", or a captured tensor
- * "replay;V=@FILE#TENSOR"), else the check's class for a float input ("replay" names none),
- * else its manifest init. -1 with e->err when the check names something unknown. */
-static int input_init(struct eng_exec *e, size_t i, const char **ref)
+int eng_exec_input_init(struct eng_exec *e, size_t i, const char **ref)
 {
     const struct eng_buffer_spec *b = &e->m->buffers[i];
     const char *v = e->s->values;
@@ -129,21 +127,28 @@ static int fill_on_host(struct eng_exec *e, struct eng_inst *in, size_t i, int c
     }
     eng_exec_host_in_drop(e, i);
     size_t bytes = b->padded_bytes ? (size_t)b->padded_bytes : 1;
-    e->host_in[i] = e->host ? eng_session_host_get(bytes) : xmalloc(bytes);
+    uint64_t len, stride;
+    eng_exec_rows(e, in, i, &len, &stride);
+    /* made ahead, while the check before this one ran (engine/input_prefetch.h) */
+    struct eng_fill_key key = {.cls = c, .dtype = dt, .n = b->padded_elems, .row_len = len,
+                               .row_stride = stride, .seed = eng_exec_buffer_seed(e, i),
+                               .bytes = bytes};
+    eng_phase_mark("fill");
+    void *ahead = e->host && c >= 0 ? eng_prefetch_take(&key) : NULL;
+    eng_phase_mark("fill-wait");
+    e->host_in[i] = ahead ? ahead : e->host ? eng_session_host_get(bytes) : xmalloc(bytes);
     e->host_in_len[i] = bytes;
     if (c < 0) /* a capture's conversion writes its elements; the padding starts as zeros */
         memset(e->host_in[i], 0, bytes);
-    uint64_t len, stride;
-    eng_exec_rows(e, in, i, &len, &stride);
     eng_phase_mark("fill");
     if (c < 0)
         ENG_TRY(eng_replay_fill(e->m, i, &in->v, ref, e->host_in[i], b->padded_elems, e->err,
                                 sizeof e->err));
-    else
+    else if (!ahead) /* (a buffer made ahead holds this fill's bits already) */
         /* an emulated backend's check runs on host threads of its own (and a run's workers
          * side by side): its fill keeps to one */
         eng_vclass_fill_on((enum eng_vclass)c, dt, e->host_in[i], b->padded_elems, len, stride,
-                           buffer_seed(e, i), e->B->caps.emulated ? 1 : ENG_PAR_MAX);
+                           key.seed, e->B->caps.emulated ? 1 : ENG_PAR_MAX);
     eng_phase_mark("fill-host");
     if (!b->padded_bytes)
         return 0;
@@ -163,7 +168,7 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         enum eng_dtype dt = m->buffers[i].dtype;
         ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, eng_dtype_sentinel(dt), s));
         const char *ref = NULL;
-        int init = garbage ? ENG_INIT_GARBAGE : input_init(e, i, &ref);
+        int init = garbage ? ENG_INIT_GARBAGE : eng_exec_input_init(e, i, &ref);
         if (b->rows_only && (init == INIT_REPLAY || init >= ENG_INIT_CLASS)) {
             snprintf(e->err, sizeof e->err, "input %s: a row sample is filled on the device, "
                      "from its manifest init; values made on the host cannot be sampled",
@@ -180,16 +185,21 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
             /* the declared rows only, with the values a whole fill gives them */
             uint64_t row = b->row_elems;
             ENG_TRY(u_fill_from(e, b->data + b->row_first * row * eng_dtype_size(dt), b->row_count * row,
-                                dt, (enum eng_init)init, buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0),
+                                dt, (enum eng_init)init, eng_exec_buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0),
                                 b->row_first * row, s));
         } else {
             if (e->host_in) /* made on the device now: nothing on the host to quote */
                 eng_exec_host_in_drop(e, i);
             ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, (enum eng_init)init,
-                           buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
+                           eng_exec_buffer_seed(e, i) ^ (garbage ? 0x6a09e667u : 0), s));
         }
         ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
+    }
+    if (!garbage) {
+        eng_phase_mark("fill");
+        eng_exec_prefetch_next(e);
+        eng_phase_mark("fill-ahead");
     }
     return 0;
 }
@@ -209,9 +219,9 @@ static int prefill_output(struct eng_exec *e, struct eng_inst *in, size_t i, str
     if (in->sampled && i == in->sample.out) {
         for (size_t r = 0; r < in->sample.nranges; r++)
             ENG_TRY(u_fill_from(e, b->data + in->sample.ranges[r][0] * es, in->sample.ranges[r][1],
-                                dt, init, buffer_seed(e, i), in->sample.ranges[r][0], s));
+                                dt, init, eng_exec_buffer_seed(e, i), in->sample.ranges[r][0], s));
     } else {
-        ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, init, buffer_seed(e, i), s));
+        ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, init, eng_exec_buffer_seed(e, i), s));
     }
     return u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                      pat, s);
@@ -253,7 +263,7 @@ int eng_exec_prepare_outputs_of(struct eng_exec *e, struct eng_inst *in, enum en
             }
             ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
             ENG_TRY(u_fill(e, b->data, b->padded_elems, dt,
-                       style == ENG_OUT_ZEROS ? ENG_INIT_ZEROS : ENG_INIT_GARBAGE, buffer_seed(e, i), s));
+                       style == ENG_OUT_ZEROS ? ENG_INIT_ZEROS : ENG_INIT_GARBAGE, eng_exec_buffer_seed(e, i), s));
             ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                           pat, s));
         }
@@ -279,7 +289,7 @@ int eng_exec_reset_scratch(struct eng_exec *e, struct eng_inst *in, int which, s
             if (!(which & (1 << k)))
                 continue;
             struct eng_bufi *b = k ? &in->ref[i] : &in->var[i];
-            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, m->buffers[i].init, buffer_seed(e, i), s));
+            ENG_TRY(u_fill(e, b->data, b->padded_elems, dt, m->buffers[i].init, eng_exec_buffer_seed(e, i), s));
         }
     }
     return 0;

@@ -18,6 +18,23 @@ int eng_exec_inst_plan(struct eng_exec *e, struct eng_inst *in, const struct eng
 /* Its buffers (unless borrowed), arguments and values; zeroes it. */
 void eng_exec_inst_free(struct eng_exec *e, struct eng_inst *in);
 
+/* ---- engine/exec_buffers.c, engine/exec_prefetch.c ------------------------------------- */
+
+/* A captured tensor for an input (engine/replay.h). */
+#define ENG_EXEC_INIT_REPLAY (-2)
+/* The init buffer i gets: the check's override for it ("CLASS;V=ones", or a captured tensor
+ * "replay;V=@FILE#TENSOR": ENG_EXEC_INIT_REPLAY, *ref its reference), else the check's class
+ * for a float input (ENG_INIT_CLASS + the class; "replay" names none), else its manifest init.
+ * -1 with e->err when the check names something unknown. */
+int eng_exec_input_init(struct eng_exec *e, size_t i, const char **ref);
+/* The seed of buffer i's values in this check. */
+uint64_t eng_exec_buffer_seed(const struct eng_exec *e, size_t i);
+/* An op on the host's side whose run names the next check (eng_host_op.next), on a GPU: that
+ * check's inputs of a value class planned and started in the background
+ * (engine/input_prefetch.h). Once per check; nothing on the cpu backend or for the suite's
+ * kernels. */
+void eng_exec_prefetch_next(struct eng_exec *e);
+
 /* ---- engine/exec_timing.c --------------------------------------------------------------- */
 
 /* Events where the backend has them (else the timer records nothing). */

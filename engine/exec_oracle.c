@@ -11,31 +11,43 @@
 
 #include "engine/value_class.h"
 
-/* "nan": "never": no NaN in output b (from finite inputs), whatever the reference holds. */
-static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
-                     struct eng_stream *s)
+/* "nan": "never": no NaN in output b (from finite inputs), whatever the reference holds: the
+ * count into res[0], the first at res[1] - 1. */
+static int nan_launch(struct eng_exec *e, struct eng_inst *in, size_t b, eng_dptr res,
+                      struct eng_stream *s)
 {
     struct eng_bufi *v = &in->var[b];
     uint64_t len, stride;
     eng_exec_rows(e, in, b, &len, &stride);
     uint64_t rows = len ? v->elems / len : 0;
     int dtype = (int)e->m->buffers[b].dtype;
-    eng_dptr res = e->res;
-    ENG_TRY(eng_exec_res_clear(e, s));
     void *a[] = {&v->data, &rows, &len, &stride, &dtype, &res};
-    ENG_TRY(eng_exec_ulaunch(e, e->knan, rows * len, s, a));
+    return eng_exec_ulaunch(e, e->knan, rows * len, s, a);
+}
+
+static void nan_note(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                     const uint64_t *w)
+{
+    if (!w[0])
+        return;
+    char at[96], inputs[320];
+    eng_exec_coords(e, in, b, w[1] - 1, at, sizeof at);
+    eng_exec_inputs_at(e, in, b, w[1] - 1, inputs, sizeof inputs);
+    eng_exec_note(e, "%s%s: %llu NaN from finite inputs (first at %s; its rule is \"nan\": "
+                  "\"never\")%s", pre, e->m->buffers[b].name, (unsigned long long)w[0], at,
+                  inputs);
+    e->failed = true;
+    eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
+}
+
+static int nan_never(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                     struct eng_stream *s)
+{
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(nan_launch(e, in, b, e->res, s));
     uint64_t w[ENG_RES_WORDS];
     ENG_TRY(eng_exec_res_read(e, w, s));
-    if (w[0]) {
-        char at[96], inputs[320];
-        eng_exec_coords(e, in, b, w[1] - 1, at, sizeof at);
-        eng_exec_inputs_at(e, in, b, w[1] - 1, inputs, sizeof inputs);
-        eng_exec_note(e, "%s%s: %llu NaN from finite inputs (first at %s; its rule is \"nan\": "
-                      "\"never\")%s", pre, e->m->buffers[b].name, (unsigned long long)w[0], at,
-                      inputs);
-        e->failed = true;
-        eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
-    }
+    nan_note(e, in, b, pre, w);
     return 0;
 }
 
@@ -64,35 +76,50 @@ static void values_seam(struct eng_exec *e, const struct eng_inst *in, size_t b,
 /* The guards of buffer b's variant copy: a word changed before or after it fails the check.
  * Inputs and scratch buffers have guards as outputs do, and a kernel that writes past a scratch
  * buffer is as wrong as one that writes past its output. */
-static int guards_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
-                        struct eng_stream *s)
+static int guards_launch(struct eng_exec *e, struct eng_inst *in, size_t b, eng_dptr g1,
+                         eng_dptr g2, struct eng_stream *s)
 {
-    const struct eng_manifest *m = e->m;
     struct eng_bufi *v = &in->var[b];
-    uint64_t pat = eng_dtype_sentinel(m->buffers[b].dtype), gsz = ENG_GUARD_BYTES;
+    uint64_t pat = eng_dtype_sentinel(e->m->buffers[b].dtype), gsz = ENG_GUARD_BYTES;
     uint64_t tail = v->alloc - ENG_GUARD_BYTES - v->padded_bytes;
-    eng_dptr after = v->data + v->padded_bytes, g1 = e->res, g2 = e->res + 8 * 8;
+    eng_dptr after = v->data + v->padded_bytes;
     void *k1[] = {&v->base, &gsz, &pat, &g1};
     void *k2[] = {&after, &tail, &pat, &g2};
-    ENG_TRY(eng_exec_res_clear(e, s));
     ENG_TRY(eng_exec_ulaunch(e, e->kchk, gsz / 8 + 1, s, k1));
-    ENG_TRY(eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2));
-    uint64_t w[ENG_RES_WORDS];
-    ENG_TRY(eng_exec_res_read(e, w, s));
+    return eng_exec_ulaunch(e, e->kchk, tail / 8 + 1, s, k2);
+}
+
+/* What the guards' checks left: before[0] words changed before the buffer (the first at
+ * before[1] - 1), after[0] past its end (from after[1] - 1). */
+static void guards_note(struct eng_exec *e, size_t b, const char *pre, const uint64_t *before,
+                        const uint64_t *after)
+{
+    const struct eng_manifest *m = e->m;
     const char *bn = m->buffers[b].name;
     const char *role = m->buffers[b].role == ENG_ROLE_SCRATCH ? "scratch "
                        : m->buffers[b].role == ENG_ROLE_INPUT ? "input "
                                                               : "";
-    if (w[0])
+    if (before[0])
         eng_exec_note(e, "%s%s%s: %llu words of the guard before it were written (first at byte %lld)",
-                      pre, role, bn, (unsigned long long)w[0], (long long)w[1] - 1 - (long long)ENG_GUARD_BYTES);
-    if (w[8])
+                      pre, role, bn, (unsigned long long)before[0],
+                      (long long)before[1] - 1 - (long long)ENG_GUARD_BYTES);
+    if (after[0])
         eng_exec_note(e, "%s%s%s: %llu words past its end (padding included) were written (first at byte +%llu)",
-                      pre, role, bn, (unsigned long long)w[8], (unsigned long long)(w[9] - 1));
-    if (w[0] || w[8]) {
+                      pre, role, bn, (unsigned long long)after[0], (unsigned long long)(after[1] - 1));
+    if (before[0] || after[0]) {
         e->failed = true;
-        eng_exec_record_bad(e, -1, (int64_t)(w[0] + w[8]), NAN);
+        eng_exec_record_bad(e, -1, (int64_t)(before[0] + after[0]), NAN);
     }
+}
+
+static int guards_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                        struct eng_stream *s)
+{
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(guards_launch(e, in, b, e->res, e->res + 8 * 8, s));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    guards_note(e, b, pre, &w[0], &w[8]);
     return 0;
 }
 
@@ -117,25 +144,26 @@ static void note_sentinel_read(struct eng_exec *e, const struct eng_inst *in, si
     eng_exec_record_bad(e, (int64_t)w[3] - 1, (int64_t)w[4], NAN);
 }
 
-/* Elements of output b inside its logical shape that neither the variant nor the reference
- * wrote. The compare counts sentinel against sentinel as agreement, so a wrap the reference
- * shares (both index with a 32-bit int: every store past 2^31 elements lands 4 GiB before the
- * buffer, out of every guard) would pass. u8 outputs are left out: 0xa5 is an ordinary value. */
-static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
-                           struct eng_stream *s)
+/* The unwritten check's shape for output b: nd dims, l[] logical and p[] padded. 1 (launch
+ * it), 0 (not for this output) or -1 (e->err). */
+static int unwritten_plan(struct eng_exec *e, struct eng_inst *in, size_t b, uint64_t *l,
+                          uint64_t *p, uint64_t *nd)
 {
     const struct eng_buffer_spec *bs = &e->m->buffers[b];
-    struct eng_bufi *v = &in->var[b], *r = &in->ref[b];
+    struct eng_bufi *v = &in->var[b];
     if (bs->dtype == ENG_U8 || !v->padded_elems)
         return 0;
     /* fp8's sentinel is its NaN: from a NaN or Inf input it is what a right kernel writes */
     if (bs->dtype == ENG_FP8E4M3 && !eng_exec_inputs_finite(e, in))
         return 0;
-    uint64_t l[4] = {v->padded_elems, 1, 1, 1}, p[4] = {v->padded_elems, 1, 1, 1}, nd = 1;
+    for (size_t d = 0; d < 4; d++)
+        l[d] = p[d] = 1;
+    l[0] = p[0] = v->padded_elems;
+    *nd = 1;
     if (v->padded_elems != v->elems) {
         if (bs->ndims > 4)
             return 0; /* padding over more than four dims: judged by the compare alone */
-        nd = bs->ndims;
+        *nd = bs->ndims;
         for (size_t d = 0; d < bs->ndims; d++) {
             int64_t dim, pad = 1;
             if (eng_values_eval(&in->v, bs->dims[d], &dim, e->err, sizeof e->err) != 0 ||
@@ -145,26 +173,52 @@ static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, co
             p[d] = ((uint64_t)dim + (uint64_t)pad - 1) / (uint64_t)pad * (uint64_t)pad;
         }
     }
-    int dtype = (int)bs->dtype;
-    eng_dptr res = e->res;
-    void *a[] = {&v->data, &r->data, &v->padded_elems, &dtype, &nd, &l[0], &l[1], &l[2], &l[3],
+    return 1;
+}
+
+static int unwritten_launch(struct eng_exec *e, struct eng_inst *in, size_t b, uint64_t *l,
+                            uint64_t *p, uint64_t *nd, eng_dptr res, struct eng_stream *s)
+{
+    struct eng_bufi *v = &in->var[b], *r = &in->ref[b];
+    int dtype = (int)e->m->buffers[b].dtype;
+    void *a[] = {&v->data, &r->data, &v->padded_elems, &dtype, nd, &l[0], &l[1], &l[2], &l[3],
                  &p[0], &p[1], &p[2], &p[3], &res};
-    ENG_TRY(eng_exec_res_clear(e, s));
-    ENG_TRY(eng_exec_ulaunch(e, e->kunw, v->padded_elems, s, a));
-    uint64_t w[ENG_RES_WORDS];
-    ENG_TRY(eng_exec_res_read(e, w, s));
+    return eng_exec_ulaunch(e, e->kunw, v->padded_elems, s, a);
+}
+
+static void unwritten_note(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                           const uint64_t *w)
+{
     if (w[0]) {
         char at[96];
         eng_exec_coords(e, in, b, w[1] - 1, at, sizeof at);
         eng_exec_note(e, "%s%s: %llu elements inside its shape were written by neither the variant "
                       "nor the reference (still the sentinel in both, first at %s): the reference "
                       "cannot vouch for them (an index both hold in 32 bits wraps past 2^31 elements)",
-                      pre, bs->name, (unsigned long long)w[0], at);
+                      pre, e->m->buffers[b].name, (unsigned long long)w[0], at);
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)w[1] - 1, (int64_t)w[0], NAN);
     }
     if (w[4])
         note_sentinel_read(e, in, b, pre, w);
+}
+
+/* Elements of output b inside its logical shape that neither the variant nor the reference
+ * wrote. The compare counts sentinel against sentinel as agreement, so a wrap the reference
+ * shares (both index with a 32-bit int: every store past 2^31 elements lands 4 GiB before the
+ * buffer, out of every guard) would pass. u8 outputs are left out: 0xa5 is an ordinary value. */
+static int unwritten_check(struct eng_exec *e, struct eng_inst *in, size_t b, const char *pre,
+                           struct eng_stream *s)
+{
+    uint64_t l[4], p[4], nd;
+    int planned = unwritten_plan(e, in, b, l, p, &nd);
+    if (planned <= 0)
+        return planned;
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(unwritten_launch(e, in, b, l, p, &nd, e->res, s));
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+    unwritten_note(e, in, b, pre, w);
     return 0;
 }
 
@@ -258,19 +312,17 @@ static float res_float(uint64_t word)
     return f;
 }
 
-/* Output i against the reference on the device, its result words into w: for a pick of a tied
- * set ("ties": "any") any element of the set is right, so the picks are checked against the
- * input; else element by element within the manifest's tolerance. */
-static int compare_output(struct eng_exec *e, struct eng_inst *in, size_t i, uint64_t *w,
+/* Output i against the reference on the device, its result words at res (compare_output: read
+ * into w): for a pick of a tied set ("ties": "any") any element of the set is right, so the
+ * picks are checked against the input; else element by element within the manifest's
+ * tolerance. */
+static int compare_launch(struct eng_exec *e, struct eng_inst *in, size_t i, eng_dptr res,
                           struct eng_stream *s)
 {
     const struct eng_manifest *m = e->m;
     struct eng_bufi *v = &in->var[i], *r = &in->ref[i];
-    enum eng_dtype dt = m->buffers[i].dtype;
-    ENG_TRY(eng_exec_res_clear(e, s));
-    int dtype = (int)dt;
+    int dtype = (int)m->buffers[i].dtype;
     float atol = (float)m->tol_abs, rtol = (float)m->tol_rel;
-    eng_dptr res = e->res;
     const struct eng_buffer_spec *bs = &m->buffers[i];
     uint64_t rows = 0, k = 0, kstride = 0, len = 0, stride = 0;
     if (bs->ties_any) {
@@ -282,11 +334,17 @@ static int compare_output(struct eng_exec *e, struct eng_inst *in, size_t i, uin
         int idt = (int)m->buffers[bs->ties_in].dtype;
         void *ta[] = {&v->data, &r->data, &rows, &k, &kstride, &in->var[bs->ties_in].data,
                       &idt, &len, &stride, &res};
-        ENG_TRY(eng_exec_ulaunch(e, e->kties, rows, s, ta));
-    } else {
-        void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
-        ENG_TRY(eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca));
+        return eng_exec_ulaunch(e, e->kties, rows, s, ta);
     }
+    void *ca[] = {&v->data, &r->data, &v->padded_elems, &dtype, &atol, &rtol, &res};
+    return eng_exec_ulaunch(e, e->kcmp, v->padded_elems, s, ca);
+}
+
+static int compare_output(struct eng_exec *e, struct eng_inst *in, size_t i, uint64_t *w,
+                          struct eng_stream *s)
+{
+    ENG_TRY(eng_exec_res_clear(e, s));
+    ENG_TRY(compare_launch(e, in, i, e->res, s));
     return eng_exec_res_read(e, w, s);
 }
 
@@ -375,6 +433,110 @@ static int oracle_whole(struct eng_exec *e, struct eng_inst *in, struct eng_judg
     return 0;
 }
 
+/* ---- one readback ----------------------------------------------------------------------
+ *
+ * A check whose outputs all agree with the reference runs every oracle's kernel into a slot of
+ * its own of the result words (8 words each, ENG_RES_WORDS / 8 of them) and reads them back
+ * once: on a GPU each readback waits for the device, and a small op's check spent four of
+ * them. The oracles' kernels only read the buffers, so the words are those of the oracles run
+ * one by one, and the findings are noted in the same order from them. Where an output differs
+ * (or its contract is to be judged on the host, which may run more on the device), or the
+ * slots do not suffice, nothing is noted and the oracles run one by one. */
+
+#define SLOT_WORDS 8
+#define SLOTS (ENG_RES_WORDS / SLOT_WORDS)
+
+/* Where each oracle of one output left its words (-1: not run). */
+struct out_slots {
+    int cmp, g1, g2, nan, unw;
+    uint64_t l[4], p[4], nd;
+};
+
+/* 1 when the batch cannot be used (nothing noted, nothing changed), 0 when it judged the check,
+ * -1 on a device error. */
+static int oracle_batched(struct eng_exec *e, struct eng_inst *in, bool full, bool guards,
+                          const char *pre, struct eng_stream *s)
+{
+    const struct eng_manifest *m = e->m;
+    if (in->sampled || m->nbuffers > SLOTS)
+        return 1;
+    struct out_slots os[SLOTS];
+    int ng[SLOTS][2];
+    int used = 0;
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        const struct eng_buffer_spec *bs = &m->buffers[i];
+        struct out_slots *o = &os[i];
+        o->cmp = o->g1 = o->g2 = o->nan = o->unw = -1;
+        ng[i][0] = ng[i][1] = -1;
+        if (bs->role != ENG_ROLE_OUTPUT) {
+            if (guards) {
+                ng[i][0] = used++;
+                ng[i][1] = used++;
+            }
+            continue;
+        }
+        /* a contract judged on the host whatever the compare finds: one by one */
+        if (eng_exec_judge_wanted(e, in, i, 0))
+            return 1;
+        o->cmp = used++;
+        if (guards) {
+            o->g1 = used++;
+            o->g2 = used++;
+        }
+        if (bs->nan_never && eng_vclass_applies(bs->dtype) && eng_exec_inputs_finite(e, in))
+            o->nan = used++;
+        if (full && !bs->ties_any) {
+            int planned = unwritten_plan(e, in, i, o->l, o->p, &o->nd);
+            if (planned < 0) /* said at its turn, one by one */
+                return 1;
+            if (planned > 0)
+                o->unw = used++;
+        }
+    }
+    if (used > SLOTS)
+        return 1;
+    ENG_TRY(eng_exec_res_clear(e, s));
+#define SLOT(k) (e->res + (eng_dptr)(k) * SLOT_WORDS * 8)
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        struct out_slots *o = &os[i];
+        if (ng[i][0] >= 0)
+            ENG_TRY(guards_launch(e, in, i, SLOT(ng[i][0]), SLOT(ng[i][1]), s));
+        if (o->cmp < 0)
+            continue;
+        ENG_TRY(compare_launch(e, in, i, SLOT(o->cmp), s));
+        if (o->g1 >= 0)
+            ENG_TRY(guards_launch(e, in, i, SLOT(o->g1), SLOT(o->g2), s));
+        if (o->nan >= 0)
+            ENG_TRY(nan_launch(e, in, i, SLOT(o->nan), s));
+        if (o->unw >= 0)
+            ENG_TRY(unwritten_launch(e, in, i, o->l, o->p, &o->nd, SLOT(o->unw), s));
+    }
+#undef SLOT
+    uint64_t w[ENG_RES_WORDS];
+    ENG_TRY(eng_exec_res_read(e, w, s));
+#define W(k) (&w[(size_t)(k) * SLOT_WORDS])
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (os[i].cmp >= 0 && W(os[i].cmp)[0])
+            return 1; /* differs: judged (and perhaps run again) one by one */
+    for (size_t i = 0; i < m->nbuffers; i++) {
+        const struct out_slots *o = &os[i];
+        if (o->cmp < 0)
+            continue;
+        eng_exec_record_bad(e, -1, 0, (double)res_float(W(o->cmp)[2]));
+        if (o->g1 >= 0)
+            guards_note(e, i, pre, W(o->g1), W(o->g2));
+        if (o->nan >= 0)
+            nan_note(e, in, i, pre, W(o->nan));
+        if (o->unw >= 0)
+            unwritten_note(e, in, i, pre, W(o->unw));
+    }
+    for (size_t i = 0; i < m->nbuffers; i++)
+        if (ng[i][0] >= 0)
+            guards_note(e, i, pre, W(ng[i][0]), W(ng[i][1]));
+#undef W
+    return 0;
+}
+
 /* Compares every output with the reference and checks the guards of every buffer (not in the
  * baseline, the plain unit test); with full, also the sentinel rules (never written). Returns
  * -1 on a device error, else 0 (failures go to e->failed / e->detail). prefix names the step
@@ -387,6 +549,9 @@ int eng_exec_oracle(struct eng_exec *e, struct eng_inst *in, bool full, const ch
     char pre[96] = "";
     if (prefix && *prefix)
         snprintf(pre, sizeof pre, "%s: ", prefix);
+    int batched = oracle_batched(e, in, full, guards, pre, s);
+    if (batched <= 0)
+        return batched;
     struct eng_judge j = {0};
     int rc = 0;
     for (size_t i = 0; i < m->nbuffers && rc == 0; i++) {

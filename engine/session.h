@@ -54,8 +54,8 @@ void eng_session_buf_put(const struct eng_backend *B, struct eng_ctx *ctx, eng_d
 void eng_session_buf_trim(const struct eng_ctx *ctx);
 
 /* Host buffers of the same kind, for the inputs a check makes on the host: one given back is
- * handed out again for the same size (its old bytes still in it). eng_session_host_trim frees
- * those kept. */
+ * handed out again for the same size (its old bytes still in it). eng_session_host_trim waits
+ * for the inputs being made ahead (engine/input_prefetch.h) and frees those kept. */
 void *eng_session_host_get(size_t bytes);
 void eng_session_host_put(void *p, size_t bytes);
 void eng_session_host_trim(void);

@@ -336,7 +336,7 @@ static void fill_rows(void *arg, uint64_t r0, uint64_t r1)
  * count (1: none). */
 #define FILL_PER_THREAD ((uint64_t)8192)
 
-static unsigned fill_threads(uint64_t n, unsigned most)
+unsigned eng_vclass_fill_threads(uint64_t n, unsigned most)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t t = n / FILL_PER_THREAD;
@@ -360,11 +360,33 @@ void eng_vclass_fill_on(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t
     struct fill_job j = {.c = c, .d = d, .out = out, .row_len = row_len,
                          .row_stride = row_stride, .key = rnd_key(seed),
                          .col0 = rnd(seed, 0x51, (uint64_t)c) % row_len};
-    eng_par_rows(fill_rows, &j, n / row_stride, fill_threads(n, max_threads));
+    eng_par_rows(fill_rows, &j, n / row_stride, eng_vclass_fill_threads(n, max_threads));
 }
 
 void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n, uint64_t row_len,
                      uint64_t row_stride, uint64_t seed)
 {
     eng_vclass_fill_on(c, d, out, n, row_len, row_stride, seed, ENG_PAR_MAX);
+}
+
+void eng_vclass_fill_part(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
+                          uint64_t row_len, uint64_t row_stride, uint64_t seed, unsigned part,
+                          unsigned nparts)
+{
+    size_t es = eng_dtype_size(d);
+    bool rows_ok = eng_vclass_applies(d) && row_len && row_stride >= row_len;
+    uint64_t rows = rows_ok ? n / row_stride : 0;
+    /* without rows, the bytes are zeros: split n itself */
+    uint64_t unit = rows_ok ? row_stride : 1, units = rows_ok ? rows : n;
+    uint64_t r0 = units * part / nparts, r1 = units * (part + 1) / nparts;
+    unsigned char *o = out;
+    memset(o + r0 * unit * es, 0, (size_t)((r1 - r0) * unit * es));
+    if (part + 1 == nparts && units * unit < n)
+        memset(o + units * unit * es, 0, (size_t)((n - units * unit) * es));
+    if (!rows_ok || r0 == r1)
+        return;
+    struct fill_job j = {.c = c, .d = d, .out = out, .row_len = row_len,
+                         .row_stride = row_stride, .key = rnd_key(seed),
+                         .col0 = rnd(seed, 0x51, (uint64_t)c) % row_len};
+    fill_rows(&j, r0, r1);
 }

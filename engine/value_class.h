@@ -61,6 +61,18 @@ void eng_vclass_fill(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
 void eng_vclass_fill_on(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
                         uint64_t row_len, uint64_t row_stride, uint64_t seed, unsigned max_threads);
 
+/* Part part of nparts of the same fill: the rows n / row_stride * part / nparts up to the next
+ * part's first, their whole strides written (the zeros too), and the last part the tail. The
+ * nparts parts, in any order or at once, write every byte eng_vclass_fill writes, the same
+ * bits: a fill made in the background (engine/input_prefetch.h) is one made on demand. */
+void eng_vclass_fill_part(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t n,
+                          uint64_t row_len, uint64_t row_stride, uint64_t seed, unsigned part,
+                          unsigned nparts);
+
+/* How many threads a fill of n elements takes (at most most): KLADDER_FILL_THREADS, the
+ * machine's cores and the fill's size bound it; 1 means the calling thread alone. */
+unsigned eng_vclass_fill_threads(uint64_t n, unsigned most);
+
 /* Element i of a buffer of dtype d as a float (for messages: "the input there is 16"). */
 double eng_dtype_value(enum eng_dtype d, const void *buf, uint64_t i);
 

@@ -156,7 +156,10 @@ int kl_run_check(kl_run *run, size_t i, kl_launch_fn launch, void *user)
     d->limit_s = d->p->spec.timeout_s;
     run->launch = launch;
     run->user = user;
-    struct eng_host_op host = {.launch = host_launch, .arg = run};
+    /* the plan's next check is the one a run most likely asks for next (pytest runs them in
+     * order): its inputs are made while this one runs, and used only if it comes */
+    struct eng_host_op host = {.launch = host_launch, .arg = run,
+                               .next = i + 1 < run->op->nplan ? &run->op->plan[i + 1].spec : NULL};
     double t0 = now_s();
     eng_phase_start();
     eng_exec_check_host(&d->p->spec, run->op->m, &host, &d->r);
