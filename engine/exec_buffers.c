@@ -158,7 +158,7 @@ static int fill_on_host(struct eng_exec *e, struct eng_inst *in, size_t i, int c
     return rc;
 }
 
-int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
+int eng_exec_make_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
 {
     const struct eng_manifest *m = e->m;
     for (size_t i = 0; i < m->nbuffers; i++) {
@@ -195,11 +195,6 @@ int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
         }
         ENG_TRY(u_pattern(e, b->data + b->padded_bytes, b->alloc - ENG_GUARD_BYTES - b->padded_bytes,
                       eng_dtype_sentinel(dt), s));
-    }
-    if (!garbage) {
-        eng_phase_mark("fill");
-        eng_exec_prefetch_next(e);
-        eng_phase_mark("fill-ahead");
     }
     return 0;
 }

@@ -29,11 +29,12 @@ void eng_exec_inst_free(struct eng_exec *e, struct eng_inst *in);
 int eng_exec_input_init(struct eng_exec *e, size_t i, const char **ref);
 /* The seed of buffer i's values in this check. */
 uint64_t eng_exec_buffer_seed(const struct eng_exec *e, size_t i);
-/* An op on the host's side whose run names the next check (eng_host_op.next), on a GPU: that
- * check's inputs of a value class planned and started in the background
- * (engine/input_prefetch.h). Once per check; nothing on the cpu backend or for the suite's
- * kernels. */
-void eng_exec_prefetch_next(struct eng_exec *e);
+/* eng_exec_fill_inputs less the next check's fill made ahead: the inputs of this check only
+ * (engine/exec_buffers.c). eng_exec_fill_inputs (engine/exec_prefetch.c) calls it, then, for an
+ * op on the host's side whose run names the next check (eng_host_op.next), on a GPU, plans that
+ * check's inputs of a value class and starts them in the background (engine/input_prefetch.h):
+ * once per check; nothing on the cpu backend or for the suite's kernels. */
+int eng_exec_make_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage);
 
 /* ---- engine/exec_timing.c --------------------------------------------------------------- */
 

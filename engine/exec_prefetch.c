@@ -1,19 +1,20 @@
-/* The next check's inputs planned and started in the background (engine/exec_internal.h,
- * engine/input_prefetch.h): the next check's first shape planned on a scratch exec (sizes and
- * rows only: nothing on the device), and each input it will make from a value class named by
- * the fill's parameters. Whatever the next check does in the end, it takes only a fill whose
- * parameters are its own. */
+/* A check's inputs (eng_exec_fill_inputs, engine/exec.h), and the next check's planned and
+ * started in the background (engine/exec_internal.h, engine/input_prefetch.h): the next check's
+ * first shape planned on a scratch exec (sizes and rows only: nothing on the device), and each
+ * input it will make from a value class named by the fill's parameters. Whatever the next check
+ * does in the end, it takes only a fill whose parameters are its own. */
 #include "engine/exec_internal.h"
 
 #include <stdlib.h>
 
 #include "engine/input_prefetch.h"
+#include "engine/phase_time.h"
 #include "engine/value_class.h"
 
 /* Host generation's bound (engine/exec_buffers.c): a larger input fails its check there. */
 #define HOST_INPUT_MAX ((uint64_t)256 << 20)
 
-void eng_exec_prefetch_next(struct eng_exec *e)
+static void prefetch_next(struct eng_exec *e)
 {
     if (e->prefetched || !e->host || !e->host->next || e->B->caps.emulated ||
         !eng_prefetch_enabled())
@@ -52,4 +53,16 @@ void eng_exec_prefetch_next(struct eng_exec *e)
     eng_exec_inst_free(n, &in);
     free(n);
     eng_prefetch_start(keys, nk);
+}
+
+int eng_exec_fill_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_stream *s, bool garbage)
+{
+    if (eng_exec_make_inputs(e, in, s, garbage) != 0)
+        return -1;
+    if (!garbage) {
+        eng_phase_mark("fill");
+        prefetch_next(e);
+        eng_phase_mark("fill-ahead");
+    }
+    return 0;
 }

@@ -11,6 +11,7 @@
 #include "common/hash.h"
 #include "common/xalloc.h"
 #include "engine/cache/cache.h"
+#include "engine/input_prefetch.h"
 
 struct held_ctx {
     const struct eng_backend *B;
@@ -208,6 +209,7 @@ int eng_session_util_kernel(const struct eng_backend *B, struct eng_ctx *ctx, co
 void eng_session_end(void)
 {
     eng_session_buf_trim(NULL);
+    eng_prefetch_drop(); /* its buffers back before the kept ones are freed */
     eng_session_host_trim();
     eng_session_devices_forget();
     while (nctx)

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "engine/input_prefetch.h"
 
 /* A buffer this large goes back to the device at once (rung 1's cliffs are gigabytes), and the
  * session keeps at most KEEP_TOTAL bytes, giving back the oldest first. */
@@ -118,7 +117,6 @@ void eng_session_host_put(void *p, size_t bytes)
 
 void eng_session_host_trim(void)
 {
-    eng_prefetch_drop(); /* never free a buffer the fill threads still write */
     for (size_t i = 0; i < nhost; i++)
         free(hosts[i].p);
     free(hosts);

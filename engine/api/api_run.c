@@ -14,6 +14,7 @@
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
 #include "engine/fingerprint.h"
+#include "engine/input_prefetch.h"
 #include "engine/phase_time.h"
 #include "engine/report/report.h"
 #include "engine/reporter.h"
@@ -250,6 +251,7 @@ void kl_run_free(kl_run *run)
     run->rep->free(run->rep);
     /* the buffers kept from check to check (engine/session.h) go back with the run */
     eng_session_buf_trim(NULL);
+    eng_prefetch_drop(); /* its buffers back before the kept ones are freed */
     eng_session_host_trim();
     run->op->open_runs--;
     free(run->done);
