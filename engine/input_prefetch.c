@@ -53,6 +53,12 @@ void eng_prefetch_drop(void)
     lost = false;
 }
 
+void eng_prefetch_trim(void)
+{
+    eng_prefetch_drop();
+    eng_session_host_trim();
+}
+
 void eng_prefetch_start(const struct eng_fill_key *keys, size_t nkeys)
 {
     eng_prefetch_drop();

@@ -209,8 +209,7 @@ int eng_session_util_kernel(const struct eng_backend *B, struct eng_ctx *ctx, co
 void eng_session_end(void)
 {
     eng_session_buf_trim(NULL);
-    eng_prefetch_drop(); /* its buffers back before the kept ones are freed */
-    eng_session_host_trim();
+    eng_prefetch_trim();
     eng_session_devices_forget();
     while (nctx)
         drop_ctx(&ctxs[nctx - 1]);

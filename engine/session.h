@@ -56,7 +56,7 @@ void eng_session_buf_trim(const struct eng_ctx *ctx);
 /* Host buffers of the same kind, for the inputs a check makes on the host: one given back is
  * handed out again for the same size (its old bytes still in it). eng_session_host_trim frees
  * those kept; the inputs being made ahead (engine/input_prefetch.h) hold theirs until
- * eng_prefetch_drop gives them back, so a run's end calls that first. */
+ * eng_prefetch_drop gives them back, so a run's end calls eng_prefetch_trim (both, in order). */
 void *eng_session_host_get(size_t bytes);
 void eng_session_host_put(void *p, size_t bytes);
 void eng_session_host_trim(void);

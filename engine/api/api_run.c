@@ -251,8 +251,7 @@ void kl_run_free(kl_run *run)
     run->rep->free(run->rep);
     /* the buffers kept from check to check (engine/session.h) go back with the run */
     eng_session_buf_trim(NULL);
-    eng_prefetch_drop(); /* its buffers back before the kept ones are freed */
-    eng_session_host_trim();
+    eng_prefetch_trim();
     run->op->open_runs--;
     free(run->done);
     free(run->ran);

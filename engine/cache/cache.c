@@ -38,12 +38,6 @@ char *eng_source_join(const char *header, const char *file_name, const char *sou
     return xasprintf("%s\n#line 1 \"%s\"\n%s", header, file_name, source);
 }
 
-static bool cache_enabled(void)
-{
-    const char *v = eng_compile_getenv("KLADDER_NO_CACHE");
-    return !(v && *v && strcmp(v, "0") != 0);
-}
-
 int eng_compile_cached(const struct eng_backend *b, const char *target, const char *file_name,
                        const char *header, const char *source, const char *const *flags,
                        void **code, size_t *code_len, bool *hit, char *log, size_t loglen)
@@ -73,7 +67,7 @@ int eng_compile_cached_key(const struct eng_backend *b, eng_cache_key_fn key_fn,
     char *sub = xasprintf("%s/code/%s", dir, b->name);
     char *path = xasprintf("%s/%s.bin", sub, key);
     free(dir);
-    bool use = cache_enabled();
+    bool use = eng_compile_cache_enabled();
     int rc = -1;
     if (hit)
         *hit = false;

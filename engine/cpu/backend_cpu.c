@@ -277,8 +277,12 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan};
     size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
     /* the same options but the temporary folder's: what the precompiled headers are built with */
-    char *pch_opts[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_tsan};
-    const char *pch = cpu_pch_include(cxx_path, cxx_id, pch_opts, nfixed - 1, flags);
+    char *pch_opts[sizeof fixed / sizeof *fixed];
+    size_t npch = 0;
+    for (size_t i = 0; i < nfixed; i++)
+        if (fixed[i] != o_map)
+            pch_opts[npch++] = fixed[i];
+    const char *pch = cpu_pch_include(cxx_path, cxx_id, pch_opts, npch, flags);
     static char o_include[] = "-include";
     argv[a++] = cxx_path;
     for (size_t i = 0; i < nfixed; i++)

@@ -87,10 +87,8 @@ static bool build(const char *compiler, char *const *fixed, size_t nfixed, const
 const char *cpu_pch_include(const char *compiler, const char *compiler_id,
                             char *const *fixed, size_t nfixed, const char *const *flags)
 {
-    if (given_up || !flags_allow(flags) || strstr(compiler_id, "clang"))
-        return NULL;
-    const char *nc = eng_compile_getenv("KLADDER_NO_CACHE");
-    if (nc && *nc && strcmp(nc, "0") != 0)
+    if (given_up || !flags_allow(flags) || strstr(compiler_id, "clang") ||
+        !eng_compile_cache_enabled())
         return NULL;
     struct hash_state hs;
     hash_init(&hs);

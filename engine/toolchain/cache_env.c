@@ -67,6 +67,12 @@ const char *eng_compile_getenv(const char *name)
     return getenv(name);
 }
 
+bool eng_compile_cache_enabled(void)
+{
+    const char *v = eng_compile_getenv("KLADDER_NO_CACHE");
+    return !(v && *v && strcmp(v, "0") != 0);
+}
+
 size_t eng_cache_env_unlisted(const char **out, size_t max)
 {
     pthread_mutex_lock(&unlisted_lock);

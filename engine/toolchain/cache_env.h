@@ -33,6 +33,10 @@ const struct eng_env_entry *eng_cache_env_find(const char *name);
  * remembered for eng_cache_env_unlisted. */
 const char *eng_compile_getenv(const char *name);
 
+/* False when KLADDER_NO_CACHE is set to anything but "" or "0": nothing is read from or kept in
+ * the compile cache (the code objects' cache, the cpu backend's precompiled headers). */
+bool eng_compile_cache_enabled(void);
+
 /* The names read through eng_compile_getenv that the inventory lacks, in first-read order, up
  * to max; returns how many there are. Valid for the life of the process. */
 size_t eng_cache_env_unlisted(const char **out, size_t max);

@@ -81,8 +81,7 @@ static void test_taken_equals_on_demand(void **state)
             free(want);
             free(want2);
         }
-    eng_prefetch_drop();
-    eng_session_host_trim();
+    eng_prefetch_trim();
 }
 
 /* A key that differs in any one parameter takes nothing; the buffers go back with a drop, and
@@ -110,8 +109,7 @@ static void test_other_keys_take_nothing(void **state)
     assert_non_null(p);
     eng_session_host_put(p, k.bytes);
     eng_prefetch_start(&k, 1);
-    eng_prefetch_drop(); /* waits for it and gives its buffer back */
-    eng_session_host_trim();
+    eng_prefetch_trim(); /* waits for it before freeing */
     assert_null(eng_prefetch_take(&k));
 }
 
