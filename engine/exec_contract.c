@@ -33,34 +33,91 @@ enum { ROW_PLAIN, ROW_BEYOND_DOMAIN, ROW_NONFINITE };
 struct tally {
     uint64_t n, first;
     double kernel_err, bound, ref_err; /* at the worst element */
+    double kernel, truth;              /* there: the kernel's value and the one it is held to */
 };
 
-static void tally_add(struct tally *t, uint64_t i, double kerr, double bound, double rerr)
+/* The worst element is the one furthest past its bound; a non-finite value where the other
+ * side is finite (or another non-finite value) is further than any finite miss. */
+static void tally_add(struct tally *t, uint64_t i, double kerr, double bound, double rerr,
+                      double kernel, double truth)
 {
     if (!t->n || i < t->first)
         t->first = i;
-    if (!t->n || !(kerr - bound <= t->kernel_err - t->bound)) {
+    bool worse = !t->n || !(kerr - bound <= t->kernel_err - t->bound);
+    if (isinf(kerr) && isinf(bound)) /* inf - inf: rank a non-finite miss first */
+        worse = !t->n || !isinf(t->kernel_err) || isinf(t->bound);
+    if (worse) {
         t->kernel_err = kerr;
         t->bound = bound;
         t->ref_err = rerr;
+        t->kernel = kernel;
+        t->truth = truth;
     }
     t->n++;
 }
 
-static double reduce_len(const struct eng_inst *in,
+/* "kernel error 0.002 against the reference, bound 1e-05", or, where the value the kernel is
+ * held to is NaN/Inf and no bound says anything (an infinite bound is no bound to be beyond),
+ * "kernel nan where the reference is inf". */
+static void tally_error_words(const struct tally *t, const char *against, char *out, size_t n)
+{
+    if (!isfinite(t->truth))
+        snprintf(out, n, "kernel %g where %s is %g", t->kernel, against, t->truth);
+    else
+        snprintf(out, n, "kernel error %.3g against %s, bound %.3g", t->kernel_err, against,
+                 t->bound);
+}
+
+/* The longest dimension of any float input: an output whose contract is not declared may
+ * hide a reduction over any one of them (a sum over N, a column statistic over R, attention
+ * over the keys), and the default contract must not fail a correct one (docs/engine.md). */
+static double longest_input_dim(const struct eng_exec *e, const struct eng_inst *in)
+{
+    int64_t best = 1;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        const struct eng_buffer_spec *bi = &e->m->buffers[i];
+        if (bi->role == ENG_ROLE_OUTPUT || !eng_vclass_applies(bi->dtype))
+            continue;
+        for (size_t d = 0; d < bi->ndims; d++) {
+            int64_t v = 0;
+            char err[64];
+            if (eng_values_eval(&in->v, bi->dims[d], &v, err, sizeof err) == 0 && v > best)
+                best = v;
+        }
+    }
+    return (double)best;
+}
+
+static double reduce_len(const struct eng_exec *e, const struct eng_inst *in,
                          const struct eng_out_contract *c)
 {
     int64_t n = 1;
     char err[128];
+    if (!c->declared)
+        return longest_input_dim(e, in);
     if (c->reduce && eng_values_eval(&in->v, c->reduce, &n, err, sizeof err) != 0)
         n = 1;
     return n < 1 ? 1.0 : (double)n;
 }
 
+/* The contract an output is judged by: its own when declared; otherwise the default, the
+ * loosest reading of a float output that the manifest allows: a normalized op (a sum's error,
+ * the output's rounding twice, the cancellation in x - mean along any axis of an input shaped
+ * like it) over the longest input dimension, poisoned past sqrt(FLT_MAX / n). An fp8 output
+ * stays quantized and an index output a selection. */
+static struct eng_out_contract effective_contract(const struct eng_buffer_spec *bs)
+{
+    struct eng_out_contract c = bs->contract;
+    if (!c.declared && c.kind != ENG_KIND_QUANTIZED && c.kind != ENG_KIND_SELECTION)
+        c.kind = ENG_KIND_NORMALIZED;
+    return c;
+}
+
 /* Per row of output b (rows of its last dimension, padded): ROW_NONFINITE when an input the
  * row depends on holds NaN/Inf, ROW_BEYOND_DOMAIN when one holds a magnitude past domain. An
  * input with as many rows as the output is taken row for row (*direct marks those rows), unless
- * the contract's reduction runs across its rows ("reduce" names one of its other dimensions);
+ * the contract's reduction runs across its rows ("reduce" names one of its other dimensions) or
+ * no contract is declared (a column normalization looks like a row-wise op);
  * any other input (a reduction over rows, a shared operand) reaches every row. NULL when no row
  * is special. */
 static unsigned char *special_rows(const struct eng_exec *e, const struct eng_inst *in,
@@ -79,7 +136,7 @@ static unsigned char *special_rows(const struct eng_exec *e, const struct eng_in
         uint64_t irows = stride ? in->var[i].padded_elems / stride : 0;
         /* a reduction over a dimension before the input's last runs across its rows (a column
          * statistic): every row of it reaches every row of the output */
-        bool across = false;
+        bool across = !c->declared; /* the default contract does not say which axis */
         for (size_t d = 0; c->reduce && d + 1 < bi->ndims; d++)
             across |= !strcmp(bi->dims[d], c->reduce);
         for (uint64_t r = 0; r < irows; r++) {
@@ -116,8 +173,11 @@ bool eng_exec_judge_wanted(const struct eng_exec *e, const struct eng_inst *in, 
     const struct eng_buffer_spec *bs = &e->m->buffers[b];
     if (in->sampled)
         return false;
+    /* an index output: its NaN rows by the declared rule always; without a contract, a row
+     * with NaN that differs from the reference by either rule a correct op may follow */
     if (!eng_vclass_applies(bs->dtype))
-        return !bs->ties_any && bs->contract.nan_pick != ENG_PICK_UNSET &&
+        return !bs->ties_any && (bs->contract.nan_pick != ENG_PICK_UNSET ||
+                                 (!bs->contract.declared && w0)) &&
                !eng_exec_inputs_finite(e, in);
     if (w0)
         return true;
@@ -145,13 +205,14 @@ static bool same_nonfinite(double a, double b)
 /* One float output's judgement, filled by the passes below and told by note_float. */
 struct float_judgement {
     const struct eng_buffer_spec *bs;
+    struct eng_out_contract c; /* the one it is judged by (effective_contract) */
     enum eng_dtype dt;
     double n, domain;
     uint64_t len, stride, rows, elems;
     unsigned char *special;  /* per row, or NULL */
     unsigned char *direct;   /* per row: special through an input row of its own, or NULL */
     double *row_scale;       /* per row: the largest finite |reference| */
-    double *cancel;          /* per row: the normalized input's max|x| / max|x - mean|, or NULL */
+    double *cancel;          /* per element: its input group's max|x| / max|x - mean|, or NULL */
     unsigned char *cand;     /* per element: beyond the bound of the reference */
     uint64_t ncand;
     struct tally rule, beyond, fail, doubt, leak;
@@ -159,11 +220,15 @@ struct float_judgement {
     double ref_err;          /* the reference's largest error against the arbiter (finite rows) */
 };
 
+/* The bound at element i (of row i / stride) around ref. */
 static double bound_at(const struct eng_exec *e, const struct float_judgement *fj, double ref,
-                       uint64_t row)
+                       uint64_t i)
 {
-    return eng_contract_bound(&fj->bs->contract, fj->dt, fj->n, ref, fj->row_scale[row],
-                              fj->cancel ? fj->cancel[row] : 0, e->m->tol_abs, e->m->tol_rel);
+    uint64_t row = fj->stride ? i / fj->stride : 0;
+    if (row >= fj->rows)
+        return e->m->tol_abs;
+    return eng_contract_bound(&fj->c, fj->dt, fj->n, ref, fj->row_scale[row],
+                              fj->cancel ? fj->cancel[i] : 0, e->m->tol_abs, e->m->tol_rel);
 }
 
 /* Does dimension expression d say the reduction length of contract c: the same expression
@@ -183,21 +248,34 @@ static bool says_reduce(const struct eng_inst *in, const struct eng_out_contract
     return eng_values_eval(&in->v, d, &v, err, sizeof err) == 0 && v == (int64_t)n;
 }
 
-/* The input a normalized output normalizes, row for row: the output's rows are its reduction
- * (the output's last dimension says "reduce"), and the input made on the host whose last
- * dimension says it too, with as many rows as the output. -1: none (a column normalization,
- * inputs made on the device): the bound then has no cancellation term. */
-static int normalized_input(const struct eng_exec *e, const struct eng_inst *in,
-                            const struct float_judgement *fj)
+enum { MAX_AXES = 8 };
+
+/* The extents of buffer b's dimensions; false when there are too many or one does not
+ * evaluate. */
+static bool extents(const struct eng_inst *in, const struct eng_buffer_spec *bs, int64_t *ext)
 {
-    const struct eng_out_contract *c = &fj->bs->contract;
-    if (c->kind != ENG_KIND_NORMALIZED || !e->host_in ||
-        !says_reduce(in, c, fj->bs->dims[fj->bs->ndims - 1], fj->n))
-        return -1;
+    if (bs->ndims < 1 || bs->ndims > MAX_AXES)
+        return false;
+    for (size_t d = 0; d < bs->ndims; d++) {
+        char err[64];
+        if (eng_values_eval(&in->v, bs->dims[d], &ext[d], err, sizeof err) != 0 || ext[d] < 1)
+            return false;
+    }
+    return true;
+}
+
+/* The input a normalized output normalizes: one made on the host and shaped like the output
+ * (the same extents, row for row). -1: none (inputs made on the device, a shape of its own):
+ * the bound then has no cancellation term. */
+static int normalized_input(const struct eng_exec *e, const struct eng_inst *in,
+                            const struct float_judgement *fj, const int64_t *oext)
+{
     for (size_t i = 0; i < e->m->nbuffers; i++) {
         const struct eng_buffer_spec *bi = &e->m->buffers[i];
+        int64_t ext[MAX_AXES];
         if (bi->role != ENG_ROLE_INPUT || !eng_vclass_applies(bi->dtype) || !e->host_in[i] ||
-            !says_reduce(in, c, bi->dims[bi->ndims - 1], fj->n))
+            bi->ndims != fj->bs->ndims || !extents(in, bi, ext) ||
+            memcmp(ext, oext, bi->ndims * sizeof *ext))
             continue;
         uint64_t len, stride;
         eng_exec_rows(e, in, i, &len, &stride);
@@ -207,30 +285,73 @@ static int normalized_input(const struct eng_exec *e, const struct eng_inst *in,
     return -1;
 }
 
-/* Per row of the normalized input: max|x| / max|x - mean(x)|, the mean in double; 0 for a row
- * of zeros (its mean is exact), +Inf for a row of equal values (its exact output is 0, and what
- * a correct kernel gives there depends on an eps the contract does not know), 0 for a row
- * that holds NaN/Inf (judged by its rule). */
-static double *cancellation(const struct eng_exec *e, const struct eng_inst *in, int src,
-                            uint64_t rows)
+/* max|x| / max|x - mean(x)| over count values of input src from element ibase, step apart,
+ * the mean in double, kept at the output's elements from obase (ostep apart) where larger: 0
+ * for zeros (the mean is exact) or a group holding NaN/Inf (judged by its rule), +Inf for
+ * equal values (the exact output is 0, and what a correct kernel gives there depends on an
+ * eps the contract does not know). */
+static void group_cancel(const struct eng_exec *e, int src, uint64_t ibase, uint64_t istep,
+                         uint64_t count, double *out, uint64_t obase, uint64_t ostep)
 {
-    const struct eng_buffer_spec *bi = &e->m->buffers[src];
-    uint64_t len, stride;
-    eng_exec_rows(e, in, (size_t)src, &len, &stride);
-    double *out = xcalloc(rows + 1, sizeof *out);
-    for (uint64_t r = 0; r < rows && len; r++) {
-        double sum = 0, lo = (double)INFINITY, hi = -(double)INFINITY;
-        for (uint64_t k = 0; k < len; k++) {
-            double x = eng_dtype_value(bi->dtype, e->host_in[src], r * stride + k);
-            sum += x;
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-        }
-        double mx = fmax(fabs(lo), fabs(hi)), mean = sum / (double)len;
-        if (!isfinite(sum) || !(mx > 0))
+    enum eng_dtype dt = e->m->buffers[src].dtype;
+    double sum = 0, lo = (double)INFINITY, hi = -(double)INFINITY;
+    for (uint64_t t = 0; t < count; t++) {
+        double x = eng_dtype_value(dt, e->host_in[src], ibase + t * istep);
+        sum += x;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    double mx = fmax(fabs(lo), fabs(hi)), mean = sum / (double)count;
+    if (!isfinite(sum) || !(mx > 0))
+        return;
+    double c = hi > lo ? mx / fmax(hi - mean, mean - lo) : (double)INFINITY;
+    for (uint64_t t = 0; t < count; t++)
+        if (c > out[obase + t * ostep])
+            out[obase + t * ostep] = c;
+}
+
+/* Per output element: the cancellation of the group of the normalized input it belongs to,
+ * along each axis the output normalizes: the one whose dimension says "reduce" (the last: a
+ * row normalization; another: a column one, a statistic over rows); every axis under the
+ * default contract, which does not say. NULL when no input can be told or no axis says it. */
+static double *cancellation(const struct eng_exec *e, const struct eng_inst *in,
+                            const struct float_judgement *fj)
+{
+    int64_t ext[MAX_AXES];
+    size_t nd = fj->bs->ndims;
+    if (fj->c.kind != ENG_KIND_NORMALIZED || !e->host_in || !extents(in, fj->bs, ext))
+        return NULL;
+    int src = normalized_input(e, in, fj, ext);
+    if (src < 0)
+        return NULL;
+    uint64_t len, is;
+    eng_exec_rows(e, in, (size_t)src, &len, &is);
+    uint64_t rows = 1, os = fj->stride;
+    for (size_t d = 0; d + 1 < nd; d++)
+        rows *= (uint64_t)ext[d];
+    if (rows > fj->rows)
+        return NULL;
+    double *out = NULL;
+    for (size_t a = 0; a < nd; a++) {
+        if (ext[a] < 2 || (fj->c.declared && !says_reduce(in, &fj->c, fj->bs->dims[a], fj->n)))
             continue;
-        /* equal values: an exact 0 spread, not the division's rounding in the mean */
-        out[r] = hi > lo ? mx / fmax(hi - mean, mean - lo) : (double)INFINITY;
+        if (!out)
+            out = xcalloc(fj->elems + 1, sizeof *out);
+        if (a + 1 == nd) {
+            for (uint64_t r = 0; r < rows; r++)
+                group_cancel(e, src, r * is, 1, len, out, r * os, 1);
+            continue;
+        }
+        uint64_t inner = 1, E = (uint64_t)ext[a];
+        for (size_t d = a + 1; d + 1 < nd; d++)
+            inner *= (uint64_t)ext[d];
+        for (uint64_t x = 0; x < rows / (E * inner); x++)
+            for (uint64_t y = 0; y < inner; y++)
+                for (uint64_t k = 0; k < len; k++) {
+                    uint64_t r0 = x * E * inner + y;
+                    group_cancel(e, src, r0 * is + k, inner * is, E, out, r0 * os + k,
+                                 inner * os);
+                }
     }
     return out;
 }
@@ -239,7 +360,7 @@ static double *cancellation(const struct eng_exec *e, const struct eng_inst *in,
 static void judge_against_reference(const struct eng_exec *e, const struct eng_judge *j, size_t b,
                                     struct float_judgement *fj)
 {
-    const struct eng_out_contract *c = &fj->bs->contract;
+    const struct eng_out_contract *c = &fj->c;
     for (uint64_t r = 0; r < fj->rows; r++) {
         double sc = 0;
         for (uint64_t k = 0; k < fj->stride; k++) {
@@ -252,13 +373,13 @@ static void judge_against_reference(const struct eng_exec *e, const struct eng_j
         uint64_t r = fj->stride ? i / fj->stride : 0;
         double o = eng_dtype_value(fj->dt, j->var[b], i), f = eng_dtype_value(fj->dt, j->ref[b], i);
         unsigned char sp = fj->special && r < fj->rows ? fj->special[r] : ROW_PLAIN;
-        double bound = r < fj->rows ? bound_at(e, fj, f, r) : e->m->tol_abs;
+        double bound = bound_at(e, fj, f, i);
         bool agrees = same_nonfinite(o, f) || (isfinite(o) && isfinite(f) && fabs(o - f) <= bound);
         if (sp != ROW_PLAIN) {
             if (c->nonfinite == ENG_NF_ANY)
                 continue;
             if (!rule_kept(c->nonfinite, o))
-                tally_add(&fj->rule, i, fabs(o), 0, NAN);
+                tally_add(&fj->rule, i, fabs(o), 0, NAN, o, f);
             else if (sp == ROW_BEYOND_DOMAIN && isfinite(o) && isfinite(f) && !agrees) {
                 fj->cand[i] = 2; /* the arbiter may still clear it; else in doubt */
                 fj->ncand++;
@@ -294,26 +415,26 @@ static void judge_against_arbiter(const struct eng_exec *e, const struct eng_jud
         double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;
         if (!arb) {
             tally_add(fj->cand[i] == 2 ? &fj->beyond : &fj->fail, i, kerr,
-                      r < fj->rows ? bound_at(e, fj, f, r) : 0, NAN);
+                      r < fj->rows ? bound_at(e, fj, f, i) : 0, NAN, o, f);
             fj->fail_nonfinite += fj->cand[i] == 1 && !isfinite(o) && isfinite(f);
             continue;
         }
         double a = eng_dtype_value(fj->dt, arb, i);
-        double bound = r < fj->rows ? bound_at(e, fj, a, r) : e->m->tol_abs;
+        double bound = bound_at(e, fj, a, i);
         double ak = same_nonfinite(o, a) ? 0 : isfinite(o) && isfinite(a) ? fabs(o - a) : (double)INFINITY;
         double ar = same_nonfinite(f, a) ? 0 : isfinite(f) && isfinite(a) ? fabs(f - a) : (double)INFINITY;
         if (ak <= bound + 2 * fj->ref_err)
             continue; /* as close to the truth as the reference is, or closer */
         if (fj->cand[i] == 2) { /* past the domain: the contract promises nothing to fail */
-            tally_add(&fj->beyond, i, ak, bound, ar);
+            tally_add(&fj->beyond, i, ak, bound, ar, o, a);
             continue;
         }
         /* the reference broke its own bound here: in doubt, unless the kernel is an order of
          * magnitude further off than even that reference */
         if (ar > bound && isfinite(o) && ak <= 10 * ar)
-            tally_add(&fj->doubt, i, ak, bound, ar);
+            tally_add(&fj->doubt, i, ak, bound, ar, o, a);
         else {
-            tally_add(&fj->fail, i, ak, bound, ar);
+            tally_add(&fj->fail, i, ak, bound, ar, o, a);
             fj->fail_nonfinite += !isfinite(o) && isfinite(f);
         }
     }
@@ -340,18 +461,18 @@ static void judge_against_clean_run(const struct eng_exec *e, const struct eng_j
             memcmp((const char *)j->ref[b] + i * sz, (const char *)j->cref[b] + i * sz, sz))
             continue;
         double o = eng_dtype_value(fj->dt, j->var[b], i), c = eng_dtype_value(fj->dt, j->cvar[b], i);
-        double f = eng_dtype_value(fj->dt, j->cref[b], i), bound = bound_at(e, fj, f, r);
+        double f = eng_dtype_value(fj->dt, j->cref[b], i), bound = bound_at(e, fj, f, i);
         if (same_nonfinite(o, c) || (isfinite(o) && isfinite(c) && fabs(o - c) <= bound))
             continue;
         tally_add(&fj->leak, i, isfinite(o) && isfinite(c) ? fabs(o - c) : (double)INFINITY,
-                  bound, c);
+                  bound, c, o, c);
     }
 }
 
 /* The contract as the findings quote it: "sum, reduce 64, acc f32". */
 static void contract_words(const struct float_judgement *fj, char *out, size_t n)
 {
-    const struct eng_out_contract *c = &fj->bs->contract;
+    const struct eng_out_contract *c = &fj->c;
     snprintf(out, n, "%s, reduce %.0f, acc %s%s", eng_kind_name(c->kind), fj->n,
              c->acc_f64 ? "f64" : c->acc == ENG_BF16 ? "bf16" : "f32",
              c->declared ? "" : "; the default contract");
@@ -367,21 +488,26 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         eng_exec_coords(e, in, b, fj->rule.first, at, sizeof at);
         eng_exec_note(e, "%s%s: %llu elements break \"nonfinite\": \"%s\" in rows whose inputs hold "
                       "NaN/Inf or magnitudes past the domain %.3g (first at %s)", pre, bn,
-                      (unsigned long long)fj->rule.n, eng_nonfinite_name(fj->bs->contract.nonfinite),
+                      (unsigned long long)fj->rule.n, eng_nonfinite_name(fj->c.nonfinite),
                       fj->domain, at);
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)fj->rule.first, (int64_t)fj->rule.n, NAN);
     }
     if (fj->fail.n) {
         eng_exec_coords(e, in, b, fj->fail.first, at, sizeof at);
-        char arb[480];
-        if (j->arb)
-            snprintf(arb, sizeof arb, "against the arbiter: kernel error %.3g, bound %.3g, reference "
-                     "error %.3g there (%.3g at most)", fj->fail.kernel_err, fj->fail.bound,
-                     fj->fail.ref_err, fj->ref_err);
-        else
-            snprintf(arb, sizeof arb, "kernel error %.3g against the reference, bound %.3g; %s",
-                     fj->fail.kernel_err, fj->fail.bound, j->arb_why);
+        char arb[480], err[128];
+        if (j->arb) {
+            if (isfinite(fj->fail.truth))
+                snprintf(err, sizeof err, "kernel error %.3g, bound %.3g", fj->fail.kernel_err,
+                         fj->fail.bound);
+            else
+                tally_error_words(&fj->fail, "the arbiter", err, sizeof err);
+            snprintf(arb, sizeof arb, "against the arbiter: %s, reference error %.3g there (%.3g "
+                     "at most)", err, fj->fail.ref_err, fj->ref_err);
+        } else {
+            tally_error_words(&fj->fail, "the reference", err, sizeof err);
+            snprintf(arb, sizeof arb, "%s; %s", err, j->arb_why);
+        }
         char nonfin[64] = "", inputs[320];
         if (fj->fail_nonfinite)
             snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",
@@ -394,12 +520,13 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         eng_exec_record_bad(e, (int64_t)fj->fail.first, (int64_t)fj->fail.n, fj->fail.kernel_err);
     }
     if (fj->leak.n) {
+        char err[128];
         eng_exec_coords(e, in, b, fj->leak.first, at, sizeof at);
+        tally_error_words(&fj->leak, "its run without them", err, sizeof err);
         eng_exec_note(e, "%s%s: %llu elements that the inputs' NaN/Inf or magnitudes past the "
                       "domain %.3g do not reach (the reference is the same without them) differ "
-                      "from the kernel's own run without them (first at %s): kernel error %.3g, "
-                      "bound %.3g", pre, bn, (unsigned long long)fj->leak.n, fj->domain, at,
-                      fj->leak.kernel_err, fj->leak.bound);
+                      "from the kernel's own run without them (first at %s): %s", pre, bn,
+                      (unsigned long long)fj->leak.n, fj->domain, at, err);
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)fj->leak.first, (int64_t)fj->leak.n, NAN);
     }
@@ -429,7 +556,8 @@ static double clean_domain(const struct eng_exec *e, const struct eng_inst *in)
     for (size_t b = 0; b < e->m->nbuffers; b++) {
         const struct eng_buffer_spec *bs = &e->m->buffers[b];
         if (bs->role == ENG_ROLE_OUTPUT && eng_vclass_applies(bs->dtype)) {
-            double o = eng_contract_domain(&bs->contract, reduce_len(in, &bs->contract));
+            struct eng_out_contract c = effective_contract(bs);
+            double o = eng_contract_domain(&c, reduce_len(e, in, &c));
             d = o < d ? o : d;
         }
     }
@@ -440,22 +568,21 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
                        const char *pre, struct eng_stream *s)
 {
     struct float_judgement fj = {.bs = &e->m->buffers[b], .dt = e->m->buffers[b].dtype};
-    fj.n = reduce_len(in, &fj.bs->contract);
-    fj.domain = eng_contract_domain(&fj.bs->contract, fj.n);
+    fj.c = effective_contract(fj.bs);
+    fj.n = reduce_len(e, in, &fj.c);
+    fj.domain = eng_contract_domain(&fj.c, fj.n);
     eng_exec_rows(e, in, b, &fj.len, &fj.stride);
     fj.elems = in->var[b].padded_elems;
     fj.rows = fj.stride ? fj.elems / fj.stride : 0;
     ENG_TRY(eng_exec_judge_read(e, in, j, b, s));
-    fj.special = special_rows(e, in, &fj.bs->contract, fj.rows, fj.domain, &fj.direct);
+    fj.special = special_rows(e, in, &fj.c, fj.rows, fj.domain, &fj.direct);
     fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
-    int src = normalized_input(e, in, &fj);
-    if (src >= 0)
-        fj.cancel = cancellation(e, in, src, fj.rows);
+    fj.cancel = cancellation(e, in, &fj);
     fj.cand = xcalloc(fj.elems + 1, 1);
     judge_against_reference(e, j, b, &fj);
     int rc = fj.ncand ? eng_exec_arbiter(e, in, j, s) : 0;
     bool whole = false;
-    for (uint64_t r = 0; r < fj.rows && fj.bs->contract.nonfinite != ENG_NF_ANY; r++)
+    for (uint64_t r = 0; r < fj.rows && fj.c.nonfinite != ENG_NF_ANY; r++)
         whole |= reached_whole(&fj, r);
     if (rc == 0 && whole)
         rc = eng_exec_clean_run(e, in, j, clean_domain(e, in), s);
@@ -554,7 +681,12 @@ static int judge_index(struct eng_exec *e, struct eng_inst *in, struct eng_judge
                 first = r * kstride + q < first ? r * kstride + q : first;
             }
         }
-        if (nan && !picks_keep_rule(bs->contract.nan_pick, p, k, x, len)) {
+        /* no rule declared: NaN never picked and NaN picked first are both correct */
+        bool kept = bs->contract.nan_pick != ENG_PICK_UNSET
+                        ? picks_keep_rule(bs->contract.nan_pick, p, k, x, len)
+                        : picks_keep_rule(ENG_PICK_NEVER, p, k, x, len) ||
+                              picks_keep_rule(ENG_PICK_LARGEST, p, k, x, len);
+        if (nan && !kept) {
             rule_bad++;
             first = r * kstride < first ? r * kstride : first;
         }
@@ -567,7 +699,9 @@ static int judge_index(struct eng_exec *e, struct eng_inst *in, struct eng_judge
         eng_exec_note(e, "%s%s: %llu picks differ from the reference in rows without NaN and %llu "
                       "rows with NaN break \"nan_pick\": \"%s\" (first at %s)", pre, bs->name,
                       (unsigned long long)differ, (unsigned long long)rule_bad,
-                      bs->contract.nan_pick == ENG_PICK_LARGEST ? "largest" : "never", at);
+                      bs->contract.nan_pick == ENG_PICK_LARGEST ? "largest"
+                      : bs->contract.nan_pick == ENG_PICK_NEVER ? "never"
+                                                                : "never\" or \"largest", at);
         e->failed = true;
         eng_exec_record_bad(e, (int64_t)first, (int64_t)(differ + rule_bad), NAN);
     }
