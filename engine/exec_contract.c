@@ -56,12 +56,19 @@ static void tally_add(struct tally *t, uint64_t i, double kerr, double bound, do
     t->n++;
 }
 
-/* "kernel error 0.002 against the reference, bound 1e-05", or, where the value the kernel is
- * held to is NaN/Inf and no bound says anything (an infinite bound is no bound to be beyond),
- * "kernel nan where the reference is inf". */
+/* Is the worst element's miss one no bound speaks about: the value the kernel is held to is
+ * NaN/Inf, or the bound is infinite (a row of equal values)? An infinite error is not "beyond"
+ * an infinite bound; the values say what happened. */
+static bool tally_unbounded(const struct tally *t)
+{
+    return !isfinite(t->truth) || isinf(t->bound);
+}
+
+/* "kernel error 0.002 against the reference, bound 1e-05", or, where no bound speaks,
+ * "kernel nan where the reference is 0.25". */
 static void tally_error_words(const struct tally *t, const char *against, char *out, size_t n)
 {
-    if (!isfinite(t->truth))
+    if (tally_unbounded(t))
         snprintf(out, n, "kernel %g where %s is %g", t->kernel, against, t->truth);
     else
         snprintf(out, n, "kernel error %.3g against %s, bound %.3g", t->kernel_err, against,
@@ -497,7 +504,7 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         eng_exec_coords(e, in, b, fj->fail.first, at, sizeof at);
         char arb[480], err[128];
         if (j->arb) {
-            if (isfinite(fj->fail.truth))
+            if (!tally_unbounded(&fj->fail))
                 snprintf(err, sizeof err, "kernel error %.3g, bound %.3g", fj->fail.kernel_err,
                          fj->fail.bound);
             else
