@@ -10,22 +10,50 @@
 
 #include "common/xalloc.h"
 
-char *file_read_all(const char *path, size_t *len, char *err, size_t errlen)
+int file_open_regular(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
+        return -1;
     }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+char *file_read_all(const char *path, size_t *len, char *err, size_t errlen)
+{
+    return file_read_max(path, FILE_READ_MAX, len, err, errlen);
+}
+
+char *file_read_max(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+    int fd = file_open_regular(path, err, errlen);
+    if (fd < 0)
+        return NULL;
+    return file_read_fd(fd, path, max, len, err, errlen);
+}
+
+char *file_read_fd(int fd, const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file", path);
         close(fd);
         return NULL;
     }
-    if ((size_t)st.st_size > FILE_READ_MAX) {
-        snprintf(err, errlen, "%s: %lld bytes, more than the %zu MiB limit", path,
-                 (long long)st.st_size, FILE_READ_MAX >> 20);
+    if ((size_t)st.st_size > max) {
+        snprintf(err, errlen, "%s: %lld bytes, more than the limit of %zu bytes", path,
+                 (long long)st.st_size, max);
         close(fd);
         return NULL;
     }
@@ -33,9 +61,9 @@ char *file_read_all(const char *path, size_t *len, char *err, size_t errlen)
     char *buf = xmalloc(cap);
     for (;;) {
         if (n + 1 == cap) {
-            if (cap > FILE_READ_MAX) {
-                snprintf(err, errlen, "%s: grew past the %zu MiB limit while reading", path,
-                         FILE_READ_MAX >> 20);
+            if (cap > max) {
+                snprintf(err, errlen, "%s: grew past the limit of %zu bytes while reading", path,
+                         max);
                 free(buf);
                 close(fd);
                 return NULL;

@@ -1,4 +1,5 @@
-/* Whole-file reads with a size limit and atomic writes (temp file, fsync, rename). */
+/* Whole-file reads with a size limit and atomic writes (temp file, fsync, rename). Every read
+ * takes regular files only and never waits on a FIFO. */
 #ifndef KL_COMMON_FILEIO_H
 #define KL_COMMON_FILEIO_H
 
@@ -10,6 +11,15 @@
 /* Reads `path` into a malloc'd NUL-terminated buffer (caller frees) and sets *len (may be NULL).
  * Returns NULL on failure with "PATH: reason" in err. */
 char *file_read_all(const char *path, size_t *len, char *err, size_t errlen);
+/* The same with a limit of max bytes of one's own. */
+char *file_read_max(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+/* The same from an open descriptor, which it closes whatever happens; path names it in err. */
+char *file_read_fd(int fd, const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
+/* Opens path for reading only when it is a regular file: without blocking on a FIFO (whose
+ * open would wait for a writer forever), refusing a device, a folder or a socket with
+ * "PATH: not a regular file". Returns the descriptor (blocking again), or -1 with err. */
+int file_open_regular(const char *path, char *err, size_t errlen);
 
 /* Writes len bytes to path atomically: a temp file in the same folder, fsync, rename, fsync of
  * the folder. The file's mode is 0666 less the umask, as for any file the user creates.

@@ -159,6 +159,18 @@ static int sample_if_beyond(struct eng_exec *e, struct eng_inst *in, uint64_t to
 /* A backend with a reach of its own (the cpu emulation) skips what lies beyond it, with the
  * reason; KLADDER_CPU_MAX_BYTES / KLADDER_CPU_MAX_THREADS lower it (tests do). total: the bytes
  * of every buffer; threads, rthreads: the variant's and the reference's per launch. */
+/* Threads of a launch, UINT64_MAX when the count does not fit: three grid dimensions of up to
+ * 2^31 - 1 blocks each times 1024 threads can pass 2^64. */
+static uint64_t launch_threads(const unsigned grid[3], const unsigned block[3])
+{
+    uint64_t n = 1;
+    for (int d = 0; d < 3; d++)
+        if (__builtin_mul_overflow(n, (uint64_t)grid[d], &n) ||
+            __builtin_mul_overflow(n, (uint64_t)block[d], &n))
+            return UINT64_MAX;
+    return n;
+}
+
 static int check_backend_reach(struct eng_exec *e, struct eng_inst *in, uint64_t total,
                               uint64_t threads, uint64_t rthreads)
 {
@@ -239,10 +251,8 @@ int eng_exec_inst_plan(struct eng_exec *e, struct eng_inst *in, const struct eng
         eng_launch_eval(m, true, &in->v, in->rgrid, in->rblock, &in->rshared, e->err,
                         sizeof e->err) != 0)
         return -1;
-    uint64_t threads = (uint64_t)in->grid[0] * in->grid[1] * in->grid[2] * in->block[0] *
-                       in->block[1] * in->block[2];
-    uint64_t rthreads = (uint64_t)in->rgrid[0] * in->rgrid[1] * in->rgrid[2] * in->rblock[0] *
-                        in->rblock[1] * in->rblock[2];
+    uint64_t threads = launch_threads(in->grid, in->block);
+    uint64_t rthreads = launch_threads(in->rgrid, in->rblock);
     if (e->B->caps.max_check_bytes)
         return check_backend_reach(e, in, total, threads, rthreads);
     if (e->info.mem_bytes > 0 && total > (uint64_t)e->info.mem_bytes / 10 * 9) {

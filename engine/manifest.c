@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/embed.h"
+#include "common/file_within.h"
 #include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
@@ -20,6 +21,7 @@
 #include "engine/manifest_parse.h"
 #include "engine/plain_name.h"
 #include "engine/rung.h"
+#include "engine/toolchain/source_includes.h"
 #include "engine/value_class.h"
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
@@ -708,17 +710,29 @@ struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char
 /* A file the manifest names is there: the workers read it one check at a time, so a missing
  * one is the manifest's mistake, said once now rather than as an error in every check. */
 static bool file_beside(const char *manifest, const char *field, const char *what,
-                        const char *path, char *err, size_t errlen)
+                        const char *dir, const char *name, char *err, size_t errlen)
 {
     struct stat st;
+    char *path = xasprintf("%s/%s", dir, name), why[1024];
     bool exists = stat(path, &st) == 0;
-    if (exists && S_ISREG(st.st_mode))
-        return true;
+    if (exists && S_ISREG(st.st_mode)) {
+        /* a link may not lead out of the suite's folder */
+        if (file_within(dir, name, NULL, why, sizeof why)) {
+            free(path);
+            return true;
+        }
+        char *shown_m = text_escape(manifest, 200);
+        snprintf(err, errlen, "%s: %s: %s", shown_m, field, why);
+        free(shown_m);
+        free(path);
+        return false;
+    }
     char *shown_m = text_escape(manifest, 200), *shown_s = text_escape(path, 200);
     snprintf(err, errlen, "%s: %s: expected %s beside the manifest, but %s %s", shown_m, field,
              what, shown_s, exists ? "is not a regular file" : "does not exist");
     free(shown_m);
     free(shown_s);
+    free(path);
     return false;
 }
 
@@ -740,16 +754,14 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
             strcpy(d, ".");
         struct eng_manifest *m = eng_manifest_parse(text, len, name_or_path, d, err, errlen);
         free(text);
-        if (m && m->source) {
-            char *src = xasprintf("%s/%s", d, m->source);
-            if (!file_beside(name_or_path, "source", "a kernel file", src, err, errlen)) {
-                eng_manifest_free(m);
-                m = NULL;
-            }
-            free(src);
+        if (m && m->source &&
+            !file_beside(name_or_path, "source", "a kernel file", d, m->source, err, errlen)) {
+            eng_manifest_free(m);
+            m = NULL;
         }
         if (m && m->code_object &&
-            !file_beside(name_or_path, "code_object", "a code object", m->code_object, err, errlen)) {
+            !file_beside(name_or_path, "code_object", "a code object", d,
+                         m->code_object + strlen(m->dir) + 1, err, errlen)) {
             eng_manifest_free(m);
             m = NULL;
         }
@@ -839,9 +851,15 @@ char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen
         return NULL;
     }
     if (m->dir) {
-        char *path = xasprintf("%s/%s", m->dir, m->source);
-        char *text = file_read_all(path, NULL, err, errlen);
-        free(path);
+        /* read inside the suite's folder only; a dialect source's local includes put in place
+         * here, so the compiler is never handed one to look up (a plain source's are read by
+         * engine/plain_source.c, inside the folder too) */
+        char *text = file_read_within(m->dir, m->source, NULL, err, errlen);
+        if (text && !eng_plain_is(m->source)) {
+            char *whole = eng_source_includes(m->dir, m->source, text, err, errlen);
+            free(text);
+            text = whole;
+        }
         return with_acc_prelude(text);
     }
     char *rel = xasprintf("kernels/%s", m->source);
@@ -1099,9 +1117,14 @@ int eng_launch_eval(const struct eng_manifest *m, bool ref, const struct eng_val
             snprintf(err, errlen, "%s: %s", ref ? "reference_launch" : "launch", msg);
             return -1;
         }
-        if (g < 1 || g > 0x7fffffff || b < 1 || b > 1024) {
-            snprintf(err, errlen, "%s: grid[%d]=%lld block[%d]=%lld out of range",
-                     ref ? "reference_launch" : "launch", i, (long long)g, i, (long long)b);
+        if (g < 1 || g > 0x7fffffff) {
+            snprintf(err, errlen, "%s.grid[%d]: expected 1 to 2147483647 blocks, got %lld",
+                     ref ? "reference_launch" : "launch", i, (long long)g);
+            return -1;
+        }
+        if (b < 1 || b > 1024) {
+            snprintf(err, errlen, "%s.block[%d]: expected 1 to 1024 threads, got %lld",
+                     ref ? "reference_launch" : "launch", i, (long long)b);
             return -1;
         }
         grid[i] = (unsigned)g;

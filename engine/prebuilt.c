@@ -138,22 +138,22 @@ static int check_launch(const struct eng_prebuilt *p, const struct eng_manifest 
     char why[256];
     if (eng_values_make(m, NULL, NULL, NULL, &v, why, sizeof why) != 0)
         return 0; /* the run names it */
-    const struct eng_launch *l = strcmp(field, "reference") == 0 ? &m->ref_launch : &m->launch;
-    int64_t threads = 1;
-    for (int d = 0; d < 3; d++) {
-        int64_t x;
-        if (!l->block[d] || eng_values_eval(&v, l->block[d], &x, why, sizeof why) != 0) {
-            eng_values_free(&v);
-            return 0;
-        }
-        threads *= x;
-    }
+    bool ref = strcmp(field, "reference") == 0;
+    unsigned grid[3], block[3], shared;
+    /* the launch's own range checks (each dimension 1 to 1024, their product at most 1024):
+     * a product formed here first would overflow on a manifest's [256, 1, 2^56] */
+    int rc = eng_launch_eval(m, ref, &v, grid, block, &shared, why, sizeof why);
     eng_values_free(&v);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: %s", m->path, why);
+        return -1;
+    }
+    int64_t threads = (int64_t)block[0] * block[1] * block[2];
     if (threads <= k->max_threads)
         return 0;
     snprintf(err, errlen, "%s: %s.block: %lld threads at the default parameters, but kernel "
              "%.120s (%s) of %s allows at most %lld (its workgroup limit)", m->path,
-             l == &m->ref_launch ? "reference_launch" : "launch", (long long)threads, k->name,
+             ref ? "reference_launch" : "launch", (long long)threads, k->name,
              field, p->path, (long long)k->max_threads);
     return -1;
 }
