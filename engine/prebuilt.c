@@ -132,8 +132,6 @@ static int check_launch(const struct eng_prebuilt *p, const struct eng_manifest 
                         const char *field, const struct gpu_kernel_info *k, char *err,
                         size_t errlen)
 {
-    if (k->max_threads <= 0)
-        return 0;
     struct eng_values v;
     char why[256];
     if (eng_values_make(m, NULL, NULL, NULL, &v, why, sizeof why) != 0)
@@ -149,7 +147,7 @@ static int check_launch(const struct eng_prebuilt *p, const struct eng_manifest 
         return -1;
     }
     int64_t threads = (int64_t)block[0] * block[1] * block[2];
-    if (threads <= k->max_threads)
+    if (k->max_threads <= 0 || threads <= k->max_threads) /* 0: the binary does not say */
         return 0;
     snprintf(err, errlen, "%s: %s.block: %lld threads at the default parameters, but kernel "
              "%.120s (%s) of %s allows at most %lld (its workgroup limit)", m->path,
