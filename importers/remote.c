@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 
@@ -208,6 +209,40 @@ static void finish(struct xfer *x, CURLcode res)
     free(detail);
 }
 
+/* A file:// URL is read here, not by libcurl, whose open of a FIFO would wait for a writer
+ * forever (no time limit reaches it): a regular file only, opened without blocking, at most
+ * the size limit. The host must be empty or "localhost"; the path is percent-decoded. */
+static void fetch_local(struct imp_fetch_item *it, const struct imp_fetch_opts *o)
+{
+    CURLU *u = curl_url();
+    char *host = NULL, *path = NULL;
+    if (!u || curl_url_set(u, CURLUPART_URL, it->url, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE) != CURLUE_OK) {
+        snprintf(it->err, sizeof it->err, "not a file:// URL libcurl can read");
+    } else if (curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host && host[0] &&
+               strcasecmp(host, "localhost") != 0) {
+        snprintf(it->err, sizeof it->err, "a file:// URL names a file of this machine: its host "
+                 "must be empty or localhost");
+    } else {
+        size_t len = 0;
+        char why[sizeof it->err];
+        size_t max = o->max_bytes > 0 ? (size_t)o->max_bytes : (size_t)IMP_FETCH_DEFAULT_MAX_BYTES;
+        char *body = file_read_max(path, max, &len, why, sizeof why);
+        if (body) {
+            it->ok = true;
+            it->body = body;
+            it->len = len;
+        } else {
+            char *shown = text_escape(why, 300);
+            snprintf(it->err, sizeof it->err, "%s", shown);
+            free(shown);
+        }
+    }
+    curl_free(host);
+    curl_free(path);
+    curl_url_cleanup(u);
+}
+
 static bool curl_ready;
 
 int imp_fetch_all(struct imp_fetch_item *items, size_t n, const struct imp_fetch_opts *o)
@@ -235,6 +270,11 @@ int imp_fetch_all(struct imp_fetch_item *items, size_t n, const struct imp_fetch
         items[i].ok = false, items[i].body = NULL, items[i].len = 0, items[i].err[0] = '\0';
         if (imp_url_check(items[i].url, items[i].err, sizeof items[i].err) != 0) {
             failed++;
+            continue;
+        }
+        if (strncasecmp(items[i].url, "file://", 7) == 0) {
+            fetch_local(&items[i], o);
+            failed += !items[i].ok;
             continue;
         }
         x->h = curl_easy_init();

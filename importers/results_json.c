@@ -584,6 +584,39 @@ static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, siz
     return 0;
 }
 
+/* Is the run's verdict one its own checks allow? A run passes only when every check of a
+ * kernel expected to be right (the fixed variant, a baseline's, a user's: any variant but
+ * "buggy") passed, was skipped or is in doubt, and at least one check ran: a document whose
+ * verdict was edited from fail to pass says so nowhere else, so the verdict is recomputed from
+ * its checks rather than believed. 0, or -1 naming the field and the check that refutes it. */
+static int verdict_agrees(const struct ctx *x, const struct cdb_merge_run *mr)
+{
+    if (mr->run.verdict != CDB_PASS)
+        return 0;
+    const struct cdb_check *cs = mr->checks;
+    size_t ran = 0;
+    for (size_t i = 0; i < mr->n_checks; i++) {
+        enum cdb_verdict v = cs[i].verdict;
+        ran += v != CDB_SKIP && v != CDB_CANCELLED;
+        bool expected_right = !cs[i].variant || strcmp(cs[i].variant, "buggy") != 0;
+        if (expected_right && v != CDB_PASS && v != CDB_SKIP && v != CDB_DOUBT) {
+            char *variant = text_escape(cs[i].variant ? cs[i].variant : "-", 40);
+            char *check = text_escape(cs[i].check ? cs[i].check : "-", 80);
+            int rc = fail(x, "verdict", "says \"pass\", but its check seq %d (variant %s, %s) is "
+                          "\"%s\": a run passes only when every check of a kernel expected to be "
+                          "right passes, is skipped or is in doubt", cs[i].seq, variant, check,
+                          cdb_verdict_name(v));
+            free(variant);
+            free(check);
+            return rc;
+        }
+    }
+    if (!ran)
+        return fail(x, "verdict", "says \"pass\", but none of its %zu checks ran: a run that "
+                    "tested nothing never passes", mr->n_checks);
+    return 0;
+}
+
 /* The checks grouped by run (each run's slice of out->checks, in document order), then each
  * run's sorted by seq: no seq twice, and as many of each verdict as the run's counts say. */
 static int group_checks(struct parse_state *ps, size_t nc, size_t nr, struct imp_results_doc *out)
@@ -624,6 +657,9 @@ static int group_checks(struct parse_state *ps, size_t nc, size_t nr, struct imp
                             "says %d %s, but the document has %d such checks of this run",
                             ps->counts[r][k], count_names[k], got[k]);
             }
+        x->index = r, x->id = mr->run.uuid;
+        if (verdict_agrees(x, mr) != 0)
+            return -1;
     }
     return 0;
 }
