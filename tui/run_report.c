@@ -12,6 +12,7 @@
 #include "casedb/cdb.h"
 #include "casedb/results_query.h"
 #include "common/text.h"
+#include "common/xalloc.h"
 #include "tui/clipboard.h"
 #include "tui/results_fmt.h"
 
@@ -450,11 +451,27 @@ static void write_report(const struct emitter *e, FILE *out, struct cdb *db,
     write_machine(e, out, ri);
     e->facts_end(out);
 
-    e->heading(out, "Reproduce");
     char cmd[4096];
     tui_cmdline_for_shell(r->argv, cmd, sizeof cmd);
     char *c = text_sanitize(cmd[0] ? cmd : "(no command recorded)", false);
-    e->code(out, c);
+    if (ri->origin) {
+        /* a pulled document's argv is whatever its host wrote: shown as its claim, never as
+         * a command of ours to paste and run */
+        e->heading(out, "Command recorded by the pulled host (not verified here)");
+        char *from = text_sanitize(ri->origin, false);
+        char *say = xasprintf("Pulled from %s: this is the command line that document says the "
+                              "run had. kladder did not run it and does not vouch for it; read "
+                              "it before running anything.", from);
+        e->para(out, say);
+        free(say);
+        free(from);
+        char *marked = xasprintf("# pulled, not verified: %s", c);
+        e->code(out, marked);
+        free(marked);
+    } else {
+        e->heading(out, "Reproduce");
+        e->code(out, c);
+    }
     free(c);
 
     e->heading(out, "Failing checks");

@@ -19,8 +19,17 @@ tap_check "md: the case, its gap and its reference" \
     sh -c "grep -q 'aiter-6127' '$md' && grep -qE 'gap:\*\* [0-9], ' '$md' && grep -q 'https://github.com/' '$md'"
 tap_check "md: the machine's fingerprint (device, target, driver)" \
     sh -c "grep -q 'NVIDIA H200' '$md' && grep -q 'target:\*\* sm\\\\_90' '$md' && grep -q 'driver:\*\*' '$md'"
-tap_check "md: the command that reproduces it, fenced" \
-    sh -c "grep -A1 '^\`\`\`sh' '$md' | grep -q '^kladder run --case aiter-6127 --backend cuda'"
+tap_check "md: a pulled run's command, fenced, marked as the pulled host's and not run-ready" \
+    sh -c "grep -A1 '^\`\`\`sh' '$md' | grep -q '^# pulled, not verified: kladder run --case aiter-6127 --backend cuda'"
+tap_check "md: ... under a heading that says it was not verified, never \"Reproduce\"" \
+    sh -c "grep -q '^### Command recorded by the pulled host (not verified here)' '$md' && ! grep -q '^### Reproduce' '$md'"
+# a run made here: its own command, to reproduce it
+"$KLADDER" --db "$db" run --rung 2 --suite tests/engine/fixtures/trust/topk-pair.json --backend cpu \
+    --no-progress >/dev/null 2>&1
+own=$("$KLADDER" --db "$db" results --json | python3 -c 'import json,sys; print([r["run_id"] for r in json.load(sys.stdin) if r["suite"] == "trust-topk-pair"][0])')
+"$KLADDER" --db "$db" report "$own" >"$KL_TMP/own.md" 2>&1
+tap_check "md: a run made here is reproduced by its own command" \
+    sh -c "grep -q '^### Reproduce' '$KL_TMP/own.md' && grep -A1 '^\`\`\`sh' '$KL_TMP/own.md' | grep -q '^kladder .*run --rung 2 --suite'"
 fails=$(grep -c '| buggy | fail |' "$md")
 tap_check "md: the 8 failing checks, each with the fixed variant beside it ($fails rows)" \
     test "$(grep '| buggy | fail |' "$md" | grep -c '| fixed pass (median [0-9.]* µs) |$')" -eq 8
