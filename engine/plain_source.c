@@ -360,14 +360,13 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
 
 static int walk_file(struct walk *w, struct text *t, const char *file, const char *text, int depth);
 
-static char *read_local(struct walk *w, const char *path)
+static char *read_local(struct walk *w, const char *path, char *e, size_t elen)
 {
-    char e[256];
     if (w->m->dir) /* inside the suite's folder only: no "..", link or FIFO out of it */
-        return file_read_within(w->m->dir, path, NULL, e, sizeof e);
+        return file_read_within(w->m->dir, path, NULL, e, elen);
     char *rel = xasprintf("kernels/%s", path);
     size_t len;
-    char *s = embed_load(NULL, rel, &len, e, sizeof e);
+    char *s = embed_load(NULL, rel, &len, e, elen);
     free(rel);
     return s;
 }
@@ -407,10 +406,11 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
             free(path);
             return 0;
         }
-    char *body = read_local(w, path);
+    char why[1024];
+    char *body = read_local(w, path, why, sizeof why);
     if (!body) {
-        snprintf(w->err, w->errlen, "%s:%d: #include \"%.*s\": no such file beside %s", file,
-                 lineno, (int)n, name, file);
+        snprintf(w->err, w->errlen, "%s:%d: #include \"%.*s\": no such file beside %s (%s)", file,
+                 lineno, (int)n, name, file, why);
         free(path);
         return -1;
     }
