@@ -75,9 +75,15 @@ static void tally_error_words(const struct tally *t, const char *against, char *
                  t->bound);
 }
 
-/* The longest dimension of any float input: an output whose contract is not declared may
- * hide a reduction over any one of them (a sum over N, a column statistic over R, attention
- * over the keys), and the default contract must not fail a correct one (docs/engine.md). */
+/* The longest reduction the default contract assumes: its error bound stays finite (2 gamma_n
+ * is 0.8% of the row's scale there, where a 1-D elementwise op over millions of elements would
+ * otherwise be held to nothing); a longer reduction is declared with "reduce". */
+enum { DEFAULT_REDUCE_MAX = 65536 };
+
+/* The longest dimension of any float input, at most DEFAULT_REDUCE_MAX: an output whose
+ * contract is not declared may hide a reduction over any one of them (a sum over N, a column
+ * statistic over R, attention over the keys), and the default contract must not fail a
+ * correct one (docs/engine.md). */
 static double longest_input_dim(const struct eng_exec *e, const struct eng_inst *in)
 {
     int64_t best = 1;
@@ -92,7 +98,7 @@ static double longest_input_dim(const struct eng_exec *e, const struct eng_inst 
                 best = v;
         }
     }
-    return (double)best;
+    return (double)(best < DEFAULT_REDUCE_MAX ? best : DEFAULT_REDUCE_MAX);
 }
 
 static double reduce_len(const struct eng_exec *e, const struct eng_inst *in,
