@@ -138,7 +138,7 @@ static bool has_include_bad(const char *s, const char *end)
             continue;
         }
         const char *q = p + 13;
-        if (q < end && !strncmp(q, "_next", (size_t)(end - q) < 5 ? (size_t)(end - q) : 5))
+        if (end - q >= 5 && !strncmp(q, "_next", 5))
             q += 5;
         q = skip_blank(q, end);
         if (q < end && *q == '(')
@@ -207,8 +207,8 @@ static int directive(struct walk *w, struct out *o, const char *file, int line, 
     if (!strcmp(word, "embed"))
         return fail(w, file, line, "#embed: kladder does not hand a compiler files to embed; put "
                     "the data in a buffer", NULL);
-    if ((!strcmp(word, "if") || !strcmp(word, "elif") || !strcmp(word, "elifdef") ||
-         !strcmp(word, "ifdef") || !strcmp(word, "ifndef")) && has_include_bad(p, e))
+    /* any directive: a #define can carry __has_include into a later #if */
+    if (has_include_bad(p, e))
         return fail(w, file, line, "__has_include: only of <name>, a header of the compiler's "
                     "or of kladder's (a name beside the source is read by kladder, not looked "
                     "up)", NULL);
