@@ -3,19 +3,27 @@
 #include "importers/tensor.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/xalloc.h"
 
 int imp_tensor_file_load(const char *path, struct imp_tensor_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return imp_tensor_fail(err, errlen, path, NULL, "file", "cannot open: %s", strerror(errno));
+    /* without blocking: a FIFO named as a tensor file would wait for a writer forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!fp) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return imp_tensor_fail(err, errlen, path, NULL, "file", "cannot open: %s", strerror(e));
+    }
     struct stat st;
     if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(fp);

@@ -146,6 +146,12 @@ hostile "launch.block [256, 1, 2^56] in a run: named, never launched" \
     "launch.block[2]: expected 1 to 1024 threads, got 72057594037927936" \
     run --rung 2 --suite "$s/bigrun.json" --backend cpu --no-progress
 
+# --- other files named on the command line -------------------------------------------------
+mkfifo "$KL_TMP/inputs.npy" "$KL_TMP/junit.xml"
+hostile "run --inputs of a FIFO (captured tensors)" "expected a regular file" \
+    run --rung 2 --suite "$s/topk-pair.json" --backend cpu --no-progress --inputs "$KL_TMP/inputs.npy"
+hostile "ci-audit of a FIFO" "a FIFO, not a report file" ci-audit "$KL_TMP/junit.xml"
+
 # --- a pulled document --------------------------------------------------------------------
 mkfifo "$KL_TMP/fifo.json"
 hostile "pull file:// of a FIFO" "not a regular file" pull "file://$KL_TMP/fifo.json"
