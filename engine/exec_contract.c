@@ -36,17 +36,20 @@ struct tally {
     double kernel, truth;              /* there: the kernel's value and the one it is held to */
 };
 
-/* The worst element is the one furthest past its bound; a non-finite value where the other
- * side is finite (or another non-finite value) is further than any finite miss. */
+/* How far past its bound a miss is; an infinite error against an infinite bound (NaN where a
+ * row of equal values allows any finite value) is as far as a miss goes, not inf - inf. */
+static double excess(double kerr, double bound)
+{
+    return isinf(kerr) && isinf(bound) ? (double)INFINITY : kerr - bound;
+}
+
+/* The worst element is the one furthest past its bound. */
 static void tally_add(struct tally *t, uint64_t i, double kerr, double bound, double rerr,
                       double kernel, double truth)
 {
     if (!t->n || i < t->first)
         t->first = i;
-    bool worse = !t->n || !(kerr - bound <= t->kernel_err - t->bound);
-    if (isinf(kerr) && isinf(bound)) /* inf - inf: rank a non-finite miss first */
-        worse = !t->n || !isinf(t->kernel_err) || isinf(t->bound);
-    if (worse) {
+    if (!t->n || !(excess(kerr, bound) <= excess(t->kernel_err, t->bound))) {
         t->kernel_err = kerr;
         t->bound = bound;
         t->ref_err = rerr;
@@ -342,7 +345,8 @@ static double *cancellation(const struct eng_exec *e, const struct eng_inst *in,
     uint64_t rows = 1, os = fj->stride;
     for (size_t d = 0; d + 1 < nd; d++)
         rows *= (uint64_t)ext[d];
-    if (rows > fj->rows)
+    /* rows of padding in a dimension before the last but one would shift the rows' places */
+    if (rows > fj->rows || (nd > 2 && rows != fj->rows))
         return NULL;
     double *out = NULL;
     for (size_t a = 0; a < nd; a++) {
