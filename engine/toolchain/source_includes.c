@@ -30,7 +30,7 @@ static void put(struct out *o, const char *s, size_t n)
 
 struct walk {
     const char *root;
-    char **seen;
+    char **seen; /* the real paths of the files put in place */
     size_t nseen;
     char *err;
     size_t errlen;
@@ -166,22 +166,26 @@ static int include_local(struct walk *w, struct out *o, const char *file, int li
 {
     const char *slash = strrchr(file, '/');
     char *rel = slash ? xasprintf("%.*s/%s", (int)(slash - file), file, name) : xstrdup(name);
-    for (size_t i = 0; i < w->nseen; i++)
-        if (!strcmp(w->seen[i], rel)) {
-            free(rel);
-            return 0; /* once: the usual include guard */
-        }
-    char why[1024];
-    char *body = file_read_within(w->root, rel, NULL, why, sizeof why);
+    char why[1024], *real = NULL, *body = NULL;
+    if (file_within(w->root, rel, &real, why, sizeof why)) {
+        for (size_t i = 0; i < w->nseen; i++)
+            if (!strcmp(w->seen[i], real)) {
+                free(real);
+                free(rel);
+                return 0; /* once, by where it really is: the usual include guard */
+            }
+        body = file_read_within(w->root, rel, NULL, why, sizeof why);
+    }
     if (!body) {
         int rc = fail(w, file, line, "#include", name);
         size_t n = strlen(w->err);
         snprintf(w->err + n, w->errlen - n, " (%s)", why);
+        free(real);
         free(rel);
         return rc;
     }
     w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof *w->seen);
-    w->seen[w->nseen++] = rel;
+    w->seen[w->nseen++] = real;
     char *shown = text_escape(rel, 200);
     char mark[512];
     snprintf(mark, sizeof mark, "#line 1 \"%s\"\n", shown);
@@ -193,6 +197,7 @@ static int include_local(struct walk *w, struct out *o, const char *file, int li
     put(o, mark, strlen(mark));
     free(shown);
     free(back);
+    free(rel);
     return rc;
 }
 
