@@ -586,14 +586,22 @@ static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, siz
 
 /* Is the run's verdict one its own checks allow? A run passes only when every check of a
  * kernel expected to be right (the fixed variant, a baseline's, a user's: any variant but
- * "buggy") passed, was skipped or is in doubt, and at least one check ran: a document whose
+ * "buggy") passed, was skipped or is in doubt, and at least one check ran; it hangs only
+ * where one of its checks hung. A document whose
  * verdict was edited from fail to pass says so nowhere else, so the verdict is recomputed from
  * its checks rather than believed. 0, or -1 naming the field and the check that refutes it. */
 static int verdict_agrees(const struct ctx *x, const struct cdb_merge_run *mr)
 {
+    const struct cdb_check *cs = mr->checks;
+    if (mr->run.verdict == CDB_HANG) { /* a run hangs only through a check that hung */
+        for (size_t i = 0; i < mr->n_checks; i++)
+            if (cs[i].verdict == CDB_HANG)
+                return 0;
+        return fail(x, "verdict", "says \"hang\", but none of its %zu checks hung",
+                    mr->n_checks);
+    }
     if (mr->run.verdict != CDB_PASS)
         return 0;
-    const struct cdb_check *cs = mr->checks;
     size_t ran = 0;
     for (size_t i = 0; i < mr->n_checks; i++) {
         enum cdb_verdict v = cs[i].verdict;
