@@ -126,6 +126,9 @@ hostile "code object: a link out (run)" "resolves outside the suite's folder" \
 mkfifo "$s/fifo.ptx"
 co cofifo fifo.ptx 1
 hostile "code object: a FIFO (inspect --suite)" "is not a regular file" inspect --suite "$s/cofifo.json"
+hostile "code object: a FIFO (inspect FILE)" "not a regular file" inspect "$s/fifo.ptx"
+hostile "code object: a FIFO (run --code-object)" "not a regular file" \
+    run --rung 2 --suite "$s/topk-pair.json" --backend cpu --no-progress --code-object "$s/fifo.ptx"
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$nvcc" ]; then
     printf 'extern "C" __global__ void scale_fixed(float *o, const float *i, float a, int n)\n{ int k = blockIdx.x * blockDim.x + threadIdx.x; if (k < n) o[k] = a * i[k]; }\n' >"$KL_TMP/k.cu"
