@@ -87,6 +87,8 @@ inc has "#if __has_include(\"$secret\")" '#endif'
 hostile "__has_include(\"...\")" "__has_include: only of <name>" $(runs has)
 inc next "#include_next \"sub/ok.h\""
 hostile "#include_next \"...\"" "#include_next" $(runs next)
+hostile "compile FILE: #include \"../\" (the file's own folder is its limit)" \
+    "resolves outside the suite's folder" compile --backend cpu --target cpu-wave32 "$s/climb.kl"
 # the legitimate form: a header in a subfolder, put in place (the kernel needs its macro)
 echo '#define TK_FROM_HEADER 1' >"$s/sub/ok.h"
 inc good '#include "sub/ok.h"' '#if !defined(TK_FROM_HEADER)' '#error the local include was not read' '#endif'

@@ -20,6 +20,7 @@
 #include "engine/plain_entry.h"
 #include "engine/plain_name.h"
 #include "engine/plain_source.h"
+#include "engine/toolchain/source_includes.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
@@ -43,6 +44,18 @@ static void print_help(void)
 static char *read_kernel(const char *path, char *err, size_t errlen)
 {
     char *text = file_read_all(path, NULL, err, errlen);
+    if (text && !eng_plain_is(path)) {
+        /* a dialect file's local includes, put in place from its own folder as a suite's are:
+         * the compiler runs on a copy elsewhere and must not look one up there */
+        char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+        const char *base = slash ? slash + 1 : path;
+        if (slash)
+            *slash = '\0';
+        char *whole = eng_source_includes(slash ? dir : ".", base, text, err, errlen);
+        free(dir);
+        free(text);
+        return whole;
+    }
     if (text)
         return text;
     const struct embed_file *e = embed_find(path);
