@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/file_within.h"
 #include "common/xalloc.h"
 #include "engine/rung.h"
 #include "engine/rungs/rung2.h"
@@ -130,6 +132,15 @@ static bool parse_properties(struct eng_mparse *p, const struct eng_manifest *m,
     return true;
 }
 
+/* Does dir/name exist (a link is followed)? A missing capture is named when it is loaded. */
+static bool access_exists(const char *dir, const char *name)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    bool ok = access(path, F_OK) == 0;
+    free(path);
+    return ok;
+}
+
 /* "inputs": [{"buffer": "scores", "file": "captures/x.safetensors", "tensor": "layer3.scores",
  * "dtype": "bf16"}]; the files are read when the run is planned. */
 static bool parse_inputs(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,
@@ -166,6 +177,15 @@ static bool parse_inputs(struct eng_mparse *p, const struct eng_manifest *m, con
         if (strchr(file, ';') || strchr(file, '#')) {
             free(file);
             return eng_mp_bad(p, field, "expected a path without ';' or '#'");
+        }
+        /* a capture a suite names is one of its files: inside its folder, as its source is */
+        char why[1024];
+        if (m->dir && (file[0] == '/' || (access_exists(m->dir, file) &&
+                                          !file_within(m->dir, file, NULL, why, sizeof why)))) {
+            bool abs = file[0] == '/';
+            free(file);
+            return eng_mp_bad(p, field, "%s", abs ? "expected a file inside the suite's folder, "
+                              "not an absolute path" : why);
         }
         b->file = eng_replay_resolve(m, file);
         free(file);

@@ -151,6 +151,25 @@ hostile "launch.block [256, 1, 2^56] in a run: named, never launched" \
     "launch.block[2]: expected 1 to 1024 threads, got 72057594037927936" \
     run --rung 2 --suite "$s/bigrun.json" --backend cpu --no-progress
 
+# --- a capture a suite names (rung 2 "inputs") -----------------------------------------------
+python3 -c 'import numpy as np, sys; np.save(sys.argv[1], np.zeros((16, 40), np.float32))' \
+    "$KL_TMP/outside/cap.npy" 2>/dev/null || printf 'x' >"$KL_TMP/outside/cap.npy"
+cap() { # NAME FILE
+    python3 - "$s/topk-pair.json" "$s/$1.json" "$2" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["rungs"]["2"] = {"inputs": [{"buffer": "S", "file": sys.argv[3], "tensor": "S"}]}
+json.dump(m, open(sys.argv[2], "w"))
+PY
+}
+cap capclimb ../outside/cap.npy
+hostile "a capture named \"../\"" "rungs.2.inputs[0].file" $(runs capclimb)
+cap capabs "$KL_TMP/outside/cap.npy"
+hostile "a capture named by an absolute path" "not an absolute path" $(runs capabs)
+ln -s "$KL_TMP/outside/cap.npy" "$s/caplink.npy"
+cap caplink caplink.npy
+hostile "a capture that is a link out" "resolves outside the suite's folder" $(runs caplink)
+
 # --- other files named on the command line -------------------------------------------------
 mkfifo "$KL_TMP/inputs.npy" "$KL_TMP/junit.xml"
 hostile "run --inputs of a FIFO (captured tensors)" "expected a regular file" \
