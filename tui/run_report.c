@@ -465,7 +465,7 @@ static void write_report(const struct emitter *e, FILE *out, struct cdb *db,
         e->para(out, say);
         free(say);
         free(from);
-        char *marked = xasprintf("# pulled, not verified: %s", c);
+        char *marked = cmd[0] ? xasprintf("# pulled, not verified: %s", c) : xstrdup(c);
         e->code(out, marked);
         free(marked);
     } else {
