@@ -853,12 +853,16 @@ char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen
     if (m->dir) {
         /* read inside the suite's folder only; a dialect source's local includes put in place
          * here, so the compiler is never handed one to look up (a plain source's are read by
-         * engine/plain_source.c, inside the folder too) */
+         * engine/plain_source.c, inside the folder too, and only checked here: no #line that
+         * names a file, no #embed, no computed include) */
         char *text = file_read_within(m->dir, m->source, NULL, err, errlen);
         if (text && !eng_plain_is(m->source)) {
             char *whole = eng_source_includes(m->dir, m->source, text, err, errlen);
             free(text);
             text = whole;
+        } else if (text && eng_source_check(m->dir, m->source, text, err, errlen) != 0) {
+            free(text);
+            text = NULL;
         }
         return with_acc_prelude(text);
     }

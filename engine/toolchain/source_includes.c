@@ -1,4 +1,5 @@
 /* Local includes put in place, inside the suite's folder only (source_includes.h). */
+#define _GNU_SOURCE /* realpath */
 #include "engine/toolchain/source_includes.h"
 
 #include <stdbool.h>
@@ -30,6 +31,8 @@ static void put(struct out *o, const char *s, size_t n)
 
 struct walk {
     const char *root;
+    char *real_root; /* root with every link followed */
+    bool check_only; /* local includes checked, not put in place */
     char **seen; /* the real paths of the files put in place */
     size_t nseen;
     char *err;
@@ -176,6 +179,11 @@ static int include_local(struct walk *w, struct out *o, const char *file, int li
             }
         body = file_read_within(w->root, rel, NULL, why, sizeof why);
     }
+    if (!body && w->check_only) { /* the plain source's own reader names it */
+        free(real);
+        free(rel);
+        return 0;
+    }
     if (!body) {
         int rc = fail(w, file, line, "#include", name);
         size_t n = strlen(w->err);
@@ -186,11 +194,17 @@ static int include_local(struct walk *w, struct out *o, const char *file, int li
     }
     w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof *w->seen);
     w->seen[w->nseen++] = real;
-    char *shown = text_escape(rel, 200);
+    /* named by its place inside the folder, with no "..": the name the #line marks give the
+     * compiler cannot lead it to a file beside its private copy of the text either */
+    size_t n = w->real_root ? strlen(w->real_root) : 0;
+    const char *clean = n && !strncmp(real, w->real_root, n) && real[n] == '/' ? real + n + 1
+                                                                              : name;
+    char *inner = xstrdup(clean), *shown = text_escape(inner, 200);
     char mark[512];
     snprintf(mark, sizeof mark, "#line 1 \"%s\"\n", shown);
     put(o, mark, strlen(mark));
-    int rc = walk_text(w, o, rel, body, depth + 1);
+    int rc = walk_text(w, o, inner, body, depth + 1);
+    free(inner);
     free(body);
     char *back = text_escape(file, 200);
     snprintf(mark, sizeof mark, "\n#line %d \"%s\"", line + 1, back); /* its newline: the line's */
@@ -217,6 +231,17 @@ static int directive(struct walk *w, struct out *o, const char *file, int line, 
         return fail(w, file, line, "__has_include: only of <name>, a header of the compiler's "
                     "or of kladder's (a name beside the source is read by kladder, not looked "
                     "up)", NULL);
+    /* a #line naming a file (or a macro that may name one) makes the compiler quote that
+     * file's lines in its errors: only "#line NUMBER" is taken; a GNU line marker
+     * ("# 1 \"file\"") never */
+    const char *num = p;
+    while (num < e && *num >= '0' && *num <= '9')
+        num++;
+    if ((!strcmp(word, "line") && (num == p || skip_blank(num, e) != e)) ||
+        (word[0] >= '0' && word[0] <= '9'))
+        return fail(w, file, line, "#line with a file name: the compiler would quote that "
+                    "file's lines in its messages; kladder marks the lines of every file it "
+                    "puts in place itself", NULL);
     if (!inc && strcmp(word, "include_next") != 0)
         return 0;
     if (p >= e || (*p != '"' && *p != '<'))
@@ -237,8 +262,12 @@ static int directive(struct walk *w, struct out *o, const char *file, int line, 
     } else if (depth >= MAX_DEPTH) {
         rc = fail(w, file, line, "#include: more than 16 levels deep", name);
     } else {
-        rc = include_local(w, o, file, line, name, depth);
-        rc = rc < 0 ? -1 : 1;
+        /* checked only: the file is walked for what it holds and the line kept for a reader
+         * of its own (a plain source's, engine/plain_source.c) */
+        struct out scratch = {0};
+        rc = include_local(w, w->check_only ? &scratch : o, file, line, name, depth);
+        free(scratch.s);
+        rc = rc < 0 ? -1 : w->check_only ? 0 : 1;
     }
     free(name);
     return rc;
@@ -271,19 +300,35 @@ static int walk_text(struct walk *w, struct out *o, const char *file, const char
     return 0;
 }
 
-char *eng_source_includes(const char *root, const char *file, const char *text, char *err,
-                          size_t errlen)
+static char *walk_all(const char *root, const char *file, const char *text, bool check_only,
+                      char *err, size_t errlen)
 {
-    struct walk w = {.root = root, .err = err, .errlen = errlen};
+    struct walk w = {.root = root, .real_root = realpath(root, NULL), .check_only = check_only,
+                     .err = err, .errlen = errlen};
     struct out o = {0};
     put(&o, "", 0);
     int rc = walk_text(&w, &o, file, text, 0);
     for (size_t i = 0; i < w.nseen; i++)
         free(w.seen[i]);
     free(w.seen);
+    free(w.real_root);
     if (rc != 0) {
         free(o.s);
         return NULL;
     }
     return o.s;
+}
+
+char *eng_source_includes(const char *root, const char *file, const char *text, char *err,
+                          size_t errlen)
+{
+    return walk_all(root, file, text, false, err, errlen);
+}
+
+int eng_source_check(const char *root, const char *file, const char *text, char *err,
+                     size_t errlen)
+{
+    char *out = walk_all(root, file, text, true, err, errlen);
+    free(out);
+    return out ? 0 : -1;
 }

@@ -10,7 +10,9 @@
  * - #include <name>: the compiler's own headers and kladder's; a name that is absolute or
  *   climbs ("..") is refused;
  * - #include_next "name", #embed, a computed #include MACRO, __has_include("name") and
- *   __has_include of a refused <name>: refused.
+ *   __has_include of a refused <name>: refused;
+ * - #line with anything but a number, and GNU line markers ("# 1 \"file\""): refused, since a
+ *   compiler quotes the lines of the file a #line names in its messages.
  *
  * A directive is recognised the way the preprocessor does: "#" or "%:", comments and spaces
  * between the words, lines joined by a backslash at their end. Lines that look like one
@@ -25,5 +27,11 @@
  * put in place: a malloc'd text, or NULL with "FILE:LINE: ..." in err. */
 char *eng_source_includes(const char *root, const char *file, const char *text, char *err,
                           size_t errlen);
+
+/* The same rules over text and every local include it reaches, the includes left where they
+ * are (for a plain .cu or .hip source, whose includes engine/plain_source.c puts in place
+ * itself, inside the folder too). 0, or -1 with "FILE:LINE: ..." in err. */
+int eng_source_check(const char *root, const char *file, const char *text, char *err,
+                     size_t errlen);
 
 #endif

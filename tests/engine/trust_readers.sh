@@ -87,6 +87,10 @@ inc has "#if __has_include(\"$secret\")" '#endif'
 hostile "__has_include(\"...\")" "__has_include: only of <name>" $(runs has)
 inc next "#include_next \"sub/ok.h\""
 hostile "#include_next \"...\"" "#include_next" $(runs next)
+inc line "#line 1 \"$secret\"" 'syntax error here;'
+hostile "#line naming a file outside (the compiler would quote its lines)" "#line with a file name" $(runs line)
+hostile "compile FILE: #line naming a file outside" "#line with a file name" \
+    compile --backend cpu --target cpu-wave32 "$s/line.kl"
 hostile "compile FILE: #include \"../\" (the file's own folder is its limit)" \
     "resolves outside the suite's folder" compile --backend cpu --target cpu-wave32 "$s/climb.kl"
 # the legitimate form: a header in a subfolder, put in place (the kernel needs its macro)
@@ -104,6 +108,11 @@ EOF
 sed 's/"topk.kl"/"plain.cu"/' "$s/topk-pair.json" >"$s/plain.json"
 hostile "plain .cu: #include \"../\"" "resolves outside the suite's folder" \
     run --rung 2 --suite "$s/plain.json" --backend cpu --no-progress --timeout 30
+printf '#include "sub/lined.cuh"\nextern "C" __global__ void k(float *o) { o[0] = 1.0f; }\n' >"$s/plain2.cu"
+printf '#line 1 "%s"\nsyntax error here;\n' "$secret" >"$s/sub/lined.cuh"
+sed 's/"topk.kl"/"plain2.cu"/' "$s/topk-pair.json" >"$s/plain2.json"
+hostile "plain .cu: a header whose #line names a file outside" "#line with a file name" \
+    run --rung 2 --suite "$s/plain2.json" --backend cpu --no-progress --timeout 30
 
 # --- the code object ----------------------------------------------------------------------
 co() { # NAME CODE_OBJECT BLOCK-Z

@@ -80,10 +80,23 @@ static void angle_headers_stay(void **state)
 {
     (void)state;
     char err[1024] = "";
-    char *out = expand("#include <cstdint>\n#include <cuda_fp16.h>\n", err, sizeof err);
+    char *out = expand("#include <cstdint>\n#include <cuda_fp16.h>\n#line 40\n", err, sizeof err);
     assert_non_null(out);
-    assert_string_equal(out, "#include <cstdint>\n#include <cuda_fp16.h>\n");
+    assert_string_equal(out, "#include <cstdint>\n#include <cuda_fp16.h>\n#line 40\n");
     free(out);
+}
+
+/* A plain source's includes are checked where they lead and left for its own reader. */
+static void checked_only(void **state)
+{
+    (void)state;
+    put("sub/d.h", "#line 1 \"/etc/hosts\"\n");
+    put("sub/e.h", "#define E 5\n");
+    char err[1024] = "";
+    assert_int_equal(eng_source_check(root, "k.cu", "#include \"sub/e.h\"\n#include \"gone.h\"\n",
+                                      err, sizeof err), 0);
+    assert_int_equal(eng_source_check(root, "k.cu", "#include \"sub/d.h\"\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sub/d.h:1: #line with a file name"));
 }
 
 /* refused SOURCE EXPECT: expand refuses it, naming k.kl and EXPECT, and reads nothing outside */
@@ -123,6 +136,10 @@ static void every_way_out_is_refused(void **state)
     refused("#if __has_include(\"../x.h\")\n#endif\n", "__has_include");
     refused("#define H __has_include(\"../x.h\")\n", "__has_include");
     refused("#if __has_include_next(</etc/passwd>)\n#endif\n", "__has_include");
+    snprintf(t, sizeof t, "#line 1 \"%s\"\nsyntax error;\n", outside);
+    refused(t, "#line with a file name");
+    refused("#define F \"x\"\n#line 7 F\n", "#line with a file name");
+    refused("# 1 \"/etc/hosts\"\n", "#line with a file name");
     refused("#include \"missing.h\"\n", "missing.h");
     refused("#include\n", "expected <name> or \"name\"");
     refused("#include \"unclosed\n", "expected <name> or \"name\"");
@@ -159,6 +176,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(local_include_in_place_once),
         cmocka_unit_test(angle_headers_stay),
+        cmocka_unit_test(checked_only),
         cmocka_unit_test(every_way_out_is_refused),
         cmocka_unit_test(a_link_out_is_refused),
         cmocka_unit_test(nested_includes_resolve_beside_their_file),
