@@ -12,6 +12,7 @@
 #include "common/xalloc.h"
 #include "engine/backend/gpu_rtc.h"
 #include "engine/plain_name.h"
+#include "engine/source/host_headers.h"
 
 /* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
  * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and
@@ -77,6 +78,10 @@ struct walk {
     char head[256];
     size_t head_len;
     bool in_comment;
+    /* Host code on the cpu backend: inside a launch configuration `<<<...>>>` (dropped), and
+     * the standard headers the source includes, hoisted in front of kladder's headers. */
+    bool in_launch;
+    struct text hoisted;
 };
 
 static const char *skip_ws(const char *s)
@@ -289,6 +294,15 @@ static void track(struct walk *w, char c)
     }
 }
 
+/* The end of a launch configuration's closing `>>>` in [s, end), or NULL when the line has none. */
+static const char *launch_close(const char *s, const char *end)
+{
+    for (; end - s >= 3; s++)
+        if (!strncmp(s, ">>>", 3))
+            return s + 3;
+    return NULL;
+}
+
 /* One line without its include handling: extern shared arrays rewritten, and (where kladder's
  * headers serve) static shared arrays in a function. Comments and literals are copied as they
  * are. */
@@ -296,6 +310,14 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
 {
     const char *end = line + n;
     for (const char *s = line; s < end;) {
+        if (w->in_launch) {
+            const char *close = launch_close(s, end);
+            if (!close)
+                break;
+            s = close;
+            w->in_launch = false;
+            continue;
+        }
         if (w->in_comment) {
             if (s + 1 < end && s[0] == '*' && s[1] == '/') {
                 put(t, s, 2);
@@ -327,6 +349,13 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             for (const char *c = s; c < r && w->head_len + 1 < sizeof w->head; c++)
                 w->head[w->head_len++] = *c; /* `extern "C"` is told by its literal */
             s = r;
+            continue;
+        }
+        if (w->own_headers && end - s >= 3 && !strncmp(s, "<<<", 3)) {
+            /* host code's launch `k<<<grid, block>>>(args)`: a plain call of k, which the
+             * cpu backend compiles and never runs (kernels/kl_host.h) */
+            w->in_launch = true;
+            s += 3;
             continue;
         }
         bool word = s == line || !ident_char(s[-1]);
@@ -398,6 +427,15 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
             putf(t, "#include <%.*s>", (int)n, name);
+            return 0;
+        }
+        if (eng_host_shim_header(name, n)) /* kernels/kl_host.h stands in for it */
+            return 0;
+        if (eng_host_std_header(name, n)) {
+            char *inc = xasprintf("#include <%.*s>\n", (int)n, name);
+            if (!w->hoisted.s || !strstr(w->hoisted.s, inc))
+                put(&w->hoisted, inc, strlen(inc));
+            free(inc);
             return 0;
         }
         snprintf(w->err, w->errlen, "%s:%d: #include <%.*s>: kladder supplies no such header on "
@@ -475,21 +513,40 @@ static bool defines(const char *text, const char *entry)
     return false;
 }
 
+/* What goes in front of the source: on the cpu backend the standard headers it includes
+ * (before any device macro exists), then kladder's device API, then its host declarations. */
+static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
+{
+    const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
+    if (w->hoisted.s)
+        put(t, w->hoisted.s, w->hoisted.len);
+    for (int i = 0; i < 2 && names[i]; i++) {
+        const struct embed_file *h = embed_find(names[i]);
+        if (!h) {
+            snprintf(err, errlen, "%s is not built in", names[i]);
+            return -1;
+        }
+        putf(t, "#line 1 \"%s\"\n", names[i] + strlen("kernels/"));
+        put(t, (const char *)h->data, h->size);
+        put(t, "\n", 1);
+    }
+    return 0;
+}
+
 static char *plain_prepare(const struct eng_manifest *m, const char *text, bool own_headers,
                            char *err, size_t errlen)
 {
-    const struct embed_file *vh = embed_find("kernels/kl_vendor.h");
-    if (!vh) {
-        snprintf(err, errlen, "kernels/kl_vendor.h is not built in");
-        return NULL;
-    }
     struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen};
-    struct text t = {0};
-    put(&t, "#line 1 \"kl_vendor.h\"\n", strlen("#line 1 \"kl_vendor.h\"\n"));
-    put(&t, (const char *)vh->data, vh->size);
-    putf(&t, "\n#line 1 \"%s\"\n", m->source);
+    struct text src = {0}, t = {0};
+    putf(&src, "#line 1 \"%s\"\n", m->source);
+    int rc = walk_file(&w, &src, m->source, text, 0);
+    if (rc == 0)
+        rc = put_front(&t, &w, err, errlen);
     const size_t body = t.len; /* where the source itself begins */
-    int rc = walk_file(&w, &t, m->source, text, 0);
+    if (rc == 0)
+        put(&t, src.s, src.len);
+    free(src.s);
+    free(w.hoisted.s);
     const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
     const char *fields[3] = {"variants.fixed", "variants.buggy", "reference"};
     for (int i = 0; rc == 0 && i < 3; i++) {
