@@ -82,6 +82,13 @@ struct walk {
      * the standard headers the source includes, hoisted in front of kladder's headers. */
     bool in_launch;
     struct text hoisted;
+    /* A kernel defined at namespace level that the manifest names (not a template): once its
+     * body closes, a pointer to it is written after it (kl_cpu_kernel_ref_NAME), so that the
+     * entry point is the kernel even where host code overloads its name with a launcher. */
+    bool kernel_pending, kernel_template, emit_ref;
+    char kernel_name[128];
+    char **refs; /* the kernels given such a pointer */
+    size_t nrefs;
 };
 
 static const char *skip_ws(const char *s)
@@ -114,9 +121,10 @@ static size_t attr_len(const char *s)
     return 0;
 }
 
-/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook and
- * returns the length consumed, or 0 when the text is not of that form. */
-static size_t extern_shared(struct text *t, const char *s)
+/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook (the
+ * local one in a function, kernels/kl_vendor.h) and returns the length consumed, or 0 when the
+ * text is not of that form. */
+static size_t extern_shared(struct text *t, const char *s, bool in_function)
 {
     if (strncmp(s, "extern", 6) != 0 || ident_char(s[6]))
         return 0;
@@ -165,7 +173,8 @@ static size_t extern_shared(struct text *t, const char *s)
         free(type.s);
         return 0;
     }
-    putf(t, "KL_EXTERN_SHARED(%.*s, %s);", (int)(name_end - name), name, type.s);
+    putf(t, "%s(%.*s, %s);", in_function ? "KL_EXTERN_SHARED_LOCAL" : "KL_EXTERN_SHARED",
+         (int)(name_end - name), name, type.s);
     free(type.s);
     return (size_t)(semi + 1 - s);
 }
@@ -267,9 +276,43 @@ static bool namespace_brace(const struct walk *w)
     return strstr(h, "extern") && strstr(h, "\"C\"") && !strchr(h, '(');
 }
 
+/* The identifier that ends w->head (before a '('), or "" */
+static void head_name(const struct walk *w, char *out, size_t n)
+{
+    size_t e = w->head_len;
+    while (e && (w->head[e - 1] == ' ' || w->head[e - 1] == '\t'))
+        e--;
+    size_t b = e;
+    while (b && ident_char(w->head[b - 1]))
+        b--;
+    snprintf(out, n, "%.*s", (int)(e - b), w->head + b);
+}
+
+/* Follows a __global__ function's head to its name, and its body to its end. */
+static void track_kernel(struct walk *w, char c)
+{
+    static const char *const not_names[] = {"__launch_bounds__", "__attribute__", "__align__",
+                                            "alignas", "__declspec", NULL};
+    if (c == '(' && !w->kernel_name[0]) {
+        char name[128];
+        head_name(w, name, sizeof name);
+        for (size_t i = 0; not_names[i]; i++)
+            if (!strcmp(name, not_names[i]))
+                return;
+        snprintf(w->kernel_name, sizeof w->kernel_name, "%s", name);
+    } else if (c == ';' && w->code_depth == 0) {
+        w->kernel_pending = false; /* a declaration only */
+    } else if (c == '}' && w->code_depth == 0) {
+        w->kernel_pending = false;
+        w->emit_ref = w->kernel_name[0] && !w->kernel_template;
+    }
+}
+
 /* Follows the code's braces, one character of code (comments and literals are not). */
 static void track(struct walk *w, char c)
 {
+    if (w->kernel_pending && c != '{' && c != '}')
+        track_kernel(w, c);
     if (c == '{') {
         w->head[w->head_len] = '\0';
         bool ns = namespace_brace(w);
@@ -286,6 +329,8 @@ static void track(struct walk *w, char c)
             bool ns = w->depth < 64 && (w->ns_bits >> w->depth & 1);
             w->code_depth -= !ns && w->code_depth > 0;
         }
+        if (w->kernel_pending)
+            track_kernel(w, c);
         w->head_len = 0;
     } else if (c == ';') {
         w->head_len = 0;
@@ -301,6 +346,21 @@ static const char *launch_close(const char *s, const char *end)
         if (!strncmp(s, ">>>", 3))
             return s + 3;
     return NULL;
+}
+
+/* The manifest names an entry point whose last name is name, with no template arguments. */
+static bool names_entry(const struct eng_manifest *m, const char *name)
+{
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    for (int i = 0; i < 3; i++) {
+        if (!entries[i] || strchr(entries[i], '<'))
+            continue;
+        const char *base = strrchr(entries[i], ':');
+        base = base ? base + 1 : entries[i];
+        if (!strcmp(base, name))
+            return true;
+    }
+    return false;
 }
 
 /* One line without its include handling: extern shared arrays rewritten, and (where kladder's
@@ -361,7 +421,7 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
         bool word = s == line || !ident_char(s[-1]);
         if (word && end - s > 6 && !strncmp(s, "extern", 6)) {
             char *one = xasprintf("%.*s", (int)(end - s), s);
-            size_t used = extern_shared(t, one);
+            size_t used = extern_shared(t, one, w->code_depth > 0);
             free(one);
             if (used) {
                 track(w, ';');
@@ -380,9 +440,25 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
                 continue;
             }
         }
+        if (word && w->own_headers && w->code_depth == 0 && end - s >= 10 &&
+            !strncmp(s, "__global__", 10) && !ident_char(s[10])) {
+            w->head[w->head_len] = '\0';
+            w->kernel_pending = true;
+            w->kernel_template = strstr(w->head, "template") != NULL;
+            w->kernel_name[0] = '\0';
+        }
         track(w, *s);
         put(t, s, 1);
         s++;
+        if (w->emit_ref) {
+            w->emit_ref = false;
+            if (names_entry(w->m, w->kernel_name)) {
+                putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
+                     w->kernel_name);
+                w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
+                w->refs[w->nrefs++] = xstrdup(w->kernel_name);
+            }
+        }
     }
 }
 
@@ -422,6 +498,16 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         return -1;
     }
     size_t n = (size_t)(end - name);
+    /* `#include "assert.h"`: not beside the file, so the compiler would take the system's */
+    if (close == '"' && (in_list(runtime_headers, name, n) || in_list(vendor_headers, name, n) ||
+                         eng_host_std_header(name, n) || eng_host_shim_header(name, n))) {
+        char *path = beside(file, name, n);
+        char *there = read_local(w, path);
+        free(path);
+        if (!there)
+            close = '>';
+        free(there);
+    }
     if (close == '>') {
         if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
             return 0;
@@ -561,11 +647,23 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
         }
         char sym[160];
         eng_plain_symbol(entries[i], sym, sizeof sym);
-        putf(&t, "KL_ENTRY(%s, %s)\n", sym, entries[i]);
+        const char *base = strrchr(entries[i], ':');
+        base = base ? base + 1 : entries[i];
+        bool ref = false;
+        for (size_t k = 0; k < w.nrefs && !strchr(entries[i], '<'); k++)
+            ref = ref || !strcmp(w.refs[k], base);
+        if (ref) /* the kernel itself, whatever host function shares its name */
+            putf(&t, "KL_ENTRY(%s, *%.*skl_cpu_kernel_ref_%s)\n", sym,
+                 (int)(base - entries[i]), entries[i], base);
+        else
+            putf(&t, "KL_ENTRY(%s, %s)\n", sym, entries[i]);
     }
     for (size_t i = 0; i < w.nseen; i++)
         free(w.seen[i]);
     free(w.seen);
+    for (size_t i = 0; i < w.nrefs; i++)
+        free(w.refs[i]);
+    free(w.refs);
     if (rc != 0) {
         free(t.s);
         return NULL;

@@ -12,6 +12,9 @@
  *   KL_EXTERN_SHARED(name, type)  stands for `extern __shared__ type name[];` (the cpu backend
  *                                 has no extern thread-local arrays: name becomes an object
  *                                 that converts to the block's dynamic shared memory)
+ *   KL_EXTERN_SHARED_LOCAL(name, type)  the same declaration in a function (cpu: a local pointer
+ *                                 to the block's dynamic shared memory, so that every use of an
+ *                                 array, reinterpret_cast included, works on it)
  *   KL_STATIC_SHARED(name, (dims), type)  stands for `__shared__ type name dims;` in a function
  *                                 (cpu: a reference to the block's instance, placed alone before
  *                                 a guard page)
@@ -67,6 +70,8 @@ struct kl_cpu_dyn_shared {
     T &operator*() const { return *ptr(); }
 };
 #define KL_EXTERN_SHARED(name, ...) static kl_cpu_dyn_shared<__VA_ARGS__> name
+#define KL_EXTERN_SHARED_LOCAL(name, ...)                                                       \
+    __VA_ARGS__ *const name = (__VA_ARGS__ *)kl_cpu_cur->dyn_shared
 /* `__shared__ T name[N]...;` in a function: a reference to the block's own instance, which the
  * emulator places alone before a guard page, so an index past it is caught where it happens
  * (a GPU would read or write the next array). The key, a string per declaration (and per
@@ -533,6 +538,7 @@ static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
 
 #else /* a GPU backend: the vendor's headers declare the API; the engine's two hooks */
 #define KL_EXTERN_SHARED(name, ...) extern __shared__ __VA_ARGS__ name[]
+#define KL_EXTERN_SHARED_LOCAL(name, ...) extern __shared__ __VA_ARGS__ name[]
 #define KL_CPU_UNPAREN(...) __VA_ARGS__
 #define KL_STATIC_SHARED(name, dims, ...) __shared__ __VA_ARGS__ name KL_CPU_UNPAREN dims
 #define KL_ENTRY(symbol, ...)
