@@ -509,6 +509,13 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         free(there);
     }
     if (close == '>') {
+        if (!w->own_headers && in_list(runtime_headers, name, n) && eng_host_std_header(name, n)) {
+            /* an offline compiler (nvcc, clang) has the library; a run-time one has not, and
+             * kl_vendor.h gives it what a kernel uses of it */
+            putf(t, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n#include <%.*s>\n"
+                 "#endif\n#line %d \"%s\"", (int)n, name, lineno + 1, file);
+            return 0;
+        }
         if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
@@ -604,6 +611,8 @@ static bool defines(const char *text, const char *entry)
 static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
 {
     const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
+    if (!w->own_headers)
+        put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
     if (w->hoisted.s)
         put(t, w->hoisted.s, w->hoisted.len);
     for (int i = 0; i < 2 && names[i]; i++) {
