@@ -55,17 +55,7 @@ while IFS=$'\t' read -r suite file line text becomes why; do
 
     # the bug, on a copy: exactly one line changes
     bug=$KL_TMP/bug-$suite
-    mkdir -p "$bug"
-    cp -r "$fx/llm.c" "$fx/$suite.json" "$bug/"
-    python3 - "$bug/$file" "$line" "$text" "$becomes" <<'EOF'
-import sys
-path, line, text, becomes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-lines = open(path).read().split("\n")
-if lines[line - 1].count(text) != 1:
-    sys.exit("%s:%d does not hold %r once" % (path, line, text))
-lines[line - 1] = lines[line - 1].replace(text, becomes)
-open(path, "w").write("\n".join(lines))
-EOF
+    python3 "$fx/apply_bug.py" "$suite" "$bug" >/dev/null
     tap_check "$suite: the bug is one changed line of $file ($why)" \
         test "$(diff "$fx/$file" "$bug/$file" | grep -c '^[<>]')" -eq 2
     "$KLADDER" --db "$KL_TMP/k.db" run --suite "$bug/$suite.json" --backend cpu --no-progress \
