@@ -89,6 +89,11 @@ struct walk {
     char kernel_name[128];
     char **refs; /* the kernels given such a pointer */
     size_t nrefs;
+    /* The names of the __global__ functions defined or declared (templates too), and whether a
+     * macro defines kernels (then the names a manifest gives are not checked against them). */
+    bool kernel_named, macro_kernels;
+    char **kernels;
+    size_t nkernels;
 };
 
 static const char *skip_ws(const char *s)
@@ -300,6 +305,7 @@ static void track_kernel(struct walk *w, char c)
             if (!strcmp(name, not_names[i]))
                 return;
         snprintf(w->kernel_name, sizeof w->kernel_name, "%s", name);
+        w->kernel_named = true;
     } else if (c == ';' && w->code_depth == 0) {
         w->kernel_pending = false; /* a declaration only */
     } else if (c == '}' && w->code_depth == 0) {
@@ -440,8 +446,8 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
                 continue;
             }
         }
-        if (word && w->own_headers && w->code_depth == 0 && end - s >= 10 &&
-            !strncmp(s, "__global__", 10) && !ident_char(s[10])) {
+        if (word && w->code_depth == 0 && end - s >= 10 && !strncmp(s, "__global__", 10) &&
+            !ident_char(s[10])) {
             w->head[w->head_len] = '\0';
             w->kernel_pending = true;
             w->kernel_template = strstr(w->head, "template") != NULL;
@@ -450,9 +456,14 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
         track(w, *s);
         put(t, s, 1);
         s++;
+        if (w->kernel_named) {
+            w->kernel_named = false;
+            w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
+            w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
+        }
         if (w->emit_ref) {
             w->emit_ref = false;
-            if (names_entry(w->m, w->kernel_name)) {
+            if (w->own_headers && names_entry(w->m, w->kernel_name)) {
                 putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
                      w->kernel_name);
                 w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
@@ -577,6 +588,9 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
             } else if (!strncmp(d, "pragma", 6) && !strncmp(skip_ws(d + 6), "once", 4)) {
                 /* each local include is inlined once already */
             } else {
+                char *directive = xasprintf("%.*s", (int)n, line);
+                w->macro_kernels = w->macro_kernels || strstr(directive, "__global__");
+                free(directive);
                 put(t, line, n);
             }
         } else {
@@ -602,6 +616,25 @@ static bool defines(const char *text, const char *entry)
         n--;
     for (const char *s = text; (s = strchr(s, base[0])) != NULL; s++)
         if (!strncmp(s, base, n) && (s == text || !ident_char(s[-1])) && !ident_char(s[n]))
+            return true;
+    return false;
+}
+
+/* Whether entry (`ns::f<1>` or `f`) names a __global__ function the walk saw, or the walk
+ * cannot tell (kernels a macro defines). */
+static bool is_kernel(const struct walk *w, const char *entry)
+{
+    if (w->macro_kernels)
+        return true;
+    size_t n = strcspn(entry, "<");
+    const char *base = entry;
+    for (const char *c; (c = strstr(base, "::")) && (size_t)(c - entry) < n;)
+        base = c + 2;
+    n -= (size_t)(base - entry);
+    while (n && base[n - 1] == ' ')
+        n--;
+    for (size_t i = 0; i < w->nkernels; i++)
+        if (strlen(w->kernels[i]) == n && !strncmp(w->kernels[i], base, n))
             return true;
     return false;
 }
@@ -654,6 +687,12 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
             rc = -1;
             break;
         }
+        if (!is_kernel(&w, entries[i])) {
+            snprintf(err, errlen, "%s: %s: \"%s\" in %s is no kernel (no __global__ function "
+                     "of that name)", m->path, fields[i], entries[i], m->source);
+            rc = -1;
+            break;
+        }
         char sym[160];
         eng_plain_symbol(entries[i], sym, sizeof sym);
         const char *base = strrchr(entries[i], ':');
@@ -673,6 +712,9 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
     for (size_t i = 0; i < w.nrefs; i++)
         free(w.refs[i]);
     free(w.refs);
+    for (size_t i = 0; i < w.nkernels; i++)
+        free(w.kernels[i]);
+    free(w.kernels);
     if (rc != 0) {
         free(t.s);
         return NULL;
