@@ -38,6 +38,21 @@ static bool in_list(const char *const *list, const char *s, size_t n)
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* HIP's device headers a CUDA compiler has under CUDA's names ("" for those kl_vendor.h's HIP
+ * part includes itself, cooperative groups with their reduce), or NULL for any other header. */
+static const char *hip_on_cuda(const char *name, size_t n)
+{
+    static const char *const map[][2] = {
+        {"hip/hip_fp16.h", "cuda_fp16.h"}, {"hip/hip_bf16.h", "cuda_bf16.h"},
+        {"hip/hip_bfloat16.h", "cuda_bf16.h"},
+        {"hip/hip_cooperative_groups.h", ""},
+        {"hip/amd_detail/amd_warp_functions.h", ""}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && !strncmp(map[i][0], name, n))
+            return map[i][1];
+    return NULL;
+}
+
 /* ---- a growing text --------------------------------------------------------------------- */
 struct text {
     char *s;
@@ -530,7 +545,13 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
-            putf(t, "#include <%.*s>", (int)n, name);
+            const char *cuda = hip_on_cuda(name, n);
+            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's */
+                putf(t, "#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n%s%s%s\n#else\n"
+                     "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",
+                     cuda, cuda[0] ? ">" : "", (int)n, name, lineno + 1, file);
+            else
+                putf(t, "#include <%.*s>", (int)n, name);
             return 0;
         }
         if (eng_host_shim_header(name, n)) /* kernels/kl_host.h stands in for it */
@@ -646,6 +667,9 @@ static int put_front(struct text *t, const struct walk *w, char *err, size_t err
     const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
     if (!w->own_headers)
         put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
+    const char *dot = strrchr(w->m->source, '.');
+    if (!w->own_headers && dot && !strcmp(dot, ".hip")) /* kl_vendor.h's HIP part on CUDA */
+        put(t, "#define KL_HIP_SOURCE 1\n", strlen("#define KL_HIP_SOURCE 1\n"));
     if (w->hoisted.s)
         put(t, w->hoisted.s, w->hoisted.len);
     for (int i = 0; i < 2 && names[i]; i++) {

@@ -579,4 +579,58 @@ typedef unsigned long long uintptr_t;
 #endif
 #endif
 
+/* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):
+ * HIP's device API over CUDA's, as HIP's own NVIDIA headers map it. Shuffles take any trivially
+ * copyable type (a struct moves word by word), as HIP's do, over all 32 lanes (HIP's are
+ * unmasked); votes over the whole warp. */
+#if defined(KL_HIP_SOURCE) && (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h> /* HIP's cooperative groups header has cg::reduce */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+typedef __nv_bfloat16 __hip_bfloat16;
+typedef __nv_bfloat162 __hip_bfloat162;
+typedef __nv_bfloat16 hip_bfloat16;
+template <int Op, typename T>
+__device__ inline T kl_hip_shfl(T v, int arg, int width)
+{
+    constexpr int n = (int)((sizeof(T) + 3) / 4);
+    unsigned w[n] = {};
+    memcpy(w, &v, sizeof(T));
+    for (int i = 0; i < n; i++)
+        w[i] = Op == 0   ? __shfl_sync(0xffffffffu, w[i], arg, width)
+               : Op == 1 ? __shfl_xor_sync(0xffffffffu, w[i], arg, width)
+               : Op == 2 ? __shfl_up_sync(0xffffffffu, w[i], (unsigned)arg, width)
+                         : __shfl_down_sync(0xffffffffu, w[i], (unsigned)arg, width);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+}
+template <typename T>
+__device__ inline T __shfl(T v, int src, int width = warpSize) { return kl_hip_shfl<0>(v, src, width); }
+template <typename T>
+__device__ inline T __shfl_xor(T v, int mask, int width = warpSize) { return kl_hip_shfl<1>(v, mask, width); }
+template <typename T>
+__device__ inline T __shfl_up(T v, unsigned d, int width = warpSize) { return kl_hip_shfl<2>(v, (int)d, width); }
+template <typename T>
+__device__ inline T __shfl_down(T v, unsigned d, int width = warpSize) { return kl_hip_shfl<3>(v, (int)d, width); }
+/* CUDA still declares its own pre-Volta votes of these names (32-bit, and no instruction
+ * since Volta): HIP's are 64-bit masks, so the names are taken over, by macros defined after
+ * the CUDA headers above (whose internals use a type named __any) */
+__device__ inline unsigned long long kl_hip_ballot(int pred) { return __ballot_sync(0xffffffffu, pred); }
+__device__ inline int kl_hip_any(int pred) { return __any_sync(0xffffffffu, pred); }
+__device__ inline int kl_hip_all(int pred) { return __all_sync(0xffffffffu, pred); }
+#define __ballot(pred) kl_hip_ballot(pred)
+#define __any(pred) kl_hip_any(pred)
+#define __all(pred) kl_hip_all(pred)
+__device__ inline unsigned __lane_id(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+    return r;
+}
+#endif
+
 #endif /* KL_VENDOR_H */

@@ -8,9 +8,13 @@
 #   2. the suite's one-line bug (bugs.tsv, applied to a copy by apply_bug.py) runs the same way.
 #   3. summary.tsv: per suite, the exit status and the checks of the fixed kernel that did not
 #      pass, then the exit status and the failed checks of the bugged copy.
+#   4. hip-on-cuda.tsv: the six .hip suites of tests/engine/fixtures/plain on the cuda backend
+#      (HIP's device API mapped onto CUDA's by kl_vendor.h), their first run on an NVIDIA GPU.
 # What to expect: every file accepted (no compile error), the fixed kernel clean (exit 0, 0 not
 # passed), the bugged copy caught (exit 1, at least one failed check) - as tests/engine/
-# shipped_kernels.sh shows on the cpu backend. Run from the repository root on the GPU machine:
+# shipped_kernels.sh shows on the cpu backend; the .hip suites exit 0 with 0 not passed and the
+# bug caught (a suite pinning wave 64 for rung 3 may skip it on a 32-lane GPU).
+# Run from the repository root on the GPU machine:
 #
 #   BIN=build/device/kladder OUT=build/device-out bash bench/results/h200-2026-12-04-shipped-kernels/run.sh
 set -u
@@ -53,6 +57,28 @@ while IFS=$'\t' read -r suite _; do
     printf '%s\t%d\t%s\t%s\t%d\t%s\t%s\t%d\n' "$suite" $rc "$bad" "$n" $brc "$failed" "$bn" \
         $((SECONDS - s)) | tee -a "$OUT/summary.tsv"
 done <"$fx/bugs.tsv"
+# The six HIP sources of tests/engine/fixtures/plain on the NVIDIA GPU (kl_vendor.h's HIP part):
+# each suite's fixed and buggy variants, as tests/engine/plain_sources.sh runs them on cpu.
+printf 'suite\texit\tfixed_not_passed\tbuggy_caught\tbuggy_checks\n' >"$OUT/hip-on-cuda.tsv"
+for suite in tests/engine/fixtures/plain/{block-sumsq,layernorm,rms-scale,scan-i64,tile-max,welford}.json; do
+    name=$(basename "$suite" .json)
+    timeout -k 5 100 "$BIN" --db "$OUT/k.db" run --suite "$suite" --backend cuda --timeout 60 \
+        --json --no-progress >"$OUT/hip-$name.json" 2>"$OUT/hip-$name.err"
+    rc=$?
+    python3 - "$OUT/hip-$name.json" "$name" $rc >>"$OUT/hip-on-cuda.tsv" <<'PY'
+import json, sys
+path, name, rc = sys.argv[1:]
+try:
+    checks = json.load(open(path))["checks"]
+except Exception:
+    checks = []
+bad = sum(c["variant"] in ("fixed", "baseline-fixed") and c["verdict"] != "pass" for c in checks)
+caught = sum(c["variant"] == "buggy" and c["verdict"] == "fail" for c in checks)
+print(f"{name}\t{rc}\t{bad}\t{caught}\t{sum(c['variant'] == 'buggy' for c in checks)}")
+PY
+    tail -n 1 "$OUT/hip-on-cuda.tsv"
+done
+
 python3 - "$OUT/summary.tsv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
