@@ -38,21 +38,6 @@ static bool in_list(const char *const *list, const char *s, size_t n)
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
-/* HIP's device headers a CUDA compiler has under CUDA's names ("" for those kl_vendor.h's HIP
- * part includes itself, cooperative groups with their reduce), or NULL for any other header. */
-static const char *hip_on_cuda(const char *name, size_t n)
-{
-    static const char *const map[][2] = {
-        {"hip/hip_fp16.h", "cuda_fp16.h"}, {"hip/hip_bf16.h", "cuda_bf16.h"},
-        {"hip/hip_bfloat16.h", "cuda_bf16.h"},
-        {"hip/hip_cooperative_groups.h", ""},
-        {"hip/amd_detail/amd_warp_functions.h", ""}};
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strlen(map[i][0]) == n && !strncmp(map[i][0], name, n))
-            return map[i][1];
-    return NULL;
-}
-
 /* ---- a growing text --------------------------------------------------------------------- */
 struct text {
     char *s;
@@ -545,7 +530,7 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
-            const char *cuda = hip_on_cuda(name, n);
+            const char *cuda = eng_host_hip_on_cuda(name, n);
             if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's */
                 putf(t, "#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n%s%s%s\n#else\n"
                      "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",

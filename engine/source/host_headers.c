@@ -42,3 +42,18 @@ static bool listed(const char *const *list, const char *name, size_t n)
 bool eng_host_std_header(const char *name, size_t n) { return listed(std_headers, name, n); }
 
 bool eng_host_shim_header(const char *name, size_t n) { return listed(shim_headers, name, n); }
+
+/* HIP's device headers a CUDA compiler has under CUDA's names ("" for those kl_vendor.h's HIP
+ * part includes itself, cooperative groups with their reduce), or NULL for any other header. */
+const char *eng_host_hip_on_cuda(const char *name, size_t n)
+{
+    static const char *const map[][2] = {
+        {"hip/hip_fp16.h", "cuda_fp16.h"}, {"hip/hip_bf16.h", "cuda_bf16.h"},
+        {"hip/hip_bfloat16.h", "cuda_bf16.h"},
+        {"hip/hip_cooperative_groups.h", ""},
+        {"hip/amd_detail/amd_warp_functions.h", ""}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && !strncmp(map[i][0], name, n))
+            return map[i][1];
+    return NULL;
+}
