@@ -488,19 +488,38 @@ struct thread_block {
     kl_cpu_dim3 dim_threads() const { return blockDim; }
 };
 static inline thread_block this_thread_block() { return thread_block(); }
+/* the scratch CUDA's multi-warp tiles keep (cg::block_tile_memory): nothing to keep here */
+template <unsigned MaxBlockSize, unsigned TileCommunicationSize = 8>
+struct block_tile_memory {};
+template <unsigned M, unsigned T>
+static inline thread_block this_thread_block(block_tile_memory<M, T> &) { return thread_block(); }
 static inline void sync(const thread_block &g) { g.sync(); }
 
 /* A tile of N consecutive threads of the block; N divides the wave (a tile within one wave,
  * as CUDA and HIP require of a thread_block_tile). */
+/* A tile spanning several waves (N > 64, CUDA's multi-warp tiles) compiles, so that host code
+ * instantiating a kernel that uses one builds; the kernel itself stops at its first tile
+ * operation, saying so (kl_cpu_multi_wave_tile): the emulator's tiles live within one wave. */
+[[noreturn]] static inline void kl_cpu_multi_wave_tile(unsigned n)
+{
+    fprintf(stderr, "cooperative groups: a tile of %u threads spans several waves, which the cpu "
+                    "backend does not emulate\n", n);
+    abort();
+}
 template <unsigned N>
 struct thread_block_tile {
-    static_assert(N && (N & (N - 1)) == 0 && N <= 64, "tiled_partition<N>: N a power of two up to 64");
+    static_assert(N && (N & (N - 1)) == 0 && N <= 1024, "tiled_partition<N>: N a power of two up to 1024");
     unsigned thread_rank() const { return this_thread_block().thread_rank() % N; }
     static constexpr unsigned size() { return N; }
     static constexpr unsigned num_threads() { return N; }
     unsigned meta_group_rank() const { return this_thread_block().thread_rank() / N; }
     unsigned meta_group_size() const { return (this_thread_block().size() + N - 1) / N; }
-    void sync() const { __syncwarp(); }
+    void sync() const
+    {
+        if (N > 64)
+            kl_cpu_multi_wave_tile(N);
+        __syncwarp();
+    }
     template <typename T> T shfl(T v, int src) const { return __shfl_sync(~0ull, v, src, (int)N); }
     template <typename T> T shfl_xor(T v, int m) const { return __shfl_xor_sync(~0ull, v, m, (int)N); }
     template <typename T> T shfl_down(T v, unsigned d) const { return __shfl_down_sync(~0ull, v, d, (int)N); }
@@ -508,6 +527,8 @@ struct thread_block_tile {
     /* the lanes of this tile within the wave's ballot */
     unsigned long long ballot(int pred) const
     {
+        if (N > 64)
+            kl_cpu_multi_wave_tile(N);
         unsigned first = (unsigned)kl_lane() & ~(N - 1);
         unsigned long long all = kl_ballot(pred) >> first;
         return N == 64 ? all : all & ((1ull << N) - 1);
@@ -530,6 +551,8 @@ template <typename T> struct bit_xor { T operator()(T a, T b) const { return a ^
 template <unsigned N, typename T, typename Op>
 static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
 {
+    if (N > 64)
+        kl_cpu_multi_wave_tile(N);
     for (unsigned m = N / 2; m > 0; m /= 2)
         v = op(v, g.shfl_xor(v, (int)m));
     return v;

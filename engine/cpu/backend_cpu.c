@@ -563,7 +563,10 @@ static int cpu_module_load(struct eng_ctx *c, const void *code, size_t len,
         free(dir);
         return -1;
     }
-    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_LAZY: a plain source is a whole translation unit whose host code may call functions
+     * another file of its program defines (a `bool isPow2(unsigned)` declared only); that code
+     * never runs here, so its calls are never bound. Data references are still bound now. */
+    void *dl = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
     unlink(path);
     rmdir(dir);
     free(dir);

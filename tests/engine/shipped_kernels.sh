@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # kl-test: slow
 # Public kernel files exactly as they ship (docs/kernels.md): twelve CUDA sources of llm.c's
-# dev/cuda (MIT; tests/engine/fixtures/shipped/llm.c/README.md says where each came from), whole
-# translation units with their host code (main, cudaMalloc, cuBLAS and cuBLASLt handles, timers,
-# <<<...>>> launches, std:: helpers, host launchers overloading a kernel's name) and their shared
-# common.h, unchanged. Each suite beside them (tests/engine/fixtures/shipped/*.json) names one of
+# dev/cuda (MIT) and cuda-samples' reduction_kernel.cu (BSD-3; each folder's README.md says
+# where its files came from), whole translation units with their host code (main, cudaMalloc,
+# cuBLAS and cuBLASLt handles, timers, <<<...>>> launches, std:: helpers, host launchers
+# overloading a kernel's name, a function another file defines, multi-warp tiles in kernels
+# that do not run) and llm.c's shared common.h, unchanged. Each suite beside them (tests/engine/fixtures/shipped/*.json) names one of
 # the file's optimised kernels as the fixed variant and the file's own naive kernel as the
 # reference; on the cpu backend
 #   - every file is accepted and compiled whole;
