@@ -1010,7 +1010,7 @@ static int run_until(struct eng_ctx *c, struct op *target, char *err, size_t err
                 snprintf(c->race, sizeof c->race, "%s", werr);
         } else if (wrc != 0) {
             snprintf(err, errlen, "%s", werr);
-            snprintf(c->sticky, sizeof c->sticky, "%s", werr);
+            snprintf(c->sticky, sizeof c->sticky, "%.*s", (int)sizeof c->sticky - 1, werr);
             rc = -1;
             o->done = true;
             break;
