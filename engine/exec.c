@@ -297,7 +297,9 @@ int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen)
 {
     struct eng_exec e = {.s = s};
     int rc = eng_exec_build(&e);
-    if (rc < 0 && e.compile_error[0] && !e.spec_shape[0])
+    if (rc < 0 && e.setup_error)
+        snprintf(why, whylen, "%s", e.compile_error);
+    else if (rc < 0 && e.compile_error[0] && !e.spec_shape[0])
         /* the dialect's most likely slip, named where the compiler names a type clash */
         snprintf(why, whylen, "%s does not compile for %s:\n%s%s", e.m->source, e.target,
                  e.compile_error, strstr(e.compile_error, "KL_KERNEL void")

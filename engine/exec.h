@@ -77,6 +77,10 @@ struct eng_exec {
     /* Also the first error of a source compiled whole, at its line in the kernel file
      * (engine/compile_error.h), two lines. */
     char compile_error[640];
+    /* compile_error holds no compiler's word but a setup error found before compiling or after
+     * (a source that cannot be read or prepared, an entry point that is no kernel, arguments
+     * the kernel does not take): told as it is, not as "does not compile" */
+    bool setup_error;
     /* detail accumulation */
     char detail[1536];
     bool failed;

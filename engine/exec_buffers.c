@@ -108,11 +108,11 @@ void eng_exec_host_in_drop(struct eng_exec *e, size_t i)
 #define HOST_INPUT_MAX ((uint64_t)256 << 20)
 
 /* Fills buffer i of the instance on the host, with value class c or (c < 0) the captured
- * tensor ref, and uploads it. */
+ * tensor ref, and uploads it to dst (NULL: the variant's copy, the one an input has). */
 static int fill_on_host(struct eng_exec *e, struct eng_inst *in, size_t i, int c, const char *ref,
-                      struct eng_stream *s)
+                      struct eng_stream *s, struct eng_bufi *dst)
 {
-    struct eng_bufi *b = &in->var[i];
+    struct eng_bufi *b = dst ? dst : &in->var[i];
     enum eng_dtype dt = e->m->buffers[i].dtype;
     if (b->padded_bytes > HOST_INPUT_MAX) {
         snprintf(e->err, sizeof e->err, "input %s is %llu bytes: %s %s is made on the host, up "
@@ -176,11 +176,11 @@ int eng_exec_make_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
             return -1;
         }
         if (init == INIT_REPLAY) {
-            ENG_TRY(fill_on_host(e, in, i, -1, ref, s));
+            ENG_TRY(fill_on_host(e, in, i, -1, ref, s, NULL));
         } else if (init < 0) {
             return -1;
         } else if (init >= ENG_INIT_CLASS) {
-            ENG_TRY(fill_on_host(e, in, i, init - ENG_INIT_CLASS, NULL, s));
+            ENG_TRY(fill_on_host(e, in, i, init - ENG_INIT_CLASS, NULL, s, NULL));
         } else if (b->rows_only) {
             /* the declared rows only, with the values a whole fill gives them */
             uint64_t row = b->row_elems;
@@ -203,7 +203,8 @@ int eng_exec_make_inputs(struct eng_exec *e, struct eng_inst *in, struct eng_str
  * manifest init, the same values in the variant's and the reference's copy whatever the
  * style (the kernel reads them, so neither a sentinel nor garbage may stand in for them), its
  * guards the sentinel. A sampled output gets its sampled tiles only, with the values a whole
- * fill gives them. */
+ * fill gives them. An inout float buffer takes the check's value class as an input does
+ * (rung 2: an in-place scan or optimizer step has no separate input to vary). */
 static int prefill_output(struct eng_exec *e, struct eng_inst *in, size_t i, struct eng_bufi *b,
                           struct eng_stream *s)
 {
@@ -211,6 +212,18 @@ static int prefill_output(struct eng_exec *e, struct eng_inst *in, size_t i, str
     enum eng_init init = e->m->buffers[i].init;
     uint64_t pat = eng_dtype_sentinel(dt), es = eng_dtype_size(dt);
     ENG_TRY(u_pattern(e, b->base, ENG_GUARD_BYTES, pat, s));
+    if (e->m->buffers[i].inout && e->s->values && !(in->sampled && i == in->sample.out)) {
+        const char *ref = NULL;
+        int vinit = eng_exec_input_init(e, i, &ref);
+        if (vinit < 0)
+            return -1;
+        if (vinit >= ENG_INIT_CLASS) {
+            ENG_TRY(fill_on_host(e, in, i, vinit - ENG_INIT_CLASS, NULL, s, b));
+            return u_pattern(e, b->data + b->padded_bytes,
+                             b->alloc - ENG_GUARD_BYTES - b->padded_bytes, pat, s);
+        }
+        init = (enum eng_init)vinit;
+    }
     if (in->sampled && i == in->sample.out) {
         for (size_t r = 0; r < in->sample.nranges; r++)
             ENG_TRY(u_fill_from(e, b->data + in->sample.ranges[r][0] * es, in->sample.ranges[r][1],

@@ -265,6 +265,7 @@ static int load_suite_module(struct eng_exec *e)
     char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
     if (!src) { /* the source's own fault, told once before any check (eng_check_build) */
         snprintf(e->compile_error, sizeof e->compile_error, "%.600s", e->err);
+        e->setup_error = true;
         return -1;
     }
     if (e->m->nspecialize) {
@@ -284,6 +285,26 @@ static int load_suite_module(struct eng_exec *e)
     return rc;
 }
 
+/* Each entry point of the built source found and its parameters checked against "args",
+ * before any check runs (eng_check_build tells a failure once, as a setup error). */
+static int check_entries(struct eng_exec *e)
+{
+    const struct eng_manifest *m = e->m;
+    const char *fields[3] = {"variants.fixed", "variants.buggy", "reference"};
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    for (int i = 0; i < 3; i++) {
+        struct eng_kernel *k = NULL;
+        if (!entries[i])
+            continue;
+        if (find_entry(e, fields[i], entries[i], &k) != 0 || check_params(e, k, entries[i]) != 0) {
+            snprintf(e->compile_error, sizeof e->compile_error, "%.600s", e->err);
+            e->setup_error = true;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int eng_exec_build(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
@@ -293,7 +314,8 @@ int eng_exec_build(struct eng_exec *e)
         return -1;
     if (e->m->nspecialize || s->code_object)
         return 1;
-    return load_suite_module(e);
+    ENG_TRY(load_suite_module(e));
+    return check_entries(e);
 }
 
 /* The utility kernels the fills and oracles launch, and the result words they leave. */

@@ -13,6 +13,7 @@
 #include "common/xalloc.h"
 #include "engine/backend/gpu_rtc.h"
 #include "engine/plain_name.h"
+#include "engine/source/host_headers.h"
 
 /* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
  * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and
@@ -78,6 +79,22 @@ struct walk {
     char head[256];
     size_t head_len;
     bool in_comment;
+    /* Host code on the cpu backend: inside a launch configuration `<<<...>>>` (dropped), and
+     * the standard headers the source includes, hoisted in front of kladder's headers. */
+    bool in_launch;
+    struct text hoisted;
+    /* A kernel defined at namespace level that the manifest names (not a template): once its
+     * body closes, a pointer to it is written after it (kl_cpu_kernel_ref_NAME), so that the
+     * entry point is the kernel even where host code overloads its name with a launcher. */
+    bool kernel_pending, kernel_template, emit_ref;
+    char kernel_name[128];
+    char **refs; /* the kernels given such a pointer */
+    size_t nrefs;
+    /* The names of the __global__ functions defined or declared (templates too), and whether a
+     * macro defines kernels (then the names a manifest gives are not checked against them). */
+    bool kernel_named, macro_kernels;
+    char **kernels;
+    size_t nkernels;
 };
 
 static const char *skip_ws(const char *s)
@@ -110,9 +127,10 @@ static size_t attr_len(const char *s)
     return 0;
 }
 
-/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook and
- * returns the length consumed, or 0 when the text is not of that form. */
-static size_t extern_shared(struct text *t, const char *s)
+/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook (the
+ * local one in a function, kernels/kl_vendor.h) and returns the length consumed, or 0 when the
+ * text is not of that form. */
+static size_t extern_shared(struct text *t, const char *s, bool in_function)
 {
     if (strncmp(s, "extern", 6) != 0 || ident_char(s[6]))
         return 0;
@@ -161,7 +179,8 @@ static size_t extern_shared(struct text *t, const char *s)
         free(type.s);
         return 0;
     }
-    putf(t, "KL_EXTERN_SHARED(%.*s, %s);", (int)(name_end - name), name, type.s);
+    putf(t, "%s(%.*s, %s);", in_function ? "KL_EXTERN_SHARED_LOCAL" : "KL_EXTERN_SHARED",
+         (int)(name_end - name), name, type.s);
     free(type.s);
     return (size_t)(semi + 1 - s);
 }
@@ -263,9 +282,44 @@ static bool namespace_brace(const struct walk *w)
     return strstr(h, "extern") && strstr(h, "\"C\"") && !strchr(h, '(');
 }
 
+/* The identifier that ends w->head (before a '('), or "" */
+static void head_name(const struct walk *w, char *out, size_t n)
+{
+    size_t e = w->head_len;
+    while (e && (w->head[e - 1] == ' ' || w->head[e - 1] == '\t'))
+        e--;
+    size_t b = e;
+    while (b && ident_char(w->head[b - 1]))
+        b--;
+    snprintf(out, n, "%.*s", (int)(e - b), w->head + b);
+}
+
+/* Follows a __global__ function's head to its name, and its body to its end. */
+static void track_kernel(struct walk *w, char c)
+{
+    static const char *const not_names[] = {"__launch_bounds__", "__attribute__", "__align__",
+                                            "alignas", "__declspec", NULL};
+    if (c == '(' && !w->kernel_name[0]) {
+        char name[128];
+        head_name(w, name, sizeof name);
+        for (size_t i = 0; not_names[i]; i++)
+            if (!strcmp(name, not_names[i]))
+                return;
+        snprintf(w->kernel_name, sizeof w->kernel_name, "%s", name);
+        w->kernel_named = true;
+    } else if (c == ';' && w->code_depth == 0) {
+        w->kernel_pending = false; /* a declaration only */
+    } else if (c == '}' && w->code_depth == 0) {
+        w->kernel_pending = false;
+        w->emit_ref = w->kernel_name[0] && !w->kernel_template;
+    }
+}
+
 /* Follows the code's braces, one character of code (comments and literals are not). */
 static void track(struct walk *w, char c)
 {
+    if (w->kernel_pending && c != '{' && c != '}')
+        track_kernel(w, c);
     if (c == '{') {
         w->head[w->head_len] = '\0';
         bool ns = namespace_brace(w);
@@ -282,12 +336,38 @@ static void track(struct walk *w, char c)
             bool ns = w->depth < 64 && (w->ns_bits >> w->depth & 1);
             w->code_depth -= !ns && w->code_depth > 0;
         }
+        if (w->kernel_pending)
+            track_kernel(w, c);
         w->head_len = 0;
     } else if (c == ';') {
         w->head_len = 0;
     } else if (w->head_len + 1 < sizeof w->head) {
         w->head[w->head_len++] = c;
     }
+}
+
+/* The end of a launch configuration's closing `>>>` in [s, end), or NULL when the line has none. */
+static const char *launch_close(const char *s, const char *end)
+{
+    for (; end - s >= 3; s++)
+        if (!strncmp(s, ">>>", 3))
+            return s + 3;
+    return NULL;
+}
+
+/* The manifest names an entry point whose last name is name, with no template arguments. */
+static bool names_entry(const struct eng_manifest *m, const char *name)
+{
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    for (int i = 0; i < 3; i++) {
+        if (!entries[i] || strchr(entries[i], '<'))
+            continue;
+        const char *base = strrchr(entries[i], ':');
+        base = base ? base + 1 : entries[i];
+        if (!strcmp(base, name))
+            return true;
+    }
+    return false;
 }
 
 /* One line without its include handling: extern shared arrays rewritten, and (where kladder's
@@ -297,6 +377,14 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
 {
     const char *end = line + n;
     for (const char *s = line; s < end;) {
+        if (w->in_launch) {
+            const char *close = launch_close(s, end);
+            if (!close)
+                break;
+            s = close;
+            w->in_launch = false;
+            continue;
+        }
         if (w->in_comment) {
             if (s + 1 < end && s[0] == '*' && s[1] == '/') {
                 put(t, s, 2);
@@ -330,10 +418,17 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             s = r;
             continue;
         }
+        if (w->own_headers && end - s >= 3 && !strncmp(s, "<<<", 3)) {
+            /* host code's launch `k<<<grid, block>>>(args)`: a plain call of k, which the
+             * cpu backend compiles and never runs (kernels/kl_host.h) */
+            w->in_launch = true;
+            s += 3;
+            continue;
+        }
         bool word = s == line || !ident_char(s[-1]);
         if (word && end - s > 6 && !strncmp(s, "extern", 6)) {
             char *one = xasprintf("%.*s", (int)(end - s), s);
-            size_t used = extern_shared(t, one);
+            size_t used = extern_shared(t, one, w->code_depth > 0);
             free(one);
             if (used) {
                 track(w, ';');
@@ -352,9 +447,30 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
                 continue;
             }
         }
+        if (word && w->code_depth == 0 && end - s >= 10 && !strncmp(s, "__global__", 10) &&
+            !ident_char(s[10])) {
+            w->head[w->head_len] = '\0';
+            w->kernel_pending = true;
+            w->kernel_template = strstr(w->head, "template") != NULL;
+            w->kernel_name[0] = '\0';
+        }
         track(w, *s);
         put(t, s, 1);
         s++;
+        if (w->kernel_named) {
+            w->kernel_named = false;
+            w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
+            w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
+        }
+        if (w->emit_ref) {
+            w->emit_ref = false;
+            if (w->own_headers && names_entry(w->m, w->kernel_name)) {
+                putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
+                     w->kernel_name);
+                w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
+                w->refs[w->nrefs++] = xstrdup(w->kernel_name);
+            }
+        }
     }
 }
 
@@ -389,11 +505,43 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         return -1;
     }
     size_t n = (size_t)(end - name);
+    /* `#include "assert.h"`: not beside the file, so the compiler would take the system's */
+    if (close == '"' && (in_list(runtime_headers, name, n) || in_list(vendor_headers, name, n) ||
+                         eng_host_std_header(name, n) || eng_host_shim_header(name, n))) {
+        char *path = beside(file, name, n);
+        char *there = read_local(w, path);
+        free(path);
+        if (!there)
+            close = '>';
+        free(there);
+    }
     if (close == '>') {
+        if (!w->own_headers && in_list(runtime_headers, name, n) && eng_host_std_header(name, n)) {
+            /* an offline compiler (nvcc, clang) has the library; a run-time one has not, and
+             * kl_vendor.h gives it what a kernel uses of it */
+            putf(t, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n#include <%.*s>\n"
+                 "#endif\n#line %d \"%s\"", (int)n, name, lineno + 1, file);
+            return 0;
+        }
         if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
-            putf(t, "#include <%.*s>", (int)n, name);
+            const char *cuda = eng_host_hip_on_cuda(name, n);
+            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's */
+                putf(t, "#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n%s%s%s\n#else\n"
+                     "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",
+                     cuda, cuda[0] ? ">" : "", (int)n, name, lineno + 1, file);
+            else
+                putf(t, "#include <%.*s>", (int)n, name);
+            return 0;
+        }
+        if (eng_host_shim_header(name, n)) /* kernels/kl_host.h stands in for it */
+            return 0;
+        if (eng_host_std_header(name, n)) {
+            char *inc = xasprintf("#include <%.*s>\n", (int)n, name);
+            if (!w->hoisted.s || !strstr(w->hoisted.s, inc))
+                put(&w->hoisted, inc, strlen(inc));
+            free(inc);
             return 0;
         }
         snprintf(w->err, w->errlen, "%s:%d: #include <%.*s>: kladder supplies no such header on "
@@ -443,6 +591,9 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
             } else if (!strncmp(d, "pragma", 6) && !strncmp(skip_ws(d + 6), "once", 4)) {
                 /* each local include is inlined once already */
             } else {
+                char *directive = xasprintf("%.*s", (int)n, line);
+                w->macro_kernels = w->macro_kernels || strstr(directive, "__global__");
+                free(directive);
                 put(t, line, n);
             }
         } else {
@@ -472,21 +623,64 @@ static bool defines(const char *text, const char *entry)
     return false;
 }
 
+/* Whether entry (`ns::f<1>` or `f`) names a __global__ function the walk saw, or the walk
+ * cannot tell (kernels a macro defines). */
+static bool is_kernel(const struct walk *w, const char *entry)
+{
+    if (w->macro_kernels)
+        return true;
+    size_t n = strcspn(entry, "<");
+    const char *base = entry;
+    for (const char *c; (c = strstr(base, "::")) && (size_t)(c - entry) < n;)
+        base = c + 2;
+    n -= (size_t)(base - entry);
+    while (n && base[n - 1] == ' ')
+        n--;
+    for (size_t i = 0; i < w->nkernels; i++)
+        if (strlen(w->kernels[i]) == n && !strncmp(w->kernels[i], base, n))
+            return true;
+    return false;
+}
+
+/* What goes in front of the source: on the cpu backend the standard headers it includes
+ * (before any device macro exists), then kladder's device API, then its host declarations. */
+static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
+{
+    const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
+    if (!w->own_headers)
+        put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
+    const char *dot = strrchr(w->m->source, '.');
+    if (!w->own_headers && dot && !strcmp(dot, ".hip")) /* kl_vendor.h's HIP part on CUDA */
+        put(t, "#define KL_HIP_SOURCE 1\n", strlen("#define KL_HIP_SOURCE 1\n"));
+    if (w->hoisted.s)
+        put(t, w->hoisted.s, w->hoisted.len);
+    for (int i = 0; i < 2 && names[i]; i++) {
+        const struct embed_file *h = embed_find(names[i]);
+        if (!h) {
+            snprintf(err, errlen, "%s is not built in", names[i]);
+            return -1;
+        }
+        putf(t, "#line 1 \"%s\"\n", names[i] + strlen("kernels/"));
+        put(t, (const char *)h->data, h->size);
+        put(t, "\n", 1);
+    }
+    return 0;
+}
+
 static char *plain_prepare(const struct eng_manifest *m, const char *text, bool own_headers,
                            char *err, size_t errlen)
 {
-    const struct embed_file *vh = embed_find("kernels/kl_vendor.h");
-    if (!vh) {
-        snprintf(err, errlen, "kernels/kl_vendor.h is not built in");
-        return NULL;
-    }
     struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen};
-    struct text t = {0};
-    put(&t, "#line 1 \"kl_vendor.h\"\n", strlen("#line 1 \"kl_vendor.h\"\n"));
-    put(&t, (const char *)vh->data, vh->size);
-    putf(&t, "\n#line 1 \"%s\"\n", m->source);
+    struct text src = {0}, t = {0};
+    putf(&src, "#line 1 \"%s\"\n", m->source);
+    int rc = walk_file(&w, &src, m->source, text, 0);
+    if (rc == 0)
+        rc = put_front(&t, &w, err, errlen);
     const size_t body = t.len; /* where the source itself begins */
-    int rc = walk_file(&w, &t, m->source, text, 0);
+    if (rc == 0)
+        put(&t, src.s, src.len);
+    free(src.s);
+    free(w.hoisted.s);
     const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
     const char *fields[3] = {"variants.fixed", "variants.buggy", "reference"};
     for (int i = 0; rc == 0 && i < 3; i++) {
@@ -499,13 +693,34 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
             rc = -1;
             break;
         }
+        if (!is_kernel(&w, entries[i])) {
+            snprintf(err, errlen, "%s: %s: \"%s\" in %s is no kernel (no __global__ function "
+                     "of that name)", m->path, fields[i], entries[i], m->source);
+            rc = -1;
+            break;
+        }
         char sym[160];
         eng_plain_symbol(entries[i], sym, sizeof sym);
-        putf(&t, "KL_ENTRY(%s, %s)\n", sym, entries[i]);
+        const char *base = strrchr(entries[i], ':');
+        base = base ? base + 1 : entries[i];
+        bool ref = false;
+        for (size_t k = 0; k < w.nrefs && !strchr(entries[i], '<'); k++)
+            ref = ref || !strcmp(w.refs[k], base);
+        if (ref) /* the kernel itself, whatever host function shares its name */
+            putf(&t, "KL_ENTRY(%s, *%.*skl_cpu_kernel_ref_%s)\n", sym,
+                 (int)(base - entries[i]), entries[i], base);
+        else
+            putf(&t, "KL_ENTRY(%s, %s)\n", sym, entries[i]);
     }
     for (size_t i = 0; i < w.nseen; i++)
         free(w.seen[i]);
     free(w.seen);
+    for (size_t i = 0; i < w.nrefs; i++)
+        free(w.refs[i]);
+    free(w.refs);
+    for (size_t i = 0; i < w.nkernels; i++)
+        free(w.kernels[i]);
+    free(w.kernels);
     if (rc != 0) {
         free(t.s);
         return NULL;

@@ -1,11 +1,21 @@
 /* Plain sources: a suite whose "source" is a .cu, .hip, .cuh or .cpp file as its author wrote it
- * (docs/kernels.md). Before it is compiled the engine
+ * (docs/kernels.md), a whole translation unit: host code compiles and is ignored, only the
+ * entry points the manifest names run. Before it is compiled the engine
  *   - inlines its local includes ("x.cuh", found beside the including file, each once), with
- *     #line directives so that messages point into the file that has the line;
+ *     #line directives so that messages point into the file that has the line; a quoted
+ *     standard header not beside it is the system's;
  *   - removes its vendor includes (cuda_runtime.h, cuda_fp16.h, cooperative_groups.h,
- *     hip/hip_runtime.h, ..., and the <cstdint>-style ones) where kladder's own headers serve
- *     (kernels/kl_vendor.h, put in front), and keeps them for a GPU compiler that has the
- *     vendor's, except the runtime headers its compiler declares by itself;
+ *     hip/hip_runtime.h, ...) where kladder's own headers serve (kernels/kl_vendor.h, put in
+ *     front), and keeps them for a GPU compiler that has the vendor's, except the runtime
+ *     headers its compiler declares by itself (a .hip source's HIP headers become CUDA's
+ *     under a CUDA compiler, engine/source/host_headers.h);
+ *   - on the cpu backend: hoists the standard library headers it includes in front of
+ *     kladder's, puts kernels/kl_host.h (the vendors' host API, declared only) after
+ *     kl_vendor.h in place of cuBLAS/cuBLASLt/hipBLAS includes, writes a host launch
+ *     `k<<<...>>>(args)` as the plain call `k(args)`, and points the entry of a kernel whose
+ *     name a host function overloads at the kernel itself;
+ *   - on a GPU backend: marks the text a whole unit (GPU_RTC_WHOLE_UNIT, for nvcc) and keeps
+ *     the C library includes for an offline compiler (guarded from run-time ones);
  *   - writes `extern __shared__ T name[];` as KL_EXTERN_SHARED(name, T) (the cpu backend has no
  *     extern thread-local arrays);
  *   - appends KL_ENTRY(symbol, entry) for each entry point the manifest names, so no
@@ -22,7 +32,8 @@
 /* The suite's source ready for the compiler (malloc'd): eng_manifest_source, and for a plain
  * source the steps above; own_headers says whether kladder's headers stand in for the vendor's.
  * NULL with "FILE:LINE: what" in err for a local include that is not there, a header kladder
- * does not supply, or an entry point the source does not define. */
+ * does not supply, or an entry point the source does not define or that is no __global__
+ * function of it. */
 char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen);
 
 /* A GPU compiler builds only the template instances something instantiates: for a plain source

@@ -12,6 +12,9 @@
  *   KL_EXTERN_SHARED(name, type)  stands for `extern __shared__ type name[];` (the cpu backend
  *                                 has no extern thread-local arrays: name becomes an object
  *                                 that converts to the block's dynamic shared memory)
+ *   KL_EXTERN_SHARED_LOCAL(name, type)  the same declaration in a function (cpu: a local pointer
+ *                                 to the block's dynamic shared memory, so that every use of an
+ *                                 array, reinterpret_cast included, works on it)
  *   KL_STATIC_SHARED(name, (dims), type)  stands for `__shared__ type name dims;` in a function
  *                                 (cpu: a reference to the block's instance, placed alone before
  *                                 a guard page)
@@ -67,6 +70,8 @@ struct kl_cpu_dyn_shared {
     T &operator*() const { return *ptr(); }
 };
 #define KL_EXTERN_SHARED(name, ...) static kl_cpu_dyn_shared<__VA_ARGS__> name
+#define KL_EXTERN_SHARED_LOCAL(name, ...)                                                       \
+    __VA_ARGS__ *const name = (__VA_ARGS__ *)kl_cpu_cur->dyn_shared
 /* `__shared__ T name[N]...;` in a function: a reference to the block's own instance, which the
  * emulator places alone before a guard page, so an index past it is caught where it happens
  * (a GPU would read or write the next array). The key, a string per declaration (and per
@@ -483,19 +488,38 @@ struct thread_block {
     kl_cpu_dim3 dim_threads() const { return blockDim; }
 };
 static inline thread_block this_thread_block() { return thread_block(); }
+/* the scratch CUDA's multi-warp tiles keep (cg::block_tile_memory): nothing to keep here */
+template <unsigned MaxBlockSize, unsigned TileCommunicationSize = 8>
+struct block_tile_memory {};
+template <unsigned M, unsigned T>
+static inline thread_block this_thread_block(block_tile_memory<M, T> &) { return thread_block(); }
 static inline void sync(const thread_block &g) { g.sync(); }
 
 /* A tile of N consecutive threads of the block; N divides the wave (a tile within one wave,
  * as CUDA and HIP require of a thread_block_tile). */
+/* A tile spanning several waves (N > 64, CUDA's multi-warp tiles) compiles, so that host code
+ * instantiating a kernel that uses one builds; the kernel itself stops at its first tile
+ * operation, saying so (kl_cpu_multi_wave_tile): the emulator's tiles live within one wave. */
+[[noreturn]] static inline void kl_cpu_multi_wave_tile(unsigned n)
+{
+    fprintf(stderr, "cooperative groups: a tile of %u threads spans several waves, which the cpu "
+                    "backend does not emulate\n", n);
+    abort();
+}
 template <unsigned N>
 struct thread_block_tile {
-    static_assert(N && (N & (N - 1)) == 0 && N <= 64, "tiled_partition<N>: N a power of two up to 64");
+    static_assert(N && (N & (N - 1)) == 0 && N <= 1024, "tiled_partition<N>: N a power of two up to 1024");
     unsigned thread_rank() const { return this_thread_block().thread_rank() % N; }
     static constexpr unsigned size() { return N; }
     static constexpr unsigned num_threads() { return N; }
     unsigned meta_group_rank() const { return this_thread_block().thread_rank() / N; }
     unsigned meta_group_size() const { return (this_thread_block().size() + N - 1) / N; }
-    void sync() const { __syncwarp(); }
+    void sync() const
+    {
+        if (N > 64)
+            kl_cpu_multi_wave_tile(N);
+        __syncwarp();
+    }
     template <typename T> T shfl(T v, int src) const { return __shfl_sync(~0ull, v, src, (int)N); }
     template <typename T> T shfl_xor(T v, int m) const { return __shfl_xor_sync(~0ull, v, m, (int)N); }
     template <typename T> T shfl_down(T v, unsigned d) const { return __shfl_down_sync(~0ull, v, d, (int)N); }
@@ -503,6 +527,8 @@ struct thread_block_tile {
     /* the lanes of this tile within the wave's ballot */
     unsigned long long ballot(int pred) const
     {
+        if (N > 64)
+            kl_cpu_multi_wave_tile(N);
         unsigned first = (unsigned)kl_lane() & ~(N - 1);
         unsigned long long all = kl_ballot(pred) >> first;
         return N == 64 ? all : all & ((1ull << N) - 1);
@@ -525,6 +551,8 @@ template <typename T> struct bit_xor { T operator()(T a, T b) const { return a ^
 template <unsigned N, typename T, typename Op>
 static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
 {
+    if (N > 64)
+        kl_cpu_multi_wave_tile(N);
     for (unsigned m = N / 2; m > 0; m /= 2)
         v = op(v, g.shfl_xor(v, (int)m));
     return v;
@@ -533,6 +561,7 @@ static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
 
 #else /* a GPU backend: the vendor's headers declare the API; the engine's two hooks */
 #define KL_EXTERN_SHARED(name, ...) extern __shared__ __VA_ARGS__ name[]
+#define KL_EXTERN_SHARED_LOCAL(name, ...) extern __shared__ __VA_ARGS__ name[]
 #define KL_CPU_UNPAREN(...) __VA_ARGS__
 #define KL_STATIC_SHARED(name, dims, ...) __shared__ __VA_ARGS__ name KL_CPU_UNPAREN dims
 #define KL_ENTRY(symbol, ...)
@@ -571,6 +600,60 @@ typedef unsigned long long uintptr_t;
 #define UINT_MAX 0xffffffff
 #endif
 #endif
+#endif
+
+/* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):
+ * HIP's device API over CUDA's, as HIP's own NVIDIA headers map it. Shuffles take any trivially
+ * copyable type (a struct moves word by word), as HIP's do, over all 32 lanes (HIP's are
+ * unmasked); votes over the whole warp. */
+#if defined(KL_HIP_SOURCE) && (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h> /* HIP's cooperative groups header has cg::reduce */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+typedef __nv_bfloat16 __hip_bfloat16;
+typedef __nv_bfloat162 __hip_bfloat162;
+typedef __nv_bfloat16 hip_bfloat16;
+template <int Op, typename T>
+__device__ inline T kl_hip_shfl(T v, int arg, int width)
+{
+    constexpr int n = (int)((sizeof(T) + 3) / 4);
+    unsigned w[n] = {};
+    memcpy(w, &v, sizeof(T));
+    for (int i = 0; i < n; i++)
+        w[i] = Op == 0   ? __shfl_sync(0xffffffffu, w[i], arg, width)
+               : Op == 1 ? __shfl_xor_sync(0xffffffffu, w[i], arg, width)
+               : Op == 2 ? __shfl_up_sync(0xffffffffu, w[i], (unsigned)arg, width)
+                         : __shfl_down_sync(0xffffffffu, w[i], (unsigned)arg, width);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+}
+template <typename T>
+__device__ inline T __shfl(T v, int src, int width = warpSize) { return kl_hip_shfl<0>(v, src, width); }
+template <typename T>
+__device__ inline T __shfl_xor(T v, int mask, int width = warpSize) { return kl_hip_shfl<1>(v, mask, width); }
+template <typename T>
+__device__ inline T __shfl_up(T v, unsigned d, int width = warpSize) { return kl_hip_shfl<2>(v, (int)d, width); }
+template <typename T>
+__device__ inline T __shfl_down(T v, unsigned d, int width = warpSize) { return kl_hip_shfl<3>(v, (int)d, width); }
+/* CUDA still declares its own pre-Volta votes of these names (32-bit, and no instruction
+ * since Volta): HIP's are 64-bit masks, so the names are taken over, by macros defined after
+ * the CUDA headers above (whose internals use a type named __any) */
+__device__ inline unsigned long long kl_hip_ballot(int pred) { return __ballot_sync(0xffffffffu, pred); }
+__device__ inline int kl_hip_any(int pred) { return __any_sync(0xffffffffu, pred); }
+__device__ inline int kl_hip_all(int pred) { return __all_sync(0xffffffffu, pred); }
+#define __ballot(pred) kl_hip_ballot(pred)
+#define __any(pred) kl_hip_any(pred)
+#define __all(pred) kl_hip_all(pred)
+__device__ inline unsigned __lane_id(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+    return r;
+}
 #endif
 
 #endif /* KL_VENDOR_H */

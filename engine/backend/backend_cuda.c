@@ -29,6 +29,7 @@
 #include "engine/toolchain/cache_env.h"
 #include "engine/backend/gpu_dl.h"
 #include "engine/backend/gpu_rt.h"
+#include "engine/backend/cuda_nvcc.h"
 #include "engine/backend/gpu_rtc.h"
 
 #include <glob.h>
@@ -611,6 +612,11 @@ static int cuda_compile(const char *target, const char *source, const char *name
                    target ? target : "");
         return -1;
     }
+    /* a plain source is a whole unit: the toolkit's nvcc builds it as its author does */
+    char nvcc[PATH_MAX];
+    if (strstr(source, GPU_RTC_WHOLE_UNIT) &&
+        cuda_nvcc_find(C.rtc_path, nvcc, sizeof nvcc))
+        return cuda_nvcc_compile(nvcc, target, source, flags, code, code_len, log, loglen);
     char arch[96], inc[PATH_MAX + 32], cccl[PATH_MAX + 96];
     gpu_dl_fmt(arch, sizeof arch, "--gpu-architecture=%s", target);
     bool have = toolkit_include(inc, sizeof inc, cccl, sizeof cccl);

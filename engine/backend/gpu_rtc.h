@@ -10,6 +10,10 @@
 #include <stddef.h>
 
 #define GPU_RTC_NAME_FLAG "--kl-name-expression="
+/* A line in front of a plain source prepared for a GPU backend (engine/plain_source.h): a whole
+ * translation unit, host code and all, which a backend with the vendor's offline compiler
+ * (nvcc) gives to it rather than to the run-time compiler. */
+#define GPU_RTC_WHOLE_UNIT "/* kladder: a whole translation unit, host code and all */\n"
 
 struct gpu_rtc_api {
     const char *result_type; /* "hiprtcResult", "nvrtcResult" */

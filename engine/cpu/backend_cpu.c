@@ -563,7 +563,10 @@ static int cpu_module_load(struct eng_ctx *c, const void *code, size_t len,
         free(dir);
         return -1;
     }
-    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_LAZY: a plain source is a whole translation unit whose host code may call functions
+     * another file of its program defines (a `bool isPow2(unsigned)` declared only); that code
+     * never runs here, so its calls are never bound. Data references are still bound now. */
+    void *dl = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
     unlink(path);
     rmdir(dir);
     free(dir);
@@ -996,14 +999,18 @@ static int run_until(struct eng_ctx *c, struct op *target, char *err, size_t err
         if (pick == n)
             break; /* cannot happen: dependencies always point to earlier ops */
         struct op *o = need[pick];
-        int wrc = exec_work(c, &o->w, err, errlen);
+        /* the work's own message whole, whatever buffer the call that made it run brought (a
+         * timer's event, say): a race report is kept for race_take, never cut to that size */
+        char werr[sizeof c->race];
+        werr[0] = '\0';
+        int wrc = exec_work(c, &o->w, werr, sizeof werr);
         if (wrc != 0 && c->races_kept &&
-            strncmp(err, ENG_RACE_PREFIX, sizeof ENG_RACE_PREFIX - 1) == 0) {
+            strncmp(werr, ENG_RACE_PREFIX, sizeof ENG_RACE_PREFIX - 1) == 0) {
             if (!c->race[0]) /* the launch ran to its end: a finding, not a failure */
-                snprintf(c->race, sizeof c->race, "%s", err);
-            err[0] = '\0';
+                snprintf(c->race, sizeof c->race, "%s", werr);
         } else if (wrc != 0) {
-            snprintf(c->sticky, sizeof c->sticky, "%s", err);
+            snprintf(err, errlen, "%s", werr);
+            snprintf(c->sticky, sizeof c->sticky, "%.*s", (int)sizeof c->sticky - 1, werr);
             rc = -1;
             o->done = true;
             break;

@@ -157,6 +157,9 @@ static demangle_fn demangler;
 
 /* A kernel's name as its source spells it: a C++ symbol demangled, its parameter list cut
  * (`segmented_scan<false>`); an extern "C" one as it is. */
+static void kernel_name(const char *sym, char *out, size_t n);
+void cpu_guard_kernel_name(const char *sym, char *out, size_t n) { kernel_name(sym, out, n); }
+
 static void kernel_name(const char *sym, char *out, size_t n)
 {
     snprintf(out, n, "%s", sym);

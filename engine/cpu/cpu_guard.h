@@ -71,4 +71,9 @@ void cpu_guard_install(void);
 /* The where function of the launch under way (or NULL), for the fault handler's line. */
 void cpu_guard_set_where(cpu_where_fn where, void *arg);
 
+/* A symbol of a kernel module as the source spells it: a C++ name demangled without its
+ * parameter list (`norm_kernel3<__nv_bfloat16>`), an extern "C" one as it is. The demangler is
+ * looked up by cpu_guard_install; before it, the symbol itself. */
+void cpu_guard_kernel_name(const char *sym, char *out, size_t n);
+
 #endif

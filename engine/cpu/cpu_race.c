@@ -1,6 +1,7 @@
 /* Race check of the cpu backend (see cpu_race.h for the model). */
 #define _GNU_SOURCE
 #include "engine/cpu/cpu_race.h"
+#include "engine/cpu/cpu_guard.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -199,11 +200,16 @@ static bool ordered(const struct cpu_race *r, const struct acc *a, const struct 
 static void describe_pc(const struct cpu_race *r, const void *pc, char *out, size_t n)
 {
     Dl_info di;
-    if (pc && dladdr(pc, &di) && di.dli_sname)
-        snprintf(out, n, "%s+0x%lx", di.dli_sname,
+    char name[200];
+    if (pc && dladdr(pc, &di) && di.dli_sname) { /* the source's own name, demangled */
+        cpu_guard_kernel_name(di.dli_sname, name, sizeof name);
+        snprintf(out, n, "%s+0x%lx", name,
                  (unsigned long)((const char *)pc - (const char *)di.dli_saddr));
-    else
+    } else if (pc && r->where) { /* a helper of no visible symbol: its line says where */
+        snprintf(out, n, "a device function");
+    } else {
         snprintf(out, n, "pc %p", pc);
+    }
     char line[160];
     if (pc && r->where && r->where(r->where_arg, pc, line, sizeof line) == 0) {
         size_t l = strlen(out);

@@ -269,7 +269,8 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     size_t nbase = m->nbaseline ? m->nbaseline : 1;
     bool float_input = false;
     for (size_t i = 0; i < m->nbuffers; i++)
-        float_input |= m->buffers[i].role == ENG_ROLE_INPUT && eng_vclass_applies(m->buffers[i].dtype);
+        float_input |= (m->buffers[i].role == ENG_ROLE_INPUT || m->buffers[i].inout) &&
+                       eng_vclass_applies(m->buffers[i].dtype);
     char name[240], tag[160];
     size_t classes_first = *b->n;
     /* Each value class over every float input, at each baseline shape. */

@@ -29,6 +29,7 @@ const struct eng_env_entry eng_cache_env[] = {
     {"AMD_COMGR_CACHE_POLICY", ENG_ENV_NEUTRAL, "how comgr prunes its cache"},
     /* cuda: NVRTC, in this process */
     {"KLADDER_NVRTC", ENG_ENV_KEY, "chooses the NVRTC library that compiles"},
+    {"KLADDER_NVCC", ENG_ENV_KEY, "chooses the nvcc that compiles whole plain CUDA sources"},
     {"KLADDER_CLANG", ENG_ENV_KEY, "chooses the clang that builds AMD targets hipRTC lacks"},
     {"KLADDER_HIP_COMPILER", ENG_ENV_NEUTRAL, "forces hipRTC or clang; the compiler used is in the key"},
     {"CUDA_HOME", ENG_ENV_KEY, "chooses which NVRTC is found"},

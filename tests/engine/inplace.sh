@@ -5,7 +5,8 @@
 # zeros (honoured on every rung, not only by the unit test), and per-block partial sums whose
 # reference and output shape read the variant's launch ("block.x", "grid.x"). Each has a
 # second correct implementation that passes and a one-line bug that is caught; the AdamW
-# manifest with plain outputs is reported instead of passing against NaN.
+# manifest with plain outputs is reported instead of passing against NaN. Rung 2's value classes
+# fill an inout buffer as they fill an input (row_rescale.cu, whose only float buffer is inout).
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/inplace
@@ -74,3 +75,14 @@ sed 's/"grid": \["ceil(n, B)", 1, 1\]}/"grid": ["ceil(n, block.x)", 1, 1]}/' $fx
 run badlaunch "$KL_TMP/bad/p.json" 1
 tap_check "the launch itself cannot name the launch: exit 2 naming the field ($rc)" \
     sh -c "test $rc -eq 2 && grep -q 'launch.grid\[0\]: expected an expression over the parameters: unknown name .block.x.' '$KL_TMP/badlaunch.txt'"
+
+# ---- rung 2 varies an inout buffer -------------------------------------------------------------
+# row_rescale.cu: each row divided by its maximum, in place; x is its only float buffer. The
+# buggy maximum starts at 0, right whenever a row holds a positive value (every normal row), so
+# the unit test passes it and only a value class filling x itself (const-rows) catches it.
+run rescale $fx/row_rescale.json 2
+tap_check "row_rescale rung 2: exit 0 ($rc)" test $rc -eq 0
+tap_check "row_rescale rung 2: the value classes fill the inout buffer (a check per class)" \
+    sh -c "grep -cE '^pass +fixed +r2 (const-rows|identical-rows|distinct) ' '$KL_TMP/rescale.txt' | grep -qx 3"
+tap_check "row_rescale rung 2: the maximum started at 0 is caught by const-rows, not by the unit test" \
+    has rescale '^inplace-row-rescale: the bug is caught by rung 2 \(1 of 3 checks\); the plain unit test does not catch it \(0 of 1 shapes\)$'

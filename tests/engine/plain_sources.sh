@@ -12,7 +12,8 @@
 # would write into the second) is named as the first's.
 # Bad input gets one error naming what and where: a header kladder does not supply, a local
 # include that is not there, a device name nobody declares, an entry point the source lacks, an
-# entry point name that is no C++ name, a bool argument the manifest gives another type.
+# entry point name that is no C++ name, a bool argument the manifest gives another type (found
+# in the built module before the first check: exit 2).
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/plain
@@ -122,6 +123,7 @@ tap_check "and a dialect source (.kl) still takes identifiers only" \
 cp "$fx"/vec_ops.cuh "$mine/"
 sed 's|"negate": "bool"|"negate": "i32"|' "$fx/vec-scale.json" >"$mine/badtype.json"
 refused "$mine/badtype.json"
-tap_check "a bool argument the manifest calls i32 is told, naming the kernel, argument and field" \
-    grep -qF "kernel vec_scale<1>'s argument 5 is 1 bytes, the manifest's args[4] (negate) is 4" "$KL_TMP/out"
+tap_check "a bool argument the manifest calls i32: a setup error before any check, exit 2 ($rc)" test $rc -eq 2
+tap_check "told once, naming the kernel, argument and field" \
+    test "$(grep -cF "kernel vec_scale<0>'s argument 5 is 1 bytes, the manifest's args[4] (negate) is 4" "$KL_TMP/err")" -eq 1
 echo "1..$_tap_n"

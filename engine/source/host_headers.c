@@ -1,0 +1,59 @@
+/* Standard and vendor host headers of a plain source (host_headers.h). */
+#include "engine/source/host_headers.h"
+
+#include <string.h>
+
+/* C++17's library, C's (both spellings), and the system headers host code commonly includes. */
+static const char *const std_headers[] = {
+    /* C++ */
+    "algorithm", "any", "array", "atomic", "bitset", "cassert", "cctype", "cerrno", "cfenv",
+    "cfloat", "charconv", "chrono", "cinttypes", "climits", "clocale", "cmath", "complex",
+    "condition_variable", "csetjmp", "csignal", "cstdarg", "cstddef", "cstdint", "cstdio",
+    "cstdlib", "cstring", "ctime", "cwchar", "cwctype", "deque", "exception", "execution",
+    "filesystem", "forward_list", "fstream", "functional", "future", "initializer_list",
+    "iomanip", "ios", "iosfwd", "iostream", "istream", "iterator", "limits", "list", "locale",
+    "map", "memory", "memory_resource", "mutex", "new", "numeric", "optional", "ostream",
+    "queue", "random", "ratio", "regex", "scoped_allocator", "set", "shared_mutex", "sstream",
+    "stack", "stdexcept", "streambuf", "string", "string_view", "system_error", "thread",
+    "tuple", "type_traits", "typeindex", "typeinfo", "unordered_map", "unordered_set",
+    "utility", "valarray", "variant", "vector",
+    /* C */
+    "assert.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "limits.h",
+    "locale.h", "math.h", "setjmp.h", "signal.h", "stdarg.h", "stdbool.h", "stddef.h",
+    "stdint.h", "stdio.h", "stdlib.h", "string.h", "time.h", "wchar.h", "wctype.h",
+    /* the system's */
+    "unistd.h", "getopt.h", "dirent.h", "fcntl.h", "pthread.h", "sys/time.h", "sys/types.h",
+    "sys/stat.h", "sys/mman.h", "sys/resource.h", "omp.h", NULL};
+
+/* Host libraries kernels/kl_host.h declares (the runtime headers themselves are served by
+ * kl_vendor.h and kl_host.h together, engine/plain_source.c). */
+static const char *const shim_headers[] = {
+    "cublas_v2.h", "cublas.h", "cublas_api.h", "cublasLt.h", "cuda_profiler_api.h",
+    "hipblas.h", "hipblas/hipblas.h", "hip/hip_runtime_api.h", NULL};
+
+static bool listed(const char *const *list, const char *name, size_t n)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && strncmp(list[i], name, n) == 0)
+            return true;
+    return false;
+}
+
+bool eng_host_std_header(const char *name, size_t n) { return listed(std_headers, name, n); }
+
+bool eng_host_shim_header(const char *name, size_t n) { return listed(shim_headers, name, n); }
+
+/* HIP's device headers a CUDA compiler has under CUDA's names ("" for those kl_vendor.h's HIP
+ * part includes itself, cooperative groups with their reduce), or NULL for any other header. */
+const char *eng_host_hip_on_cuda(const char *name, size_t n)
+{
+    static const char *const map[][2] = {
+        {"hip/hip_fp16.h", "cuda_fp16.h"}, {"hip/hip_bf16.h", "cuda_bf16.h"},
+        {"hip/hip_bfloat16.h", "cuda_bf16.h"},
+        {"hip/hip_cooperative_groups.h", ""},
+        {"hip/amd_detail/amd_warp_functions.h", ""}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && !strncmp(map[i][0], name, n))
+            return map[i][1];
+    return NULL;
+}

@@ -1,0 +1,324 @@
+/* kl_host.h — the host side of the CUDA and HIP runtimes and of cuBLAS, cuBLASLt and hipBLAS,
+ * declared for the cpu backend.
+ *
+ * A plain source is a whole translation unit as its author compiles it (docs/kernels.md): next
+ * to its kernels it has host code (main, cudaMalloc, cuBLAS calls, timers) that kladder compiles
+ * and never runs; only the entry points the manifest names run, on the emulator. The engine puts
+ * this file after kernels/kl_vendor.h in front of every plain source on the cpu backend and
+ * removes the include lines of the headers it stands in for (engine/source/host_headers.c).
+ *
+ * What is here is what host code needs to compile: the types, enumerators and structures by
+ * their vendor names and values, and every function as a template that takes any arguments and
+ * answers "not supported" (cudaErrorNotSupported, CUBLAS_STATUS_NOT_SUPPORTED, ...). Nothing is
+ * implemented: a call never reaches a GPU library, and the shared object keeps no undefined
+ * symbol. A triple-chevron launch in host code (`k<<<grid, block>>>(args)`) is written as a
+ * plain call of the kernel by the engine; it too never runs. */
+#ifndef KL_HOST_H
+#define KL_HOST_H
+
+#if defined(KL_CPU)
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+/* The CUDA and HIP runtime headers declare the classification functions in the global
+ * namespace for host code too (validation loops call isfinite(x) unqualified). */
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
+
+/* A host API function: any arguments, the failure value back. */
+#define KL_HOST_FN(ret, name, fail)                                                             \
+    template <typename... KlArgs>                                                               \
+    static inline ret name(KlArgs &&...) { return fail; }
+
+/* ---- launch geometry -------------------------------------------------------------------- */
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+};
+
+/* ---- the CUDA runtime ------------------------------------------------------------------- */
+enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorNoDevice = 100,
+    cudaErrorNotReady = 600,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxBlockDimX = 2,
+    cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrClockRate = 13,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3
+};
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1, cudaEventDefault = 0,
+       cudaEventBlockingSync = 1, cudaEventDisableTiming = 2, cudaHostAllocDefault = 0,
+       cudaMemAttachGlobal = 1 };
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+enum cudaDataType_t {
+    CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_R_16F = 2, CUDA_R_8I = 3, CUDA_C_32F = 4,
+    CUDA_R_8U = 8, CUDA_R_32I = 10, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28, CUDA_R_8F_E5M2 = 29
+};
+typedef enum cudaDataType_t cudaDataType;
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+    size_t totalConstMem;
+    int major, minor;
+    size_t textureAlignment;
+    int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated,
+        canMapHostMemory, computeMode, concurrentKernels, ECCEnabled, pciBusID, pciDeviceID,
+        asyncEngineCount, unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize,
+        persistingL2CacheMaxSize, maxThreadsPerMultiProcessor, regsPerMultiprocessor,
+        managedMemory, isMultiGpuBoard, cooperativeLaunch, maxBlocksPerMultiProcessor;
+    size_t sharedMemPerMultiprocessor, sharedMemPerBlockOptin, reservedSharedMemPerBlock;
+};
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+    int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, maxDynamicSharedSizeBytes;
+};
+
+static inline const char *cudaGetErrorString(cudaError_t) { return "not supported (host code does not run on kladder's cpu backend)"; }
+static inline const char *cudaGetErrorName(cudaError_t) { return "cudaErrorNotSupported"; }
+#define KL_HOST_CUDA(name) KL_HOST_FN(cudaError_t, name, cudaErrorNotSupported)
+KL_HOST_CUDA(cudaMalloc) KL_HOST_CUDA(cudaMallocHost) KL_HOST_CUDA(cudaMallocManaged)
+KL_HOST_CUDA(cudaMallocAsync) KL_HOST_CUDA(cudaMallocPitch) KL_HOST_CUDA(cudaHostAlloc)
+KL_HOST_CUDA(cudaFree) KL_HOST_CUDA(cudaFreeHost) KL_HOST_CUDA(cudaFreeAsync)
+KL_HOST_CUDA(cudaMemcpy) KL_HOST_CUDA(cudaMemcpyAsync) KL_HOST_CUDA(cudaMemcpy2D)
+KL_HOST_CUDA(cudaMemcpyPeer) KL_HOST_CUDA(cudaMemcpyToSymbol) KL_HOST_CUDA(cudaMemcpyFromSymbol)
+KL_HOST_CUDA(cudaMemset) KL_HOST_CUDA(cudaMemsetAsync) KL_HOST_CUDA(cudaMemGetInfo)
+KL_HOST_CUDA(cudaMemPrefetchAsync) KL_HOST_CUDA(cudaPointerGetAttributes)
+KL_HOST_CUDA(cudaDeviceSynchronize) KL_HOST_CUDA(cudaDeviceReset) KL_HOST_CUDA(cudaSetDevice)
+KL_HOST_CUDA(cudaGetDevice) KL_HOST_CUDA(cudaGetDeviceCount) KL_HOST_CUDA(cudaGetDeviceProperties)
+KL_HOST_CUDA(cudaDeviceGetAttribute) KL_HOST_CUDA(cudaDeviceSetLimit) KL_HOST_CUDA(cudaDeviceGetLimit)
+KL_HOST_CUDA(cudaDeviceCanAccessPeer) KL_HOST_CUDA(cudaDeviceEnablePeerAccess)
+KL_HOST_CUDA(cudaFuncSetAttribute) KL_HOST_CUDA(cudaFuncGetAttributes)
+KL_HOST_CUDA(cudaFuncSetCacheConfig) KL_HOST_CUDA(cudaDeviceSetCacheConfig)
+KL_HOST_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor)
+KL_HOST_CUDA(cudaOccupancyMaxPotentialBlockSize)
+KL_HOST_CUDA(cudaStreamCreate) KL_HOST_CUDA(cudaStreamCreateWithFlags)
+KL_HOST_CUDA(cudaStreamCreateWithPriority) KL_HOST_CUDA(cudaStreamDestroy)
+KL_HOST_CUDA(cudaStreamSynchronize) KL_HOST_CUDA(cudaStreamWaitEvent) KL_HOST_CUDA(cudaStreamQuery)
+KL_HOST_CUDA(cudaStreamBeginCapture) KL_HOST_CUDA(cudaStreamEndCapture)
+KL_HOST_CUDA(cudaGraphInstantiate) KL_HOST_CUDA(cudaGraphLaunch) KL_HOST_CUDA(cudaGraphDestroy)
+KL_HOST_CUDA(cudaGraphExecDestroy)
+KL_HOST_CUDA(cudaEventCreate) KL_HOST_CUDA(cudaEventCreateWithFlags) KL_HOST_CUDA(cudaEventDestroy)
+KL_HOST_CUDA(cudaEventRecord) KL_HOST_CUDA(cudaEventSynchronize) KL_HOST_CUDA(cudaEventQuery)
+KL_HOST_CUDA(cudaEventElapsedTime)
+KL_HOST_CUDA(cudaGetLastError) KL_HOST_CUDA(cudaPeekAtLastError)
+KL_HOST_CUDA(cudaLaunchKernel) KL_HOST_CUDA(cudaLaunchCooperativeKernel)
+KL_HOST_CUDA(cudaRuntimeGetVersion) KL_HOST_CUDA(cudaDriverGetVersion)
+KL_HOST_CUDA(cudaProfilerStart) KL_HOST_CUDA(cudaProfilerStop)
+#undef KL_HOST_CUDA
+
+/* ---- cuBLAS ----------------------------------------------------------------------------- */
+typedef struct cublasContext *cublasHandle_t;
+typedef enum {
+    CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_ALLOC_FAILED = 3,
+    CUBLAS_STATUS_INVALID_VALUE = 7, CUBLAS_STATUS_ARCH_MISMATCH = 8,
+    CUBLAS_STATUS_MAPPING_ERROR = 11, CUBLAS_STATUS_EXECUTION_FAILED = 13,
+    CUBLAS_STATUS_INTERNAL_ERROR = 14, CUBLAS_STATUS_NOT_SUPPORTED = 15,
+    CUBLAS_STATUS_LICENSE_ERROR = 16
+} cublasStatus_t;
+typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1, CUBLAS_OP_C = 2 } cublasOperation_t;
+typedef enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1 } cublasFillMode_t;
+typedef enum { CUBLAS_SIDE_LEFT = 0, CUBLAS_SIDE_RIGHT = 1 } cublasSideMode_t;
+typedef enum { CUBLAS_POINTER_MODE_HOST = 0, CUBLAS_POINTER_MODE_DEVICE = 1 } cublasPointerMode_t;
+typedef enum {
+    CUBLAS_DEFAULT_MATH = 0, CUBLAS_TENSOR_OP_MATH = 1, CUBLAS_PEDANTIC_MATH = 2,
+    CUBLAS_TF32_TENSOR_OP_MATH = 3
+} cublasMath_t;
+typedef enum {
+    CUBLAS_COMPUTE_16F = 64, CUBLAS_COMPUTE_16F_PEDANTIC = 65, CUBLAS_COMPUTE_32F = 68,
+    CUBLAS_COMPUTE_32F_PEDANTIC = 69, CUBLAS_COMPUTE_64F = 70, CUBLAS_COMPUTE_32I = 72,
+    CUBLAS_COMPUTE_32F_FAST_16F = 74, CUBLAS_COMPUTE_32F_FAST_16BF = 75,
+    CUBLAS_COMPUTE_32F_FAST_TF32 = 77
+} cublasComputeType_t;
+typedef enum { CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99 } cublasGemmAlgo_t;
+static inline const char *cublasGetStatusString(cublasStatus_t) { return "CUBLAS_STATUS_NOT_SUPPORTED"; }
+#define KL_HOST_CUBLAS(name) KL_HOST_FN(cublasStatus_t, name, CUBLAS_STATUS_NOT_SUPPORTED)
+KL_HOST_CUBLAS(cublasCreate) KL_HOST_CUBLAS(cublasDestroy) KL_HOST_CUBLAS(cublasSetStream)
+KL_HOST_CUBLAS(cublasSetMathMode) KL_HOST_CUBLAS(cublasSetWorkspace)
+KL_HOST_CUBLAS(cublasSetPointerMode) KL_HOST_CUBLAS(cublasGetVersion)
+KL_HOST_CUBLAS(cublasSgemm) KL_HOST_CUBLAS(cublasDgemm) KL_HOST_CUBLAS(cublasHgemm)
+KL_HOST_CUBLAS(cublasGemmEx) KL_HOST_CUBLAS(cublasSgemmBatched) KL_HOST_CUBLAS(cublasGemmBatchedEx)
+KL_HOST_CUBLAS(cublasSgemmStridedBatched) KL_HOST_CUBLAS(cublasHgemmStridedBatched)
+KL_HOST_CUBLAS(cublasGemmStridedBatchedEx) KL_HOST_CUBLAS(cublasSgemv) KL_HOST_CUBLAS(cublasDgemv)
+KL_HOST_CUBLAS(cublasSaxpy) KL_HOST_CUBLAS(cublasSdot) KL_HOST_CUBLAS(cublasSnrm2)
+KL_HOST_CUBLAS(cublasSscal) KL_HOST_CUBLAS(cublasSasum) KL_HOST_CUBLAS(cublasIsamax)
+KL_HOST_CUBLAS(cublasSgeam)
+#undef KL_HOST_CUBLAS
+
+/* ---- cuBLASLt --------------------------------------------------------------------------- */
+typedef struct cublasLtContext *cublasLtHandle_t;
+typedef struct cublasLtMatmulDescOpaque_t *cublasLtMatmulDesc_t;
+typedef struct cublasLtMatrixLayoutOpaque_t *cublasLtMatrixLayout_t;
+typedef struct cublasLtMatmulPreferenceOpaque_t *cublasLtMatmulPreference_t;
+typedef struct { uint64_t data[8]; } cublasLtMatmulAlgo_t;
+typedef struct {
+    cublasLtMatmulAlgo_t algo;
+    size_t workspaceSize;
+    cublasStatus_t state;
+    float wavesCount;
+    int reserved[4];
+} cublasLtMatmulHeuristicResult_t;
+typedef enum {
+    CUBLASLT_MATMUL_DESC_COMPUTE_TYPE = 0, CUBLASLT_MATMUL_DESC_SCALE_TYPE = 1,
+    CUBLASLT_MATMUL_DESC_POINTER_MODE = 2, CUBLASLT_MATMUL_DESC_TRANSA = 3,
+    CUBLASLT_MATMUL_DESC_TRANSB = 4, CUBLASLT_MATMUL_DESC_TRANSC = 5,
+    CUBLASLT_MATMUL_DESC_FILL_MODE = 6, CUBLASLT_MATMUL_DESC_EPILOGUE = 7,
+    CUBLASLT_MATMUL_DESC_BIAS_POINTER = 8, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE = 10,
+    CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER = 11, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD = 12,
+    CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE = 13, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER = 17,
+    CUBLASLT_MATMUL_DESC_B_SCALE_POINTER = 18, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER = 20,
+    CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE = 26
+} cublasLtMatmulDescAttributes_t;
+typedef enum {
+    CUBLASLT_EPILOGUE_DEFAULT = 1, CUBLASLT_EPILOGUE_RELU = 2, CUBLASLT_EPILOGUE_BIAS = 4,
+    CUBLASLT_EPILOGUE_RELU_BIAS = 6, CUBLASLT_EPILOGUE_GELU = 32, CUBLASLT_EPILOGUE_GELU_BIAS = 36,
+    CUBLASLT_EPILOGUE_GELU_AUX = 160, CUBLASLT_EPILOGUE_GELU_AUX_BIAS = 164,
+    CUBLASLT_EPILOGUE_DGELU = 192, CUBLASLT_EPILOGUE_DGELU_BGRAD = 208,
+    CUBLASLT_EPILOGUE_BGRADA = 256, CUBLASLT_EPILOGUE_BGRADB = 512
+} cublasLtEpilogue_t;
+typedef enum {
+    CUBLASLT_MATRIX_LAYOUT_TYPE = 0, CUBLASLT_MATRIX_LAYOUT_ORDER = 1,
+    CUBLASLT_MATRIX_LAYOUT_ROWS = 2, CUBLASLT_MATRIX_LAYOUT_COLS = 3,
+    CUBLASLT_MATRIX_LAYOUT_LD = 4, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 5,
+    CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 6
+} cublasLtMatrixLayoutAttribute_t;
+typedef enum {
+    CUBLASLT_ORDER_COL = 0, CUBLASLT_ORDER_ROW = 1, CUBLASLT_ORDER_COL32 = 2
+} cublasLtOrder_t;
+typedef enum {
+    CUBLASLT_MATMUL_PREF_SEARCH_MODE = 0, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1
+} cublasLtMatmulPreferenceAttributes_t;
+#define KL_HOST_CUBLASLT(name) KL_HOST_FN(cublasStatus_t, name, CUBLAS_STATUS_NOT_SUPPORTED)
+KL_HOST_CUBLASLT(cublasLtCreate) KL_HOST_CUBLASLT(cublasLtDestroy)
+KL_HOST_CUBLASLT(cublasLtMatmulDescCreate) KL_HOST_CUBLASLT(cublasLtMatmulDescDestroy)
+KL_HOST_CUBLASLT(cublasLtMatmulDescSetAttribute) KL_HOST_CUBLASLT(cublasLtMatmulDescGetAttribute)
+KL_HOST_CUBLASLT(cublasLtMatrixLayoutCreate) KL_HOST_CUBLASLT(cublasLtMatrixLayoutDestroy)
+KL_HOST_CUBLASLT(cublasLtMatrixLayoutSetAttribute)
+KL_HOST_CUBLASLT(cublasLtMatmulPreferenceCreate) KL_HOST_CUBLASLT(cublasLtMatmulPreferenceDestroy)
+KL_HOST_CUBLASLT(cublasLtMatmulPreferenceSetAttribute)
+KL_HOST_CUBLASLT(cublasLtMatmulAlgoGetHeuristic) KL_HOST_CUBLASLT(cublasLtMatmul)
+#undef KL_HOST_CUBLASLT
+
+/* ---- the HIP runtime -------------------------------------------------------------------- */
+typedef enum hipError_t {
+    hipSuccess = 0, hipErrorInvalidValue = 1, hipErrorOutOfMemory = 2,
+    hipErrorNotInitialized = 3, hipErrorInvalidDevice = 101, hipErrorNoDevice = 100,
+    hipErrorNotReady = 600, hipErrorNotSupported = 801, hipErrorUnknown = 999
+} hipError_t;
+typedef enum hipMemcpyKind {
+    hipMemcpyHostToHost = 0, hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2,
+    hipMemcpyDeviceToDevice = 3, hipMemcpyDefault = 4
+} hipMemcpyKind;
+typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
+typedef enum hipDeviceAttribute_t {
+    hipDeviceAttributeMaxThreadsPerBlock = 56, hipDeviceAttributeWarpSize = 87,
+    hipDeviceAttributeMultiprocessorCount = 63, hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+    hipDeviceAttributeComputeCapabilityMajor = 23, hipDeviceAttributeComputeCapabilityMinor = 61
+} hipDeviceAttribute_t;
+enum { hipStreamDefault = 0, hipStreamNonBlocking = 1, hipEventDefault = 0,
+       hipHostMallocDefault = 0 };
+struct hipDeviceProp_t {
+    char name[256];
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+    size_t totalConstMem;
+    int major, minor, multiProcessorCount, l2CacheSize, maxThreadsPerMultiProcessor,
+        computeMode, concurrentKernels, pciBusID, pciDeviceID, memoryClockRate, memoryBusWidth,
+        cooperativeLaunch, managedMemory;
+    size_t maxSharedMemoryPerMultiProcessor, sharedMemPerBlockOptin;
+    char gcnArchName[256];
+};
+static inline const char *hipGetErrorString(hipError_t) { return "not supported (host code does not run on kladder's cpu backend)"; }
+static inline const char *hipGetErrorName(hipError_t) { return "hipErrorNotSupported"; }
+#define KL_HOST_HIP(name) KL_HOST_FN(hipError_t, name, hipErrorNotSupported)
+KL_HOST_HIP(hipMalloc) KL_HOST_HIP(hipHostMalloc) KL_HOST_HIP(hipMallocManaged)
+KL_HOST_HIP(hipMallocAsync) KL_HOST_HIP(hipFree) KL_HOST_HIP(hipHostFree) KL_HOST_HIP(hipFreeAsync)
+KL_HOST_HIP(hipMemcpy) KL_HOST_HIP(hipMemcpyAsync) KL_HOST_HIP(hipMemcpy2D)
+KL_HOST_HIP(hipMemcpyToSymbol) KL_HOST_HIP(hipMemcpyFromSymbol) KL_HOST_HIP(hipMemset)
+KL_HOST_HIP(hipMemsetAsync) KL_HOST_HIP(hipMemGetInfo) KL_HOST_HIP(hipDeviceSynchronize)
+KL_HOST_HIP(hipDeviceReset) KL_HOST_HIP(hipSetDevice) KL_HOST_HIP(hipGetDevice)
+KL_HOST_HIP(hipGetDeviceCount) KL_HOST_HIP(hipGetDeviceProperties) KL_HOST_HIP(hipDeviceGetAttribute)
+KL_HOST_HIP(hipFuncSetAttribute) KL_HOST_HIP(hipFuncGetAttributes)
+KL_HOST_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor)
+KL_HOST_HIP(hipOccupancyMaxPotentialBlockSize)
+KL_HOST_HIP(hipStreamCreate) KL_HOST_HIP(hipStreamCreateWithFlags) KL_HOST_HIP(hipStreamDestroy)
+KL_HOST_HIP(hipStreamSynchronize) KL_HOST_HIP(hipStreamWaitEvent)
+KL_HOST_HIP(hipEventCreate) KL_HOST_HIP(hipEventCreateWithFlags) KL_HOST_HIP(hipEventDestroy)
+KL_HOST_HIP(hipEventRecord) KL_HOST_HIP(hipEventSynchronize) KL_HOST_HIP(hipEventElapsedTime)
+KL_HOST_HIP(hipEventQuery) KL_HOST_HIP(hipGetLastError) KL_HOST_HIP(hipPeekAtLastError)
+KL_HOST_HIP(hipLaunchKernel) KL_HOST_HIP(hipLaunchCooperativeKernel)
+KL_HOST_HIP(hipRuntimeGetVersion) KL_HOST_HIP(hipDriverGetVersion)
+#undef KL_HOST_HIP
+/* HIP's launch macro: a plain call of the kernel, which never runs (the file's header says why) */
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
+    ((void)(grid), (void)(block), (void)(shared), (void)(stream), (kernel)(__VA_ARGS__))
+
+/* ---- hipBLAS ---------------------------------------------------------------------------- */
+typedef void *hipblasHandle_t;
+typedef enum {
+    HIPBLAS_STATUS_SUCCESS = 0, HIPBLAS_STATUS_NOT_INITIALIZED = 1, HIPBLAS_STATUS_ALLOC_FAILED = 2,
+    HIPBLAS_STATUS_INVALID_VALUE = 3, HIPBLAS_STATUS_MAPPING_ERROR = 4,
+    HIPBLAS_STATUS_EXECUTION_FAILED = 5, HIPBLAS_STATUS_INTERNAL_ERROR = 6,
+    HIPBLAS_STATUS_NOT_SUPPORTED = 7
+} hipblasStatus_t;
+typedef enum { HIPBLAS_OP_N = 111, HIPBLAS_OP_T = 112, HIPBLAS_OP_C = 113 } hipblasOperation_t;
+static inline const char *hipblasStatusToString(hipblasStatus_t) { return "HIPBLAS_STATUS_NOT_SUPPORTED"; }
+#define KL_HOST_HIPBLAS(name) KL_HOST_FN(hipblasStatus_t, name, HIPBLAS_STATUS_NOT_SUPPORTED)
+KL_HOST_HIPBLAS(hipblasCreate) KL_HOST_HIPBLAS(hipblasDestroy) KL_HOST_HIPBLAS(hipblasSetStream)
+KL_HOST_HIPBLAS(hipblasSetPointerMode) KL_HOST_HIPBLAS(hipblasSgemm) KL_HOST_HIPBLAS(hipblasDgemm)
+KL_HOST_HIPBLAS(hipblasGemmEx) KL_HOST_HIPBLAS(hipblasSgemmStridedBatched)
+KL_HOST_HIPBLAS(hipblasGemmStridedBatchedEx) KL_HOST_HIPBLAS(hipblasSgemv)
+KL_HOST_HIPBLAS(hipblasSaxpy) KL_HOST_HIPBLAS(hipblasSdot) KL_HOST_HIPBLAS(hipblasSscal)
+#undef KL_HOST_HIPBLAS
+
+#undef KL_HOST_FN
+#endif /* KL_CPU */
+#endif

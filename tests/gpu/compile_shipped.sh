@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# kl-test: once
+# Kernel files as they ship on the cuda backend, without a GPU (docs/kernels.md): the twelve
+# llm.c dev/cuda files of tests/engine/fixtures/shipped, whole translation units with host code,
+# cuBLAS and cuBLASLt includes, <<<...>>> launches and host launchers overloading a kernel's
+# name, compile for sm_90 with the toolkit's nvcc (-cubin), and every entry point each suite
+# names is found in the CUBIN by its mangled symbol (a template instance over a vendor type
+# included). Without nvcc, KLADDER_NVCC naming none, the same files are refused by NVRTC at a
+# host include, the fallback this path replaces.
+. tests/tap.sh
+set -u
+export XDG_CACHE_HOME=$KL_CACHE
+nvcc=${KLADDER_NVCC:-/usr/local/cuda/bin/nvcc}
+if ! tap_have_nvrtc || [ ! -x "$nvcc" ]; then
+    tap_skip "no CUDA toolkit (NVRTC and nvcc) under /usr/local/cuda"
+    echo "1..$_tap_n"
+    exit 0
+fi
+fx=tests/engine/fixtures/shipped
+suites=("$fx"/*.json)
+out=$(KLADDER_NVCC=$nvcc "$KLADDER" compile --backend cuda --target sm_90 "${suites[@]}" 2>&1)
+rc=$?
+sed 's/^/# /' <<<"$out" | grep -v '^#   ' | head -n 40
+tap_check "all ${#suites[@]} files compile whole and every entry is found: exit 0 ($rc)" test $rc -eq 0
+for s in "${suites[@]}"; do
+    tap_check "nvcc sm_90 compiles $(basename "$s") and finds its entries" \
+        grep -qF "ok cuda sm_90 $s " <<<"$out"
+done
+tap_check "a kernel whose name a host launcher overloads is found as the kernel" \
+    grep -qF "fixed gelu_backward2 = _Z14gelu_backward2P13__nv_bfloat16PKS_S2_i" <<<"$out"
+tap_check "a template instance over a vendor type" \
+    grep -qF "fixed norm_kernel3<__nv_bfloat16> = _Z12norm_kernel3I13__nv_bfloat16EvPfPKT_m" <<<"$out"
+
+out=$(KLADDER_NVCC=/nonexistent/nvcc "$KLADDER" compile --backend cuda --target sm_90 "$fx/adamw.json" 2>&1)
+rc=$?
+sed 's/^/# /' <<<"$out" | head -n 8
+tap_check "NVRTC alone cannot take a whole file: exit 1 ($rc)" test $rc -eq 1
+tap_check "it stops at a host include, naming it" grep -qE 'cannot open source file "(stdint.h|time.h|cublas_v2.h)"' <<<"$out"
+echo "1..$_tap_n"
