@@ -269,7 +269,7 @@ static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
-    "control", "specialize", "code_object"};
+    "control", "expect_caught", "specialize", "code_object"};
 
 /* "rungs": {"N": {settings}}: which rungs the suite declares, each one's settings read by the
  * rung's own parser (engine/rung.h). The numbers a key may take are the rung table's. */
@@ -333,7 +333,7 @@ static bool parse_code_object(struct eng_mparse *p, struct eng_manifest *m, cons
     return ok;
 }
 
-/* format, version, name, source, code_object, case, control and the titles. */
+/* format, version, name, source, code_object, case, control, expect_caught and the titles. */
 static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
@@ -354,7 +354,8 @@ static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON
     if (!parse_code_object(p, m, root))
         return false;
     m->case_id = eng_mp_string(p, root, "case", false, "case");
-    if (!eng_mp_bool(p, root, "control", "control", &m->control))
+    if (!eng_mp_bool(p, root, "control", "control", &m->control) ||
+        !eng_mp_bool(p, root, "expect_caught", "expect_caught", &m->expect_caught))
         return false;
     m->title_en = eng_mp_string(p, root, "title_en", false, "title_en");
     m->title_zh = eng_mp_string(p, root, "title_zh", false, "title_zh");

@@ -81,9 +81,8 @@ static void print_help(void)
            "are in doubt), 1 an expectation not met (a buggy variant whose checks only\n"
            "doubt is not caught) or the run inconclusive (the checks that reach the bug\n"
            "were skipped here), 2 usage or setup error; a suite of your own (no \"case\")\n"
-           "declares nothing of its plain unit test: a unit test that already catches the\n"
-           "buggy variant is reported (\"the plain unit test catches it too\") and exits 0\n"
-           "when each rung it names caught the bug and its fixed variant passed\n");
+           "states no expectation of its buggy variant: the rungs that caught it and those\n"
+           "that did not are reported, and it exits 0 when its fixed variant passed\n");
 }
 
 static int list_suites(void)
