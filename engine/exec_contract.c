@@ -380,8 +380,12 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
                      "error %.3g there (%.3g at most)", fj->fail.kernel_err, fj->fail.bound,
                      fj->fail.ref_err, fj->ref_err);
         else
-            snprintf(arb, sizeof arb, "kernel error %.3g against the reference, bound %.3g; %s",
-                     fj->fail.kernel_err, fj->fail.bound, j->arb_why);
+            snprintf(arb, sizeof arb, "kernel error %.3g against the reference, bound %.3g",
+                     fj->fail.kernel_err, fj->fail.bound);
+        /* why there was no arbiter is the same for every check of the suite: the reports say
+         * it once per run (eng_check_result.no_arbiter), not in each finding */
+        if (!j->arb && !e->out->no_arbiter[0])
+            snprintf(e->out->no_arbiter, sizeof e->out->no_arbiter, "%s", j->arb_why);
         char nonfin[64] = "", inputs[320];
         if (fj->fail_nonfinite)
             snprintf(nonfin, sizeof nonfin, "; %llu NaN/Inf where the reference is finite",

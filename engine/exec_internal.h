@@ -73,7 +73,7 @@ void eng_exec_teardown(struct eng_exec *e);
 struct eng_judge {
     void **var, **ref, **arb;
     bool arb_tried;          /* the arbiter was built and run, or found missing (arb_why) */
-    char arb_why[200];
+    char arb_why[320];
     /* the clean run's outputs (engine/exec_clean.c): the variant's and the reference's on the
      * inputs with their special values replaced by 0; NULL where there is none (clean_why) */
     void **cvar, **cref;

@@ -37,6 +37,16 @@ struct eng_user_catch {
 };
 size_t eng_user_suite_catches(const struct eng_done *checks, size_t n, struct eng_user_catch **out);
 
+/* Why some checks of a run were judged against the reference alone, with no wide build of it
+ * (eng_check_result.no_arbiter): each distinct reason once, with the number of checks it
+ * concerns, in the order first met. Returns how many; *out is malloc'd (NULL when none), its
+ * reasons the checks' own. The reports say each once instead of in every finding. */
+struct eng_arbiter_note {
+    const char *why;
+    int checks;
+};
+size_t eng_no_arbiter_notes(const struct eng_done *checks, size_t n, struct eng_arbiter_note **out);
+
 /* The reporters a run's options ask for (a text or JSON report on stdout, and the progress bar,
  * JUnit file, database and event stream it names), NULL-terminated, for eng_run_opts'
  * open_reports; NULL with a message on error. Each is freed by its own free(). */

@@ -127,6 +127,19 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
         }
     }
     free(u);
+    /* why some checks were judged against the reference alone, each reason once */
+    struct eng_arbiter_note *a;
+    size_t na = eng_no_arbiter_notes(checks, n, &a);
+    if (na) {
+        cJSON *arr = cJSON_AddArrayToObject(rep, "no_arbiter");
+        for (size_t i = 0; i < na; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "why", a[i].why);
+            cJSON_AddNumberToObject(o, "checks", a[i].checks);
+            cJSON_AddItemToArray(arr, o);
+        }
+    }
+    free(a);
     cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, eng_report_check_json(&checks[i]));

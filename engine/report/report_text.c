@@ -74,6 +74,22 @@ static void user_suite_lines(const struct eng_done *checks, size_t n)
     free(u);
 }
 
+/* Why some failures were judged against the reference alone, once per reason instead of in
+ * every finding: what a user does about it is one edit of the reference, not one per check. */
+static void arbiter_lines(const struct eng_done *checks, size_t n)
+{
+    struct eng_arbiter_note *a;
+    size_t na = eng_no_arbiter_notes(checks, n, &a);
+    for (size_t i = 0; i < na; i++) {
+        char *why = text_sanitize(a[i].why, false);
+        printf("judged against the reference alone (%d check%s): nothing wider told the kernel's "
+               "error from the reference's own rounding, because %s\n", a[i].checks,
+               a[i].checks == 1 ? "" : "s", why);
+        free(why);
+    }
+    free(a);
+}
+
 static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
                     const struct eng_summary *s, const struct eng_done *checks, size_t n)
 {
@@ -145,6 +161,7 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
     user_suite_lines(checks, n);
+    arbiter_lines(checks, n);
     if (s->doubts)
         printf("in doubt: %d checks: an oracle could not vouch either way (the reference breaks its "
                "own bound, only rows past the contract's domain differ, or the fixed and the buggy variant "
