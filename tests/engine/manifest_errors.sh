@@ -88,4 +88,5 @@ out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 4 --suite tests/engine/fixtures/
     --backend cpu --no-progress 2>&1)
 rc=$?
 tap_check "settings that plan no check: exit 2" test "$rc" -eq 2
-tap_check "and the message says so" grep -qF 'rung 4 plans no check' <<<"$out"
+tap_check "and the message says so, naming the settings that plan checks" \
+    grep -qF 'rung 4 plans no check from its settings: give "rungs": {"4": {...}} some "checks" (graph, streams, warm, garbage, pool)' <<<"$out"
