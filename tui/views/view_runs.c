@@ -738,7 +738,7 @@ static void ask_suite(struct tui_app *app)
 {
     char *recent[TUI_RECENT_SUITES];
     size_t n = tui_recent_suites_load(recent, TUI_RECENT_SUITES);
-    tui_app_ask(app, tui_tr(app, "Suite file: ", "套件文件："), recent, n, suite_chosen);
+    tui_app_ask_path(app, tui_tr(app, "Suite file: ", "套件文件："), recent, n, suite_chosen);
     for (size_t i = 0; i < n; i++)
         free(recent[i]);
 }
