@@ -449,12 +449,28 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
     eng_exec_rows(e, in, b, &fj.len, &fj.stride);
     fj.elems = in->var[b].padded_elems;
     fj.rows = fj.stride ? fj.elems / fj.stride : 0;
-    ENG_TRY(eng_exec_judge_read(e, in, j, b, s));
     fj.special = special_rows(e, in, &fj.bs->contract, fj.rows, fj.domain, &fj.direct);
-    fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
     int src = normalized_input(e, in, &fj);
     if (src >= 0)
         fj.cancel = cancellation(e, in, src, fj.rows);
+    /* plain rows only, every element within its bound: the device says so without a readback */
+    int dev = !fj.special && !fj.cancel
+                  ? eng_exec_judge_device(e, in, b, fj.n, fj.rows, fj.stride, s) : 0;
+    if (dev != 0) {
+        free(fj.special);
+        free(fj.direct);
+        free(fj.cancel);
+        if (dev > 0)
+            eng_exec_record_bad(e, -1, 0, 0);
+        return dev < 0 ? -1 : 0;
+    }
+    if (eng_exec_judge_read(e, in, j, b, s) != 0) {
+        free(fj.special);
+        free(fj.direct);
+        free(fj.cancel);
+        return -1;
+    }
+    fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
     fj.cand = xcalloc(fj.elems + 1, 1);
     judge_against_reference(e, j, b, &fj);
     int rc = fj.ncand ? eng_exec_arbiter(e, in, j, s) : 0;

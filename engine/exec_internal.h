@@ -81,6 +81,15 @@ struct eng_judge {
     char clean_why[200];
 };
 
+/* The contract judge's first pass on the device (engine/exec_judge_device.c) for float output b
+ * (rows of stride elements, reduction length n), whose rows are all plain (no input row holds
+ * NaN/Inf or a value past the domain) and whose bound has no cancellation term: 1 when every
+ * element agrees with the reference within its bound, so that the host judge would find
+ * nothing and is not needed; 0 when the host must judge (some element does not agree, the
+ * bound is not one the device evaluates, the cpu backend); -1 on a device error. */
+int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, size_t b, double n,
+                          uint64_t rows, uint64_t stride, struct eng_stream *s);
+
 /* Output b's copies (variant and reference) into j, once. 0 or -1. */
 int eng_exec_judge_read(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
                         struct eng_stream *s);
