@@ -29,6 +29,9 @@ struct cdb_run_info {
      * baseline): bugs caught, as a rung means them, not failures of the code under test. (A
      * control suite's "buggy" variant is correct code: its run's verdict fails on them.) */
     int caught_fail, caught_hang;
+    /* The rungs its checks ran, bit r for rung r: one bit for a run of one rung; for a run of
+     * several (run.rung 0, `run --suite` of every rung it lists) each rung it ran. */
+    unsigned rungs;
 };
 
 /* NULL and false fields do not filter; rung and verdict take -1 for "any" (0 is rung 0 and
@@ -37,7 +40,8 @@ struct cdb_run_filter {
     const char *host;       /* the host a run was pulled under (runs.origin); "local": runs
                              * made here. A machine's own host name never matches: two
                              * machines called "vm" stay apart */
-    int rung;               /* -1 any */
+    int rung;               /* -1 any; 1..8: the runs of that rung, and the runs of several
+                             * rungs that ran some check of it */
     int verdict;            /* -1 any, else enum cdb_verdict */
     bool local_only;        /* only runs made here (origin NULL) */
     bool finished_only;     /* leave out runs still running */

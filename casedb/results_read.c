@@ -37,9 +37,12 @@ void cdb_run_filter_init(struct cdb_run_filter *f)
     f->verdict = -1;
 }
 
-/* Parameters ?1..?7 of RUN_WHERE. */
+/* Parameters ?1..?7 of RUN_WHERE. A rung N > 0 keeps the runs of rung N and the runs of several
+ * rungs (rung 0) that ran a check of it. */
 #define RUN_WHERE                                                                               \
-    " (?1 IS NULL OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2)"                                \
+    " (?1 IS NULL OR r.origin = ?1) AND (?2 < 0 OR r.rung = ?2 OR (?2 > 0 AND r.rung = 0 AND"   \
+    " EXISTS (SELECT 1 FROM checks c JOIN check_keys k ON k.id = c.key_id"                     \
+    " WHERE c.run_id = r.id AND k.rung = ?2)))"                                                 \
     " AND (?3 IS NULL OR r.verdict = ?3) AND (?4 = 0 OR r.origin IS NULL)"                      \
     " AND (?5 = 0 OR r.verdict != 'running') AND (?6 IS NULL OR r.finished >= ?6)"              \
     " AND (?7 IS NULL OR r.id > (SELECT id FROM runs WHERE uuid = ?7)) "
@@ -75,7 +78,13 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
     " CASE WHEN r." n_col " = 0 THEN 0 ELSE (SELECT count(*) FROM checks c"                     \
     " JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id AND k.variant = 'buggy'"      \
     " AND c.verdict = '" verdict "') END"
-#define RUN_CAUGHT RUN_CAUGHT_ONE("n_fail", "fail") "," RUN_CAUGHT_ONE("n_hang", "hang") ", r.n_doubt"
+#define RUN_CAUGHT RUN_CAUGHT_ONE("n_fail", "fail") "," RUN_CAUGHT_ONE("n_hang", "hang") ", r.n_doubt," \
+    RUN_RUNGS
+/* The rungs a run of several rungs (rung 0) ran, as bits, from its checks; a run of one rung
+ * reads none. */
+#define RUN_RUNGS                                                                               \
+    " CASE WHEN r.rung != 0 THEN 1 << r.rung ELSE (SELECT coalesce(sum(DISTINCT 1 << k.rung), 0)" \
+    " FROM checks c JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id) END"
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
 /* The machine columns host .. kladder_commit, in the order of the machines table, from column
@@ -125,6 +134,7 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
     ri->caught_fail = sqlite3_column_int(st, 26 + CDB_CANCELLED + 1);
     ri->caught_hang = sqlite3_column_int(st, 26 + CDB_CANCELLED + 2);
     ri->counts[CDB_DOUBT] = sqlite3_column_int(st, 26 + CDB_CANCELLED + 3); /* migration 6 */
+    ri->rungs = (unsigned)sqlite3_column_int(st, 26 + CDB_CANCELLED + 4);
     ri->n_checks += ri->counts[CDB_DOUBT];
 }
 

@@ -48,6 +48,80 @@ static struct cdb_latest *put(struct cdb_latest **l, size_t *n, size_t *cap, con
     return e;
 }
 
+/* What one rung of a run of several rungs shows: the check tallies of that rung. */
+struct rung_tally {
+    int checks, executed;
+    int unexpected;      /* the worst verdict of a check that should have passed; -1 none */
+    int cancelled;       /* checks the interruption stopped */
+    int buggy, caught, buggy_skipped;
+};
+
+/* Whether a check failing or hanging stops a bug rather than fails the code: the buggy
+ * variant's checks, and in a user's suite (no case) its unit test's on the buggy variant too,
+ * which states nothing of them. */
+static bool catches_a_bug(const char *variant, bool reproducer)
+{
+    return !strcmp(variant, "buggy") || (!reproducer && !strcmp(variant, "baseline-buggy"));
+}
+
+/* Each rung of run id (a run of several rungs, verdict v, reproducer: it names a case) as the
+ * run of that rung alone would have ended: a run that met every expectation passed each of its
+ * rungs (its buggy checks failing is the rung catching the bug, never a ✗); otherwise a rung
+ * shows what went wrong in it: a check that should have passed and did not, every check
+ * skipped, or a reproducer's bug that got through all of its checks there. */
+static void multi_rung_verdicts(sqlite3_stmt *ck, sqlite3_int64 id, int v, bool reproducer,
+                                const char *src, struct cdb_latest **out, size_t *n, size_t *cap)
+{
+    struct rung_tally t[9];
+    int last = 0;
+    for (int r = 0; r < 9; r++)
+        t[r] = (struct rung_tally){.unexpected = -1};
+    sqlite3_reset(ck);
+    sqlite3_bind_int64(ck, 1, id);
+    while (sqlite3_step(ck) == SQLITE_ROW) {
+        int r = sqlite3_column_int(ck, 0);
+        int cv = cdb_verdict_parse((const char *)sqlite3_column_text(ck, 1));
+        const char *var = (const char *)sqlite3_column_text(ck, 2);
+        if (r < 1 || r > 8 || cv < 0)
+            continue;
+        struct rung_tally *x = &t[r];
+        last = r;
+        x->checks++;
+        x->executed += cv != CDB_SKIP && cv != CDB_CANCELLED;
+        x->cancelled += cv == CDB_CANCELLED;
+        bool bug = catches_a_bug(var ? var : "", reproducer);
+        if (var && !strcmp(var, "buggy")) {
+            x->buggy++;
+            x->caught += cv == CDB_FAIL || cv == CDB_HANG;
+            x->buggy_skipped += cv == CDB_SKIP;
+        }
+        bool wrong = cv == CDB_ERROR || (!bug && (cv == CDB_FAIL || cv == CDB_HANG));
+        if (wrong && (x->unexpected < 0 || rank(cv) > rank(x->unexpected)))
+            x->unexpected = cv;
+    }
+    for (int r = 1; r <= 8; r++) {
+        const struct rung_tally *x = &t[r];
+        if (!x->checks)
+            continue;
+        int rv = CDB_PASS;
+        if (v == CDB_PASS)
+            rv = CDB_PASS;
+        else if (x->unexpected >= 0)
+            rv = x->unexpected;
+        else if (x->cancelled)
+            rv = CDB_CANCELLED;
+        else if (!x->executed)
+            rv = CDB_FAIL; /* it tested nothing: never a pass */
+        else if (reproducer && x->buggy && !x->caught)
+            rv = x->buggy_skipped ? CDB_SKIP : CDB_FAIL; /* inconclusive, or the bug got through */
+        /* The rung an interrupted run was in did not finish: its checks so far passing does
+         * not make it a pass, but a failure it had already found stands. */
+        if (v == CDB_INTERRUPTED && r == last && rank(rv) < rank(CDB_ERROR))
+            rv = CDB_INTERRUPTED;
+        (void)put(out, n, cap, src, r, rv);
+    }
+}
+
 int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, size_t *n,
                         char *err, size_t errlen)
 {
@@ -56,11 +130,11 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
     size_t cap = 0;
     sqlite3_stmt *st = NULL, *ck = NULL, *sc = NULL;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT coalesce(origin, ''), rung, verdict, id FROM runs"
+                           "SELECT coalesce(origin, ''), rung, verdict, id, case_id FROM runs"
                            " WHERE verdict != 'running' ORDER BY started DESC, id DESC",
                            -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
-                           "SELECT k.rung, c.verdict FROM checks c JOIN check_keys k"
+                           "SELECT k.rung, c.verdict, k.variant FROM checks c JOIN check_keys k"
                            " ON k.id = c.key_id WHERE c.run_id = ?1 ORDER BY c.seq",
                            -1, &ck, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
@@ -94,26 +168,9 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         if (rung != 0 || multi >= max_multi)
             continue;
         multi++;
-        int worst[9], last = 0;
-        for (int r = 0; r < 9; r++)
-            worst[r] = -1;
-        sqlite3_reset(ck);
-        sqlite3_bind_int64(ck, 1, sqlite3_column_int64(st, 3));
-        while (sqlite3_step(ck) == SQLITE_ROW) {
-            int r = sqlite3_column_int(ck, 0);
-            int cv = cdb_verdict_parse((const char *)sqlite3_column_text(ck, 1));
-            if (r >= 1 && r <= 8 && cv >= 0 && (worst[r] < 0 || rank(cv) > rank(worst[r])))
-                worst[r] = cv;
-            if (r >= 1 && r <= 8)
-                last = r;
-        }
-        /* The rung an interrupted run was in did not finish: its checks so far passing does not
-         * make it a pass, but a failure it had already found stands. */
-        if (v == CDB_INTERRUPTED && last > 0 && rank(worst[last]) < rank(CDB_ERROR))
-            worst[last] = CDB_INTERRUPTED;
-        for (int r = 1; r <= 8; r++)
-            if (worst[r] >= 0)
-                (void)put(out, n, &cap, src ? src : "", r, worst[r]);
+        multi_rung_verdicts(ck, sqlite3_column_int64(st, 3), v < 0 ? CDB_ERROR : v,
+                            sqlite3_column_type(st, 4) != SQLITE_NULL, src ? src : "", out, n,
+                            &cap);
     }
     sqlite3_finalize(sc);
     sqlite3_finalize(ck);

@@ -1,8 +1,10 @@
 /* The newest finished verdict of each (source, rung): what the dashboard shows under its matrix
  * for the local host and each pulled host. Cheap on a large database: one pass over the runs
  * table, newest first, without per-run counts; a run of several rungs (rung 0, `kladder run
- * --case`) gives each of its rungs the worst verdict of its checks there (at most max_multi such
- * runs are read, newest first). Each (source, rung) also counts its runs and failed runs. */
+ * --suite` of every rung it lists) gives each of its rungs the verdict a run of that rung alone
+ * would have had, read from its checks: pass where the run met every expectation (a buggy
+ * variant caught is the rung working), else what went wrong there (at most max_multi such runs
+ * are read, newest first). Each (source, rung) also counts its runs and failed runs. */
 #ifndef KL_CASEDB_RUNS_LATEST_H
 #define KL_CASEDB_RUNS_LATEST_H
 

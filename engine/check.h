@@ -83,6 +83,11 @@ struct eng_check_result {
     char seam_a[192], seam_b[192];
     /* rung 8's score (the user's evaluation, the built-in model); score.set false: none */
     struct cdb_score score;
+    /* Why an element of this check failed against the reference alone, with no wide build of
+     * it to weigh the kernel against (docs/engine.md, "Contracts, bounds and doubt"), in words
+     * a user can act on; "" when every failure had one or none needed it. Said once per run by
+     * the reports, never in every check's detail. */
+    char no_arbiter[320];
 };
 
 /* Records the seam of a failing check (the first one a check finds is kept). */

@@ -215,6 +215,8 @@ char *eng_check_result_json(const struct eng_check_result *r)
     }
     if (r->score.set)
         eng_json_add_score(o, &r->score);
+    if (r->no_arbiter[0])
+        cJSON_AddStringToObject(o, "no_arbiter", r->no_arbiter);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -246,6 +248,8 @@ int eng_check_result_parse(const char *text, struct eng_check_result *out, char 
     out->t_min_us = num_of(o, "t_min_us", NAN);
     out->t_max_us = num_of(o, "t_max_us", NAN);
     out->repeats = (int)num_of(o, "repeats", 0);
+    snprintf(out->no_arbiter, sizeof out->no_arbiter, "%s",
+             str_of(o, "no_arbiter") ? str_of(o, "no_arbiter") : "");
     const cJSON *sm = cJSON_GetObjectItemCaseSensitive(o, "seam");
     if (cJSON_IsObject(sm) && str_of(sm, "what") && str_of(sm, "a") && str_of(sm, "b"))
         eng_check_seam(out, str_of(sm, "what"), str_of(sm, "a"), str_of(sm, "b"));

@@ -18,19 +18,24 @@
 static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_module **mod)
 {
     if (e->host) {
-        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: the op's reference is the caller's");
+        snprintf(j->arb_why, sizeof j->arb_why, "the reference is the caller's own function, which "
+                 "kladder cannot rebuild with double accumulators");
         return 1;
     }
     if (e->s->code_object) {
-        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: a prebuilt code object has no wide build");
+        snprintf(j->arb_why, sizeof j->arb_why, "the kernels come as a prebuilt code object, whose "
+                 "reference kladder cannot rebuild with double accumulators");
         return 1;
     }
     char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
     if (!src)
         return -1;
     if (!eng_manifest_uses_acc(src)) {
-        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: reference %s does not declare its "
-                 "accumulators kl_acc", e->m->entry_reference);
+        snprintf(j->arb_why, sizeof j->arb_why, "the reference %s keeps its sums in plain float; "
+                 "declare its accumulators with the type kl_acc (kladder defines it: float here, "
+                 "double in a second build of the reference) "
+                 "and kladder weighs a close call against that wider result",
+                 e->m->entry_reference);
         free(src);
         return 1;
     }
@@ -53,7 +58,8 @@ static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_mo
     if (rc != 0) {
         char first[150];
         eng_compile_first_error(log, first, sizeof first);
-        snprintf(j->arb_why, sizeof j->arb_why, "no arbiter: the wide build does not compile: %s", first);
+        snprintf(j->arb_why, sizeof j->arb_why, "the reference's build with double accumulators "
+                 "does not compile: %s", first);
         return 1;
     }
     return e->B->module_load(e->ctx, code, len, mod, e->err, sizeof e->err);

@@ -73,13 +73,24 @@ void eng_exec_teardown(struct eng_exec *e);
 struct eng_judge {
     void **var, **ref, **arb;
     bool arb_tried;          /* the arbiter was built and run, or found missing (arb_why) */
-    char arb_why[200];
+    char arb_why[320];
     /* the clean run's outputs (engine/exec_clean.c): the variant's and the reference's on the
      * inputs with their special values replaced by 0; NULL where there is none (clean_why) */
     void **cvar, **cref;
     bool clean_tried;
     char clean_why[200];
 };
+
+/* The contract judge's first pass on the device (engine/exec_judge_device.c) for float output b
+ * (rows of stride elements, reduction length n), whose rows are all plain (no input row holds
+ * NaN/Inf or a value past the domain) and whose bound has no cancellation term: 1 when every
+ * element agrees with the reference within the bound of contract c (the output's effective
+ * one: declared, or the default), so that the host judge would find
+ * nothing and is not needed; 0 when the host must judge (some element does not agree, the
+ * bound is not one the device evaluates, the cpu backend); -1 on a device error. */
+int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, size_t b,
+                          const struct eng_out_contract *c, double n, uint64_t rows,
+                          uint64_t stride, struct eng_stream *s);
 
 /* Output b's copies (variant and reference) into j, once. 0 or -1. */
 int eng_exec_judge_read(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,

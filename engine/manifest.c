@@ -15,6 +15,7 @@
 #include "common/embed.h"
 #include "common/file_within.h"
 #include "common/fileio.h"
+#include "common/suggest.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/expr.h"
@@ -271,7 +272,7 @@ static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
-    "control", "specialize", "code_object"};
+    "control", "expect_caught", "specialize", "code_object"};
 
 /* "rungs": {"N": {settings}}: which rungs the suite declares, each one's settings read by the
  * rung's own parser (engine/rung.h). The numbers a key may take are the rung table's. */
@@ -335,7 +336,7 @@ static bool parse_code_object(struct eng_mparse *p, struct eng_manifest *m, cons
     return ok;
 }
 
-/* format, version, name, source, code_object, case, control and the titles. */
+/* format, version, name, source, code_object, case, control, expect_caught and the titles. */
 static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
@@ -356,7 +357,8 @@ static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON
     if (!parse_code_object(p, m, root))
         return false;
     m->case_id = eng_mp_string(p, root, "case", false, "case");
-    if (!eng_mp_bool(p, root, "control", "control", &m->control))
+    if (!eng_mp_bool(p, root, "control", "control", &m->control) ||
+        !eng_mp_bool(p, root, "expect_caught", "expect_caught", &m->expect_caught))
         return false;
     m->title_en = eng_mp_string(p, root, "title_en", false, "title_en");
     m->title_zh = eng_mp_string(p, root, "title_zh", false, "title_zh");
@@ -736,6 +738,39 @@ static bool file_beside(const char *manifest, const char *field, const char *wha
     return false;
 }
 
+/* "no suite named 'aiter-481' (did you mean aiter-4812, aiter-4812-ep? kladder run --list
+ * lists the 38 built-in suites; a suite of your own is a path to its .json manifest)": the few
+ * nearest names, never every internal path. */
+static void unknown_suite(const char *name, char *err, size_t errlen)
+{
+    size_t cnt;
+    const char **files = eng_manifest_list(&cnt);
+    char **names = xcalloc(cnt + 1, sizeof *names);
+    for (size_t i = 0; i < cnt; i++) {
+        const char *base = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i];
+        names[i] = xstrdup(base);
+        size_t l = strlen(names[i]);
+        if (l > 5 && !strcmp(names[i] + l - 5, ".json"))
+            names[i][l - 5] = '\0';
+    }
+    const char *near[4];
+    size_t nn = suggest_nearest(name, (const char *const *)names, cnt, near, 4);
+    char list[256] = "";
+    for (size_t i = 0; i < nn; i++) {
+        strncat(list, i ? ", " : "did you mean ", sizeof list - strlen(list) - 1);
+        strncat(list, near[i], sizeof list - strlen(list) - 1);
+    }
+    char *shown = text_fit(name, 60, true, NULL);
+    snprintf(err, errlen, "no suite named '%s' (%s%skladder run --list lists the %zu built-in "
+             "suites; a suite of your own is a path to its .json manifest)", shown, list,
+             nn ? "? " : "", cnt);
+    free(shown);
+    for (size_t i = 0; i < cnt; i++)
+        free(names[i]);
+    free(names);
+    free(files);
+}
+
 struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir, char *err,
                                        size_t errlen)
 {
@@ -779,18 +814,8 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
     char *text = embed_load(dir, rel, &len, err, errlen);
     struct eng_manifest *m = NULL;
     if (!text) {
-        if (!dir) {
-            size_t cnt;
-            const char **names = eng_manifest_list(&cnt);
-            char list[512] = "";
-            for (size_t i = 0; i < cnt; i++) {
-                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, names[i], sizeof list - strlen(list) - 1);
-            }
-            free(names);
-            snprintf(err, errlen, "no suite named '%s' (known: %s)", name_or_path,
-                     cnt ? list : "none");
-        }
+        if (!dir)
+            unknown_suite(name_or_path, err, errlen);
     } else {
         char *d = dir ? xasprintf("%s/kernels", dir) : NULL;
         m = eng_manifest_parse(text, len, rel, d, err, errlen);

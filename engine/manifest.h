@@ -29,9 +29,13 @@
  *    "variant_options": {"buggy": {"event": false, "scratch_reset": "once"}},
  *    "rungs": {"1": {...}, "4": {...}, "5": {...}},   the rungs it supports, each with its
  *                                                     settings (engine/rung.h)
- *    "control": true}                                 optional: every variant is correct, so
+ *    "control": true,                                 optional: every variant is correct, so
  *                                                     any failure is a false alarm of the
  *                                                     harness (a user checks their setup)
+ *    "expect_caught": true}                           optional: each rung it lists must catch
+ *                                                     the buggy variant, as a reproducer's
+ *                                                     must (without it the run only says which
+ *                                                     rungs did)
  *
  * Loading validates everything a run will need (names, dtypes, expressions, entry points are
  * identifiers; for a manifest loaded from a file, that its source file is there) and reports the
@@ -161,6 +165,7 @@ struct eng_manifest {
     struct eng_variant_opts opt_fixed, opt_buggy;
     bool has_rung[ENG_RUNG_SLOTS];  /* the rungs the suite declares (engine/rung.h) */
     bool control;      /* "control": both variants are correct; a failure is a false alarm */
+    bool expect_caught; /* "expect_caught": each listed rung must catch the buggy variant */
     void *settings[ENG_RUNG_SLOTS]; /* each declared rung's settings, the rung's own type
                                      * (NULL: none) */
 };

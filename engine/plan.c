@@ -270,8 +270,12 @@ int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
     if (R->plan(&b, err, errlen) != 0)
         return -1;
     if (*n - before == baselines) {
-        snprintf(err, errlen, "suite %s: rung %d plans no check from its settings (say which "
-                 "checks it should run under \"rungs\": {\"%d\": {...}})", m->name, rung, rung);
+        if (R->plans_from)
+            snprintf(err, errlen, "suite %s: rung %d plans no check from its settings: give "
+                     "\"rungs\": {\"%d\": {...}} %s", m->name, rung, rung, R->plans_from);
+        else
+            snprintf(err, errlen, "suite %s: rung %d plans no check from its settings (say which "
+                     "checks it should run under \"rungs\": {\"%d\": {...}})", m->name, rung, rung);
         return -1;
     }
     return 0;

@@ -52,6 +52,10 @@ struct eng_planned {
                                    is declared to pass the buggy variant; a user's own suite
                                    declares nothing of it, so a unit test that catches the bug
                                    is a fact to report, not an expectation missed */
+    bool expect_caught;         /* its buggy variant must be caught on every rung it runs: a
+                                   reproducer's (its case states the bug) or a suite's that
+                                   says "expect_caught"; any other suite states no expectation
+                                   of it, and the run only says which rungs caught it */
     double confidence;          /* rung 5: the confidence its repeats were chosen for (0: none) */
     /* A check the vendor's sanitizer added beside the check that ran the kernels (runner,
      * --sanitizer): its tool ("racecheck"), "" for every planned check. Its hazards are

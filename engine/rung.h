@@ -31,6 +31,9 @@ struct eng_run_claim {
 struct eng_rung {
     int number;
     const char *name;     /* as data/rungs.json calls it, for messages */
+    /* The settings that plan the rung's checks, named when a suite's settings plan none
+     * ("\"checks\""); NULL: the message names none. */
+    const char *plans_from;
 
     /* Reads the rung's settings object (never NULL; {} when the suite gives none) into a block
      * of the rung's own (*out, freed with free_settings). NULL parse: the rung takes no

@@ -525,11 +525,14 @@ static void tally_checks(const struct eng_done *checks, size_t n, struct eng_sum
 /* Per (suite, rung), whether its buggy variant was caught, shown uncaught, or left open. */
 static void judge_buggy(const struct eng_done *checks, size_t n, struct eng_summary *s, struct tally *t)
 {
-    /* A buggy variant must be caught per (suite, rung): a suite declares only rungs it
-     * supports, and its buggy variant is its claim of a bug each of them catches. */
+    /* A reproducer's buggy variant must be caught per (suite, rung): its suite declares only
+     * rungs it supports, and its buggy variant is its claim of a bug each of them catches (a
+     * suite of one's own may claim the same, "expect_caught"). Any other suite claims nothing
+     * of the kind: it asks which of the rungs it lists catch its bug, and the reports answer
+     * (eng_user_suite_catches); a rung that misses it is an answer, not an unmet expectation. */
     for (size_t i = 0; i < n; i++) {
         const struct eng_done *d = &checks[i];
-        if (!d->p->expect_fail)
+        if (!d->p->expect_fail || !d->p->expect_caught)
             continue;
         bool first = true;
         for (size_t k = 0; k < i; k++)
@@ -684,6 +687,7 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
              * to be caught. */
             p->control = ms[t]->control;
             p->reproducer = ms[t]->case_id != NULL;
+            p->expect_caught = p->reproducer || ms[t]->expect_caught;
             if (p->control)
                 p->expect_fail = false;
         }

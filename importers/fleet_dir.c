@@ -242,24 +242,6 @@ void imp_fleet_labels_free(char **labels, size_t n)
     free(labels);
 }
 
-/* file:// and the absolute path, every byte outside the unreserved set and '/' percent-encoded,
- * so a folder with a space or a '#' is still one URL. */
-static char *file_url(const char *abs_path)
-{
-    size_t len = strlen(abs_path);
-    char *url = xmalloc(8 + 3 * len);
-    size_t o = (size_t)sprintf(url, "file://");
-    for (const unsigned char *p = (const unsigned char *)abs_path; *p; p++) {
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            strchr("/-._~", *p))
-            url[o++] = (char)*p;
-        else
-            o += (size_t)sprintf(url + o, "%%%02X", *p);
-    }
-    url[o] = '\0';
-    return url;
-}
-
 /* The host of label pulls url: added when new; 0, or -1 with why (another URL, or SQLite). */
 static int ensure_host(struct cdb *db, const char *label, const char *url, char *why, size_t len)
 {
@@ -297,7 +279,7 @@ int imp_fleet_collect(struct cdb *db, const char *dir, const char *const *labels
         struct imp_pull_result *r = &(*out)[i];
         snprintf(r->label, sizeof r->label, "%s", labels[i]);
         char *path = xasprintf("%s/%s.json", abs, labels[i]);
-        char *url = file_url(path);
+        char *url = imp_file_url(path);
         if (ensure_host(db, labels[i], url, r->err, sizeof r->err) == 0) {
             ready_at[n_ready] = i;
             ready[n_ready++] = labels[i];

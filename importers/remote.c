@@ -1,4 +1,5 @@
 /* Concurrent fetches with limits (remote.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "importers/remote.h"
 
 #include <curl/curl.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -46,6 +48,42 @@ int imp_url_check(const char *url, char *err, size_t errlen)
              shown);
     free(shown);
     return -1;
+}
+
+char *imp_file_url(const char *abs_path)
+{
+    size_t len = strlen(abs_path);
+    char *url = xmalloc(8 + 3 * len);
+    size_t o = (size_t)sprintf(url, "file://");
+    for (const unsigned char *p = (const unsigned char *)abs_path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("/-._~", *p))
+            url[o++] = (char)*p;
+        else
+            o += (size_t)sprintf(url + o, "%%%02X", *p);
+    }
+    url[o] = '\0';
+    return url;
+}
+
+char *imp_url_from_user(const char *typed, char *err, size_t errlen)
+{
+    if (strstr(typed, "://"))
+        return xstrdup(typed);
+    char *abs = realpath(typed, NULL);
+    struct stat st;
+    if (!abs || stat(abs, &st) != 0 || !S_ISREG(st.st_mode)) {
+        char *shown = text_fit(typed, 60, true, NULL);
+        snprintf(err, errlen, "'%s': %s (give an export document's path, or a URL: https://, "
+                              "http://, sftp://, scp:// or file://)",
+                 shown, abs ? "not a regular file" : "no such file");
+        free(shown);
+        free(abs);
+        return NULL;
+    }
+    char *url = imp_file_url(abs);
+    free(abs);
+    return url;
 }
 
 struct xfer {

@@ -47,6 +47,16 @@ struct imp_fetch_item {
  * most IMP_URL_MAX, and it holds no control characters or spaces. Returns 0 or -1 with err. */
 int imp_url_check(const char *url, char *err, size_t errlen);
 
+/* The file:// URL of an absolute path, every byte outside the unreserved set and '/'
+ * percent-encoded, so a folder with a space or a '#' is still one URL. malloc'd. */
+char *imp_file_url(const char *abs_path);
+
+/* What a user typed where a URL is expected, as a URL: a URL as it is; a path (it has no
+ * "://") of an existing file as the file:// URL of its absolute path, so `hosts add lab
+ * ~/results/export.json` works as `file://...` does. NULL with err (naming the path) when a
+ * path names no file. malloc'd. */
+char *imp_url_from_user(const char *typed, char *err, size_t errlen);
+
 /* Fetches every item concurrently and returns when all are done. Returns the number of items
  * that failed (each with its err), or -1 when libcurl itself could not start. */
 int imp_fetch_all(struct imp_fetch_item *items, size_t n, const struct imp_fetch_opts *o);

@@ -15,6 +15,7 @@
 #include "tui/child.h"
 #include "tui/cli/cli.h"
 #include "tui/draw.h"
+#include "tui/path_complete.h"
 #include "tui/script.h"
 #include "tui/term.h"
 #include "tui/views/view.h"
@@ -110,7 +111,8 @@ static void draw_status(struct tui_app *app)
             uint32_t cp;
             t += text_decode(t, strlen(t), &cp);
         }
-        x += tui_draw_text(r->y, x, r->w - (x - r->x) - 1, TUI_ROLE_NORMAL, t);
+        x += tui_draw_text(r->y, x, r->w - (x - r->x) - 1,
+                           app->prompt_fresh ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL, t);
         tui_draw_text(r->y, x, 1, TUI_ROLE_SELECTED, " ");
         return;
     }
@@ -339,10 +341,28 @@ static void prompt_changed(struct tui_app *app)
         ops->search(app, app->state[app->view], app->prompt_text);
 }
 
+/* Tab at a path question: the next completion of what was typed before the Tabs in a row. */
+static unsigned prompt_tab(struct tui_app *app)
+{
+    app->prompt_fresh = false;
+    if (app->prompt_tabs == 0)
+        snprintf(app->prompt_tab_base, sizeof app->prompt_tab_base, "%s", app->prompt_text);
+    int rc = tui_path_tab(app->prompt_tab_base, app->prompt_tabs, app->prompt_text,
+                          sizeof app->prompt_text);
+    /* one match: done with it (a folder's next Tab looks inside it); none: nothing to step */
+    app->prompt_tabs = rc == 0 ? app->prompt_tabs + 1 : 0;
+    return TUI_R_DRAW;
+}
+
 static unsigned prompt_key(struct tui_app *app, int key)
 {
     enum tui_action act = tui_action_for_key(TUI_SCOPE_SEARCH, key);
     size_t len = strlen(app->prompt_text);
+    if (app->prompt_done && app->prompt_paths && key == '\t')
+        return prompt_tab(app);
+    app->prompt_tabs = 0;
+    bool fresh = app->prompt_fresh;
+    app->prompt_fresh = false;
     switch (act) {
     case TUI_ACT_SEARCH_KEEP:
         app->prompt = false;
@@ -350,7 +370,13 @@ static unsigned prompt_key(struct tui_app *app, int key)
             void (*done)(struct tui_app *, const char *) = app->prompt_done;
             app->prompt_done = NULL;
             app->prompt_label = NULL;
-            done(app, app->prompt_text);
+            if (app->prompt_paths) {
+                char *path = tui_path_expand(app->prompt_text);
+                done(app, path);
+                free(path);
+            } else {
+                done(app, app->prompt_text);
+            }
         }
         return TUI_R_DRAW;
     case TUI_ACT_SEARCH_CANCEL:
@@ -386,10 +412,17 @@ static unsigned prompt_key(struct tui_app *app, int key)
         app->prompt_choice = (app->prompt_choice + step) % n;
         snprintf(app->prompt_text, sizeof app->prompt_text, "%s",
                  app->prompt_choices[app->prompt_choice]);
+        app->prompt_fresh = true;
         return TUI_R_DRAW;
     }
-    if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key))
+    if (key < ' ' || key >= 0x110000 || text_is_control((uint32_t)key)) {
+        app->prompt_fresh = fresh; /* a key that does nothing leaves the offer as it was */
         return TUI_R_NONE;
+    }
+    if (fresh) { /* the offered text was not typed: what is typed replaces it */
+        app->prompt_text[0] = '\0';
+        len = 0;
+    }
     char ch[5]; /* the character itself: a space is typed as a space */
     size_t n = text_encode((uint32_t)key, ch);
     if (n > 0 && len + n <= TUI_SEARCH_MAX) {

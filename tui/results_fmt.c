@@ -88,6 +88,10 @@ void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, 
 void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int run_verdict,
                         bool zh, char *buf, size_t len)
 {
+    if (run_verdict == CDB_PASS) {
+        caught_fail = counts[CDB_FAIL];
+        caught_hang = counts[CDB_HANG];
+    }
     tui_fmt_counts_caught(counts, caught_fail, caught_hang, zh, buf, len);
     int wrong = counts[CDB_FAIL] - caught_fail + counts[CDB_HANG] - caught_hang +
                 counts[CDB_ERROR] + counts[CDB_CANCELLED];
@@ -98,6 +102,17 @@ void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int
         size_t o = strlen(buf);
         snprintf(buf + o, len - o, "%s", zh ? "；缺陷未被捕获" : "; the bug was not caught");
     }
+}
+
+void tui_fmt_rungs(unsigned rungs, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int r = 0; r < 32 && o < len; r++)
+        if (rungs >> r & 1u)
+            o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", r);
+    if (!buf[0])
+        snprintf(buf, len, "-");
 }
 
 void tui_fmt_counts(const int *counts, bool zh, char *buf, size_t len)

@@ -33,9 +33,13 @@ void tui_fmt_counts_caught(const int *counts, int caught_fail, int caught_hang, 
                            char *buf, size_t len);
 /* A run's checks as tui_fmt_counts_caught says them; a run that failed although every check
  * passed or skipped and no bug was caught says why: "6 passed; the bug was not caught" (its
- * buggy variant got through), where "✗ fail · 6 passed" read as a contradiction. */
+ * buggy variant got through), where "✗ fail · 6 passed" read as a contradiction. In a run that
+ * passed, every check that failed or hung met its expectation (a buggy variant, or a user
+ * suite's unit test catching the bug): all are "caught", never "✓ pass · 4 failed". */
 void tui_fmt_run_counts(const int *counts, int caught_fail, int caught_hang, int run_verdict,
                         bool zh, char *buf, size_t len);
+/* The rungs of a run (bits of cdb_run_info.rungs) as "5" or "1,2,3,5"; "-" when none. */
+void tui_fmt_rungs(unsigned rungs, char *buf, size_t len);
 
 /* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
 void tui_fmt_us(double us, char *buf, size_t len);

@@ -14,6 +14,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/clipboard.h"
+#include "tui/report_bundle.h"
 #include "tui/results_fmt.h"
 
 /* ---- escaping ---------------------------------------------------------------------------- */
@@ -414,6 +415,18 @@ static void write_timings(const struct emitter *e, FILE *out, const struct cdb_r
         e->para(out, "No check was timed.");
 }
 
+/* The user's suite files, so that whoever reads the report can rerun it (tui/report_bundle.h). */
+static void write_bundle(const struct emitter *e, FILE *out, const struct cdb_run *r)
+{
+    struct tui_bundle b;
+    tui_report_bundle(r->argv, r->uuid, &b);
+    if (b.note)
+        e->para(out, b.note);
+    if (b.script)
+        e->code(out, b.script);
+    tui_bundle_free(&b);
+}
+
 static void write_report(const struct emitter *e, FILE *out, struct cdb *db,
                          const struct cdb_run_detail *d)
 {
@@ -473,6 +486,7 @@ static void write_report(const struct emitter *e, FILE *out, struct cdb *db,
         e->code(out, c);
     }
     free(c);
+    write_bundle(e, out, r);
 
     e->heading(out, "Failing checks");
     write_failures(e, out, d);

@@ -1,5 +1,6 @@
 /* A write-up of one recorded run, to paste into an issue tracker or attach to a bug report: the
- * case and its gap, the machine that ran it, the command that reproduces it, each failing check
+ * case and its gap, the machine that ran it, the command that reproduces it (for a run of the
+ * user's own suite with a script that bundles its files, tui/report_bundle.h), each failing check
  * (its shape, value class, seam, first bad element, and the fixed variant's result beside it) and
  * every check's timings with their spread. `kladder report` prints it; the Runs view's `y` copies
  * the Markdown form.

@@ -25,16 +25,27 @@ const char *eng_summary_verdict_name(const struct eng_summary *s);
 const char *eng_schedule_name(enum eng_schedule s);
 
 /* What caught the buggy variant of each user's own suite of a run (neither a reproducer nor a
- * control): per rung, its buggy checks and those that caught the bug (a failure, a hang, a
- * crash), and the same of its plain unit test's shapes. The text and JSON reports both say it.
- * Returns how many suites, in the order their first buggy check ran; *out is malloc'd (NULL
- * when none), its suite names the checks' own. */
+ * control): per rung, its buggy checks, those that caught the bug (a failure, a hang, a crash)
+ * and those skipped here, and the same of its plain unit test's shapes. Such a suite states no
+ * expectation of its buggy variant, so this is the run's answer about it, never a verdict: the
+ * text and JSON reports both say it. Returns how many suites, in the order their first buggy
+ * check ran; *out is malloc'd (NULL when none), its suite names the checks' own. */
 struct eng_user_catch {
     const char *suite;
-    int checks[ENG_RUNG_SLOTS], caught[ENG_RUNG_SLOTS];
+    int checks[ENG_RUNG_SLOTS], caught[ENG_RUNG_SLOTS], skipped[ENG_RUNG_SLOTS];
     int base, base_caught;
 };
 size_t eng_user_suite_catches(const struct eng_done *checks, size_t n, struct eng_user_catch **out);
+
+/* Why some checks of a run were judged against the reference alone, with no wide build of it
+ * (eng_check_result.no_arbiter): each distinct reason once, with the number of checks it
+ * concerns, in the order first met. Returns how many; *out is malloc'd (NULL when none), its
+ * reasons the checks' own. The reports say each once instead of in every finding. */
+struct eng_arbiter_note {
+    const char *why;
+    int checks;
+};
+size_t eng_no_arbiter_notes(const struct eng_done *checks, size_t n, struct eng_arbiter_note **out);
 
 /* The reporters a run's options ask for (a text or JSON report on stdout, and the progress bar,
  * JUnit file, database and event stream it names), NULL-terminated, for eng_run_opts'

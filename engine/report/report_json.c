@@ -98,7 +98,7 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
     cJSON_AddStringToObject(rep, "schedule", eng_schedule_name(run->schedule));
     cJSON_AddItemToObject(rep, "machine", imp_machine_json(&run->mach.m));
     /* a user's own suite: which rungs caught the bug, and whether its unit test already does
-     * (reported, not an unmet expectation: such a suite declares nothing of its unit test) */
+     * (reported, not an unmet expectation: such a suite declares nothing of either) */
     struct eng_user_catch *u;
     size_t nu = eng_user_suite_catches(checks, n, &u);
     if (nu) {
@@ -114,6 +114,7 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
                 cJSON_AddNumberToObject(rc, "rung", k);
                 cJSON_AddNumberToObject(rc, "caught", u[i].caught[k]);
                 cJSON_AddNumberToObject(rc, "checks", u[i].checks[k]);
+                cJSON_AddNumberToObject(rc, "skipped", u[i].skipped[k]);
                 cJSON_AddItemToArray(by, rc);
             }
             if (u[i].base) {
@@ -126,6 +127,19 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
         }
     }
     free(u);
+    /* why some checks were judged against the reference alone, each reason once */
+    struct eng_arbiter_note *a;
+    size_t na = eng_no_arbiter_notes(checks, n, &a);
+    if (na) {
+        cJSON *arr = cJSON_AddArrayToObject(rep, "no_arbiter");
+        for (size_t i = 0; i < na; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "why", a[i].why);
+            cJSON_AddNumberToObject(o, "checks", a[i].checks);
+            cJSON_AddItemToArray(arr, o);
+        }
+    }
+    free(a);
     cJSON *arr = cJSON_AddArrayToObject(rep, "checks");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, eng_report_check_json(&checks[i]));

@@ -23,29 +23,71 @@ static void text_start(struct eng_reporter *r, const struct eng_run_info *run)
     fflush(stdout);
 }
 
-/* For each user's own suite of the run (not a reproducer: it declares nothing of its unit
- * test), the rungs that caught its buggy variant and whether the plain unit test already does:
- * "my-op: the bug is caught by rung 1 (2 of 3 checks), rung 5 (4 of 5); the plain unit test
- * catches it too (1 of 1 shapes)". */
+/* One rung's share of a user suite's checks: "rung 1 (2 of 3 checks)", with the skipped ones
+ * when some could not run here ("rung 2 (0 of 4 checks, 3 skipped here)"). */
+static size_t rung_share(char *buf, size_t len, size_t size, const struct eng_user_catch *u, int r)
+{
+    if (len >= size)
+        return len;
+    int w = snprintf(buf + len, size - len, "%srung %d (%d of %d checks", len ? ", " : "", r,
+                     u->caught[r], u->checks[r]);
+    len += w > 0 ? (size_t)w : 0;
+    if (u->skipped[r] && len < size) {
+        w = snprintf(buf + len, size - len, ", %d skipped here", u->skipped[r]);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    if (len < size) {
+        w = snprintf(buf + len, size - len, ")");
+        len += w > 0 ? (size_t)w : 0;
+    }
+    return len;
+}
+
+/* For each user's own suite of the run (not a reproducer: it states no expectation of its
+ * buggy variant), the rungs that caught it, those that did not, and whether the plain unit
+ * test already does: "my-op: the bug is caught by rung 1 (2 of 3 checks); not by rung 5 (0 of
+ * 5 checks); the plain unit test catches it too (1 of 1 shapes)". An answer, not a verdict. */
 static void user_suite_lines(const struct eng_done *checks, size_t n)
 {
     struct eng_user_catch *u;
     size_t nu = eng_user_suite_catches(checks, n, &u);
     for (size_t i = 0; i < nu; i++) {
-        char rungs[400] = "";
-        size_t len = 0;
-        for (int r = 0; r < ENG_RUNG_SLOTS; r++)
-            if (u[i].caught[r] && len < sizeof rungs)
-                len += (size_t)snprintf(rungs + len, sizeof rungs - len, "%srung %d (%d of %d checks)",
-                                        len ? ", " : "", r, u[i].caught[r], u[i].checks[r]);
-        printf("%s: the bug %s%s", u[i].suite, rungs[0] ? "is caught by " : "is caught by no rung",
-               rungs);
+        char caught[400] = "", missed[400] = "";
+        size_t lc = 0, lm = 0;
+        for (int r = 0; r < ENG_RUNG_SLOTS; r++) {
+            if (u[i].caught[r])
+                lc = rung_share(caught, lc, sizeof caught, &u[i], r);
+            else if (u[i].checks[r])
+                lm = rung_share(missed, lm, sizeof missed, &u[i], r);
+        }
+        printf("%s: the bug %s%s", u[i].suite, caught[0] ? "is caught by " : "is caught by no rung",
+               caught);
+        if (caught[0] && missed[0])
+            printf("; not by %s", missed);
+        else if (missed[0])
+            printf(" (%s)", missed);
         if (u[i].base)
             printf("; the plain unit test %s (%d of %d shapes)", u[i].base_caught ? "catches it too" :
                    "does not catch it", u[i].base_caught, u[i].base);
         printf("\n");
     }
     free(u);
+}
+
+/* Why some failures were judged against the reference alone, once per reason instead of in
+ * every finding: what a user does about it is one edit of the reference, not one per check. */
+static void arbiter_lines(const struct eng_done *checks, size_t n)
+{
+    struct eng_arbiter_note *a;
+    size_t na = eng_no_arbiter_notes(checks, n, &a);
+    for (size_t i = 0; i < na; i++) {
+        char *why = text_sanitize(a[i].why, false);
+        printf("judged against the reference alone (%d check%s): nothing wider told the kernel's "
+               "error from the reference's own rounding, because %s\n", a[i].checks,
+               a[i].checks == 1 ? "" : "s", why);
+        free(why);
+    }
+    free(a);
 }
 
 static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
@@ -119,6 +161,7 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
     user_suite_lines(checks, n);
+    arbiter_lines(checks, n);
     if (s->doubts)
         printf("in doubt: %d checks: an oracle could not vouch either way (the reference breaks its "
                "own bound, only rows past the contract's domain differ, or the fixed and the buggy variant "

@@ -40,6 +40,7 @@ size_t eng_user_suite_catches(const struct eng_done *checks, size_t n, struct en
             continue;
         u->checks[r]++;
         u->caught[r] += catches(&checks[i]);
+        u->skipped[r] += checks[i].r.verdict == CDB_SKIP;
     }
     return nu;
 }

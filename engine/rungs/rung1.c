@@ -205,6 +205,20 @@ static void allow_sample(struct eng_plan_builder *b, size_t first)
         (*b->list)[k].spec.sample_cliffs = true;
 }
 
+/* Whether the suite's tiles and rung-1 settings plan any check: tails of a tile that divides a
+ * dimension, the tiles themselves, cliffs, untuned shapes next to tuned ones, extra shapes. */
+static bool settings_plan(const struct eng_manifest *m, const struct eng_rung1_spec *r)
+{
+    bool tails = false;
+    for (size_t t = 0; t < r->ntail; t++)
+        for (size_t i = 0; i < m->ntiles; i++)
+            tails |= !strcmp(m->tiles[i].param, r->tail_tile[t]) && m->tiles[i].n > 0;
+    bool tiles = false;
+    for (size_t i = 0; i < m->ntiles; i++)
+        tiles |= m->tiles[i].n > 0;
+    return tails || tiles || r->ncliffs || (r->untuned && m->ntuned) || r->nextra;
+}
+
 static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 {
     (void)err;
@@ -212,6 +226,10 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     const struct eng_manifest *m = b->m;
     const struct eng_rung1_spec *r = m->settings[1];
     char name[200];
+    if (!settings_plan(m, r)) {
+        eng_rung1_plan_dims(b);
+        return 0;
+    }
     /* Tails around every accepted tile. */
     for (size_t t = 0; t < r->ntail; t++) {
         const struct eng_tile *tile = NULL;
@@ -310,6 +328,7 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
 const struct eng_rung eng_rung1 = {
     .number = 1,
     .name = "boundary unit tests",
+    .plans_from = "with \"extra\" shapes, \"tail_dims\" of the suite's \"tiles\", or \"cliffs\"",
     .parse = parse,
     .free_settings = free_settings,
     .plan = plan,

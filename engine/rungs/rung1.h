@@ -29,4 +29,11 @@ struct eng_rung1_spec {
     struct eng_shape *extra;      /* named shapes: [{"name": "k640", "K": 640}] */
 };
 
+/* Rung 1 by itself, for a suite whose settings and tiles plan no rung-1 check: the default
+ * shape, and for each dimension (an integral parameter some buffer's shape mentions) its
+ * default - 1, default + 1 and 1, each alone and only where every buffer keeps an element
+ * (engine/rungs/rung1_dims.c). */
+struct eng_plan_builder;
+void eng_rung1_plan_dims(struct eng_plan_builder *b);
+
 #endif

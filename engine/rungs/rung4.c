@@ -350,6 +350,7 @@ static int input_rows(const struct eng_manifest *m, const struct eng_values *v, 
 const struct eng_rung eng_rung4 = {
     .number = 4,
     .name = "production execution",
+    .plans_from = "some \"checks\" (graph, streams, warm, garbage, pool)",
     .parse = parse,
     .free_settings = free_settings,
     .plan = plan,

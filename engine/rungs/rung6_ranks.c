@@ -580,7 +580,8 @@ static int setup_backend(struct r6_run *run)
         return -1;
     }
     g->emulated = g->B->caps.emulated;
-    g->weak = g->B->caps.weak_memory && g->s->schedule == ENG_SCHED_ADVERSARIAL;
+    g->weak = g->B->caps.weak_memory &&
+              (g->s->schedule == ENG_SCHED_ADVERSARIAL || g->s->schedule == ENG_SCHED_PCT);
     char why[512];
     if (g->B->load(why, sizeof why) != 0) {
         snprintf(out->detail, sizeof out->detail, "setup: the %s backend is not available: %s",

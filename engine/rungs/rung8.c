@@ -68,6 +68,8 @@ static void add_model_check(const struct eng_model_swap *sw, bool large,
                                       sw ? "buggy" : "fixed", name);
     p->spec.model = eng_model_check_json(sw, large);
     p->expect_fail = sw != NULL;
+    /* a case's buggy kernel in the built-in model: the case states that the score drops */
+    p->reproducer = p->expect_caught = sw != NULL;
 }
 
 /* The plain unit test of the built-in suite whose buggy variant is sw's kernel, beside the

@@ -1,8 +1,9 @@
 """libkladder through ctypes: finding the library, its functions' signatures, its errors.
 
 The library is build/libkladder.so (engine/api/kladder.h is its contract). It is found through
-KLADDER_LIB (a path), else beside this package's source in a checkout (../../build), else by the
-system's loader ("libkladder.so" on its path).
+KLADDER_LIB (a path), else beside this package's source in a checkout (../../build), else in the
+checkout an installed package was built from (_built_from.py, written by the build), else by
+the system's loader ("libkladder.so" on its path).
 """
 import ctypes
 import os
@@ -20,7 +21,15 @@ def _find():
         return env
     here = os.path.dirname(os.path.abspath(__file__))
     built = os.path.join(here, "..", "..", "build", "libkladder.so")
-    return built if os.path.exists(built) else "libkladder.so"
+    if os.path.exists(built):
+        return built
+    try:
+        from kladder._built_from import LIB
+        if os.path.exists(LIB):
+            return LIB
+    except ImportError:
+        pass
+    return "libkladder.so"
 
 
 LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)

@@ -14,6 +14,7 @@ import inspect
 import json
 import os
 import sys
+import traceback
 import weakref
 
 from kladder import _lib, views
@@ -40,10 +41,22 @@ class Out(Buffer):
 
 
 class CheckResult:
-    def __init__(self, index, name, rung, values, verdict, oracle, shape, detail, first_bad):
+    """One check's outcome. exception: what the op or the reference raised in it (with its
+    traceback, from the callable's own frame on), or None; traceback is that as text."""
+
+    def __init__(self, index, name, rung, values, verdict, oracle, shape, detail, first_bad,
+                 exception=None):
         self.index, self.name, self.rung, self.values = index, name, rung, values
         self.verdict, self.oracle, self.shape = verdict, oracle, shape
         self.detail, self.first_bad = detail, first_bad
+        self.exception = exception
+
+    @property
+    def traceback(self):
+        if self.exception is None:
+            return ""
+        e = self.exception
+        return "".join(traceback.format_exception(type(e), e, e.__traceback__))
 
     @property
     def failed(self):
@@ -53,8 +66,11 @@ class CheckResult:
         """One paragraph: the check, its class, its shape and what was wrong first."""
         cls = "" if not self.values else "replayed capture, " if self.values.startswith(
             "replay") else "value class %s, " % self.values
-        return ("rung %d check %s (%sshape %s): %s by the %s oracle: %s"
+        text = ("rung %d check %s (%sshape %s): %s by the %s oracle: %s"
                 % (self.rung, self.name, cls, self.shape, self.verdict, self.oracle, self.detail))
+        if self.exception is not None:  # where in the op it raised, not only what
+            text += "\n" + self.traceback.rstrip("\n")
+        return text
 
 
 class LadderFailure(AssertionError):
@@ -150,6 +166,7 @@ class Ladder:
         self.db_path, self.argv = db, argv if argv is not None else " ".join(sys.argv)
         self.results = {}
         self.verdict = None
+        self._raised = None  # what the op or the reference raised in the running check
         self._launch = _lib.LAUNCH(self._on_launch)  # kept alive as long as the run
         # what each callable's signature names, asked once (not at every launch)
         self._names = {k: _signature_names(fn) for k, fn in (("op", op), ("ref", reference))}
@@ -259,6 +276,9 @@ class Ladder:
                 torch.cuda.synchronize()
             return 0
         except BaseException as e:  # the engine reports it as the check's error
+            if self._raised is None:
+                # the traceback from the callable's own frame on: this one is kladder's
+                self._raised = e.with_traceback(e.__traceback__.tb_next or e.__traceback__)
             _lib.lib().kl_call_fail(call, enc("%s: %s" % (type(e).__name__, e)))
             return 1
 
@@ -266,11 +286,16 @@ class Ladder:
         """Runs check i (an index into self.checks) and returns its CheckResult."""
         L = _lib.lib()
         self._begin()
-        check(L.kl_run_check(self._run, i, self._launch, None))
+        self._raised = None
+        try:
+            check(L.kl_run_check(self._run, i, self._launch, None))
+        finally:
+            raised, self._raised = self._raised, None
         idx, name, rung, values = self.checks[i]
         r = CheckResult(idx, name, rung, values, text(L.kl_check_verdict(self._run, i)),
                         text(L.kl_check_oracle(self._run, i)), text(L.kl_check_shape(self._run, i)),
-                        text(L.kl_check_detail(self._run, i)), L.kl_check_first_bad(self._run, i))
+                        text(L.kl_check_detail(self._run, i)), L.kl_check_first_bad(self._run, i),
+                        raised)
         self.results[i] = r
         return r
 
@@ -320,10 +345,18 @@ class Report:
         return not self.failures
 
     def raise_for_failures(self):
-        if self.failures:
-            raise LadderFailure("kladder run %s: %d of %d checks failed:\n%s"
-                                % (self.run_id, len(self.failures), len(self.checks),
-                                   "\n".join(c.describe() for c in self.failures)))
+        if not self.failures:
+            return
+        lines, seen = [], set()
+        for c in self.failures:
+            text = c.describe()
+            # an op that raises raises in every check: its traceback once, at the first
+            if c.exception is not None and c.traceback in seen:
+                text = text.split("\n")[0] + " (the traceback above)"
+            seen.add(c.traceback)
+            lines.append(text)
+        raise LadderFailure("kladder run %s: %d of %d checks failed:\n%s"
+                            % (self.run_id, len(self.failures), len(self.checks), "\n".join(lines)))
 
 
 def ladder(op, reference, params, buffers, rungs=(1, 2, 5), **options):

@@ -53,12 +53,26 @@ class LadderItem(pytest.Item):
             # one ("first at [0, 4]"); the flat index where it only counted
             at = "" if "first at" in r.detail or r.first_bad < 0 else \
                 "\n  first bad element: flat index %d" % r.first_bad
+            if r.exception is not None:  # its traceback is shown by repr_failure
+                raise CheckFailed("kladder run %s, %s" % (lad.run_id, r.describe().split("\n")[0])) \
+                    from r.exception
             raise CheckFailed("kladder run %s, %s%s" % (lad.run_id, r.describe(), at))
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, CheckFailed):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        e = excinfo.value
+        if not isinstance(e, CheckFailed):
+            return super().repr_failure(excinfo)
+        if e.__cause__ is None:
+            return str(e)
+        # The op (or the reference) raised: its traceback as pytest shows one in a test of its
+        # own, from the callable's frame on (none of kladder's or pytest's frames), then the
+        # check it broke.
+        c = e.__cause__
+        info = pytest.ExceptionInfo.from_exc_info((type(c), c, c.__traceback__))
+        style = self.config.getoption("tbstyle", "auto")
+        shown = info.getrepr(style="long" if style == "auto" else style,
+                             showlocals=self.config.getoption("showlocals", False))
+        return "%s\n%s" % (shown, e)
 
     def reportinfo(self):
         return self.path, None, self.name

@@ -3,8 +3,9 @@
 # returns. While its check hangs the interface keeps answering keys and its elapsed time keeps
 # moving; Esc goes back and leaves the run going (a ● on the Runs tab and in the status line),
 # r shows it again; q and x ask y/n first and n leaves it running; x then y stops the run; the
-# run is recorded as cancelled, the check that had finished keeps its verdict, and the key bar
-# no longer offers x Cancel.
+# run is recorded as cancelled, the check that had finished keeps its verdict, the live view
+# counts only the checks that ran and judges no expectation, and the key bar no longer offers x
+# Cancel.
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
@@ -71,6 +72,11 @@ wait_for "x asks again" 'Cancel the run\? The checks done are kept\. y/n' 5
 keys y
 wait_for "x cancels: the run ends as cancelled" '^ cancelled · ' 20 || exit 0
 wait_for "the status line says so" 'The run ended: cancelled'
+tap_check "the count says the checks that ran, not those the cancel stopped" \
+    sh -c "tmux -L $sock capture-pane -p -t $session | grep -qE '^ cancelled · 1 of 4 checks done'"
+tap_check "and the line under it says cancelled, no expectation judged" \
+    sh -c "tmux -L $sock capture-pane -p -t $session | grep -q '^ Cancelled: the checks done are kept; nothing is judged' &&
+           ! tmux -L $sock capture-pane -p -t $session | grep -qi 'expectation'"
 tap_check "after the cancel the key bar no longer offers x Cancel" sh -c "test \"\$(tmux -L $sock capture-pane -p -t $session | grep -c 'x Cancel')\" = 0"
 tap_check "and the Runs tab has no ●" sh -c "! tmux -L $sock capture-pane -p -t $session | grep -q ' 3 Runs ●'"
 run=$(pane | sed -nE 's/^ run ([0-9a-f-]{36}) .*/\1/p' | head -1)

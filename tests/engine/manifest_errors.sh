@@ -60,7 +60,16 @@ rc=$?
 tap_check "a missing manifest file exits 2 and names it" test "$rc" -eq 2 -a -n "$(printf '%s' "$out" | grep -F "$dir/absent.json")"
 out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite no-such-suite --backend cpu 2>&1)
 rc=$?
-tap_check "an unknown suite exits 2 and lists the known ones" test "$rc" -eq 2 -a -n "$(printf '%s' "$out" | grep -F "known:")"
+n=$("$KLADDER" run --list | wc -l)
+tap_check "an unknown suite exits 2, points at run --list and the path form, lists no paths" \
+    sh -c "test $rc -eq 2 && printf '%s' \"\$1\" | grep -qxF \"kladder run: no suite named 'no-such-suite' (kladder run --list lists the $n built-in suites; a suite of your own is a path to its .json manifest)\"" _ "$out"
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite flydsl1199 --backend cpu 2>&1)
+tap_check "a near miss: the nearest names first, whole, no internal path" \
+    sh -c "printf '%s' \"\$1\" | grep -qF \"no suite named 'flydsl1199' (did you mean flydsl-1199, \" &&
+           ! printf '%s' \"\$1\" | grep -q 'kernels/suites'" _ "$out"
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 6 --suite 4812 --backend cpu 2>&1)
+tap_check "a part of a name: the names that hold it, the closest first" \
+    sh -c "printf '%s' \"\$1\" | grep -qF \"(did you mean aiter-4812, aiter-4812-ep? \"" _ "$out"
 
 # Every built-in manifest is valid.
 list=$("$KLADDER" run --list)
@@ -88,4 +97,5 @@ out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 4 --suite tests/engine/fixtures/
     --backend cpu --no-progress 2>&1)
 rc=$?
 tap_check "settings that plan no check: exit 2" test "$rc" -eq 2
-tap_check "and the message says so" grep -qF 'rung 4 plans no check' <<<"$out"
+tap_check "and the message says so, naming the settings that plan checks" \
+    grep -qF 'rung 4 plans no check from its settings: give "rungs": {"4": {...}} some "checks" (graph, streams, warm, garbage, pool)' <<<"$out"

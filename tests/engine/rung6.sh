@@ -104,6 +104,27 @@ sed 's/^/# /' "$KL_TMP/default.txt" | head -20
 tap_check "4812 buggy under the coherent default schedule is not caught: exit 1" test $rc -eq 1
 tap_check "and the report names it" grep -q 'not caught: aiter-4812 rung 6' "$KL_TMP/default.txt"
 
+# The pct schedule promises weakly ordered memory too (docs/engine.md), peer memory included:
+# the README's own example catches the relaxed flag of both 4812 suites and passes their fixed
+# variants, and the other rung-6 protocols' correct variants (6446's LL words, 1214's start
+# flag) pass under it as well.
+"$KLADDER" --db "$db" run --case aiter-4812 --backend cpu --schedule pct --no-progress \
+    >"$KL_TMP/pct.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/pct.txt" | grep -vE '^# pass '
+tap_check "README: run --case aiter-4812 --backend cpu --schedule pct: exit 0 ($rc)" test $rc -eq 0
+tap_check "pct: 4812's buggy TP and EP variants caught, every fixed one passes" \
+    bash -c "grep -qE '^fail +buggy +r6 tp4-changing ' '$KL_TMP/pct.txt' && grep -qE '^fail +buggy +r6 ep2-changing ' '$KL_TMP/pct.txt' &&
+             ! grep -qE '^(fail|hang|error|doubt) +(baseline-)?fixed ' '$KL_TMP/pct.txt' &&
+             grep -qE '^expectation met: baseline [0-9]+/[0-9]+ passed, fixed ([0-9]+)/\\1 passed' '$KL_TMP/pct.txt'"
+for c in aiter-6446 flydsl-1214; do
+    "$KLADDER" --db "$db" run --case $c --variant fixed --backend cpu --schedule pct --no-progress \
+        >"$KL_TMP/pct-$c.txt" 2>&1
+    rc=$?
+    tap_check "pct: $c's fixed protocol passes every check (exit $rc)" \
+        sh -c "test $rc -eq 0 && ! grep -qE '^(fail|hang|error) ' '$KL_TMP/pct-$c.txt'"
+done
+
 # Usage: rung 6 needs its parameters (a rung-4 suite that declares rung 6 too).
 src=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["source"])' kernels/suites/aiter-4494.json)
 cp "kernels/$src" "$KL_TMP/"

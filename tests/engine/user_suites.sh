@@ -4,6 +4,8 @@
 # whose kernel file is missing is refused at load (exit 2, naming the file and the field) with
 # nothing recorded; and a suite that declares itself a control ("control": true, every variant
 # correct) passes when the harness judges it right and reports any failure as a false alarm.
+# A user's suite states no expectation of its buggy variant: the run says which rungs caught it
+# and which did not, and exits 1 only when its fixed variant fails.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db
@@ -101,18 +103,58 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 u = r["user_suites"]
 sys.exit(not (r["expectation_met"] and r["verdict"] == "pass" and len(u) == 1 and
-              u[0]["suite"] == "plain-adamw" and u[0]["caught_by"] == [{"rung": 1, "caught": 1, "checks": 1}] and
+              u[0]["suite"] == "plain-adamw" and u[0]["caught_by"] == [{"rung": 1, "caught": 1, "checks": 1, "skipped": 0}] and
               u[0]["unit_test"] == {"catches": True, "caught": 1, "shapes": 1}))' "$KL_TMP/adamw.json"
 # The same kind of suite whose rung misses the bug (block_sumsq's dropped tail at a round length
-# only): the rung it names did not catch it, exit 1, whatever its unit test does.
+# only): a user's suite states no expectation of its buggy variant, so the run answers which
+# rungs caught it (none here) and exits 0, its fixed variant having passed.
 sed 's/"params": {"n": 1000}/"params": {"n": 1024}/; s/"name": "n1001", "n": 1001/"name": "n2048", "n": 2048/' \
     $pl/block-sumsq.json >"$dir/round.json"
 cp $pl/block_sumsq.hip "$dir/"
 "$KLADDER" --db "$db" run --suite "$dir/round.json" --rung 1 --backend cpu --no-progress \
-    --timeout 60 >"$KL_TMP/round.txt" 2>&1
+    --timeout 60 --junit "$KL_TMP/round.xml" >"$KL_TMP/round.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$KL_TMP/round.txt"
-tap_check "a user's suite whose named rung misses the bug: exit 1 ($rc)" test $rc -eq 1
-tap_check "the summary says no rung caught it, nor the unit test" \
-    bash -c "grep -qE '^EXPECTATION NOT MET: .*not caught: plain-block-sumsq rung 1' '$KL_TMP/round.txt' &&
-             grep -qxF 'plain-block-sumsq: the bug is caught by no rung; the plain unit test does not catch it (0 of 1 shapes)' '$KL_TMP/round.txt'"
+tap_check "a user's suite whose listed rung misses the bug: exit 0, no expectation stated ($rc)" test $rc -eq 0
+tap_check "the summary says no rung caught it, which rung missed it, nor the unit test" \
+    bash -c "grep -qE '^expectation met: .*buggy caught by 0 of [0-9]+ checks; [0-9]+ skipped$' '$KL_TMP/round.txt' &&
+             grep -qE '^plain-block-sumsq: the bug is caught by no rung \(rung 1 \(0 of [0-9]+ checks\)\); the plain unit test does not catch it \(0 of 1 shapes\)$' '$KL_TMP/round.txt'"
+tap_check "nor does its JUnit file fail buggy-variants-caught" \
+    bash -c "grep -q 'failures=\"0\" errors=\"0\"' '$KL_TMP/round.xml' && ! grep -q '<failure' '$KL_TMP/round.xml'"
+# The same suite stating, as a reproducer does, that each rung it lists catches the bug
+# ("expect_caught": true): rung 1 missing it is then an unmet expectation, exit 1.
+sed 's/"version": 1,/"version": 1, "expect_caught": true,/' "$dir/round.json" >"$dir/claimed.json"
+"$KLADDER" --db "$db" run --suite "$dir/claimed.json" --rung 1 --backend cpu --no-progress \
+    --timeout 60 >"$KL_TMP/claimed.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/claimed.txt"
+tap_check "\"expect_caught\": true and the listed rung misses the bug: exit 1 ($rc)" test $rc -eq 1
+tap_check "its summary names the rung that missed it" \
+    grep -qE '^EXPECTATION NOT MET: .*not caught: plain-block-sumsq rung 1' "$KL_TMP/claimed.txt"
+sed 's/"version": 1,/"version": 1, "expect_caught": "yes",/' "$dir/round.json" >"$dir/badclaim.json"
+"$KLADDER" --db "$db" run --suite "$dir/badclaim.json" --rung 1 --backend cpu --no-progress \
+    >"$KL_TMP/out" 2>"$KL_TMP/err"
+rc=$?
+tap_check "\"expect_caught\": \"yes\" is refused at load: exit 2 ($rc)" \
+    sh -c "test $rc -eq 2 && grep -q 'badclaim.json: expect_caught: expected true or false' '$KL_TMP/err'"
+# Every rung it lists (1, 2, 3, 5) on that bug: rung 2's chunked inputs reach it, the others do
+# not. The line names the rung that caught it and those that did not; exit 0.
+"$KLADDER" --db "$db" run --suite "$dir/round.json" --backend cpu --no-progress \
+    --timeout 60 >"$KL_TMP/every.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/every.txt"
+tap_check "every listed rung, one catching the bug: exit 0 ($rc)" test $rc -eq 0
+tap_check "the summary names the rung that caught it and those that did not" \
+    grep -qE '^plain-block-sumsq: the bug is caught by rung 2 \([1-9][0-9]* of [0-9]+ checks\); not by rung 1 \(0 of [0-9]+ checks\), rung 3 \(0 of [0-9]+ checks\), rung 5 \(0 of [0-9]+ checks\);' "$KL_TMP/every.txt"
+# The other side: the same suite with its variants swapped, so that its "fixed" variant is the
+# buggy kernel. A fixed variant that passes is the one thing a user's suite does expect: exit 1.
+sed 's/"fixed": "block_sumsq<true>", "buggy": "block_sumsq<false>"/"fixed": "block_sumsq<false>", "buggy": "block_sumsq<true>"/' \
+    $pl/block-sumsq.json >"$dir/badfixed.json"
+"$KLADDER" --db "$db" run --suite "$dir/badfixed.json" --rung 1 --backend cpu --no-progress \
+    --timeout 60 >"$KL_TMP/badfixed.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/badfixed.txt"
+tap_check "a user's suite whose fixed variant fails: exit 1 ($rc)" test $rc -eq 1
+tap_check "its summary: expectation not met, the fixed check unexpected" \
+    bash -c "grep -qE '^EXPECTATION NOT MET: ' '$KL_TMP/badfixed.txt' &&
+             grep -qE '^fail +fixed +r1 .*\(UNEXPECTED\)$' '$KL_TMP/badfixed.txt'"

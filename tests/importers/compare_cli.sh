@@ -40,6 +40,16 @@ tap_check "the table flags the disjoint ratio, with its direction" grep -qE 'tai
 tap_check "the overlapping ratio is within noise" grep -qE 'sentinel-2\^31 .* 1\.10× slower ~ ' "$KL_TMP/table"
 tap_check "not run reads differently from skip" \
     sh -c "grep -qE 'only-alpha .* pass/not run' '$KL_TMP/table' && grep -qE 'no-times .* skip/skip' '$KL_TMP/table'"
+tap_check "the checks both ran come first, the one-sided ones after, under a line counting them" python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+rows = [l for l in lines if "/" in l and (" pass/" in l or " skip/" in l or " fail/" in l or "not run/" in l)]
+first_one_sided = min(i for i, l in enumerate(rows) if "not run" in l)
+assert all("not run" not in l for l in rows[:first_one_sided]) and first_one_sided == 4, rows
+i_a = lines.index("1 check only on A (not run on B):")
+i_b = lines.index("1 check only on B (not run on A):")
+assert "only-alpha" in lines[i_a + 1] and "only-beta" in lines[i_b + 1] and i_a < i_b
+' "$KL_TMP/table"
 tap_check "bars use block characters in UTF-8, on a log scale (3x: 1.9 cells)" grep -q 'tail-k640 .*|█▉$' "$KL_TMP/table"
 tap_check "the summary names the faster side" grep -q '^A (alpha) is 1.49× faster than B (beta), geometric mean over 3 rows judged$' "$KL_TMP/table"
 tap_check "the summary counts one-sided rows" grep -q 'only on A: 1, only on B: 1, on both: 4' "$KL_TMP/table"

@@ -21,7 +21,8 @@ static void print_help(void)
            "       kladder hosts rename OLD NEW\n\n"
            "The hosts `kladder pull` reads results from. NAME: 1-64 characters of a-z 0-9 . _ -\n"
            "(not 'local'). URL: https://, http://, sftp://, scp:// (SSH keys; the host key must\n"
-           "be in ~/.ssh/known_hosts) or file://, pointing at a document written by\n"
+           "be in ~/.ssh/known_hosts) or file:// (or a plain path, stored as its file://\n"
+           "URL), pointing at a document written by\n"
            "`kladder export --out`. A pulled run belongs to the host it was pulled under, so a\n"
            "URL is pulled under one name only: adding it again under another name is refused\n"
            "(rename the host instead; its runs follow). rm refuses a host whose pulled runs are\n"
@@ -92,7 +93,11 @@ static int hosts_do(const struct cli_global *g, const char *sub, const char *con
             return cli_usage_error("hosts",
                                    "a host name is 1-64 characters of a-z 0-9 . _ - (not "
                                    "starting with . or -, and not 'local')");
-        if (imp_url_check(pos[1], err, sizeof err) != 0)
+        /* a URL, or the path of an export document (stored as its file:// URL) */
+        char *u = imp_url_from_user(pos[1], err, sizeof err);
+        bool bad = !u || imp_url_check(u, err, sizeof err) != 0;
+        free(u);
+        if (bad)
             return cli_usage_error("hosts", "%s", err);
     } else if (strcmp(sub, "rm") == 0) {
         if (npos != 1)
@@ -120,12 +125,19 @@ static int hosts_do(const struct cli_global *g, const char *sub, const char *con
     if (strcmp(sub, "list") == 0) {
         rc = list(db, json);
     } else if (strcmp(sub, "add") == 0) {
-        if (cdb_host_add(db, pos[0], pos[1], err, sizeof err) != 0) {
+        /* a plain path of an export document is stored as its file:// URL */
+        char *url = imp_url_from_user(pos[1], err, sizeof err);
+        if (!url || cdb_host_add(db, pos[0], url, err, sizeof err) != 0) {
             fprintf(stderr, "kladder hosts: %s\n", err);
             rc = 2;
+        } else if (strcmp(url, pos[1]) != 0) {
+            char *shown = text_sanitize(url, false);
+            printf("added host %s (%s)\n", pos[0], shown);
+            free(shown);
         } else {
             printf("added host %s\n", pos[0]);
         }
+        free(url);
     } else if (strcmp(sub, "rename") == 0) {
         int r = cdb_host_rename(db, pos[0], pos[1], err, sizeof err);
         if (r <= 0) {

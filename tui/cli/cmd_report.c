@@ -15,9 +15,10 @@ static void print_help(void)
     printf("usage: kladder report RUN_ID [--format md|html] [--out FILE]\n\n"
            "Writes up one recorded run (a UUID or its first 4+ characters, see kladder results)\n"
            "to paste into an issue or attach to a bug: the case and its gap, the machine's\n"
-           "fingerprint, the command that reproduces the run, each failing check (shape, value\n"
-           "class, seam, first bad element, and the fixed variant's result beside it) and every\n"
-           "check's timings with their spread. --format md (the default) is Markdown that renders\n"
+           "fingerprint, the command that reproduces the run (for a suite of one's own, with a\n"
+           "script that writes its manifest and kernel source into a new folder and reruns it\n"
+           "there), each failing check (shape, value class, seam, first bad element, and the\n"
+           "fixed variant's result beside it) and every check's timings with their spread. --format md (the default) is Markdown that renders\n"
            "on GitHub; html is one self-contained page with nothing to fetch, so it opens\n"
            "offline. --out writes FILE atomically instead of printing. In the TUI, y on a run\n"
            "copies the Markdown.\n");

@@ -81,23 +81,23 @@ static int list_runs(struct cdb *db, const struct cdb_run_filter *f, bool json)
     } else {
         tui_col_print("RUN", 8, false), tui_col_print("STARTED", 20, false),
             tui_col_print("HOST", 16, false), tui_col_print("MACHINE", 24, false),
-            tui_col_print("RUNG", 4, false), tui_col_print("SUITE/CASE", 18, false),
+            tui_col_print("RUNG", 8, false), tui_col_print("SUITE/CASE", 18, false),
             tui_col_print("VARIANT", 8, false), tui_col_print("VERDICT", 11, false);
         puts("CHECKS");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_run_info *ri = &l.items[i];
-            char host[160], mach[300], rung[8], counts[160];
+            char host[160], mach[300], rung[48], counts[160];
             /* a run belongs to the host it was pulled under, a run made here to "local"; the
              * machine's own host name is in the run's detail */
             snprintf(host, sizeof host, "%s", ri->origin ? ri->origin : "local");
             print_machine_short(&ri->machine, mach, sizeof mach);
-            snprintf(rung, sizeof rung, "%d", ri->run.rung);
+            tui_fmt_rungs(ri->run.rung > 0 ? 1u << ri->run.rung : ri->rungs, rung, sizeof rung);
             fmt_counts(ri, counts, sizeof counts);
             char id[9];
             snprintf(id, sizeof id, "%s", ri->run.uuid ? ri->run.uuid : "");
             tui_col_print(id, 8, false), tui_col_print(ri->run.started, 20, false),
                 tui_col_print(host, 16, false), tui_col_print(mach, 24, false),
-                tui_col_print(rung, 4, false),
+                tui_col_print(rung, 8, false),
                 tui_col_print(ri->run.suite ? ri->run.suite : ri->run.case_id, 18, false),
                 tui_col_print(ri->run.variant, 8, false),
                 tui_col_print(cdb_verdict_name(ri->run.verdict), 11, false);
@@ -151,7 +151,7 @@ static int show_run(struct cdb *db, const char *id, bool json)
              m->runtime_version ? m->runtime_version : "n/a");
     print_line("machine", buf);
     print_line("machine id", m->id);
-    snprintf(buf, sizeof buf, "%d", ri->run.rung);
+    tui_fmt_rungs(ri->run.rung > 0 ? 1u << ri->run.rung : ri->rungs, buf, sizeof buf);
     print_line("rung", buf);
     print_line("suite", ri->run.suite);
     print_line("case", ri->run.case_id);

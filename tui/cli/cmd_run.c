@@ -81,9 +81,8 @@ static void print_help(void)
            "are in doubt), 1 an expectation not met (a buggy variant whose checks only\n"
            "doubt is not caught) or the run inconclusive (the checks that reach the bug\n"
            "were skipped here), 2 usage or setup error; a suite of your own (no \"case\")\n"
-           "declares nothing of its plain unit test: a unit test that already catches the\n"
-           "buggy variant is reported (\"the plain unit test catches it too\") and exits 0\n"
-           "when each rung it names caught the bug and its fixed variant passed\n");
+           "states no expectation of its buggy variant: the rungs that caught it and those\n"
+           "that did not are reported, and it exits 0 when its fixed variant passed\n");
 }
 
 static int list_suites(void)
@@ -471,18 +470,33 @@ static int plan(const struct run_args *r, struct plan *pl)
     return 0;
 }
 
-/* "kladder ARGV...", recorded with the run. */
+/* "kladder ARGV...", recorded with the run. A --suite that names a file is recorded by its
+ * absolute path: the command then reruns from any folder, and `kladder report` finds the
+ * manifest and its source to bundle them (tui/report_bundle.h). */
+static bool suite_file(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".json")) ||
+           (n > 3 && !strcmp(s + n - 3, ".cu")) || (n > 4 && !strcmp(s + n - 4, ".hip"));
+}
+
 static char *command_line(int argc, char **argv)
 {
+    char **abs = xcalloc((size_t)argc + 1, sizeof *abs);
     size_t len = 1;
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && !strcmp(argv[i - 1], "--suite") && argv[i][0] != '/' && suite_file(argv[i]))
+            abs[i] = realpath(argv[i], NULL);
+        len += strlen(abs[i] ? abs[i] : argv[i]) + 1;
+    }
     char *cmd = xmalloc(len + 8);
     strcpy(cmd, "kladder");
     for (int i = 0; i < argc; i++) {
         strcat(cmd, " ");
-        strcat(cmd, argv[i]);
+        strcat(cmd, abs[i] ? abs[i] : argv[i]);
+        free(abs[i]);
     }
+    free(abs);
     return cmd;
 }
 

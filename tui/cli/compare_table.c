@@ -237,14 +237,29 @@ void compare_table_print(const struct cdb_compare *c, const size_t *idx, size_t 
     }
     printf("A = %s, B = %s\n\n", na, nb);
     print_heading(col, ascii);
-    for (size_t i = 0; i < n; i++) {
-        const struct cdb_compare_row *r = &c->rows[idx[i]];
-        if (color && r->verdict_differs)
-            fputs("\033[1;31m", stdout);
-        print_row(r, col, at[i], ascii);
-        if (color && r->verdict_differs)
-            fputs("\033[0m", stdout);
-        putchar('\n');
+    /* The checks both sides ran first: they are the comparison. A check one side never ran
+     * says nothing about the other, so those come after, under a line that counts them, not
+     * as dozens of "not run" rows ahead of the first real one. */
+    for (int part = 0; part < 3; part++) {
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++) {
+            const struct cdb_compare_row *r = &c->rows[idx[i]];
+            count += part == (r->a.present && r->b.present ? 0 : r->a.present ? 1 : 2);
+        }
+        if (part > 0 && count)
+            printf("\n%zu check%s only on %s (not run on %s):\n",
+                   count, count == 1 ? "" : "s", part == 1 ? "A" : "B", part == 1 ? "B" : "A");
+        for (size_t i = 0; i < n; i++) {
+            const struct cdb_compare_row *r = &c->rows[idx[i]];
+            if (part != (r->a.present && r->b.present ? 0 : r->a.present ? 1 : 2))
+                continue;
+            if (color && r->verdict_differs)
+                fputs("\033[1;31m", stdout);
+            print_row(r, col, at[i], ascii);
+            if (color && r->verdict_differs)
+                fputs("\033[0m", stdout);
+            putchar('\n');
+        }
     }
     free(at), free(names), free(one);
     print_summary(c, n, short_a, short_b, ascii);

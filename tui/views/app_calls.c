@@ -194,9 +194,19 @@ void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, s
     app->n_prompt_choices = (int)n;
     app->prompt_choice = 0;
     snprintf(app->prompt_text, sizeof app->prompt_text, "%s", n ? choices[0] : "");
+    app->prompt_fresh = n > 0;
+    app->prompt_paths = false;
+    app->prompt_tabs = 0;
     app->prompt_label = label;
     app->prompt_done = done;
     app->prompt = true;
+}
+
+void tui_app_ask_path(struct tui_app *app, const char *label, char *const *choices, size_t n,
+                      void (*done)(struct tui_app *app, const char *text))
+{
+    tui_app_ask(app, label, choices, n, done);
+    app->prompt_paths = true;
 }
 
 void tui_app_prompt_open(struct tui_app *app)
@@ -212,5 +222,6 @@ void tui_app_prompt_open(struct tui_app *app)
     const char *cur = ops->search_text ? ops->search_text(app->state[app->view]) : "";
     snprintf(app->prompt_saved, sizeof app->prompt_saved, "%s", cur);
     app->prompt_text[0] = '\0';
+    app->prompt_fresh = app->prompt_paths = false;
     app->prompt = true;
 }

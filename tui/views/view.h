@@ -131,6 +131,14 @@ struct tui_app {
     int n_prompt_choices, prompt_choice;
     char prompt_text[TUI_SEARCH_MAX + 1];
     char prompt_saved[TUI_SEARCH_MAX + 1]; /* restored by Esc */
+    /* A question's text offered, not typed (a remembered answer): shown selected, and the
+     * first character typed replaces it; Backspace or Tab takes it up for editing. */
+    bool prompt_fresh;
+    /* The question asks for a path (tui_app_ask_path): Tab completes it over the file system,
+     * Tabs in a row step through the matches of prompt_tab_base (tui/path_complete.h). */
+    bool prompt_paths;
+    int prompt_tabs;
+    char prompt_tab_base[TUI_SEARCH_MAX + 1];
     char message[256];              /* shown in the status line until the next key */
     /* A y/n question on the status line: the next key answers it (y yes, anything else no). */
     struct {
@@ -194,6 +202,10 @@ void tui_app_refuse_search(struct tui_app *app);
  * calls done with what was typed. The choices are copied (at most TUI_PROMPT_CHOICES). */
 void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
                  void (*done)(struct tui_app *app, const char *text));
+/* The same for a file path: the offered text is replaced by what is typed, Tab completes it,
+ * and done gets it with a leading ~ expanded. */
+void tui_app_ask_path(struct tui_app *app, const char *label, char *const *choices, size_t n,
+                      void (*done)(struct tui_app *app, const char *text));
 
 /* Asks question (y/n) on the status line; y calls yes, any other key only says nothing was
  * done. Used before what cannot be undone (cancelling a run, quitting during one). */

@@ -161,9 +161,13 @@ static void live_event(struct live_state *s, const cJSON *ev)
             s->cap = s->cap ? s->cap * 2 : 32;
             s->checks = xrealloc(s->checks, s->cap * sizeof *s->checks);
         }
+        int v = jstr(c, "verdict") ? cdb_verdict_parse(jstr(c, "verdict")) : -1;
+        /* a check the cancel stopped before it ran is no check done: "5 of 24 checks done",
+         * never "24 of 24" after an x */
+        if (v == CDB_CANCELLED)
+            return;
         struct live_check *k = &s->checks[s->n++];
         k->seq = (int)jnum(ev, "seq", (double)s->n - 1);
-        int v = jstr(c, "verdict") ? cdb_verdict_parse(jstr(c, "verdict")) : -1;
         k->verdict = v < 0 ? CDB_ERROR : v;
         k->variant = xstrdup_or_null(jstr(c, "variant"));
         k->check = xstrdup_or_null(jstr(c, "check"));
@@ -465,6 +469,10 @@ static void live_draw(struct tui_app *app, void *state)
         snprintf(buf, sizeof buf, "%s",
                  tui_tr(app, "Inconclusive: the checks that reach the bug were skipped here, so nothing was shown (exit 1)",
                         "无结论：能触及缺陷的检查在此被跳过，未能证明任何事（退出码 1）"));
+    else if (s->finished && s->ended && s->verdict == CDB_CANCELLED)
+        snprintf(buf, sizeof buf, "%s",
+                 tui_tr(app, "Cancelled: the checks done are kept; nothing is judged",
+                        "已取消：已完成的检查保留；不作判定"));
     else if (s->finished && s->ended)
         snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
                                                        "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")

@@ -114,7 +114,7 @@ static bool passes(const struct tui_app *app, const struct runs_state *s,
         if (local ? ri->origin != NULL : !(ri->origin && strcmp(ri->origin, s->host) == 0))
             return false;
     }
-    return (s->rung < 0 || ri->run.rung == s->rung) &&
+    return (s->rung < 0 || ri->run.rung == s->rung || (s->rung > 0 && ri->rungs >> s->rung & 1u)) &&
            (s->verdict < 0 || (int)ri->run.verdict == s->verdict);
 }
 
@@ -359,12 +359,12 @@ static void machine_text(const struct cdb_run_info *ri, char *buf, size_t len)
              ri->machine.target ? ri->machine.target : "");
 }
 
+/* "R5", or the rungs a run of several ran: "R1,2,3,5". */
 static void rung_text(const struct cdb_run_info *ri, char *buf, size_t len)
 {
-    if (ri->run.rung > 0)
-        snprintf(buf, len, "R%d", ri->run.rung);
-    else
-        snprintf(buf, len, "-");
+    char r[48];
+    tui_fmt_rungs(ri->run.rung > 0 ? 1u << ri->run.rung : ri->rungs, r, sizeof r);
+    snprintf(buf, len, "%s%s", strcmp(r, "-") ? "R" : "", r);
 }
 
 static const char *suite_text(const struct cdb_run_info *ri)
@@ -738,7 +738,7 @@ static void ask_suite(struct tui_app *app)
 {
     char *recent[TUI_RECENT_SUITES];
     size_t n = tui_recent_suites_load(recent, TUI_RECENT_SUITES);
-    tui_app_ask(app, tui_tr(app, "Suite file: ", "套件文件："), recent, n, suite_chosen);
+    tui_app_ask_path(app, tui_tr(app, "Suite file: ", "套件文件："), recent, n, suite_chosen);
     for (size_t i = 0; i < n; i++)
         free(recent[i]);
 }
