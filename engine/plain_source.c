@@ -509,7 +509,8 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
     if (close == '"' && (in_list(runtime_headers, name, n) || in_list(vendor_headers, name, n) ||
                          eng_host_std_header(name, n) || eng_host_shim_header(name, n))) {
         char *path = beside(file, name, n);
-        char *there = read_local(w, path);
+        char why[256];
+        char *there = read_local(w, path, why, sizeof why);
         free(path);
         if (!there)
             close = '>';
