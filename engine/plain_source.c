@@ -529,7 +529,8 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         if (!w->own_headers) { /* the vendor's compiler finds its own */
             const char *cuda = eng_host_hip_on_cuda(name, n);
             if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's */
-                putf(t, "#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n%s%s%s\n#else\n"
+                putf(t, "#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)\n"
+                     "%s%s%s\n#else\n"
                      "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",
                      cuda, cuda[0] ? ">" : "", (int)n, name, lineno + 1, file);
             else

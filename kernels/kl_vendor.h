@@ -654,6 +654,62 @@ __device__ inline unsigned __lane_id(void)
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
     return r;
 }
+/* The host side, for nvcc, which parses a whole file's host code (and drops it): HIP's runtime
+ * names as CUDA's, the way HIP's NVIDIA headers map them. */
+#if !defined(__CUDACC_RTC__)
+#define hipError_t cudaError_t
+#define hipSuccess cudaSuccess
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipErrorNotSupported cudaErrorNotSupported
+#define hipGetErrorString cudaGetErrorString
+#define hipGetErrorName cudaGetErrorName
+#define hipGetLastError cudaGetLastError
+#define hipPeekAtLastError cudaPeekAtLastError
+#define hipMalloc cudaMalloc
+#define hipHostMalloc cudaMallocHost
+#define hipMallocManaged cudaMallocManaged
+#define hipFree cudaFree
+#define hipHostFree cudaFreeHost
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemcpyToSymbol cudaMemcpyToSymbol
+#define hipMemcpyFromSymbol cudaMemcpyFromSymbol
+#define hipMemset cudaMemset
+#define hipMemsetAsync cudaMemsetAsync
+#define hipMemcpyHostToHost cudaMemcpyHostToHost
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipMemcpyDefault cudaMemcpyDefault
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipDeviceReset cudaDeviceReset
+#define hipSetDevice cudaSetDevice
+#define hipGetDevice cudaGetDevice
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipDeviceProp_t cudaDeviceProp
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipFuncSetAttribute cudaFuncSetAttribute
+#define hipStream_t cudaStream_t
+#define hipStreamDefault cudaStreamDefault
+#define hipStreamNonBlocking cudaStreamNonBlocking
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamWaitEvent cudaStreamWaitEvent
+#define hipEvent_t cudaEvent_t
+#define hipEventCreate cudaEventCreate
+#define hipEventCreateWithFlags cudaEventCreateWithFlags
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
+    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
+#endif
 #endif
 
 #endif /* KL_VENDOR_H */

@@ -68,6 +68,16 @@ while IFS=$'\t' read -r suite file line text becomes why; do
 done <"$fx/bugs.tsv"
 tap_check "at least twelve public files ($n)" test "$n" -ge 12
 
+# ---- a HIP program as it ships, accepted whole ---------------------------------------------------
+# rocm-examples' shared_memory example (HIP host API, example_utils.hpp with <iostream> and
+# HIP_CHECK): one kernel and no reference of its own, so only its acceptance is checked here.
+"$KLADDER" --db "$KL_TMP/k.db" run --suite "$fx/rocm-transpose.json" --backend cpu --no-progress \
+    >"$KL_TMP/rocm.txt" 2>&1
+rc=$?
+grep -v '^pass' "$KL_TMP/rocm.txt" | sed 's/^/# /'
+tap_check "a whole HIP program (rocm-examples, hipMalloc, std::cout, <<<...>>>) is accepted and runs: exit 0 ($rc)" \
+    test "$rc" -eq 0
+
 # ---- setup errors: told once, exit 2, nothing recorded ------------------------------------------
 mine=$KL_TMP/mine
 mkdir -p "$mine"

@@ -93,7 +93,7 @@ sed 's/"source": "hang.kl"/"source": "extra.kl"/; s/"fixed": "copy_fixed", "bugg
     --timeout 20 --no-progress >"$KL_TMP/out4.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$KL_TMP/out4.txt"
-tap_check "an argument count mismatch is a setup error before any check: exit 2 ($rc)" test $rc -eq 2
+tap_check "an argument count mismatch fails the run: exit 1" test $rc -eq 1
 tap_check "and names the kernel and both counts" \
     grep -q 'kernel copy_fixed takes 4 arguments, the manifest.s "args" gives 3' "$KL_TMP/out4.txt"
 tap_check "no worker crashed on it" test -z "$(grep 'died with signal' "$KL_TMP/out4.txt")"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # kl-test: once
-# Kernel files as they ship on the cuda backend, without a GPU (docs/kernels.md): the twelve
-# llm.c dev/cuda files of tests/engine/fixtures/shipped, whole translation units with host code,
-# cuBLAS and cuBLASLt includes, <<<...>>> launches and host launchers overloading a kernel's
-# name, compile for sm_90 with the toolkit's nvcc (-cubin), and every entry point each suite
-# names is found in the CUBIN by its mangled symbol (a template instance over a vendor type
-# included). Without nvcc, KLADDER_NVCC naming none, the same files are refused by NVRTC at a
+# Kernel files as they ship on the cuda backend, without a GPU (docs/kernels.md): the files of
+# tests/engine/fixtures/shipped (twelve of llm.c's dev/cuda, cuda-samples' reduction_kernel.cu,
+# and rocm-examples' shared_memory.hip, a HIP program with hipMalloc and HIP_CHECK), whole
+# translation units with host code, cuBLAS and cuBLASLt includes, <<<...>>> launches and host
+# launchers overloading a kernel's name, compile for sm_90 with the toolkit's nvcc (-cubin), and
+# every entry point each suite names is found in the CUBIN by its mangled symbol (a template
+# instance over a vendor type included). Without nvcc, KLADDER_NVCC naming none, the same files are refused by NVRTC at a
 # host include, the fallback this path replaces.
 . tests/tap.sh
 set -u
