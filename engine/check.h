@@ -61,7 +61,7 @@ struct eng_check_spec {
     bool event;                 /* from the variant's options */
     double timeout_s;
     char *values;               /* the value class every float input gets instead of its init
-                                 * ("peaked", engine/value_class.h), then per-buffer inits that
+                                 * ("peaked", engine/values/value_class.h), then per-buffer inits that
                                  * override it ("peaked;V=ones"); or NULL */
     char *e2e;                  /* rung 8's user evaluation (engine/model/e2e_check.h), JSON; or NULL */
     char *model;                /* rung 8's built-in model (engine/model/model_check.h), JSON; or NULL */
@@ -118,7 +118,7 @@ void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *
 /* Compiles the suite source of check s for its target and nothing more (the worker side of a
  * run's build, before its first check): 0 when it compiles (the code stays with the worker's
  * session), -1 when the source does not compile, with why: "FILE does not compile for TARGET:"
- * and the compiler's first error at its line (engine/compile_error.h); 1 when there is nothing
+ * and the compiler's first error at its line (engine/compile/compile_error.h); 1 when there is nothing
  * to judge here (a prebuilt code object, a source compiled per shape, a setup failure that
  * each check meets and reports on its own). */
 int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen);

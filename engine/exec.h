@@ -75,7 +75,7 @@ struct eng_exec {
      * ("N=513,K=256") and the compiler's first error line; the check fails with them. */
     char spec_shape[200];
     /* Also the first error of a source compiled whole, at its line in the kernel file
-     * (engine/compile_error.h), two lines. */
+     * (engine/compile/compile_error.h), two lines. */
     char compile_error[640];
     /* compile_error holds no compiler's word but a setup error found before compiling or after
      * (a source that cannot be read or prepared, an entry point that is no kernel, arguments
@@ -84,7 +84,7 @@ struct eng_exec {
     /* detail accumulation */
     char detail[1536];
     bool failed;
-    bool doubt;     /* an oracle is in doubt (engine/exec_contract.c): the verdict when nothing failed */
+    bool doubt;     /* an oracle is in doubt (engine/exec/exec_contract.c): the verdict when nothing failed */
     /* Per buffer: the inputs made on the host (value classes), as last uploaded, so that a
      * finding can say what the input held where the output went wrong. NULL: made on the device. */
     void **host_in;
@@ -105,7 +105,7 @@ struct eng_host_op {
                   const eng_dptr *ptrs, char *err, size_t errlen);
     void *arg;
     /* The check the run means to run after this one (same op, same manifest), or NULL: its
-     * inputs may be made on the host while this one runs (engine/input_prefetch.h). */
+     * inputs may be made on the host while this one runs (engine/session/input_prefetch.h). */
     const struct eng_check_spec *next;
 };
 
@@ -154,7 +154,7 @@ void eng_exec_rows(const struct eng_exec *e, const struct eng_inst *in, size_t b
  * by a generator of finite values only. */
 bool eng_exec_inputs_finite(const struct eng_exec *e, const struct eng_inst *in);
 /* "[3, 0]; input x there is 0": element flat (padded) of buffer b, and what the inputs made on
- * the host held there (engine/value_class.h). */
+ * the host held there (engine/values/value_class.h). */
 void eng_exec_where(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t flat,
                     char *out, size_t n);
 
@@ -185,7 +185,7 @@ void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void 
 /* eng_exec_check for an op on the host's side: m is the caller's (kept), no source is compiled,
  * the utility kernels judge as usual. */
 /* Frees input i's host copy (e->host_in), or keeps it for the next check of an op on the
- * host's side (engine/session.h). */
+ * host's side (engine/session/session.h). */
 void eng_exec_host_in_drop(struct eng_exec *e, size_t i);
 
 void eng_exec_check_host(const struct eng_check_spec *s, struct eng_manifest *m,

@@ -18,18 +18,18 @@
 #include "common/suggest.h"
 #include "common/text.h"
 #include "common/xalloc.h"
-#include "engine/expr.h"
+#include "engine/values/expr.h"
 #include "engine/manifest_parse.h"
-#include "engine/plain_name.h"
+#include "engine/codeobj/plain_name.h"
 #include "engine/rung.h"
 #include "engine/toolchain/source_includes.h"
-#include "engine/value_class.h"
+#include "engine/values/value_class.h"
 
 static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
                                                          "u32", "i64", "u8"};
 /* "inout" is read as an output that is prefilled (engine/manifest.h). */
 static const char *const role_names[] = {"input", "output", "scratch", "inout"};
-/* The device generators, then the value classes in enum eng_vclass order (engine/value_class.h;
+/* The device generators, then the value classes in enum eng_vclass order (engine/values/value_class.h;
  * tests/unit/test_value_class.c checks the two agree). */
 static const char *const init_names[] = {
     "normal", "uniform", "zeros", "ones", "iota", "garbage",
@@ -851,7 +851,7 @@ const char **eng_manifest_list(size_t *n)
 }
 
 /* A source that declares its accumulators kl_acc gets the type here, not from kernels/kl.h:
- * float in every build, double in the arbiter build (-DKL_ARBITER, engine/exec_arbiter.c).
+ * float in every build, double in the arbiter build (-DKL_ARBITER, engine/exec/exec_arbiter.c).
  * Sources that do not use it compile byte for byte as before (their cache keys stay). */
 static char *with_acc_prelude(char *text)
 {
@@ -878,7 +878,7 @@ char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen
     if (m->dir) {
         /* read inside the suite's folder only; a dialect source's local includes put in place
          * here, so the compiler is never handed one to look up (a plain source's are read by
-         * engine/plain_source.c, inside the folder too, and only checked here: no #line that
+         * engine/compile/plain_source.c, inside the folder too, and only checked here: no #line that
          * names a file, no #embed, no computed include) */
         char *text = file_read_within(m->dir, m->source, NULL, err, errlen);
         if (text && !eng_plain_is(m->source)) {

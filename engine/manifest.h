@@ -47,12 +47,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/contract.h"
-#include "engine/dtype.h"
+#include "engine/values/contract.h"
+#include "engine/values/dtype.h"
 
 enum eng_role { ENG_ROLE_INPUT, ENG_ROLE_OUTPUT, ENG_ROLE_SCRATCH };
 /* Codes shared with kernels/util.kl (kl_util_fill). From ENG_INIT_CLASS on, the value class
- * init - ENG_INIT_CLASS (engine/value_class.h), generated on the host. */
+ * init - ENG_INIT_CLASS (engine/values/value_class.h), generated on the host. */
 enum eng_init { ENG_INIT_NORMAL, ENG_INIT_UNIFORM, ENG_INIT_ZEROS, ENG_INIT_ONES, ENG_INIT_IOTA,
                 ENG_INIT_GARBAGE, ENG_INIT_CLASS };
 enum eng_argtype { ENG_ARG_I32, ENG_ARG_U32, ENG_ARG_I64, ENG_ARG_U64, ENG_ARG_F32, ENG_ARG_BOOL,
@@ -107,7 +107,7 @@ struct eng_buffer_spec {
     bool ties_any;
     int ties_in;
     bool nan_never;
-    /* What the op promises about this output (engine/contract.h); outputs only. */
+    /* What the op promises about this output (engine/values/contract.h); outputs only. */
     struct eng_out_contract contract;
 };
 

@@ -1,14 +1,14 @@
-/* An output's contract in a manifest (engine/contract.h): "reduce", "kind", "acc", "domain",
+/* An output's contract in a manifest (engine/values/contract.h): "reduce", "kind", "acc", "domain",
  * "nonfinite" and "nan_pick" on a buffer whose role is "output", each checked with a message
  * that names the field. */
 #include <stdio.h>
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "engine/contract.h"
-#include "engine/expr.h"
+#include "engine/values/contract.h"
+#include "engine/values/expr.h"
 #include "engine/manifest_parse.h"
-#include "engine/value_class.h"
+#include "engine/values/value_class.h"
 
 /* "reduce": a whole number or an expression over the parameters ("K", "R * N"). */
 static bool parse_reduce(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j,

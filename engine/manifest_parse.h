@@ -23,7 +23,7 @@ struct eng_mparse {
     bool params_only; /* expressions may not name the launch (while reading "launch") */
 };
 
-/* An expression name check (engine/expr.h) that knows the manifest's parameters (ctx is the
+/* An expression name check (engine/values/expr.h) that knows the manifest's parameters (ctx is the
  * struct eng_manifest); every known name reads as 1. */
 bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value);
 /* The same, and the variant's launch (eng_launch_names): every other expression's names. */
@@ -65,7 +65,7 @@ bool eng_mp_shapes(struct eng_mparse *p, const struct eng_manifest *m, const cJS
                    const char *key, const char *field, bool named, size_t *n,
                    struct eng_shape **out);
 
-/* Buffer bi's contract (engine/contract.h, engine/manifest_contract.c) from its object it,
+/* Buffer bi's contract (engine/values/contract.h, engine/manifest_contract.c) from its object it,
  * once every buffer and parameter is known. */
 bool eng_mp_contract(struct eng_mparse *p, struct eng_manifest *m, const cJSON *it, size_t bi);
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "engine/check.h"
-#include "engine/fingerprint.h"
+#include "engine/machine/fingerprint.h"
 #include "engine/plan.h"
 
 struct cdb;

@@ -20,11 +20,11 @@
 #include "engine/check.h"
 #include "engine/backend/backend.h"
 #include "engine/backend/devices.h"
-#include "engine/fingerprint.h"
+#include "engine/machine/fingerprint.h"
 #include "engine/plan.h"
 #include "engine/reporter.h"
 #include "engine/toolchain/sanitizer_run.h"
-#include "engine/watchdog.h"
+#include "engine/watchdog/watchdog.h"
 
 /* Compiling can take minutes on a cold cache (hipRTC, a large kernel on the cpu backend). */
 #define SETUP_LIMIT_S 600.0

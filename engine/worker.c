@@ -1,5 +1,5 @@
 /* The worker side of `kladder run` (`kladder run --worker`): reads job lines on stdin and
- * answers each on stdout (engine/watchdog.h describes the protocol). */
+ * answers each on stdout (engine/watchdog/watchdog.h describes the protocol). */
 #define _GNU_SOURCE
 #include <cJSON.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include "engine/check.h"
 #include "engine/backend/devices.h"
 #include "engine/runner.h"
-#include "engine/session.h"
+#include "engine/session/session.h"
 
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -101,7 +101,7 @@ static bool answer_job(const char *line)
 int eng_worker_main(void)
 {
     /* Jobs one after another until the parent closes our input: the backend's libraries, its
-     * context and the compiled utility kernels stay loaded between checks (engine/session.h). */
+     * context and the compiled utility kernels stay loaded between checks (engine/session/session.h). */
 #ifdef __linux__
     /* A parent killed outright (SIGKILL) cannot stop us, and a kernel that never returns never
      * reads the closed input: die with the parent instead of spinning on. A parent that died

@@ -146,7 +146,7 @@ struct kl_cpu_sysmem {
 
 /* Late-landing async copies of GPU lag builds ("lag builds" near the end): each thread's queue
  * of copies in flight is a slot of KL_LAG_ASYNC_SLOT_BYTES in a buffer the engine allocates
- * for the first KL_LAG_ASYNC_THREADS threads of a launch (engine/exec.c). */
+ * for the first KL_LAG_ASYNC_THREADS threads of a launch (engine/exec/exec.c). */
 #if defined(KL_ABI_ONLY) || defined(KL_LAG)
 #define KL_LAG_ASYNC_DEPTH 8
 #define KL_LAG_ASYNC_SLOT_BYTES (16 + KL_LAG_ASYNC_DEPTH * 24)

@@ -1,6 +1,6 @@
 /* kl_vendor.h — the CUDA and HIP device API as kernels ship it, over the dialect (kernels/kl.h).
  *
- * A plain source (a manifest's "source" ending in .cu, .hip, .cuh or .cpp, engine/plain_source.h)
+ * A plain source (a manifest's "source" ending in .cu, .hip, .cuh or .cpp, engine/compile/plain_source.h)
  * gets this file in front of it instead of its vendor includes (cuda_runtime.h, cuda_fp16.h,
  * cooperative_groups.h, hip/hip_runtime.h, ... and the <cstdint>-style headers): the engine
  * removes those include lines and this file supplies what they declare. On the cpu backend it

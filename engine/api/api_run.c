@@ -13,13 +13,13 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
-#include "engine/fingerprint.h"
-#include "engine/input_prefetch.h"
-#include "engine/phase_time.h"
+#include "engine/machine/fingerprint.h"
+#include "engine/session/input_prefetch.h"
+#include "engine/exec/phase_time.h"
 #include "engine/report/report.h"
 #include "engine/reporter.h"
 #include "engine/runner.h"
-#include "engine/session.h"
+#include "engine/session/session.h"
 #include "importers/case_index.h"
 
 struct kl_db {
@@ -249,7 +249,7 @@ void kl_run_free(kl_run *run)
     if (!run->ended)
         (void)kl_run_end(run, NULL);
     run->rep->free(run->rep);
-    /* the buffers kept from check to check (engine/session.h) go back with the run */
+    /* the buffers kept from check to check (engine/session/session.h) go back with the run */
     eng_session_buf_trim(NULL);
     eng_prefetch_trim();
     run->op->open_runs--;

@@ -1,7 +1,7 @@
 /* A plain CUDA source compiled whole by the toolkit's nvcc (docs/kernels.md): the file as its
  * author builds it, host code and library headers included (nvcc parses the host code and
  * drops it: -cubin keeps the device code only). The cuda backend takes this path for a source
- * engine/plain_source.c marked a whole translation unit (GPU_RTC_WHOLE_UNIT) when nvcc is
+ * engine/compile/plain_source.c marked a whole translation unit (GPU_RTC_WHOLE_UNIT) when nvcc is
  * there, and NVRTC otherwise and for kladder's dialect. */
 #ifndef KL_ENGINE_CUDA_NVCC_H
 #define KL_ENGINE_CUDA_NVCC_H

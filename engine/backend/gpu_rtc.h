@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define GPU_RTC_NAME_FLAG "--kl-name-expression="
-/* A line in front of a plain source prepared for a GPU backend (engine/plain_source.h): a whole
+/* A line in front of a plain source prepared for a GPU backend (engine/compile/plain_source.h): a whole
  * translation unit, host code and all, which a backend with the vendor's offline compiler
  * (nvcc) gives to it rather than to the run-time compiler. */
 #define GPU_RTC_WHOLE_UNIT "/* kladder: a whole translation unit, host code and all */\n"

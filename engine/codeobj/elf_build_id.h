@@ -1,6 +1,6 @@
 /* The GNU build id of an ELF file (the NT_GNU_BUILD_ID note that `ld --build-id` writes): what
  * identifies one build of a shared library whatever its file name or version string says, so a
- * pin (engine/pin.h) can tell a rebuilt libfoo.so.1 from the one it was written against.
+ * pin (engine/machine/pin.h) can tell a rebuilt libfoo.so.1 from the one it was written against.
  *
  * The reader trusts nothing in the file: every offset and size is checked against the file's
  * length before it is used; ELF32 and ELF64, either byte order. */

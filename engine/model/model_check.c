@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "engine/session.h"
+#include "engine/session/session.h"
 
 /* Every reproducer kernel the model is made of, by case. The small configuration (width 100,
  * 8 tokens, cache rows across the int32 wrap of a 4 GiB pool) reaches the RMSNorm tail, the
@@ -165,7 +165,7 @@ static bool model_skipped(const struct eng_check_spec *s, const struct model_swa
         return true;
     }
     if (w->large && B && B->caps.emulated) {
-        /* Cliff block sampling (engine/exec_sample.c) runs only the blocks of one launch whose
+        /* Cliff block sampling (engine/exec/exec_sample.c) runs only the blocks of one launch whose
          * output a check compares; the model cannot sample: each step's token is the argmax of
          * a whole row, and the next step's every kernel depends on it. */
         out->verdict = CDB_SKIP;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/expr.h"
+#include "engine/values/expr.h"
 #include "engine/plan.h"
 #include "engine/rungs/rung1.h"
 

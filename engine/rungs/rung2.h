@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/replay.h"
-#include "engine/value_class.h"
+#include "engine/exec/replay.h"
+#include "engine/values/value_class.h"
 
 /* A length parameter swept on both sides of a boundary: 1, b-1, b, b+1, 2b-1, 2b, 2b+1. */
 struct eng_r2_sweep {
@@ -39,7 +39,7 @@ struct eng_rung2_spec {
     size_t nprops;
     struct eng_r2_property *props;
     size_t ninputs;
-    struct eng_replay_bind *inputs; /* "inputs": captured tensors replayed (engine/replay.h) */
+    struct eng_replay_bind *inputs; /* "inputs": captured tensors replayed (engine/exec/replay.h) */
 };
 
 /* The lengths a sweep around boundary b visits, ascending, without repeats or values < 1. */

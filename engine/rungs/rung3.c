@@ -4,7 +4,7 @@
  *    ships, and each must match the reference, so a kernel that silently assumes one wave size
  *    fails at the other and the report shows both numbers; a suite that pins a wave ("wave": 32)
  *    runs at that wave only (on a GPU: the device's wave must be the pinned one). A kernel's
- *    KL_ASSUME_WAVE is checked before every launch (engine/exec.c).
+ *    KL_ASSUME_WAVE is checked before every launch (engine/exec/exec.c).
  *  - code: for each listed AMD target the kernel file is built offline and its code object read
  *    (engine/rungs/rung3_code.c): wave size, KL_ASSUME_WAVE, LDS, VGPRs, workgroup size, scratch.
  *

@@ -12,7 +12,7 @@
 #include "engine/backend/backend.h"
 #include "engine/cache/cache.h"
 #include "engine/rungs/rung3.h"
-#include "engine/plain_source.h"
+#include "engine/compile/plain_source.h"
 
 /* Per-workgroup LDS bytes (the limits clang-22 itself enforces: "local memory (N) exceeds limit
  * (L)") and VGPRs addressable per lane (gfx90a/gfx942/gfx950: one 512-entry file shared by

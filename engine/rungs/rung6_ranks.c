@@ -18,7 +18,7 @@
 #include "engine/cache/cache.h"
 #include "engine/cpu/cpu_ranks.h"
 #include "engine/backend/nccl_dl.h"
-#include "engine/plain_source.h"
+#include "engine/compile/plain_source.h"
 
 #define KL_ABI_ONLY
 #include "kernels/kl.h"

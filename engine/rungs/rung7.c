@@ -37,7 +37,7 @@
 #include "engine/rungs/rung7.h"
 #include "engine/rungs/rung7_py.h"
 #include "engine/rungs/suite_py.h"
-#include "engine/plain_source.h"
+#include "engine/compile/plain_source.h"
 #include "casedb/results_query.h"
 #include "common/fileio.h"
 

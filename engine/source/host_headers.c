@@ -26,7 +26,7 @@ static const char *const std_headers[] = {
     "sys/stat.h", "sys/mman.h", "sys/resource.h", "omp.h", NULL};
 
 /* Host libraries kernels/kl_host.h declares (the runtime headers themselves are served by
- * kl_vendor.h and kl_host.h together, engine/plain_source.c). */
+ * kl_vendor.h and kl_host.h together, engine/compile/plain_source.c). */
 static const char *const shim_headers[] = {
     "cublas_v2.h", "cublas.h", "cublas_api.h", "cublasLt.h", "cuda_profiler_api.h",
     "hipblas.h", "hipblas/hipblas.h", "hip/hip_runtime_api.h", NULL};

@@ -1,4 +1,4 @@
-/* The <headers> a plain source may include besides the device API's (engine/plain_source.h).
+/* The <headers> a plain source may include besides the device API's (engine/compile/plain_source.h).
  * On the cpu backend, where the source is compiled whole by the host's C++ compiler:
  *   - the C and C++ standard library's and a few of the system's that host code uses (timers,
  *     getopt, OpenMP): the host compiler's own, hoisted in front of kladder's headers so that

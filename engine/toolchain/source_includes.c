@@ -263,7 +263,7 @@ static int directive(struct walk *w, struct out *o, const char *file, int line, 
         rc = fail(w, file, line, "#include: more than 16 levels deep", name);
     } else {
         /* checked only: the file is walked for what it holds and the line kept for a reader
-         * of its own (a plain source's, engine/plain_source.c) */
+         * of its own (a plain source's, engine/compile/plain_source.c) */
         struct out scratch = {0};
         rc = include_local(w, w->check_only ? &scratch : o, file, line, name, depth);
         free(scratch.s);

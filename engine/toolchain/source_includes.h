@@ -29,7 +29,7 @@ char *eng_source_includes(const char *root, const char *file, const char *text, 
                           size_t errlen);
 
 /* The same rules over text and every local include it reaches, the includes left where they
- * are (for a plain .cu or .hip source, whose includes engine/plain_source.c puts in place
+ * are (for a plain .cu or .hip source, whose includes engine/compile/plain_source.c puts in place
  * itself, inside the folder too). 0, or -1 with "FILE:LINE: ..." in err. */
 int eng_source_check(const char *root, const char *file, const char *text, char *err,
                      size_t errlen);

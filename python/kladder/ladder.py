@@ -236,7 +236,7 @@ class Ladder:
     def _keep_view(self, key, v):
         """A GPU buffer's tensor, kept for the next launch on the same buffer: wrapping device
         memory through __cuda_array_interface__ costs torch tens of microseconds, and the
-        engine hands a run's checks the same buffers again (engine/session.h). A key is the
+        engine hands a run's checks the same buffers again (engine/session/session.h). A key is the
         buffer's address, dtype and shape, so a view is only ever reused for the memory and
         shape it was made for."""
         if len(self._views) >= 64:

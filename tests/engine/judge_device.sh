@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The contract judge's first pass on the device (engine/exec_judge_device.c), which a GPU takes
+# The contract judge's first pass on the device (engine/exec/exec_judge_device.c), which a GPU takes
 # so that a 2 GiB output is not read back once a repeat, run here on the cpu backend through
 # KLADDER_JUDGE=device. An RMSNorm suite asks for exact outputs (tolerance 0) under a declared
 # "normalized" contract, so every check's plain compare differs and goes to the judge: the

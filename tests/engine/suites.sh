@@ -10,7 +10,7 @@ timeout=10
 if [ "${KL_SAN:-0}" = 1 ]; then
     # The sanitizer pass runs the same checks with less emulated work per check, and a
     # longer limit: the instrumented scheduler is slower (its longest correct check takes 3 s
-    # on a quiet machine; the watchdog's clock stretches with the load, engine/fair_clock.h).
+    # on a quiet machine; the watchdog's clock stretches with the load, engine/watchdog/fair_clock.h).
     # A hang verdict waits the whole limit, so it is not longer than that needs.
     export KLADDER_CPU_MAX_THREADS=1048576
     timeout=15

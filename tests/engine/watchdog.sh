@@ -23,7 +23,7 @@ hang_line=$(grep ' buggy big ' "$KL_TMP/done.txt")
 tap_check "the hanging check's verdict is hang" test "${hang_line%% *}" = hang
 el=$(echo "$hang_line" | awk '{print $5}')
 lim=$(echo "$hang_line" | awk '{print $4}')
-# The limit is kept on the load-aware clock (engine/fair_clock.h): on a machine crowded by others
+# The limit is kept on the load-aware clock (engine/watchdog/fair_clock.h): on a machine crowded by others
 # it stretches, at most ENG_FAIR_MAX_STRETCH (8) times; never shorter than the limit.
 tap_check "it was stopped after the limit, within 8 times it plus 2 s (elapsed $el s, limit $lim s)" \
     awk -v e="$el" -v l="$limit" 'BEGIN { exit !(e >= l - 0.5 && e <= 8 * l + 2) }'

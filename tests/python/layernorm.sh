@@ -2,7 +2,7 @@
 # A layer norm from Python, the case a worst-case bound got wrong both ways: two correct
 # float32 implementations (two-pass, and a blocked Welford merge) pass every rung-2 value class
 # against a float64 reference, near-ties included (rows of near-equal values, where the output
-# is rounding amplified by 1/sigma: engine/contract.c's cancellation term); a one-pass
+# is rounding amplified by 1/sigma: engine/values/contract.c's cancellation term); a one-pass
 # E[x^2] - E[x]^2 variance, which cancels on rows of mean 128, is caught by large-mean as fail.
 # Debian's python3 with numpy.
 . tests/tap.sh

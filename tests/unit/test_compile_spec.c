@@ -1,4 +1,4 @@
-/* Shape-specialised compiles (engine/compile_spec.h): the prelude takes each specialised value
+/* Shape-specialised compiles (engine/compile/compile_spec.h): the prelude takes each specialised value
  * from the check's shape, else the suite's default, and names the variant; shapes that disagree
  * on a specialised parameter cannot share one compile; the compiler's first error line is found
  * in g++, clang and NVRTC logs, without the temporary file's path, and control characters never
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "engine/check.h"
-#include "engine/compile_spec.h"
+#include "engine/compile/compile_spec.h"
 #include "engine/manifest.h"
 
 static struct eng_shape shape(const char *k1, int64_t v1, const char *k2, int64_t v2)

@@ -1,4 +1,4 @@
-/* The error bound of an output's contract (engine/contract.h): it grows with the reduction
+/* The error bound of an output's contract (engine/values/contract.h): it grows with the reduction
  * length and the accumulator, keeps the suite's floor, allows one fp8 code for quantized
  * outputs and nothing for selections, a normalized output's grows with the cancellation in
  * x - mean, and the default domain keeps sums of squares finite. */
@@ -10,7 +10,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "engine/contract.h"
+#include "engine/values/contract.h"
 
 /* exact bounds are the point: each is a sum of powers of two */
 #pragma GCC diagnostic ignored "-Wfloat-equal"

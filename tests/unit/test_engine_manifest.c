@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "engine/expr.h"
+#include "engine/values/expr.h"
 #include "engine/rung.h"
 #include "engine/rungs/rung1.h"
 #include "engine/rungs/rung4.h"

@@ -1,4 +1,4 @@
-/* The watchdog's fair clock (engine/fair_clock.h): a job that only waited for a core is given
+/* The watchdog's fair clock (engine/watchdog/fair_clock.h): a job that only waited for a core is given
  * its time back, a job that hangs still reaches its limit, and on an idle machine the clock is
  * the wall clock. */
 #include <math.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "engine/fair_clock.h"
+#include "engine/watchdog/fair_clock.h"
 
 static void assert_near(double got, double want)
 {

@@ -1,4 +1,4 @@
-/* Inputs made ahead (engine/input_prefetch.h) are the inputs made on demand, byte for byte: a
+/* Inputs made ahead (engine/session/input_prefetch.h) are the inputs made on demand, byte for byte: a
  * fill split into parts writes what the whole fill writes (zeros of the padding and the tail
  * included, whatever the buffer held), a fill made in the background and taken by an equal key
  * holds the same bytes, a key that differs in anything takes nothing, and the background split
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/input_prefetch.h"
-#include "engine/par_rows.h"
-#include "engine/session.h"
-#include "engine/value_class.h"
+#include "engine/session/input_prefetch.h"
+#include "engine/values/par_rows.h"
+#include "engine/session/session.h"
+#include "engine/values/value_class.h"
 
 static const enum eng_dtype floats[] = {ENG_F32, ENG_BF16, ENG_FP8E4M3};
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "common/fileio.h"
-#include "engine/plain_entry.h"
+#include "engine/codeobj/plain_entry.h"
 
 static void key_is(const char *name, const char *want)
 {

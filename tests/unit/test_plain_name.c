@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "engine/plain_name.h"
+#include "engine/codeobj/plain_name.h"
 
 static void test_is_plain(void **state)
 {

@@ -1,4 +1,4 @@
-/* Replayed inputs (engine/replay.h): the shape tensors imply, the exact conversions into each
+/* Replayed inputs (engine/exec/replay.h): the shape tensors imply, the exact conversions into each
  * buffer dtype (and the inexact ones refused with the element and its value), the padded
  * layout, and bindings found in a file or a folder by buffer name. */
 #include <setjmp.h>
@@ -15,8 +15,8 @@
 
 #include "common/xalloc.h"
 #include "engine/manifest.h"
-#include "engine/replay.h"
-#include "engine/value_class.h"
+#include "engine/exec/replay.h"
+#include "engine/values/value_class.h"
 
 static char dir[] = "/tmp/kl-replay-XXXXXX";
 

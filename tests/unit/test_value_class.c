@@ -1,4 +1,4 @@
-/* Value classes (engine/value_class.h) hold what their names promise in every float dtype, are
+/* Value classes (engine/values/value_class.h) hold what their names promise in every float dtype, are
  * deterministic, leave padding zero, and are named the same in manifests; rung 2 plans every
  * class at every baseline shape plus the length sweeps, and refuses settings it cannot use. */
 #include <setjmp.h>
@@ -14,7 +14,7 @@
 #include "engine/manifest.h"
 #include "engine/plan.h"
 #include "engine/rungs/rung2.h"
-#include "engine/value_class.h"
+#include "engine/values/value_class.h"
 
 /* The classes are about exact values (ties, one-hots, zeros): exact comparison is the point. */
 #pragma GCC diagnostic ignored "-Wfloat-equal"

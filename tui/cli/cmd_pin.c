@@ -1,7 +1,7 @@
 /* kladder pin write FILE [--backend B] [--device N] [--lib PATH]...
  * kladder pin check FILE
  *
- * Records what this machine's software is (engine/pin.h) and later says, field by field, how
+ * Records what this machine's software is (engine/machine/pin.h) and later says, field by field, how
  * it has drifted. check re-reads the libraries the pin names, at the same paths. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "engine/pin.h"
+#include "engine/machine/pin.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 

@@ -15,7 +15,7 @@
 #include "engine/rung.h"
 #include "engine/runner.h"
 #include "engine/toolchain/sanitizer_run.h"
-#include "engine/watchdog.h"
+#include "engine/watchdog/watchdog.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 #include "tui/cli/run_e2e.h"

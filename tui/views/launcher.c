@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/watchdog.h"
+#include "engine/watchdog/watchdog.h"
 #include "tui/views/view.h"
 
 #define STR_(x) #x

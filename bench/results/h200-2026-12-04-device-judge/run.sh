@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The contract judge's first pass on the device (engine/exec_judge_device.c) on the H200.
+# The contract judge's first pass on the device (engine/exec/exec_judge_device.c) on the H200.
 # aiter-6344's rung 5 judges an 8192 x 65536 bf16 output once a repeat; reading both copies
 # back (2 GiB) and judging them on the host took over 150 s a run. Now the GPU finds each row's
 # scale and counts the elements outside the contract's bound, and nothing is read back when

@@ -1,0 +1,770 @@
+/* Plain sources made ready for the compiler: local includes inlined, vendor includes removed
+ * where kladder's headers serve, extern shared arrays rewritten, entry points appended. */
+#include "engine/compile/plain_source.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/embed.h"
+#include "common/file_within.h"
+#include "common/fileio.h"
+#include "common/xalloc.h"
+#include "engine/backend/gpu_rtc.h"
+#include "engine/codeobj/plain_name.h"
+#include "engine/source/host_headers.h"
+
+/* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
+ * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and
+ * kl_vendor.h gives them what the library headers would); the others only where kladder's
+ * headers serve. */
+static const char *const runtime_headers[] = {
+    "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
+    "device_launch_parameters.h", "cstdint", "stdint.h", "cmath", "math.h", "cstdio", "stdio.h",
+    "cassert", "assert.h", "cfloat", "float.h", "climits", "limits.h", "cstddef", "stddef.h",
+    "cstdlib", "stdlib.h", "cstring", "string.h", "type_traits", NULL};
+static const char *const vendor_headers[] = {
+    "cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
+    "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_bfloat16.h", "hip/hip_cooperative_groups.h",
+    "hip/amd_detail/amd_warp_functions.h", "vector_types.h", NULL};
+
+static bool in_list(const char *const *list, const char *s, size_t n)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && strncmp(list[i], s, n) == 0)
+            return true;
+    return false;
+}
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* ---- a growing text --------------------------------------------------------------------- */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->s = xrealloc(t->s, t->cap);
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+#define putf(t, ...)                                                                           \
+    do {                                                                                       \
+        char *putf_s = xasprintf(__VA_ARGS__);                                                 \
+        put((t), putf_s, strlen(putf_s));                                                      \
+        free(putf_s);                                                                          \
+    } while (0)
+
+/* ---- the source walk -------------------------------------------------------------------- */
+struct walk {
+    const struct eng_manifest *m;
+    bool own_headers;
+    char **seen; /* local includes already inlined */
+    size_t nseen;
+    char *err;
+    size_t errlen;
+    /* Where the walk is in the code, for the static shared arrays it may rewrite (those in a
+     * function): the braces open (a bit per level, set for a namespace's or an extern "C"
+     * block's), the text since the last brace or semicolon, and a block comment left open. */
+    unsigned long long ns_bits;
+    int depth, code_depth;
+    char head[256];
+    size_t head_len;
+    bool in_comment;
+    /* Host code on the cpu backend: inside a launch configuration `<<<...>>>` (dropped), and
+     * the standard headers the source includes, hoisted in front of kladder's headers. */
+    bool in_launch;
+    struct text hoisted;
+    /* A kernel defined at namespace level that the manifest names (not a template): once its
+     * body closes, a pointer to it is written after it (kl_cpu_kernel_ref_NAME), so that the
+     * entry point is the kernel even where host code overloads its name with a launcher. */
+    bool kernel_pending, kernel_template, emit_ref;
+    char kernel_name[128];
+    char **refs; /* the kernels given such a pointer */
+    size_t nrefs;
+    /* The names of the __global__ functions defined or declared (templates too), and whether a
+     * macro defines kernels (then the names a manifest gives are not checked against them). */
+    bool kernel_named, macro_kernels;
+    char **kernels;
+    size_t nkernels;
+};
+
+static const char *skip_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* A bracketed attribute or alignment after __shared__: its length, or 0. */
+static size_t attr_len(const char *s)
+{
+    static const char *const words[] = {"__align__", "alignas", "__attribute__", NULL};
+    for (size_t i = 0; words[i]; i++) {
+        size_t w = strlen(words[i]);
+        if (strncmp(s, words[i], w) != 0 || ident_char(s[w]))
+            continue;
+        const char *p = skip_ws(s + w);
+        if (*p != '(')
+            return 0;
+        int depth = 0;
+        for (; *p; p++) {
+            if (*p == '(')
+                depth++;
+            else if (*p == ')' && --depth == 0)
+                return (size_t)(p + 1 - s);
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook (the
+ * local one in a function, kernels/kl_vendor.h) and returns the length consumed, or 0 when the
+ * text is not of that form. */
+static size_t extern_shared(struct text *t, const char *s, bool in_function)
+{
+    if (strncmp(s, "extern", 6) != 0 || ident_char(s[6]))
+        return 0;
+    const char *p = skip_ws(s + 6);
+    if (strncmp(p, "__shared__", 10) != 0 || ident_char(p[10]))
+        return 0;
+    p = skip_ws(p + 10);
+    for (size_t a; (a = attr_len(p)) > 0;)
+        p = skip_ws(p + a);
+    const char *semi = strchr(p, ';'), *nl = strchr(p, '\n');
+    if (!semi || (nl && nl < semi))
+        return 0;
+    /* NAME [ ] ; backwards from the semicolon, attributes after the type skipped too */
+    const char *q = semi;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    if (q <= p || q[-1] != ']')
+        return 0;
+    q--;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    if (q <= p || q[-1] != '[')
+        return 0;
+    q--;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    const char *name_end = q;
+    while (q > p && ident_char(q[-1]))
+        q--;
+    const char *name = q;
+    if (name == name_end || name == p)
+        return 0;
+    struct text type = {0};
+    for (const char *r = p; r < name;) {
+        size_t a = attr_len(r);
+        if (a) {
+            r += a;
+            continue;
+        }
+        put(&type, r, 1);
+        r++;
+    }
+    while (type.len && (type.s[type.len - 1] == ' ' || type.s[type.len - 1] == '\t'))
+        type.s[--type.len] = '\0';
+    if (!type.len) {
+        free(type.s);
+        return 0;
+    }
+    putf(t, "%s(%.*s, %s);", in_function ? "KL_EXTERN_SHARED_LOCAL" : "KL_EXTERN_SHARED",
+         (int)(name_end - name), name, type.s);
+    free(type.s);
+    return (size_t)(semi + 1 - s);
+}
+
+/* `__shared__ ATTRS TYPE NAME[D]...;` at s (s points at "__shared__"), one array of one line:
+ * writes the hook (kernels/kl_vendor.h's KL_STATIC_SHARED) and returns the length consumed, or
+ * 0 when the text is not of that form (a scalar, several names, an initializer). A `static`
+ * just written before it is taken back (the hook declares a reference). */
+static size_t static_shared(struct text *t, const char *s)
+{
+    if (strncmp(s, "__shared__", 10) != 0 || ident_char(s[10]))
+        return 0;
+    const char *p = skip_ws(s + 10);
+    for (size_t a; (a = attr_len(p)) > 0;)
+        p = skip_ws(p + a);
+    const char *semi = strchr(p, ';');
+    if (!semi)
+        return 0;
+    const char *q = semi;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    const char *dims_end = q;
+    /* the dimensions, each a balanced [...], backwards */
+    while (q > p && q[-1] == ']') {
+        int depth = 0;
+        const char *r = q - 1;
+        for (; r >= p; r--) {
+            if (*r == ']')
+                depth++;
+            else if (*r == '[' && --depth == 0)
+                break;
+        }
+        if (r < p || r + 2 == q) /* unbalanced, or `[]` */
+            return 0;
+        q = r;
+        while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+            q--;
+    }
+    if (q == dims_end)
+        return 0;
+    const char *dims = q;
+    while (dims < dims_end && *dims != '[')
+        dims++;
+    const char *name_end = q;
+    while (q > p && ident_char(q[-1]))
+        q--;
+    const char *name = q;
+    if (name == name_end || name == p || isdigit((unsigned char)*name))
+        return 0;
+    struct text type = {0};
+    int angle = 0;
+    for (const char *r = p; r < name;) {
+        size_t a = attr_len(r);
+        if (a) {
+            r += a;
+            continue;
+        }
+        angle += *r == '<';
+        angle -= *r == '>';
+        if ((*r == ',' && angle == 0) || *r == '=' || *r == '[' || *r == '(' || *r == '{' ||
+            *r == '}') {
+            free(type.s);
+            return 0;
+        }
+        put(&type, r, 1);
+        r++;
+    }
+    for (const char *r = dims; r < dims_end; r++)
+        if (*r == '=' || *r == '{') {
+            free(type.s);
+            return 0;
+        }
+    while (type.len && (type.s[type.len - 1] == ' ' || type.s[type.len - 1] == '\t'))
+        type.s[--type.len] = '\0';
+    if (!type.len) {
+        free(type.s);
+        return 0;
+    }
+    size_t k = t->len;
+    while (k && (t->s[k - 1] == ' ' || t->s[k - 1] == '\t'))
+        k--;
+    if (k >= 6 && !strncmp(t->s + k - 6, "static", 6) && (k == 6 || !ident_char(t->s[k - 7]))) {
+        t->len = k - 6;
+        t->s[t->len] = '\0';
+    }
+    putf(t, "KL_STATIC_SHARED(%.*s, (%.*s), %s);", (int)(name_end - name), name,
+         (int)(dims_end - dims), dims, type.s);
+    free(type.s);
+    return (size_t)(semi + 1 - s);
+}
+
+/* The brace at the end of w->head opens a namespace (or an extern "C" block) rather than code. */
+static bool namespace_brace(const struct walk *w)
+{
+    const char *h = w->head;
+    for (const char *c = h; (c = strstr(c, "namespace")) != NULL; c += 9)
+        if ((c == h || !ident_char(c[-1])) && !ident_char(c[9]))
+            return true;
+    return strstr(h, "extern") && strstr(h, "\"C\"") && !strchr(h, '(');
+}
+
+/* The identifier that ends w->head (before a '('), or "" */
+static void head_name(const struct walk *w, char *out, size_t n)
+{
+    size_t e = w->head_len;
+    while (e && (w->head[e - 1] == ' ' || w->head[e - 1] == '\t'))
+        e--;
+    size_t b = e;
+    while (b && ident_char(w->head[b - 1]))
+        b--;
+    snprintf(out, n, "%.*s", (int)(e - b), w->head + b);
+}
+
+/* Follows a __global__ function's head to its name, and its body to its end. */
+static void track_kernel(struct walk *w, char c)
+{
+    static const char *const not_names[] = {"__launch_bounds__", "__attribute__", "__align__",
+                                            "alignas", "__declspec", NULL};
+    if (c == '(' && !w->kernel_name[0]) {
+        char name[128];
+        head_name(w, name, sizeof name);
+        for (size_t i = 0; not_names[i]; i++)
+            if (!strcmp(name, not_names[i]))
+                return;
+        snprintf(w->kernel_name, sizeof w->kernel_name, "%s", name);
+        w->kernel_named = true;
+    } else if (c == ';' && w->code_depth == 0) {
+        w->kernel_pending = false; /* a declaration only */
+    } else if (c == '}' && w->code_depth == 0) {
+        w->kernel_pending = false;
+        w->emit_ref = w->kernel_name[0] && !w->kernel_template;
+    }
+}
+
+/* Follows the code's braces, one character of code (comments and literals are not). */
+static void track(struct walk *w, char c)
+{
+    if (w->kernel_pending && c != '{' && c != '}')
+        track_kernel(w, c);
+    if (c == '{') {
+        w->head[w->head_len] = '\0';
+        bool ns = namespace_brace(w);
+        if (w->depth < 64 && ns)
+            w->ns_bits |= 1ull << w->depth;
+        else if (w->depth < 64)
+            w->ns_bits &= ~(1ull << w->depth);
+        w->code_depth += !ns;
+        w->depth++;
+        w->head_len = 0;
+    } else if (c == '}') {
+        if (w->depth > 0) {
+            w->depth--;
+            bool ns = w->depth < 64 && (w->ns_bits >> w->depth & 1);
+            w->code_depth -= !ns && w->code_depth > 0;
+        }
+        if (w->kernel_pending)
+            track_kernel(w, c);
+        w->head_len = 0;
+    } else if (c == ';') {
+        w->head_len = 0;
+    } else if (w->head_len + 1 < sizeof w->head) {
+        w->head[w->head_len++] = c;
+    }
+}
+
+/* The end of a launch configuration's closing `>>>` in [s, end), or NULL when the line has none. */
+static const char *launch_close(const char *s, const char *end)
+{
+    for (; end - s >= 3; s++)
+        if (!strncmp(s, ">>>", 3))
+            return s + 3;
+    return NULL;
+}
+
+/* The manifest names an entry point whose last name is name, with no template arguments. */
+static bool names_entry(const struct eng_manifest *m, const char *name)
+{
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    for (int i = 0; i < 3; i++) {
+        if (!entries[i] || strchr(entries[i], '<'))
+            continue;
+        const char *base = strrchr(entries[i], ':');
+        base = base ? base + 1 : entries[i];
+        if (!strcmp(base, name))
+            return true;
+    }
+    return false;
+}
+
+/* One line without its include handling: extern shared arrays rewritten, and (where kladder's
+ * headers serve) static shared arrays in a function. Comments and literals are copied as they
+ * are. */
+static void put_code_line(struct walk *w, struct text *t, const char *line, size_t n)
+{
+    const char *end = line + n;
+    for (const char *s = line; s < end;) {
+        if (w->in_launch) {
+            const char *close = launch_close(s, end);
+            if (!close)
+                break;
+            s = close;
+            w->in_launch = false;
+            continue;
+        }
+        if (w->in_comment) {
+            if (s + 1 < end && s[0] == '*' && s[1] == '/') {
+                put(t, s, 2);
+                s += 2;
+                w->in_comment = false;
+                continue;
+            }
+            put(t, s, 1);
+            s++;
+            continue;
+        }
+        if (s + 1 < end && s[0] == '/' && s[1] == '/') {
+            put(t, s, (size_t)(end - s));
+            break;
+        }
+        if (s + 1 < end && s[0] == '/' && s[1] == '*') {
+            put(t, s, 2);
+            s += 2;
+            w->in_comment = true;
+            continue;
+        }
+        if (*s == '"' || *s == '\'') {
+            const char *r = s + 1;
+            for (; r < end && *r != *s; r++)
+                if (*r == '\\' && r + 1 < end)
+                    r++;
+            r = r < end ? r + 1 : end;
+            put(t, s, (size_t)(r - s));
+            for (const char *c = s; c < r && w->head_len + 1 < sizeof w->head; c++)
+                w->head[w->head_len++] = *c; /* `extern "C"` is told by its literal */
+            s = r;
+            continue;
+        }
+        if (w->own_headers && end - s >= 3 && !strncmp(s, "<<<", 3)) {
+            /* host code's launch `k<<<grid, block>>>(args)`: a plain call of k, which the
+             * cpu backend compiles and never runs (kernels/kl_host.h) */
+            w->in_launch = true;
+            s += 3;
+            continue;
+        }
+        bool word = s == line || !ident_char(s[-1]);
+        if (word && end - s > 6 && !strncmp(s, "extern", 6)) {
+            char *one = xasprintf("%.*s", (int)(end - s), s);
+            size_t used = extern_shared(t, one, w->code_depth > 0);
+            free(one);
+            if (used) {
+                track(w, ';');
+                s += used;
+                continue;
+            }
+        }
+        if (word && w->own_headers && w->code_depth > 0 && end - s > 10 &&
+            !strncmp(s, "__shared__", 10)) {
+            char *one = xasprintf("%.*s", (int)(end - s), s);
+            size_t used = static_shared(t, one);
+            free(one);
+            if (used) {
+                track(w, ';');
+                s += used;
+                continue;
+            }
+        }
+        if (word && w->code_depth == 0 && end - s >= 10 && !strncmp(s, "__global__", 10) &&
+            !ident_char(s[10])) {
+            w->head[w->head_len] = '\0';
+            w->kernel_pending = true;
+            w->kernel_template = strstr(w->head, "template") != NULL;
+            w->kernel_name[0] = '\0';
+        }
+        track(w, *s);
+        put(t, s, 1);
+        s++;
+        if (w->kernel_named) {
+            w->kernel_named = false;
+            w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
+            w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
+        }
+        if (w->emit_ref) {
+            w->emit_ref = false;
+            if (w->own_headers && names_entry(w->m, w->kernel_name)) {
+                putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
+                     w->kernel_name);
+                w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
+                w->refs[w->nrefs++] = xstrdup(w->kernel_name);
+            }
+        }
+    }
+}
+
+static int walk_file(struct walk *w, struct text *t, const char *file, const char *text, int depth);
+
+static char *read_local(struct walk *w, const char *path, char *e, size_t elen)
+{
+    if (w->m->dir) /* inside the suite's folder only: no "..", link or FIFO out of it */
+        return file_read_within(w->m->dir, path, NULL, e, elen);
+    char *rel = xasprintf("kernels/%s", path);
+    size_t len;
+    char *s = embed_load(NULL, rel, &len, e, elen);
+    free(rel);
+    return s;
+}
+
+/* #include "name" in file: the included file's path relative to the source's folder. */
+static char *beside(const char *file, const char *name, size_t n)
+{
+    const char *slash = strrchr(file, '/');
+    return slash ? xasprintf("%.*s/%.*s", (int)(slash - file), file, (int)n, name)
+                 : xasprintf("%.*s", (int)n, name);
+}
+
+static int include_line(struct walk *w, struct text *t, const char *file, int lineno,
+                        const char *p, int depth)
+{
+    char close = *p == '<' ? '>' : '"';
+    const char *name = p + 1, *end = strchr(name, close);
+    if (!end || end == name || memchr(name, '\n', (size_t)(end - name))) {
+        snprintf(w->err, w->errlen, "%s:%d: #include: expected <name> or \"name\"", file, lineno);
+        return -1;
+    }
+    size_t n = (size_t)(end - name);
+    /* `#include "assert.h"`: not beside the file, so the compiler would take the system's */
+    if (close == '"' && (in_list(runtime_headers, name, n) || in_list(vendor_headers, name, n) ||
+                         eng_host_std_header(name, n) || eng_host_shim_header(name, n))) {
+        char *path = beside(file, name, n);
+        char why[256];
+        char *there = read_local(w, path, why, sizeof why);
+        free(path);
+        if (!there)
+            close = '>';
+        free(there);
+    }
+    if (close == '>') {
+        if (!w->own_headers && in_list(runtime_headers, name, n) && eng_host_std_header(name, n)) {
+            /* an offline compiler (nvcc, clang) has the library; a run-time one has not, and
+             * kl_vendor.h gives it what a kernel uses of it */
+            putf(t, "#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)\n#include <%.*s>\n"
+                 "#endif\n#line %d \"%s\"", (int)n, name, lineno + 1, file);
+            return 0;
+        }
+        if (in_list(runtime_headers, name, n) || (w->own_headers && in_list(vendor_headers, name, n)))
+            return 0;
+        if (!w->own_headers) { /* the vendor's compiler finds its own */
+            const char *cuda = eng_host_hip_on_cuda(name, n);
+            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's */
+                putf(t, "#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)\n"
+                     "%s%s%s\n#else\n"
+                     "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",
+                     cuda, cuda[0] ? ">" : "", (int)n, name, lineno + 1, file);
+            else
+                putf(t, "#include <%.*s>", (int)n, name);
+            return 0;
+        }
+        if (eng_host_shim_header(name, n)) /* kernels/kl_host.h stands in for it */
+            return 0;
+        if (eng_host_std_header(name, n)) {
+            char *inc = xasprintf("#include <%.*s>\n", (int)n, name);
+            if (!w->hoisted.s || !strstr(w->hoisted.s, inc))
+                put(&w->hoisted, inc, strlen(inc));
+            free(inc);
+            return 0;
+        }
+        snprintf(w->err, w->errlen, "%s:%d: #include <%.*s>: kladder supplies no such header on "
+                 "this backend (docs/kernels.md lists those it does)", file, lineno, (int)n, name);
+        return -1;
+    }
+    char *path = beside(file, name, n);
+    for (size_t i = 0; i < w->nseen; i++)
+        if (!strcmp(w->seen[i], path)) {
+            free(path);
+            return 0;
+        }
+    char why[1024];
+    char *body = read_local(w, path, why, sizeof why);
+    if (!body) {
+        snprintf(w->err, w->errlen, "%s:%d: #include \"%.*s\": no such file beside %s (%s)", file,
+                 lineno, (int)n, name, file, why);
+        free(path);
+        return -1;
+    }
+    w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof *w->seen);
+    w->seen[w->nseen++] = path;
+    putf(t, "#line 1 \"%s\"\n", path);
+    int rc = walk_file(w, t, path, body, depth + 1);
+    free(body);
+    putf(t, "\n#line %d \"%s\"", lineno + 1, file);
+    return rc;
+}
+
+static int walk_file(struct walk *w, struct text *t, const char *file, const char *text, int depth)
+{
+    if (depth > 16) {
+        snprintf(w->err, w->errlen, "%s: local includes nested more than 16 deep", file);
+        return -1;
+    }
+    int lineno = 0;
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        lineno++;
+        const char *p = skip_ws(line);
+        if (*p == '#') {
+            const char *d = skip_ws(p + 1);
+            if (!strncmp(d, "include", 7) && !ident_char(d[7])) {
+                if (include_line(w, t, file, lineno, skip_ws(d + 7), depth) != 0)
+                    return -1;
+            } else if (!strncmp(d, "pragma", 6) && !strncmp(skip_ws(d + 6), "once", 4)) {
+                /* each local include is inlined once already */
+            } else {
+                char *directive = xasprintf("%.*s", (int)n, line);
+                w->macro_kernels = w->macro_kernels || strstr(directive, "__global__");
+                free(directive);
+                put(t, line, n);
+            }
+        } else {
+            put_code_line(w, t, line, n);
+        }
+        put(t, "\n", 1);
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    return 0;
+}
+
+/* The name an entry point's definition spells: the part before any '<', after the last "::". */
+static bool defines(const char *text, const char *entry)
+{
+    size_t n = strcspn(entry, "<");
+    const char *base = entry;
+    for (const char *c; (c = strstr(base, "::")) && (size_t)(c - entry) < n;)
+        base = c + 2;
+    n -= (size_t)(base - entry);
+    while (n && entry[base - entry + n - 1] == ' ')
+        n--;
+    for (const char *s = text; (s = strchr(s, base[0])) != NULL; s++)
+        if (!strncmp(s, base, n) && (s == text || !ident_char(s[-1])) && !ident_char(s[n]))
+            return true;
+    return false;
+}
+
+/* Whether entry (`ns::f<1>` or `f`) names a __global__ function the walk saw, or the walk
+ * cannot tell (kernels a macro defines). */
+static bool is_kernel(const struct walk *w, const char *entry)
+{
+    if (w->macro_kernels)
+        return true;
+    size_t n = strcspn(entry, "<");
+    const char *base = entry;
+    for (const char *c; (c = strstr(base, "::")) && (size_t)(c - entry) < n;)
+        base = c + 2;
+    n -= (size_t)(base - entry);
+    while (n && base[n - 1] == ' ')
+        n--;
+    for (size_t i = 0; i < w->nkernels; i++)
+        if (strlen(w->kernels[i]) == n && !strncmp(w->kernels[i], base, n))
+            return true;
+    return false;
+}
+
+/* What goes in front of the source: on the cpu backend the standard headers it includes
+ * (before any device macro exists), then kladder's device API, then its host declarations. */
+static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
+{
+    const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
+    if (!w->own_headers)
+        put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
+    const char *dot = strrchr(w->m->source, '.');
+    if (!w->own_headers && dot && !strcmp(dot, ".hip")) /* kl_vendor.h's HIP part on CUDA */
+        put(t, "#define KL_HIP_SOURCE 1\n", strlen("#define KL_HIP_SOURCE 1\n"));
+    if (w->hoisted.s)
+        put(t, w->hoisted.s, w->hoisted.len);
+    for (int i = 0; i < 2 && names[i]; i++) {
+        const struct embed_file *h = embed_find(names[i]);
+        if (!h) {
+            snprintf(err, errlen, "%s is not built in", names[i]);
+            return -1;
+        }
+        putf(t, "#line 1 \"%s\"\n", names[i] + strlen("kernels/"));
+        put(t, (const char *)h->data, h->size);
+        put(t, "\n", 1);
+    }
+    return 0;
+}
+
+static char *plain_prepare(const struct eng_manifest *m, const char *text, bool own_headers,
+                           char *err, size_t errlen)
+{
+    struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen};
+    struct text src = {0}, t = {0};
+    putf(&src, "#line 1 \"%s\"\n", m->source);
+    int rc = walk_file(&w, &src, m->source, text, 0);
+    if (rc == 0)
+        rc = put_front(&t, &w, err, errlen);
+    const size_t body = t.len; /* where the source itself begins */
+    if (rc == 0)
+        put(&t, src.s, src.len);
+    free(src.s);
+    free(w.hoisted.s);
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    const char *fields[3] = {"variants.fixed", "variants.buggy", "reference"};
+    for (int i = 0; rc == 0 && i < 3; i++) {
+        if (!entries[i] || (i == 2 && m->entry_buggy && !strcmp(entries[i], m->entry_buggy)) ||
+            (i > 0 && !strcmp(entries[i], m->entry_fixed)))
+            continue;
+        if (!defines(t.s + body, entries[i])) {
+            snprintf(err, errlen, "%s: %s: no kernel named \"%s\" in %s", m->path, fields[i],
+                     entries[i], m->source);
+            rc = -1;
+            break;
+        }
+        if (!is_kernel(&w, entries[i])) {
+            snprintf(err, errlen, "%s: %s: \"%s\" in %s is no kernel (no __global__ function "
+                     "of that name)", m->path, fields[i], entries[i], m->source);
+            rc = -1;
+            break;
+        }
+        char sym[160];
+        eng_plain_symbol(entries[i], sym, sizeof sym);
+        const char *base = strrchr(entries[i], ':');
+        base = base ? base + 1 : entries[i];
+        bool ref = false;
+        for (size_t k = 0; k < w.nrefs && !strchr(entries[i], '<'); k++)
+            ref = ref || !strcmp(w.refs[k], base);
+        if (ref) /* the kernel itself, whatever host function shares its name */
+            putf(&t, "KL_ENTRY(%s, *%.*skl_cpu_kernel_ref_%s)\n", sym,
+                 (int)(base - entries[i]), entries[i], base);
+        else
+            putf(&t, "KL_ENTRY(%s, %s)\n", sym, entries[i]);
+    }
+    for (size_t i = 0; i < w.nseen; i++)
+        free(w.seen[i]);
+    free(w.seen);
+    for (size_t i = 0; i < w.nrefs; i++)
+        free(w.refs[i]);
+    free(w.refs);
+    for (size_t i = 0; i < w.nkernels; i++)
+        free(w.kernels[i]);
+    free(w.kernels);
+    if (rc != 0) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+char **eng_plain_name_flags(const struct eng_manifest *m, bool emulated, const char *const *flags)
+{
+    if (emulated || !eng_plain_is(m->source))
+        return NULL;
+    const char *entries[3] = {m->entry_fixed, m->entry_buggy, m->entry_reference};
+    size_t nf = 0, k = 0;
+    while (flags && flags[nf])
+        nf++;
+    char **out = xcalloc(nf + 4, sizeof *out);
+    for (size_t i = 0; i < nf; i++)
+        out[k++] = xstrdup(flags[i]);
+    size_t before = k;
+    for (int i = 0; i < 3; i++) {
+        char sym[160];
+        if (!entries[i])
+            continue;
+        eng_plain_symbol(entries[i], sym, sizeof sym);
+        if (strcmp(sym, entries[i]) != 0)
+            out[k++] = xasprintf(GPU_RTC_NAME_FLAG "%s", entries[i]);
+    }
+    if (k == before) {
+        for (size_t i = 0; i < k; i++)
+            free(out[i]);
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen)
+{
+    char *text = eng_manifest_source(m, err, errlen);
+    if (!text || !eng_plain_is(m->source))
+        return text;
+    char *ready = plain_prepare(m, text, own_headers, err, errlen);
+    free(text);
+    return ready;
+}
