@@ -14,7 +14,6 @@
 #include "common/xalloc.h"
 #include "engine/rungs/finding_list.h"
 #include "engine/rungs/rung3.h"
-#include "engine/rungs/rung7_py.h"
 #include "engine/rungs/suite_py.h"
 #include "importers/config_check.h"
 
@@ -48,12 +47,12 @@ bool eng_rung3_table_parse(struct eng_mparse *p, const cJSON *j, struct eng_rung
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, one[k]);
         if (cJSON_IsObject(v))
             return eng_mp_bad(p, f, "expected one path for both variants");
-        if (!eng_r7_paths(p, v, f, both))
+        if (!eng_suite_paths(p, v, f, both))
             return false;
         *dst[k] = both[0];
         free(both[1]);
     }
-    if (!eng_r7_paths(p, cJSON_GetObjectItemCaseSensitive(j, "merged"),
+    if (!eng_suite_paths(p, cJSON_GetObjectItemCaseSensitive(j, "merged"),
                       "rungs.3.tuned_table.merged", t->merged))
         return false;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "tables");
@@ -64,7 +63,7 @@ bool eng_rung3_table_parse(struct eng_mparse *p, const cJSON *j, struct eng_rung
     for (const cJSON *it = a->child; it; it = it->next) {
         char f[64], *both[2] = {NULL, NULL};
         snprintf(f, sizeof f, "rungs.3.tuned_table.tables[%zu]", t->ntables);
-        if (cJSON_IsObject(it) || !eng_r7_paths(p, it, f, both))
+        if (cJSON_IsObject(it) || !eng_suite_paths(p, it, f, both))
             return p->failed ? false : eng_mp_bad(p, f, "expected a path");
         t->tables[t->ntables++] = both[0];
         free(both[1]);
@@ -226,7 +225,7 @@ void eng_rung3_table_check(const struct eng_check_spec *s, const struct eng_mani
     bool buggy = strcmp(s->variant, "buggy") == 0;
     snprintf(out->oracle, sizeof out->oracle, "tuned-table");
     snprintf(out->shape, sizeof out->shape, "%s", s->baseline ? "each table alone"
-                                                              : eng_r7_base(t->merged[buggy]));
+                                                              : eng_suite_path_base(t->merged[buggy]));
     char err[512];
     size_t len;
     char *text = eng_suite_file_read(m, t->schema, &len, err, sizeof err);

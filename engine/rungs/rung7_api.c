@@ -15,44 +15,6 @@
 #include "engine/rungs/rung7_py.h"
 #include "engine/rungs/suite_py.h"
 
-const char *eng_r7_base(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    return b && b[1] ? b + 1 : path;
-}
-
-static char *read_path(struct eng_mparse *p, const cJSON *j, const char *field)
-{
-    if (!cJSON_IsString(j) || !eng_suite_path_ok(j->valuestring)) {
-        char got[64];
-        eng_mp_describe(j, got, sizeof got);
-        eng_mp_bad(p, field, "expected a relative path inside the suite's folder (no \"..\"), "
-                   "got %s", got);
-        return NULL;
-    }
-    return xstrdup(j->valuestring);
-}
-
-bool eng_r7_paths(struct eng_mparse *p, const cJSON *j, const char *field, char *out[2])
-{
-    if (!cJSON_IsObject(j)) {
-        if (!(out[0] = read_path(p, j, field)))
-            return false;
-        out[1] = xstrdup(out[0]);
-        return true;
-    }
-    static const char *const vk[] = {"fixed", "buggy", NULL};
-    if (!eng_mp_only_keys(p, j, field, vk))
-        return false;
-    for (int v = 0; v < 2; v++) {
-        char f[96];
-        snprintf(f, sizeof f, "%s.%s", field, vk[v]);
-        if (!(out[v] = read_path(p, cJSON_GetObjectItemCaseSensitive(j, vk[v]), f)))
-            return false;
-    }
-    return true;
-}
-
 void eng_r7_api_free(struct eng_rung7_api *a)
 {
     if (!a)
@@ -103,11 +65,11 @@ bool eng_r7_api_parse(struct eng_mparse *p, const cJSON *j, struct eng_rung7_api
     for (const cJSON *it = r->child; it; it = it->next) {
         char f[64];
         snprintf(f, sizeof f, "rungs.7.api.releases[%zu]", a->nreleases);
-        if (!(a->releases[a->nreleases] = read_path(p, it, f)))
+        if (!(a->releases[a->nreleases] = eng_suite_path(p, it, f)))
             return false;
         a->nreleases++;
     }
-    if (!eng_r7_paths(p, cJSON_GetObjectItemCaseSensitive(j, "callers"), "rungs.7.api.callers",
+    if (!eng_suite_paths(p, cJSON_GetObjectItemCaseSensitive(j, "callers"), "rungs.7.api.callers",
                       a->callers))
         return false;
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "calls");
@@ -132,11 +94,11 @@ void eng_r7_api_plan(struct eng_plan_builder *b, const struct eng_rung7_api *a)
     struct eng_shape none = {0};
     char name[200];
     for (size_t i = 0; i < a->nreleases; i++) {
-        snprintf(name, sizeof name, "api:%s", eng_r7_base(a->releases[i]));
+        snprintf(name, sizeof name, "api:%s", eng_suite_path_base(a->releases[i]));
         eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     }
     if (b->o->baseline) {
-        snprintf(name, sizeof name, "unit-test-api:%s", eng_r7_base(a->releases[0]));
+        snprintf(name, sizeof name, "unit-test-api:%s", eng_suite_path_base(a->releases[0]));
         eng_plan_add(b, name, ENG_MODE_PLAIN, true, &none, 1, 0, 0);
     }
 }
@@ -240,7 +202,7 @@ void eng_r7_api_check(const struct eng_check_spec *s, const struct eng_manifest 
     snprintf(out->oracle, sizeof out->oracle, "api-contract");
     snprintf(out->shape, sizeof out->shape, "%s", release);
     size_t r = 0;
-    while (r < a->nreleases && strcmp(eng_r7_base(a->releases[r]), release) != 0)
+    while (r < a->nreleases && strcmp(eng_suite_path_base(a->releases[r]), release) != 0)
         r++;
     struct eng_suite_py py;
     char why[1024];

@@ -49,7 +49,7 @@ bool eng_r7_ci_parse(struct eng_mparse *p, const cJSON *j, struct eng_rung7_ci *
         return eng_mp_bad(p, "rungs.7.ci", "expected {\"tests\": DIR, \"runner\": {\"fixed\": "
                           "\"pytest\", \"buggy\": \"script\"}}");
     if (!eng_mp_only_keys(p, j, "rungs.7.ci", keys) ||
-        !eng_r7_paths(p, cJSON_GetObjectItemCaseSensitive(j, "tests"), "rungs.7.ci.tests",
+        !eng_suite_paths(p, cJSON_GetObjectItemCaseSensitive(j, "tests"), "rungs.7.ci.tests",
                       c->tests))
         return false;
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "runner");
@@ -69,10 +69,10 @@ void eng_r7_ci_plan(struct eng_plan_builder *b, const struct eng_rung7_ci *c)
     struct eng_shape none = {0};
     char name[200];
     /* one name for both variants: the folder may differ, the check is the same */
-    snprintf(name, sizeof name, "ci-audit:%s", eng_r7_base(c->tests[0]));
+    snprintf(name, sizeof name, "ci-audit:%s", eng_suite_path_base(c->tests[0]));
     eng_plan_add(b, name, ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     if (b->o->baseline) {
-        snprintf(name, sizeof name, "ci-exit-status:%s", eng_r7_base(c->tests[0]));
+        snprintf(name, sizeof name, "ci-exit-status:%s", eng_suite_path_base(c->tests[0]));
         eng_plan_add(b, name, ENG_MODE_PLAIN, true, &none, 1, 0, 0);
     }
 }

@@ -12,10 +12,6 @@
 #include "engine/plan.h"
 #include "engine/rungs/rung7.h"
 
-/* j as a path the suite names, or {"fixed": PATH, "buggy": PATH}: out[0] fixed, out[1] buggy
- * (malloc'd). false with a message naming field. */
-bool eng_r7_paths(struct eng_mparse *p, const cJSON *j, const char *field, char *out[2]);
-
 /* "api": {"library": PKG, "releases": [DIR, ...], "callers": DIR | {"fixed", "buggy"},
  *         "calls": ["MODULE:FUNCTION", ...]} */
 bool eng_r7_api_parse(struct eng_mparse *p, const cJSON *j, struct eng_rung7_api **out);
@@ -35,8 +31,5 @@ void eng_r7_ci_check(const struct eng_check_spec *s, const struct eng_manifest *
 
 /* Appends printf-style to buf of n bytes (bounded, always terminated). */
 __attribute__((format(printf, 3, 4))) void eng_r7_add(char *buf, size_t n, const char *fmt, ...);
-
-/* The last path component, for check names. */
-const char *eng_r7_base(const char *path);
 
 #endif

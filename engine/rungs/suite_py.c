@@ -154,3 +154,41 @@ void eng_suite_py_close(struct eng_suite_py *p)
     free(p->tool);
     memset(p, 0, sizeof *p);
 }
+
+const char *eng_suite_path_base(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b && b[1] ? b + 1 : path;
+}
+
+char *eng_suite_path(struct eng_mparse *p, const cJSON *j, const char *field)
+{
+    if (!cJSON_IsString(j) || !eng_suite_path_ok(j->valuestring)) {
+        char got[64];
+        eng_mp_describe(j, got, sizeof got);
+        eng_mp_bad(p, field, "expected a relative path inside the suite's folder (no \"..\"), "
+                   "got %s", got);
+        return NULL;
+    }
+    return xstrdup(j->valuestring);
+}
+
+bool eng_suite_paths(struct eng_mparse *p, const cJSON *j, const char *field, char *out[2])
+{
+    if (!cJSON_IsObject(j)) {
+        if (!(out[0] = eng_suite_path(p, j, field)))
+            return false;
+        out[1] = xstrdup(out[0]);
+        return true;
+    }
+    static const char *const vk[] = {"fixed", "buggy", NULL};
+    if (!eng_mp_only_keys(p, j, field, vk))
+        return false;
+    for (int v = 0; v < 2; v++) {
+        char f[96];
+        snprintf(f, sizeof f, "%s.%s", field, vk[v]);
+        if (!(out[v] = eng_suite_path(p, cJSON_GetObjectItemCaseSensitive(j, vk[v]), f)))
+            return false;
+    }
+    return true;
+}

@@ -8,10 +8,12 @@
 #ifndef KL_ENGINE_RUNGS_SUITE_PY_H
 #define KL_ENGINE_RUNGS_SUITE_PY_H
 
+#include <cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/manifest.h"
+#include "engine/manifest_parse.h"
 
 struct eng_suite_py {
     char *tmp;          /* the private folder (removed by close) */
@@ -27,6 +29,17 @@ char *eng_suite_file_read(const struct eng_manifest *m, const char *path, size_t
 
 /* Whether path is one a suite may name: relative, no "..", no control characters. */
 bool eng_suite_path_ok(const char *path);
+
+/* j as a path the suite names (eng_suite_path_ok), malloc'd; NULL with a message naming field. */
+char *eng_suite_path(struct eng_mparse *p, const cJSON *j, const char *field);
+
+/* j as a path the suite names, or {"fixed": PATH, "buggy": PATH}: out[0] fixed, out[1] buggy
+ * (malloc'd). false with a message naming field. Shared by the rungs that read files beside a
+ * suite's kernel (rung 3's tuned tables, rung 7's Python), so that neither needs the other. */
+bool eng_suite_paths(struct eng_mparse *p, const cJSON *j, const char *field, char *out[2]);
+
+/* The last path component, for check names. */
+const char *eng_suite_path_base(const char *path);
 
 /* Prepares a run of probe kernels/tools/TOOL: finds python3 ($KLADDER_PYTHON, then python3 on
  * $PATH, then the system's own) that imports module (NULL: any), unpacks the suite's files.
