@@ -33,6 +33,7 @@
 #include "common/fileio.h"
 #include "engine/backend/backend.h"
 #include "engine/cache/cache.h"
+#include "engine/tables/tables.h"
 
 #define GIB ((size_t)1 << 30)
 
@@ -622,6 +623,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+    eng_tables_install();
     struct bench B = {0};
     const char *backend = "cuda", *json = NULL, *local_path = "bench/bench.kl";
     int device = 0;

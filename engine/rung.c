@@ -1,20 +1,27 @@
-/* The rung table (engine/rung.h): the built-in ladder, one line per rung, and the rungs added at
+/* The rung table (engine/rung.h): the built-in ladder, handed in by the program's top
+ * (engine/tables/ladder.c) so the core never links to the rungs above it, and the rungs added at
  * run time beside it. */
 #include "engine/rung.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const struct eng_rung *const builtin[] = {
-    &eng_rung1, &eng_rung2, &eng_rung3, &eng_rung4, &eng_rung5, &eng_rung6, &eng_rung7, &eng_rung8,
-};
-#define NBUILTIN (sizeof builtin / sizeof *builtin)
+static const struct eng_rung *const no_rungs[] = {NULL};
+static const struct eng_rung *const *builtin = no_rungs;
+static size_t nbuiltin;
+
+void eng_rung_use_builtin(const struct eng_rung *const *ladder)
+{
+    builtin = ladder ? ladder : no_rungs;
+    for (nbuiltin = 0; builtin[nbuiltin]; nbuiltin++)
+        ;
+}
 
 /* Added rungs, kept in no particular order; ladder order is by number. */
 static const struct eng_rung *added[ENG_RUNG_SLOTS];
 static size_t nadded;
 
-size_t eng_rung_count(void) { return NBUILTIN + nadded; }
+size_t eng_rung_count(void) { return nbuiltin + nadded; }
 
 /* The i-th rung in number order: the tables are small, so each call selects afresh. */
 const struct eng_rung *eng_rung_nth(size_t i)
@@ -22,8 +29,8 @@ const struct eng_rung *eng_rung_nth(size_t i)
     int last = 0;
     for (size_t k = 0; k <= i; k++) {
         const struct eng_rung *next = NULL;
-        for (size_t b = 0; b < NBUILTIN + nadded; b++) {
-            const struct eng_rung *R = b < NBUILTIN ? builtin[b] : added[b - NBUILTIN];
+        for (size_t b = 0; b < nbuiltin + nadded; b++) {
+            const struct eng_rung *R = b < nbuiltin ? builtin[b] : added[b - nbuiltin];
             if (R->number > last && (!next || R->number < next->number))
                 next = R;
         }
@@ -44,7 +51,7 @@ int eng_rung_top(void)
 
 const struct eng_rung *eng_rung_find(int n)
 {
-    for (size_t i = 0; i < NBUILTIN; i++)
+    for (size_t i = 0; i < nbuiltin; i++)
         if (builtin[i]->number == n)
             return builtin[i];
     for (size_t i = 0; i < nadded; i++)

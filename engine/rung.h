@@ -1,6 +1,6 @@
 /* The rungs of the verification ladder that the engine runs: one file each (engine/rungs/rungN.c:
  * its settings, parser, planner, modes and this table entry), one line each in the built-in
- * table (engine/rung.c), like the backends. docs/engine.md, "Adding a rung", says what a new one
+ * table (engine/tables/ladder.c), like the backends. docs/engine.md, "Adding a rung", says what a new one
  * takes. Nothing outside a rung's file asks for a rung by its number: what the planner, the
  * runner and the faces need of a particular rung is a field of its entry below.
  *
@@ -141,8 +141,9 @@ bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m);
 /* "1, 4, 5 and 6": the numbers of eng_rungs, for messages. */
 void eng_rung_list(char *out, size_t n);
 
-/* The built-in rungs, each defined in its own engine/rungs/rungN.c. */
-extern const struct eng_rung eng_rung1, eng_rung2, eng_rung3, eng_rung4, eng_rung5, eng_rung6,
-    eng_rung7, eng_rung8;
+/* The built-in rungs (NULL-terminated, valid for the process), handed in by the program's top:
+ * engine/tables/ladder.c lists them, one line per engine/rungs/rungN.c. Until then the table
+ * holds only the rungs added below. */
+void eng_rung_use_builtin(const struct eng_rung *const *ladder);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/tables/tables.h"
 #include "tui/cli/cli.h"
 
 struct verb {
@@ -44,6 +45,7 @@ static void print_help(FILE *f)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    eng_tables_install();
     struct cli_global g = {.argv0 = argv[0], .color = CLI_COLOR_AUTO};
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {

@@ -10,6 +10,7 @@
 
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
+#include "engine/tables/tables.h"
 
 static _Thread_local char last_error[1024];
 
@@ -30,6 +31,7 @@ const char *kl_version(void) { return KL_VERSION " (" KL_COMMIT ")"; }
 
 const char *kl_rung_unavailable(int rung)
 {
+    eng_tables_install();
     switch (rung) {
     case 1: case 2: case 5:
         return NULL;
@@ -66,6 +68,7 @@ static bool name_ok(const char *s, size_t max)
 
 kl_op *kl_op_new(const char *name)
 {
+    eng_tables_install();
     if (!name_ok(name, 60)) {
         api_fail("op name: expected 1 to 60 letters, digits, '-' or '_', got \"%s\"",
                  name ? name : "(null)");

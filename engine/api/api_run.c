@@ -13,6 +13,7 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
+#include "engine/tables/tables.h"
 #include "engine/machine/fingerprint.h"
 #include "engine/session/input_prefetch.h"
 #include "engine/exec/phase_time.h"
@@ -41,6 +42,7 @@ struct kl_run {
 
 kl_db *kl_db_open(const char *path)
 {
+    eng_tables_install();
     char err[1024];
     char *own = path ? xstrdup(path) : paths_default_db();
     if (!path) {

@@ -1,10 +1,16 @@
-/* The list of backends, in the order `kladder run` prefers them when none is named. */
+/* The list of backends the engine knows: empty until the program's top hands the table in
+ * (engine/tables/backends.c), so this layer never links to the backends above it. */
 #include "engine/backend/backend.h"
 
 #include <string.h>
 
-const struct eng_backend *const eng_backends[] = {&eng_backend_hip, &eng_backend_cuda,
-                                                  &eng_backend_cpu, NULL};
+static const struct eng_backend *const none[] = {NULL};
+const struct eng_backend *const *eng_backends = none;
+
+void eng_backend_use_table(const struct eng_backend *const *table)
+{
+    eng_backends = table ? table : none;
+}
 
 const struct eng_backend *eng_backend_find(const char *name)
 {

@@ -231,8 +231,10 @@ extern const struct eng_backend eng_backend_hip;
 extern const struct eng_backend eng_backend_cuda;
 extern const struct eng_backend eng_backend_cpu;
 
-/* Every backend, in preference order (hip, cuda, cpu), NULL-terminated. */
-extern const struct eng_backend *const eng_backends[];
+/* Every backend, in preference order (hip, cuda, cpu), NULL-terminated; empty until
+ * eng_backend_use_table hands the table in (engine/tables/backends.c, eng_tables_install). */
+extern const struct eng_backend *const *eng_backends;
+void eng_backend_use_table(const struct eng_backend *const *table);
 
 /* The backend called name, or NULL. */
 const struct eng_backend *eng_backend_find(const char *name);

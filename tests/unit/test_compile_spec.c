@@ -16,6 +16,7 @@
 #include "engine/check.h"
 #include "engine/compile/compile_spec.h"
 #include "engine/manifest.h"
+#include "engine/tables/tables.h"
 
 static struct eng_shape shape(const char *k1, int64_t v1, const char *k2, int64_t v2)
 {
@@ -97,6 +98,7 @@ static void test_first_error(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prelude),
         cmocka_unit_test(test_first_error),

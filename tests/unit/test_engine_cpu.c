@@ -15,6 +15,7 @@
 #include "common/embed.h"
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
+#include "engine/tables/tables.h"
 
 static const struct eng_backend *B;
 
@@ -668,6 +669,7 @@ static void test_missing_entry_message(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_barrier_reduction),
         cmocka_unit_test(test_util_bound),

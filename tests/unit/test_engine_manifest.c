@@ -18,6 +18,7 @@
 #include "engine/rungs/rung5.h"
 #include "engine/manifest.h"
 #include "engine/plan.h"
+#include "engine/tables/tables.h"
 
 /* a declared rung's settings, as the rung parsed them */
 #define R1(m) ((const struct eng_rung1_spec *)(m)->settings[1])
@@ -192,6 +193,7 @@ static void test_expressions(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_manifest),
         cmocka_unit_test(test_errors),

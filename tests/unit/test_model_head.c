@@ -17,6 +17,7 @@
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
 #include "engine/model/model.h"
+#include "engine/tables/tables.h"
 
 static const struct eng_backend *B;
 static void *code;
@@ -121,6 +122,7 @@ static void large_sizes(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(head_row_is_the_sequence),
         cmocka_unit_test(large_sizes),

@@ -14,6 +14,7 @@
 #include "engine/check.h"
 #include "engine/manifest.h"
 #include "engine/plan.h"
+#include "engine/tables/tables.h"
 
 /* Plans rung `rung` of the built-in suite with po; returns the count, *lagged the lag copies. */
 static size_t plan_of(const char *suite, int rung, const struct eng_plan_opts *po,
@@ -154,6 +155,7 @@ static void test_spec_json(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_auto_by_backend),
         cmocka_unit_test(test_explicit_seeds),

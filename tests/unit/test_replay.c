@@ -17,6 +17,7 @@
 #include "engine/manifest.h"
 #include "engine/exec/replay.h"
 #include "engine/values/value_class.h"
+#include "engine/tables/tables.h"
 
 static char dir[] = "/tmp/kl-replay-XXXXXX";
 
@@ -237,6 +238,7 @@ static int teardown(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_and_padded_layout),
         cmocka_unit_test(test_exact_conversions_only),

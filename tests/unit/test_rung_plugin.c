@@ -27,6 +27,7 @@
 #include "engine/reporter.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
+#include "engine/tables/tables.h"
 
 /* ---- rung 9: named shapes from its settings, each a plain launch --------------------------- */
 
@@ -350,6 +351,7 @@ static int teardown(void **state)
 
 int main(int argc, char **argv)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     /* the runner starts this binary again as its worker: rung 9 must be in that table too */
     if (argc == 3 && !strcmp(argv[1], "run") && !strcmp(argv[2], "--worker")) {
         add_rung9();

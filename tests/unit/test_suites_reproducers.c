@@ -18,6 +18,7 @@
 #include "engine/rungs/rung5.h"
 #include "engine/manifest.h"
 #include "engine/plan.h"
+#include "engine/tables/tables.h"
 
 /* a declared rung's settings, as the rung parsed them */
 #define R1(m) ((const struct eng_rung1_spec *)(m)->settings[1])
@@ -280,6 +281,7 @@ static void test_host_protocol(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_suite),
         cmocka_unit_test(test_aiter_6402_cliffs),

@@ -15,6 +15,7 @@
 #include "engine/plan.h"
 #include "engine/rungs/rung2.h"
 #include "engine/values/value_class.h"
+#include "engine/tables/tables.h"
 
 /* The classes are about exact values (ties, one-hots, zeros): exact comparison is the point. */
 #pragma GCC diagnostic ignored "-Wfloat-equal"
@@ -453,6 +454,7 @@ static void test_value_rules_and_properties(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_hold_their_promise),
         cmocka_unit_test(test_deterministic_and_seeded),

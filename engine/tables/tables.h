@@ -1,0 +1,19 @@
+/* The engine's tables, filled in one place: the built-in rungs (ladder.c) and the backends
+ * (backends.c). They live above everything they list, so no layer links upward to find them:
+ * the core keeps an empty table (engine/rung.h, engine/backend/backend.h) until a program's top
+ * (kladder's main, libkladder's entry points, kbench, a test) hands these in.
+ *
+ * A new built-in rung is its file, engine/rungs/rungN.c, and one line in ladder.c; a new
+ * backend its file and one line in backends.c. */
+#ifndef KL_ENGINE_TABLES_TABLES_H
+#define KL_ENGINE_TABLES_TABLES_H
+
+/* Hands the built-in rungs and the backends to the engine. Idempotent and cheap: each entry
+ * point may call it. */
+void eng_tables_install(void);
+
+/* The two halves, for a program that wants one table only. */
+void eng_ladder_install(void);
+void eng_backends_install(void);
+
+#endif
