@@ -106,6 +106,11 @@ struct eng_rung {
     /* The rung runs end-to-end evaluations: the built-in model (--suite model, --case ID) and
      * the user's own (--e2e COMMAND); rung 8. */
     bool runs_end_to_end;
+
+    /* For libkladder (kl_rung_unavailable): why the rung cannot run an op the caller launches
+     * with its own runtime (a torch op, a Triton kernel), said to that caller; NULL when it can
+     * (the rung's checks need only the device check's buffers, fills and oracles). */
+    const char *op_unavailable;
 };
 
 /* The rungs the engine runs, in ladder order: eng_rung_count() of them, eng_rung_nth(0) the

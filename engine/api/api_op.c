@@ -10,6 +10,7 @@
 
 #include "common/xalloc.h"
 #include "engine/api/api_internal.h"
+#include "engine/rung.h"
 #include "engine/tables/tables.h"
 
 static _Thread_local char last_error[1024];
@@ -32,27 +33,13 @@ const char *kl_version(void) { return KL_VERSION " (" KL_COMMIT ")"; }
 const char *kl_rung_unavailable(int rung)
 {
     eng_tables_install();
-    switch (rung) {
-    case 1: case 2: case 5:
-        return NULL;
-    case 3:
-        return "rung 3 tests the seams of a build kladder makes (compile flags, tuned tables, "
-               "code objects): an op built by its own runtime has none kladder can rebuild";
-    case 4:
-        return "rung 4 runs the kernel inside graphs and across streams kladder captures and "
-               "creates: an op launched by its own runtime cannot be put there";
-    case 6:
-        return "rung 6 launches one kernel per rank inside kladder's multi-GPU protocol: an op "
-               "has no rank entry point";
-    case 7:
-        return "rung 7 rebuilds and reruns the kernel under other compilers and runtimes: an "
-               "op's runtime is the one loaded in its process";
-    case 8:
-        return "rung 8 is a model's end-to-end score: run `kladder run --rung 8` with the "
-               "model's evaluation";
-    default:
-        return "kladder has no such rung (the ladder is rungs 1 to 8)";
-    }
+    const struct eng_rung *R = eng_rung_find(rung);
+    if (R)
+        return R->op_unavailable;
+    static char none[128];
+    snprintf(none, sizeof none, "kladder has no such rung (the ladder is rungs 1 to %d)",
+             eng_rung_top());
+    return none;
 }
 
 static bool name_ok(const char *s, size_t max)

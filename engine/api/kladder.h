@@ -74,7 +74,8 @@ int kl_op_files(kl_op *op, const char *dir);
 /* Declares rung `rung` with its settings (JSON text of the manifest's "rungs"."N", NULL: {}). */
 int kl_op_rung(kl_op *op, int rung, const char *settings_json);
 
-/* NULL when an op of the caller's can have rung `rung`; else why not (a sentence). */
+/* NULL when an op of the caller's can have rung `rung`; else why not (a sentence, valid until
+ * the next call). */
 const char *kl_rung_unavailable(int rung);
 
 /* ---- planning -------------------------------------------------------------------------------- */

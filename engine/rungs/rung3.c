@@ -404,4 +404,6 @@ const struct eng_rung eng_rung3 = {
     .run = run,
     .oracle = resources_note,
     .unit_test_wave = unit_test_wave,
+    .op_unavailable = "rung 3 tests the seams of a build kladder makes (compile flags, tuned tables, "
+                      "code objects): an op built by its own runtime has none kladder can rebuild",
 };

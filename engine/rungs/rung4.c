@@ -356,4 +356,6 @@ const struct eng_rung eng_rung4 = {
     .plan = plan,
     .execute = execute,
     .input_rows = input_rows,
+    .op_unavailable = "rung 4 runs the kernel inside graphs and across streams kladder captures and "
+                      "creates: an op launched by its own runtime cannot be put there",
 };

@@ -151,4 +151,6 @@ const struct eng_rung eng_rung6 = {
     .plans_baseline = true,
     .owns_kernels = true,
     .run = eng_rung6_run,
+    .op_unavailable = "rung 6 launches one kernel per rank inside kladder's multi-GPU protocol: an op "
+                      "has no rank entry point",
 };

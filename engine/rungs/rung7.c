@@ -812,4 +812,6 @@ const struct eng_rung eng_rung7 = {
     .execute = execute_timing,
     .crash_fails = true,
     .every_suite = true,
+    .op_unavailable = "rung 7 rebuilds and reruns the kernel under other compilers and runtimes: an "
+                      "op's runtime is the one loaded in its process",
 };

@@ -205,4 +205,6 @@ const struct eng_rung eng_rung8 = {
     .plan_claimed = plan_claimed,
     .hang_note = hang_note,
     .runs_end_to_end = true,
+    .op_unavailable = "rung 8 is a model's end-to-end score: run `kladder run --rung 8` with the "
+                      "model's evaluation",
 };
