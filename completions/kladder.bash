@@ -1,6 +1,7 @@
-# bash completion for kladder: verbs, each verb's options (read from its own --help, so they
-# never fall behind), case ids, suite names and host names (read from kladder itself, on the
-# database that --db names or the default one). Installed by `make install` into
+# bash completion for kladder: verbs, the global options and each verb's options, and the
+# numbers an option takes (read from kladder's own option tables, `kladder [VERB] --options`, so
+# they never fall behind), case ids, suite names and suite files, run ids and host names (read
+# from kladder itself, on the database that --db names or the default one). Installed by `make install` into
 # share/bash-completion/completions/kladder.
 
 _kladder_db_args() { # the --db of the command line being completed, for the lists below
@@ -13,16 +14,23 @@ _kladder_db_args() { # the --db of the command line being completed, for the lis
     done
 }
 
-_kladder_list() { # verbs | options VERB | cases | suites | hosts | runs
+_kladder_list() { # verbs | globals | options VERB | numbers VERB OPTION | cases | suites | hosts | runs
     local kl=${COMP_WORDS[0]:-kladder} db
     mapfile -t db < <(_kladder_db_args)
     case $1 in
-    verbs) "$kl" --help 2>/dev/null | sed -n '/^verbs:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'; echo help ;;
-    options) "$kl" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u ;;
+    verbs) "$kl" --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }' ;;
+    globals) "$kl" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' ;;
+    options) # the verb's table; a verb that parses subcommands first says them in its --help
+        "$kl" "$2" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep . ||
+            "$kl" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u ;;
+    numbers) # an option that takes a whole number in a short range: every number of it
+        "$kl" ${2:+"$2"} --options 2>/dev/null | awk -F'\t' -v o="$3" \
+            '$1 == o && ($2 == "int" || $2 == "long") && $4 - $3 <= 64 { for (n = $3; n <= $4; n++) print n }' ;;
     cases) "$kl" "${db[@]}" cases 2>/dev/null | awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }' ;;
     suites) "$kl" run --list 2>/dev/null | awk '$1 ~ /^[a-z0-9]/ { print $1 }'; echo all ;;
     hosts) "$kl" "${db[@]}" hosts list 2>/dev/null | awk 'NR > 1 && NF >= 3 && $1 != "no" { print $1 }' ;;
-    runs) "$kl" "${db[@]}" results 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9a-f]+$/ { print $1 }' ;;
+    runs) # a run id is 8 hex digits or more; the count line under the table ("13 runs") is not one
+        "$kl" "${db[@]}" results 2>/dev/null | awk 'NR > 1 && length($1) >= 8 && $1 ~ /^[0-9a-f]+$/ { print $1 }' ;;
     esac
 }
 
@@ -38,7 +46,10 @@ _kladder() {
     local words=""
     case $prev in
     --case) words=$(_kladder_list cases) ;;
-    --suite) words=$(_kladder_list suites) ;;
+    --suite) # a built-in suite's name, or a suite file of one's own (a manifest, .json)
+        words=$(_kladder_list suites)
+        COMPREPLY=($(compgen -W "$words" -- "$cur") $(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
+        return ;;
     --host) words=$(_kladder_list hosts) ;;
     --backend) words="hip cuda cpu" ;;
     --variant) words="fixed buggy both" ;;
@@ -49,11 +60,12 @@ _kladder() {
         --identity | --schema | --merged | --baseline)
         COMPREPLY=($(compgen -f -- "$cur"))
         return ;;
+    -*) words=$(_kladder_list numbers "$verb" "$prev") ;;
     esac
     if [ -z "$words" ]; then
         if [ -z "$verb" ]; then
             case $cur in
-            -*) words="--db --data-dir --color --version --help" ;;
+            -*) words=$(_kladder_list globals) ;;
             *) words=$(_kladder_list verbs) ;;
             esac
         elif [[ $cur == -* ]]; then

@@ -1,5 +1,6 @@
-# fish completion for kladder: verbs, each verb's options (from its own --help), case ids,
-# suite names and host names (from kladder itself). Installed by `make install` into
+# fish completion for kladder: verbs, the global options and each verb's options, and the
+# numbers an option takes (from kladder's own option tables, `kladder [VERB] --options`), case
+# ids, suite names and suite files, run ids and host names (from kladder itself). Installed by `make install` into
 # share/fish/vendor_completions.d/kladder.fish.
 
 function __kladder_verb
@@ -25,10 +26,19 @@ end
 function __kladder_list
     switch $argv[1]
         case verbs
-            kladder --help 2>/dev/null | sed -n '/^verbs:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
-            echo help
+            kladder --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }'
+        case globals
+            kladder --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }'
         case options
-            kladder $argv[2] --help 2>/dev/null | string match -ar -- '--[a-z][a-z0-9-]*' | sort -u
+            kladder $argv[2] --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep .
+            or kladder $argv[2] --help 2>/dev/null | string match -ar -- '--[a-z][a-z0-9-]*' | sort -u
+        case numbers
+            set -l table (kladder --options 2>/dev/null)
+            if test -n "$argv[2]"
+                set table (kladder $argv[2] --options 2>/dev/null)
+            end
+            printf '%s\n' $table | awk -F'\t' -v o="$argv[3]" \
+                '$1 == o && ($2 == "int" || $2 == "long") && $4 - $3 <= 64 { for (n = $3; n <= $4; n++) print n }'
         case cases
             kladder cases 2>/dev/null | awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }'
         case suites
@@ -37,7 +47,7 @@ function __kladder_list
         case hosts
             kladder hosts list 2>/dev/null | awk 'NR > 1 && NF >= 3 && $1 != "no" { print $1 }'
         case runs
-            kladder results 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9a-f]+$/ { print $1 }'
+            kladder results 2>/dev/null | awk 'NR > 1 && length($1) >= 8 && $1 ~ /^[0-9a-f]+$/ { print $1 }'
     end
 end
 
@@ -49,7 +59,9 @@ function __kladder_complete
         case --case
             __kladder_list cases; return
         case --suite
-            __kladder_list suites; return
+            __kladder_list suites
+            __fish_complete_path $tok | string match -r -- '(\.json|/)$'
+            return
         case --host
             __kladder_list hosts; return
         case --backend
@@ -62,10 +74,15 @@ function __kladder_complete
             printf '%s\n' en zh; return
         case --format
             printf '%s\n' md html; return
+        case '-*'
+            set -l numbers (__kladder_list numbers "$verb" $prev)
+            if test (count $numbers) -gt 0
+                printf '%s\n' $numbers; return
+            end
     end
     if test -z "$verb"
         if string match -q -- '-*' $tok
-            printf '%s\n' --db --data-dir --color --version --help
+            __kladder_list globals
         else
             __kladder_list verbs
         end

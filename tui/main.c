@@ -6,6 +6,7 @@
 
 #include "engine/tables/tables.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
 struct verb {
     const char *name;
@@ -42,45 +43,76 @@ static void print_help(FILE *f)
             "\nexit status: 0 success, 1 a check failed or hung, 2 usage or setup error\n");
 }
 
+static void print_help_stdout(void) { print_help(stdout); }
+
+static int print_version(const struct cli_opt *o, const char *v, void *ctx)
+{
+    (void)o, (void)v, (void)ctx;
+    printf("kladder %s (%s)\n", KL_VERSION, KL_COMMIT);
+    return 0;
+}
+
+static int take_color(const struct cli_opt *o, const char *v, void *ctx)
+{
+    (void)ctx;
+    static const char *const when[] = {[CLI_COLOR_AUTO] = "auto", [CLI_COLOR_NEVER] = "never",
+                                       [CLI_COLOR_ALWAYS] = "always"};
+    for (size_t k = 0; k < sizeof when / sizeof *when; k++)
+        if (strcmp(v, when[k]) == 0) {
+            *(enum cli_color *)o->dest = (enum cli_color)k;
+            return CLI_PARSED;
+        }
+    return cli_usage_error(NULL, "--color expects never, auto or always, not '%s'", v);
+}
+
+/* --db=PATH, --data-dir=DIR, --color=WHEN: the same options in one argument */
+static int take_joined(int argc, char **argv, int *i, void *ctx)
+{
+    (void)argc;
+    struct cli_global *g = ctx;
+    const char *a = argv[*i];
+    if (strncmp(a, "--db=", 5) == 0)
+        g->db_path = a + 5;
+    else if (strncmp(a, "--data-dir=", 11) == 0)
+        g->data_dir = a + 11;
+    else if (strncmp(a, "--color=", 8) == 0) {
+        const struct cli_opt color = {.name = "--color", .dest = &g->color};
+        int rc = take_color(&color, a + 8, ctx);
+        return rc == CLI_PARSED ? 1 : rc;
+    } else
+        return 0;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     eng_tables_install();
     struct cli_global g = {.argv0 = argv[0], .color = CLI_COLOR_AUTO};
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help(stdout);
-            return 0;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("kladder %s (%s)\n", KL_VERSION, KL_COMMIT);
-            return 0;
-        } else if (strcmp(a, "--db") == 0 || strcmp(a, "--data-dir") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error(NULL, "%s expects a path", a);
-            if (a[2] == 'd' && a[3] == 'b')
-                g.db_path = argv[++i];
-            else
-                g.data_dir = argv[++i];
-        } else if (strncmp(a, "--db=", 5) == 0) {
-            g.db_path = a + 5;
-        } else if (strncmp(a, "--data-dir=", 11) == 0) {
-            g.data_dir = a + 11;
-        } else if (strncmp(a, "--color", 7) == 0) {
-            const char *v = a[7] == '=' ? a + 8 : (a[7] == '\0' && i + 1 < argc ? argv[++i] : "");
-            if (strcmp(v, "never") == 0)
-                g.color = CLI_COLOR_NEVER;
-            else if (strcmp(v, "auto") == 0)
-                g.color = CLI_COLOR_AUTO;
-            else if (strcmp(v, "always") == 0)
-                g.color = CLI_COLOR_ALWAYS;
-            else
-                return cli_usage_error(NULL, "--color expects never, auto or always, not '%s'", v);
-        } else {
-            return cli_unknown(NULL, a);
-        }
+    int i = argc;
+    const struct cli_opt opts[] = {
+        CLI_OPT_TAKE(take_joined),
+        CLI_OPT_HELP("--help", print_help_stdout),
+        CLI_OPT_HELP("-h", print_help_stdout),
+        CLI_OPT_DO("--version", NULL, print_version),
+        {.name = "--db", .kind = CLI_STRING, .dest = &g.db_path, .missing = "--db expects a path"},
+        {.name = "--data-dir", .kind = CLI_STRING, .dest = &g.data_dir,
+         .missing = "--data-dir expects a path"},
+        {.name = "--color", .kind = CLI_CALL, .dest = &g.color, .call = take_color,
+         .missing = "--color expects never, auto or always"},
+    };
+    const struct cli_parser p = {.opts = opts, .nopts = CLI_COUNT(opts), .first_arg = &i};
+    if (argc == 2 && strcmp(argv[1], "--options") == 0) {
+        /* the global options and the verbs, for the shell completions */
+        cli_print_options(&p);
+        for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
+            printf("VERB\t%s\n", verbs[v].name);
+        printf("VERB\thelp\n");
+        return 0;
     }
+    int rc = cli_parse(&p, argc, argv, &g);
+    if (rc != CLI_PARSED)
+        return rc;
     if (i == argc)
         return tui_main(&g);
     /* `kladder help [VERB]`: what --help says, for the word people type first */

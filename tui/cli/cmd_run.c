@@ -527,7 +527,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
     struct run_args r = {0};
     int timeout = 60;
     const struct cli_opt opts[] = {
-        CLI_OPT_TAKE(take_e2e),
+        CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options),
         CLI_OPT_DO("--worker", NULL, worker),
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),

@@ -1,6 +1,7 @@
 /* One walk over a verb's argv against its option table (tui/cli/opts.h). */
 #include "tui/cli/opts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/xalloc.h"
@@ -123,12 +124,57 @@ static const struct cli_opt *find(const struct cli_parser *p, int argc, char **a
     return NULL;
 }
 
+static const char *kind_name(enum cli_kind k)
+{
+    static const char *const names[] = {
+        [CLI_NONE] = "none", [CLI_FLAG] = "flag", [CLI_STRING] = "string", [CLI_INT] = "int",
+        [CLI_LONG] = "long", [CLI_LIST] = "list", [CLI_CALL] = "value", [CLI_DO] = "do",
+        [CLI_HELP] = "help", [CLI_TAKE] = "take",
+    };
+    return names[k];
+}
+
+void cli_print_options(const struct cli_parser *p)
+{
+    for (size_t k = 0; k < p->nopts; k++) {
+        const struct cli_opt *o = &p->opts[k];
+        if (!o->name) { /* a CLI_TAKE: its helper's options, where it names them */
+            for (const char *const *t = o->takes; t && *t; t++)
+                printf("%s\t%s\n", *t, kind_name(o->kind));
+            continue;
+        }
+        if (o->kind == CLI_INT || o->kind == CLI_LONG)
+            printf("%s\t%s\t%d\t%d\n", o->name, kind_name(o->kind), o->lo, o->hi);
+        else
+            printf("%s\t%s\n", o->name, kind_name(o->kind));
+    }
+    printf("ARGS\t%s\n", kind_name(p->args.kind));
+}
+
+static bool has_option(const struct cli_parser *p, const char *name)
+{
+    for (size_t k = 0; k < p->nopts; k++)
+        if (p->opts[k].name && strcmp(p->opts[k].name, name) == 0)
+            return true;
+    return false;
+}
+
 int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx)
 {
     make_lists(p, argc);
+    if (p->first_arg)
+        *p->first_arg = argc;
+    if (argc == 2 && strcmp(argv[1], "--options") == 0 && !has_option(p, "--options")) {
+        cli_print_options(p);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc;
+        if (p->first_arg && a[0] != '-') {
+            *p->first_arg = i;
+            return CLI_PARSED;
+        }
         const struct cli_opt *o = find(p, argc, argv, &i, ctx, &rc);
         if (!o && rc == 0)
             rc = take_arg(p, a, ctx);

@@ -49,6 +49,8 @@ struct cli_opt {
     int (*call)(const struct cli_opt *opt, const char *value, void *ctx); /* CLI_CALL, CLI_DO */
     void (*help)(void);                                                   /* CLI_HELP */
     int (*take)(int argc, char **argv, int *i, void *ctx);                /* CLI_TAKE */
+    const char *const *takes; /* CLI_TAKE: the options take knows (NULL-terminated), so that
+                               * --options lists them too; NULL: none to list */
 };
 
 /* How an argument no entry takes is refused: the verbs said it in four ways, kept as they
@@ -68,6 +70,9 @@ struct cli_parser {
                                 * CLI_LIST or CLI_CALL; CLI_NONE: none is taken) */
     enum cli_stray stray;
     bool long_only;            /* only "--..." is an option; "-" and "-x" are arguments */
+    int *first_arg;            /* non-NULL: parsing stops at the first argument that does not
+                                * start with '-' (the global options before a verb), its index
+                                * stored here (argc when there is none) */
 };
 
 /* Table entries, one line each. */
@@ -80,12 +85,23 @@ struct cli_parser {
 #define CLI_OPT_DO(n, d, fn) {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn)}
 #define CLI_OPT_HELP(n, fn) {.name = (n), .kind = CLI_HELP, .help = (fn)}
 #define CLI_OPT_TAKE(fn) {.kind = CLI_TAKE, .take = (fn)}
+#define CLI_OPT_TAKE_NAMED(fn, names) {.kind = CLI_TAKE, .take = (fn), .takes = (names)}
 
 #define CLI_COUNT(table) (sizeof (table) / sizeof (table)[0])
 
 /* Parses argv[1..argc) (argv[0] is the verb) against p. An option's value is always the
  * argument after it, whatever it looks like; an option given twice keeps the last value.
- * Returns CLI_PARSED when every argument was taken, else the status the verb returns now. */
+ * Returns CLI_PARSED when every argument was taken, else the status the verb returns now.
+ *
+ * `--options` as the only argument, on a table that has no such option of its own, prints the
+ * table instead (cli_print_options) and returns 0: the shell completions read every verb's
+ * options, their kinds and ranges from there, so they follow the tables. */
 int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx);
+
+/* The table of p, one option a line, tab-separated: its name, its kind (flag, string, int,
+ * long, list, value, do, help; take for those a CLI_TAKE's helper knows) and for int and long
+ * the range ("--rung\tint\t1\t8"); then
+ * "ARGS\tKIND" for what the verb takes besides its options (none, string, list, value). */
+void cli_print_options(const struct cli_parser *p);
 
 #endif

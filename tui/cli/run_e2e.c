@@ -26,6 +26,10 @@ const char run_e2e_help[] =
     "  --invalid-max R              largest invalid-answer rate accepted (default 0.05)\n"
     "  --wilson                     the 95% Wilson lower bound must clear the threshold too\n";
 
+const char *const run_e2e_options[] = {"--e2e", "--score", "--baseline", "--results",
+                                       "--tolerance", "--samples", "--invalid-max", "--shell",
+                                       "--wilson", NULL};
+
 int run_e2e_take(struct run_e2e_args *a, int argc, char **argv, int *i)
 {
     static const struct {

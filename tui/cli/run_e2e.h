@@ -24,6 +24,9 @@ int run_e2e_take(struct run_e2e_args *a, int argc, char **argv, int *i);
  * message. */
 int run_e2e_finish(const struct run_e2e_args *a, int rung, struct eng_e2e *e);
 
+/* The options run_e2e_take knows, NULL-terminated (for `kladder run --options`). */
+extern const char *const run_e2e_options[];
+
 /* The lines of `run --help` for these options. */
 extern const char run_e2e_help[];
 
