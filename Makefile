@@ -136,7 +136,8 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) all unit asan
 	@tests/run.sh
 
-# The edit loop's tier: the normal build only, without the scripts marked slow (tests/README.md).
+# The edit loop's tier: the normal build only, without the tests tests/test-times.tsv times as
+# slow (tests/README.md).
 test-quick: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) all unit
 	@tests/run.sh --quick

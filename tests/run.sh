@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs every test of kladder twice: on the normal build and on the ASan+UBSan build.
 #
-#   tests/run.sh [--plain|--asan] [--quick] [-j N] [PATTERN...]
+#   tests/run.sh [--plain|--asan] [--quick] [--list] [-j N] [PATTERN...]
 #
 # --plain runs only the normal build's pass, --asan only the sanitizer build's. --quick is the
-# edit loop's tier: the normal build only, without the scripts marked slow. -j N runs N tests at
-# once (default: the number of cores). A PATTERN keeps the tests whose label contains it (a shell
+# edit loop's tier: the normal build only, without the tests that took more than KL_QUICK_MAX
+# (default 8) wall seconds on the normal build in tests/test-times.tsv, the times of a whole run
+# kept with the tests (a test not in it yet stays in the tier). -j N runs N tests at
+# once (default: the number of cores). --list prints the labels of the tests it would run, one
+# a line, and runs none. A PATTERN keeps the tests whose label contains it (a shell
 # pattern: * and ? work), e.g. engine/rung6, test_results_json, 'importers/pull_*'; several
 # PATTERNs keep what any of them keeps. Labels are what the report prints:
 # build/test_results_json, build/asan/tests/engine/rung6.sh. See tests/README.md.
@@ -21,24 +24,25 @@
 # A script's header may carry marks, each on a line of its own:
 #   # kl-test: once   nothing of ours runs that the sanitizers could check (only outside
 #                     compilers and readers are driven): it runs on the first pass only
-#   # kl-test: slow   left out of --quick
 # Tests share no state, so they run side by side; the longest (by build/test-times.tsv, the
 # last run's times, or tests/test-times.tsv in a fresh clone) start first. The last line is "N passed, N failed" (and ", N skipped"
 # when any test said "# SKIP").
 set -u
 usage() {
-    echo "usage: tests/run.sh [--plain|--asan] [--quick] [-j N] [PATTERN...]" >&2
+    echo "usage: tests/run.sh [--plain|--asan] [--quick] [--list] [-j N] [PATTERN...]" >&2
     exit 2
 }
 builds=(build build/asan)
 patterns=()
 quick=0
+list=0
 jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
     case $1 in
         --plain) builds=(build) ;;
         --asan) builds=(build/asan) ;;
         --quick) quick=1; builds=(build) ;;
+        --list) list=1 ;;
         -j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
         -j*) jobs=${1#-j} ;;
         -h|--help) usage ;;
@@ -53,8 +57,6 @@ root=$PWD
 logdir=$root/build/test-logs
 resdir=$root/build/test-results
 times=$root/build/test-times.tsv
-rm -rf "$logdir" "$resdir"
-mkdir -p "$logdir" "$resdir"
 
 wanted() { # $1 label: kept by a pattern, or no pattern given
     [ ${#patterns[@]} -eq 0 ] && return 0
@@ -83,6 +85,19 @@ if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; t
     export PATH=$pybin:$PATH
 fi
 
+# The quick tier leaves out what the kept times say is slow, so it follows the suite as it is
+# timed (a fixed file: the tier is the same on every machine and on a loaded one).
+declare -A slow=()
+if [ $quick = 1 ]; then
+    quick_max=${KL_QUICK_MAX:-8}
+    [[ $quick_max =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+        { echo "tests/run.sh: KL_QUICK_MAX expects seconds, got '$quick_max'" >&2; exit 2; }
+    while IFS= read -r label; do
+        slow[$label]=1
+    done < <(awk -F'\t' -v m="$quick_max" '$1 !~ /^build\/asan\// && $2 + 0 > m + 0 { print $1 }' \
+                 "$root/tests/test-times.tsv")
+fi
+
 # ---- the plan: one line per test, "label<TAB>build<TAB>kind<TAB>path" ------------------------
 plan=()
 missing=0
@@ -92,6 +107,7 @@ for build in "${builds[@]}"; do
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue
         wanted "$build/${t##*/}" || continue
+        [ -z "${slow[$build/${t##*/}]:-}" ] || continue
         plan+=("$build/${t##*/}"$'\t'"$build"$'\t'bin$'\t'"$t")
     done
     for group in unitsh screen engine gpu importers e2e python; do
@@ -99,12 +115,19 @@ for build in "${builds[@]}"; do
             [ -f "$s" ] || continue
             wanted "$build/$s" || continue
             [ $first_pass = 1 ] || ! marked "$s" once || continue
-            [ $quick = 0 ] || ! marked "$s" slow || continue
+            [ -z "${slow[$build/$s]:-}" ] || continue
             plan+=("$build/$s"$'\t'"$build"$'\t'sh$'\t'"$s")
         done
     done
     first_pass=0
 done
+
+if [ $list = 1 ]; then
+    for p in "${plan[@]}"; do printf '%s\n' "${p%%$'\t'*}"; done
+    exit 0
+fi
+rm -rf "$logdir" "$resdir"
+mkdir -p "$logdir" "$resdir"
 
 # Longest first, so that the pool does not end on one long test alone: by the last run's times,
 # else (a fresh clone) by tests/test-times.tsv, the times of a whole run kept with the tests; a

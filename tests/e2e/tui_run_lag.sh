@@ -3,7 +3,6 @@
 # the case opens its rung 5 reproducer) with the cpu backend, choosing ahead puts
 # --lag ahead:1,ahead:2,ahead:3,ahead:4 on the command line, and the run's checks include the
 # ahead copies.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"

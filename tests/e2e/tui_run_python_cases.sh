@@ -2,7 +2,6 @@
 # tuned-table seam) and on aiter-5133 (rung 7's ci-audit) runs the reproducer on the cpu
 # backend; the run view's row of the check that caught the buggy variant starts with its
 # finding, and the check's page shows it whole.
-# kl-test: slow (left out of the quick tier: two emulated runs, one of them Python's)
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"

@@ -5,7 +5,6 @@
 # ones it runs both as separate runs, the live view saying "run 1 of 2" then "run 2 of 2"; with
 # the hanging one second of three, x asks first (naming the run still queued), y stops it and the
 # third run never starts.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"

@@ -4,7 +4,6 @@
 # with the check it had finished. Without the Runs view looking again, the run stayed
 # "… running" on screen until the interface was restarted. The kill lands mid-run
 # deterministically: it is sent once the first check is recorded, while the second hangs.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/e2e/tui_run_lib
 if ! command -v tmux >/dev/null; then
     tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"

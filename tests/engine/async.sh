@@ -6,7 +6,6 @@
 # unit test's) it lands when issued and the same bugs pass. tests/engine/fixtures/async holds
 # kernels of the class of our own: a pipeline that is never drained, and one whose wait count
 # was left one too high.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/async

@@ -4,7 +4,6 @@
 # wave 64 (the cpu backend picks the wave at launch, so both widths share one object: the entry
 # must be reused and must not carry the other width into the results), then warm again; every
 # check's verdict, first bad element, bad count and largest error must match the cold run's.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_TMP/cache
 unset KLADDER_NO_CACHE

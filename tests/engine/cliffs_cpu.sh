@@ -9,7 +9,6 @@
 #   schedule and under pct;
 # - element cliffs: our own f32 rows kernel and flydsl-1020 (a 32-bit index past 2^31 elements,
 #   2^33 bytes), caught above 2^31 elements and passing below; with byte cliffs only it escapes.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db

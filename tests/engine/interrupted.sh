@@ -5,7 +5,6 @@
 # owner still runs is left alone. The kill lands mid-run deterministically: the suite's second
 # check is a kernel that never returns, held for a limit far longer than the test waits, and the
 # kill is sent once the first check is recorded.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db

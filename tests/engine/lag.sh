@@ -7,7 +7,6 @@
 # read half a block back) escape without lag and are caught with it, at wave 32 and 64, by rung
 # 2's value classes and rung 5's repeats. A plain run after a lag run is not handed the lag
 # object (the flag is in the cache key), and no fixed variant of a rung-2/5 suite fails lagged.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 dl=tests/engine/fixtures/lag/delay_line.json

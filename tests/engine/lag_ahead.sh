@@ -13,7 +13,6 @@
 #  - no fixed variant of a rung-2/5 suite fails ahead.
 # The runs go ahead first, then lagged, then plain, through one compile cache: an escape after an
 # ahead run also shows the mode is in the cache key.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 cf=tests/engine/fixtures/lag/clip_flag.json

@@ -4,7 +4,6 @@
 # CLASS, not the reproducer: a suite of this test's own brings a different bug of the same class
 # (a merged table with another column damaged another way; another API name moved; another test
 # layout run as scripts) and a different correct variant, which must pass.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run() { "$KLADDER" --db "$KL_TMP/k.db" run --backend cpu --no-progress "$@"; }

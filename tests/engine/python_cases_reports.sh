@@ -3,7 +3,6 @@
 # their findings like every other case: in `run --json` (parsed), in JUnit (the check that
 # caught the buggy variant is a passing testcase whose output holds the finding, as for every
 # case: a failure there is only a missed expectation) and in `kladder export`.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/k.db

@@ -3,7 +3,6 @@
 # `+=` between blocks, the wave leaders' plain `+=` into __shared__ memory, a chained scan and a
 # last-block reduction that publish without a fence. Over 20 seeds of the pct schedule
 # every buggy variant fails with a race report naming both accesses, and no fixed variant alarms.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 for s in xblock leaders scan lastblock; do

@@ -4,7 +4,6 @@
 # known rate (random: 1/449 per call for aiter-4841, 1/225 for the fixture); rung 5 runs
 # N = ceil(ln(1 - C) / ln(1 - R)) repeats, rounded up to graphs of 32. Seeded, so each verdict
 # below is the same on every run and on a loaded machine.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run() { "$KLADDER" --db "$KL_TMP/k.db" run --rung 5 --backend cpu --no-progress --timeout 120 "$@"; }

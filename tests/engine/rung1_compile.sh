@@ -5,7 +5,6 @@
 # second class of our own, a vector loader instantiated for a width nobody wrote). A compile
 # failure of a suite that does not specialise is still the tool's error; a bad "specialize" is
 # refused naming the file and the field.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung1_compile

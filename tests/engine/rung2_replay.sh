@@ -5,7 +5,6 @@
 # (wrong rank or size, a value the buffer cannot hold exactly, raw 16-bit integers for a bf16
 # buffer, a truncated file, nothing to bind) stops the run before anything is recorded, with a
 # message naming the file, the tensor and the field.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 f=tests/engine/fixtures

@@ -7,7 +7,6 @@
 # named), a KV cache written in one layout and read in another, a test's bf16 reference that
 # truncates (checked against an exact one at the halfway points), a kernel that spills where the suite says no spills, and dynamic LDS beyond gfx942's
 # limit. The code-object parts need clang-22 and are skipped with the reason without it.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE

@@ -4,7 +4,6 @@
 # gathers stale tokens only when they change every call; aiter-6446 (slot
 # stride from the message size) hangs only with a lagging rank and sizes that differ; fixed
 # variants and the plain baselines pass; the default schedule (coherent memory) lets 4812 escape.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/r6.db

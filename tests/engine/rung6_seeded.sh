@@ -6,7 +6,6 @@
 # of this loop.) The busy loops run at the lowest priority: they take every core the runs leave
 # idle, so the schedule's timing changes, without taking the cores other tests run on beside this
 # one (tests/run.sh -j). KL_RUNS sets the number of runs (default 5; 3 on the sanitizer build).
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 runs=${KL_RUNS:-$([ "${KL_SAN:-0}" = 1 ] && echo 3 || echo 5)}

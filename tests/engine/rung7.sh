@@ -2,7 +2,6 @@
 # Rung 7 on the cpu backend: the two built-in reproducers meet their expectation (buggy caught,
 # fixed and baseline pass), a second suite of each bug class written for this test is caught the
 # same way, and malformed rung 7 settings are refused naming the file and the field.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung7

@@ -5,7 +5,6 @@
 # are built here; a suite declares the caller's contract against each installed version, and
 # rung 7 fails the version that no longer exports what the caller needs, naming the symbols.
 # A second example: a symbol present but hidden, and one the library only imports.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 CC=${CC:-cc}

@@ -6,7 +6,6 @@
 # same way, and this machine against itself is not; `kladder compare` marks the same rows; bad
 # settings and a hostile host file are refused naming the file and the field. Verdicts come from
 # recorded documents only: this machine's timings are numbers, never a verdict.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run7() { # suite -> output in $KL_TMP/out.txt, exit status in $rc

@@ -4,7 +4,6 @@
 # unit test, run beside it, passes — changes the model's tokens, named with the kernel and the
 # first wrong step; kernels the small model cannot reach are skipped with the reason, never
 # passed. A second seed (other weights, another token sequence) is caught the same way.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 run8() { # args... -> output in $KL_TMP/out.txt, exit status in $rc

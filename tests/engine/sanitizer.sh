@@ -8,7 +8,6 @@
 # fixed variant fails the run; no tool, or a backend the tool cannot watch, is exit 2 with
 # nothing recorded; control characters never reach the output; a garbled report is an error
 # naming the log.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/sanitizer

@@ -3,7 +3,6 @@
 # passes both variants, the rung passes fixed and catches buggy. Where the checks that reach a
 # bug are beyond the cpu backend (2^31-byte outputs, full KV pools) they are skipped with the
 # reason, and the test says so instead of passing. New suites are picked up automatically.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 timeout=10

@@ -6,7 +6,6 @@
 # copies out stale values (the oracle sees them: wrong elements, beside the race report) in at
 # least 19, and the fixed variant (barrier, then a device fence or release) passes in all 20.
 # A coherent memory, as before, gave the right values in all of them.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 

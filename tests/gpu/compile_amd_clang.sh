@@ -4,7 +4,6 @@
 # code objects name the processor and wave size; compiles are cached with clang's identity and
 # flags in the key; clang's refusals reach the user with its own message.
 # kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 set -u
 export XDG_CACHE_HOME=$KL_TMP/cache KLADDER_HIP_COMPILER=clang

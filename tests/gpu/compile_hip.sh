@@ -4,7 +4,6 @@
 # and wave size, a broken kernel must fail with the compiler's message, and a processor the
 # compiler does not know must be refused, never abort the process.
 # kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 set -u
 

@@ -5,7 +5,6 @@
 # gfx950, gfx942 (clang-22, no HIP headers). A kernel with a barrier gets a different code object
 # lagged (the hold-back is in it), ahead differs from behind, and the flags are in the cache key:
 # the plain object compiled after the lag ones is the plain one again.
-# kl-test: slow (left out of the quick tier: minutes of clang-22 compiles)
 # kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
 . tests/tap.sh
 set -u

@@ -3,7 +3,6 @@
 # wave size 32 (and 64 for gfx942), and each kernel's registers, LDS and scratch agree with an
 # independent reader (llvm-readelf-22 --notes). Files that are not AMD code objects are errors
 # naming the file, exit 1.
-# kl-test: slow (left out of the quick tier: minutes of clang-22 compiles)
 # kl-test: once (clang-22 compiles are the work here; the code-object reader is sanitised in test_amdgpu_co)
 . tests/tap.sh
 set -u

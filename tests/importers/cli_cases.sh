@@ -1,6 +1,5 @@
 # The case-index CLI: cases/show/import with filters, JSON, usage errors, and imports that fail
 # leaving the database as it was.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 fix=tests/fixtures/import
 db=$KL_TMP/cases.db

@@ -1,6 +1,5 @@
 # Hostile documents and servers: each pull must fail with a clear error naming the problem, print
 # no terminal control sequence, exit 1, and leave the database file byte-for-byte unchanged.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 . tests/importers/pull_lib.bash
 db=$KL_TMP/hostile.db

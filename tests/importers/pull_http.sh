@@ -1,6 +1,5 @@
 # kladder pull over http, https and file://: concurrent hosts, idempotence, incremental pulls,
 # pulls by URL, TLS verification with a private CA, and export/pull round trips.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 . tests/importers/pull_lib.bash
 db=$KL_TMP/pull.db

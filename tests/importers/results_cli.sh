@@ -1,6 +1,5 @@
 # kladder results and kladder hosts: filters, one run with its checks, JSON shapes, n/a timings,
 # aligned plain text, and the usage errors.
-# kl-test: slow (left out of the quick tier: tens of seconds of emulated or served work)
 . tests/tap.sh
 db=$KL_TMP/res.db
 k() { "$KLADDER" --db "$db" "$@"; }
