@@ -1,14 +1,11 @@
 # Colour choice in a real terminal (tmux): NO_COLOR gives monochrome, --color=always wins over
 # it, --color=never gives monochrome, and a 256-colour terminal gets the 256-colour forms.
 # capture-pane -e shows the colours tmux received as SGR sequences.
-. tests/tap.sh
+. tests/lib.sh
 
 : "${KLADDER:=build/kladder}"
 : "${KL_TMP:=$(mktemp -d)}"
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 sock=kladder-color-$$
 tm() { tmux -L "$sock" "$@"; }
 trap 'tm kill-server 2>/dev/null' EXIT

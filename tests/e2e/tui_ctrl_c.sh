@@ -4,10 +4,7 @@
 # run under way Ctrl-C quits at once, status 0, the terminal given back. (Killed by the signal,
 # the interface used to vanish while its run went on and recorded a pass seconds later.)
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/ctrlc.db
 tui_start "$db" "KLADDER_SUITE_PATH=$PWD/tests/fixtures/tui_run/hang.json"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

@@ -2,10 +2,7 @@
 # the next key shows the new name, in Compare's sides and the Runs list, without a restart
 # (the interface notices that another process changed the database and reads it again).
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 export XDG_DATA_HOME=$KL_TMP/data
 db=$KL_TMP/rename.db
 "$KLADDER" --db "$db" hosts add h200 "file://$PWD/bench/results/h200-2026-11-29/export.json" >/dev/null

@@ -7,10 +7,7 @@
 # counts only the checks that ran and judges no expectation, and the key bar no longer offers x
 # Cancel.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/cancel.db
 tui_start "$db" "KLADDER_SUITE_PATH=$PWD/tests/fixtures/tui_run/hang.json"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

@@ -3,10 +3,7 @@
 # interface, P pulls the other host, the Runs tab shows both, and the Compare tab matches their
 # checks: local against the pulled host, then a machine as side B.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null || ! command -v python3 >/dev/null; then
-    tap_skip "tmux and python3 are needed"
-    exit 0
-fi
+kl_need "tmux and python3 are needed" tmux python3
 other=$KL_TMP/other.db here=$KL_TMP/here.db web=$KL_TMP/web
 mkdir -p "$web"
 run_cpu() { "$KLADDER" --db "$1" run --backend cpu --rung 4 --suite flydsl-1220 --variant buggy \

@@ -4,10 +4,7 @@
 # beyond the cpu's reach (the baselines still run). The live view and the status line say
 # "inconclusive"; the record is not a pass.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/inconclusive.db
 tui_start "$db" KLADDER_CPU_SAMPLE=0
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

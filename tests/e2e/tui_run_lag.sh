@@ -4,10 +4,7 @@
 # --lag ahead:1,ahead:2,ahead:3,ahead:4 on the command line, and the run's checks include the
 # ahead copies.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/lag.db
 tui_start "$db"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

@@ -3,10 +3,7 @@
 # verdict as it arrives; the run lands in the database with its checks (kladder results), and
 # Enter opens them.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/launch.db
 tui_start "$db"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

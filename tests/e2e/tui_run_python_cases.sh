@@ -3,10 +3,7 @@
 # backend; the run view's row of the check that caught the buggy variant starts with its
 # finding, and the check's page shows it whole.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/py.db
 tui_start "$db" "XDG_DATA_HOME=$KL_TMP/data" "XDG_CACHE_HOME=$KL_CACHE"
 wait_for "the dashboard comes up" '1 Dashboard.*3 Runs.*4 Compare' || exit 0

@@ -6,10 +6,7 @@
 # the hanging one second of three, x asks first (naming the run still queued), y stops it and the
 # third run never starts.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 src=$KL_TMP/suites
 mkdir -p "$src"
 cp tests/fixtures/tui_run/hang.kl "$src/"

@@ -5,10 +5,7 @@
 # --inputs), the run replays them, and the run view shows each check's values (a value class,
 # or the replayed file).
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 caps=$KL_TMP/caps
 mkdir -p "$caps"
 cp kernels/captures/atom-1750-prompt.npy "$caps/x.npy" # named after the suite's input buffer

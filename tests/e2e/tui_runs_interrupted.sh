@@ -5,10 +5,7 @@
 # "… running" on screen until the interface was restarted. The kill lands mid-run
 # deterministically: it is sent once the first check is recorded, while the second hangs.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 db=$KL_TMP/killed.db
 "$KLADDER" --db "$db" run --rung 1 --suite tests/engine/fixtures/hang.json --backend cpu \

@@ -4,10 +4,7 @@
 # open; a run's checks refuse `/` and the digits typed after it switch nothing. Under NO_COLOR,
 # t says that themes need colour and keeps the theme.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/search.db
 cli=$("$KLADDER" --db "$db" cases --search "prefix caching" 2>&1 | grep -oE '^[a-z]+-[0-9]+' | tr '\n' ' ')
 tap_check "the CLI finds atom-2533 for 'prefix caching' ($cli)" test "$cli" = "atom-2533 "

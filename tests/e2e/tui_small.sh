@@ -2,10 +2,7 @@
 # (here a CUDA library path that does not exist) instead of cutting it, and the dashboard at
 # 60x16 keeps its corner heading apart from R1.
 . tests/e2e/tui_run_lib
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 db=$KL_TMP/small.db
 # a path long enough that the reason passes 200 bytes (the panel once kept only 199)
 lib=/opt/no-such-vendor/a-rather-long-install-prefix/lib64/x86_64-linux-gnu/libcuda-for-the-wrap-test.so.1

@@ -1,14 +1,11 @@
 # End to end in a real terminal: kladder in a detached tmux session at 100x30 on the built-in
 # case index. Filter gap 5 from the sidebar, search, open the case, switch to Chinese, quit; the
 # screen is checked at each step through capture-pane, and the process must exit 0.
-. tests/tap.sh
+. tests/lib.sh
 
 : "${KLADDER:=build/kladder}"
 : "${KL_TMP:=$(mktemp -d)}"
-if ! command -v tmux >/dev/null; then
-    tap_skip "tmux is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
 
 sock=kladder-e2e-$$
 session=kl

@@ -6,14 +6,11 @@
 # against "launch": a right manifest passes, a wrong one is one error naming its field. A
 # truncated or corrupt binary is one error naming the file; the cpu backend refuses a GPU binary
 # by name.
-. tests/tap.sh
+. tests/lib.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 src=tests/fixtures/codeobj/scale.cu
-if ! command -v clang-22 >/dev/null; then
-    tap_skip "clang-22 absent: nothing builds the code objects"
-    exit 0
-fi
+kl_need "clang-22 absent: nothing builds the code objects" clang-22
 # Built once per source for every script and pass (the compile cache's folder).
 built=$KL_CACHE/code-object-files/$(sha256sum "$src" | cut -c1-16)
 mkdir -p "$built"

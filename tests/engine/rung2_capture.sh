@@ -2,12 +2,9 @@
 # scripts/kladder_capture.py: the safetensors it writes replay in kladder (a capture with a
 # zero row catches the divide by the row maximum), and degenerate captures (all zeros, one
 # value) are refused with nothing written. The hooks need PyTorch; without it that part skips.
-. tests/tap.sh
+. tests/lib.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
-if ! command -v python3 >/dev/null 2>&1; then
-    tap_skip "python3 not found"
-    exit 0
-fi
+kl_need "python3 not found" python3
 python3 - "$KL_TMP" <<'PY'
 import os, struct, sys
 sys.path.insert(0, "scripts")

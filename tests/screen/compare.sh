@@ -7,10 +7,7 @@
 . tests/screen/screen_lib
 . tests/screen/runs_lib
 
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture documents"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture documents" python3
 docs=$KL_TMP/docs
 results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
 results_db "$KL_TMP/cmp.db" "$docs" pull || { tap_fail "pulled with kladder pull"; exit 0; }

@@ -5,10 +5,7 @@
 # three times, never failed: not mentioned), and the committed H200 results, whose rung 5 passed
 # last but failed twice in nine runs.
 . tests/screen/screen_lib
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture document"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture document" python3
 python3 tests/fixtures/remote/gen_results.py --host lab --runs 24 --checks 4 \
     --out "$KL_TMP/lab.tmp.json" || { tap_fail "fixture document written"; exit 0; }
 python3 - "$KL_TMP/lab.tmp.json" "$KL_TMP/lab.json" <<'PY'

@@ -15,10 +15,7 @@ screen_run 100x30 't
 :save-screen theme-color'
 tap_check "with colour, t moves to the next theme" grep -q '^ kladder .* English · light$' "$SCREENS/theme-color.screen"
 
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture documents"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture documents" python3
 docs=$KL_TMP/docs
 results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
 results_db "$KL_TMP/runs.db" "$docs" pull || { tap_fail "hosts pulled"; exit 0; }

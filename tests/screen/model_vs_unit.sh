@@ -6,10 +6,7 @@
 . tests/screen/screen_lib
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
-if ! command -v sqlite3 >/dev/null; then
-    tap_skip "sqlite3 is needed to make the run's identity fixed"
-    exit 0
-fi
+kl_need "sqlite3 is needed to make the run's identity fixed" sqlite3
 db=$KL_TMP/mvu.db
 "$KLADDER" --db "$db" --data-dir data cases >/dev/null 2>&1
 tap_check "the real case index imported" test $? -eq 0

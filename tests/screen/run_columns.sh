@@ -4,10 +4,7 @@
 # check name, and at 120 columns nothing is cut that fits.
 . tests/screen/screen_lib
 
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture document"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture document" python3
 doc=$KL_TMP/long.json
 python3 tests/fixtures/remote/gen_results.py --host longbox --runs 1 --checks 8 \
     --out "$KL_TMP/long.tmp.json" || { tap_fail "fixture document written"; exit 0; }

@@ -6,10 +6,7 @@
 . tests/screen/screen_lib
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
-if ! command -v sqlite3 >/dev/null; then
-    tap_skip "sqlite3 is needed to make the run's identity fixed"
-    exit 0
-fi
+kl_need "sqlite3 is needed to make the run's identity fixed" sqlite3
 fx=tests/engine/fixtures/rung3
 src=$KL_TMP/suites
 mkdir -p "$src"

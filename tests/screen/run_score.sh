@@ -8,10 +8,7 @@
 . tests/screen/screen_lib
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
-if ! command -v sqlite3 >/dev/null; then
-    tap_skip "sqlite3 is needed to make the runs' identities fixed"
-    exit 0
-fi
+kl_need "sqlite3 is needed to make the runs' identities fixed" sqlite3
 db=$KL_TMP/score.db
 for i in 1 2; do
     "$KLADDER" --db "$db" --data-dir tests/fixtures/tui run --rung 8 --case atom-2533 \

@@ -5,10 +5,7 @@
 . tests/screen/screen_lib
 . tests/screen/runs_lib
 
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture documents"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture documents" python3
 docs=$KL_TMP/docs
 results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
 

@@ -33,10 +33,7 @@ tap_check "2 from the detail shows the list" grep -q '^Case 1 of 1 (9 in the ind
     "$SCREENS/search-digit-to-list.screen"
 
 # Runs: search by host, suite, verdict; x clears it.
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture documents"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture documents" python3
 docs=$KL_TMP/docs
 results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
 results_db "$KL_TMP/runs.db" "$docs" pull || { tap_fail "hosts pulled"; exit 0; }

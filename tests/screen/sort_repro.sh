@@ -46,10 +46,7 @@ tap_check "S: reversed" sh -c "ids() { sed -nE 's/^.*│ ([a-z]+-[0-9]+) +([a-z]
     grep -q 'sorted by repo, reversed' '$SCREENS/cases-sort-repo-reversed.screen'"
 tap_check "x keeps the sort; four s more: by title" grep -q 'Title▲' "$SCREENS/cases-sort-title.screen"
 
-if ! command -v python3 >/dev/null; then
-    tap_skip "python3 is needed to write the fixture documents"
-    exit 0
-fi
+kl_need "python3 is needed to write the fixture documents" python3
 docs=$KL_TMP/docs
 results_docs "$docs" || { tap_fail "fixture documents written"; exit 0; }
 results_db "$KL_TMP/runs.db" "$docs" pull || { tap_fail "hosts pulled"; exit 0; }

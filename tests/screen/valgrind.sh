@@ -8,10 +8,7 @@ if [ "${KL_SAN:-0}" = 1 ]; then
     tap_skip "valgrind runs on the normal build only"
     exit 0
 fi
-if ! command -v valgrind >/dev/null; then
-    tap_skip "valgrind is not installed (scripts/deps.sh --test installs it)"
-    exit 0
-fi
+kl_need "valgrind is not installed (scripts/deps.sh --test installs it)" valgrind
 
 steps='Tab
 h

@@ -7,13 +7,10 @@
 # Each check must be able to fail: the second half feeds deliberately broken copies of the data
 # and expects the check named for that breakage to report it.
 set -u
-. tests/tap.sh
+. tests/lib.sh
 : "${KL_TMP:=$(mktemp -d)}"
 
-if ! command -v python3 >/dev/null 2>&1; then
-    tap_skip "python3 not found; data checks need it"
-    exit 0
-fi
+kl_need "python3 not found; data checks need it" python3
 
 checker=$KL_TMP/data_refs.py
 cat >"$checker" <<'PY'
