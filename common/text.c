@@ -70,30 +70,6 @@ bad:
     return 1;
 }
 
-static size_t encode(uint32_t cp, char *out)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 bool text_is_control(uint32_t cp)
 {
     if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
@@ -171,8 +147,12 @@ char *text_sanitize(const char *s, bool keep_newlines)
             *o++ = '\n';
         else if (cp == '\t')
             *o++ = ' ';
-        else
-            o += encode(text_is_control(cp) ? TEXT_REPLACEMENT : cp, o);
+        else {
+            char u[5]; /* text_decode gave a code point text_encode takes (never a surrogate) */
+            size_t len = text_encode(text_is_control(cp) ? TEXT_REPLACEMENT : cp, u);
+            memcpy(o, u, len);
+            o += len;
+        }
         s += k;
         n -= k;
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "common/xalloc.h"
 
 struct block {
@@ -92,26 +93,6 @@ static int hex4(const char *s)
     return v;
 }
 
-static char *put_utf8(char *d, uint32_t cp)
-{
-    if (cp < 0x80) {
-        *d++ = (char)cp;
-    } else if (cp < 0x800) {
-        *d++ = (char)(0xC0 | (cp >> 6));
-        *d++ = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        *d++ = (char)(0xE0 | (cp >> 12));
-        *d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *d++ = (char)(0x80 | (cp & 0x3F));
-    } else {
-        *d++ = (char)(0xF0 | (cp >> 18));
-        *d++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-        *d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *d++ = (char)(0x80 | (cp & 0x3F));
-    }
-    return d;
-}
-
 /* At the opening quote. Decodes into the string buffer; UTF-8 validity of raw bytes is left to
  * the caller's text checks (text_is_clean), which refuse malformed sequences. */
 static char *parse_string(struct parser *ps)
@@ -182,7 +163,10 @@ static char *parse_string(struct parser *ps)
                 error(ps, "an escaped NUL character (\\u0000)");
                 return NULL;
             }
-            d = put_utf8(d, cp);
+            char utf8[5]; /* cp is a whole code point here: surrogates were paired or refused */
+            size_t len = text_encode(cp, utf8);
+            memcpy(d, utf8, len);
+            d += len;
             break;
         }
         default:

@@ -242,30 +242,6 @@ void tui_term_resize(int rows, int cols)
     resizeterm(rows, cols);
 }
 
-static size_t put_utf8(uint32_t c, char *s)
-{
-    if (c < 0x80) {
-        s[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        s[0] = (char)(0xC0 | (c >> 6));
-        s[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        s[0] = (char)(0xE0 | (c >> 12));
-        s[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        s[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    s[0] = (char)(0xF0 | (c >> 18));
-    s[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    s[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    s[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
-}
-
 int tui_term_save_screen(const char *path, char *err, size_t errlen)
 {
     int rows = LINES, cols = COLS;
@@ -285,8 +261,12 @@ int tui_term_save_screen(const char *path, char *err, size_t errlen)
             int w = 1;
             if (mvwin_wch(stdscr, y, x, &cc) == OK &&
                 getcchar(&cc, wch, &a, &pair, NULL) != ERR && wch[0]) {
-                for (int k = 0; k < CCHARW_MAX && wch[k]; k++)
-                    o += put_utf8((uint32_t)wch[k], buf + o);
+                for (int k = 0; k < CCHARW_MAX && wch[k]; k++) {
+                    char u[5];
+                    size_t len = text_encode((uint32_t)wch[k], u);
+                    memcpy(buf + o, u, len);
+                    o += len;
+                }
                 w = text_cp_width((uint32_t)wch[0]);
                 if (w < 1)
                     w = 1;
