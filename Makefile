@@ -97,6 +97,17 @@ $(BUILD)/gen/embedded.c: $(BUILD)/embedgen $(EMBED_FILES) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(BUILD)/embedgen $@ $(EMBED_FILES)
 
+# The built-in ladder is every engine/rungs/rungN.c (N a number): engine/tables/ladder.c includes
+# the list scripts/ladder-gen.sh writes from them, so a new rung is its file alone. The list is
+# checked on every make and rewritten only when it changes (a rung file added or removed).
+RUNG_SRC := $(sort $(wildcard engine/rungs/rung[0-9].c engine/rungs/rung[0-9][0-9].c))
+$(BUILD)/gen/ladder.inc: scripts/ladder-gen.sh FORCE
+	@mkdir -p $(dir $@)
+	$(Q)scripts/ladder-gen.sh $@ $(RUNG_SRC)
+$(BUILD)/obj/engine/tables/ladder.o: $(BUILD)/gen/ladder.inc
+.PHONY: FORCE
+FORCE:
+
 $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c $(PIC_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -fPIC -I. -c -o $@ $<

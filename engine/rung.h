@@ -1,6 +1,6 @@
 /* The rungs of the verification ladder that the engine runs: one file each (engine/rungs/rungN.c:
- * its settings, parser, planner, modes and this table entry), one line each in the built-in
- * table (engine/tables/ladder.c), like the backends. docs/engine.md, "Adding a rung", says what a new one
+ * its settings, parser, planner, modes and this table entry), in the built-in table
+ * (engine/tables/ladder.c) by being there. docs/engine.md, "Adding a rung", says what a new one
  * takes. Nothing outside a rung's file asks for a rung by its number: what the planner, the
  * runner and the faces need of a particular rung is a field of its entry below.
  *
@@ -147,7 +147,8 @@ bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m);
 void eng_rung_list(char *out, size_t n);
 
 /* The built-in rungs (NULL-terminated, valid for the process), handed in by the program's top:
- * engine/tables/ladder.c lists them, one line per engine/rungs/rungN.c. Until then the table
+ * engine/tables/ladder.c lists every engine/rungs/rungN.c (scripts/ladder-gen.sh writes the list
+ * at build time). Until then the table
  * holds only the rungs added below. */
 void eng_rung_use_builtin(const struct eng_rung *const *ladder);
 

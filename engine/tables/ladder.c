@@ -1,14 +1,19 @@
-/* The built-in ladder (engine/tables/tables.h): one line per rung, each defined in its own
- * engine/rungs/rungN.c. Ladder order is by number, whatever the order here. */
+/* The built-in ladder (engine/tables/tables.h): every engine/rungs/rungN.c, each defining
+ * eng_rungN. The list is written at build time from the rung files themselves
+ * (scripts/ladder-gen.sh, run by the Makefile), so a new built-in rung is its file alone. Ladder
+ * order is by number. */
 #include "engine/rung.h"
 #include "engine/tables/tables.h"
 
-extern const struct eng_rung eng_rung1, eng_rung2, eng_rung3, eng_rung4, eng_rung5, eng_rung6,
-    eng_rung7, eng_rung8;
+#define LADDER_RUNG(n) extern const struct eng_rung eng_rung##n;
+#include "ladder.inc"
+#undef LADDER_RUNG
 
+#define LADDER_RUNG(n) &eng_rung##n,
 static const struct eng_rung *const ladder[] = {
-    &eng_rung1, &eng_rung2, &eng_rung3, &eng_rung4, &eng_rung5, &eng_rung6, &eng_rung7, &eng_rung8,
+#include "ladder.inc"
     NULL,
 };
+#undef LADDER_RUNG
 
 void eng_ladder_install(void) { eng_rung_use_builtin(ladder); }

@@ -3,8 +3,8 @@
  * the core keeps an empty table (engine/rung.h, engine/backend/backend.h) until a program's top
  * (kladder's main, libkladder's entry points, kbench, a test) hands these in.
  *
- * A new built-in rung is its file, engine/rungs/rungN.c, and one line in ladder.c; a new
- * backend its file and one line in backends.c. */
+ * A new built-in rung is its file alone, engine/rungs/rungN.c (ladder.c's list is written from
+ * the rung files at build time); a new backend is its file and one line in backends.c. */
 #ifndef KL_ENGINE_TABLES_TABLES_H
 #define KL_ENGINE_TABLES_TABLES_H
 

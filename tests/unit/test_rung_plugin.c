@@ -1,5 +1,6 @@
-/* A rung is one file and one table entry: a rung 9 defined only here plugs into the table
- * (engine/rung.h, eng_rung_add), and everything the engine asks of a rung comes from its entry.
+/* A rung is one file: rung 9's (tests/fixtures/rung9/rung9.c, the file
+ * tests/engine/rung9_builtin.sh builds into kladder as a built-in rung) added at run time plugs
+ * into the table (engine/rung.h, eng_rung_add), and everything the engine asks of a rung comes from its entry.
  * With it added, the ladder is nine long, a suite may declare "9" with settings that rung 9's own
  * parser reads (its unknown keys refused by name), the planner plans its checks beside the plain
  * unit test, and a run on the cpu backend executes them in workers (this binary, started again
@@ -29,48 +30,10 @@
 #include "engine/runner.h"
 #include "engine/tables/tables.h"
 
-/* ---- rung 9: named shapes from its settings, each a plain launch --------------------------- */
+/* ---- rung 9: the same file tests/engine/rung9_builtin.sh builds into kladder as a built-in
+ * rung (named shapes from its settings, each a plain launch), added here at run time ---------- */
 
-struct rung9_spec {
-    size_t nshapes;
-    struct eng_shape *shapes;
-};
-
-static bool r9_parse(struct eng_mparse *p, const struct eng_manifest *m, const cJSON *j, void **out)
-{
-    static const char *const keys[] = {"shapes", NULL};
-    struct rung9_spec *r = xcalloc(1, sizeof *r);
-    *out = r;
-    return eng_mp_only_keys(p, j, "rungs.9", keys) &&
-           eng_mp_shapes(p, m, j, "shapes", "rungs.9.shapes", true, &r->nshapes, &r->shapes);
-}
-
-static void r9_free(void *settings)
-{
-    struct rung9_spec *r = settings;
-    eng_shapes_free(r->shapes, r->nshapes);
-    free(r);
-}
-
-static int r9_plan(struct eng_plan_builder *b, char *err, size_t errlen)
-{
-    const struct rung9_spec *r = b->m->settings[9];
-    if (!r || r->nshapes == 0) {
-        snprintf(err, errlen, "rung 9 needs \"shapes\"");
-        return -1;
-    }
-    for (size_t i = 0; i < r->nshapes; i++)
-        eng_plan_add(b, r->shapes[i].name, ENG_MODE_PLAIN, false, &r->shapes[i], 1, 0, 0);
-    return 0;
-}
-
-static const struct eng_rung rung9 = {
-    .number = 9,
-    .name = "a test's own rung",
-    .parse = r9_parse,
-    .free_settings = r9_free,
-    .plan = r9_plan,
-};
+#include "tests/fixtures/rung9/rung9.c"
 
 /* ---- a suite that declares it --------------------------------------------------------------- */
 
@@ -101,7 +64,7 @@ static char *suite_path;
 static void add_rung9(void)
 {
     char err[256];
-    if (eng_rung_add(&rung9, err, sizeof err) != 0)
+    if (eng_rung_add(&eng_rung9, err, sizeof err) != 0)
         fail_msg("%s", err);
 }
 
@@ -121,16 +84,16 @@ static void test_table_grows_and_shrinks(void **state)
     add_rung9();
     assert_int_equal(eng_rung_top(), 9);
     assert_int_equal(eng_rung_count(), 9);
-    assert_ptr_equal(eng_rung_nth(8), &rung9);
+    assert_ptr_equal(eng_rung_nth(8), &eng_rung9);
     eng_rung_list(list, sizeof list);
     assert_string_equal(list, "1, 2, 3, 4, 5, 6, 7, 8 and 9");
-    assert_int_not_equal(eng_rung_add(&rung9, err, sizeof err), 0); /* a number once */
+    assert_int_not_equal(eng_rung_add(&eng_rung9, err, sizeof err), 0); /* a number once */
     assert_non_null(strstr(err, "rung 9 is already in the table"));
     m = eng_manifest_parse(text, strlen(text), "nine.json", dir, err, sizeof err);
     if (!m)
         fail_msg("%s", err);
     assert_true(m->has_rung[9]);
-    const struct rung9_spec *r = m->settings[9];
+    const struct rung9_settings *r = m->settings[9];
     assert_int_equal(r->nshapes, 1);
     assert_string_equal(r->shapes[0].name, "k96");
     eng_manifest_free(m);
