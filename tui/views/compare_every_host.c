@@ -12,8 +12,8 @@
 #include "tui/columns.h"
 #include "tui/compare_fmt.h"
 #include "tui/draw.h"
-#include "tui/name_cut.h"
 #include "tui/results_fmt.h"
+#include "tui/views/name_cuts.h"
 #include "tui/views/view.h"
 
 void every_host_init(struct every_host *e)
@@ -87,10 +87,9 @@ void every_host_load(struct tui_app *app, struct every_host *e, const char *cons
 enum col { COL_MARK, COL_RUNG, COL_SUITE, COL_CHECK, COL_VARIANT, COL_HOSTS };
 #define CELL_W 14 /* a host's cell: "✓ 1.48×▲ !" or "✓ 1266µs" */
 
-/* The names cut where they differ from their neighbours' (tui/name_cut.h), as the two-sided
- * view cuts them: "…ne-fixed" and "…ne-buggy", never "baseli…" twice. */
+/* The name columns, cut where a name differs from its neighbours' (tui/views/name_cuts.h), as
+ * the two-sided view cuts them. */
 enum { CUT_SUITE, CUT_CHECK, CUT_VARIANT, CUT_KINDS };
-#define CUT_ROWS 256
 
 struct draw_ctx {
     struct tui_app *app;
@@ -98,37 +97,15 @@ struct draw_ctx {
     int y;
     struct tui_col col[COL_HOSTS + EVERY_HOST_MAX];
     int x0;
-    size_t top, shown;             /* the rows on screen, whose cut points follow */
-    size_t at[CUT_KINDS][CUT_ROWS];
+    struct name_cuts cuts;
 };
 
-static void find_cut_points(struct draw_ctx *c, size_t top, int height)
+/* Visible row `row`'s name in cut column col (name_cuts_find). */
+static const char *cut_name(int col, size_t row, const void *ctx)
 {
-    const struct every_host *e = c->e;
-    c->top = top;
-    c->shown = height > 0 ? (size_t)height : 0;
-    if (c->shown > CUT_ROWS)
-        c->shown = CUT_ROWS;
-    if (top + c->shown > e->n_vis)
-        c->shown = e->n_vis > top ? e->n_vis - top : 0;
-    const char *names[CUT_ROWS];
-    for (int k = 0; k < CUT_KINDS; k++) {
-        for (size_t i = 0; i < c->shown; i++) {
-            const struct cmp_matrix_row *r = &e->m.rows[e->vis[top + i]];
-            names[i] = k == CUT_SUITE ? r->suite : k == CUT_CHECK ? r->check : r->variant;
-        }
-        name_cut_points(names, c->shown, c->at[k]);
-    }
-}
-
-static void draw_name(const struct draw_ctx *c, size_t row, int kind, int y, int x, int w,
-                      enum tui_role role, const char *name)
-{
-    size_t i = row - c->top;
-    size_t at = row >= c->top && i < c->shown ? c->at[kind][i] : 0;
-    char *t = name_cut(name, at, w, tui_draw_ascii());
-    tui_draw_pad(y, x, w, role, t);
-    free(t);
+    const struct every_host *e = ctx;
+    const struct cmp_matrix_row *r = &e->m.rows[e->vis[row]];
+    return col == CUT_SUITE ? r->suite : col == CUT_CHECK ? r->check : r->variant;
 }
 
 static void layout(struct every_host *e, int w, struct tui_col *col)
@@ -207,13 +184,13 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
             tui_draw_pad(y, x, w, base, buf);
             break;
         case COL_SUITE:
-            draw_name(c, row, CUT_SUITE, y, x, w, base, r->suite);
+            name_cuts_draw(&c->cuts, row, CUT_SUITE, y, x, w, base, r->suite);
             break;
         case COL_CHECK:
-            draw_name(c, row, CUT_CHECK, y, x, w, base, r->check);
+            name_cuts_draw(&c->cuts, row, CUT_CHECK, y, x, w, base, r->check);
             break;
         case COL_VARIANT:
-            draw_name(c, row, CUT_VARIANT, y, x, w, base, r->variant);
+            name_cuts_draw(&c->cuts, row, CUT_VARIANT, y, x, w, base, r->variant);
             break;
         default:
             draw_cell(r, k - COL_HOSTS, y, x, w, selected);
@@ -285,7 +262,7 @@ void every_host_draw(struct tui_app *app, struct every_host *e, int y, int x, in
         return;
     }
     tui_list_set_height(&e->list, ymax - y);
-    find_cut_points(&c, e->list.top, ymax - y);
+    name_cuts_find(&c.cuts, e->list.top, ymax - y, e->n_vis, CUT_KINDS, cut_name, e);
     tui_list_draw(&e->list, ymax - y, draw_row, &c);
 }
 

@@ -17,7 +17,6 @@
 #include "casedb/hosts.h"
 #include "casedb/results_query.h"
 #include "common/text.h"
-#include "tui/name_cut.h"
 #include "common/xalloc.h"
 #include "tui/bgread.h"
 #include "tui/compare_fmt.h"
@@ -25,6 +24,7 @@
 #include "tui/draw.h"
 #include "tui/views/compare_every_host.h"
 #include "tui/views/list.h"
+#include "tui/views/name_cuts.h"
 #include "tui/results_fmt.h"
 #include "tui/views/view.h"
 
@@ -279,8 +279,7 @@ static const enum col give_way[][2] = {{COL_SHAPE, COL_SHAPE}, {COL_BAR, COL_BAR
                                        {COL_TIME_A, COL_TIME_B}, {COL_RUNG, COL_RUNG},
                                        {COL_VARIANT, COL_VARIANT}, {COL_SUITE, COL_SUITE}};
 
-/* Rows on screen at most, for the names' cut points (a taller screen cuts at the end). */
-#define CUT_ROWS 256
+/* The name columns, cut where a name differs from its neighbours' (tui/views/name_cuts.h). */
 enum { NAME_SUITE, NAME_CHECK, NAME_SHAPE, NAME_VARIANT, NAME_COUNT };
 
 struct draw_ctx {
@@ -288,42 +287,16 @@ struct draw_ctx {
     struct compare_state *s;
     int y, x, w;
     int cw[COL_COUNT]; /* cells of each column; 0: not shown */
-    /* where each name on screen first differs from its neighbours' (tui/name_cut.h), so that a
-     * cut keeps it: "…ne-fixed" and "…ne-buggy", not "baselin…" twice */
-    size_t top, shown;
-    size_t at[NAME_COUNT][CUT_ROWS];
+    struct name_cuts cuts; /* where each name on screen first differs from its neighbours' */
 };
 
-/* The cut points of the names of the rows from l->top that fit in `height` lines. */
-static void find_cut_points(struct draw_ctx *c, const struct tui_list *l, int height)
+/* Visible row `row`'s name in name column col (name_cuts_find). */
+static const char *cut_name(int col, size_t row, const void *ctx)
 {
-    const struct compare_state *s = c->s;
-    c->top = l->top;
-    c->shown = height > 0 ? (size_t)height : 0;
-    if (c->shown > CUT_ROWS)
-        c->shown = CUT_ROWS;
-    if (c->top + c->shown > s->n_vis)
-        c->shown = s->n_vis > c->top ? s->n_vis - c->top : 0;
-    const char *names[CUT_ROWS];
-    for (int k = 0; k < NAME_COUNT; k++) {
-        for (size_t i = 0; i < c->shown; i++) {
-            const struct cdb_compare_row *r = &s->cmp.rows[s->vis[c->top + i]];
-            names[i] = k == NAME_SUITE ? r->suite : k == NAME_CHECK ? r->check
-                       : k == NAME_SHAPE ? r->shape : r->variant;
-        }
-        name_cut_points(names, c->shown, c->at[k]);
-    }
-}
-
-/* A name drawn in its column, cut where it does not tell its row from the others. */
-static void draw_name(const struct draw_ctx *c, size_t row, int kind, int y, int x, int w,
-                      enum tui_role role, const char *name)
-{
-    size_t i = row - c->top;
-    size_t at = row >= c->top && i < c->shown ? c->at[kind][i] : 0;
-    char *t = name_cut(name, at, w, tui_draw_ascii());
-    tui_draw_pad(y, x, w, role, t);
-    free(t);
+    const struct compare_state *s = ctx;
+    const struct cdb_compare_row *r = &s->cmp.rows[s->vis[row]];
+    return col == NAME_SUITE ? r->suite : col == NAME_CHECK ? r->check
+           : col == NAME_SHAPE ? r->shape : r->variant;
 }
 
 static void layout_columns(int w, int cw[COL_COUNT])
@@ -437,16 +410,16 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
             tui_draw_pad(y, x, w, base, buf);
             break;
         case COL_SUITE:
-            draw_name(c, row, NAME_SUITE, y, x, w, base, r->suite);
+            name_cuts_draw(&c->cuts, row, NAME_SUITE, y, x, w, base, r->suite);
             break;
         case COL_CHECK:
-            draw_name(c, row, NAME_CHECK, y, x, w, base, r->check);
+            name_cuts_draw(&c->cuts, row, NAME_CHECK, y, x, w, base, r->check);
             break;
         case COL_SHAPE:
-            draw_name(c, row, NAME_SHAPE, y, x, w, selected ? base : TUI_ROLE_DIM, r->shape);
+            name_cuts_draw(&c->cuts, row, NAME_SHAPE, y, x, w, selected ? base : TUI_ROLE_DIM, r->shape);
             break;
         case COL_VARIANT:
-            draw_name(c, row, NAME_VARIANT, y, x, w, base, r->variant);
+            name_cuts_draw(&c->cuts, row, NAME_VARIANT, y, x, w, base, r->variant);
             break;
         case COL_TIME_A:
         case COL_TIME_B:
@@ -629,7 +602,7 @@ static void compare_draw(struct tui_app *app, void *state)
         return;
     }
     tui_list_set_height(&s->list, ymax - y);
-    find_cut_points(&c, &s->list, ymax - y);
+    name_cuts_find(&c.cuts, s->list.top, ymax - y, s->n_vis, NAME_COUNT, cut_name, s);
     tui_list_draw(&s->list, ymax - y, draw_row, &c);
 }
 
