@@ -16,6 +16,7 @@
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
 #include "engine/cache/cache_warm_cold.h"
+#include "engine/tables/tables.h"
 
 static const char *s2[] = {"-DF1277_SCALE=2", NULL}, *s3[] = {"-DF1277_SCALE=3", NULL};
 static const char *const *sets[] = {s2, s3};
@@ -90,6 +91,7 @@ static void test_fake_compiler(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fake_compiler),
         cmocka_unit_test(test_buggy_key_caught_on_cpu),

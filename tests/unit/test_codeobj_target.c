@@ -14,6 +14,7 @@
 #include "engine/backend/backend.h"
 #include "engine/cache/cache.h"
 #include "engine/codeobj/codeobj_target.h"
+#include "engine/tables/tables.h"
 
 static void compiled_for(const char *backend, const char *const *targets)
 {
@@ -71,6 +72,7 @@ static void test_cpu(void **state)
 
 int main(void)
 {
+    eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hiprtc),
         cmocka_unit_test(test_nvrtc),
