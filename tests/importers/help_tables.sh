@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Help and the option tables agree: `kladder --options` and `kladder VERB --options` print the
 # tables the parser walks (main's global options and verbs/verbs.def, each verb's cli_opt
-# table), and the shell completions read them. Every verb of the table is in `kladder --help`,
-# every global option too, and every option of a verb's table is named in that verb's --help,
-# so help cannot leave out an option the parser takes.
+# table), and the shell completions read them. `kladder --help` lists the verbs and writes its
+# global options' lines from the same tables; every option of a verb's table is named in that
+# verb's --help, so help cannot leave out an option the parser takes.
 . tests/tap.sh
 set -u
 
@@ -21,6 +21,12 @@ done
 tap_check "every global option of the table is in kladder --help${missing:+ (missing:$missing)}" \
     test -z "$missing"
 
+tap_check "the global options' lines of --help are the table's (name, value, what it does)" \
+    grep -qxF -e "  --data-dir DIR   read cases.json, gaps.json, rungs.json from DIR, not the built-in copy" \
+    "$KL_TMP/help"
+rung_top=$(awk -F'\t' '$1 == "--rung" { print $4 }' <("$KLADDER" run --options))
+tap_check "--help's ladder length is the rung table's ($rung_top)" grep -q "the $rung_top-rung verification ladder" "$KL_TMP/help"
+
 # --worker is the runner's own (kladder run starts itself as its worker), not a user's option
 missing="" verbs=0
 while read -r verb; do
@@ -36,7 +42,7 @@ tap_check "verbs with an option table answer --options ($verbs)" test "$verbs" -
 tap_check "every option of a verb's table is in its help${missing:+ (missing:$missing)}" test -z "$missing"
 
 # the table is what the parser takes: a range printed is the range enforced
-rung_hi=$(awk -F'\t' '$1 == "--rung" { print $4 }' <("$KLADDER" run --options))
+rung_hi=$rung_top
 "$KLADDER" run --rung $((rung_hi + 1)) --suite x >"$KL_TMP/out" 2>&1
 tap_check "run --rung past the table's top ($rung_hi) is refused as the table says" \
     grep -q -- "--rung expects.*$rung_hi" "$KL_TMP/out"

@@ -151,6 +151,18 @@ void cli_print_options(const struct cli_parser *p)
     printf("ARGS\t%s\n", kind_name(p->args.kind));
 }
 
+void cli_print_help(FILE *f, const struct cli_parser *p)
+{
+    for (size_t k = 0; k < p->nopts; k++) {
+        const struct cli_opt *o = &p->opts[k];
+        if (!o->name || !o->about)
+            continue;
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(f, "  %-16s %s\n", head, o->about);
+    }
+}
+
 static bool has_option(const struct cli_parser *p, const char *name)
 {
     for (size_t k = 0; k < p->nopts; k++)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* What cli_parse and a callback return when parsing goes on; anything else is the exit status
  * the verb returns at once (0 after --help, 2 after a usage message). */
@@ -51,6 +52,9 @@ struct cli_opt {
     int (*take)(int argc, char **argv, int *i, void *ctx);                /* CLI_TAKE */
     const char *const *takes; /* CLI_TAKE: the options take knows (NULL-terminated), so that
                                * --options lists them too; NULL: none to list */
+    const char *arg;   /* help: the value's name ("PATH"); NULL for an option without one */
+    const char *about; /* help: one line saying what it does; NULL: cli_print_help leaves the
+                        * option out (a second spelling, an internal one) */
 };
 
 /* How an argument no entry takes is refused: the verbs said it in four ways, kept as they
@@ -103,5 +107,9 @@ int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx);
  * the range ("--rung\tint\t1\t8"); then
  * "ARGS\tKIND" for what the verb takes besides its options (none, string, list, value). */
 void cli_print_options(const struct cli_parser *p);
+
+/* The options of p that say what they do (about), one a line for a help text:
+ * "  --db PATH        the database ...", the name and value in a column of 16 cells. */
+void cli_print_help(FILE *f, const struct cli_parser *p);
 
 #endif
