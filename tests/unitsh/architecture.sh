@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # docs/architecture.md stays true: the rooms' #include arrows run one way (no circle of rooms),
+# engine/'s root keeps at most 20 files,
 # no circle of files using each other's functions, of any length (read from the built objects
 # with nm), no function in engine/ or tui/ is over 120 lines unless docs/architecture.md lists
 # it with its reason, and neither the engine outside engine/rungs/ nor the faces that start runs
@@ -64,6 +65,9 @@ for comp in cycles(arrows):
     back = [why[(a, b)] for a in comp for b in comp if (a, b) in why]
     print('ROOMS %s (%s)' % (' <-> '.join(comp), '; '.join(back[:6])))
 print('rooms %d' % len(set(arrows) | {b for v in arrows.values() for b in v}))
+# the core stays small: what does not need to be there has a room of its own
+core = sorted(f for f in os.listdir('engine') if os.path.isfile(os.path.join('engine', f)))
+print('core %d %s' % (len(core), ' '.join(core)))
 
 # 2. file circles, from the objects
 defs, uses = {}, collections.defaultdict(set)
@@ -153,6 +157,8 @@ echo "$out" | sed 's/^/# /'
 rooms=$(grep -c '^ROOMS' <<<"$out")
 tap_check "the rooms' arrows run one way ($(grep -o '^rooms [0-9]*' <<<"$out" | cut -d' ' -f2) rooms, $rooms circles)" \
     test "$rooms" -eq 0
+core=$(grep -o '^core [0-9]*' <<<"$out" | cut -d' ' -f2)
+tap_check "engine/'s root (the core) holds at most 20 files ($core)" test "${core:-99}" -le 20
 objects=$(grep -o '^objects [0-9]*' <<<"$out" | cut -d' ' -f2)
 tap_check "objects were read ($objects)" test "${objects:-0}" -gt 50
 tap_check "no circle of files using each other's functions, of any length ($(grep -c '^CIRCLE' <<<"$out") circles)" \
