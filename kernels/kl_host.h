@@ -5,7 +5,7 @@
  * to its kernels it has host code (main, cudaMalloc, cuBLAS calls, timers) that kladder compiles
  * and never runs; only the entry points the manifest names run, on the emulator. The engine puts
  * this file after kernels/kl_vendor.h in front of every plain source on the cpu backend and
- * removes the include lines of the headers it stands in for (engine/source/host_headers.c).
+ * removes the include lines of the headers it stands in for (engine/compile/host_headers.c).
  *
  * What is here is what host code needs to compile: the types, enumerators and structures by
  * their vendor names and values, and every function as a template that takes any arguments and

@@ -13,7 +13,7 @@
 #include "common/xalloc.h"
 #include "engine/backend/gpu_rtc.h"
 #include "engine/codeobj/plain_name.h"
-#include "engine/source/host_headers.h"
+#include "engine/compile/host_headers.h"
 
 /* Headers kladder's kernels/kl_vendor.h stands in for. The runtime and the C/C++ library ones
  * are removed on every backend (hipRTC and NVRTC declare the device runtime API themselves, and

@@ -8,7 +8,7 @@
  *     hip/hip_runtime.h, ...) where kladder's own headers serve (kernels/kl_vendor.h, put in
  *     front), and keeps them for a GPU compiler that has the vendor's, except the runtime
  *     headers its compiler declares by itself (a .hip source's HIP headers become CUDA's
- *     under a CUDA compiler, engine/source/host_headers.h);
+ *     under a CUDA compiler, engine/compile/host_headers.h);
  *   - on the cpu backend: hoists the standard library headers it includes in front of
  *     kladder's, puts kernels/kl_host.h (the vendors' host API, declared only) after
  *     kl_vendor.h in place of cuBLAS/cuBLASLt/hipBLAS includes, writes a host launch

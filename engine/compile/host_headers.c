@@ -1,5 +1,5 @@
 /* Standard and vendor host headers of a plain source (host_headers.h). */
-#include "engine/source/host_headers.h"
+#include "engine/compile/host_headers.h"
 
 #include <string.h>
 
