@@ -20,6 +20,8 @@
 set -u
 cd "$(dirname "$0")/../../.."
 BIN=${BIN:-build/kladder}
+# the device bundle carries the libraries it was built with beside it
+[ -d "$(dirname "$BIN")/lib" ] && export LD_LIBRARY_PATH="$(dirname "$BIN")/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 OUT=${OUT:-build/device-out}
 mkdir -p "$OUT"
 fx=tests/engine/fixtures/shipped
