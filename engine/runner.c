@@ -220,6 +220,13 @@ static void run_one(struct run *rn, struct eng_done *d)
                      "%sthe worker then exited with status %d%s%.600s", l ? "; " : "", w.status,
                      w.stderr_tail[0] ? ": " : "", w.stderr_tail);
             r->verdict = CDB_ERROR;
+        } else if (r->verdict == CDB_ERROR && strstr(r->detail, ENG_FAULT_PREFIX)) {
+            /* the kernel faulted on the device: what a crash of the worker is on the cpu
+             * backend (counted as caught on a buggy variant, a failure where crashes fail) */
+            const struct eng_rung *R = eng_rung_find(s->rung);
+            d->crashed = true;
+            if (!s->baseline && R && R->crash_fails)
+                r->verdict = CDB_FAIL;
         }
     } else {
         const char *tail = w.stderr_tail;
@@ -254,7 +261,7 @@ done:
     eng_worker_result_free(&w);
     /* A check that ended in an error may leave the device in a state of its own (a faulted
      * context): the next check gets a fresh worker. */
-    if (r->verdict == CDB_ERROR)
+    if (r->verdict == CDB_ERROR || d->crashed)
         worker_stop(rn, (size_t)(d - rn->checks) + 1);
     if (r->verdict == CDB_HANG)
         r->max_err = NAN;

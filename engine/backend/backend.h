@@ -74,6 +74,11 @@ enum eng_schedule {
 /* A launch that fails with a message starting with this ran to its end and found a data race
  * (the cpu backend's race check): the check fails, it is not an error of the run. */
 #define ENG_RACE_PREFIX "data race"
+/* A device call that fails with a message starting with this found the kernel faulted on the
+ * device (an illegal address, a trap or assert, a launch that died): the GPU's counterpart of
+ * a cpu kernel taking its process down. The runner counts it as a crash (docs/engine.md,
+ * "Verdicts"), not as an error of the harness. */
+#define ENG_FAULT_PREFIX "the kernel faulted on the device"
 
 struct eng_open_opts {
     int wave_size;         /* cpu: 32 or 64 (0 = 32); GPUs ignore it and report their own */

@@ -35,16 +35,27 @@ struct eng_graph {
     void *graph, *exec;
 };
 
+/* The statuses by which a kernel's fault on the device is reported, at the launch or at the
+ * next call that waits for it; CUDA's and HIP's numbers agree on these (HIP has 700, 710 and
+ * 719 of them): an illegal address, a device-side assert, a hardware stack error, an illegal
+ * instruction, a misaligned address, an invalid address space, an invalid program counter, a
+ * launch that failed. */
+static bool kernel_fault(int status)
+{
+    return status == 700 || status == 710 || (status >= 714 && status <= 719);
+}
+
 int gpu_rt_fail(const struct gpu_rt_api *rt, char *err, size_t errlen, const char *call,
                 int status)
 {
     const char *name = NULL, *text = NULL;
     rt->error_string(status, &name, &text);
+    const char *fault = kernel_fault(status) ? ENG_FAULT_PREFIX ": " : "";
     if (text && name && strcmp(text, name) == 0)
-        gpu_dl_fmt(err, errlen, "%s failed: %s (%d)", call, name, status);
+        gpu_dl_fmt(err, errlen, "%s%s failed: %s (%d)", fault, call, name, status);
     else
-        gpu_dl_fmt(err, errlen, "%s failed: %s (%s, %d)", call, text ? text : "unknown error",
-                   name ? name : rt->status_type, status);
+        gpu_dl_fmt(err, errlen, "%s%s failed: %s (%s, %d)", fault, call,
+                   text ? text : "unknown error", name ? name : rt->status_type, status);
     return -1;
 }
 

@@ -1094,6 +1094,26 @@ static void status_without_name_or_text(void **state)
     assert_int_equal(gpu_rt_device_index("fake", 0, 1, err, sizeof err), 0);
 }
 
+/* A kernel's fault on the device (an illegal address, an assert, a launch that died) is told as
+ * such, whichever call it surfaced at: the runner counts it as the kernel's crash. Other
+ * failures of the runtime (out of resources, an invalid value) are not. */
+static void kernel_faults_told_as_such(void **state)
+{
+    (void)state;
+    char err[160];
+    static const int faults[] = {700, 710, 714, 715, 716, 717, 718, 719};
+    for (size_t i = 0; i < sizeof faults / sizeof *faults; i++) {
+        assert_int_equal(gpu_rt_fail(&fake_hip, err, sizeof err, "fakeSync", faults[i]), -1);
+        assert_int_equal(strncmp(err, ENG_FAULT_PREFIX ": fakeSync failed: ",
+                                 sizeof ENG_FAULT_PREFIX + 1 + strlen("fakeSync failed: ")), 0);
+    }
+    static const int others[] = {1, 2, 600, 701, 702, 709, 711, 713, 720, 999};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        assert_int_equal(gpu_rt_fail(&fake_hip, err, sizeof err, "fakeSync", others[i]), -1);
+        assert_null(strstr(err, ENG_FAULT_PREFIX));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1116,6 +1136,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(failing_context_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(grid_limit_refused_before_the_runtime, setup, teardown),
         cmocka_unit_test_setup_teardown(status_without_name_or_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(kernel_faults_told_as_such, setup, teardown),
         cmocka_unit_test_setup_teardown(ptx_image_loaded_terminated, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
