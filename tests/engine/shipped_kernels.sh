@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# kl-test: slow
 # Public kernel files exactly as they ship (docs/kernels.md): twelve CUDA sources of llm.c's
 # dev/cuda (MIT) and cuda-samples' reduction_kernel.cu (BSD-3; each folder's README.md says
 # where its files came from), whole translation units with their host code (main, cudaMalloc,
