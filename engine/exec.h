@@ -62,7 +62,8 @@ struct eng_exec {
     const void *mod_code; /* the suite module's code as compiled (the session's), or NULL */
     size_t mod_code_len;
     struct eng_kernel *kvar, *kref, *kfill, *kpat, *kchk, *kcmp, *kbit, *khash, *khrefill,
-        *khcheck, *kcopy, *kdelay, *kties, *knan, *kprop, *kunw, *kabsmax, *kbound;
+        *khcheck, *kcopy, *kdelay, *kties, *knan, *kprop, *kunw, *kabsmax, *kbound,
+        *kbfail;
     eng_dptr res;
     eng_dptr lag_async; /* a GPU lag build's queues of async copies (kernels/kl.h), or 0 */
     unsigned ugrid, ublock;

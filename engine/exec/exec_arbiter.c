@@ -14,9 +14,11 @@
 #include "engine/compile/plain_source.h"
 #include "engine/session/session.h"
 
-/* The arbiter build of the suite's source for this check: 0 with *mod, 1 (none: why in j), -1. */
-static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_module **mod)
+/* The reasons known before any build that there is no arbiter: 1 (why in j), 0 with the
+ * suite's source in *src (the caller frees it), -1. */
+static int arbiter_missing(struct eng_exec *e, struct eng_judge *j, char **src_out)
 {
+    *src_out = NULL;
     if (e->host) {
         snprintf(j->arb_why, sizeof j->arb_why, "the reference is the caller's own function, which "
                  "kladder cannot rebuild with double accumulators");
@@ -39,6 +41,29 @@ static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_mo
         free(src);
         return 1;
     }
+    *src_out = src;
+    return 0;
+}
+
+bool eng_exec_arbiter_absent(struct eng_exec *e, struct eng_judge *j)
+{
+    if (j->arb)
+        return false;
+    if (j->arb_tried)
+        return j->arb_why[0] != '\0';
+    char *src = NULL;
+    int rc = arbiter_missing(e, j, &src);
+    free(src);
+    return rc == 1;
+}
+
+/* The arbiter build of the suite's source for this check: 0 with *mod, 1 (none: why in j), -1. */
+static int arbiter_module(struct eng_exec *e, struct eng_judge *j, struct eng_module **mod)
+{
+    char *src = NULL;
+    int miss = arbiter_missing(e, j, &src);
+    if (miss != 0)
+        return miss;
     if (e->m->nspecialize) {
         char desc[200];
         char *pre = eng_spec_prelude(e->m, e->s, desc, sizeof desc, e->err, sizeof e->err);

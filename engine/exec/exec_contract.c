@@ -597,14 +597,32 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
     fj.rows = fj.stride ? fj.elems / fj.stride : 0;
     fj.special = special_rows(e, in, &fj.c, fj.rows, fj.domain, &fj.direct);
     fj.cancel = cancellation(e, in, &fj);
-    /* plain rows only, every element within its bound: the device says so without a readback */
-    int dev = !fj.special && !fj.cancel
-                  ? eng_exec_judge_device(e, in, b, &fj.c, fj.n, fj.rows, fj.stride, s) : 0;
+    /* plain rows only, every element within its bound: the device says so without a readback.
+     * With no arbiter either, an element outside its bound can only fail (no doubt, no rule, no
+     * clean run): the device then gives the fail tally the host would make, and only the worst
+     * element is read back */
+    struct eng_device_fail df = {0};
+    int dev = 0;
+    if (!fj.special && !fj.cancel)
+        dev = eng_exec_judge_device(e, in, b, &fj.c, fj.n, fj.rows, fj.stride, s,
+                                    eng_exec_arbiter_absent(e, j) ? &df : NULL);
+    if (dev == 2) {
+        double f = df.truth, o = df.kernel;
+        double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;
+        fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
+        fj.row_scale[df.worst / fj.stride] = df.row_scale;
+        fj.fail = (struct tally){.n = df.count, .first = df.first, .kernel_err = kerr,
+                                 .bound = bound_at(e, &fj, f, df.worst), .ref_err = NAN,
+                                 .kernel = o, .truth = f};
+        fj.fail_nonfinite = df.nonfinite;
+        note_float(e, in, j, b, pre, &fj);
+        free(fj.row_scale);
+    }
     if (dev != 0) {
         free(fj.special);
         free(fj.direct);
         free(fj.cancel);
-        if (dev > 0)
+        if (dev == 1)
             eng_exec_record_bad(e, -1, 0, 0);
         return dev < 0 ? -1 : 0;
     }

@@ -81,16 +81,29 @@ struct eng_judge {
     char clean_why[200];
 };
 
+/* What the device found of a failing output (eng_exec_judge_device): the host judge's fail tally
+ * without an arbiter. count elements outside the bound, the first at flat index first; the
+ * worst (the furthest past its bound, the first of equals) at index worst, where the kernel
+ * gave kernel and the reference truth, the row's largest finite |reference| row_scale; of the
+ * count, nonfinite are NaN/Inf where the reference is finite. */
+struct eng_device_fail {
+    uint64_t count, first, worst, nonfinite;
+    double kernel, truth, row_scale;
+};
+
 /* The contract judge's first pass on the device (engine/exec/exec_judge_device.c) for float output b
  * (rows of stride elements, reduction length n), whose rows are all plain (no input row holds
  * NaN/Inf or a value past the domain) and whose bound has no cancellation term: 1 when every
  * element agrees with the reference within the bound of contract c (the output's effective
  * one: declared, or the default), so that the host judge would find
- * nothing and is not needed; 0 when the host must judge (some element does not agree, the
- * bound is not one the device evaluates, the cpu backend); -1 on a device error. */
+ * nothing and is not needed; 2 when some do not and fail (non-NULL) was asked for: the caller
+ * knows there is no arbiter, so the host judge's verdict is the fail tally, which *fail then
+ * holds, nothing read back but the worst element; 0 when the host must judge (some element
+ * does not agree and fail is NULL, or one sits within rounding of its bound; the bound is not
+ * one the device evaluates; the cpu backend); -1 on a device error. */
 int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, size_t b,
                           const struct eng_out_contract *c, double n, uint64_t rows,
-                          uint64_t stride, struct eng_stream *s);
+                          uint64_t stride, struct eng_stream *s, struct eng_device_fail *fail);
 
 /* Output b's copies (variant and reference) into j, once. 0 or -1. */
 int eng_exec_judge_read(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
@@ -102,6 +115,10 @@ int eng_exec_judge_read(struct eng_exec *e, struct eng_inst *in, struct eng_judg
  * per check; 0 or -1 on a device error. */
 int eng_exec_arbiter(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j,
                      struct eng_stream *s);
+/* Is it known without building anything that the check has no arbiter (the reference is the
+ * caller's function, a prebuilt code object, a source without kl_acc)? Then j->arb_why says
+ * why, as eng_exec_arbiter would. false where one was built or might be (or on an error). */
+bool eng_exec_arbiter_absent(struct eng_exec *e, struct eng_judge *j);
 /* Should output b be judged by its contract on the host (the device compare found w0 bad
  * elements; or its inputs hold values the contract speaks about)? */
 bool eng_exec_judge_wanted(const struct eng_exec *e, const struct eng_inst *in, size_t b,

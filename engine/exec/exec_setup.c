@@ -223,6 +223,7 @@ static int get_util_kernels(struct eng_exec *e)
         {"kl_util_ties", &e->kties},           {"kl_util_nan", &e->knan},
         {"kl_util_property", &e->kprop},       {"kl_util_unwritten", &e->kunw},
         {"kl_util_row_absmax", &e->kabsmax},   {"kl_util_bound", &e->kbound},
+        {"kl_util_bound_fail", &e->kbfail},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ENG_TRY(eng_session_util_kernel(e->B, e->ctx, want[i].name, want[i].k, e->err,

@@ -652,6 +652,61 @@ static void test_util_bound(void **state)
             assert_int_equal(w[1], 1); /* the first at 0 */
         }
     }
+    /* kl_util_bound_fail: the failing output's tally as the host judge makes it (count, first,
+     * NaN/Inf where the reference is finite, the worst: furthest past its bound, the first of
+     * equals), against the same computed here */
+    struct eng_kernel *fail;
+    assert_int_equal(B->kernel_get(ctx, m, "kl_util_bound_fail", &fail, err, sizeof err), 0);
+    const float bad2[8] = {1.2f, -3.5f, 2, nan, inf, nan, nan, -inf};
+    const float bad3[8] = {1.2f, -3.5f, 2, nan, inf, 0.5f, nan, -inf};
+    const float bad4[8] = {1.2f, -3, 2, nan, inf, 0.5f, nan, -inf}; /* one finite miss */
+    const float *outs[] = {good, bad, bad2, bad3, bad4};
+    const uint64_t want_count[] = {0, 3, 3, 2, 1}, want_worst[] = {0, 4, 5, 1, 0};
+    const uint64_t want_nonfinite[] = {0, 0, 1, 0, 0};
+    for (size_t c = 0; c < sizeof outs / sizeof outs[0]; c++) {
+        assert_int_equal(B->memcpy_htod(ctx, out, outs[c], sizeof good, NULL, err, sizeof err), 0);
+        uint64_t hcount = 0, hfirst = 0, hnf = 0, hworst = 0;
+        double hmost = -1, outside = 1 + 1e-9;
+        for (uint64_t i = 0; i < n; i++) {
+            double ov = outs[c][i], f = ref[i];
+            double bd = ta + tr * fabs(f) + ts * (i < 4 ? 3.0 : 0.5);
+            bool agree = (isnan(ov) && isnan(f)) ||
+                         (isinf(ov) && isinf(f) && signbit(ov) == signbit(f)) ||
+                         (isfinite(ov) && isfinite(f) && fabs(ov - f) <= bd * outside);
+            if (agree)
+                continue;
+            double ex = isfinite(ov) && isfinite(f) ? fabs(ov - f) - bd : (double)INFINITY;
+            hfirst = hcount++ ? hfirst : i;
+            hnf += !isfinite(ov) && isfinite(f);
+            if (ex > hmost)
+                hmost = ex, hworst = i;
+        }
+        assert_int_equal(hcount, want_count[c]);
+        uint64_t worst = 0, w[8];
+        for (int pass = 0; pass < 2; pass++) {
+            assert_int_equal(B->memset_d8(ctx, res, 0, 64, NULL, err, sizeof err), 0);
+            void *fa[] = {&out, &r, &n, &stride, &dtype, &scale, &ta, &tr, &ts, &outside,
+                          &worst, &res};
+            assert_int_equal(B->launch(ctx, fail, g, bl, 0, NULL, fa, err, sizeof err), 0);
+            assert_int_equal(B->memcpy_dtoh(ctx, w, res, sizeof w, NULL, err, sizeof err), 0);
+            worst = w[3];
+        }
+        assert_int_equal(w[0], hcount);
+        if (!hcount) {
+            assert_int_equal(w[1], 0);
+            assert_int_equal(w[3], 0);
+            assert_int_equal(w[4], 0);
+            continue;
+        }
+        assert_int_equal(w[1], hfirst + 1);
+        assert_int_equal(w[2], hnf);
+        assert_int_equal(hnf, want_nonfinite[c]);
+        uint64_t hbits;
+        memcpy(&hbits, &hmost, sizeof hbits);
+        assert_int_equal(w[3], hbits); /* the largest excess, bit for bit */
+        assert_int_equal(w[4], hworst + 1);
+        assert_int_equal(hworst, want_worst[c]);
+    }
     B->module_unload(ctx, m);
     B->close(ctx);
 }
