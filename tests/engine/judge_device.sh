@@ -5,48 +5,99 @@
 # "normalized" contract, so every check's plain compare differs and goes to the judge: the
 # correct kernel's outputs are all within the contract's bound, which the device says without
 # a readback; aiter-6344's race (partials read before they are all written), which rung 5's pct
-# copies reach, leaves outputs outside it: the device says how many, the host judges them and
-# catches it. Both give exactly the verdicts and findings
+# copies reach, leaves outputs outside it (NaN where the reference is finite), and a kernel that
+# scales each element a little (finite misses of several sizes, the worst not the first) misses
+# it too. The reference has no kl_acc, so there is no arbiter and the host judge could only fail
+# those elements: the device makes the finding itself (how many, the first, the worst, the
+# NaN/Inf), reading back only the worst element. Both give exactly the verdicts and findings
 # of the host judge alone (KLADDER_JUDGE=host).
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 dir=$KL_TMP/mine
 mkdir -p "$dir"
 cp kernels/aiter_6344.kl "$dir/"
-python3 - kernels/suites/aiter-6344.json "$dir/rms.json" <<'PY'
+cat >>"$dir/aiter_6344.kl" <<'KL'
+
+// The reference's rows, each element scaled by 1 + (i * 37 % 11) / 256: finite misses of several
+// sizes, the largest not at the first.
+KL_KERNEL rmsnorm_off(kl_bf16 *y, const kl_bf16 *x, const kl_bf16 *w, int M, int N)
+{
+    rmsnorm_ref(y, x, w, M, N);
+    const kl_i64 nthreads = (kl_i64)blockDim.x * gridDim.x;
+    for (kl_i64 row = (kl_i64)blockIdx.x * blockDim.x + threadIdx.x; row < M; row += nthreads)
+        for (int i = 0; i < N; i++) {
+            const float v = kl_bf16_to_f32(y[row * N + i]);
+            y[row * N + i] = kl_f32_to_bf16(v * (1.0f + (float)(i * 37 % 11) / 256.0f));
+        }
+}
+
+KL_EXPORT(rmsnorm_off)
+KL
+python3 - kernels/suites/aiter-6344.json "$dir" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 del m["case"]
 m.update(name="rmsnorm-exact", params={"M": 8, "N": 8192}, tolerance={"abs": 0, "rel": 0},
          baseline=[{"M": 16, "N": 1024}], rungs={"1": {}, "5": {"repeats": 2}})
 m["variants"]["buggy"] = "rmsnorm_race_buggy"
-json.dump(m, open(sys.argv[2], "w"))
+json.dump(m, open(sys.argv[2] + "/rms.json", "w"))
+m.update(name="rmsnorm-off", params={"M": 4, "N": 1024}, rungs={"1": {}})
+m["variants"]["buggy"] = "rmsnorm_off"
+json.dump(m, open(sys.argv[2] + "/off.json", "w"))
 PY
-for j in device host; do
-    KLADDER_JUDGE=$j KLADDER_JUDGE_TRACE="$KL_TMP/trace-$j" "$KLADDER" --db "$KL_TMP/$j.db" run \
-        --suite "$dir/rms.json" --backend cpu --no-progress --timeout 120 --json \
-        >"$KL_TMP/$j.json" 2>"$KL_TMP/$j.err"
-    echo "# KLADDER_JUDGE=$j: exit $?"
-    touch "$KL_TMP/trace-$j"
+for suite in rms off; do
+    for j in device host; do
+        KLADDER_JUDGE=$j KLADDER_JUDGE_TRACE="$KL_TMP/trace-$suite-$j" "$KLADDER" \
+            --db "$KL_TMP/$suite-$j.db" run --suite "$dir/$suite.json" --backend cpu \
+            --no-progress --timeout 120 --json >"$KL_TMP/$suite-$j.json" 2>"$KL_TMP/$suite-$j.err"
+        echo "# $suite, KLADDER_JUDGE=$j: exit $?"
+        touch "$KL_TMP/trace-$suite-$j"
+    done
 done
-sort "$KL_TMP/trace-device" | uniq -c | sed 's/^/# /'
-python3 - "$KL_TMP/device.json" >"$KL_TMP/checks.txt" <<'PY'
+cat "$KL_TMP/trace-rms-device" "$KL_TMP/trace-off-device" | sort | uniq -c | sed 's/^/# /'
+python3 - "$KL_TMP/rms-device.json" "$KL_TMP/off-device.json" >"$KL_TMP/checks.txt" <<'PY'
 import json, sys
-for c in json.load(open(sys.argv[1]))["checks"]:
-    print(c["variant"], c["check"], c["verdict"])
+for p in sys.argv[1:]:
+    for c in json.load(open(p))["checks"]:
+        print(p.split("/")[-1].split("-")[0], c["variant"], c["check"], c["verdict"])
 PY
 sed 's/^/# /' "$KL_TMP/checks.txt"
+python3 - "$KL_TMP/off-device.json" <<'PY' | sed 's/^/# /'
+import json, sys
+for c in json.load(open(sys.argv[1]))["checks"]:
+    if c["verdict"] != "pass":
+        print(c["variant"], c["check"], c["detail"][:300])
+        break
+PY
 tap_check "the correct kernel passes every check" \
-    sh -c "grep -q '^fixed ' '$KL_TMP/checks.txt' && ! grep -E '^(baseline-)?fixed ' '$KL_TMP/checks.txt' | grep -qv ' pass\$'"
+    sh -c "grep -q ' fixed ' '$KL_TMP/checks.txt' && ! grep -E ' (baseline-)?fixed ' '$KL_TMP/checks.txt' | grep -qv ' pass\$'"
 tap_check "the race is caught by rung 5's pct copies" \
-    grep -qE '^buggy pct[0-9]+-default fail$' "$KL_TMP/checks.txt"
+    grep -qE '^rms buggy pct[0-9]+-default fail$' "$KL_TMP/checks.txt"
+tap_check "the scaled kernel fails rung 1" grep -qE '^off buggy default fail$' "$KL_TMP/checks.txt"
 tap_check "the device passed outputs without a readback" \
-    grep -qE '^judged on the device: y, 0 of [0-9]+ outside the bound$' "$KL_TMP/trace-device"
-tap_check "and sent the outputs outside their bound to the host judge" \
-    grep -qE '^judged on the device: y, [1-9][0-9]* of [0-9]+ outside the bound \(the host judges them\)$' "$KL_TMP/trace-device"
-tap_check "the host path alone judges nothing on the device" test ! -s "$KL_TMP/trace-host"
+    grep -qE '^judged on the device: y, 0 of [0-9]+ outside the bound$' "$KL_TMP/trace-rms-device"
+tap_check "and failed the race's outputs there, NaN counted (no arbiter: the host has nothing to add)" \
+    grep -qE '^judged on the device: y, [1-9][0-9]* of [0-9]+ outside the bound \(failed on the device: first at [0-9]+, worst at [0-9]+, [1-9][0-9]* NaN/Inf\)$' \
+    "$KL_TMP/trace-rms-device"
+tap_check "and the scaled kernel's finite misses, the worst past the first" python3 -c '
+import re, sys
+ok = False
+for line in open(sys.argv[1]):
+    m = re.match(r"judged on the device: y, [1-9][0-9]* of [0-9]+ outside the bound \(failed on the device: first at ([0-9]+), worst at ([0-9]+), 0 NaN/Inf\)$", line)
+    ok |= bool(m) and int(m.group(2)) > int(m.group(1))
+sys.exit(not ok)' "$KL_TMP/trace-off-device"
+tap_check "no output went to the host judge" \
+    sh -c "! grep -h 'the host judges them' '$KL_TMP/trace-rms-device' '$KL_TMP/trace-off-device'"
+tap_check "the host path alone judges nothing on the device" \
+    sh -c "test ! -s '$KL_TMP/trace-rms-host' && test ! -s '$KL_TMP/trace-off-host'"
 tap_check "the same verdicts and findings either way (addresses aside: a race names its own)" python3 -c '
 import json, re, sys
 a, b = (json.load(open(p))["checks"] for p in sys.argv[1:3])
 key = lambda cs: [(c["variant"], c["check"], c["verdict"], re.sub("0x[0-9a-f]+", "0x", c["detail"])) for c in cs]
-sys.exit(key(a) != key(b))' "$KL_TMP/device.json" "$KL_TMP/host.json"
+sys.exit(key(a) != key(b))' "$KL_TMP/rms-device.json" "$KL_TMP/rms-host.json"
+tap_check "and for the finite misses, to the digit" python3 -c '
+import json, sys
+a, b = (json.load(open(p))["checks"] for p in sys.argv[1:3])
+key = lambda cs: [(c["variant"], c["check"], c["verdict"], c["detail"]) for c in cs]
+sys.exit(key(a) != key(b) or not any(c["verdict"] == "fail" for c in a))' \
+    "$KL_TMP/off-device.json" "$KL_TMP/off-host.json"
