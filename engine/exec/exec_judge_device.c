@@ -4,13 +4,17 @@
  * check, and rung 5 judges it once a repeat (aiter-6344's wide rows on an H200: 150 s where the
  * kernels took 2). Here the device finds each row's largest |reference| and counts the elements
  * outside the bound (kernels/util.kl: kl_util_row_absmax, kl_util_bound); when there are none
- * nothing is read back, and the host judge has nothing to add. When some element is outside,
- * or the bound is not one the device can evaluate, the host judges as before. The cpu backend's
- * outputs are host memory already: it keeps the host path (KLADDER_JUDGE=device makes it take
- * this one, for the tests; =host keeps every backend on the host). KLADDER_JUDGE_TRACE=FILE
+ * nothing is read back, and the host judge has nothing to add. When some are outside and the
+ * check has no arbiter (the caller knows: eng_exec_arbiter_absent), the host judge could only
+ * fail them: kl_util_bound_fail gives its fail tally (count, first, worst, NaN/Inf) and only the
+ * worst element is read back. When there is an arbiter, or an element within rounding of its
+ * bound, or the bound is not one the device can evaluate, the host judges as before. The cpu
+ * backend's outputs are host memory already: it keeps the host path (KLADDER_JUDGE=device makes
+ * it take this one, for the tests; =host keeps every backend on the host). KLADDER_JUDGE_TRACE=FILE
  * appends one line per judgement made here to FILE ("judged on the device: y, 0 of N outside
- * the bound"; a worker's stderr is the watchdog's), so a test or a benchmark can tell which
- * path ran. */
+ * the bound", "..., K of N outside the bound (failed on the device: first at F, worst at W, X
+ * NaN/Inf)" or "(the host judges them)"; a worker's stderr is the watchdog's), so a test or a
+ * benchmark can tell which path ran. */
 #include "engine/exec/exec_internal.h"
 
 #include <math.h>
