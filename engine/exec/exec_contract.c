@@ -604,8 +604,7 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
     struct eng_device_fail df = {0};
     int dev = 0;
     if (!fj.special && !fj.cancel)
-        dev = eng_exec_judge_device(e, in, b, &fj.c, fj.n, fj.rows, fj.stride, s,
-                                    eng_exec_arbiter_absent(e, j) ? &df : NULL);
+        dev = eng_exec_judge_device(e, in, j, b, &fj.c, fj.n, fj.rows, fj.stride, s, &df);
     if (dev == 2) {
         double f = df.truth, o = df.kernel;
         double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;

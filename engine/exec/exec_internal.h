@@ -96,12 +96,13 @@ struct eng_device_fail {
  * NaN/Inf or a value past the domain) and whose bound has no cancellation term: 1 when every
  * element agrees with the reference within the bound of contract c (the output's effective
  * one: declared, or the default), so that the host judge would find
- * nothing and is not needed; 2 when some do not and fail (non-NULL) was asked for: the caller
- * knows there is no arbiter, so the host judge's verdict is the fail tally, which *fail then
- * holds, nothing read back but the worst element; 0 when the host must judge (some element
- * does not agree and fail is NULL, or one sits within rounding of its bound; the bound is not
- * one the device evaluates; the cpu backend); -1 on a device error. */
-int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, size_t b,
+ * nothing and is not needed; 2 when some do not, fail is non-NULL and the check has no arbiter
+ * (eng_exec_arbiter_absent, asked of j only then): the host judge's verdict is then its fail
+ * tally, which *fail holds, nothing read back but the worst element; 0 when the host must
+ * judge (some element does not agree and there may be an arbiter, or one sits within rounding
+ * of its bound; the bound is not one the device evaluates; the cpu backend); -1 on a device
+ * error. */
+int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
                           const struct eng_out_contract *c, double n, uint64_t rows,
                           uint64_t stride, struct eng_stream *s, struct eng_device_fail *fail);
 

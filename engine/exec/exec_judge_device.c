@@ -130,7 +130,7 @@ static int fail_tally(struct eng_exec *e, struct eng_inst *in, size_t b, uint64_
     return 1;
 }
 
-int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, size_t b,
+int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
                           const struct eng_out_contract *c, double n, uint64_t rows,
                           uint64_t stride, struct eng_stream *s, struct eng_device_fail *fail)
 {
@@ -167,7 +167,7 @@ int eng_exec_judge_device(struct eng_exec *e, struct eng_inst *in, size_t b,
     if (rc == 0)
         rc = eng_exec_res_read(e, w, s);
     int told = 0;
-    if (rc == 0 && w[0] && fail && e->kbfail) {
+    if (rc == 0 && w[0] && fail && e->kbfail && eng_exec_arbiter_absent(e, j)) {
         told = fail_tally(e, in, b, w[0], scale, ta, tr, ts, stride, s, fail);
         rc = told < 0 ? -1 : 0;
     }

@@ -9,8 +9,10 @@
 # scales each element a little (finite misses of several sizes, the worst not the first) misses
 # it too. The reference has no kl_acc, so there is no arbiter and the host judge could only fail
 # those elements: the device makes the finding itself (how many, the first, the worst, the
-# NaN/Inf), reading back only the worst element. Both give exactly the verdicts and findings
-# of the host judge alone (KLADDER_JUDGE=host).
+# NaN/Inf), reading back only the worst element. With kl_acc in the reference (a second copy of
+# the scaled kernel's suite) there is an arbiter, and the host judges the failing outputs as
+# before. Each gives exactly the verdicts and findings of the host judge alone
+# (KLADDER_JUDGE=host).
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 dir=$KL_TMP/mine
@@ -45,10 +47,15 @@ m.update(name="rmsnorm-off", params={"M": 4, "N": 1024}, rungs={"1": {}})
 m["variants"]["buggy"] = "rmsnorm_off"
 json.dump(m, open(sys.argv[2] + "/off.json", "w"))
 PY
-for suite in rms off; do
+# the arbiter's copy: the reference's sum of squares (its second one, after the kernels') in kl_acc
+mkdir -p "$dir/acc"
+awk '/float ss = 0.0f;/ && ++n == 2 {sub(/float ss/, "kl_acc ss")} {print}' "$dir/aiter_6344.kl" \
+    >"$dir/acc/aiter_6344.kl"
+sed 's/"rmsnorm-off"/"rmsnorm-acc"/' "$dir/off.json" >"$dir/acc/acc.json"
+for suite in rms off acc; do
     for j in device host; do
         KLADDER_JUDGE=$j KLADDER_JUDGE_TRACE="$KL_TMP/trace-$suite-$j" "$KLADDER" \
-            --db "$KL_TMP/$suite-$j.db" run --suite "$dir/$suite.json" --backend cpu \
+            --db "$KL_TMP/$suite-$j.db" run --suite "$(ls "$dir/$suite.json" "$dir/acc/$suite.json" 2>/dev/null | head -n 1)" --backend cpu \
             --no-progress --timeout 120 --json >"$KL_TMP/$suite-$j.json" 2>"$KL_TMP/$suite-$j.err"
         echo "# $suite, KLADDER_JUDGE=$j: exit $?"
         touch "$KL_TMP/trace-$suite-$j"
@@ -62,12 +69,13 @@ for p in sys.argv[1:]:
         print(p.split("/")[-1].split("-")[0], c["variant"], c["check"], c["verdict"])
 PY
 sed 's/^/# /' "$KL_TMP/checks.txt"
-python3 - "$KL_TMP/off-device.json" <<'PY' | sed 's/^/# /'
+python3 - "$KL_TMP/off-device.json" "$KL_TMP/acc-device.json" <<'PY' | sed 's/^/# /'
 import json, sys
-for c in json.load(open(sys.argv[1]))["checks"]:
-    if c["verdict"] != "pass":
-        print(c["variant"], c["check"], c["detail"][:300])
-        break
+for p in sys.argv[1:]:
+    for c in json.load(open(p))["checks"]:
+        if c["verdict"] != "pass":
+            print(c["variant"], c["check"], c["detail"][:400])
+            break
 PY
 tap_check "the correct kernel passes every check" \
     sh -c "grep -q ' fixed ' '$KL_TMP/checks.txt' && ! grep -E ' (baseline-)?fixed ' '$KL_TMP/checks.txt' | grep -qv ' pass\$'"
@@ -86,7 +94,9 @@ for line in open(sys.argv[1]):
     m = re.match(r"judged on the device: y, [1-9][0-9]* of [0-9]+ outside the bound \(failed on the device: first at ([0-9]+), worst at ([0-9]+), 0 NaN/Inf\)$", line)
     ok |= bool(m) and int(m.group(2)) > int(m.group(1))
 sys.exit(not ok)' "$KL_TMP/trace-off-device"
-tap_check "no output went to the host judge" \
+tap_check "with an arbiter, the failing outputs went to the host judge" \
+    sh -c "grep -q 'kl_acc ss' '$dir/acc/aiter_6344.kl' && grep -qE 'outside the bound \(the host judges them\)\$' '$KL_TMP/trace-acc-device' && ! grep -q 'failed on the device' '$KL_TMP/trace-acc-device'"
+tap_check "without one, no output went to the host judge" \
     sh -c "! grep -h 'the host judges them' '$KL_TMP/trace-rms-device' '$KL_TMP/trace-off-device'"
 tap_check "the host path alone judges nothing on the device" \
     sh -c "test ! -s '$KL_TMP/trace-rms-host' && test ! -s '$KL_TMP/trace-off-host'"
@@ -101,3 +111,9 @@ a, b = (json.load(open(p))["checks"] for p in sys.argv[1:3])
 key = lambda cs: [(c["variant"], c["check"], c["verdict"], c["detail"]) for c in cs]
 sys.exit(key(a) != key(b) or not any(c["verdict"] == "fail" for c in a))' \
     "$KL_TMP/off-device.json" "$KL_TMP/off-host.json"
+tap_check "and with an arbiter" python3 -c '
+import json, sys
+a, b = (json.load(open(p))["checks"] for p in sys.argv[1:3])
+key = lambda cs: [(c["variant"], c["check"], c["verdict"], c["detail"]) for c in cs]
+sys.exit(key(a) != key(b) or not any(c["verdict"] == "fail" for c in a))' \
+    "$KL_TMP/acc-device.json" "$KL_TMP/acc-host.json"
