@@ -45,7 +45,7 @@ PY
 
 summary=$OUT/summary.txt
 : >"$summary"
-for judge in device host; do
+for judge in ${KL_JUDGES:-device host}; do  # KL_JUDGES=device: the new path alone
     s=$SECONDS
     KLADDER_JUDGE=$judge KLADDER_JUDGE_TRACE="$OUT/trace-6344-$judge.txt" \
         timeout -k 5 120 "$BIN" --db "$OUT/k.db" run --case aiter-6344 --backend cuda \
