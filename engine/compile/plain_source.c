@@ -648,7 +648,8 @@ static bool is_kernel(const struct walk *w, const char *entry)
  * (before any device macro exists), then kladder's device API, then its host declarations. */
 static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
 {
-    const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
+    /* kl_host.h on a GPU backend serves clang without HIP headers only (KL_HIP_WHOLE) */
+    const char *names[2] = {"kernels/kl_vendor.h", "kernels/kl_host.h"};
     if (!w->own_headers)
         put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
     const char *dot = strrchr(w->m->source, '.');

@@ -168,12 +168,18 @@ const char *amd_clang_whole_id(void)
     const char *base = amd_clang_id(NULL, 0);
     if (!base)
         return NULL;
+    int version = (int)strcspn(base, "[");
+    while (version > 0 && base[version - 1] == ' ')
+        version--;
     char root[PATH_MAX];
     if (amd_clang_rocm(root, sizeof root))
-        snprintf(id, sizeof id, "%.500s [whole unit, --rocm-path=%s -include hip/hip_runtime.h]",
-                 base, root);
+        snprintf(id, sizeof id, "%.*s [whole unit: -x hip --offload-device-only "
+                 "--no-gpu-bundle-output -O3 -nogpulib --rocm-path=%s -include hip/hip_runtime.h]",
+                 version, base, root);
     else
-        snprintf(id, sizeof id, "%.500s [whole unit, -nogpuinc -DKL_HIP_BARE -DKL_HIP_WHOLE]", base);
+        snprintf(id, sizeof id, "%.*s [whole unit: -x hip --offload-device-only "
+                 "--no-gpu-bundle-output -O3 -nogpulib -nogpuinc -DKL_HIP_BARE -DKL_HIP_WHOLE]",
+                 version, base);
     return id;
 }
 
