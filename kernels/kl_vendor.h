@@ -681,6 +681,79 @@ template <typename T>
 static __device__ inline T __shfl_up(T v, unsigned d, int width = warpSize) { return kl_hip_whole_shfl<2>(v, (int)d, width); }
 template <typename T>
 static __device__ inline T __shfl_down(T v, unsigned d, int width = warpSize) { return kl_hip_whole_shfl<3>(v, (int)d, width); }
+/* hip/hip_cooperative_groups.h's block and its tiles of up to a wave, with cg::reduce (the
+ * engine drops the include line under KL_HIP_WHOLE) */
+namespace cooperative_groups {
+class thread_block {
+  public:
+    __device__ unsigned thread_rank() const
+    {
+        return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    }
+    __device__ unsigned size() const { return blockDim.x * blockDim.y * blockDim.z; }
+    __device__ unsigned num_threads() const { return size(); }
+    __device__ void sync() const { __syncthreads(); }
+};
+static __device__ inline thread_block this_thread_block() { return thread_block(); }
+template <unsigned N>
+class thread_block_tile {
+    static_assert(N > 0 && (N & (N - 1)) == 0 && N <= 64, "a tile is a power of two up to a wave");
+
+  public:
+    __device__ unsigned thread_rank() const { return thread_block().thread_rank() % N; }
+    __device__ unsigned size() const { return N; }
+    __device__ unsigned num_threads() const { return N; }
+    __device__ unsigned meta_group_rank() const { return thread_block().thread_rank() / N; }
+    __device__ unsigned meta_group_size() const { return (thread_block().size() + N - 1) / N; }
+    __device__ void sync() const
+    {
+        __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+        __builtin_amdgcn_wave_barrier();
+        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+    }
+    template <typename T>
+    __device__ T shfl(T v, int src) const { return __shfl(v, src, (int)N); }
+    template <typename T>
+    __device__ T shfl_xor(T v, int mask) const { return __shfl_xor(v, mask, (int)N); }
+    template <typename T>
+    __device__ T shfl_up(T v, unsigned d) const { return __shfl_up(v, d, (int)N); }
+    template <typename T>
+    __device__ T shfl_down(T v, unsigned d) const { return __shfl_down(v, d, (int)N); }
+};
+template <unsigned N, typename Parent>
+static __device__ inline thread_block_tile<N> tiled_partition(const Parent &) { return thread_block_tile<N>(); }
+template <typename T>
+struct plus {
+    __device__ T operator()(T a, T b) const { return a + b; }
+};
+template <typename T>
+struct less {
+    __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <typename T>
+struct greater {
+    __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <typename T>
+struct bit_and {
+    __device__ T operator()(T a, T b) const { return a & b; }
+};
+template <typename T>
+struct bit_or {
+    __device__ T operator()(T a, T b) const { return a | b; }
+};
+template <typename T>
+struct bit_xor {
+    __device__ T operator()(T a, T b) const { return a ^ b; }
+};
+template <unsigned N, typename T, typename Op>
+static __device__ inline T reduce(const thread_block_tile<N> &g, T v, Op op)
+{
+    for (unsigned m = N / 2; m > 0; m /= 2)
+        v = op(v, g.shfl_xor(v, (int)m));
+    return v;
+}
+} // namespace cooperative_groups
 #endif
 
 /* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):

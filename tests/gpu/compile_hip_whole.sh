@@ -4,7 +4,7 @@
 # builds each as its author does (-x hip --offload-device-only --offload-arch=gfx1250 -O3, host
 # code parsed and dropped), with kladder's own HIP headers where no ROCm is installed; the .hip
 # fixtures of tests/engine/fixtures/plain and rocm-examples' shared_memory.hip (hipMalloc,
-# HIP_CHECK, a <<<...>>> launch on hipStreamDefault) give gfx1250 code objects holding every
+# HIP_CHECK, a <<<...>>> launch on hipStreamDefault; cg::reduce over a tile) give gfx1250 code objects holding every
 # entry point their suites name; a device-code error is clang's, at its line of the file; the
 # whole-unit compiler is in the cache key, and KLADDER_HIP_CLANG=off leaves the file to hipRTC.
 . tests/tap.sh
@@ -16,9 +16,8 @@ if ! command -v "${KLADDER_CLANG:-clang-22}" >/dev/null; then
     exit 0
 fi
 fx=tests/engine/fixtures/plain
-# tile-max.json is left out: cg:: has no kladder header for clang without ROCm yet
 suites=("$fx"/block-sumsq.json "$fx"/layernorm.json "$fx"/rms-scale.json "$fx"/scan-i64.json
-        "$fx"/welford.json tests/engine/fixtures/shipped/rocm-transpose.json)
+        "$fx"/tile-max.json "$fx"/welford.json tests/engine/fixtures/shipped/rocm-transpose.json)
 out=$("$KLADDER" compile --backend hip --target gfx1250 "${suites[@]}" 2>&1)
 rc=$?
 sed 's/^/# /' <<<"$out" | head -n 40
@@ -31,6 +30,8 @@ tap_check "a template instance named in the manifest is in the code object" \
     grep -qF "fixed row_variance<true> = _Z12row_varianceILb1EEvPfPKfi" <<<"$out"
 tap_check "a struct shuffled whole with HIP's __shfl_down (welford.hip)" \
     grep -qF "buggy row_variance<false> = _Z12row_varianceILb0EEvPfPKfi" <<<"$out"
+tap_check "cg::reduce over a tile of 16 from HIP's cooperative groups (tile_max.hip)" \
+    grep -qF "fixed tile_row_max<true> = _Z12tile_row_maxILb1EEvPfPKfii" <<<"$out"
 tap_check "the shipped file's template kernel, beside its host code" \
     grep -qF "fixed matrix_transpose_kernel<64> = _Z23matrix_transpose_kernelILj64EEvPfPKf" <<<"$out"
 
