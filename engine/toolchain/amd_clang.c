@@ -174,7 +174,7 @@ const char *amd_clang_whole_id(void)
     char root[PATH_MAX];
     if (amd_clang_rocm(root, sizeof root))
         snprintf(id, sizeof id, "%.*s [whole unit: -x hip --offload-device-only "
-                 "--no-gpu-bundle-output -O3 -nogpulib --rocm-path=%s -include hip/hip_runtime.h]",
+                 "--no-gpu-bundle-output -O3 --rocm-path=%s -include hip/hip_runtime.h]",
                  version, base, root);
     else
         snprintf(id, sizeof id, "%.*s [whole unit: -x hip --offload-device-only "
@@ -191,15 +191,16 @@ int amd_clang_compile_whole(const char *target, const char *source, const char *
     const char *opts[16];
     size_t a = 0;
     const char *const head[] = {"-x", "hip", "--offload-device-only", "--no-gpu-bundle-output",
-                                "-O3", "-nogpulib", NULL};
+                                "-O3", NULL};
     for (size_t i = 0; head[i]; i++)
         opts[a++] = head[i];
-    if (amd_clang_rocm(root, sizeof root)) { /* ROCm's own HIP headers, as hipcc has them */
+    if (amd_clang_rocm(root, sizeof root)) { /* ROCm's HIP headers and device library, as hipcc */
         snprintf(rocm, sizeof rocm, "--rocm-path=%s", root);
         opts[a++] = rocm;
         opts[a++] = "-include";
         opts[a++] = "hip/hip_runtime.h";
     } else { /* no HIP headers: kl.h's bare device API and kl_host.h's host declarations */
+        opts[a++] = "-nogpulib";
         opts[a++] = "-nogpuinc";
         opts[a++] = "-DKL_HIP_BARE";
         opts[a++] = "-DKL_HIP_WHOLE";
