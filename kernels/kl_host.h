@@ -16,7 +16,9 @@
 #ifndef KL_HOST_H
 #define KL_HOST_H
 
-#if defined(KL_CPU)
+/* Also the host side of a whole unit compiled by clang with no HIP headers (KL_HIP_WHOLE,
+ * kernels/kl_vendor.h): host code parsed and dropped, launches kept as written. */
+#if defined(KL_CPU) || defined(KL_HIP_WHOLE)
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -263,8 +265,8 @@ typedef enum hipDeviceAttribute_t {
     hipDeviceAttributeMultiprocessorCount = 63, hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
     hipDeviceAttributeComputeCapabilityMajor = 23, hipDeviceAttributeComputeCapabilityMinor = 61
 } hipDeviceAttribute_t;
-enum { hipStreamDefault = 0, hipStreamNonBlocking = 1, hipEventDefault = 0,
-       hipHostMallocDefault = 0 };
+enum { hipStreamNonBlocking = 1, hipEventDefault = 0, hipHostMallocDefault = 0 };
+#define hipStreamDefault 0x00 /* as HIP's: a launch's stream argument, the null stream */
 struct hipDeviceProp_t {
     char name[256];
     size_t totalGlobalMem, sharedMemPerBlock;
@@ -297,9 +299,17 @@ KL_HOST_HIP(hipEventQuery) KL_HOST_HIP(hipGetLastError) KL_HOST_HIP(hipPeekAtLas
 KL_HOST_HIP(hipLaunchKernel) KL_HOST_HIP(hipLaunchCooperativeKernel)
 KL_HOST_HIP(hipRuntimeGetVersion) KL_HOST_HIP(hipDriverGetVersion)
 #undef KL_HOST_HIP
-/* HIP's launch macro: a plain call of the kernel, which never runs (the file's header says why) */
+/* HIP's launch macro: a plain call of the kernel, which never runs (the file's header says why);
+ * for clang a launch as written, over the call configuration its <<<...>>> asks for */
+#if defined(KL_HIP_WHOLE)
+extern "C" hipError_t __hipPushCallConfiguration(dim3, dim3, size_t = 0, hipStream_t = 0);
+extern "C" hipError_t __hipPopCallConfiguration(dim3 *, dim3 *, size_t *, hipStream_t *);
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
+    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
+#else
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
     ((void)(grid), (void)(block), (void)(shared), (void)(stream), (kernel)(__VA_ARGS__))
+#endif
 
 /* ---- hipBLAS ---------------------------------------------------------------------------- */
 typedef void *hipblasHandle_t;
@@ -320,5 +330,5 @@ KL_HOST_HIPBLAS(hipblasSaxpy) KL_HOST_HIPBLAS(hipblasSdot) KL_HOST_HIPBLAS(hipbl
 #undef KL_HOST_HIPBLAS
 
 #undef KL_HOST_FN
-#endif /* KL_CPU */
+#endif /* KL_CPU || KL_HIP_WHOLE */
 #endif

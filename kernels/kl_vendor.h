@@ -602,6 +602,160 @@ typedef unsigned long long uintptr_t;
 #endif
 #endif
 
+/* A whole unit compiled by clang with no HIP headers (-nogpuinc -DKL_HIP_BARE -DKL_HIP_WHOLE,
+ * engine/toolchain/amd_clang.h): kl.h's bare device API, and here what HIP's headers add to it
+ * that a kernel file and its host code use: the remaining qualifiers (defined before any
+ * library header, which clang's wrappers of <new>, <cmath>, ... read), the device malloc and
+ * free those wrappers name, and HIP's shuffles over any trivially copyable type with their
+ * default width (word by word, as hip/amd_detail/amd_warp_functions.h). The host API is
+ * kernels/kl_host.h's. */
+#if defined(KL_HIP_WHOLE) && defined(KL_HIP_BARE) && defined(__HIP__)
+#define __host__ __attribute__((host))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+typedef __SIZE_TYPE__ size_t;
+/* kl.h's bare math is macros, which <cmath> cannot take: device overloads instead, beside the
+ * host library's, as clang's own HIP math header has them */
+#undef sqrtf
+#undef rsqrtf
+#undef fabsf
+#undef fabs
+#undef fmaxf
+#undef fminf
+#undef expf
+#undef logf
+#undef cosf
+static __device__ inline float sqrtf(float x) { return __builtin_sqrtf(x); }
+static __device__ inline float rsqrtf(float x) { return __builtin_amdgcn_rsqf(x); }
+static __device__ inline float fabsf(float x) { return __builtin_fabsf(x); }
+static __device__ inline double fabs(double x) { return __builtin_fabs(x); }
+static __device__ inline float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+static __device__ inline float fminf(float a, float b) { return __builtin_fminf(a, b); }
+static __device__ inline float expf(float x) { return __builtin_expf(x); }
+static __device__ inline float logf(float x) { return __builtin_logf(x); }
+static __device__ inline float cosf(float x) { return __builtin_cosf(x); }
+static __device__ inline float sqrt(float x) { return __builtin_sqrtf(x); }
+static __device__ inline double sqrt(double x) { return __builtin_sqrt(x); }
+static __device__ inline float fabs(float x) { return __builtin_fabsf(x); }
+static __device__ inline float exp(float x) { return __builtin_expf(x); }
+static __device__ inline float log(float x) { return __builtin_logf(x); }
+static __device__ inline float fmax(float a, float b) { return __builtin_fmaxf(a, b); }
+static __device__ inline float fmin(float a, float b) { return __builtin_fminf(a, b); }
+extern "C" __device__ void *malloc(size_t);
+extern "C" __device__ void free(void *);
+template <int Op, typename T>
+static __device__ inline T kl_hip_whole_shfl(T v, int arg, int width)
+{
+    constexpr int n = (int)((sizeof(T) + 3) / 4);
+    int w[n] = {};
+    __builtin_memcpy(w, &v, sizeof(T));
+    const int self = (int)__lane_id();
+    int index;
+    if (Op == 0) {
+        index = (arg & (width - 1)) + (self & ~(width - 1));
+    } else if (Op == 1) {
+        index = self ^ arg;
+        index = index >= ((self + width) & ~(width - 1)) ? self : index;
+    } else if (Op == 2) {
+        index = self - arg;
+        index = index < (self & ~(width - 1)) ? self : index;
+    } else {
+        index = self + arg;
+        index = (self & (width - 1)) + arg >= width ? self : index;
+    }
+    for (int i = 0; i < n; i++)
+        w[i] = __builtin_amdgcn_ds_bpermute(index << 2, w[i]);
+    T r;
+    __builtin_memcpy(&r, w, sizeof(T));
+    return r;
+}
+template <typename T>
+static __device__ inline T __shfl(T v, int src, int width = warpSize) { return kl_hip_whole_shfl<0>(v, src, width); }
+template <typename T>
+static __device__ inline T __shfl_xor(T v, int mask, int width = warpSize) { return kl_hip_whole_shfl<1>(v, mask, width); }
+template <typename T>
+static __device__ inline T __shfl_up(T v, unsigned d, int width = warpSize) { return kl_hip_whole_shfl<2>(v, (int)d, width); }
+template <typename T>
+static __device__ inline T __shfl_down(T v, unsigned d, int width = warpSize) { return kl_hip_whole_shfl<3>(v, (int)d, width); }
+/* hip/hip_cooperative_groups.h's block and its tiles of up to a wave, with cg::reduce (the
+ * engine drops the include line under KL_HIP_WHOLE) */
+namespace cooperative_groups {
+class thread_block {
+  public:
+    __device__ unsigned thread_rank() const
+    {
+        return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    }
+    __device__ unsigned size() const { return blockDim.x * blockDim.y * blockDim.z; }
+    __device__ unsigned num_threads() const { return size(); }
+    __device__ void sync() const { __syncthreads(); }
+};
+static __device__ inline thread_block this_thread_block() { return thread_block(); }
+template <unsigned N>
+class thread_block_tile {
+    static_assert(N > 0 && (N & (N - 1)) == 0 && N <= 64, "a tile is a power of two up to a wave");
+
+  public:
+    __device__ unsigned thread_rank() const { return thread_block().thread_rank() % N; }
+    __device__ unsigned size() const { return N; }
+    __device__ unsigned num_threads() const { return N; }
+    __device__ unsigned meta_group_rank() const { return thread_block().thread_rank() / N; }
+    __device__ unsigned meta_group_size() const { return (thread_block().size() + N - 1) / N; }
+    __device__ void sync() const
+    {
+        __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+        __builtin_amdgcn_wave_barrier();
+        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+    }
+    template <typename T>
+    __device__ T shfl(T v, int src) const { return __shfl(v, src, (int)N); }
+    template <typename T>
+    __device__ T shfl_xor(T v, int mask) const { return __shfl_xor(v, mask, (int)N); }
+    template <typename T>
+    __device__ T shfl_up(T v, unsigned d) const { return __shfl_up(v, d, (int)N); }
+    template <typename T>
+    __device__ T shfl_down(T v, unsigned d) const { return __shfl_down(v, d, (int)N); }
+};
+template <unsigned N, typename Parent>
+static __device__ inline thread_block_tile<N> tiled_partition(const Parent &) { return thread_block_tile<N>(); }
+template <typename T>
+struct plus {
+    __device__ T operator()(T a, T b) const { return a + b; }
+};
+template <typename T>
+struct less {
+    __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <typename T>
+struct greater {
+    __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <typename T>
+struct bit_and {
+    __device__ T operator()(T a, T b) const { return a & b; }
+};
+template <typename T>
+struct bit_or {
+    __device__ T operator()(T a, T b) const { return a | b; }
+};
+template <typename T>
+struct bit_xor {
+    __device__ T operator()(T a, T b) const { return a ^ b; }
+};
+template <unsigned N, typename T, typename Op>
+static __device__ inline T reduce(const thread_block_tile<N> &g, T v, Op op)
+{
+    for (unsigned m = N / 2; m > 0; m /= 2)
+        v = op(v, g.shfl_xor(v, (int)m));
+    return v;
+}
+} // namespace cooperative_groups
+#endif
+
 /* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):
  * HIP's device API over CUDA's, as HIP's own NVIDIA headers map it. Shuffles take any trivially
  * copyable type (a struct moves word by word), as HIP's do, over all 32 lanes (HIP's are

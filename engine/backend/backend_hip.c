@@ -24,6 +24,7 @@
 #include "engine/backend/gpu_dl.h"
 #include "engine/backend/gpu_rt.h"
 #include "engine/backend/gpu_rtc.h"
+#include "common/xalloc.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -688,17 +689,70 @@ static enum hip_route hip_route(const char *target, char *why, size_t whylen)
     return ROUTE_NONE;
 }
 
+/* Whether a plain source (a whole unit) goes to clang whole: KLADDER_HIP_CLANG=off leaves it
+ * to the route above (hipRTC), anything else takes clang when one is found. */
+static bool hip_whole_clang(const char *target)
+{
+    const char *knob = eng_compile_getenv("KLADDER_HIP_CLANG");
+    if (knob && (!strcmp(knob, "off") || !strcmp(knob, "0")))
+        return false;
+    return target && !strncmp(target, "gfx", 3) && amd_clang_whole_id() != NULL;
+}
+
 static const char *hip_compiler_for(const char *target)
 {
     char why[2048];
+    const char *base;
     switch (hip_route(target, why, sizeof why)) {
     case ROUTE_HIPRTC:
-        return H.compiler_id;
+        base = H.compiler_id;
+        break;
     case ROUTE_CLANG:
-        return amd_clang_id(NULL, 0);
+        base = amd_clang_id(NULL, 0);
+        break;
     default:
-        return NULL;
+        base = NULL;
+        break;
     }
+    if (!hip_whole_clang(target))
+        return base;
+    /* the key of every source holds both: a plain one is clang's, a dialect one the route's */
+    static char both[4096];
+    gpu_dl_fmt(both, sizeof both, "%s; whole units: %s", base ? base : "none",
+               amd_clang_whole_id());
+    return both;
+}
+
+/* A whole unit through clang: each name expression instantiated at the end of the unit (its
+ * address taken in host code, which makes clang emit the kernel), every other flag passed on. */
+static int hip_compile_whole(const char *target, const char *source, const char *name,
+                             const char *const *flags, void **code, size_t *code_len, char *log,
+                             size_t loglen)
+{
+    size_t nflags = 0, ninst = 0, k = 0;
+    while (flags && flags[nflags])
+        nflags++;
+    const size_t pre = strlen(GPU_RTC_NAME_FLAG);
+    size_t len = strlen(source) + 2;
+    for (size_t i = 0; i < nflags; i++)
+        if (!strncmp(flags[i], GPU_RTC_NAME_FLAG, pre))
+            len += strlen(flags[i]) + 64;
+    char *text = xmalloc(len);
+    size_t used = (size_t)snprintf(text, len, "%s\n", source);
+    const char **rest = xcalloc(nflags + 1, sizeof *rest);
+    for (size_t i = 0; i < nflags; i++) {
+        if (strncmp(flags[i], GPU_RTC_NAME_FLAG, pre) != 0) {
+            rest[k++] = flags[i];
+            continue;
+        }
+        used += (size_t)snprintf(text + used, len - used,
+                                 "static void *kl_clang_instance_%zu = (void *)&%s;\n", ninst++,
+                                 flags[i] + pre);
+    }
+    int rc = amd_clang_compile_whole(target, text, name, rest, code, code_len, log, loglen);
+    free(rest);
+    free(text);
+    return rc;
 }
 
 static int hip_compile(const char *target, const char *source, const char *name,
@@ -707,6 +761,9 @@ static int hip_compile(const char *target, const char *source, const char *name,
 {
     *code = NULL;
     *code_len = 0;
+    /* a plain source is a whole unit: clang builds it as its author does, hipRTC without clang */
+    if (strstr(source, GPU_RTC_WHOLE_UNIT) && hip_whole_clang(target))
+        return hip_compile_whole(target, source, name, flags, code, code_len, log, loglen);
     switch (hip_route(target, log, loglen)) {
     case ROUTE_CLANG:
         return amd_clang_compile(target, source, name, flags, code, code_len, log, loglen);

@@ -528,11 +528,13 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
             const char *cuda = eng_host_hip_on_cuda(name, n);
-            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's */
+            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's; one kl_vendor.h
+                       * serves itself is its own under clang without HIP headers too */
                 putf(t, "#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)\n"
-                     "%s%s%s\n#else\n"
+                     "%s%s%s\n#elif %s\n"
                      "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",
-                     cuda, cuda[0] ? ">" : "", (int)n, name, lineno + 1, file);
+                     cuda, cuda[0] ? ">" : "", cuda[0] ? "1" : "!defined(KL_HIP_WHOLE)", (int)n,
+                     name, lineno + 1, file);
             else
                 putf(t, "#include <%.*s>", (int)n, name);
             return 0;
@@ -648,7 +650,8 @@ static bool is_kernel(const struct walk *w, const char *entry)
  * (before any device macro exists), then kladder's device API, then its host declarations. */
 static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
 {
-    const char *names[2] = {"kernels/kl_vendor.h", w->own_headers ? "kernels/kl_host.h" : NULL};
+    /* kl_host.h on a GPU backend serves clang without HIP headers only (KL_HIP_WHOLE) */
+    const char *names[2] = {"kernels/kl_vendor.h", "kernels/kl_host.h"};
     if (!w->own_headers)
         put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
     const char *dot = strrchr(w->m->source, '.');

@@ -61,9 +61,11 @@ const char *amd_clang_id(char *why, size_t whylen)
     return C.state > 0 ? C.id : NULL;
 }
 
-int amd_clang_compile(const char *target, const char *source, const char *name,
-                      const char *const *flags, void **code, size_t *code_len, char *log,
-                      size_t loglen)
+/* Runs clang on source for target: the fixed options opts, then the caller's flags; 0 with
+ * *code malloc'd, or -1 with clang's messages in log. */
+static int run_clang(const char *target, const char *source, const char *name,
+                     const char *const *opts, const char *const *flags, void **code,
+                     size_t *code_len, char *log, size_t loglen)
 {
     *code = NULL;
     *code_len = 0;
@@ -90,14 +92,14 @@ int amd_clang_compile(const char *target, const char *source, const char *name,
     size_t nflags = 0, nfixed = 0;
     while (flags && flags[nflags])
         nflags++;
-    while (fixed_opts[nfixed])
+    while (opts[nfixed])
         nfixed++;
     const char **argv = xcalloc(nfixed + nflags + 6, sizeof *argv);
     size_t a = 0;
     argv[a++] = C.path;
     argv[a++] = arch;
     for (size_t i = 0; i < nfixed; i++)
-        argv[a++] = fixed_opts[i];
+        argv[a++] = opts[i];
     for (size_t i = 0; i < nflags; i++)
         argv[a++] = flags[i];
     argv[a++] = "-o";
@@ -134,4 +136,75 @@ out:
     free(arch);
     free(dir);
     return rc;
+}
+
+int amd_clang_compile(const char *target, const char *source, const char *name,
+                      const char *const *flags, void **code, size_t *code_len, char *log,
+                      size_t loglen)
+{
+    return run_clang(target, source, name, fixed_opts, flags, code, code_len, log, loglen);
+}
+
+bool amd_clang_rocm(char *root, size_t rootlen)
+{
+    const char *env = eng_compile_getenv("ROCM_PATH");
+    const char *roots[] = {env && *env ? env : NULL, "/opt/rocm"};
+    for (size_t i = 0; i < 2; i++) {
+        if (!roots[i])
+            continue;
+        char probe[PATH_MAX + 32];
+        snprintf(probe, sizeof probe, "%s/include/hip/hip_runtime.h", roots[i]);
+        if (access(probe, R_OK) == 0) {
+            snprintf(root, rootlen, "%s", roots[i]);
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *amd_clang_whole_id(void)
+{
+    static char id[PATH_MAX + 640];
+    const char *base = amd_clang_id(NULL, 0);
+    if (!base)
+        return NULL;
+    int version = (int)strcspn(base, "[");
+    while (version > 0 && base[version - 1] == ' ')
+        version--;
+    char root[PATH_MAX];
+    if (amd_clang_rocm(root, sizeof root))
+        snprintf(id, sizeof id, "%.*s [whole unit: -x hip --offload-device-only "
+                 "--no-gpu-bundle-output -O3 --rocm-path=%s -include hip/hip_runtime.h]",
+                 version, base, root);
+    else
+        snprintf(id, sizeof id, "%.*s [whole unit: -x hip --offload-device-only "
+                 "--no-gpu-bundle-output -O3 -nogpulib -nogpuinc -DKL_HIP_BARE -DKL_HIP_WHOLE]",
+                 version, base);
+    return id;
+}
+
+int amd_clang_compile_whole(const char *target, const char *source, const char *name,
+                            const char *const *flags, void **code, size_t *code_len, char *log,
+                            size_t loglen)
+{
+    char root[PATH_MAX], rocm[PATH_MAX + 16];
+    const char *opts[16];
+    size_t a = 0;
+    const char *const head[] = {"-x", "hip", "--offload-device-only", "--no-gpu-bundle-output",
+                                "-O3", NULL};
+    for (size_t i = 0; head[i]; i++)
+        opts[a++] = head[i];
+    if (amd_clang_rocm(root, sizeof root)) { /* ROCm's HIP headers and device library, as hipcc */
+        snprintf(rocm, sizeof rocm, "--rocm-path=%s", root);
+        opts[a++] = rocm;
+        opts[a++] = "-include";
+        opts[a++] = "hip/hip_runtime.h";
+    } else { /* no HIP headers: kl.h's bare device API and kl_host.h's host declarations */
+        opts[a++] = "-nogpulib";
+        opts[a++] = "-nogpuinc";
+        opts[a++] = "-DKL_HIP_BARE";
+        opts[a++] = "-DKL_HIP_WHOLE";
+    }
+    opts[a] = NULL;
+    return run_clang(target, source, name, opts, flags, code, code_len, log, loglen);
 }

@@ -32,6 +32,7 @@ const struct eng_env_entry eng_cache_env[] = {
     {"KLADDER_NVCC", ENG_ENV_KEY, "chooses the nvcc that compiles whole plain CUDA sources"},
     {"KLADDER_CLANG", ENG_ENV_KEY, "chooses the clang that builds AMD targets hipRTC lacks"},
     {"KLADDER_HIP_COMPILER", ENG_ENV_NEUTRAL, "forces hipRTC or clang; the compiler used is in the key"},
+    {"KLADDER_HIP_CLANG", ENG_ENV_NEUTRAL, "off leaves a whole plain source to hipRTC; the compiler used is in the key"},
     {"CUDA_HOME", ENG_ENV_KEY, "chooses which NVRTC is found"},
     {"CUDA_PATH", ENG_ENV_KEY, "chooses which NVRTC is found"},
     /* the cache itself */
