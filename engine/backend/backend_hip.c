@@ -714,7 +714,9 @@ static const char *hip_compiler_for(const char *target)
         base = NULL;
         break;
     }
-    if (!hip_whole_clang(target))
+    /* no route for the dialect (hipRTC asked for and missing): the backend cannot compile,
+     * whatever clang could do for a whole unit */
+    if (!base || !hip_whole_clang(target))
         return base;
     /* the key of every source holds both: a plain one is clang's, a dialect one the route's */
     static char both[4096];
