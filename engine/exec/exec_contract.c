@@ -585,6 +585,49 @@ static double clean_domain(const struct eng_exec *e, const struct eng_inst *in)
     return d;
 }
 
+/* The device's fail tally (eng_exec_judge_device's 2) as the host would have made it: the
+ * worst element's error and bound from its two values, read back alone. */
+static void note_device_fail(struct eng_exec *e, const struct eng_inst *in,
+                             const struct eng_judge *j, size_t b, const char *pre,
+                             struct float_judgement *fj, const struct eng_device_fail *df)
+{
+    double f = df->truth, o = df->kernel;
+    double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;
+    fj->row_scale = xcalloc(fj->rows + 1, sizeof *fj->row_scale);
+    fj->row_scale[df->worst / fj->stride] = df->row_scale;
+    fj->fail = (struct tally){.n = df->count, .first = df->first, .kernel_err = kerr,
+                              .bound = bound_at(e, fj, f, df->worst), .ref_err = NAN,
+                              .kernel = o, .truth = f};
+    fj->fail_nonfinite = df->nonfinite;
+    note_float(e, in, j, b, pre, fj);
+}
+
+/* Both copies read back and judged here: against the reference, the arbiter where some element
+ * is a candidate, the clean run where special inputs reach whole rows. 0 or -1. */
+static int judge_on_host(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
+                         const char *pre, struct eng_stream *s, struct float_judgement *fj)
+{
+    ENG_TRY(eng_exec_judge_read(e, in, j, b, s));
+    fj->row_scale = xcalloc(fj->rows + 1, sizeof *fj->row_scale);
+    fj->cand = xcalloc(fj->elems + 1, 1);
+    judge_against_reference(e, j, b, fj);
+    int rc = fj->ncand ? eng_exec_arbiter(e, in, j, s) : 0;
+    bool whole = false;
+    for (uint64_t r = 0; r < fj->rows && fj->c.nonfinite != ENG_NF_ANY; r++)
+        whole |= reached_whole(fj, r);
+    if (rc == 0 && whole)
+        rc = eng_exec_clean_run(e, in, j, clean_domain(e, in), s);
+    if (rc == 0) {
+        judge_against_arbiter(e, j, b, fj);
+        if (whole)
+            judge_against_clean_run(e, j, b, fj);
+        note_float(e, in, j, b, pre, fj);
+        if (!fj->rule.n && !fj->fail.n && !fj->leak.n)
+            eng_exec_record_bad(e, -1, 0, fj->doubt.n ? fj->doubt.kernel_err : 0);
+    }
+    return rc;
+}
+
 static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge *j, size_t b,
                        const char *pre, struct eng_stream *s)
 {
@@ -602,52 +645,17 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
      * clean run): the device then gives the fail tally the host would make, and only the worst
      * element is read back */
     struct eng_device_fail df = {0};
-    int dev = 0;
+    int dev = 0, rc = 0;
     if (!fj.special && !fj.cancel)
         dev = eng_exec_judge_device(e, in, j, b, &fj.c, fj.n, fj.rows, fj.stride, s, &df);
-    if (dev == 2) {
-        double f = df.truth, o = df.kernel;
-        double kerr = isfinite(o) && isfinite(f) ? fabs(o - f) : (double)INFINITY;
-        fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
-        fj.row_scale[df.worst / fj.stride] = df.row_scale;
-        fj.fail = (struct tally){.n = df.count, .first = df.first, .kernel_err = kerr,
-                                 .bound = bound_at(e, &fj, f, df.worst), .ref_err = NAN,
-                                 .kernel = o, .truth = f};
-        fj.fail_nonfinite = df.nonfinite;
-        note_float(e, in, j, b, pre, &fj);
-        free(fj.row_scale);
-    }
-    if (dev != 0) {
-        free(fj.special);
-        free(fj.direct);
-        free(fj.cancel);
-        if (dev == 1)
-            eng_exec_record_bad(e, -1, 0, 0);
-        return dev < 0 ? -1 : 0;
-    }
-    if (eng_exec_judge_read(e, in, j, b, s) != 0) {
-        free(fj.special);
-        free(fj.direct);
-        free(fj.cancel);
-        return -1;
-    }
-    fj.row_scale = xcalloc(fj.rows + 1, sizeof *fj.row_scale);
-    fj.cand = xcalloc(fj.elems + 1, 1);
-    judge_against_reference(e, j, b, &fj);
-    int rc = fj.ncand ? eng_exec_arbiter(e, in, j, s) : 0;
-    bool whole = false;
-    for (uint64_t r = 0; r < fj.rows && fj.c.nonfinite != ENG_NF_ANY; r++)
-        whole |= reached_whole(&fj, r);
-    if (rc == 0 && whole)
-        rc = eng_exec_clean_run(e, in, j, clean_domain(e, in), s);
-    if (rc == 0) {
-        judge_against_arbiter(e, j, b, &fj);
-        if (whole)
-            judge_against_clean_run(e, j, b, &fj);
-        note_float(e, in, j, b, pre, &fj);
-        if (!fj.rule.n && !fj.fail.n && !fj.leak.n)
-            eng_exec_record_bad(e, -1, 0, fj.doubt.n ? fj.doubt.kernel_err : 0);
-    }
+    if (dev == 2)
+        note_device_fail(e, in, j, b, pre, &fj, &df);
+    else if (dev == 1)
+        eng_exec_record_bad(e, -1, 0, 0);
+    else if (dev < 0)
+        rc = -1;
+    else
+        rc = judge_on_host(e, in, j, b, pre, s, &fj);
     free(fj.special);
     free(fj.direct);
     free(fj.row_scale);
