@@ -22,7 +22,11 @@ static const struct verb verbs[] = {
 };
 
 static void print_help(FILE *f);
-static void print_help_stdout(void) { print_help(stdout); }
+static void print_help_stdout(const struct cli_parser *p)
+{
+    (void)p; /* the global parser, which print_help names itself */
+    print_help(stdout);
+}
 
 static int print_version(const struct cli_opt *o, const char *v, void *ctx)
 {

@@ -43,8 +43,9 @@ static int parse(const struct cli_parser *p, void *ctx, char *err, size_t errlen
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static int helped;
-static void help(void)
+static void help(const struct cli_parser *p)
 {
+    (void)p;
     helped++;
 }
 

@@ -11,7 +11,7 @@
 #include "tui/cli/opts.h"
 #include "tui/columns.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N]\n"
            "                     [--symptom TAG] [--search TEXT] [--lang en|zh] [--json]\n\n"
@@ -19,8 +19,9 @@ static void print_help(void)
            "catches the case (1-8), --repo the case's own repository (aiter, flydsl, sglang,\n"
            "atom), --mentions a repository any of its references is in (a case of aiter whose fix\n"
            "went into FlyDSL mentions flydsl), --symptom one tag; --search finds every word given,\n"
-           "in English or Chinese.\n"
-           "--json prints an array of case objects with the fields of data/cases.json.\n");
+           "in English or Chinese.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 /* --symptom TAG: one of the known tags, else the list of them. */
@@ -54,14 +55,18 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--json", &json),
-        CLI_OPT_INT("--gap", &f.gap, 1, CDB_GAPS),
-        CLI_OPT_INT("--rung", &f.rung, 1, CDB_RUNGS),
-        CLI_OPT_STRING("--repo", &f.repo),
-        CLI_OPT_STRING("--mentions", &f.mentions),
-        CLI_OPT_CALL("--symptom", &f.symptom, take_symptom),
-        CLI_OPT_STRING("--search", &f.search),
-        CLI_OPT_CALL("--lang", &zh, take_lang),
+        CLI_OPT_FLAG_DOC("--json", &json,
+                         "print an array of case objects with the fields of data/cases.json"),
+        CLI_OPT_INT_DOC("--gap", &f.gap, 1, CDB_GAPS, "N", "the primary gap (1-7)"),
+        CLI_OPT_INT_DOC("--rung", &f.rung, 1, CDB_RUNGS, "N", "the rung that catches the case (1-8)"),
+        CLI_OPT_STRING_DOC("--repo", &f.repo, "NAME",
+                           "the case's own repository (aiter, flydsl, sglang, atom)"),
+        CLI_OPT_STRING_DOC("--mentions", &f.mentions, "NAME",
+                           "a repository any of its references is in"),
+        CLI_OPT_CALL_DOC("--symptom", &f.symptom, take_symptom, "TAG", "one symptom tag"),
+        CLI_OPT_STRING_DOC("--search", &f.search, "TEXT",
+                           "every word given, in English or Chinese"),
+        CLI_OPT_CALL_DOC("--lang", &zh, take_lang, "en|zh", "the language of the table (default en)"),
     };
     const struct cli_parser p = {.verb = "cases", .opts = opts, .nopts = CLI_COUNT(opts)};
     int rc = cli_parse(&p, argc, argv, NULL);

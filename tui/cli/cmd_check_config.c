@@ -18,7 +18,7 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder check-config FILE.csv... --schema SCHEMA.json [--merged MERGED.csv]\n"
            "                            [--out FILE]\n\n"
@@ -28,7 +28,9 @@ static void print_help(void)
            "checks a merged file and that every row of each FILE is found in it by its typed\n"
            "key; without it, several FILEs are merged here, written, read back and checked the\n"
            "same way (--out keeps the merged file). Exit 0 when clean, 1 when a problem is\n"
-           "found, 2 on a usage or schema error.\n");
+           "found, 2 on a usage or schema error.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static void print_line(void *arg, const char *line)
@@ -138,9 +140,12 @@ int cmd_check_config(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_STRING("--schema", &schema_path),
-        CLI_OPT_STRING("--merged", &merged_path),
-        CLI_OPT_STRING("--out", &out_path),
+        CLI_OPT_STRING_DOC("--schema", &schema_path, "SCHEMA.json",
+                           "the columns' types and the key (required)"),
+        CLI_OPT_STRING_DOC("--merged", &merged_path, "MERGED.csv",
+                           "check a merged file, and that every row of each FILE is in it"),
+        CLI_OPT_STRING_DOC("--out", &out_path, "FILE",
+                           "keep the merge of several FILEs (without --merged)"),
     };
     const struct cli_parser p = {.verb = "check-config", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_LIST(NULL, &files), .stray = CLI_STRAY_OPTION};

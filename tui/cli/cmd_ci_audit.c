@@ -10,14 +10,16 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder ci-audit REPORT... [--min-tests N] [--baseline FILE]...\n\n"
            "Reads test reports (JUnit XML, or a pytest console log with its summary line and\n"
            "exit status) and fails when zero tests executed, every test was skipped, fewer than\n"
            "N executed (default 1), pytest exited 5 (no tests collected) or 2-4, or a suite\n"
            "executed fewer tests than in the --baseline reports (an earlier good run).\n"
-           "Exit 0 when the audit passes, 1 when it fails, 2 when a report cannot be read.\n");
+           "Exit 0 when the audit passes, 1 when it fails, 2 when a report cannot be read.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static void free_all(struct ci_report **r, size_t n)
@@ -56,8 +58,11 @@ int cmd_ci_audit(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_LONG("--min-tests", &o.min_tests, 1, 100000000),
-        CLI_OPT_CALL("--baseline", &base, take_report),
+        CLI_OPT_LONG_DOC("--min-tests", &o.min_tests, 1, 100000000, "N",
+                         "fail when fewer than N tests executed (default 1)"),
+        CLI_OPT_CALL_DOC("--baseline", &base, take_report, "FILE",
+                         "a report of an earlier good run: fail a suite that executed fewer tests "
+                         "now (repeatable)"),
     };
     /* a report may be named "-" or "-x": only "--..." is an option */
     const struct cli_parser p = {.verb = "ci-audit", .opts = opts, .nopts = CLI_COUNT(opts),

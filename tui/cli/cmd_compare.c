@@ -28,7 +28,7 @@ struct cli_many {
     bool only_flagged;
 };
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V]\n"
            "                       [--search TEXT] [--sort KEY] [--json]\n"
@@ -49,21 +49,13 @@ static void print_help(void)
            "Verdicts: 'skip' ran and chose not to judge; 'not run' has no result on that side.\n"
            "The bars show log10 of the ratio: to the right of '|' when B is slower, to the\n"
            "left when B is faster; each half is %d decades.\n\n"
-           "  --only-both     rows with a result on both sides\n"
-           "  --only-flagged  rows marked ≠ or !\n"
-           "  --verdict V     rows where either side's verdict is V (pass, fail, hang, ...)\n"
-           "  --search TEXT   rows whose suite, check, shape or variant contains TEXT\n"
-           "  --sort KEY      name (default), ratio (B slowest against A first), time-a,\n"
-           "                  time-b (slowest first), verdict (differing first)\n\n"
            "Three hosts or more: checks x hosts, each host judged against the baseline (the\n"
            "first host, or --baseline HOST) with the rules above; a row is marked * when some\n"
-           "host stands out against the baseline (≠ or !).\n"
-           "  --baseline HOST  the host the others are timed against\n"
-           "  --differs HOST   rows where HOST stands out against the baseline\n"
-           "  --sort KEY       name (default), differs (rows where most hosts stand out\n"
-           "                   first) or a HOST (its slowest rows against the baseline first)\n",
+           "host stands out against the baseline (≠ or !).\n\n"
+           "options:\n",
            CDB_CMP_MIN_REPEATS, CDB_CMP_NOISE * 100, CDB_CMP_LARGE, CDB_CMP_MIN_REPEATS,
            CMP_BAR_DECADES);
+    cli_print_help(stdout, p);
 }
 
 static void print_json(const struct cdb_compare *c, const size_t *idx, size_t n)
@@ -261,15 +253,26 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--json", &json),
-        CLI_OPT_INT("--rung", &rung, 0, eng_rung_top()),
-        CLI_OPT_FLAG("--only-both", &sel.only_both),
-        CLI_OPT_FLAG("--only-flagged", &sel.only_flagged),
-        CLI_OPT_STRING("--sort", &many.sort),
-        CLI_OPT_STRING("--baseline", &many.baseline),
-        CLI_OPT_STRING("--differs", &many.differs),
-        CLI_OPT_CALL("--verdict", &sel.verdict, take_verdict),
-        CLI_OPT_STRING("--search", &sel.text),
+        CLI_OPT_FLAG_DOC("--json", &json, "print the rows as JSON"),
+        CLI_OPT_INT_DOC("--rung", &rung, 0, eng_rung_top(), "N", "rows of one rung"),
+        CLI_OPT_FLAG_DOC("--only-both", &sel.only_both,
+                         "two hosts: rows with a result on both sides"),
+        CLI_OPT_FLAG_DOC("--only-flagged", &sel.only_flagged,
+                         "rows marked ≠ or ! (three hosts or more: rows marked *)"),
+        CLI_OPT_STRING_DOC("--sort", &many.sort, "KEY",
+                           "two hosts: name (default), ratio (B slowest against A first), "
+                           "time-a, time-b (slowest first), verdict (differing first); three "
+                           "hosts or more: name (default), differs (rows where most hosts stand "
+                           "out first) or a HOST (its slowest rows against the baseline first)"),
+        CLI_OPT_STRING_DOC("--baseline", &many.baseline, "HOST",
+                           "three hosts or more: the host the others are timed against (default: "
+                           "the first)"),
+        CLI_OPT_STRING_DOC("--differs", &many.differs, "HOST",
+                           "three hosts or more: rows where HOST stands out against the baseline"),
+        CLI_OPT_CALL_DOC("--verdict", &sel.verdict, take_verdict, "V",
+                         "rows where either side's verdict is V (pass, fail, hang, ...)"),
+        CLI_OPT_STRING_DOC("--search", &sel.text, "TEXT",
+                           "rows whose suite, check, shape or variant contains TEXT"),
     };
     const struct cli_parser p = {.verb = "compare", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = {.kind = CLI_LIST, .dest = &spec, .hi = MAX_HOSTS},

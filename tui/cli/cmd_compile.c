@@ -24,21 +24,22 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder compile --backend hip|cuda|cpu --target TARGET [--flag OPTION]...\n"
            "                       [--out FILE] FILE...\n\n"
            "Compiles each kernel source with kernels/kl.h prepended, as `kladder run` does, for\n"
            "TARGET (gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ...); no GPU is\n"
            "needed. hip uses hipRTC, or clang-22 for a target hipRTC lacks (KLADDER_HIP_COMPILER=\n"
-           "clang|hiprtc forces one). Results are cached like a run's compiles. --flag\n"
-           "passes one extra compiler option (repeatable); --out writes the code object of the\n"
-           "last FILE. A FILE that does not exist on disk is looked up among the embedded\n"
+           "clang|hiprtc forces one). Results are cached like a run's compiles.\n"
+           "A FILE that does not exist on disk is looked up among the embedded\n"
            "kernels (kernels/NAME.kl). A FILE ending in .json is a suite manifest: its source is\n"
            "compiled as a run compiles it (a plain .cu or .hip source prepared, its template\n"
            "instances instantiated) and, on a GPU backend, each entry point is named with the\n"
            "symbol it has in the code object. Exit 0 when all compile, 1 when any fails, 2 on a\n"
-           "setup error.\n");
+           "setup error.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static char *read_kernel(const char *path, char *err, size_t errlen)
@@ -206,10 +207,11 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_STRING("--backend", &backend),
-        CLI_OPT_STRING("--target", &target),
-        CLI_OPT_LIST("--flag", &flags),
-        CLI_OPT_STRING("--out", &out),
+        CLI_OPT_STRING_DOC("--backend", &backend, "hip|cuda|cpu", "the compiler to use"),
+        CLI_OPT_STRING_DOC("--target", &target, "TARGET",
+                           "gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ..."),
+        CLI_OPT_LIST_DOC("--flag", &flags, "OPTION", "one extra compiler option (repeatable)"),
+        CLI_OPT_STRING_DOC("--out", &out, "FILE", "write the code object of the last FILE"),
     };
     const struct cli_parser p = {.verb = "compile", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_LIST(NULL, &files)};

@@ -22,10 +22,11 @@ static void num_or_na(const cJSON *o, const char *k, const char *unit, double di
         snprintf(out, n, "n/a");
 }
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder devices [--json]\n\nLists every backend (hip, cuda, cpu), its "
-           "devices, and why a backend is unavailable.\n");
+           "devices, and why a backend is unavailable.\n\noptions:\n");
+    cli_print_help(stdout, p);
 }
 
 int cmd_devices(int argc, char **argv, const struct cli_global *g)
@@ -33,7 +34,7 @@ int cmd_devices(int argc, char **argv, const struct cli_global *g)
     (void)g;
     bool json = false;
     const struct cli_opt opts[] = {
-        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_FLAG_DOC("--json", &json, "print the backends and their devices as JSON"),
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
     };

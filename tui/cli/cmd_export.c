@@ -8,7 +8,7 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder export [--since RUN_ID|TIME] [--all] [--out FILE]\n\n"
            "Writes the finished runs made here, their checks and machines as one versioned JSON\n"
@@ -17,7 +17,9 @@ static void print_help(void)
            "`kladder results` takes it), or finished at or after TIME (2026-11-29T08:51:17Z\n"
            "or 2026-11-29). --all also exports runs pulled from other\n"
            "hosts. --out writes FILE atomically (a reader never sees half a document); the\n"
-           "default is standard output.\n");
+           "default is standard output.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 int cmd_export(int argc, char **argv, const struct cli_global *g)
@@ -27,9 +29,12 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--all", &o.include_pulled),
-        CLI_OPT_STRING("--since", &o.since),
-        CLI_OPT_STRING("--out", &out),
+        CLI_OPT_FLAG_DOC("--all", &o.include_pulled, "also export runs pulled from other hosts"),
+        CLI_OPT_STRING_DOC("--since", &o.since, "RUN_ID|TIME",
+                           "runs recorded after RUN_ID (4+ characters), or finished at or after "
+                           "TIME (2026-11-29T08:51:17Z or 2026-11-29)"),
+        CLI_OPT_STRING_DOC("--out", &out, "FILE",
+                           "write FILE atomically (default: standard output)"),
     };
     const struct cli_parser p = {.verb = "export", .opts = opts, .nopts = CLI_COUNT(opts)};
     int rc = cli_parse(&p, argc, argv, NULL);

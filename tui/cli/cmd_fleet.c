@@ -13,10 +13,13 @@ int cmd_fleet(int argc, char **argv, const struct cli_global *g)
     if (argc < 2)
         return cli_usage_error("fleet", "expects submit, collect or status");
     const char *sub = argv[1];
+    /* --help, and --options for the completions: submit's table answers, fleet's only one */
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-        fleet_print_help();
+        fleet_help();
         return 0;
     }
+    if (argc == 2 && strcmp(sub, "--options") == 0)
+        return fleet_submit(argc, argv, g);
     /* each subcommand parses what follows it */
     if (strcmp(sub, "submit") == 0)
         return fleet_submit(argc - 1, argv + 1, g);

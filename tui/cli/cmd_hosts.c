@@ -13,7 +13,7 @@
 #include "tui/cli/opts.h"
 #include "tui/columns.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder hosts add NAME URL\n"
            "       kladder hosts list [--json]\n"
@@ -26,7 +26,9 @@ static void print_help(void)
            "`kladder export --out`. A pulled run belongs to the host it was pulled under, so a\n"
            "URL is pulled under one name only: adding it again under another name is refused\n"
            "(rename the host instead; its runs follow). rm refuses a host whose pulled runs are\n"
-           "stored, unless --purge, which removes them too.\n");
+           "stored, unless --purge, which removes them too.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static int list(struct cdb *db, bool json)
@@ -178,26 +180,27 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
     if (argc < 2)
         return cli_usage_error("hosts", "expects add, list, rename or rm");
     const char *sub = argv[1];
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-        print_help();
-        return 0;
-    }
     bool json = false, purge = false;
     struct cli_list pos;
+    /* one table for every subcommand, so that help and --options say all of it */
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_FLAG_DOC("--json", &json, "list: print the hosts as JSON"),
+        CLI_OPT_FLAG_DOC("--purge", &purge, "rm: also remove the host's pulled runs"),
+    };
+    const struct cli_parser p = {.verb = "hosts", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_LIST, .dest = &pos, .hi = 2}};
+    bool asked = strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 ||
+                 (argc == 2 && strcmp(sub, "--options") == 0);
+    int rc = asked ? cli_parse(&p, argc, argv, NULL)          /* the table answers them */
+                   : cli_parse(&p, argc - 1, argv + 1, NULL); /* after the subcommand */
     /* --json belongs to list and --purge to rm: elsewhere they are unknown options */
-    const struct cli_opt list_opts[] = {CLI_OPT_FLAG("--json", &json),
-                                        CLI_OPT_HELP("--help", print_help)};
-    const struct cli_opt rm_opts[] = {CLI_OPT_FLAG("--purge", &purge),
-                                      CLI_OPT_HELP("--help", print_help)};
-    const struct cli_opt other_opts[] = {CLI_OPT_HELP("--help", print_help)};
-    struct cli_parser p = {.verb = "hosts", .opts = other_opts, .nopts = CLI_COUNT(other_opts),
-                           .args = {.kind = CLI_LIST, .dest = &pos, .hi = 2}};
-    if (strcmp(sub, "list") == 0)
-        p.opts = list_opts, p.nopts = CLI_COUNT(list_opts);
-    else if (strcmp(sub, "rm") == 0)
-        p.opts = rm_opts, p.nopts = CLI_COUNT(rm_opts);
-    int rc = cli_parse(&p, argc - 1, argv + 1, NULL); /* after the subcommand */
-    if (rc == CLI_PARSED)
+    if (rc == CLI_PARSED && json && strcmp(sub, "list") != 0)
+        rc = cli_unknown("hosts", "--json");
+    else if (rc == CLI_PARSED && purge && strcmp(sub, "rm") != 0)
+        rc = cli_unknown("hosts", "--purge");
+    else if (rc == CLI_PARSED)
         rc = hosts_do(g, sub, pos.v, pos.n, json, purge);
     free(pos.v);
     return rc;

@@ -22,7 +22,7 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder inspect FILE... [--json] [--target PROC]\n"
            "       kladder inspect --suite MANIFEST [--json] [--target PROC]\n\n"
@@ -36,7 +36,9 @@ static void print_help(void)
            "static shared memory, workgroup limit and parameters (offset, size, kind).\n"
            "--suite: the manifest's \"code_object\", each entry point found by name and checked\n"
            "against \"args\" and \"launch\" as a run checks it. Exit 0 when every file reads\n"
-           "(and with --suite every entry point checks), 1 when one does not, 2 on a usage error.\n");
+           "(and with --suite every entry point checks), 1 when one does not, 2 on a usage error.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static void add_int(cJSON *o, const char *k, int64_t v)
@@ -330,9 +332,12 @@ int cmd_inspect(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--json", &json),
-        CLI_OPT_STRING("--target", &target),
-        CLI_OPT_STRING("--suite", &suite),
+        CLI_OPT_FLAG_DOC("--json", &json, "print what was read as JSON"),
+        CLI_OPT_STRING_DOC("--target", &target, "PROC",
+                           "the entry of a clang offload bundle to read (default: its only one)"),
+        CLI_OPT_STRING_DOC("--suite", &suite, "MANIFEST",
+                           "check the manifest's \"code_object\" against its \"args\" and "
+                           "\"launch\""),
     };
     const struct cli_parser p = {.verb = "inspect", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_LIST(NULL, &files), .stray = CLI_STRAY_OPTION};

@@ -13,7 +13,7 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder pin write FILE [--backend hip|cuda|cpu] [--device N] [--lib PATH]...\n"
            "       kladder pin check FILE\n\n"
@@ -21,7 +21,9 @@ static void print_help(void)
            "partition modes and kladder version of this machine, and the ELF build id of each\n"
            "--lib (a shared library the results depend on). check compares this machine with\n"
            "the pin and prints one line per drift. Exit 0 when nothing drifted, 1 when\n"
-           "something did, 2 on a usage error, an unreadable pin or a --lib without build id.\n");
+           "something did, 2 on a usage error, an unreadable pin or a --lib without build id.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static int pin_write(const char *file, const char *backend, int device, const char **libs,
@@ -89,25 +91,34 @@ static int pin_check(const char *file)
 int cmd_pin(int argc, char **argv, const struct cli_global *g)
 {
     (void)g;
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        print_help();
-        return 0;
+    const char *backend = NULL;
+    int device = 0;
+    struct cli_list libs = {0};
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_STRING_DOC("--backend", &backend, "hip|cuda|cpu",
+                           "the backend to record (default: the first available)"),
+        CLI_OPT_INT_DOC("--device", &device, 0, 1024, "N", "the device index (default 0)"),
+        CLI_OPT_LIST_DOC("--lib", &libs, "PATH",
+                         "a shared library the results depend on: its ELF build id is recorded "
+                         "(repeatable)"),
+    };
+    const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .stray = CLI_STRAY_OPTION};
+    /* --help, and --options for the completions, before a subcommand: the table answers them */
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                      (argc == 2 && strcmp(argv[1], "--options") == 0))) {
+        int rc = cli_parse(&p, 2, argv, NULL);
+        free(libs.v);
+        return rc;
     }
     if (argc < 3 || (strcmp(argv[1], "write") != 0 && strcmp(argv[1], "check") != 0))
         return cli_usage_error("pin", "expected 'write FILE' or 'check FILE'");
     bool write = strcmp(argv[1], "write") == 0;
-    const char *file = argv[2], *backend = NULL;
+    const char *file = argv[2];
     if (!write && argc > 3)
         return cli_usage_error("pin", "check takes only FILE, not '%s'", argv[3]);
-    int device = 0;
-    struct cli_list libs;
-    const struct cli_opt opts[] = {
-        CLI_OPT_STRING("--backend", &backend),
-        CLI_OPT_INT("--device", &device, 0, 1024),
-        CLI_OPT_LIST("--lib", &libs),
-    };
-    const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .stray = CLI_STRAY_OPTION};
     int status = cli_parse(&p, argc - 2, argv + 2, NULL); /* after write FILE */
     if (status == CLI_PARSED)
         status = write ? pin_write(file, backend, device, libs.v, libs.n) : pin_check(file);

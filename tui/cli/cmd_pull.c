@@ -11,32 +11,28 @@
 #include "tui/cli/opts.h"
 #include "tui/cli/pull_report.h"
 
-static void print_help(void)
+/* the defaults of importers/remote.h, written into the help's lines at compile time */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder pull [NAME|URL ...] [--connect-timeout S] [--timeout S] [--stall S]\n"
            "                    [--max-bytes N] [--cacert FILE] [--known-hosts FILE]\n"
-           "                    [--identity FILE] [--full]\n\n"
+           "                    [--identity FILE] [--full] [--timing]\n\n"
            "Fetches the results documents of hosts (default: every host of `kladder hosts list`)\n"
            "concurrently, validates each whole and merges each host in one transaction. Runs are\n"
            "identified by UUID: a run already stored is skipped, and one stored with different\n"
            "content is an error for that host (nothing of it is written). Only runs finished at\n"
            "or after the host's last pull are kept (--full: all of them). A URL not in the hosts\n"
            "table is added under the name of the host that exported it.\n\n"
-           "  --connect-timeout S  connection limit (default %d s)\n"
-           "  --timeout S          limit for a whole transfer (default %d s)\n"
-           "  --stall S            give up when less than 1 byte/s arrives for S s (default %d)\n"
-           "  --max-bytes N        largest document (default 256M; K, M, G suffixes)\n"
-           "  --cacert FILE        also trust this CA certificate (PEM), for private servers\n"
-           "  --known-hosts FILE   SSH host keys (default ~/.ssh/known_hosts)\n"
-           "  --identity FILE      SSH private key for sftp:// and scp:// (default: the first of\n"
-           "                       ~/.ssh/id_ed25519, id_ecdsa, id_rsa; an agent is tried too)\n"
-           "  --full               ignore the hosts' cursors and look at every run again\n"
-           "  --timing             print the fetch, parse and merge time of each host on stderr\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
+    printf("\n"
            "One line per host: \"NAME: N new runs, M checks (K already present)\" on standard\n"
            "output, or \"NAME: error: ...\" on standard error. Exit status 0 when every host\n"
            "succeeded, 1 when any failed, 2 for a usage error (a URL of another scheme, a name\n"
-           "that is no host, too).\n",
-           IMP_FETCH_DEFAULT_CONNECT_S, IMP_FETCH_DEFAULT_TIMEOUT_S, IMP_FETCH_DEFAULT_STALL_S);
+           "that is no host, too).\n");
 }
 
 static bool parse_bytes(const char *s, long long *out)
@@ -117,15 +113,26 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--full", &o.full),
-        CLI_OPT_FLAG("--timing", &timing),
-        CLI_OPT_LONG("--connect-timeout", &o.fetch.connect_timeout_s, 1, 86400),
-        CLI_OPT_LONG("--timeout", &o.fetch.timeout_s, 1, 86400),
-        CLI_OPT_LONG("--stall", &o.fetch.stall_s, 1, 86400),
-        CLI_OPT_CALL("--max-bytes", &o.fetch.max_bytes, take_max_bytes),
-        CLI_OPT_STRING("--cacert", &o.fetch.cacert),
-        CLI_OPT_STRING("--known-hosts", &o.fetch.known_hosts),
-        CLI_OPT_STRING("--identity", &o.fetch.identity),
+        CLI_OPT_LONG_DOC("--connect-timeout", &o.fetch.connect_timeout_s, 1, 86400, "S",
+                         "connection limit (default " STR(IMP_FETCH_DEFAULT_CONNECT_S) " s)"),
+        CLI_OPT_LONG_DOC("--timeout", &o.fetch.timeout_s, 1, 86400, "S",
+                         "limit for a whole transfer (default " STR(IMP_FETCH_DEFAULT_TIMEOUT_S)
+                         " s)"),
+        CLI_OPT_LONG_DOC("--stall", &o.fetch.stall_s, 1, 86400, "S",
+                         "give up when less than 1 byte/s arrives for S s (default "
+                         STR(IMP_FETCH_DEFAULT_STALL_S) ")"),
+        CLI_OPT_CALL_DOC("--max-bytes", &o.fetch.max_bytes, take_max_bytes, "N",
+                         "largest document (default 256M; K, M, G suffixes)"),
+        CLI_OPT_STRING_DOC("--cacert", &o.fetch.cacert, "FILE",
+                           "also trust this CA certificate (PEM), for private servers"),
+        CLI_OPT_STRING_DOC("--known-hosts", &o.fetch.known_hosts, "FILE",
+                           "SSH host keys (default ~/.ssh/known_hosts)"),
+        CLI_OPT_STRING_DOC("--identity", &o.fetch.identity, "FILE",
+                           "SSH private key for sftp:// and scp:// (default: the first of "
+                           "~/.ssh/id_ed25519, id_ecdsa, id_rsa; an agent is tried too)"),
+        CLI_OPT_FLAG_DOC("--full", &o.full, "ignore the hosts' cursors and look at every run again"),
+        CLI_OPT_FLAG_DOC("--timing", &timing,
+                         "print the fetch, parse and merge time of each host on stderr"),
     };
     const struct cli_parser p = {.verb = "pull", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_LIST(NULL, &specs)};

@@ -10,7 +10,7 @@
 #include "tui/cli/opts.h"
 #include "tui/run_report.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder report RUN_ID [--format md|html] [--out FILE]\n\n"
            "Writes up one recorded run (a UUID or its first 4+ characters, see kladder results)\n"
@@ -21,7 +21,9 @@ static void print_help(void)
            "fixed variant's result beside it) and every check's timings with their spread. --format md (the default) is Markdown that renders\n"
            "on GitHub; html is one self-contained page with nothing to fetch, so it opens\n"
            "offline. --out writes FILE atomically instead of printing. In the TUI, y on a run\n"
-           "copies the Markdown.\n");
+           "copies the Markdown.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static int take_format(const struct cli_opt *opt, const char *v, void *ctx)
@@ -44,8 +46,10 @@ int cmd_report(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_CALL("--format", &fmt, take_format),
-        CLI_OPT_STRING("--out", &out_path),
+        CLI_OPT_CALL_DOC("--format", &fmt, take_format, "md|html",
+                         "md (default): Markdown that renders on GitHub; html: one "
+                         "self-contained page that opens offline"),
+        CLI_OPT_STRING_DOC("--out", &out_path, "FILE", "write FILE atomically instead of printing"),
     };
     const struct cli_parser p = {.verb = "report", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_STRING(NULL, &id)};

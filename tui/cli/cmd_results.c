@@ -17,7 +17,7 @@
 #include "tui/results_fmt.h"
 #include "tui/score_fmt.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder results [--host NAME] [--rung N] [--verdict V] [--json]\n"
            "       kladder results RUN_ID [--json]\n\n"
@@ -27,7 +27,9 @@ static void print_help(void)
            "--verdict pass, fail, hang, error, skip, cancelled, running or interrupted (its\n"
            "process ended before it finished: killed, crashed or the machine rebooted; the checks\n"
            "it recorded are kept). With a RUN_ID (a UUID or its first 4+ characters) prints that\n"
-           "run with every check: verdict, oracle detail and timings (n/a where not measured).\n");
+           "run with every check: verdict, oracle detail and timings (n/a where not measured).\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static void print_line(const char *label, const char *value)
@@ -225,10 +227,12 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--json", &json),
-        CLI_OPT_STRING("--host", &f.host),
-        CLI_OPT_INT("--rung", &f.rung, 0, eng_rung_top()),
-        CLI_OPT_CALL("--verdict", &f.verdict, take_verdict),
+        CLI_OPT_FLAG_DOC("--json", &json, "print the runs (or the run) as JSON"),
+        CLI_OPT_STRING_DOC("--host", &f.host, "NAME",
+                           "runs pulled under NAME ('local': runs made here)"),
+        CLI_OPT_INT_DOC("--rung", &f.rung, 0, eng_rung_top(), "N", "runs of one rung (0-8)"),
+        CLI_OPT_CALL_DOC("--verdict", &f.verdict, take_verdict, "V",
+                         "pass, fail, hang, error, skip, cancelled, running or interrupted"),
     };
     const struct cli_parser p = {.verb = "results", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_STRING(NULL, &id)};

@@ -20,7 +20,7 @@
 #include "tui/cli/opts.h"
 #include "tui/cli/run_e2e.h"
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
     printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
            "       kladder run --rung N --suite all [options]\n"
@@ -37,46 +37,12 @@ static void print_help(void)
            "a false alarm of the harness. Runs are recorded under the suite's own name. --suite all\n"
            "runs every built-in suite the rung applies to (rung 7: the toolchain smoke of every\n"
            "kernel after a compiler or runtime change).\n\n"
-           "options:\n"
-           "  --variant fixed|buggy|both   which variant (default both)\n"
-           "  --backend hip|cuda|cpu       default: the first available of hip, cuda, cpu\n"
-           "  --device I                   device index (default 0)\n"
-           "  --repeat N|auto              rung 5 repeats (default: the suite's N, else from its\n"
-           "                               failure rate); auto: N = ceil(ln(1-C)/ln(1-R))\n"
-           "  --rate R --confidence C      the failure rate R (0 < R < 1) that auto's repeats rule\n"
-           "                               out at confidence C (default: the suite's; imply auto)\n"
-           "  --timeout S                  per-check limit in seconds after setup (default 60)\n"
-           "  --wave 32|64                 cpu backend wave width (default 32)\n"
-           "  --code-object FILE           run this prebuilt code object (kladder compile --out,\n"
-           "                               .hsaco, bundle, .cubin, PTX) instead of the source\n"
-           "  --schedule default|adversarial|random|pct\n"
-           "                               cpu backend schedule for rung checks (default\n"
-           "                               adversarial; baselines always run the default); pct\n"
-           "                               interleaves at every memory access and reports data\n"
-           "                               races (slower); it wins over a rung 5 suite's own\n"
-           "                               schedule (a rare race declares random)\n"
-           "  --seed N                     seed for inputs and the random schedule (default 1)\n"
-           "  --inputs FILE|DIR            rung 2: replay captured tensors (safetensors or .npy)\n"
-           "                               named like the suite's input buffers\n"
-           "  --lag auto|off|S[,S...]      rungs 2 and 5 also run the kernel built to hold one\n"
-           "                               wave of a block back (KL_LAG=S); ahead:S holds every\n"
-           "                               wave but one back instead; on a GPU its async copies\n"
-           "                               land at their waits; auto (default): seeds 1-4 of\n"
-           "                               both on a GPU, none on the cpu backend\n"
-           "  --sanitizer racecheck|synccheck|memcheck\n"
-           "                               cuda: run each check under NVIDIA's compute-sanitizer\n"
-           "                               (PATH, /usr/local/cuda*/bin or\n"
-           "                               $KLADDER_COMPUTE_SANITIZER); its hazards become checks\n"
-           "                               of their own; limits are 20x --timeout\n"
-           "  --json                       print the report as JSON\n"
-           "  --junit FILE                 also write JUnit XML\n"
-           "  --events FD                  stream JSON lines (start, check-start, check-done, end)\n"
-           "  --no-progress                no progress bar on stderr\n\n"
-           "%s\n"
+           "options:\n");
+    cli_print_help(stdout, p);
+    printf("\n"
            "verdicts: pass, fail, hang, error, skip, and doubt: an oracle could not vouch\n"
            "either way (the reference breaks its own error bound, or only rows past the\n"
-           "output's declared domain differ); doubt is never a catch and never a failure\n",
-           run_e2e_help);
+           "output's declared domain differ); doubt is never a catch and never a failure\n");
     printf("exit status: 0 every expectation met (buggy caught, fixed and baselines pass or\n"
            "are in doubt), 1 an expectation not met (a buggy variant whose checks only\n"
            "doubt is not caught) or the run inconclusive (the checks that reach the bug\n"
@@ -526,33 +492,65 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                              .progress = isatty(2), .lag_auto = true};
     struct run_args r = {0};
     int timeout = 60;
+    /* the e2e options last, so that help says them after run's own */
     const struct cli_opt opts[] = {
-        CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options),
         CLI_OPT_DO("--worker", NULL, worker),
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_DO("--list", NULL, list),
-        CLI_OPT_INT("--rung", &r.rung, 1, eng_rung_top()),
-        CLI_OPT_STRING("--suite", &r.suite),
-        CLI_OPT_STRING("--case", &r.case_id),
-        CLI_OPT_CALL("--variant", &o, take_variant),
-        CLI_OPT_CALL("--backend", &o.backend, take_backend),
-        CLI_OPT_INT("--device", &o.device, 0, 255),
-        CLI_OPT_CALL("--repeat", &o, take_repeat),
-        CLI_OPT_CALL("--rate", &o, take_probability),
-        CLI_OPT_CALL("--confidence", &o, take_probability),
-        CLI_OPT_INT("--timeout", &timeout, 1, 86400),
-        CLI_OPT_CALL("--wave", &o.wave, take_wave),
-        CLI_OPT_CALL("--code-object", &o.code_object, take_code_object),
-        CLI_OPT_CALL("--schedule", &o, take_schedule),
-        CLI_OPT_CALL("--seed", &o.seed, take_seed),
-        CLI_OPT_CALL("--lag", &o, take_lag),
-        CLI_OPT_CALL("--sanitizer", &o.sanitizer, take_sanitizer),
-        CLI_OPT_FLAG("--json", &o.json),
-        CLI_OPT_STRING("--junit", &o.junit),
-        CLI_OPT_INT("--events", &o.events_fd, 0, 1 << 20),
-        CLI_OPT_STRING("--inputs", &o.inputs),
-        CLI_OPT_DO("--no-progress", &o.progress, no_progress),
+        CLI_OPT_DO_DOC("--list", NULL, list, "list the suites, their cases and rungs, and exit"),
+        CLI_OPT_INT_DOC("--rung", &r.rung, 1, eng_rung_top(), "N",
+                        "the rung to run (default: every rung the suite lists)"),
+        CLI_OPT_STRING_DOC("--suite", &r.suite, "NAME|PATH",
+                           "a built-in suite, a suite manifest of one's own, or all"),
+        CLI_OPT_STRING_DOC("--case", &r.case_id, "ID",
+                           "every rung the case's suites list, both variants"),
+        CLI_OPT_CALL_DOC("--variant", &o, take_variant, "fixed|buggy|both",
+                         "which variant (default both)"),
+        CLI_OPT_CALL_DOC("--backend", &o.backend, take_backend, "hip|cuda|cpu",
+                         "default: the first available of hip, cuda, cpu"),
+        CLI_OPT_INT_DOC("--device", &o.device, 0, 255, "I", "device index (default 0)"),
+        CLI_OPT_CALL_DOC("--repeat", &o, take_repeat, "N|auto",
+                         "rung 5 repeats (default: the suite's N, else from its failure rate); "
+                         "auto: N = ceil(ln(1-C)/ln(1-R))"),
+        CLI_OPT_CALL_DOC("--rate", &o, take_probability, "R",
+                         "the failure rate R (0 < R < 1) that auto's repeats rule out (default: "
+                         "the suite's; implies --repeat auto)"),
+        CLI_OPT_CALL_DOC("--confidence", &o, take_probability, "C",
+                         "the confidence C (0 < C < 1) auto's repeats rule R out at (default: the "
+                         "suite's; implies --repeat auto)"),
+        CLI_OPT_INT_DOC("--timeout", &timeout, 1, 86400, "S",
+                        "per-check limit in seconds after setup (default 60)"),
+        CLI_OPT_CALL_DOC("--wave", &o.wave, take_wave, "32|64",
+                         "cpu backend wave width (default 32)"),
+        CLI_OPT_CALL_DOC("--code-object", &o.code_object, take_code_object, "FILE",
+                         "run this prebuilt code object (kladder compile --out, .hsaco, bundle, "
+                         ".cubin, PTX) instead of the source"),
+        CLI_OPT_CALL_DOC("--schedule", &o, take_schedule, "default|adversarial|random|pct",
+                         "cpu backend schedule for rung checks (default adversarial; baselines "
+                         "always run the default); pct interleaves at every memory access and "
+                         "reports data races (slower); it wins over a rung 5 suite's own schedule "
+                         "(a rare race declares random)"),
+        CLI_OPT_CALL_DOC("--seed", &o.seed, take_seed, "N",
+                         "seed for inputs and the random schedule (default 1)"),
+        CLI_OPT_CALL_DOC("--lag", &o, take_lag, "auto|off|S[,S...]",
+                         "rungs 2 and 5 also run the kernel built to hold one wave of a block back "
+                         "(KL_LAG=S); ahead:S holds every wave but one back instead; on a GPU its "
+                         "async copies land at their waits; auto (default): seeds 1-4 of both on a "
+                         "GPU, none on the cpu backend"),
+        CLI_OPT_CALL_DOC("--sanitizer", &o.sanitizer, take_sanitizer,
+                         "racecheck|synccheck|memcheck",
+                         "cuda: run each check under NVIDIA's compute-sanitizer (PATH, "
+                         "/usr/local/cuda*/bin or $KLADDER_COMPUTE_SANITIZER); its hazards become "
+                         "checks of their own; limits are 20x --timeout"),
+        CLI_OPT_FLAG_DOC("--json", &o.json, "print the report as JSON"),
+        CLI_OPT_STRING_DOC("--junit", &o.junit, "FILE", "also write JUnit XML"),
+        CLI_OPT_INT_DOC("--events", &o.events_fd, 0, 1 << 20, "FD",
+                        "stream JSON lines (start, check-start, check-done, end)"),
+        CLI_OPT_STRING_DOC("--inputs", &o.inputs, "FILE|DIR",
+                           "rung 2: replay captured tensors (safetensors or .npy) named like the "
+                           "suite's input buffers"),
+        CLI_OPT_DO_DOC("--no-progress", &o.progress, no_progress, "no progress bar on stderr"),
+        CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options),
     };
     const struct cli_parser p = {.verb = "run", .opts = opts, .nopts = CLI_COUNT(opts)};
     int status = cli_parse(&p, argc, argv, &r.e2e);

@@ -125,9 +125,13 @@ static void print_case(struct cdb *db, const struct cdb_case *c, bool zh)
     free(rungs);
 }
 
-static void print_help(void)
+static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder show ID [--json] [--lang en|zh]\n");
+    printf("usage: kladder show ID [--json] [--lang en|zh]\n\n"
+           "Shows one case of the index (kladder cases lists them): its gap and rung, summary,\n"
+           "the test that catches it, references and reproducer.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
 }
 
 static int take_lang(const struct cli_opt *opt, const char *v, void *ctx)
@@ -146,9 +150,10 @@ int cmd_show(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG("--json", &json),
+        CLI_OPT_FLAG_DOC("--json", &json, "print the case object with the fields of data/cases.json"),
         {.name = "--lang", .kind = CLI_CALL, .dest = &zh, .call = take_lang,
-         .missing = "--lang expects en or zh"},
+         .missing = "--lang expects en or zh", .arg = "en|zh",
+         .about = "the language of the text (default en)"},
     };
     const struct cli_parser p = {.verb = "show", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_STRING(NULL, &id), .stray = CLI_STRAY_ARGUMENT};

@@ -6,7 +6,13 @@
 
 #include "tui/global.h"
 
-void fleet_print_help(void);
+struct cli_parser;
+
+/* The help of kladder fleet, with the options of submit's table p (the only subcommand that
+ * takes options); a CLI_HELP callback of that table. */
+void fleet_print_help(const struct cli_parser *p);
+/* The same help from anywhere: submit's table, asked for --help. */
+void fleet_help(void);
 int fleet_submit(int argc, char **argv, const struct cli_global *g);
 int fleet_collect(int argc, char **argv, const struct cli_global *g);
 int fleet_status(int argc, char **argv, const struct cli_global *g);

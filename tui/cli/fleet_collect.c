@@ -17,9 +17,10 @@
 
 #define LOG_TAIL_LINES 6
 
-static void help(void)
+static void help(const struct cli_parser *p)
 {
-    fleet_print_help();
+    (void)p; /* collect's and status's table has no options to list: submit's are fleet's */
+    fleet_help();
 }
 
 /* The last LOG_TAIL_LINES lines of a task's log, each indented and sanitised, on stderr. */

@@ -2,8 +2,9 @@
 #include <stdio.h>
 
 #include "tui/cli/fleet.h"
+#include "tui/cli/opts.h"
 
-void fleet_print_help(void)
+void fleet_print_help(const struct cli_parser *p)
 {
     printf(
         "usage: kladder fleet submit --out DIR (--nodes LIST | --partition LIST)\n"
@@ -17,15 +18,10 @@ void fleet_print_help(void)
         "task per target, each running `kladder run` into a private database and exporting\n"
         "it to DIR (a folder every node can write) as LABEL.json; a collect job, started\n"
         "once every task has ended, pulls each export into this database under its label.\n\n"
-        "  --nodes LIST      targets by node: NODE or LABEL=NODE, comma-separated or repeated\n"
-        "                    (the label is the host name the runs are pulled under)\n"
-        "  --partition LIST  targets by partition: P or LABEL=P\n"
-        "  --run-arg ARG     one more argument for `kladder run` (repeatable)\n"
-        "  --time LIMIT      each task's time limit (sbatch --time)\n"
-        "  --sbatch OPTION   one more #SBATCH line, e.g. --sbatch --account=lab (repeatable)\n"
-        "  --kladder PATH    the binary the nodes run (default: this one)\n"
-        "  --no-collect      no collect job: run kladder fleet collect DIR yourself\n"
-        "  --dry-run         print the scripts and the commands; write and submit nothing\n\n"
+        "options of submit:\n");
+    cli_print_help(stdout, p);
+    printf(
+        "\n"
         "collect pulls every DIR/LABEL.json (each in one transaction: a rerun adds nothing\n"
         "twice, an export that is not whole lands nothing) and reports each task that left\n"
         "no export with its Slurm state and the tail of its log; exit status 1 then.\n"

@@ -206,54 +206,87 @@ static int run_submit(const struct cli_global *g, const struct submit_opts *o)
     return rc;
 }
 
-static void submit_help(void)
+/* What submit's options fill: its own settings, and kladder run's options it hands on. */
+struct submit_args {
+    struct submit_opts o;
+    const char *rung, *suite, *kcase, *backend, *variant;
+};
+
+/* Parses submit's arguments against its table, which is also what every fleet subcommand's
+ * help lists (fleet_help): the other subcommands take no options. */
+static int parse_submit(int argc, char **argv, struct submit_args *a)
 {
-    fleet_print_help();
+    struct submit_opts *o = &a->o;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", fleet_print_help),
+        CLI_OPT_HELP("-h", fleet_print_help),
+        CLI_OPT_STRING_DOC("--out", &o->out, "DIR",
+                           "the fleet folder, one every node can write (a shared filesystem)"),
+        CLI_OPT_LIST_DOC("--nodes", &o->nodes, "LIST",
+                         "targets by node: NODE or LABEL=NODE, comma-separated or repeated (the "
+                         "label is the host name the runs are pulled under)"),
+        CLI_OPT_LIST_DOC("--partition", &o->partitions, "LIST",
+                         "targets by partition: P or LABEL=P"),
+        CLI_OPT_STRING_DOC("--rung", &a->rung, "N", "kladder run's --rung, on every node"),
+        CLI_OPT_STRING_DOC("--suite", &a->suite, "NAME", "kladder run's --suite, on every node"),
+        CLI_OPT_STRING_DOC("--case", &a->kcase, "ID", "kladder run's --case, on every node"),
+        CLI_OPT_STRING_DOC("--backend", &a->backend, "B", "kladder run's --backend, on every node"),
+        CLI_OPT_STRING_DOC("--variant", &a->variant, "V", "kladder run's --variant, on every node"),
+        CLI_OPT_LIST_DOC("--run-arg", &o->run_args, "ARG",
+                         "one more argument for `kladder run` (repeatable)"),
+        CLI_OPT_STRING_DOC("--time", &o->time_limit, "LIMIT",
+                           "each task's time limit (sbatch --time)"),
+        CLI_OPT_LIST_DOC("--sbatch", &o->sbatch, "OPTION",
+                         "one more #SBATCH line, e.g. --sbatch --account=lab (repeatable)"),
+        CLI_OPT_STRING_DOC("--kladder", &o->kladder, "PATH",
+                           "the binary the nodes run (default: this one)"),
+        CLI_OPT_FLAG_DOC("--dry-run", &o->dry_run,
+                         "print the scripts and the commands; write and submit nothing"),
+        CLI_OPT_FLAG_DOC("--no-collect", &o->no_collect,
+                         "no collect job: run kladder fleet collect DIR yourself"),
+    };
+    const struct cli_parser p = {.verb = "fleet", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_NONE}};
+    return cli_parse(&p, argc, argv, NULL);
+}
+
+static void free_args(struct submit_args *a)
+{
+    free(a->o.nodes.v), free(a->o.partitions.v), free(a->o.run_args.v), free(a->o.sbatch.v);
+}
+
+void fleet_help(void)
+{
+    struct submit_args a = {0};
+    char sub[] = "submit", flag[] = "--help";
+    char *argv[] = {sub, flag, NULL};
+    parse_submit(2, argv, &a);
+    free_args(&a);
 }
 
 int fleet_submit(int argc, char **argv, const struct cli_global *g)
 {
-    struct submit_opts o = {0};
-    const char *rung = NULL, *suite = NULL, *kcase = NULL, *backend = NULL, *variant = NULL;
-    const struct cli_opt opts[] = {
-        CLI_OPT_HELP("--help", submit_help),
-        CLI_OPT_HELP("-h", submit_help),
-        CLI_OPT_STRING("--out", &o.out),
-        CLI_OPT_LIST("--nodes", &o.nodes),
-        CLI_OPT_LIST("--partition", &o.partitions),
-        CLI_OPT_STRING("--rung", &rung),
-        CLI_OPT_STRING("--suite", &suite),
-        CLI_OPT_STRING("--case", &kcase),
-        CLI_OPT_STRING("--backend", &backend),
-        CLI_OPT_STRING("--variant", &variant),
-        CLI_OPT_LIST("--run-arg", &o.run_args),
-        CLI_OPT_STRING("--time", &o.time_limit),
-        CLI_OPT_LIST("--sbatch", &o.sbatch),
-        CLI_OPT_STRING("--kladder", &o.kladder),
-        CLI_OPT_FLAG("--dry-run", &o.dry_run),
-        CLI_OPT_FLAG("--no-collect", &o.no_collect),
-    };
-    const struct cli_parser p = {.verb = "fleet", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .args = {.kind = CLI_NONE}};
-    int rc = cli_parse(&p, argc, argv, NULL);
-    if (rc == CLI_PARSED && !suite && !kcase)
+    struct submit_args a = {0};
+    struct submit_opts *o = &a.o;
+    int rc = parse_submit(argc, argv, &a);
+    if (rc == CLI_PARSED && !a.suite && !a.kcase)
         rc = cli_usage_error("fleet", "submit expects --suite NAME or --case ID (what each node "
                                       "runs)");
     if (rc == CLI_PARSED) {
         /* kladder run's own options first, then --run-arg's, in the order given */
-        const char *named[][2] = {{"--rung", rung}, {"--suite", suite}, {"--case", kcase},
-                                  {"--backend", backend}, {"--variant", variant}};
-        const char **args = xcalloc(2 * 5 + o.run_args.n + 1, sizeof *args);
+        const char *named[][2] = {{"--rung", a.rung}, {"--suite", a.suite}, {"--case", a.kcase},
+                                  {"--backend", a.backend}, {"--variant", a.variant}};
+        const char **args = xcalloc(2 * 5 + o->run_args.n + 1, sizeof *args);
         size_t n = 0;
         for (size_t i = 0; i < 5; i++)
             if (named[i][1])
                 args[n++] = named[i][0], args[n++] = named[i][1];
-        for (size_t i = 0; i < o.run_args.n; i++)
-            args[n++] = o.run_args.v[i];
-        free(o.run_args.v);
-        o.run_args.v = args;
-        rc = run_submit(g, &o);
+        for (size_t i = 0; i < o->run_args.n; i++)
+            args[n++] = o->run_args.v[i];
+        free(o->run_args.v);
+        o->run_args.v = args;
+        rc = run_submit(g, o);
     }
-    free(o.nodes.v), free(o.partitions.v), free(o.run_args.v), free(o.sbatch.v);
+    free_args(&a);
     return rc;
 }

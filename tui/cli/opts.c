@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/cli/cli.h"
 
@@ -94,7 +95,7 @@ static int apply(const struct cli_parser *p, const struct cli_opt *o, const char
     case CLI_DO:
         return o->call(o, value, ctx);
     case CLI_HELP:
-        o->help();
+        o->help(p);
         return 0;
     case CLI_NONE:
     case CLI_TAKE:
@@ -139,8 +140,8 @@ void cli_print_options(const struct cli_parser *p)
     for (size_t k = 0; k < p->nopts; k++) {
         const struct cli_opt *o = &p->opts[k];
         if (!o->name) { /* a CLI_TAKE: its helper's options, where it names them */
-            for (const char *const *t = o->takes; t && *t; t++)
-                printf("%s\t%s\n", *t, kind_name(o->kind));
+            for (const struct cli_opt *t = o->takes; t && t->name; t++)
+                printf("%s\t%s\n", t->name, kind_name(o->kind));
             continue;
         }
         if (o->kind == CLI_INT || o->kind == CLI_LONG)
@@ -151,16 +152,76 @@ void cli_print_options(const struct cli_parser *p)
     printf("ARGS\t%s\n", kind_name(p->args.kind));
 }
 
-void cli_print_help(FILE *f, const struct cli_parser *p)
+/* The help text's layout: lines of HELP_COLS columns; the column of names between
+ * HELP_NAME_MIN and HELP_NAME_MAX cells, so that one long name (--schedule
+ * default|adversarial|random|pct) does not push every text of its table to the right. A name
+ * that fills the column to its last cell is too long for it: the column keeps a space after
+ * the widest name, so that a name and its text are always two spaces apart or more. */
+#define HELP_COLS 100
+#define HELP_NAME_MIN 16
+#define HELP_NAME_MAX 28
+
+/* Calls fn(o, arg) for each option of p that help says, a CLI_TAKE's own in its place. */
+static void each_documented(const struct cli_parser *p,
+                            void (*fn)(const struct cli_opt *o, void *arg), void *arg)
 {
     for (size_t k = 0; k < p->nopts; k++) {
         const struct cli_opt *o = &p->opts[k];
-        if (!o->name || !o->about)
-            continue;
-        char head[64];
-        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(f, "  %-16s %s\n", head, o->about);
+        if (o->kind == CLI_TAKE) {
+            for (const struct cli_opt *t = o->takes; t && t->name; t++)
+                if (t->about)
+                    fn(t, arg);
+        } else if (o->name && o->about) {
+            fn(o, arg);
+        }
     }
+}
+
+/* "NAME ARG", or "NAME" for an option without a value */
+static void head_of(const struct cli_opt *o, char *head, size_t len)
+{
+    snprintf(head, len, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static void widen(const struct cli_opt *o, void *arg)
+{
+    char head[128];
+    head_of(o, head, sizeof head);
+    int *w = arg, need = (int)strlen(head) + 1;
+    if (need > *w && need <= HELP_NAME_MAX)
+        *w = need;
+}
+
+struct help_out {
+    FILE *f;
+    int width; /* of the name column */
+};
+
+static void print_one(const struct cli_opt *o, void *arg)
+{
+    const struct help_out *h = arg;
+    char head[128];
+    head_of(o, head, sizeof head);
+    int indent = 2 + h->width + 1;
+    size_t n;
+    char **lines = text_wrap(o->about, HELP_COLS - indent, &n);
+    bool own_line = (int)strlen(head) >= h->width;
+    if (own_line)
+        fprintf(h->f, "  %s\n", head);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 && !own_line)
+            fprintf(h->f, "  %-*s %s\n", h->width, head, lines[i]);
+        else
+            fprintf(h->f, "%*s%s\n", indent, "", lines[i]);
+    }
+    text_lines_free(lines, n);
+}
+
+void cli_print_help(FILE *f, const struct cli_parser *p)
+{
+    struct help_out h = {f, HELP_NAME_MIN};
+    each_documented(p, widen, &h.width);
+    each_documented(p, print_one, &h);
 }
 
 static bool has_option(const struct cli_parser *p, const char *name)

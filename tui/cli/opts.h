@@ -27,7 +27,7 @@ enum cli_kind {
                  * arguments (0: any number), one more is stray */
     CLI_CALL,   /* call(opt, value, ctx) */
     CLI_DO,     /* call(opt, NULL, ctx): an option without a value */
-    CLI_HELP,   /* help() prints the verb's help; the verb returns 0 */
+    CLI_HELP,   /* help(parser) prints the verb's help; the verb returns 0 */
     CLI_TAKE,   /* no name: take(argc, argv, &i, ctx) is asked about every argument, in table
                  * order: 0 not its own, 1 taken (with its values, advancing i), anything else
                  * the status to stop with (after a usage message) */
@@ -40,6 +40,8 @@ struct cli_list {
     size_t n;
 };
 
+struct cli_parser;
+
 struct cli_opt {
     const char *name;    /* "--rung", as typed; NULL for CLI_TAKE and the args entry */
     enum cli_kind kind;
@@ -48,10 +50,14 @@ struct cli_opt {
     const char *missing; /* the usage message when the value is missing; NULL: "%s expects a
                           * value" with the option's name */
     int (*call)(const struct cli_opt *opt, const char *value, void *ctx); /* CLI_CALL, CLI_DO */
-    void (*help)(void);                                                   /* CLI_HELP */
+    /* CLI_HELP: given the parser it was found in, so that the verb's help can list the options
+     * of that very table (cli_print_help) */
+    void (*help)(const struct cli_parser *p);
     int (*take)(int argc, char **argv, int *i, void *ctx);                /* CLI_TAKE */
-    const char *const *takes; /* CLI_TAKE: the options take knows (NULL-terminated), so that
-                               * --options lists them too; NULL: none to list */
+    const struct cli_opt *takes; /* CLI_TAKE: the options take knows, ended by an entry whose
+                                  * name is NULL, so that --options lists them and help says
+                                  * them too (only their name, arg and about are read); NULL:
+                                  * none to list */
     const char *arg;   /* help: the value's name ("PATH"); NULL for an option without one */
     const char *about; /* help: one line saying what it does; NULL: cli_print_help leaves the
                         * option out (a second spelling, an internal one) */
@@ -91,6 +97,25 @@ struct cli_parser {
 #define CLI_OPT_TAKE(fn) {.kind = CLI_TAKE, .take = (fn)}
 #define CLI_OPT_TAKE_NAMED(fn, names) {.kind = CLI_TAKE, .take = (fn), .takes = (names)}
 
+/* The same entries with what help says of them: a names the value (.arg), t says what the
+ * option does (.about, one line that cli_print_help wraps). A verb's user-facing options use
+ * these; the plain ones above are for a second spelling or an internal option, which help
+ * leaves out. */
+#define CLI_OPT_FLAG_DOC(n, d, t) {.name = (n), .kind = CLI_FLAG, .dest = (d), .about = (t)}
+#define CLI_OPT_STRING_DOC(n, d, a, t)                                                            \
+    {.name = (n), .kind = CLI_STRING, .dest = (d), .arg = (a), .about = (t)}
+#define CLI_OPT_INT_DOC(n, d, l, h, a, t)                                                         \
+    {.name = (n), .kind = CLI_INT, .dest = (d), .lo = (l), .hi = (h), .arg = (a), .about = (t)}
+#define CLI_OPT_LONG_DOC(n, d, l, h, a, t)                                                        \
+    {.name = (n), .kind = CLI_LONG, .dest = (d), .lo = (l), .hi = (h), .arg = (a), .about = (t)}
+#define CLI_OPT_LIST_DOC(n, d, a, t)                                                              \
+    {.name = (n), .kind = CLI_LIST, .dest = (d), .arg = (a), .about = (t)}
+#define CLI_OPT_CALL_DOC(n, d, fn, a, t)                                                          \
+    {.name = (n), .kind = CLI_CALL, .dest = (d), .call = (fn), .arg = (a), .about = (t)}
+#define CLI_OPT_DO_DOC(n, d, fn, t) {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn), .about = (t)}
+/* An option a CLI_TAKE's helper knows, for its .takes list: all that --options and help read */
+#define CLI_TAKES(n, a, t) {.name = (n), .arg = (a), .about = (t)}
+
 #define CLI_COUNT(table) (sizeof (table) / sizeof (table)[0])
 
 /* Parses argv[1..argc) (argv[0] is the verb) against p. An option's value is always the
@@ -108,8 +133,11 @@ int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx);
  * "ARGS\tKIND" for what the verb takes besides its options (none, string, list, value). */
 void cli_print_options(const struct cli_parser *p);
 
-/* The options of p that say what they do (about), one a line for a help text:
- * "  --db PATH        the database ...", the name and value in a column of 16 cells. */
+/* The options of p that say what they do (about), those a CLI_TAKE's helper knows among them
+ * in table order, for a help text: "  --db PATH        the database ...". The name and its
+ * value ("NAME ARG") fill a column one cell wider than the widest of the table, at least 16
+ * cells and at most 28; one too long for it has the line to itself and its text starts on the
+ * next. The text is wrapped at 100 columns, each further line indented to the text's column. */
 void cli_print_help(FILE *f, const struct cli_parser *p);
 
 #endif

@@ -11,24 +11,27 @@
 #include "engine/model/e2e_cmd.h"
 #include "engine/rung.h"
 #include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
 
-const char run_e2e_help[] =
-    "rung 8, the end-to-end score of your own evaluation:\n"
-    "  --e2e COMMAND                run COMMAND (split into words, no shell) under the\n"
-    "                               watchdog with the --timeout limit; its output is kept\n"
-    "  --shell                      run COMMAND with /bin/sh -c instead\n"
-    "  --score FORMAT               lm-eval[:TASK] (results JSON), sglang (Accuracy: line),\n"
-    "                               or regex:PATTERN (first group of the last match)\n"
-    "  --results FILE               read the score from FILE after the command ends\n"
-    "  --baseline VALUE|FILE        the expected score, or a file with it or an earlier result\n"
-    "  --tolerance R                pass when score >= baseline * (1 - R) (default 0.08)\n"
-    "  --samples N                  the full sample count the score must be over\n"
-    "  --invalid-max R              largest invalid-answer rate accepted (default 0.05)\n"
-    "  --wilson                     the 95% Wilson lower bound must clear the threshold too\n";
-
-const char *const run_e2e_options[] = {"--e2e", "--score", "--baseline", "--results",
-                                       "--tolerance", "--samples", "--invalid-max", "--shell",
-                                       "--wilson", NULL};
+/* in the order --options lists them; what help says of each (the e2e ones first say which rung
+ * they are for, as they sit among run's other options) */
+const struct cli_opt run_e2e_options[] = {
+    CLI_TAKES("--e2e", "COMMAND",
+              "rung 8, the end-to-end score of your own evaluation: run COMMAND (split into words, "
+              "no shell) under the watchdog with the --timeout limit; its output is kept"),
+    CLI_TAKES("--score", "FORMAT",
+              "rung 8: lm-eval[:TASK] (results JSON), sglang (Accuracy: line), or regex:PATTERN "
+              "(first group of the last match)"),
+    CLI_TAKES("--baseline", "VALUE|FILE",
+              "rung 8: the expected score, or a file with it or an earlier result"),
+    CLI_TAKES("--results", "FILE", "rung 8: read the score from FILE after the command ends"),
+    CLI_TAKES("--tolerance", "R", "rung 8: pass when score >= baseline * (1 - R) (default 0.08)"),
+    CLI_TAKES("--samples", "N", "rung 8: the full sample count the score must be over"),
+    CLI_TAKES("--invalid-max", "R", "rung 8: largest invalid-answer rate accepted (default 0.05)"),
+    CLI_TAKES("--shell", NULL, "rung 8: run COMMAND with /bin/sh -c instead"),
+    CLI_TAKES("--wilson", NULL, "rung 8: the 95% Wilson lower bound must clear the threshold too"),
+    {.name = NULL},
+};
 
 int run_e2e_take(struct run_e2e_args *a, int argc, char **argv, int *i)
 {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "engine/model/e2e_check.h"
+#include "tui/cli/opts.h"
 
 struct run_e2e_args {
     const char *command, *score, *baseline, *results;
@@ -24,10 +25,9 @@ int run_e2e_take(struct run_e2e_args *a, int argc, char **argv, int *i);
  * message. */
 int run_e2e_finish(const struct run_e2e_args *a, int rung, struct eng_e2e *e);
 
-/* The options run_e2e_take knows, NULL-terminated (for `kladder run --options`). */
-extern const char *const run_e2e_options[];
-
-/* The lines of `run --help` for these options. */
-extern const char run_e2e_help[];
+/* The options run_e2e_take knows, with what help says of them, ended by an entry whose name is
+ * NULL: cmd_run's table names them (.takes), so `kladder run --options` lists them and
+ * `kladder run --help` says them. */
+extern const struct cli_opt run_e2e_options[];
 
 #endif
