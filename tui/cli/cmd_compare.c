@@ -270,7 +270,8 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_STRING_DOC("--differs", &many.differs, "HOST",
                            "three hosts or more: rows where HOST stands out against the baseline"),
         CLI_OPT_CALL_DOC("--verdict", &sel.verdict, take_verdict, "V",
-                         "rows where either side's verdict is V (pass, fail, hang, ...)"),
+                         "two hosts: rows where either side's verdict is V (pass, fail, hang, "
+                         "...)"),
         CLI_OPT_STRING_DOC("--search", &sel.text, "TEXT",
                            "rows whose suite, check, shape or variant contains TEXT"),
     };
