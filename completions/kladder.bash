@@ -20,7 +20,7 @@ _kladder_list() { # verbs | globals | options VERB | numbers VERB OPTION | cases
     case $1 in
     verbs) "$kl" --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }' ;;
     globals) "$kl" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' ;;
-    options) # the verb's table; a verb that parses subcommands first says them in its --help
+    options) # the verb's table; a verb without one says its options in its --help
         "$kl" "$2" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep . ||
             "$kl" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u ;;
     numbers) # an option that takes a whole number in a short range: every number of it
