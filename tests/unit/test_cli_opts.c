@@ -1,7 +1,8 @@
 /* tui/cli/opts: a verb's option table. Values land where the table says, an option's value is
  * the next argument whatever it looks like, arguments that are no option go to the args entry
  * up to its limit, and every refusal is the usage message the verbs printed by hand (checked
- * on stderr, byte for byte). */
+ * on stderr, byte for byte). Help is handed its parser, and cli_print_help lays out the options
+ * that say what they do in the column and wrap its contract states. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,9 +44,10 @@ static int parse(const struct cli_parser *p, void *ctx, char *err, size_t errlen
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static int helped;
+static const struct cli_parser *helped_by;
 static void help(const struct cli_parser *p)
 {
-    (void)p;
+    helped_by = p;
     helped++;
 }
 
@@ -181,8 +183,11 @@ static void test_help_stops(void **state)
     struct vals v;
     char err[512];
     helped = 0;
+    helped_by = NULL;
     assert_int_equal(parse_table(&v, err, sizeof err, WORDS("t", "--help", "--frob")), 0);
     assert_int_equal(helped, 1);
+    assert_non_null(helped_by); /* the parser it was found in, so that it can list the table */
+    assert_string_equal(helped_by->verb, "t");
     assert_string_equal(err, "");
     free(v.list.v);
     free(v.args.v);
@@ -225,6 +230,65 @@ static void test_strays(void **state)
     assert_string_equal(err, "kladder t: unknown option --x\n(see kladder --help)\n");
 }
 
+static int take_nothing(int argc, char **argv, int *i, void *ctx)
+{
+    (void)argc, (void)argv, (void)i, (void)ctx;
+    return 0;
+}
+
+/* cli_print_help's text as a string (malloc'd). */
+static char *help_text(const struct cli_parser *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cli_print_help(f, p);
+    fclose(f);
+    return buf;
+}
+
+/* Help's lines: only options with about, a CLI_TAKE's own in its place, the name column one
+ * cell wider than the widest name (at least 16), a name too wide for 28 cells on its own line,
+ * and text wrapped at 100 columns under its column. */
+static void test_help_lines(void **state)
+{
+    (void)state;
+    bool b;
+    const char *s;
+    int n;
+    static const struct cli_opt takes[] = {CLI_TAKES("--pair", "A B", "two values"),
+                                           CLI_TAKES("--quiet", NULL, NULL), {.name = NULL}};
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", help),
+        CLI_OPT_FLAG_DOC("--all", &b, "every one"),
+        CLI_OPT_FLAG("--hidden", &b),
+        CLI_OPT_STRING_DOC("--output-file", &s, "PATH", "where it goes"),
+        CLI_OPT_TAKE_NAMED(take_nothing, takes),
+        CLI_OPT_INT_DOC("--count", &n, 1, 9, "N",
+                        "one two three four five six seven eight nine ten eleven twelve thirteen "
+                        "fourteen fifteen sixteen"),
+        CLI_OPT_STRING_DOC("--mode", &s, "aaaa|bbbb|cccc|dddd|eeee", "which one"),
+    };
+    const struct cli_parser p = {.verb = "t", .opts = opts, .nopts = CLI_COUNT(opts)};
+    char *got = help_text(&p);
+    assert_string_equal(got,
+                        "  --all               every one\n"
+                        "  --output-file PATH  where it goes\n"
+                        "  --pair A B          two values\n"
+                        "  --count N           one two three four five six seven eight nine ten "
+                        "eleven twelve thirteen\n"
+                        "                      fourteen fifteen sixteen\n"
+                        "  --mode aaaa|bbbb|cccc|dddd|eeee\n"
+                        "                      which one\n");
+    free(got);
+    /* short names keep the column of 16 that kladder --help's global options have */
+    const struct cli_opt one[] = {CLI_OPT_STRING_DOC("--db", &s, "PATH", "the database")};
+    const struct cli_parser q = {.verb = "t", .opts = one, .nopts = 1};
+    got = help_text(&q);
+    assert_string_equal(got, "  --db PATH        the database\n");
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_help_stops),
         cmocka_unit_test(test_strays),
+        cmocka_unit_test(test_help_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
