@@ -58,7 +58,8 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_FLAG_DOC("--json", &json,
                          "print an array of case objects with the fields of data/cases.json"),
         CLI_OPT_INT_DOC("--gap", &f.gap, 1, CDB_GAPS, "N", "the primary gap (1-7)"),
-        CLI_OPT_INT_DOC("--rung", &f.rung, 1, CDB_RUNGS, "N", "the rung that catches the case (1-8)"),
+        CLI_OPT_INT_DOC("--rung", &f.rung, 1, CDB_RUNGS, "N",
+                        "the rung that catches the case (1-8)"),
         CLI_OPT_STRING_DOC("--repo", &f.repo, "NAME",
                            "the case's own repository (aiter, flydsl, sglang, atom)"),
         CLI_OPT_STRING_DOC("--mentions", &f.mentions, "NAME",
@@ -66,7 +67,8 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_CALL_DOC("--symptom", &f.symptom, take_symptom, "TAG", "one symptom tag"),
         CLI_OPT_STRING_DOC("--search", &f.search, "TEXT",
                            "every word given, in English or Chinese"),
-        CLI_OPT_CALL_DOC("--lang", &zh, take_lang, "en|zh", "the language of the table (default en)"),
+        CLI_OPT_CALL_DOC("--lang", &zh, take_lang, "en|zh",
+                         "the language of the table (default en)"),
     };
     const struct cli_parser p = {.verb = "cases", .opts = opts, .nopts = CLI_COUNT(opts)};
     int rc = cli_parse(&p, argc, argv, NULL);

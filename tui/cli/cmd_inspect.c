@@ -36,8 +36,8 @@ static void print_help(const struct cli_parser *p)
            "static shared memory, workgroup limit and parameters (offset, size, kind).\n"
            "--suite: the manifest's \"code_object\", each entry point found by name and checked\n"
            "against \"args\" and \"launch\" as a run checks it. Exit 0 when every file reads\n"
-           "(and with --suite every entry point checks), 1 when one does not, 2 on a usage error.\n\n"
-           "options:\n");
+           "(and with --suite every entry point checks), 1 when one does not, 2 on a usage error.\n"
+           "\noptions:\n");
     cli_print_help(stdout, p);
 }
 

@@ -130,7 +130,8 @@ int cmd_pull(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_STRING_DOC("--identity", &o.fetch.identity, "FILE",
                            "SSH private key for sftp:// and scp:// (default: the first of "
                            "~/.ssh/id_ed25519, id_ecdsa, id_rsa; an agent is tried too)"),
-        CLI_OPT_FLAG_DOC("--full", &o.full, "ignore the hosts' cursors and look at every run again"),
+        CLI_OPT_FLAG_DOC("--full", &o.full,
+                         "ignore the hosts' cursors and look at every run again"),
         CLI_OPT_FLAG_DOC("--timing", &timing,
                          "print the fetch, parse and merge time of each host on stderr"),
     };

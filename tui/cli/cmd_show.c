@@ -150,7 +150,8 @@ int cmd_show(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_FLAG_DOC("--json", &json, "print the case object with the fields of data/cases.json"),
+        CLI_OPT_FLAG_DOC("--json", &json,
+                         "print the case object with the fields of data/cases.json"),
         {.name = "--lang", .kind = CLI_CALL, .dest = &zh, .call = take_lang,
          .missing = "--lang expects en or zh", .arg = "en|zh",
          .about = "the language of the text (default en)"},

@@ -112,7 +112,8 @@ struct cli_parser {
     {.name = (n), .kind = CLI_LIST, .dest = (d), .arg = (a), .about = (t)}
 #define CLI_OPT_CALL_DOC(n, d, fn, a, t)                                                          \
     {.name = (n), .kind = CLI_CALL, .dest = (d), .call = (fn), .arg = (a), .about = (t)}
-#define CLI_OPT_DO_DOC(n, d, fn, t) {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn), .about = (t)}
+#define CLI_OPT_DO_DOC(n, d, fn, t)                                                               \
+    {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn), .about = (t)}
 /* An option a CLI_TAKE's helper knows, for its .takes list: all that --options and help read */
 #define CLI_TAKES(n, a, t) {.name = (n), .arg = (a), .about = (t)}
 
