@@ -56,7 +56,7 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_HELP("-h", print_help),
         CLI_OPT_FLAG("--json", &json),
         CLI_OPT_INT("--gap", &f.gap, 1, CDB_GAPS),
-        CLI_OPT_INT("--rung", &f.rung, 1, CDB_RUNGS),
+        CLI_OPT_INT("--rung", &f.rung, 1, CDB_RUNG_MAX),
         CLI_OPT_STRING("--repo", &f.repo),
         CLI_OPT_STRING("--mentions", &f.mentions),
         CLI_OPT_CALL("--symptom", &f.symptom, take_symptom),
