@@ -67,6 +67,22 @@ tap_check "the dashboard has a ninth column, named by the rung's entry" \
 tap_check "and the local host's row shows rung 9's verdict in it" \
     grep -qE '^ *. local .*pass *$' "$KL_TMP/screens/dash.screen"
 
+# A kladder of eight rungs pulls the host that ran rung 9: the run lands whole and its
+# dashboard widens to the pulled rung, the column named by number only.
+"$k9" --db "$KL_TMP/k.db" export --out "$KL_TMP/nine-host.json" >"$KL_TMP/export.txt" 2>&1
+"$KLADDER" --db "$KL_TMP/k8.db" hosts add ninehost "$KL_TMP/nine-host.json" >>"$KL_TMP/export.txt" 2>&1
+"$KLADDER" --db "$KL_TMP/k8.db" pull ninehost >>"$KL_TMP/export.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/export.txt"
+tap_check "an eight-rung kladder pulls a host's rung 9 run (exit $rc)" \
+    sh -c "test $rc -eq 0 && '$KLADDER' --db '$KL_TMP/k8.db' results --rung 9 2>&1 | grep -q nine"
+KLADDER_SCRIPT=$KL_TMP/dash.script KLADDER_SIZE=200x40 "$KLADDER" --db "$KL_TMP/k8.db" \
+    >"$KL_TMP/tui8.txt" 2>&1
+sed 's/^/# /' "$KL_TMP/screens/dash.screen" 2>/dev/null | sed -n '4p;12,13p'
+tap_check "and its dashboard has a ninth column with the pulled host's verdict" \
+    sh -c "grep -qE '^ *gap .* 8 [^ ].* R?9 *\$' '$KL_TMP/screens/dash.screen' &&
+           grep -qE '^ *. ninehost .*pass *\$' '$KL_TMP/screens/dash.screen'"
+
 sed 's/"shapes"/"shapez"/' "$KL_TMP/nine.json" >"$KL_TMP/bad.json"
 "$k9" --db "$KL_TMP/k.db" run --rung 9 --suite "$KL_TMP/bad.json" --backend cpu >"$KL_TMP/bad.txt" 2>&1
 rc=$?

@@ -262,7 +262,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
         CLI_OPT_FLAG("--json", &json),
-        CLI_OPT_INT("--rung", &rung, 0, eng_rung_top()),
+        CLI_OPT_INT("--rung", &rung, 0, CDB_RUNG_MAX), /* a pulled host may run more rungs */
         CLI_OPT_FLAG("--only-both", &sel.only_both),
         CLI_OPT_FLAG("--only-flagged", &sel.only_flagged),
         CLI_OPT_STRING("--sort", &many.sort),

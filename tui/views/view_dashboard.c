@@ -33,7 +33,9 @@ struct dash_state {
     bool results_loaded;
     int counts[CDB_GAPS][CDB_RUNG_MAX];
     int total;
-    int n_rungs; /* the ladder's length (tui_app_ladder_len), the matrix's columns */
+    /* the matrix's columns: the ladder's length (tui_app_ladder_len), or the highest rung a
+     * host has results of (a pulled host's kladder may run a rung this one does not) */
+    int n_rungs, top_result;
     int gap, rung; /* cursor, 0-based */
     /* geometry of the last frame, for the mouse */
     int y0, x0, label_w, cell_w;
@@ -43,7 +45,7 @@ static void dash_load(struct tui_app *app, struct dash_state *s)
 {
     memset(s->counts, 0, sizeof s->counts);
     s->total = 0;
-    s->n_rungs = tui_app_ladder_len(app);
+    s->n_rungs = tui_app_ladder_len(app); /* dash_draw widens it to the results' */
     struct cdb_case_list l = {0};
     char err[256];
     if (cdb_cases_query(app->db, NULL, &l, err, sizeof err) != 0) {
@@ -91,7 +93,7 @@ static unsigned scored_rungs(void)
 /* The newest finished verdict of each (host, rung), from one cheap pass over the runs. */
 static void dash_load_results(struct tui_app *app, struct dash_state *s)
 {
-    s->n_hosts = s->more_hosts = 0;
+    s->n_hosts = s->more_hosts = s->top_result = 0;
     s->results_loaded = true;
     s->results_gen = app->results_gen;
     struct cdb_latest *l = NULL;
@@ -105,6 +107,7 @@ static void dash_load_results(struct tui_app *app, struct dash_state *s)
         struct dash_host *h = host_slot(s, l[i].source[0] ? l[i].source : "local");
         int r = l[i].rung - 1;
         if (h && r >= 0 && r < CDB_RUNG_MAX) {
+            s->top_result = r + 1 > s->top_result ? r + 1 : s->top_result;
             h->verdict[r] = (int)l[i].verdict;
             h->runs[r] = l[i].runs;
             h->failed[r] = l[i].failed;
@@ -398,14 +401,16 @@ static void dash_draw(struct tui_app *app, void *state)
     const struct tui_rect *r = &app->lay.body;
     int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
     y = draw_intro(app, y, x, w, ymax) + 1;
+    if (!s->results_loaded || s->results_gen != app->results_gen)
+        dash_load_results(app, s);
+    s->n_rungs = tui_app_ladder_len(app);
+    s->n_rungs = s->top_result > s->n_rungs ? s->top_result : s->n_rungs;
     if (s->rung >= s->n_rungs) /* the index was replaced by a shorter one */
         s->rung = s->n_rungs - 1;
     set_geometry(app, s, x, w);
     draw_rung_heads(app, s, y++);
     s->y0 = y;
     y = draw_gap_rows(app, s, y, ymax);
-    if (!s->results_loaded || s->results_gen != app->results_gen)
-        dash_load_results(app, s);
     y = draw_host_rows(app, s, y, ymax);
     y = draw_failed_runs(app, s, y, w, ymax);
     draw_cell_text(app, s, y + 1, w, ymax);
