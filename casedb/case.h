@@ -11,7 +11,12 @@
 #include <stddef.h>
 
 #define CDB_GAPS 7
-#define CDB_RUNGS 8
+/* The highest rung number the database keeps, in the case index (data/rungs.json) and in the
+ * results. The ladder itself is as long as the engine's rung table (engine/rung.h) and the
+ * index make it: eight today, a built-in rung more by one file. The bound only keeps a
+ * number from outside (an edited index, a pulled document) sane, and the TUI's per-rung rows
+ * small; it matches the room a suite has for rungs (engine/manifest.h, ENG_RUNG_SLOTS - 1). */
+#define CDB_RUNG_MAX 15
 
 /* One issue or pull request the case rests on, e.g. "aiter#6402". */
 struct cdb_ref {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casedb/case.h"
 #include "casedb/cdb_internal.h"
 #include "common/xalloc.h"
 
@@ -72,9 +73,9 @@ static bool catches_a_bug(const char *variant, bool reproducer)
 static void multi_rung_verdicts(sqlite3_stmt *ck, sqlite3_int64 id, int v, bool reproducer,
                                 const char *src, struct cdb_latest **out, size_t *n, size_t *cap)
 {
-    struct rung_tally t[9];
+    struct rung_tally t[CDB_RUNG_MAX + 1];
     int last = 0;
-    for (int r = 0; r < 9; r++)
+    for (int r = 0; r <= CDB_RUNG_MAX; r++)
         t[r] = (struct rung_tally){.unexpected = -1};
     sqlite3_reset(ck);
     sqlite3_bind_int64(ck, 1, id);
@@ -82,7 +83,7 @@ static void multi_rung_verdicts(sqlite3_stmt *ck, sqlite3_int64 id, int v, bool 
         int r = sqlite3_column_int(ck, 0);
         int cv = cdb_verdict_parse((const char *)sqlite3_column_text(ck, 1));
         const char *var = (const char *)sqlite3_column_text(ck, 2);
-        if (r < 1 || r > 8 || cv < 0)
+        if (r < 1 || r > CDB_RUNG_MAX || cv < 0)
             continue;
         struct rung_tally *x = &t[r];
         last = r;
@@ -99,7 +100,7 @@ static void multi_rung_verdicts(sqlite3_stmt *ck, sqlite3_int64 id, int v, bool 
         if (wrong && (x->unexpected < 0 || rank(cv) > rank(x->unexpected)))
             x->unexpected = cv;
     }
-    for (int r = 1; r <= 8; r++) {
+    for (int r = 1; r <= CDB_RUNG_MAX; r++) {
         const struct rung_tally *x = &t[r];
         if (!x->checks)
             continue;
@@ -122,8 +123,8 @@ static void multi_rung_verdicts(sqlite3_stmt *ck, sqlite3_int64 id, int v, bool 
     }
 }
 
-int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, size_t *n,
-                        char *err, size_t errlen)
+int cdb_latest_verdicts(struct cdb *db, int max_multi, unsigned scored_rungs,
+                        struct cdb_latest **out, size_t *n, char *err, size_t errlen)
 {
     *out = NULL;
     *n = 0;
@@ -139,7 +140,7 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
                            -1, &ck, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
                            "SELECT c.score FROM checks c JOIN check_keys k ON k.id = c.key_id"
-                           " WHERE c.run_id = ?1 AND k.rung = 8 AND c.score IS NOT NULL"
+                           " WHERE c.run_id = ?1 AND k.rung = ?2 AND c.score IS NOT NULL"
                            " AND k.variant != 'buggy' ORDER BY c.seq LIMIT 1",
                            -1, &sc, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
@@ -151,12 +152,13 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, 
         const char *src = (const char *)sqlite3_column_text(st, 0);
         int rung = sqlite3_column_int(st, 1);
         int v = cdb_verdict_parse((const char *)sqlite3_column_text(st, 2));
-        if (rung >= 1 && rung <= 8) {
+        if (rung >= 1 && rung <= CDB_RUNG_MAX) {
             size_t had = *n;
             struct cdb_latest *e = put(out, n, &cap, src ? src : "", rung, v < 0 ? CDB_ERROR : v);
-            if (rung == 8 && *n > had) { /* the newest rung 8 run of this source */
+            if ((scored_rungs >> rung & 1u) && *n > had) { /* its newest run of a scored rung */
                 sqlite3_reset(sc);
                 sqlite3_bind_int64(sc, 1, sqlite3_column_int64(st, 3));
+                sqlite3_bind_int(sc, 2, rung);
                 if (sqlite3_step(sc) == SQLITE_ROW)
                     e->score = sqlite3_column_double(sc, 0);
             }

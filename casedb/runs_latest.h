@@ -16,21 +16,24 @@ struct cdb;
 
 struct cdb_latest {
     char source[72];         /* hosts.name the run was pulled from; "" for runs made here */
-    int rung;                /* 1..8 */
+    int rung;                /* 1..CDB_RUNG_MAX */
     enum cdb_verdict verdict;
     /* Every finished run of this one rung from this source (runs of several rungs are not
      * counted), and those that failed, hung, erred or were interrupted: the latest verdict
      * alone hides a rung that fails one run in three. */
     int runs, failed;
-    /* Rung 8: the score of the newest run's first scored check that is not a buggy variant
-     * (the fixed built-in model, or the user's evaluation): the model's own score, not that of
-     * a bug swapped in to be caught. NAN: none (every other rung, or no score recorded). */
+    /* A scored rung (rung 8, end to end): the score of the newest run's first scored check
+     * that is not a buggy variant (the fixed built-in model, or the user's evaluation): the
+     * model's own score, not that of a bug swapped in to be caught. NAN: none (a rung not
+     * asked for in scored_rungs, or no score recorded). */
     double score;
 };
 
 /* *out (malloc'd, *n entries) gets one entry per (source, rung) that has a finished run, sources
- * in the order of their newest run. Returns 0, or -1 with err. */
-int cdb_latest_verdicts(struct cdb *db, int max_multi, struct cdb_latest **out, size_t *n,
-                        char *err, size_t errlen);
+ * in the order of their newest run. scored_rungs: bit r set for each rung r whose checks carry
+ * a score (the engine's rung table knows which), so that only those runs' checks are read for
+ * one. Returns 0, or -1 with err. */
+int cdb_latest_verdicts(struct cdb *db, int max_multi, unsigned scored_rungs,
+                        struct cdb_latest **out, size_t *n, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,11 @@
 #include "casedb/schema.h"
 
+#include "casedb/case.h"
+
+/* A number as SQL text: the rung bound of migration 7 spelled from CDB_RUNG_MAX. */
+#define SQL_NUMBER(n) SQL_NUMBER_(n)
+#define SQL_NUMBER_(n) #n
+
 /* Migration 1: the case index and the results tables. Later versions append a migration;
  * they never edit one that has shipped. */
 static const char migration_1_index[] =
@@ -279,6 +285,54 @@ static const char migration_6_results[] =
 
 static const char *const migration_6[] = {migration_6_results, NULL};
 
+/* Migration 7: the ladder's length is no longer fixed at eight. Rung numbers run to
+ * CDB_RUNG_MAX in the case index's rungs and in the results' runs, so a rung added to the
+ * engine (one file: engine/rungs/rungN.c) is recorded, listed and compared like the others.
+ * SQLite cannot change a CHECK constraint in place: both tables are rebuilt with the same
+ * columns in the same order, as migration 3 did; migrations run with foreign keys off, so
+ * dropping the old tables leaves the rows that refer to them (cases, rung_closes, checks)
+ * alone, and their REFERENCES name the new tables once renamed. */
+static const char migration_7_index[] =
+    "CREATE TABLE rungs_v7 ("
+    "  n INTEGER PRIMARY KEY CHECK (n BETWEEN 1 AND " SQL_NUMBER(CDB_RUNG_MAX) "),"
+    "  key TEXT NOT NULL UNIQUE,"
+    "  name_en TEXT NOT NULL, name_zh TEXT NOT NULL,"
+    "  runs_en TEXT NOT NULL, runs_zh TEXT NOT NULL);"
+    "INSERT INTO rungs_v7 SELECT n, key, name_en, name_zh, runs_en, runs_zh FROM rungs ORDER BY n;"
+    "DROP TABLE rungs;"
+    "ALTER TABLE rungs_v7 RENAME TO rungs;";
+
+static const char migration_7_results[] =
+    "CREATE TABLE runs_v7 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  uuid TEXT NOT NULL UNIQUE,"
+    "  machine_id TEXT NOT NULL REFERENCES machines(id),"
+    "  host TEXT NOT NULL,"
+    "  origin TEXT REFERENCES hosts(name) ON DELETE SET NULL," /* NULL: run here */
+    "  rung INTEGER NOT NULL CHECK (rung BETWEEN 0 AND " SQL_NUMBER(CDB_RUNG_MAX) "),"
+    "  suite TEXT, case_id TEXT, variant TEXT, argv TEXT,"
+    "  started TEXT NOT NULL, finished TEXT,"
+    "  verdict TEXT NOT NULL CHECK (" VERDICT_IS_FINAL
+    "    OR verdict = 'running' OR verdict = 'interrupted'),"
+    "  n_pass INTEGER NOT NULL DEFAULT 0, n_fail INTEGER NOT NULL DEFAULT 0,"
+    "  n_hang INTEGER NOT NULL DEFAULT 0, n_error INTEGER NOT NULL DEFAULT 0,"
+    "  n_skip INTEGER NOT NULL DEFAULT 0, n_cancelled INTEGER NOT NULL DEFAULT 0,"
+    "  owner_host TEXT, owner_boot TEXT, owner_pid INTEGER, owner_start INTEGER,"
+    "  owner_pid_ns TEXT,"
+    "  n_doubt INTEGER NOT NULL DEFAULT 0);"
+    "INSERT INTO runs_v7 SELECT id, uuid, machine_id, host, origin, rung, suite, case_id,"
+    "  variant, argv, started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip,"
+    "  n_cancelled, owner_host, owner_boot, owner_pid, owner_start, owner_pid_ns, n_doubt"
+    " FROM runs ORDER BY id;"
+    "DROP TABLE runs;"
+    "ALTER TABLE runs_v7 RENAME TO runs;"
+    "CREATE INDEX runs_by_host ON runs(host, started);"
+    "CREATE INDEX runs_by_origin ON runs(origin);"
+    "CREATE INDEX runs_by_start ON runs(started, id);"
+    "CREATE INDEX runs_running ON runs(id) WHERE verdict = 'running';";
+
+static const char *const migration_7[] = {migration_7_index, migration_7_results, NULL};
+
 const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
-                                             migration_5, migration_6};
+                                             migration_5, migration_6, migration_7};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

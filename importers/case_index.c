@@ -384,7 +384,7 @@ static int parse_case(struct where *w, const cJSON *j, struct cdb_case *c)
         get_str(w, j, "repo", false, false, 32, &c->repo) ||
         get_str(w, j, "arch", false, false, 32, &c->arch) ||
         get_int(w, j, "gap", 1, CDB_GAPS, &c->gap) ||
-        get_int(w, j, "rung", 1, CDB_RUNGS, &c->rung) ||
+        get_int(w, j, "rung", 1, CDB_RUNG_MAX, &c->rung) ||
         get_str(w, j, "title_en", false, false, 200, &c->title_en) ||
         get_str(w, j, "title_zh", false, false, 200, &c->title_zh) ||
         get_str(w, j, "summary_en", false, true, IMP_MAX_STRING, &c->summary_en) ||
@@ -480,16 +480,19 @@ static int parse_rungs(const cJSON *root, const char *name, struct imp_index *ix
     if (parse_header(root, name, "kladder-rungs", "rungs", &arr, err, errlen) != 0)
         return -1;
     struct where w = {.file = name, .what = "rung", .err = err, .errlen = errlen};
-    if (cJSON_GetArraySize(arr) != CDB_RUNGS)
-        return fail(&w, "rungs", "expected exactly 8 rungs, got %d", cJSON_GetArraySize(arr));
-    ix->rungs = xcalloc(CDB_RUNGS, sizeof *ix->rungs);
+    /* The ladder's rungs, 1 to n in order: eight in the source's ladder; an index may teach
+     * a longer one (a rung added to the engine), up to the numbers the database keeps. */
+    int count = cJSON_GetArraySize(arr);
+    if (count < 1 || count > CDB_RUNG_MAX)
+        return fail(&w, "rungs", "expected 1 to %d rungs, got %d", CDB_RUNG_MAX, count);
+    ix->rungs = xcalloc((size_t)count, sizeof *ix->rungs);
     static const char *const keys[] = {"n", "key", "name_en", "name_zh", "runs_en",
                                        "runs_zh", "closes", NULL};
     for (const cJSON *e = arr->child; e; e = e->next, w.index++) {
         struct cdb_rung *r = &ix->rungs[ix->n_rungs++];
         if (!cJSON_IsObject(e))
             return fail(&w, "rungs", "expected an object, got %s", imp_json_type_name(e));
-        if (check_keys(&w, e, keys) || get_int(&w, e, "n", 1, CDB_RUNGS, &r->n) ||
+        if (check_keys(&w, e, keys) || get_int(&w, e, "n", 1, CDB_RUNG_MAX, &r->n) ||
             get_str(&w, e, "key", false, false, 32, &r->key) ||
             get_str(&w, e, "name_en", false, false, 100, &r->name_en) ||
             get_str(&w, e, "name_zh", false, false, 100, &r->name_zh) ||
@@ -497,7 +500,7 @@ static int parse_rungs(const cJSON *root, const char *name, struct imp_index *ix
             get_str(&w, e, "runs_zh", false, true, IMP_MAX_STRING, &r->runs_zh))
             return -1;
         if (r->n != w.index + 1)
-            return fail(&w, "n", "expected %d: rungs are listed in order 1 to 8", w.index + 1);
+            return fail(&w, "n", "expected %d: rungs are listed in order from 1", w.index + 1);
         const cJSON *cl;
         size_t n;
         if (get_array(&w, e, "closes", 1, CDB_GAPS, &cl, &n) != 0)
@@ -532,6 +535,9 @@ static int parse_cases(const cJSON *root, const char *name, struct imp_index *ix
         if (parse_case(&w, e, c) != 0)
             return -1;
         w.id = c->id;
+        if (c->rung > (int)ix->n_rungs)
+            return fail(&w, "rung", "expected a rung of the index (1 to %zu), got %d",
+                        ix->n_rungs, c->rung);
         for (size_t k = 0; k + 1 < ix->n_cases; k++) {
             if (strcmp(ix->cases[k].id, c->id) == 0)
                 return fail(&w, "id", "'%s' is already used by case #%zu", c->id, k + 1);

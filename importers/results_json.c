@@ -323,7 +323,7 @@ static int parse_run(struct ctx *x, const cJSON *o, struct cdb_merge_run *mr, in
     x->id = r->uuid;
     int64_t rung;
     if (get_str(x, v[1], "machine_id", S_NAME, &r->machine_id) ||
-        get_str(x, v[2], "host", S_NAME, &r->host) || get_int(x, v[3], "rung", 0, 8, false, &rung) ||
+        get_str(x, v[2], "host", S_NAME, &r->host) || get_int(x, v[3], "rung", 0, CDB_RUNG_MAX, false, &rung) ||
         get_str(x, v[4], "suite", S_NAME_NULL, &r->suite) ||
         get_str(x, v[5], "case", S_NAME_NULL, &r->case_id) ||
         get_str(x, v[6], "variant", S_NAME_NULL, &r->variant) ||
@@ -395,7 +395,7 @@ static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
     x->id = c->run_uuid;
     int64_t seq, rung, rep;
     if (get_int(x, v[1], "seq", 0, INT_MAX, false, &seq) ||
-        get_int(x, v[2], "rung", 0, 8, false, &rung) || get_str(x, v[3], "suite", S_NAME, &c->suite) ||
+        get_int(x, v[2], "rung", 0, CDB_RUNG_MAX, false, &rung) || get_str(x, v[3], "suite", S_NAME, &c->suite) ||
         get_str(x, v[4], "variant", S_NAME, &c->variant) ||
         get_str(x, v[5], "check", S_NAME, &c->check) || get_str(x, v[6], "shape", S_NAME, &c->shape) ||
         get_str(x, v[7], "oracle", S_NAME, &c->oracle) ||

@@ -4,9 +4,8 @@
 # scripts/ladder-gen.sh, as the Makefile does) has a ninth rung wherever the engine and the faces
 # that start runs look: `run --rung` takes 1 to 9, a suite may declare "9" and has its settings
 # read by rung 9's own parser, and a run on the cpu backend plans and executes rung 9's checks in
-# workers with the verdicts expected. The kladder built from the tree alone still has eight.
-# Recording stays bounded by the database's rung range (0 to 8), checked below as the one edit
-# a ninth rung still needs.
+# workers with the verdicts expected; the run is recorded as rung 9, `results --rung 9` lists
+# it and the dashboard gives it a column. The kladder built from the tree alone still has eight.
 . tests/lib.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
@@ -51,11 +50,38 @@ tap_check "rung 9's tail shapes fail the buggy kernel" \
     sh -c "grep -cE '^fail +buggy +r9 k(96|160) ' '$KL_TMP/run.txt' | grep -qx 2"
 tap_check "and pass the fixed one" \
     sh -c "grep -cE '^pass +fixed +r9 k(96|160) ' '$KL_TMP/run.txt' | grep -qx 2"
-# The one place a ninth rung still needs an edit of its own: the database keeps rungs 0 to 8
-# (casedb/schema.c's CHECK on runs.rung, casedb/case.h's CDB_RUNGS); the run says it could not
-# record, naming the rule. When a migration widens it, this becomes "recorded as rung 9".
-tap_check "recording rung 9 is refused by the database's rung range, and the run says so" \
-    grep -q 'recording the run failed: .*CHECK constraint failed: rung BETWEEN 0 AND 8' "$KL_TMP/run.txt"
+# Recorded like any rung (the database keeps rung numbers to CDB_RUNG_MAX), listed by
+# `results --rung 9`, and given its own column by the dashboard, named from the rung's entry
+# though the case index does not teach it.
+"$k9" --db "$KL_TMP/k.db" results --rung 9 >"$KL_TMP/results.txt" 2>&1
+sed 's/^/# /' "$KL_TMP/results.txt"
+tap_check "the run is recorded as rung 9: results --rung 9 lists it" \
+    sh -c "! grep -q 'recording the run failed' '$KL_TMP/run.txt' && grep -q 'nine' '$KL_TMP/results.txt'"
+mkdir -p "$KL_TMP/screens"
+printf ':save-screen %s\n' "$KL_TMP/screens/dash.screen" >"$KL_TMP/dash.script"
+KLADDER_SCRIPT=$KL_TMP/dash.script KLADDER_SIZE=200x40 "$k9" --db "$KL_TMP/k.db" \
+    >"$KL_TMP/tui.txt" 2>&1
+sed 's/^/# /' "$KL_TMP/screens/dash.screen" 2>/dev/null | head -14
+tap_check "the dashboard has a ninth column, named by the rung's entry" \
+    grep -qE '^ *gap \\ rung .* 8 [^ ].* 9 named shapes' "$KL_TMP/screens/dash.screen"
+tap_check "and the local host's row shows rung 9's verdict in it" \
+    grep -qE '^ *. local .*pass *$' "$KL_TMP/screens/dash.screen"
+
+# A kladder of eight rungs pulls the host that ran rung 9: the run lands whole and its
+# dashboard widens to the pulled rung, the column named by number only.
+"$k9" --db "$KL_TMP/k.db" export --out "$KL_TMP/nine-host.json" >"$KL_TMP/export.txt" 2>&1
+"$KLADDER" --db "$KL_TMP/k8.db" hosts add ninehost "$KL_TMP/nine-host.json" >>"$KL_TMP/export.txt" 2>&1
+"$KLADDER" --db "$KL_TMP/k8.db" pull ninehost >>"$KL_TMP/export.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/export.txt"
+tap_check "an eight-rung kladder pulls a host's rung 9 run (exit $rc)" \
+    sh -c "test $rc -eq 0 && '$KLADDER' --db '$KL_TMP/k8.db' results --rung 9 2>&1 | grep -q nine"
+KLADDER_SCRIPT=$KL_TMP/dash.script KLADDER_SIZE=200x40 "$KLADDER" --db "$KL_TMP/k8.db" \
+    >"$KL_TMP/tui8.txt" 2>&1
+sed 's/^/# /' "$KL_TMP/screens/dash.screen" 2>/dev/null | sed -n '4p;12,13p'
+tap_check "and its dashboard has a ninth column with the pulled host's verdict" \
+    sh -c "grep -qE '^ *gap .* 8 [^ ].* R?9 *\$' '$KL_TMP/screens/dash.screen' &&
+           grep -qE '^ *. ninehost .*pass *\$' '$KL_TMP/screens/dash.screen'"
 
 sed 's/"shapes"/"shapez"/' "$KL_TMP/nine.json" >"$KL_TMP/bad.json"
 "$k9" --db "$KL_TMP/k.db" run --rung 9 --suite "$KL_TMP/bad.json" --backend cpu >"$KL_TMP/bad.txt" 2>&1

@@ -225,6 +225,7 @@ static void test_hostile_inputs_leave_db_unchanged(void **state)
         {"C1 control", "\"GEMM rows", "\"\\u009bGEMM rows", {"aiter-6402", "title_en", "control"}},
         {"wrong type", "\"gap\": 1,", "\"gap\": \"1\",", {"aiter-6402", "'gap'", "got a string"}},
         {"out of range", "\"rung\": 1,", "\"rung\": 9,", {"aiter-6402", "'rung'", "1 to 8"}},
+        {"past any ladder", "\"rung\": 1,", "\"rung\": 16,", {"aiter-6402", "'rung'", "1 to 15"}},
         {"fraction", "\"rung\": 1,", "\"rung\": 1.5,", {"aiter-6402", "'rung'", "whole number"}},
         {"duplicate id", "\"id\": \"aiter-4494\"", "\"id\": \"aiter-6402\"",
          {"cases.json", "'id'", "aiter-6402"}},
@@ -284,6 +285,48 @@ static void test_hostile_inputs_leave_db_unchanged(void **state)
     free(before);
     free(huge);
     cdb_close(db);
+}
+
+/* The ladder is as long as rungs.json makes it: a ninth rung is taught and a case may name
+ * it; a tenth named by a case that the index lacks is refused with the rung named. */
+static void test_longer_ladder(void **state)
+{
+    (void)state;
+    static const char ninth[] =
+        "  },\n  {\"n\": 9, \"key\": \"ninth\", \"name_en\": \"Ninth\", \"name_zh\": \"第九\",\n"
+        "   \"runs_en\": \"r\", \"runs_zh\": \"r\", \"closes\": [1]}\n ]\n}";
+    /* cut at the last rung's closing brace (the one before the file's own) and go on there */
+    const char *end = strrchr(rungs_text, '}');
+    end = end ? end - 1 : rungs_text;
+    while (end > rungs_text && *end != '}')
+        end--;
+    char *nine = xasprintf("%.*s%s", (int)(end - rungs_text), rungs_text, ninth);
+    char *saved = rungs_text;
+    rungs_text = nine;
+    struct cdb *db = fresh_db();
+    char err[1024];
+    char *cases9 = mutate(cases_text, "\"rung\": 1,", "\"rung\": 9,");
+    if (import_text(db, cases9, err, sizeof err) != 0)
+        fail_msg("a case of rung 9 with a ninth rung in the index: %s", err);
+    struct cdb_rung *r;
+    size_t nr;
+    assert_int_equal(cdb_rungs_load(db, &r, &nr, err, sizeof err), 0);
+    assert_int_equal(nr, 9);
+    assert_int_equal(r[8].n, 9);
+    assert_string_equal(r[8].name_en, "Ninth");
+    for (size_t i = 0; i < nr; i++)
+        cdb_rung_free(&r[i]);
+    free(r);
+    assert_int_equal(count(db, (struct cdb_case_filter){.rung = 9}), 1);
+    char *cases10 = mutate(cases_text, "\"rung\": 1,", "\"rung\": 10,");
+    assert_int_equal(import_text(db, cases10, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'rung'"));
+    assert_non_null(strstr(err, "1 to 9"));
+    free(cases10);
+    free(cases9);
+    cdb_close(db);
+    rungs_text = saved;
+    free(nine);
 }
 
 static void test_store_failure_rolls_back(void **state)
@@ -354,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_reimport_is_idempotent),
         cmocka_unit_test(test_facets),
         cmocka_unit_test(test_hostile_inputs_leave_db_unchanged),
+        cmocka_unit_test(test_longer_ladder),
         cmocka_unit_test(test_store_failure_rolls_back),
         cmocka_unit_test(test_results_roundtrip),
     };

@@ -177,7 +177,7 @@ static void test_dashboard_marks_the_unfinished_rung(void **state)
     assert_int_equal(cdb_runs_reap(db, &here, NULL, err, sizeof err), 0);
     struct cdb_latest *l;
     size_t n;
-    assert_int_equal(cdb_latest_verdicts(db, 10, &l, &n, err, sizeof err), 0);
+    assert_int_equal(cdb_latest_verdicts(db, 10, 0, &l, &n, err, sizeof err), 0);
     int r1 = -1, r4 = -1;
     for (size_t i = 0; i < n; i++) {
         if (l[i].rung == 1)

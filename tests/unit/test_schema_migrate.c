@@ -1,4 +1,5 @@
-/* Migration 2 (casedb/schema.c) rebuilds runs and checks around integer ids. A database written
+/* Migrations 2 to 7 (casedb/schema.c) from a database written at version 1. Migration 2
+ * rebuilds runs and checks around integer ids. A database written
  * at version 1 must come through whole: every run in its order, every check with its key and
  * values, the per-run verdict counts computed from the old rows, the cascade from runs to checks
  * still in force, and SQLite's own integrity and foreign-key checks clean. */
@@ -23,8 +24,15 @@
 #include "tests/unit/helpers/tmpdb.h"
 
 /* Version 1 as it shipped, with results written by its own SQL: two machines, three runs (one
- * still running), checks sharing keys across runs, NULLs in the optional columns. */
+ * still running), checks sharing keys across runs, NULLs in the optional columns; and a case
+ * index of one gap, two rungs and a case, which migration 7 rebuilds the rungs under. */
 static const char v1_rows[] =
+    "INSERT INTO gaps VALUES (1, 'g', 'Gap', 'G', 's', 's');"
+    "INSERT INTO rungs VALUES (1, 'unit', 'Unit', 'U', 'r', 'r'), (8, 'model', 'Model', 'M', 'r', 'r');"
+    "INSERT INTO rung_closes VALUES (1, 1), (8, 1);"
+    "INSERT INTO cases (id, repo, arch, gap, rung, title_en, title_zh, summary_en, summary_zh,"
+    " catch_en, catch_zh, verified) VALUES ('c-1', 'aiter', 'gfx1250', 1, 8, 't', 't', 's', 's', 'c',"
+    " 'c', 1);"
     "INSERT INTO hosts (name, url, added) VALUES ('far', 'https://far.example/x.json', 't');"
     "INSERT INTO machines (id, host, backend, device, target, wave_size, kladder_version)"
     " VALUES ('m1', 'here', 'cpu', 'cpu', 'cpu-wave32', 32, '0.1.0'),"
@@ -303,6 +311,51 @@ static void test_scores_after_migration(void **state)
     cdb_close(db);
 }
 
+/* Migration 7: the ladder's length is not fixed at eight. The index's rungs and the case that
+ * names one come through; a rung past 8 up to CDB_RUNG_MAX is kept, in the index and in the
+ * results, and one past CDB_RUNG_MAX is refused by the table itself. */
+static void test_rungs_past_eight(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    char err[512];
+    assert_int_equal(one_int(db, "SELECT count(*) FROM rungs"), 2);
+    assert_int_equal(one_int(db, "SELECT rung FROM cases WHERE id = 'c-1'"), 8);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM rung_closes"), 2);
+    sqlite3 *h = cdb_handle(db);
+    char sql[256];
+    snprintf(sql, sizeof sql, "INSERT INTO rungs VALUES (%d, 'top', 'Top', 'T', 'r', 'r')",
+             CDB_RUNG_MAX);
+    assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    snprintf(sql, sizeof sql, "INSERT INTO rungs VALUES (%d, 'past', 'Past', 'P', 'r', 'r')",
+             CDB_RUNG_MAX + 1);
+    assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_CONSTRAINT_CHECK);
+    const int rungs[] = {9, CDB_RUNG_MAX, CDB_RUNG_MAX + 1};
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
+        int rung = rungs[i];
+        char uuid[40];
+        snprintf(uuid, sizeof uuid, "ffff0000-0000-4000-8000-%012d", rung);
+        struct cdb_run r = {.uuid = uuid, .machine_id = "m1", .host = "here", .rung = rung,
+                            .suite = "nine", .started = "2026-11-06T00:00:00Z",
+                            .verdict = CDB_RUNNING};
+        int rc = cdb_run_put(db, &r, err, sizeof err);
+        if (rung <= CDB_RUNG_MAX) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(cdb_run_finish(db, uuid, "2026-11-06T00:01:00Z", CDB_PASS, err,
+                                            sizeof err), 0);
+        } else {
+            assert_int_not_equal(rc, 0);
+            assert_non_null(strstr(err, "rung"));
+        }
+    }
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM runs WHERE rung = %d", CDB_RUNG_MAX);
+    assert_int_equal(one_int(db, sql), 1);
+    /* the runs kept their ids and the checks still belong to them */
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks c JOIN runs r ON r.id = c.run_id"),
+                     6);
+    cdb_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +364,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_checks_keep_every_field, make_v1, drop_file),
         cmocka_unit_test_setup_teardown(test_writes_after_migration, make_v1, drop_file),
         cmocka_unit_test_setup_teardown(test_scores_after_migration, make_v1, drop_file),
+        cmocka_unit_test_setup_teardown(test_rungs_past_eight, make_v1, drop_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

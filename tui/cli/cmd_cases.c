@@ -16,10 +16,10 @@ static void print_help(const struct cli_parser *p)
     printf("usage: kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N]\n"
            "                     [--symptom TAG] [--search TEXT] [--lang en|zh] [--json]\n\n"
            "Lists the cases of the index. --gap matches the primary gap (1-7), --rung the rung that\n"
-           "catches the case (1-8), --repo the case's own repository (aiter, flydsl, sglang,\n"
-           "atom), --mentions a repository any of its references is in (a case of aiter whose fix\n"
-           "went into FlyDSL mentions flydsl), --symptom one tag; --search finds every word given,\n"
-           "in English or Chinese.\n\n"
+           "catches the case (1-8 in the built-in index), --repo the case's own repository\n"
+           "(aiter, flydsl, sglang, atom), --mentions a repository any of its references is in (a\n"
+           "case of aiter whose fix went into FlyDSL mentions flydsl), --symptom one tag; --search\n"
+           "finds every word given, in English or Chinese.\n\n"
            "options:\n");
     cli_print_help(stdout, p);
 }
@@ -58,8 +58,8 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_FLAG_DOC("--json", &json,
                          "print an array of case objects with the fields of data/cases.json"),
         CLI_OPT_INT_DOC("--gap", &f.gap, 1, CDB_GAPS, "N", "the primary gap (1-7)"),
-        CLI_OPT_INT_DOC("--rung", &f.rung, 1, CDB_RUNGS, "N",
-                        "the rung that catches the case (1-8)"),
+        CLI_OPT_INT_DOC("--rung", &f.rung, 1, CDB_RUNG_MAX, "N",
+                        "the rung that catches the case (a rung of the index)"),
         CLI_OPT_STRING_DOC("--repo", &f.repo, "NAME",
                            "the case's own repository (aiter, flydsl, sglang, atom)"),
         CLI_OPT_STRING_DOC("--mentions", &f.mentions, "NAME",

@@ -254,7 +254,8 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
         CLI_OPT_FLAG_DOC("--json", &json, "print the rows as JSON"),
-        CLI_OPT_INT_DOC("--rung", &rung, 0, eng_rung_top(), "N", "rows of one rung"),
+        /* any rung the database keeps: a pulled host may run rungs this kladder has not */
+        CLI_OPT_INT_DOC("--rung", &rung, 0, CDB_RUNG_MAX, "N", "rows of one rung"),
         CLI_OPT_FLAG_DOC("--only-both", &sel.only_both,
                          "two hosts: rows with a result on both sides"),
         CLI_OPT_FLAG_DOC("--only-flagged", &sel.only_flagged,

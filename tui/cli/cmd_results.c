@@ -23,7 +23,7 @@ static void print_help(const struct cli_parser *p)
            "       kladder results RUN_ID [--json]\n\n"
            "Lists recorded runs, newest first: runs made here and runs pulled from other hosts.\n"
            "HOST is the host a run was pulled under ('local': runs made here; the machine's own\n"
-           "host name is in a run's detail). --host keeps one such host, --rung a rung (0-8),\n"
+           "host name is in a run's detail). --host keeps one such host, --rung a rung (0: runs of several),\n"
            "--verdict pass, fail, hang, error, skip, cancelled, running or interrupted (its\n"
            "process ended before it finished: killed, crashed or the machine rebooted; the checks\n"
            "it recorded are kept). With a RUN_ID (a UUID or its first 4+ characters) prints that\n"
@@ -230,7 +230,9 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_FLAG_DOC("--json", &json, "print the runs (or the run) as JSON"),
         CLI_OPT_STRING_DOC("--host", &f.host, "NAME",
                            "runs pulled under NAME ('local': runs made here)"),
-        CLI_OPT_INT_DOC("--rung", &f.rung, 0, eng_rung_top(), "N", "runs of one rung (0-8)"),
+        /* any rung the database keeps: a pulled host may run rungs this kladder has not */
+        CLI_OPT_INT_DOC("--rung", &f.rung, 0, CDB_RUNG_MAX, "N",
+                        "runs of one rung (0: runs of several rungs)"),
         CLI_OPT_CALL_DOC("--verdict", &f.verdict, take_verdict, "V",
                          "pass, fail, hang, error, skip, cancelled, running or interrupted"),
     };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "engine/rung.h"
 #include "tui/bgread.h"
 #include "tui/clipboard.h"
 #include "tui/views/view.h"
@@ -36,6 +37,23 @@ const struct cdb_rung *tui_app_rung(const struct tui_app *app, int n)
         if (app->rungs[i].n == n)
             return &app->rungs[i];
     return NULL;
+}
+
+int tui_app_ladder_len(const struct tui_app *app)
+{
+    int top = eng_rung_top();
+    for (size_t i = 0; i < app->n_rungs; i++)
+        top = app->rungs[i].n > top ? app->rungs[i].n : top;
+    return top < 1 ? 1 : top > CDB_RUNG_MAX ? CDB_RUNG_MAX : top;
+}
+
+const char *tui_app_rung_name(const struct tui_app *app, int n)
+{
+    const struct cdb_rung *r = tui_app_rung(app, n);
+    if (r)
+        return tui_tr(app, r->name_en, r->name_zh);
+    const struct eng_rung *e = eng_rung_find(n);
+    return e ? e->name : NULL;
 }
 
 void tui_app_message(struct tui_app *app, const char *fmt, ...)

@@ -176,6 +176,13 @@ const char *tui_tr(const struct tui_app *app, const char *en, const char *zh);
 /* Gap / rung by number (NULL when out of range or not loaded). */
 const struct cdb_gap *tui_app_gap(const struct tui_app *app, int n);
 const struct cdb_rung *tui_app_rung(const struct tui_app *app, int n);
+/* The ladder's length as the views show it: the highest rung of the engine's table
+ * (engine/rung.h) and of the case index, at most CDB_RUNG_MAX. A rung the engine runs but the
+ * index does not teach still gets its column and its filter step. */
+int tui_app_ladder_len(const struct tui_app *app);
+/* Rung n's name in the language in force: the index's, else the engine's (English); NULL when
+ * neither knows rung n. */
+const char *tui_app_rung_name(const struct tui_app *app, int n);
 
 /* Shows a view (the Cases tab shows the detail while one is open). */
 void tui_app_show(struct tui_app *app, enum tui_view_id v);

@@ -183,7 +183,7 @@ static void requery(struct tui_app *app, struct cases_state *s)
             tui_app_message(app, "%s", err);
         side_push(s, &cap, SIDE_HEAD, SIDE_GAP + k, NULL, 0);
         if (k < 2) {
-            int max = k == 0 ? CDB_GAPS : CDB_RUNGS;
+            int max = k == 0 ? CDB_GAPS : tui_app_ladder_len(app);
             for (int i = 1; i <= max; i++) {
                 char v[16];
                 snprintf(v, sizeof v, "%d", i);

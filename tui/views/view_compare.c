@@ -645,7 +645,7 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
             return TUI_R_DRAW;
         }
         if (act == TUI_ACT_COMPARE_RUNG) {
-            s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
+            s->rung = s->rung < 0 ? 1 : s->rung >= tui_app_ladder_len(app) ? -1 : s->rung + 1;
             load(app, s);
             return TUI_R_DRAW;
         }
@@ -670,7 +670,7 @@ static unsigned compare_action(struct tui_app *app, void *state, enum tui_action
         load(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_COMPARE_RUNG:
-        s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
+        s->rung = s->rung < 0 ? 1 : s->rung >= tui_app_ladder_len(app) ? -1 : s->rung + 1;
         tui_list_first(l);
         load(app, s);
         return TUI_R_DRAW;

@@ -1,6 +1,7 @@
-/* Dashboard: the 7 gaps × 8 rungs matrix. A marked cell means the rung closes the gap
- * (rungs.json "closes"); the number is how many cases have that primary gap and lowest rung.
- * Enter on a cell opens the case list filtered to it. */
+/* Dashboard: the 7 gaps × the ladder's rungs (eight, or as many as the engine's table and the
+ * index have: tui_app_ladder_len). A marked cell means the rung closes the gap (rungs.json
+ * "closes"); the number is how many cases have that primary gap and lowest rung. Enter on a
+ * cell opens the case list filtered to it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "casedb/runs_latest.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/rung.h"
 #include "tui/draw.h"
 #include "tui/results_fmt.h"
 #include "tui/views/view.h"
@@ -18,9 +20,9 @@
  * the ones that do not fit are counted below them. */
 struct dash_host {
     char name[72];
-    int verdict[CDB_RUNGS]; /* -1: no finished run of that rung */
-    int runs[CDB_RUNGS], failed[CDB_RUNGS]; /* its runs of that rung, and those that failed */
-    double score8; /* rung 8's latest score (struct cdb_latest); NAN none */
+    int verdict[CDB_RUNG_MAX]; /* -1: no finished run of that rung */
+    int runs[CDB_RUNG_MAX], failed[CDB_RUNG_MAX]; /* its runs of that rung, and those failed */
+    double score[CDB_RUNG_MAX]; /* a scored rung's latest score (struct cdb_latest); NAN none */
 };
 
 struct dash_state {
@@ -29,8 +31,11 @@ struct dash_state {
     int more_hosts; /* rows the last frame had no room for */
     unsigned results_gen;
     bool results_loaded;
-    int counts[CDB_GAPS][CDB_RUNGS];
+    int counts[CDB_GAPS][CDB_RUNG_MAX];
     int total;
+    /* the matrix's columns: the ladder's length (tui_app_ladder_len), or the highest rung a
+     * host has results of (a pulled host's kladder may run a rung this one does not) */
+    int n_rungs, top_result;
     int gap, rung; /* cursor, 0-based */
     /* geometry of the last frame, for the mouse */
     int y0, x0, label_w, cell_w;
@@ -40,6 +45,7 @@ static void dash_load(struct tui_app *app, struct dash_state *s)
 {
     memset(s->counts, 0, sizeof s->counts);
     s->total = 0;
+    s->n_rungs = tui_app_ladder_len(app); /* dash_draw widens it to the results' */
     struct cdb_case_list l = {0};
     char err[256];
     if (cdb_cases_query(app->db, NULL, &l, err, sizeof err) != 0) {
@@ -48,7 +54,7 @@ static void dash_load(struct tui_app *app, struct dash_state *s)
     }
     for (size_t i = 0; i < l.n; i++) {
         int g = l.items[i].gap, r = l.items[i].rung;
-        if (g >= 1 && g <= CDB_GAPS && r >= 1 && r <= CDB_RUNGS)
+        if (g >= 1 && g <= CDB_GAPS && r >= 1 && r <= CDB_RUNG_MAX)
             s->counts[g - 1][r - 1]++;
         s->total++;
     }
@@ -66,33 +72,46 @@ static struct dash_host *host_slot(struct dash_state *s, const char *name)
     }
     struct dash_host *h = &s->hosts[s->n_hosts++];
     snprintf(h->name, sizeof h->name, "%s", name);
-    for (int r = 0; r < CDB_RUNGS; r++)
-        h->verdict[r] = -1, h->runs[r] = h->failed[r] = 0;
-    h->score8 = NAN;
+    for (int r = 0; r < CDB_RUNG_MAX; r++)
+        h->verdict[r] = -1, h->runs[r] = h->failed[r] = 0, h->score[r] = NAN;
     return h;
+}
+
+/* The rungs whose checks carry a score (rung 8: a model end to end), as the engine's table
+ * says: their cells show the score. */
+static unsigned scored_rungs(void)
+{
+    unsigned m = 0;
+    for (size_t i = 0; i < eng_rung_count(); i++) {
+        const struct eng_rung *R = eng_rung_nth(i);
+        if (R->runs_end_to_end && R->number > 0 && R->number <= CDB_RUNG_MAX)
+            m |= 1u << R->number;
+    }
+    return m;
 }
 
 /* The newest finished verdict of each (host, rung), from one cheap pass over the runs. */
 static void dash_load_results(struct tui_app *app, struct dash_state *s)
 {
-    s->n_hosts = s->more_hosts = 0;
+    s->n_hosts = s->more_hosts = s->top_result = 0;
     s->results_loaded = true;
     s->results_gen = app->results_gen;
     struct cdb_latest *l = NULL;
     size_t n = 0;
     char err[256];
-    if (cdb_latest_verdicts(app->db, 16, &l, &n, err, sizeof err) != 0) {
+    if (cdb_latest_verdicts(app->db, 16, scored_rungs(), &l, &n, err, sizeof err) != 0) {
         tui_app_message(app, "%s", err);
         return;
     }
     for (size_t i = 0; i < n; i++) {
         struct dash_host *h = host_slot(s, l[i].source[0] ? l[i].source : "local");
-        if (h) {
-            h->verdict[l[i].rung - 1] = (int)l[i].verdict;
-            h->runs[l[i].rung - 1] = l[i].runs;
-            h->failed[l[i].rung - 1] = l[i].failed;
-            if (l[i].rung == 8)
-                h->score8 = l[i].score;
+        int r = l[i].rung - 1;
+        if (h && r >= 0 && r < CDB_RUNG_MAX) {
+            s->top_result = r + 1 > s->top_result ? r + 1 : s->top_result;
+            h->verdict[r] = (int)l[i].verdict;
+            h->runs[r] = l[i].runs;
+            h->failed[r] = l[i].failed;
+            h->score[r] = l[i].score;
         }
     }
     free(l);
@@ -163,8 +182,8 @@ static int draw_intro(struct tui_app *app, int y, int x, int w, int ymax)
     return para(y, x, w, ymax, TUI_ROLE_DIM, buf);
 }
 
-/* Column geometry: a label column for the gap names, then 8 equal cells; kept in s for the
- * mouse. */
+/* Column geometry: a label column for the gap names, then a cell for each rung, all of one
+ * width; kept in s for the mouse. */
 static void set_geometry(struct tui_app *app, struct dash_state *s, int x, int w)
 {
     int label_w = 12;
@@ -175,9 +194,9 @@ static void set_geometry(struct tui_app *app, struct dash_state *s, int x, int w
     }
     /* a gap's whole name wherever the rung cells keep 6 columns each (a mark and a count):
      * from about 90 columns on; narrower, the name is cut */
-    if (label_w > w - CDB_RUNGS * 6)
-        label_w = w - CDB_RUNGS * 6;
-    int cell_w = (w - label_w) / CDB_RUNGS;
+    if (label_w > w - s->n_rungs * 6)
+        label_w = w - s->n_rungs * 6;
+    int cell_w = (w - label_w) / s->n_rungs;
     if (cell_w > 22)
         cell_w = 22;
     if (cell_w < 4)
@@ -199,10 +218,10 @@ static void draw_rung_heads(struct tui_app *app, const struct dash_state *s, int
         corner = tui_tr(app, "gap", "缺口");
     tui_draw_pad(y, x, label_w, TUI_ROLE_COLHEAD, "");
     tui_draw_pad(y, x, label_w - 1, TUI_ROLE_COLHEAD, corner);
-    for (int j = 0; j < CDB_RUNGS; j++) {
-        const struct cdb_rung *rg = tui_app_rung(app, j + 1);
-        if (cell_w >= 10 && rg)
-            snprintf(buf, sizeof buf, "%d %s", j + 1, tui_tr(app, rg->name_en, rg->name_zh));
+    for (int j = 0; j < s->n_rungs; j++) {
+        const char *name = tui_app_rung_name(app, j + 1);
+        if (cell_w >= 10 && name)
+            snprintf(buf, sizeof buf, "%d %s", j + 1, name);
         else
             snprintf(buf, sizeof buf, "R%d", j + 1);
         tui_draw_pad(y, x + label_w + j * cell_w, cell_w - 1, TUI_ROLE_COLHEAD, buf);
@@ -218,7 +237,7 @@ static int draw_gap_rows(struct tui_app *app, const struct dash_state *s, int y,
         const struct cdb_gap *g = tui_app_gap(app, i + 1);
         snprintf(buf, sizeof buf, "%d %s", i + 1, g ? tui_tr(app, g->name_en, g->name_zh) : "?");
         tui_draw_pad(y, x, label_w, gap_role(i + 1), buf);
-        for (int j = 0; j < CDB_RUNGS; j++) {
+        for (int j = 0; j < s->n_rungs; j++) {
             bool mark = closes(tui_app_rung(app, j + 1), i + 1);
             bool cur = i == s->gap && j == s->rung;
             int cx = x + label_w + j * cell_w;
@@ -245,15 +264,15 @@ static int draw_gap_rows(struct tui_app *app, const struct dash_state *s, int y,
 static void host_cell(struct tui_app *app, const struct dash_host *dh, int j, int v, int cell_w,
                       char *buf, size_t len)
 {
-    if (j == 7 && !isnan(dh->score8) && cell_w >= 9) {
-        /* rung 8 judges by a score: the cell shows it, with the verdict when there is
-         * room ("✓ pass 1", "✗ 0.625") */
-        char v8[48];
+    if (!isnan(dh->score[j]) && cell_w >= 9) {
+        /* a scored rung (rung 8) judges by a score: the cell shows it, with the verdict when
+         * there is room ("✓ pass 1", "✗ 0.625") */
+        char shown[48];
         if (cell_w >= 14)
-            tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, v8, sizeof v8);
+            tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, shown, sizeof shown);
         else
-            snprintf(v8, sizeof v8, "%s", tui_verdict_glyph(v));
-        snprintf(buf, len, " %s %.3g", v8, dh->score8);
+            snprintf(shown, sizeof shown, "%s", tui_verdict_glyph(v));
+        snprintf(buf, len, " %s %.3g", shown, dh->score[j]);
     } else if (cell_w >= 9) {
         buf[0] = ' ';
         tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, len - 1);
@@ -275,7 +294,7 @@ static int draw_host_rows(struct tui_app *app, struct dash_state *s, int y, int 
         snprintf(buf, sizeof buf, "%s %s", tui_glyph(TUI_GLYPH_ARROW),
                  strcmp(dh->name, "local") == 0 ? tui_tr(app, "local", "本机") : dh->name);
         tui_draw_pad(y, x, label_w, TUI_ROLE_TITLE, buf);
-        for (int j = 0; j < CDB_RUNGS; j++) {
+        for (int j = 0; j < s->n_rungs; j++) {
             int v = dh->verdict[j];
             int cx = x + label_w + j * cell_w;
             if (v < 0) {
@@ -307,7 +326,7 @@ static int draw_failed_runs(struct tui_app *app, const struct dash_state *s, int
         const struct dash_host *dh = &s->hosts[h];
         size_t o = 0;
         buf[0] = '\0';
-        for (int j = 0; j < CDB_RUNGS && o < sizeof buf; j++) {
+        for (int j = 0; j < s->n_rungs && o < sizeof buf; j++) {
             if (dh->runs[j] < 2 || dh->failed[j] == 0)
                 continue;
             if (app->lang == TUI_LANG_ZH)
@@ -357,6 +376,13 @@ static void draw_cell_text(struct tui_app *app, const struct dash_state *s, int 
                  tui_tr(app, rg->name_en, rg->name_zh), tui_tr(app, ": ", "："),
                  tui_tr(app, rg->runs_en, rg->runs_zh));
         y = para(y, x, w, ymax, TUI_ROLE_NORMAL, buf);
+    } else if (y < ymax && tui_app_rung_name(app, s->rung + 1)) {
+        /* a rung the engine runs that the case index does not teach (yet) */
+        snprintf(buf, sizeof buf, "%s %d %s%s%s", tui_tr(app, "Rung", "阶梯"), s->rung + 1,
+                 tui_app_rung_name(app, s->rung + 1), tui_tr(app, ": ", "："),
+                 tui_tr(app, "run by this kladder; the case index has no text for it",
+                        "本 kladder 可运行；案例索引中没有它的说明"));
+        y = para(y, x, w, ymax, TUI_ROLE_NORMAL, buf);
     }
     if (y + 1 < ymax) {
         y++;
@@ -375,12 +401,16 @@ static void dash_draw(struct tui_app *app, void *state)
     const struct tui_rect *r = &app->lay.body;
     int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
     y = draw_intro(app, y, x, w, ymax) + 1;
+    if (!s->results_loaded || s->results_gen != app->results_gen)
+        dash_load_results(app, s);
+    s->n_rungs = tui_app_ladder_len(app);
+    s->n_rungs = s->top_result > s->n_rungs ? s->top_result : s->n_rungs;
+    if (s->rung >= s->n_rungs) /* the index was replaced by a shorter one */
+        s->rung = s->n_rungs - 1;
     set_geometry(app, s, x, w);
     draw_rung_heads(app, s, y++);
     s->y0 = y;
     y = draw_gap_rows(app, s, y, ymax);
-    if (!s->results_loaded || s->results_gen != app->results_gen)
-        dash_load_results(app, s);
     y = draw_host_rows(app, s, y, ymax);
     y = draw_failed_runs(app, s, y, w, ymax);
     draw_cell_text(app, s, y + 1, w, ymax);
@@ -403,7 +433,7 @@ static unsigned dash_action(struct tui_app *app, void *state, enum tui_action ac
         s->gap = s->gap > 0 ? s->gap - 1 : 0;
         return TUI_R_DRAW;
     case TUI_ACT_RIGHT:
-        s->rung = s->rung + 1 < CDB_RUNGS ? s->rung + 1 : s->rung;
+        s->rung = s->rung + 1 < s->n_rungs ? s->rung + 1 : s->rung;
         return TUI_R_DRAW;
     case TUI_ACT_LEFT:
         s->rung = s->rung > 0 ? s->rung - 1 : 0;
@@ -443,7 +473,7 @@ static unsigned dash_mouse(struct tui_app *app, void *state, int y, int x, int w
         return TUI_R_DRAW;
     }
     int i = y - s->y0, cx = x - s->x0 - s->label_w;
-    if (i < 0 || i >= CDB_GAPS || cx < 0 || s->cell_w <= 0 || cx / s->cell_w >= CDB_RUNGS)
+    if (i < 0 || i >= CDB_GAPS || cx < 0 || s->cell_w <= 0 || cx / s->cell_w >= s->n_rungs)
         return TUI_R_NONE;
     int j = cx / s->cell_w;
     if (i == s->gap && j == s->rung)

@@ -785,7 +785,7 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         apply_filters(app, s);
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_RUNG:
-        s->rung = s->rung < 0 ? 1 : s->rung >= CDB_RUNGS ? -1 : s->rung + 1;
+        s->rung = s->rung < 0 ? 1 : s->rung >= tui_app_ladder_len(app) ? -1 : s->rung + 1;
         tui_list_first(l);
         apply_filters(app, s);
         return TUI_R_DRAW;
