@@ -39,3 +39,21 @@ tap_check "nothing stored for them" \
     test "$("$KLADDER" --db "$db" hosts list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1
 tap_check "a URL still goes as typed" \
     sh -c "'$KLADDER' --db '$db' hosts add web https://example.invalid/export.json | grep -qx 'added host web'"
+
+# kladder pull PATH: a path (one with a '/') pulls the document directly, added under the
+# exporting host's name as a URL would be; a path that names no file is refused before anything
+# is opened, with nothing stored.
+python3 tests/fixtures/remote/gen_results.py --host far --runs 2 --checks 2 \
+    --out "$KL_TMP/my results/far.json" || tap_fail "second fixture document written"
+(cd "$KL_TMP/my results" && "$KLADDER" --db "$KL_TMP/p.db" pull ./far.json) >"$KL_TMP/pp.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/pp.txt"
+tap_check "pull ./far.json: exit 0, its 2 runs under the exporting host's name" \
+    sh -c "test $rc -eq 0 && grep -qE '^far: 2 new runs' '$KL_TMP/pp.txt'"
+tap_check "and the host is kept with the document's file:// URL" \
+    sh -c "'$KLADDER' --db '$KL_TMP/p.db' hosts list | grep -qF 'file://$(printf '%s' "$KL_TMP" | sed 's/ /%20/g')/my%20results/far.json'"
+"$KLADDER" --db "$KL_TMP/p.db" pull ./nope.json >"$KL_TMP/out" 2>"$KL_TMP/err"
+rc=$?
+sed 's/^/# /' "$KL_TMP/err"
+tap_check "pull ./nope.json: exit 2, naming it once" \
+    sh -c "test $rc -eq 2 && test \$(grep -c 'nope.json' '$KL_TMP/err') -eq 1"

@@ -1,4 +1,4 @@
-/* kladder pull [NAME|URL ...] [--connect-timeout S] [--timeout S] [--stall S] [--max-bytes N]
+/* kladder pull [NAME|URL|PATH ...] [--connect-timeout S] [--timeout S] [--stall S] [--max-bytes N]
  *              [--cacert FILE] [--known-hosts FILE] [--full] */
 #include <errno.h>
 #include <stdio.h>
@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "casedb/cdb.h"
+#include "common/xalloc.h"
 #include "importers/pull.h"
+#include "importers/remote.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 #include "tui/cli/pull_report.h"
@@ -17,7 +19,7 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder pull [NAME|URL ...] [--connect-timeout S] [--timeout S] [--stall S]\n"
+    printf("usage: kladder pull [NAME|URL|PATH ...] [--connect-timeout S] [--timeout S] [--stall S]\n"
            "                    [--max-bytes N] [--cacert FILE] [--known-hosts FILE]\n"
            "                    [--identity FILE] [--full] [--timing]\n\n"
            "Fetches the results documents of hosts (default: every host of `kladder hosts list`)\n"
@@ -25,7 +27,8 @@ static void print_help(const struct cli_parser *p)
            "identified by UUID: a run already stored is skipped, and one stored with different\n"
            "content is an error for that host (nothing of it is written). Only runs finished at\n"
            "or after the host's last pull are kept (--full: all of them). A URL not in the hosts\n"
-           "table is added under the name of the host that exported it.\n\n"
+           "table, or the path of a document (one with a '/': ./export.json), is added under the\n"
+           "name of the host that exported it.\n\n"
            "options:\n");
     cli_print_help(stdout, p);
     printf("\n"
@@ -61,20 +64,41 @@ static bool parse_bytes(const char *s, long long *out)
 static int pull(const struct cli_global *g, const char *const *specs, size_t n,
                 const struct imp_pull_opts *o, bool timing)
 {
-    /* A URL kladder cannot fetch is a usage error, found before anything is opened. */
-    for (size_t k = 0; k < n; k++) {
+    /* A path (a '/' in it, which no host name has) is its document's file:// URL, as
+     * `hosts add` takes it. A URL kladder cannot fetch, or a path that names no file, is a
+     * usage error, found before anything is opened. */
+    const char **given = xcalloc(n + 1, sizeof *given);
+    char **made = xcalloc(n + 1, sizeof *made);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
         char uerr[512];
-        if (strstr(specs[k], "://") && imp_url_check(specs[k], uerr, sizeof uerr) != 0)
-            return cli_usage_error("pull", "%s", uerr);
+        given[k] = specs[k];
+        if (!strstr(specs[k], "://") && strchr(specs[k], '/')) {
+            made[k] = imp_url_from_user(specs[k], uerr, sizeof uerr);
+            if (!made[k])
+                rc = cli_usage_error("pull", "%s", uerr);
+            given[k] = made[k];
+        }
+        if (rc == 0 && strstr(given[k], "://") && imp_url_check(given[k], uerr, sizeof uerr) != 0)
+            rc = cli_usage_error("pull", "%s", uerr);
     }
-    struct cdb *db = cli_open_db_write(g, "pull");
-    if (!db)
-        return 2;
+    struct cdb *db = rc == 0 ? cli_open_db_write(g, "pull") : NULL;
+    if (!db) {
+        for (size_t k = 0; k < n; k++)
+            free(made[k]);
+        free(made);
+        free(given);
+        return rc ? rc : 2;
+    }
     struct imp_pull_result *res;
     size_t nres;
     char err[1024];
-    int failed = imp_pull(db, specs, n, o, &res, &nres, err, sizeof err);
+    int failed = imp_pull(db, given, n, o, &res, &nres, err, sizeof err);
     cdb_close(db);
+    for (size_t k = 0; k < n; k++)
+        free(made[k]);
+    free(made);
+    free(given);
     if (failed < 0) {
         fprintf(stderr, "kladder pull: %s\n", err);
         return 2;
