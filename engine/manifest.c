@@ -271,6 +271,7 @@ static bool parse_value_rules(struct eng_mparse *p, struct eng_manifest *m, cons
 static const char *const top_keys[] = {
     "format", "version", "name", "case", "title_en", "title_zh", "source", "variants",
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
+    "reference_args",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
     "control", "expect_caught", "specialize", "code_object"};
 
@@ -561,21 +562,19 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
     return true;
 }
 
-/* "args" and "arg_types": the kernel's arguments, buffers or expressions. */
-static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+/* One list of kernel arguments (field "args" or "reference_args"): buffers or expressions, a
+ * scalar's type from "arg_types" (at). */
+static bool parse_arg_list(struct eng_mparse *p, struct eng_manifest *m, const cJSON *ar,
+                           const char *field, const cJSON *at, struct eng_arg **out, size_t *n)
 {
-    const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "args");
     if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 || cJSON_GetArraySize(ar) > 32)
-        return eng_mp_bad(p, "args", "expected an array of 1 to 32 buffer names or expressions");
-    const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "arg_types");
-    if (at && !cJSON_IsObject(at))
-        return eng_mp_bad(p, "arg_types", "expected an object {\"M\": \"i32\"}");
-    m->args = xcalloc((size_t)cJSON_GetArraySize(ar), sizeof *m->args);
+        return eng_mp_bad(p, field, "expected an array of 1 to 32 buffer names or expressions");
+    *out = xcalloc((size_t)cJSON_GetArraySize(ar), sizeof **out);
     for (const cJSON *it = ar->child; it; it = it->next) {
-        size_t ai = m->nargs;
-        struct eng_arg *a = &m->args[m->nargs++];
+        size_t ai = *n;
+        struct eng_arg *a = &(*out)[(*n)++];
         char f[64];
-        snprintf(f, sizeof f, "args[%zu]", ai);
+        snprintf(f, sizeof f, "%s[%zu]", field, ai);
         if (!cJSON_IsString(it) || !it->valuestring[0])
             return eng_mp_bad(p, f, "expected a buffer name or a parameter expression as a string");
         a->expr = xstrdup(it->valuestring);
@@ -606,17 +605,42 @@ static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON
             return eng_mp_bad(p, f, "expected a buffer name or an expression over the parameters "
                               "and the launch: %s", msg);
     }
+    return true;
+}
+
+static bool names_arg(const struct eng_arg *args, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(args[i].expr, name) == 0)
+            return true;
+    return false;
+}
+
+/* "args", "reference_args" and "arg_types": the kernels' arguments, buffers or expressions. */
+static bool parse_args(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "arg_types");
+    if (at && !cJSON_IsObject(at))
+        return eng_mp_bad(p, "arg_types", "expected an object {\"M\": \"i32\"}");
+    if (!parse_arg_list(p, m, cJSON_GetObjectItemCaseSensitive(root, "args"), "args", at, &m->args,
+                        &m->nargs))
+        return false;
+    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(root, "reference_args");
+    if (!ra) {
+        m->ref_args = m->args;
+        m->nref_args = m->nargs;
+    } else if (!parse_arg_list(p, m, ra, "reference_args", at, &m->ref_args, &m->nref_args)) {
+        return false;
+    }
     if (at)
-        for (const cJSON *it = at->child; it; it = it->next) {
-            bool used = false;
-            for (size_t i = 0; i < m->nargs; i++)
-                used |= strcmp(m->args[i].expr, it->string) == 0;
-            if (!used) {
+        for (const cJSON *it = at->child; it; it = it->next)
+            if (!names_arg(m->args, m->nargs, it->string) &&
+                !names_arg(m->ref_args, m->nref_args, it->string)) {
                 char f2[128];
                 snprintf(f2, sizeof f2, "arg_types.%s", it->string);
-                return eng_mp_bad(p, f2, "names no entry of \"args\"");
+                return eng_mp_bad(p, f2, ra ? "names no entry of \"args\" or \"reference_args\""
+                                            : "names no entry of \"args\"");
             }
-        }
     return true;
 }
 
@@ -977,6 +1001,11 @@ void eng_manifest_free(struct eng_manifest *m)
         free(b->contract.reduce);
     }
     free(m->buffers);
+    if (m->ref_args != m->args) {
+        for (size_t i = 0; i < m->nref_args; i++)
+            free(m->ref_args[i].expr);
+        free(m->ref_args);
+    }
     for (size_t i = 0; i < m->nargs; i++)
         free(m->args[i].expr);
     free(m->args);

@@ -158,6 +158,11 @@ struct eng_manifest {
     struct eng_buffer_spec *buffers;
     size_t nargs;
     struct eng_arg *args;
+    /* "reference_args": the reference kernel's own arguments, where its signature is not the
+     * variants' (a file's naive kernel often takes a dimension its tiled one does not). Without
+     * it, the same array as args (freed once). eng_manifest_args picks the list of a side. */
+    size_t nref_args;
+    struct eng_arg *ref_args;
     struct eng_launch launch, ref_launch;
     double tol_abs, tol_rel;
     size_t nbaseline;
@@ -169,6 +174,14 @@ struct eng_manifest {
     void *settings[ENG_RUNG_SLOTS]; /* each declared rung's settings, the rung's own type
                                      * (NULL: none) */
 };
+
+/* The arguments the variants (reference false) or the reference are launched with. */
+static inline const struct eng_arg *eng_manifest_args(const struct eng_manifest *m, bool reference,
+                                                      size_t *n)
+{
+    *n = reference ? m->nref_args : m->nargs;
+    return reference ? m->ref_args : m->args;
+}
 
 /* Parses and validates manifest text. path names it in messages, dir is where its source
  * lives (NULL: embedded kernels/). Returns a manifest (free with eng_manifest_free) or NULL

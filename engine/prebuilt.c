@@ -87,15 +87,19 @@ static int check_args(const struct eng_prebuilt *p, const struct eng_manifest *m
 {
     if (k->nparams < 0)
         return 0; /* the format does not say: the runtime's own check (kernel_params) is left */
-    if ((size_t)k->nparams != m->nargs) {
-        snprintf(err, errlen, "%s: args: %zu given, but kernel %.120s (%s %s) in %s takes %d "
-                 "parameter%s", m->path, m->nargs, k->name, field, p->bin.target, p->path,
+    bool reference = strcmp(field, "reference") == 0;
+    size_t nargs;
+    const struct eng_arg *args = eng_manifest_args(m, reference, &nargs);
+    const char *list = reference && m->ref_args != m->args ? "reference_args" : "args";
+    if ((size_t)k->nparams != nargs) {
+        snprintf(err, errlen, "%s: %s: %zu given, but kernel %.120s (%s %s) in %s takes %d "
+                 "parameter%s", m->path, list, nargs, k->name, field, p->bin.target, p->path,
                  k->nparams, k->nparams == 1 ? "" : "s");
         return -1;
     }
     int64_t at = 0;
-    for (size_t i = 0; i < m->nargs; i++) {
-        const struct eng_arg *a = &m->args[i];
+    for (size_t i = 0; i < nargs; i++) {
+        const struct eng_arg *a = &args[i];
         const struct gpu_param *q = &k->params[i];
         int64_t want = arg_bytes(a->type);
         at = (at + want - 1) / want * want;
@@ -116,8 +120,8 @@ static int check_args(const struct eng_prebuilt *p, const struct eng_manifest *m
             why = buf;
         }
         if (why) {
-            snprintf(err, errlen, "%s: args[%zu] (\"%.60s\", %s): %s, in kernel %.120s (%s) of "
-                     "%s%s", m->path, i, a->expr, arg_type_name(a->type), why, k->name, field,
+            snprintf(err, errlen, "%s: %s[%zu] (\"%.60s\", %s): %s, in kernel %.120s (%s) of "
+                     "%s%s", m->path, list, i, a->expr, arg_type_name(a->type), why, k->name, field,
                      p->path, ptr || q->size == want ? ""
                                  : " (arg_types sets a scalar's type; i32 by default)");
             return -1;

@@ -181,19 +181,29 @@ typedef unsigned long long kl_size;
 struct kl_hip_dim3 {
     unsigned x, y, z;
 };
-#define threadIdx                                                                               \
-    (kl_hip_dim3{__builtin_amdgcn_workitem_id_x(), __builtin_amdgcn_workitem_id_y(),            \
-                 __builtin_amdgcn_workitem_id_z()})
-#define blockIdx                                                                                \
-    (kl_hip_dim3{__builtin_amdgcn_workgroup_id_x(), __builtin_amdgcn_workgroup_id_y(),          \
-                 __builtin_amdgcn_workgroup_id_z()})
-#define blockDim                                                                                \
-    (kl_hip_dim3{__builtin_amdgcn_workgroup_size_x(), __builtin_amdgcn_workgroup_size_y(),      \
-                 __builtin_amdgcn_workgroup_size_z()})
-#define gridDim                                                                                 \
-    (kl_hip_dim3{__builtin_amdgcn_grid_size_x() / __builtin_amdgcn_workgroup_size_x(),          \
-                 __builtin_amdgcn_grid_size_y() / __builtin_amdgcn_workgroup_size_y(),          \
-                 __builtin_amdgcn_grid_size_z() / __builtin_amdgcn_workgroup_size_z()})
+/* The thread coordinates are objects, as HIP's own headers make them (amd_hip_runtime.h): each
+ * field a property read from its builtin, so host code of the same file may declare variables
+ * of those names (`dim3 blockDim(256);` in a launcher) without a macro rewriting them. */
+#define KL_HIP_COORD(NAME, GX, GY, GZ)                                                          \
+    struct kl_hip_##NAME##_t {                                                                  \
+        __declspec(property(get = get_x)) unsigned x;                                           \
+        __declspec(property(get = get_y)) unsigned y;                                           \
+        __declspec(property(get = get_z)) unsigned z;                                           \
+        static __device__ inline unsigned get_x() { return GX; }                               \
+        static __device__ inline unsigned get_y() { return GY; }                               \
+        static __device__ inline unsigned get_z() { return GZ; }                               \
+        __device__ operator kl_hip_dim3() const { return kl_hip_dim3{get_x(), get_y(), get_z()}; } \
+    };                                                                                          \
+    extern const __device__ __attribute__((weak)) kl_hip_##NAME##_t NAME
+KL_HIP_COORD(threadIdx, __builtin_amdgcn_workitem_id_x(), __builtin_amdgcn_workitem_id_y(),
+             __builtin_amdgcn_workitem_id_z());
+KL_HIP_COORD(blockIdx, __builtin_amdgcn_workgroup_id_x(), __builtin_amdgcn_workgroup_id_y(),
+             __builtin_amdgcn_workgroup_id_z());
+KL_HIP_COORD(blockDim, __builtin_amdgcn_workgroup_size_x(), __builtin_amdgcn_workgroup_size_y(),
+             __builtin_amdgcn_workgroup_size_z());
+KL_HIP_COORD(gridDim, __builtin_amdgcn_grid_size_x() / __builtin_amdgcn_workgroup_size_x(),
+             __builtin_amdgcn_grid_size_y() / __builtin_amdgcn_workgroup_size_y(),
+             __builtin_amdgcn_grid_size_z() / __builtin_amdgcn_workgroup_size_z());
 #define warpSize (__builtin_amdgcn_wavefrontsize())
 static __device__ inline unsigned __lane_id(void)
 {
@@ -287,6 +297,19 @@ KL_HIP_BARE_CAS(unsigned long long)
 #include <utility>
 
 static thread_local struct kl_cpu_thread *kl_cpu_cur;
+/* The built-in index variables are variables, not macros: this OS thread's copies of the
+ * running emulated thread's. A shipped file's host code may declare its own (`dim3
+ * blockDim(16, 16);` before its launch), which a macro would turn into nonsense. kl_cpu_enter
+ * sets them with kl_cpu_cur at a thread's entry and wherever a switch may have happened. */
+static thread_local struct kl_cpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
+static inline __attribute__((no_sanitize_thread)) void kl_cpu_enter(struct kl_cpu_thread *me)
+{
+    kl_cpu_cur = me;
+    threadIdx = me->tid;
+    blockIdx = me->bid;
+    blockDim = me->bdim;
+    gridDim = me->gdim;
+}
 /* An address inside this module's per-OS-thread storage: touching it makes sure the storage
  * exists (the adversarial schedule fills it with garbage before each block). */
 extern "C" __attribute__((visibility("default"))) void *kl_cpu_tls_anchor(void)
@@ -304,10 +327,6 @@ extern "C" __attribute__((visibility("default"))) void *kl_cpu_tls_anchor(void)
 #define KL_DEVICE static inline
 #define KL_DYNAMIC_SHARED(type, name) type *name = (type *)kl_cpu_cur->dyn_shared
 
-#define threadIdx (kl_cpu_cur->tid)
-#define blockIdx (kl_cpu_cur->bid)
-#define blockDim (kl_cpu_cur->bdim)
-#define gridDim (kl_cpu_cur->gdim)
 #define KL_WAVE ((int)kl_cpu_cur->wave)
 #define KL_ASSUMPTION extern "C" __attribute__((visibility("default"))) const
 
@@ -324,7 +343,7 @@ static inline void kl_cpu_wait(int why)
     struct kl_cpu_thread *me = kl_cpu_cur;
     me->polls = 0;
     me->rt->wait(me, why);
-    kl_cpu_cur = me;
+    kl_cpu_enter(me);
 }
 static inline __attribute__((no_sanitize_thread)) void kl_cpu_poll(void)
 {
@@ -339,7 +358,7 @@ static inline unsigned long long kl_cpu_wave_op(int op, unsigned long long v, in
     me->wv_src = src;
     me->polls = 0;
     me->rt->wait(me, KL_CPU_WAIT_WAVE);
-    kl_cpu_cur = me;
+    kl_cpu_enter(me);
     return me->wv_out;
 }
 
@@ -389,13 +408,15 @@ static inline __attribute__((no_sanitize_thread)) void kl_cpu_note(const void *p
 {
     /* kl_cpu_cur first: it may hold the garbage a poisoned block storage left until the
      * thread's entry sets it. */
-    if (p == (const void *)&kl_cpu_cur)
-        return;
+    if (p == (const void *)&kl_cpu_cur || p == (const void *)&threadIdx ||
+        p == (const void *)&blockIdx || p == (const void *)&blockDim ||
+        p == (const void *)&gridDim)
+        return; /* the emulator's own, as kl_cpu_cur->tid was */
     struct kl_cpu_thread *me = kl_cpu_cur;
     if (!me || !me->rt->access)
         return;
     me->rt->access(me, p, n, how, pc);
-    kl_cpu_cur = me;
+    kl_cpu_enter(me);
 }
 #define KL_CPU_TSAN_RW(n)                                                                       \
     extern "C" KL_CPU_NOSAN void __tsan_read##n(void *p)                                        \
@@ -571,7 +592,7 @@ static inline KL_CPU_NOSAN void kl_cpu_async_land(struct kl_cpu_thread *me, unsi
         struct kl_cpu_async *a = &me->async_q[i];
         kl_cpu_note(a->src, a->bytes, KL_CPU_ACC_READ, KL_CPU_PC);
         kl_cpu_note(a->dst, a->bytes, KL_CPU_ACC_WRITE, KL_CPU_PC);
-        kl_cpu_cur = me;
+        kl_cpu_enter(me);
         std::memcpy(a->dst, a->src, a->bytes);
     }
     std::memmove(me->async_q, me->async_q + done, (n - done) * sizeof me->async_q[0]);
@@ -604,7 +625,7 @@ static inline void kl_cpu_call(void (*f)(A...), void **args, std::integer_sequen
 template <typename... A>
 static inline void kl_cpu_invoke(void (*f)(A...), struct kl_cpu_thread *self, void **args)
 {
-    kl_cpu_cur = self;
+    kl_cpu_enter(self);
     kl_cpu_call(f, args, std::make_integer_sequence<unsigned long, sizeof...(A)>{});
     kl_cpu_async_land(self, 0); /* copies still in flight land before the thread is gone */
     if (kl_cpu_sysmem.thread_done)

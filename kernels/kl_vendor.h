@@ -82,7 +82,7 @@ static inline __attribute__((no_sanitize_thread)) void *kl_cpu_static_shared(con
 {
     struct kl_cpu_thread *me = kl_cpu_cur;
     void *p = me->rt->shared(me, key, bytes, align);
-    kl_cpu_cur = me;
+    kl_cpu_enter(me);
     return p;
 }
 #define KL_STATIC_SHARED(name, dims, ...)                                                       \

@@ -284,69 +284,81 @@ int eng_exec_inst_alloc(struct eng_exec *e, struct eng_inst *in)
     return 0;
 }
 
-/* Builds both argument arrays (variant and reference) pointing at the instance's buffers. */
-int eng_exec_inst_args(struct eng_exec *e, struct eng_inst *in)
+/* One argument's value into its 16-byte slot: the buffer's device pointer on this side (the
+ * variant's or the reference's copy), or the scalar's value at the instance's parameters. */
+static int fill_arg(struct eng_exec *e, const struct eng_inst *in, const struct eng_arg *a,
+                    bool reference, void *slot)
 {
-    const struct eng_manifest *m = e->m;
-    free(in->vals_var);
-    free(in->vals_ref);
-    free(in->args_var);
-    free(in->args_ref);
-    in->vals_var = xcalloc(m->nargs + 1, sizeof *in->vals_var);
-    in->vals_ref = xcalloc(m->nargs + 1, sizeof *in->vals_ref);
-    in->args_var = xcalloc(m->nargs + 1, sizeof *in->args_var);
-    in->args_ref = xcalloc(m->nargs + 1, sizeof *in->args_ref);
-    for (size_t i = 0; i < m->nargs; i++) {
-        const struct eng_arg *a = &m->args[i];
-        void *pv = in->vals_var[i], *pr = in->vals_ref[i];
-        if (a->buffer >= 0) {
-            memcpy(pv, &in->var[a->buffer].data, sizeof(eng_dptr));
-            memcpy(pr, &in->ref[a->buffer].data, sizeof(eng_dptr));
-        } else if (a->type == ENG_ARG_F32) {
-            float f = 0;
-            size_t k = 0;
-            while (k < in->v.n && strcmp(in->v.names[k], a->expr) != 0)
-                k++;
-            if (k < in->v.n) {
-                f = (float)in->v.reals[k];
-            } else {
-                int64_t x;
-                if (eng_values_eval(&in->v, a->expr, &x, e->err, sizeof e->err) != 0)
-                    return -1;
-                f = (float)x;
-            }
-            memcpy(pv, &f, 4);
-            memcpy(pr, &f, 4);
+    if (a->buffer >= 0) {
+        const struct eng_bufi *r = reference ? &in->ref[a->buffer] : &in->var[a->buffer];
+        memcpy(slot, &r->data, sizeof(eng_dptr));
+        return 0;
+    }
+    if (a->type == ENG_ARG_F32) {
+        float f = 0;
+        size_t k = 0;
+        while (k < in->v.n && strcmp(in->v.names[k], a->expr) != 0)
+            k++;
+        if (k < in->v.n) {
+            f = (float)in->v.reals[k];
         } else {
             int64_t x;
             if (eng_values_eval(&in->v, a->expr, &x, e->err, sizeof e->err) != 0)
                 return -1;
-            bool fits = a->type == ENG_ARG_I32    ? x >= INT32_MIN && x <= INT32_MAX
-                        : a->type == ENG_ARG_U32  ? x >= 0 && x <= (int64_t)UINT32_MAX
-                        : a->type == ENG_ARG_U64  ? x >= 0
-                        : a->type == ENG_ARG_BOOL ? x == 0 || x == 1
-                        : a->type == ENG_ARG_U8   ? x >= 0 && x <= 255
-                                                  : true;
-            if (!fits) {
-                snprintf(e->err, sizeof e->err, "argument %s = %lld does not fit its type", a->expr,
-                         (long long)x);
-                return -1;
-            }
-            if (a->type == ENG_ARG_BOOL || a->type == ENG_ARG_U8) {
-                uint8_t b = (uint8_t)x;
-                memcpy(pv, &b, 1);
-                memcpy(pr, &b, 1);
-            } else if (a->type == ENG_ARG_I32 || a->type == ENG_ARG_U32) {
-                uint32_t u = (uint32_t)x;
-                memcpy(pv, &u, 4);
-                memcpy(pr, &u, 4);
-            } else {
-                memcpy(pv, &x, 8);
-                memcpy(pr, &x, 8);
-            }
+            f = (float)x;
         }
-        in->args_var[i] = pv;
-        in->args_ref[i] = pr;
+        memcpy(slot, &f, 4);
+        return 0;
+    }
+    int64_t x;
+    if (eng_values_eval(&in->v, a->expr, &x, e->err, sizeof e->err) != 0)
+        return -1;
+    bool fits = a->type == ENG_ARG_I32    ? x >= INT32_MIN && x <= INT32_MAX
+                : a->type == ENG_ARG_U32  ? x >= 0 && x <= (int64_t)UINT32_MAX
+                : a->type == ENG_ARG_U64  ? x >= 0
+                : a->type == ENG_ARG_BOOL ? x == 0 || x == 1
+                : a->type == ENG_ARG_U8   ? x >= 0 && x <= 255
+                                          : true;
+    if (!fits) {
+        snprintf(e->err, sizeof e->err, "argument %s = %lld does not fit its type", a->expr,
+                 (long long)x);
+        return -1;
+    }
+    if (a->type == ENG_ARG_BOOL || a->type == ENG_ARG_U8) {
+        uint8_t b = (uint8_t)x;
+        memcpy(slot, &b, 1);
+    } else if (a->type == ENG_ARG_I32 || a->type == ENG_ARG_U32) {
+        uint32_t u = (uint32_t)x;
+        memcpy(slot, &u, 4);
+    } else {
+        memcpy(slot, &x, 8);
     }
     return 0;
+}
+
+/* One side's argument array: the variants' from "args", the reference's from its own list
+ * ("reference_args", else the same). */
+static int fill_side(struct eng_exec *e, struct eng_inst *in, bool reference)
+{
+    size_t n;
+    const struct eng_arg *list = eng_manifest_args(e->m, reference, &n);
+    uint64_t(**vals)[2] = reference ? &in->vals_ref : &in->vals_var;
+    void ***args = reference ? &in->args_ref : &in->args_var;
+    free(*vals);
+    free(*args);
+    *vals = xcalloc(n + 1, sizeof **vals);
+    *args = xcalloc(n + 1, sizeof **args);
+    for (size_t i = 0; i < n; i++) {
+        if (fill_arg(e, in, &list[i], reference, (*vals)[i]) != 0)
+            return -1;
+        (*args)[i] = (*vals)[i];
+    }
+    return 0;
+}
+
+/* Builds both argument arrays (variant and reference) pointing at the instance's buffers. */
+int eng_exec_inst_args(struct eng_exec *e, struct eng_inst *in)
+{
+    ENG_TRY(fill_side(e, in, false));
+    return fill_side(e, in, true);
 }

@@ -60,9 +60,11 @@ static int launch_host(struct eng_exec *e, struct eng_inst *in, bool reference,
     eng_phase_mark(reference ? "ref-sync" : "op-sync");
     eng_dptr *ptrs = xcalloc(m->nbuffers + 1, sizeof *ptrs);
     void **args = reference ? in->args_ref : in->args_var;
-    for (size_t i = 0; i < m->nargs; i++)
-        if (m->args[i].buffer >= 0)
-            memcpy(&ptrs[m->args[i].buffer], args[i], sizeof *ptrs);
+    size_t nargs;
+    const struct eng_arg *list = eng_manifest_args(m, reference, &nargs);
+    for (size_t i = 0; i < nargs; i++)
+        if (list[i].buffer >= 0)
+            memcpy(&ptrs[list[i].buffer], args[i], sizeof *ptrs);
     int rc = e->host->launch(e->host->arg, reference, e, in, ptrs, e->err, sizeof e->err);
     free(ptrs);
     return rc;

@@ -184,27 +184,31 @@ static int find_entry(struct eng_exec *e, const char *field, const char *entry,
 /* The manifest's "args" against the parameters the code object declares, where the backend can
  * tell: a kernel that takes more or other arguments than it is given would read garbage (or
  * crash the worker) instead of naming the mismatch. */
-static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *entry)
+static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *entry,
+                        bool reference)
 {
     size_t sizes[64];
     int n = e->B->kernel_params ? e->B->kernel_params(k, sizes, 64) : -1;
     if (n < 0)
         return 0;
     const struct eng_manifest *m = e->m;
-    if ((size_t)n != m->nargs) {
-        snprintf(e->err, sizeof e->err, "%s: kernel %s takes %d argument%s, the manifest's \"args\" "
-                 "gives %zu", m->path, entry, n, n == 1 ? "" : "s", m->nargs);
+    size_t nargs;
+    const struct eng_arg *args = eng_manifest_args(m, reference, &nargs);
+    const char *field = reference && m->ref_args != m->args ? "reference_args" : "args";
+    if ((size_t)n != nargs) {
+        snprintf(e->err, sizeof e->err, "%s: kernel %s takes %d argument%s, the manifest's \"%s\" "
+                 "gives %zu", m->path, entry, n, n == 1 ? "" : "s", field, nargs);
         return -1;
     }
-    for (size_t i = 0; i < m->nargs && i < 64; i++) {
-        enum eng_argtype t = m->args[i].type;
+    for (size_t i = 0; i < nargs && i < 64; i++) {
+        enum eng_argtype t = args[i].type;
         size_t want = t == ENG_ARG_BOOL || t == ENG_ARG_U8                     ? 1
                       : t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4
                                                                                  : 8;
         if (sizes[i] != want) {
             snprintf(e->err, sizeof e->err, "%s: kernel %s's argument %zu is %zu bytes, the "
-                     "manifest's args[%zu] (%s) is %zu", m->path, entry, i + 1, sizes[i], i,
-                     m->args[i].expr, want);
+                     "manifest's %s[%zu] (%s) is %zu", m->path, entry, i + 1, sizes[i], field, i,
+                     args[i].expr, want);
             return -1;
         }
     }
@@ -302,7 +306,7 @@ static int check_entries(struct eng_exec *e)
         struct eng_kernel *k = NULL;
         if (!entries[i])
             continue;
-        if (find_entry(e, fields[i], entries[i], &k) != 0 || check_params(e, k, entries[i]) != 0) {
+        if (find_entry(e, fields[i], entries[i], &k) != 0 || check_params(e, k, entries[i], i == 2) != 0) {
             snprintf(e->compile_error, sizeof e->compile_error, "%.600s", e->err);
             e->setup_error = true;
             return -1;
@@ -358,8 +362,8 @@ int eng_exec_setup(struct eng_exec *e)
     ENG_TRY(find_entry(e, strcmp(s->variant, "buggy") == 0 ? "variants.buggy" : "variants.fixed",
                        entry, &e->kvar));
     ENG_TRY(find_entry(e, "reference", e->m->entry_reference, &e->kref));
-    ENG_TRY(check_params(e, e->kvar, entry));
-    ENG_TRY(check_params(e, e->kref, e->m->entry_reference));
+    ENG_TRY(check_params(e, e->kvar, entry, false));
+    ENG_TRY(check_params(e, e->kref, e->m->entry_reference, true));
     return util_setup(e);
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Kernels as they ship (docs/kernels.md), on the cpu backend: sixteen CUDA and HIP sources of our
+# Kernels as they ship (docs/kernels.md), on the cpu backend: seventeen CUDA and HIP sources of our
 # own, written as public libraries write them (vendor includes, local includes, warp shuffles
 # with masks and widths, struct and 64-bit shuffles, cooperative groups, bf16/half types,
-# 128-bit loads, cache hints, extern __shared__, template kernels named by instance, device
+# 128-bit loads, cache hints, extern __shared__, template kernels named by instance, a launcher
+# naming its own dim3 gridDim and blockDim, a reference with its own reference_args, device
 # assert, an in-place optimizer step on inout buffers, atomics into a zeroed output, static
 # __shared__ arrays), each with a reference and a one-line bug, run unchanged through rungs 1,
 # 2, 3 and 5: every check of the fixed variant and of its plain unit test passes, and the bug is
@@ -18,7 +19,7 @@
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/plain
 
-# ---- the sixteen kernels --------------------------------------------------------------------
+# ---- the seventeen kernels ------------------------------------------------------------------
 # The sanitizer pass watches our own code (the source preparation, the launchers, the argument
 # packing), which rung 1 exercises as fully as all four; it runs rung 1 only.
 only=()

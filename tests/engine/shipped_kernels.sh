@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Public kernel files exactly as they ship (docs/kernels.md): twelve CUDA sources of llm.c's
+# Public kernel files exactly as they ship (docs/kernels.md): thirteen CUDA sources of llm.c's
 # dev/cuda (MIT) and cuda-samples' reduction_kernel.cu (BSD-3; each folder's README.md says
 # where its files came from), whole translation units with their host code (main, cudaMalloc,
 # cuBLAS and cuBLASLt handles, timers, <<<...>>> launches, std:: helpers, host launchers
 # overloading a kernel's name, a function another file defines, multi-warp tiles in kernels
-# that do not run) and llm.c's shared common.h, unchanged. Each suite beside them (tests/engine/fixtures/shipped/*.json) names one of
+# that do not run, launchers naming their own `dim3 gridDim, blockDim`) and llm.c's shared common.h, unchanged. Each suite beside them (tests/engine/fixtures/shipped/*.json) names one of
 # the file's optimised kernels as the fixed variant and the file's own naive kernel as the
 # reference; on the cpu backend
 #   - every file is accepted and compiled whole;
@@ -110,6 +110,28 @@ tap_check "too few args for the kernel: exit 2 ($rc), nothing recorded ($recorde
     test "$rc" -eq 2 -a "$recorded" -eq 0
 tap_check "naming the kernel and both counts" \
     grep -qF "fewargs.json: kernel residual_forward_kernel2 takes 4 arguments, the manifest's \"args\" gives 3" "$KL_TMP/err"
+# A reference whose signature is not the variant's: matmul-forward.json gives
+# matmul_forward_kernel1 its own "reference_args" (it takes BT; the tiled kernel4 does not).
+# Wrong there, the count is told against that list by name.
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["reference_args"] = s["reference_args"][:5]
+json.dump(s, open(sys.argv[2], "w"))' "$fx/matmul-forward.json" "$mine/refargs.json"
+setup_error refargs
+tap_check "too few reference_args for the reference: exit 2 ($rc), nothing recorded ($recorded)" \
+    test "$rc" -eq 2 -a "$recorded" -eq 0
+tap_check "naming the reference kernel, the list and both counts" \
+    grep -qF "refargs.json: kernel matmul_forward_kernel1 takes 7 arguments, the manifest's \"reference_args\" gives 5" "$KL_TMP/err"
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["reference_args"][4] = "BT2"
+json.dump(s, open(sys.argv[2], "w"))' "$fx/matmul-forward.json" "$mine/refname.json"
+setup_error refname
+tap_check "an unknown name in reference_args: exit 2, the field and index named" \
+    sh -c "test $rc -eq 2 && grep -qF 'reference_args[4]' '$KL_TMP/err' && grep -qF 'BT2' '$KL_TMP/err'"
+
 # ---- a race report in the source's own words, whole -------------------------------------------
 # softmax_forward_kernel4 as llm.c ships it: thread 0 writes the block's sum into
 # max_or_sum_storage[0] (line 288) while other threads may still read the maximum broadcast

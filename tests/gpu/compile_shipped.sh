@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kl-test: once
 # Kernel files as they ship on the cuda backend, without a GPU (docs/kernels.md): the files of
-# tests/engine/fixtures/shipped (twelve of llm.c's dev/cuda, cuda-samples' reduction_kernel.cu,
+# tests/engine/fixtures/shipped (thirteen of llm.c's dev/cuda, cuda-samples' reduction_kernel.cu,
 # and rocm-examples' shared_memory.hip, a HIP program with hipMalloc and HIP_CHECK), whole
 # translation units with host code, cuBLAS and cuBLASLt includes, <<<...>>> launches and host
 # launchers overloading a kernel's name, compile for sm_90 with the toolkit's nvcc (-cubin), and
@@ -18,7 +18,8 @@ if ! tap_have_nvrtc || [ ! -x "$nvcc" ]; then
     exit 0
 fi
 fx=tests/engine/fixtures/shipped
-suites=("$fx"/*.json)
+# and a HIP file of our own whose launcher declares `dim3 gridDim, blockDim`
+suites=("$fx"/*.json tests/engine/fixtures/plain/tile-transpose.json)
 out=$(KLADDER_NVCC=$nvcc "$KLADDER" compile --backend cuda --target sm_90 "${suites[@]}" 2>&1)
 rc=$?
 sed 's/^/# /' <<<"$out" | grep -v '^#   ' | head -n 40
@@ -29,6 +30,8 @@ for s in "${suites[@]}"; do
 done
 tap_check "a kernel whose name a host launcher overloads is found as the kernel" \
     grep -qF "fixed gelu_backward2 = _Z14gelu_backward2P13__nv_bfloat16PKS_S2_i" <<<"$out"
+tap_check "a reference with its own reference_args (matmul_forward_kernel1 takes BT)" \
+    grep -qF "reference matmul_forward_kernel1 = _Z22matmul_forward_kernel1PfPKfS1_S1_iii" <<<"$out"
 tap_check "a template instance over a vendor type" \
     grep -qF "fixed norm_kernel3<__nv_bfloat16> = _Z12norm_kernel3I13__nv_bfloat16EvPfPKT_m" <<<"$out"
 

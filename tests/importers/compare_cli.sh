@@ -78,4 +78,4 @@ k compare alpha nosuch 2>"$KL_TMP/err"; rc=$?
 tap_check "an unknown side exits 2" test $rc = 2
 tap_check "and says what it looked for" grep -q "'nosuch' is not 'local', a host" "$KL_TMP/err"
 k compare alpha 2>/dev/null; tap_check "one side only is a usage error" test $? = 2
-k compare alpha beta --rung 9 2>/dev/null; tap_check "--rung 9 is a usage error" test $? = 2
+k compare alpha beta --rung 16 2>/dev/null; tap_check "--rung 16 (past any rung the database keeps) is a usage error" test $? = 2

@@ -62,7 +62,7 @@ PY
 k results 0000 2>"$KL_TMP/err"; tap_check "an unknown run id exits 2" test $? = 2
 k results zz 2>"$KL_TMP/err"; tap_check "a malformed run id exits 2" test $? = 2
 k results --verdict great 2>/dev/null; tap_check "a bad verdict is a usage error" test $? = 2
-k results --rung 9 2>/dev/null; tap_check "--rung 9 is a usage error" test $? = 2
+k results --rung 16 2>/dev/null; tap_check "--rung 16 (past any rung the database keeps) is a usage error" test $? = 2
 
 # hosts
 k hosts add lab-1 https://lab-1.example/kladder.json >/dev/null; tap_check "hosts add" test $? = 0

@@ -327,7 +327,7 @@ static void test_validator_refuses(void **state)
         const char *from, *to, *want;
     } cases[] = {
         {"\"version\":1", "\"version\":1.5", "field 'version'"},
-        {"\"rung\":1,\"suite\":\"fence\",\"case\"", "\"rung\":9,\"suite\":\"fence\",\"case\"",
+        {"\"rung\":1,\"suite\":\"fence\",\"case\"", "\"rung\":16,\"suite\":\"fence\",\"case\"",
          "runs[0] (aaaaaaaa-1111-4111-8111-111111111111): field 'rung'"},
         {"\"seq\":0", "\"seq\":0.5", "checks[0]"},
         {"\"wave_size\":32", "\"wave_size\":\"32\"", "machines[0]"},
