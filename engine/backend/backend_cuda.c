@@ -568,7 +568,16 @@ static int cuda_open(int index, const struct eng_open_opts *opts, struct eng_ctx
 
 static const char *cuda_compiler_id(void)
 {
-    return C.state > 0 ? C.compiler_id : "nvrtc unavailable";
+    if (C.state <= 0)
+        return "nvrtc unavailable";
+    /* the key of every source holds both: a plain one is nvcc's when there is one, a dialect
+     * one NVRTC's */
+    const char *nvcc = cuda_nvcc_id(C.rtc_path);
+    if (!nvcc)
+        return C.compiler_id;
+    static char both[sizeof C.compiler_id + PATH_MAX + 300];
+    gpu_dl_fmt(both, sizeof both, "%s; whole units: %s", C.compiler_id, nvcc);
+    return both;
 }
 
 /* "--include-path=DIR" for the include folder of the toolkit NVRTC came from (lib64/.. or

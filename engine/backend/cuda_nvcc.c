@@ -44,6 +44,29 @@ bool cuda_nvcc_find(const char *rtc_lib, char *out, size_t outlen)
     return eng_tool_find("nvcc", out, outlen);
 }
 
+const char *cuda_nvcc_id(const char *rtc_lib)
+{
+    static char asked[PATH_MAX], id[PATH_MAX + 256];
+    char nvcc[PATH_MAX];
+    if (!cuda_nvcc_find(rtc_lib, nvcc, sizeof nvcc))
+        return NULL;
+    if (strcmp(asked, nvcc) == 0)
+        return id;
+    char out[4096];
+    static char version_flag[] = "--version";
+    char *argv[] = {nvcc, version_flag, NULL};
+    int rc = eng_tool_run(argv, out, sizeof out);
+    /* the last line names the build; a release line alone would miss a patched compiler */
+    const char *build = rc == 0 ? strstr(out, "Build ") : NULL;
+    size_t blen = build ? strcspn(build, "\r\n") : 0;
+    if (build)
+        snprintf(id, sizeof id, "nvcc %.*s (%s)", (int)(blen - 6), build + 6, nvcc);
+    else
+        snprintf(id, sizeof id, "nvcc of unknown build (%s)", nvcc);
+    snprintf(asked, sizeof asked, "%s", nvcc);
+    return id;
+}
+
 static void *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

@@ -14,6 +14,11 @@
  * $PATH. false when there is none. */
 bool cuda_nvcc_find(const char *rtc_lib, char *out, size_t outlen);
 
+/* What identifies nvcc's output, for the compile cache's key and the compile line: its path and
+ * the build line of `nvcc --version` ("Build cuda_13.0.r13.0/compiler.36424714_0"), so a toolkit
+ * upgraded in place misses the cache. Asked once per path; NULL when there is no nvcc. */
+const char *cuda_nvcc_id(const char *rtc_lib);
+
 /* Compiles source for target (sm_XY) into a CUBIN with nvcc: flags are passed on (-D, -I, ...)
  * except each GPU_RTC_NAME_FLAG "f<1>", which instantiates f<1> instead (its address taken at
  * the end of the unit). 0 with *code malloc'd, or -1 with nvcc's messages in log. */

@@ -35,6 +35,25 @@ tap_check "a reference with its own reference_args (matmul_forward_kernel1 takes
 tap_check "a template instance over a vendor type" \
     grep -qF "fixed norm_kernel3<__nv_bfloat16> = _Z12norm_kernel3I13__nv_bfloat16EvPfPKT_m" <<<"$out"
 
+# nvcc's build is in the cache key: a toolkit upgraded in place (the same path) compiles again.
+fake=$KL_TMP/nvcc
+mkfake() { # BUILD-LINE: an nvcc that says so and otherwise is the real one
+    printf '#!/bin/sh\nif [ "$1" = --version ]; then echo "Build %s"; exit 0; fi\nexec %s "$@"\n' \
+        "$1" "$nvcc" >"$fake"
+    chmod +x "$fake"
+}
+mkfake cuda_99.1.r99.1/compiler.1_0
+first=$(KLADDER_NVCC=$fake "$KLADDER" compile --backend cuda --target sm_90 "$fx/adamw.json" 2>&1)
+again=$(KLADDER_NVCC=$fake "$KLADDER" compile --backend cuda --target sm_90 "$fx/adamw.json" 2>&1)
+mkfake cuda_99.2.r99.2/compiler.2_0
+upgraded=$(KLADDER_NVCC=$fake "$KLADDER" compile --backend cuda --target sm_90 "$fx/adamw.json" 2>&1)
+sed 's/^/# /' <<<"$upgraded" | head -n 1
+tap_check "the compile line names nvcc's build" \
+    grep -qF "whole units: nvcc cuda_99.1.r99.1/compiler.1_0 ($fake)" <<<"$first"
+tap_check "the same nvcc again comes from the cache" grep -q "^ok .*, cached)" <<<"$again"
+recompiled() { grep -qF 'nvcc cuda_99.2' <<<"$upgraded" && ! grep -q '^ok .*, cached)' <<<"$upgraded"; }
+tap_check "an nvcc of another build at the same path compiles again" recompiled
+
 out=$(KLADDER_NVCC=/nonexistent/nvcc "$KLADDER" compile --backend cuda --target sm_90 "$fx/adamw.json" 2>&1)
 rc=$?
 sed 's/^/# /' <<<"$out" | head -n 8
