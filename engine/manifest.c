@@ -25,8 +25,6 @@
 #include "engine/toolchain/source_includes.h"
 #include "engine/values/value_class.h"
 
-static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
-                                                         "u32", "i64", "u8"};
 /* "inout" is read as an output that is prefilled (engine/manifest.h). */
 static const char *const role_names[] = {"input", "output", "scratch", "inout"};
 /* The device generators, then the value classes in enum eng_vclass order (engine/values/value_class.h;
@@ -500,7 +498,7 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
                 return eng_mp_bad(p, f, "\"%s\" is defined twice", b->name);
         int e;
         snprintf(f, sizeof f, "buffers[%zu].dtype", bi);
-        if (!eng_mp_enum(p, it, "dtype", f, dtype_names, ENG_DTYPE_COUNT, -1, &e))
+        if (!eng_mp_enum(p, it, "dtype", f, eng_dtype_names, ENG_DTYPE_COUNT, -1, &e))
             return false;
         b->dtype = (enum eng_dtype)e;
         snprintf(f, sizeof f, "buffers[%zu].role", bi);
@@ -521,7 +519,7 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
                               "whose role is not \"input\"", init_names[e]);
         if (e >= ENG_INIT_CLASS && !eng_vclass_applies(b->dtype))
             return eng_mp_bad(p, f, "value class \"%s\" applies to f32, bf16 and fp8e4m3 "
-                              "buffers, got a %s buffer", init_names[e], dtype_names[b->dtype]);
+                              "buffers, got a %s buffer", init_names[e], eng_dtype_names[b->dtype]);
         const cJSON *sh = cJSON_GetObjectItemCaseSensitive(it, "shape");
         snprintf(f, sizeof f, "buffers[%zu].shape", bi);
         if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 8)

@@ -48,7 +48,7 @@ bool eng_mp_contract(struct eng_mparse *p, struct eng_manifest *m, const cJSON *
 {
     static const char *const keys[] = {"reduce", "kind", "acc", "domain", "nonfinite", "nan_pick"};
     static const char *const kinds[] = {"elementwise", "sum", "normalized", "selection", "quantized"};
-    static const char *const accs[] = {"f32", "bf16", "f64"};
+    static const char *const accs[] = {"f32", "bf16", "f64", "f16"};
     static const char *const nfs[] = {"poison", "finite", "masked", "any"};
     static const char *const picks[] = {"never", "largest"};
     struct eng_buffer_spec *b = &m->buffers[bi];
@@ -76,9 +76,9 @@ bool eng_mp_contract(struct eng_mparse *p, struct eng_manifest *m, const cJSON *
         return eng_mp_bad(p, f, "expected \"selection\" on an integer output, got \"%s\"",
                           kinds[c->kind]);
     snprintf(f, sizeof f, "buffers[%zu].acc", bi);
-    if (!eng_mp_enum(p, it, "acc", f, accs, 3, 0, &v))
+    if (!eng_mp_enum(p, it, "acc", f, accs, 4, 0, &v))
         return false;
-    c->acc = v == 1 ? ENG_BF16 : ENG_F32;
+    c->acc = v == 1 ? ENG_BF16 : v == 3 ? ENG_F16 : ENG_F32;
     c->acc_f64 = v == 2;
     snprintf(f, sizeof f, "buffers[%zu].domain", bi);
     if (!eng_mp_number(p, it, "domain", f, 1e-30, 3.4028234663852886e38, &c->domain))

@@ -36,7 +36,8 @@
  *   kl_i32 kl_u32 kl_i64 kl_u64 kl_u16 kl_u8 kl_size (64-bit)
  *   kl_bf16 (struct {kl_u16 bits;}), kl_bf16_to_f32, kl_f32_to_bf16 (round to nearest even, NaN
  *   stays a quiet NaN); kl_fp8e4m3 (struct {kl_u8 bits;}), kl_fp8e4m3_to_f32,
- *   kl_f32_to_fp8e4m3 (saturating to +-448, NaN -> 0x7f)
+ *   kl_f32_to_fp8e4m3 (saturating to +-448, NaN -> 0x7f); kl_f16 (struct {kl_u16 bits;}, IEEE
+ *   binary16), kl_f16_to_f32, kl_f32_to_f16 (round to nearest even, infinity past 65504)
  *   kl_f32_bits(f) kl_bits_f32(u), sqrtf rsqrtf fabsf fabs fmaxf fminf expf, kl_isnan kl_isfinite,
  *   INFINITY (float, as <math.h> has it: the GPU compilers see no system header)
  *
@@ -1049,6 +1050,52 @@ KL_DEVICE kl_fp8e4m3 kl_f32_to_fp8e4m3(float f)
         m = 6u;
     }
     r.bits = (kl_u8)(sign | (e << 3) | m);
+    return r;
+}
+
+/* IEEE binary16 in integer arithmetic, the same on every target (engine/values/value_class.c
+ * does it bit for bit on the host): bias 15, 10 mantissa bits, subnormals in steps of 2^-24,
+ * round to nearest even, past 65504 infinity, a NaN quiet with its payload's top bits. */
+struct kl_f16 {
+    kl_u16 bits;
+};
+KL_DEVICE float kl_f16_to_f32(kl_f16 x)
+{
+    kl_u32 s = (kl_u32)(x.bits & 0x8000u) << 16, e = (x.bits >> 10) & 0x1fu, m = x.bits & 0x3ffu;
+    if (e == 0x1fu)
+        return kl_bits_f32(s | 0x7f800000u | (m << 13));
+    if (e == 0) {
+        float v = (float)m * 5.9604644775390625e-08f; /* m * 2^-24 */
+        return s ? -v : v;
+    }
+    return kl_bits_f32(s | ((e + 112u) << 23) | (m << 13));
+}
+KL_DEVICE kl_f16 kl_f32_to_f16(float f)
+{
+    kl_f16 r;
+    kl_u32 u = kl_f32_bits(f), a = u & 0x7fffffffu;
+    kl_u16 sign = (kl_u16)((u >> 16) & 0x8000u);
+    if (a > 0x7f800000u) {
+        r.bits = (kl_u16)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+        return r;
+    }
+    if (a >= 0x47800000u) {
+        r.bits = (kl_u16)(sign | 0x7c00u);
+        return r;
+    }
+    if (a < 0x38800000u) { /* a subnormal m * 2^-24; m == 1024 is the least normal */
+        float q = kl_bits_f32(a) * 16777216.0f;
+        kl_u32 m = (kl_u32)q;
+        float rem = q - (float)m;
+        if (rem > 0.5f || (rem == 0.5f && (m & 1u)))
+            m++;
+        r.bits = (kl_u16)(sign | m);
+        return r;
+    }
+    kl_u32 h = (((a >> 23) - 112u) << 10) | ((a >> 13) & 0x3ffu), rest = a & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+        h++; /* a carry into the exponent is right, up to infinity at 65520 */
+    r.bits = (kl_u16)(sign | h);
     return r;
 }
 

@@ -308,40 +308,14 @@ static inline double atomicAdd(double *p, double v)
 #define KL_CPU_ALIAS __attribute__((may_alias))
 
 /* ---- half and bfloat16 ------------------------------------------------------------------ */
-static inline unsigned short kl_cpu_f32_to_f16(float f)
-{
-    unsigned x = kl_f32_bits(f), sign = (x >> 16) & 0x8000u;
-    unsigned e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
-    if (e == 0xffu)
-        return (unsigned short)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0u));
-    int ee = (int)e - 127 + 15;
-    if (ee >= 31)
-        return (unsigned short)(sign | 0x7c00u);
-    if (ee <= 0) {
-        if (ee < -10)
-            return (unsigned short)sign;
-        m |= 0x800000u;
-        unsigned shift = (unsigned)(14 - ee), half = m >> shift, rest = m & ((1u << shift) - 1u),
-                 mid = 1u << (shift - 1);
-        if (rest > mid || (rest == mid && (half & 1u)))
-            half++;
-        return (unsigned short)(sign | half);
-    }
-    unsigned h = ((unsigned)ee << 10) | (m >> 13), rest = m & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-        h++; /* a carry into the exponent is the right rounding, up to infinity */
-    return (unsigned short)(sign | h);
-}
+/* __half's conversions are kl.h's binary16 ones, so a kernel's halves and kladder's f16 buffers
+ * round alike. */
+static inline unsigned short kl_cpu_f32_to_f16(float f) { return kl_f32_to_f16(f).bits; }
 static inline float kl_cpu_f16_to_f32(unsigned short h)
 {
-    unsigned sign = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 0x1fu)
-        return kl_bits_f32(sign | 0x7f800000u | (m << 13));
-    if (e == 0) {
-        float v = (float)m * 5.9604644775390625e-8f; /* 2^-24 */
-        return sign ? -v : v;
-    }
-    return kl_bits_f32(sign | ((e + 112u) << 23) | (m << 13));
+    kl_f16 x;
+    x.bits = h;
+    return kl_f16_to_f32(x);
 }
 
 /* One arithmetic class per 16-bit float: conversions from and to float, the operators a

@@ -6,9 +6,6 @@
 
 #include "engine/api/api_internal.h"
 
-static const char *const dtype_names[ENG_DTYPE_COUNT] = {"f32", "bf16", "fp8e4m3", "i32",
-                                                         "u32", "i64",  "u8"};
-
 static const struct eng_buffer_spec *spec(const kl_call *c, size_t b)
 {
     return b < c->e->m->nbuffers ? &c->e->m->buffers[b] : NULL;
@@ -23,7 +20,7 @@ const char *kl_call_buffer_name(const kl_call *call, size_t b)
 
 const char *kl_call_buffer_dtype(const kl_call *call, size_t b)
 {
-    return spec(call, b) ? dtype_names[spec(call, b)->dtype] : NULL;
+    return spec(call, b) ? eng_dtype_name(spec(call, b)->dtype) : NULL;
 }
 
 int kl_call_is_output(const kl_call *call, size_t b)

@@ -491,7 +491,7 @@ static void contract_words(const struct float_judgement *fj, char *out, size_t n
 {
     const struct eng_out_contract *c = &fj->c;
     snprintf(out, n, "%s, reduce %.0f, acc %s%s", eng_kind_name(c->kind), fj->n,
-             c->acc_f64 ? "f64" : c->acc == ENG_BF16 ? "bf16" : "f32",
+             c->acc_f64 ? "f64" : eng_dtype_name(c->acc),
              c->declared ? "" : "; the default contract");
 }
 

@@ -75,12 +75,7 @@ static bool is_float(enum imp_tdtype d, bool raw_bf16)
            (d == IMP_TD_U16 && raw_bf16);
 }
 
-static double half_to_double(uint16_t h)
-{
-    int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? (double)NAN : (double)INFINITY) : ldexp(1024 + m, e - 25);
-    return s ? -v : v;
-}
+static double half_to_double(uint16_t h) { return (double)eng_f16_to_f32(h); }
 
 static double get_float(const struct imp_tensor *t, uint64_t i, bool raw_bf16)
 {
@@ -131,6 +126,11 @@ static bool put_float(enum eng_dtype d, void *dst, uint64_t i, double x)
         memcpy((char *)dst + i * 2, &b, 2);
         return same((double)eng_bf16_to_f32(b), x);
     }
+    if (d == ENG_F16) {
+        uint16_t h = eng_f32_to_f16(f);
+        memcpy((char *)dst + i * 2, &h, 2);
+        return same((double)eng_f16_to_f32(h), x);
+    }
     if (d == ENG_FP8E4M3) {
         uint8_t b = eng_f32_to_fp8e4m3(f);
         ((uint8_t *)dst)[i] = b;
@@ -169,12 +169,6 @@ static bool put_int(enum eng_dtype d, void *dst, uint64_t i, int64_t x)
     }
 }
 
-static const char *dtype_name(enum eng_dtype d)
-{
-    static const char *const n[] = {"f32", "bf16", "fp8e4m3", "i32", "u32", "i64", "u8"};
-    return (unsigned)d < sizeof n / sizeof n[0] ? n[d] : "?";
-}
-
 /* Logical and padded dims of buffer b at v. */
 static int dims_at(const struct eng_manifest *m, size_t b, const struct eng_values *v,
                    int64_t dims[8], int64_t pdims[8], char *err, size_t errlen)
@@ -208,7 +202,7 @@ static int convert(const struct eng_manifest *m, size_t b, const struct eng_valu
     if (src_float != dst_float)
         return imp_tensor_fail(err, errlen, file, t->name, "dtype",
                                "a %s tensor does not convert to buffer %s's %s (expected %s)",
-                               tname, bs->name, dtype_name(d),
+                               tname, bs->name, eng_dtype_name(d),
                                dst_float ? "a floating-point tensor" : "an integer tensor");
     int64_t dims[8], pdims[8];
     if (dims_at(m, b, v, dims, pdims, err, errlen) != 0)
@@ -241,11 +235,11 @@ static int convert(const struct eng_manifest *m, size_t b, const struct eng_valu
             if (wider)
                 snprintf(hint, sizeof hint, "; the %s tensor is wider than the buffer: cast it to "
                          "%s when saving it", tname,
-                         d == ENG_F32 ? "float32 (numpy: .astype(np.float32))" : dtype_name(d));
+                         d == ENG_F32 ? "float32 (numpy: .astype(np.float32))" : eng_dtype_name(d));
             return imp_tensor_fail(err, errlen, file, t->name, field,
                                    "%s is not exact in buffer %s's %s (expected values the "
                                    "buffer's dtype holds; only exact conversions are made)%s",
-                                   val, bs->name, dtype_name(d), hint);
+                                   val, bs->name, eng_dtype_name(d), hint);
         }
         for (size_t k = nd; k-- > 0;) {
             if (++c[k] < dims[k])

@@ -25,6 +25,7 @@ double eng_unit_roundoff(enum eng_dtype d, bool f64)
     switch (d) {
     case ENG_F32: return ldexp(1.0, -24);
     case ENG_BF16: return ldexp(1.0, -8);
+    case ENG_F16: return ldexp(1.0, -11);
     case ENG_FP8E4M3: return ldexp(1.0, -4);
     default: return 0;
     }
@@ -38,8 +39,8 @@ double eng_gamma(double n, double u)
 
 double eng_dtype_spacing(enum eng_dtype d, double x)
 {
-    int mant = d == ENG_F32 ? 23 : d == ENG_BF16 ? 7 : d == ENG_FP8E4M3 ? 3 : 0;
-    int emin = d == ENG_F32 ? -126 : d == ENG_BF16 ? -126 : -6;
+    int mant = d == ENG_F32 ? 23 : d == ENG_BF16 ? 7 : d == ENG_F16 ? 10 : d == ENG_FP8E4M3 ? 3 : 0;
+    int emin = d == ENG_F32 || d == ENG_BF16 ? -126 : d == ENG_F16 ? -14 : -6;
     if (!mant)
         return 0;
     x = fabs(x);

@@ -40,7 +40,7 @@ const char *eng_vclass_list(void)
 
 bool eng_vclass_applies(enum eng_dtype d)
 {
-    return d == ENG_F32 || d == ENG_BF16 || d == ENG_FP8E4M3;
+    return d == ENG_F32 || d == ENG_BF16 || d == ENG_FP8E4M3 || d == ENG_F16;
 }
 
 /* ---- conversions (kernels/kl.h, on the host) ------------------------------------------- */
@@ -69,6 +69,41 @@ uint16_t eng_f32_to_bf16(float f)
 }
 
 float eng_bf16_to_f32(uint16_t b) { return bits_f32((uint32_t)b << 16); }
+
+/* IEEE binary16: bias 15, 10 mantissa bits, subnormals in steps of 2^-24, max 65504. */
+uint16_t eng_f32_to_f16(float f)
+{
+    uint32_t u = f32_bits(f), a = u & 0x7fffffffu;
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    if (a > 0x7f800000u) /* NaN: quiet, the payload's top bits kept */
+        return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+    if (a >= 0x47800000u) /* 2^16 and up, infinity included */
+        return (uint16_t)(sign | 0x7c00u);
+    if (a < 0x38800000u) { /* below 2^-14: a subnormal m * 2^-24 (m 1024 is the least normal) */
+        float q = bits_f32(a) * 16777216.0f;
+        uint32_t m = (uint32_t)q;
+        float rem = q - (float)m;
+        if (rem > 0.5f || (!(rem < 0.5f) && (m & 1u)))
+            m++;
+        return (uint16_t)(sign | m);
+    }
+    uint32_t h = ((((a >> 23) - 112u) << 10) | ((a >> 13) & 0x3ffu)), rest = a & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+        h++; /* a carry into the exponent is right, up to infinity at 65520 */
+    return (uint16_t)(sign | h);
+}
+
+float eng_f16_to_f32(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1fu)
+        return bits_f32(s | 0x7f800000u | (m << 13));
+    if (e == 0) {
+        float v = (float)m * 5.9604644775390625e-08f; /* m * 2^-24 */
+        return s ? -v : v;
+    }
+    return bits_f32(s | ((e + 112u) << 23) | (m << 13));
+}
 
 float eng_fp8e4m3_to_f32(uint8_t x)
 {
@@ -122,6 +157,7 @@ double eng_dtype_value(enum eng_dtype d, const void *buf, uint64_t i)
     switch (d) {
     case ENG_F32: { float f; memcpy(&f, p, 4); return (double)f; }
     case ENG_BF16: { uint16_t b; memcpy(&b, p, 2); return (double)eng_bf16_to_f32(b); }
+    case ENG_F16: { uint16_t h; memcpy(&h, p, 2); return (double)eng_f16_to_f32(h); }
     case ENG_FP8E4M3: return (double)eng_fp8e4m3_to_f32(*p);
     case ENG_I32: { int32_t v; memcpy(&v, p, 4); return (double)v; }
     case ENG_U32: { uint32_t v; memcpy(&v, p, 4); return (double)v; }
@@ -163,13 +199,15 @@ static float normal(uint64_t r)
 /* The dtype's bits of f, and back: classes work on bits where ulps matter. */
 static uint32_t enc(enum eng_dtype d, float f)
 {
-    return d == ENG_BF16 ? eng_f32_to_bf16(f) : d == ENG_FP8E4M3 ? eng_f32_to_fp8e4m3(f)
-                                                                : f32_bits(f);
+    return d == ENG_BF16      ? eng_f32_to_bf16(f)
+           : d == ENG_F16     ? eng_f32_to_f16(f)
+           : d == ENG_FP8E4M3 ? eng_f32_to_fp8e4m3(f)
+                              : f32_bits(f);
 }
 
 static void put(enum eng_dtype d, void *out, uint64_t i, uint32_t bits)
 {
-    if (d == ENG_BF16) {
+    if (d == ENG_BF16 || d == ENG_F16) {
         uint16_t b = (uint16_t)bits;
         memcpy((unsigned char *)out + i * 2, &b, 2);
     } else if (d == ENG_FP8E4M3) {
@@ -188,7 +226,7 @@ uint64_t eng_vclass_column(enum eng_vclass c, uint64_t row, uint64_t row_len, ui
 
 static uint32_t sign_bit(enum eng_dtype d)
 {
-    return d == ENG_BF16 ? 0x8000u : d == ENG_FP8E4M3 ? 0x80u : 0x80000000u;
+    return d == ENG_BF16 || d == ENG_F16 ? 0x8000u : d == ENG_FP8E4M3 ? 0x80u : 0x80000000u;
 }
 
 /* What every element of row r of class c shares, made once per row: the special column (one-hot,
@@ -249,7 +287,10 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
         }
         return enc(d, normal(x));
     case ENG_VC_DENORMALS: {
-        uint32_t mant = d == ENG_BF16 ? 0x7fu : d == ENG_FP8E4M3 ? 0x7u : 0x7fffffu;
+        uint32_t mant = d == ENG_BF16      ? 0x7fu
+                        : d == ENG_F16     ? 0x3ffu
+                        : d == ENG_FP8E4M3 ? 0x7u
+                                           : 0x7fffffu;
         return sgn | (1u + (uint32_t)(x >> 8) % mant);
     }
     case ENG_VC_UNDER_FP8_MIN: { /* [2^-10, 2^-9), in steps bf16 holds exactly */
@@ -258,7 +299,10 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
     }
     case ENG_VC_MAX_FINITE:
         if (r % 4 != 3 && ((x >> 62) & 1u))
-            return sgn | (d == ENG_BF16 ? 0x7f7fu : d == ENG_FP8E4M3 ? 0x7eu : f32_bits(FLT_MAX));
+            return sgn | (d == ENG_BF16      ? 0x7f7fu
+                          : d == ENG_F16     ? 0x7bffu
+                          : d == ENG_FP8E4M3 ? 0x7eu
+                                             : f32_bits(FLT_MAX));
         return enc(d, normal(x));
     case ENG_VC_LARGE_MEAN: /* 128 sigma off zero, in every row and every column */
         return enc(d, 128.0f + normal(x));
@@ -284,6 +328,8 @@ static inline __attribute__((always_inline)) void fill_row(enum eng_vclass c, en
             fill_row(C, ENG_F32, out, r, row_len, at, key, v);                                 \
         else if (d == ENG_BF16)                                                                \
             fill_row(C, ENG_BF16, out, r, row_len, at, key, v);                                \
+        else if (d == ENG_F16)                                                                 \
+            fill_row(C, ENG_F16, out, r, row_len, at, key, v);                                 \
         else                                                                                   \
             fill_row(C, ENG_FP8E4M3, out, r, row_len, at, key, v);                             \
         break;

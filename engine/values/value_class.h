@@ -77,10 +77,12 @@ unsigned eng_vclass_fill_threads(uint64_t n, unsigned most);
 double eng_dtype_value(enum eng_dtype d, const void *buf, uint64_t i);
 
 /* Host conversions that match kernels/kl.h bit for bit (round to nearest even; fp8 saturates
- * to +-448 and has no infinities). */
+ * to +-448 and has no infinities; f16 overflows to infinity past 65504). */
 uint16_t eng_f32_to_bf16(float f);
 uint8_t eng_f32_to_fp8e4m3(float f);
+uint16_t eng_f32_to_f16(float f);
 float eng_bf16_to_f32(uint16_t b);
 float eng_fp8e4m3_to_f32(uint8_t b);
+float eng_f16_to_f32(uint16_t h);
 
 #endif

@@ -2,7 +2,8 @@
 backend's memory, torch tensors over a GPU backend's (through __cuda_array_interface__).
 
 bf16 and fp8e4m3 buffers are numpy uint16 / uint8 arrays of their raw bits (numpy has neither
-type); in torch they are torch.bfloat16 / torch.float8_e4m3fn.
+type); in torch they are torch.bfloat16 / torch.float8_e4m3fn. f16 is numpy's float16 and
+torch's float16.
 """
 import ctypes
 import math
@@ -10,10 +11,10 @@ import math
 import numpy as np
 
 NUMPY = {"f32": np.float32, "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u8": np.uint8,
-         "bf16": np.uint16, "fp8e4m3": np.uint8}
+         "bf16": np.uint16, "fp8e4m3": np.uint8, "f16": np.float16}
 TYPESTR = {"f32": "<f4", "i32": "<i4", "u32": "<u4", "i64": "<i8", "u8": "|u1", "bf16": "<u2",
-           "fp8e4m3": "|u1"}
-FLOATS = ("f32", "bf16", "fp8e4m3")
+           "fp8e4m3": "|u1", "f16": "<f2"}
+FLOATS = ("f32", "bf16", "fp8e4m3", "f16")
 
 
 def numpy_view(addr, dtype, padded, logical):
@@ -47,7 +48,7 @@ def torch_view(addr, dtype, padded, logical):
 def wide(a):
     """An input for a float64 reference: a float64 copy of a float buffer, others as they are."""
     if isinstance(a, np.ndarray):
-        return a.astype(np.float64) if a.dtype == np.float32 else a.copy()
+        return a.astype(np.float64) if a.dtype in (np.float32, np.float16) else a.copy()
     return a.double() if a.is_floating_point() else a.clone()
 
 

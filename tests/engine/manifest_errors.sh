@@ -21,7 +21,7 @@ check() { # file expected-substring
     fi
 }
 check not_json.json 'line 1: expected valid JSON'
-check bad_dtype.json 'buffers[0].dtype: expected one of f32 bf16 fp8e4m3 i32 u32 i64 u8, got "f16"'
+check bad_dtype.json 'buffers[0].dtype: expected one of f32 bf16 fp8e4m3 i32 u32 i64 u8 f16, got "f64"'
 check unknown_name.json "launch.grid[0]: expected an expression over the parameters: unknown name 'Q'"
 check no_variants.json 'variants: expected an object'
 check no_output.json 'buffers: expected at least one buffer with "role": "output"'

@@ -18,7 +18,8 @@ if ! tap_have_nvrtc; then
     exit 0
 fi
 fx=tests/engine/fixtures/plain
-suites=("$fx/softmax.json" "$fx/moving-average.json" "$fx/cg-block-sum.json" "$fx/gelu-bf16.json")
+suites=("$fx/softmax.json" "$fx/moving-average.json" "$fx/cg-block-sum.json" "$fx/gelu-bf16.json"
+        "$fx/half-rmsnorm.json")
 out=$("$KLADDER" compile --backend cuda --target sm_90 "${suites[@]}" 2>&1)
 rc=$?
 sed 's/^/# /' <<<"$out" | head -n 40

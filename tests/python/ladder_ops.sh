@@ -80,7 +80,7 @@ tap_check "kladder export carries the runs" grep -q "\"$id\"" "$KL_TMP/export.js
 # A bad description: one error naming the field; a rung an op cannot have: why.
 $py - >"$KL_TMP/bad.txt" 2>&1 <<'PY'
 import kladder
-for kw in (dict(buffers={"x": kladder.In("f16", "M"), "y": kladder.Out("f32", "M")}, rungs=(2,)),
+for kw in (dict(buffers={"x": kladder.In("f64", "M"), "y": kladder.Out("f32", "M")}, rungs=(2,)),
            dict(buffers={"x": kladder.In("f32", "Q"), "y": kladder.Out("f32", "M")}, rungs=(2,)),
            dict(buffers={"x": kladder.In("f32", "M"), "y": kladder.Out("f32", "M")}, rungs=(4,)),
            dict(buffers={"x": kladder.In("f32", "M"), "y": kladder.Out("f32", "M", contract={})},
@@ -93,7 +93,7 @@ for kw in (dict(buffers={"x": kladder.In("f16", "M"), "y": kladder.Out("f32", "M
 PY
 sed 's/^/# /' "$KL_TMP/bad.txt"
 tap_check "an unknown dtype is named with its field" \
-    grep -qE '^error: op bad: buffers\[0\]\.dtype: expected .*got "f16"' "$KL_TMP/bad.txt"
+    grep -qE '^error: op bad: buffers\[0\]\.dtype: expected .*got "f64"' "$KL_TMP/bad.txt"
 tap_check "an unknown parameter in a shape is named" grep -qE "^error: op bad: buffers\[0\].*Q" "$KL_TMP/bad.txt"
 tap_check "rung 4 is refused with its reason" \
     grep -qE '^error: rung 4: rung 4 runs the kernel inside graphs' "$KL_TMP/bad.txt"

@@ -24,7 +24,7 @@
 #define LEN 40
 #define STRIDE 48
 
-static const enum eng_dtype floats[] = {ENG_F32, ENG_BF16, ENG_FP8E4M3};
+static const enum eng_dtype floats[] = {ENG_F32, ENG_BF16, ENG_FP8E4M3, ENG_F16};
 
 /* A ROWS x LEN class in a buffer with rows STRIDE apart, as doubles (v[r][k]). */
 static void make(enum eng_vclass c, enum eng_dtype d, uint64_t seed, double v[ROWS][LEN],
@@ -56,9 +56,12 @@ static void test_classes_hold_their_promise(void **state)
     (void)state;
     static unsigned char raw[ROWS * STRIDE * 4];
     double v[ROWS][LEN];
-    for (size_t di = 0; di < 3; di++) {
+    for (size_t di = 0; di < sizeof floats / sizeof floats[0]; di++) {
         enum eng_dtype d = floats[di];
-        const double maxf = d == ENG_F32 ? 3.4028234663852886e38 : d == ENG_BF16 ? 3.3895313892515355e38 : 448.0;
+        const double maxf = d == ENG_F32    ? 3.4028234663852886e38
+                            : d == ENG_BF16 ? 3.3895313892515355e38
+                            : d == ENG_F16  ? 65504.0
+                                            : 448.0;
 
         make(ENG_VC_ZERO_ROWS, d, 1, v, raw);
         for (int r = 0; r < ROWS; r++) {
@@ -88,7 +91,10 @@ static void test_classes_hold_their_promise(void **state)
                 lo = fmin(lo, v[r][k]);
                 hi = fmax(hi, v[r][k]);
             }
-            double ulp = d == ENG_F32 ? 0x1p-23 : d == ENG_BF16 ? 0x1p-7 : 0x1p-3; /* at [1, 2) */
+            double ulp = d == ENG_F32    ? 0x1p-23
+                         : d == ENG_BF16 ? 0x1p-7
+                         : d == ENG_F16  ? 0x1p-10
+                                         : 0x1p-3; /* at [1, 2) */
             assert_true(hi > lo);
             assert_true(hi - lo <= 2 * ulp * 1.0000001);
         }
@@ -143,7 +149,7 @@ static void test_classes_hold_their_promise(void **state)
         }
 
         make(ENG_VC_DENORMALS, d, 1, v, raw);
-        double min_normal = d == ENG_FP8E4M3 ? 0x1p-6 : 0x1p-126;
+        double min_normal = d == ENG_FP8E4M3 ? 0x1p-6 : d == ENG_F16 ? 0x1p-14 : 0x1p-126;
         int neg = 0;
         for (int r = 0; r < ROWS; r++)
             for (int k = 0; k < LEN; k++) {
@@ -227,6 +233,53 @@ static void test_conversions(void **state)
     for (unsigned b = 0; b < 256; b++)
         if ((b & 0x7f) != 0x7f)
             assert_int_equal(eng_f32_to_fp8e4m3(eng_fp8e4m3_to_f32((uint8_t)b)), b);
+}
+
+/* f16 both ways against the compiler's own _Float16 (a second implementation, the one a
+ * kernel's host code would use): every one of the 65536 halves to f32, and f32 values around
+ * every half (each half, the midpoints to its neighbours and a hair either side) to f16. */
+__extension__ typedef _Float16 compiler_half; /* GCC and clang have it on x86-64 and arm64 */
+
+static void test_f16_against_the_compiler(void **state)
+{
+    (void)state;
+    for (uint32_t b = 0; b < 65536; b++) {
+        uint16_t h = (uint16_t)b;
+        compiler_half x;
+        memcpy(&x, &h, 2);
+        float ours = eng_f16_to_f32(h), theirs = (float)x;
+        if (isnan(theirs)) {
+            assert_true(isnan(ours));
+            continue;
+        }
+        assert_memory_equal(&ours, &theirs, 4);
+        float probes[5] = {ours, nextafterf(ours, INFINITY), nextafterf(ours, -INFINITY)};
+        uint16_t up = (uint16_t)(b + 1);
+        compiler_half nx;
+        memcpy(&nx, &up, 2);
+        float mid = (ours + (float)nx) * 0.5f;
+        probes[3] = mid;
+        probes[4] = nextafterf(mid, INFINITY);
+        for (int k = 0; k < 5; k++) {
+            if (!isfinite(probes[k]))
+                continue;
+            compiler_half c = (compiler_half)probes[k];
+            uint16_t want;
+            memcpy(&want, &c, 2);
+            if (eng_f32_to_f16(probes[k]) != want)
+                fail_msg("f32 %a: ours 0x%04x, the compiler's 0x%04x", (double)probes[k],
+                         eng_f32_to_f16(probes[k]), want);
+        }
+    }
+    assert_int_equal(eng_f32_to_f16(65504.0f), 0x7bff);
+    assert_int_equal(eng_f32_to_f16(65519.99f), 0x7bff);
+    assert_int_equal(eng_f32_to_f16(65520.0f), 0x7c00); /* the tie past the largest goes up */
+    assert_int_equal(eng_f32_to_f16(-INFINITY), 0xfc00);
+    assert_int_equal(eng_f32_to_f16(NAN) & 0x7e00, 0x7e00);
+    assert_int_equal(eng_f32_to_f16(0x1p-25f), 0x0000); /* half the least subnormal: to even */
+    assert_int_equal(eng_f32_to_f16(0x1.8p-25f), 0x0001);
+    assert_int_equal(eng_dtype_sentinel(ENG_F16) & 0xffff, 0x7ca5);
+    assert_true(isnan(eng_f16_to_f32(0x7ca5))); /* the sentinel is a NaN */
 }
 
 /* ---- manifests and the rung 2 planner ----------------------------------------------------- */
@@ -460,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_seeded),
         cmocka_unit_test(test_threads_same_bits),
         cmocka_unit_test(test_conversions),
+        cmocka_unit_test(test_f16_against_the_compiler),
         cmocka_unit_test(test_manifest_names_every_class),
         cmocka_unit_test(test_rung2_plans_classes_and_sweeps),
         cmocka_unit_test(test_rung2_settings_errors),
