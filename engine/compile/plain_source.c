@@ -88,6 +88,14 @@ struct walk {
      * entry point is the kernel even where host code overloads its name with a launcher. */
     bool kernel_pending, kernel_template, emit_ref;
     char kernel_name[128];
+    /* Its parameter list as the source spells it, default arguments left out: the pointer is
+     * typed with it, so that a launcher declared earlier under the same name (an overload) is
+     * not taken for it. params_depth counts the open parentheses while it is read (0 after);
+     * params_ok is false when it did not fit or held a brace (the pointer is then `auto`). */
+    char kernel_params[1024];
+    size_t params_len;
+    int params_depth;
+    bool params_ok, in_default;
     char **refs; /* the kernels given such a pointer */
     size_t nrefs;
     /* The names of the __global__ functions defined or declared (templates too), and whether a
@@ -299,6 +307,24 @@ static void track_kernel(struct walk *w, char c)
 {
     static const char *const not_names[] = {"__launch_bounds__", "__attribute__", "__align__",
                                             "alignas", "__declspec", NULL};
+    if (w->params_depth > 0) { /* in the parameter list */
+        w->params_depth += c == '(';
+        w->params_depth -= c == ')';
+        if (w->params_depth == 0)
+            return;
+        if (w->params_depth == 1 && c == ',')
+            w->in_default = false;
+        else if (w->params_depth == 1 && c == '=')
+            w->in_default = true;
+        if (w->in_default)
+            return;
+        if (w->params_len + 2 >= sizeof w->kernel_params)
+            w->params_ok = false;
+        else
+            w->kernel_params[w->params_len++] = c == '\n' || c == '\t' ? ' ' : c;
+        w->kernel_params[w->params_len] = '\0';
+        return;
+    }
     if (c == '(' && !w->kernel_name[0]) {
         char name[128];
         head_name(w, name, sizeof name);
@@ -307,6 +333,11 @@ static void track_kernel(struct walk *w, char c)
                 return;
         snprintf(w->kernel_name, sizeof w->kernel_name, "%s", name);
         w->kernel_named = true;
+        w->params_depth = 1;
+        w->params_len = 0;
+        w->kernel_params[0] = '\0';
+        w->params_ok = true;
+        w->in_default = false;
     } else if (c == ';' && w->code_depth == 0) {
         w->kernel_pending = false; /* a declaration only */
     } else if (c == '}' && w->code_depth == 0) {
@@ -465,8 +496,12 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
         if (w->emit_ref) {
             w->emit_ref = false;
             if (w->own_headers && names_entry(w->m, w->kernel_name)) {
-                putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
-                     w->kernel_name);
+                if (w->params_ok && w->params_depth == 0)
+                    putf(t, " static void (*const kl_cpu_kernel_ref_%s)(%s) = &%s;",
+                         w->kernel_name, w->kernel_params, w->kernel_name);
+                else
+                    putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
+                         w->kernel_name);
                 w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
                 w->refs[w->nrefs++] = xstrdup(w->kernel_name);
             }

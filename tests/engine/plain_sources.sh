@@ -128,4 +128,51 @@ refused "$mine/badtype.json"
 tap_check "a bool argument the manifest calls i32: a setup error before any check, exit 2 ($rc)" test $rc -eq 2
 tap_check "told once, naming the kernel, argument and field" \
     test "$(grep -cF "kernel vec_scale<0>'s argument 5 is 1 bytes, the manifest's args[4] (negate) is 4" "$KL_TMP/err")" -eq 1
+
+# ---- a kernel whose name a host launcher overloads, wherever the launcher stands -------------
+# The launcher declared before the kernel's definition (the kernel only declared above it), and a
+# template kernel beside a plain launcher of the same name: the entry point is the kernel.
+cat >"$mine/over.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void twice(float *out, const float *in, int n = 0);
+void twice(float *out, const float *in, int n, cudaStream_t s) { twice<<<(n + 255) / 256, 256, 0, s>>>(out, in, n); }
+__global__ void twice(float *out, const float *in, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = 2.0f * in[i];
+}
+template <typename T>
+__global__ void scale(T *out, const T *in, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i] * (T)2;
+}
+void scale(float *out, const float *in, int n, cudaStream_t s) { scale<float><<<(n + 255) / 256, 256, 0, s>>>(out, in, n); }
+__global__ void twice_ref(float *out, const float *in, int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = in[i] + in[i];
+}
+CU
+for entry in twice "scale<float>"; do
+    python3 -c '
+import json, sys
+json.dump({"format": "kladder-suite", "version": 1, "name": "over", "source": "over.cu",
+           "variants": {"fixed": sys.argv[1]}, "reference": "twice_ref", "params": {"N": 300},
+           "buffers": [{"name": "out", "dtype": "f32", "shape": ["N"], "role": "output"},
+                       {"name": "in", "dtype": "f32", "shape": ["N"], "role": "input"}],
+           "args": ["out", "in", "N"],
+           "launch": {"block": [256, 1, 1], "grid": ["ceil(N, 256)", 1, 1]},
+           "reference_launch": {"block": [1, 1, 1], "grid": [1, 1, 1]},
+           "tolerance": {"abs": 0, "rel": 0}, "baseline": [{"N": 300}], "rungs": {"1": {}}},
+          open(sys.argv[2], "w"))' "$entry" "$mine/over.json"
+    "$KLADDER" --db "$KL_TMP/k.db" run --suite "$mine/over.json" --backend cpu --no-progress \
+        >"$KL_TMP/over.txt" 2>&1
+    rc=$?
+    grep -v '^pass' "$KL_TMP/over.txt" | sed 's/^/# /'
+    tap_check "$entry: the kernel, not the launcher overloading its name, runs and passes (exit $rc)" \
+        sh -c "test $rc -eq 0 && grep -qE '^pass +fixed +r1 default' '$KL_TMP/over.txt'"
+done
 echo "1..$_tap_n"
