@@ -258,7 +258,7 @@ int eng_plan_rung(const struct eng_manifest *m, const char *suite_ref, int rung,
         struct eng_device_info none = {0};
         char target[64];
         B->compile_target(&none, o->wave, target, sizeof target);
-        if (eng_prebuilt_refused(co, B, target, err, errlen) != 0)
+        if (eng_prebuilt_refused(m, co, B, target, err, errlen) != 0)
             return -1;
     }
     const struct eng_rung *R = eng_rung_find(rung);

@@ -5,16 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file_within.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
 
-int eng_prebuilt_open(const char *path, const char *processor, struct eng_prebuilt *p, char *err,
-                      size_t errlen)
+char *eng_code_object_read(const struct eng_manifest *m, const char *path, size_t *len,
+                           char *err, size_t errlen)
+{
+    size_t dl = m && m->dir ? strlen(m->dir) : 0;
+    if (m && m->code_object && m->dir && !strcmp(path, m->code_object) &&
+        !strncmp(path, m->dir, dl) && path[dl] == '/')
+        return file_read_within(m->dir, path + dl + 1, len, err, errlen);
+    return file_read_all(path, len, err, errlen);
+}
+
+int eng_prebuilt_open(const struct eng_manifest *m, const char *path, const char *processor,
+                      struct eng_prebuilt *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     char why[512];
     size_t len;
-    char *raw = file_read_all(path, &len, why, sizeof why);
+    char *raw = eng_code_object_read(m, path, &len, why, sizeof why);
     if (!raw) {
         snprintf(err, errlen, "%s", why);
         return -1;
@@ -44,14 +55,15 @@ void eng_prebuilt_close(struct eng_prebuilt *p)
     memset(p, 0, sizeof *p);
 }
 
-int eng_prebuilt_refused(const char *path, const struct eng_backend *B, const char *target,
-                         char *err, size_t errlen)
+int eng_prebuilt_refused(const struct eng_manifest *m, const char *path,
+                         const struct eng_backend *B, const char *target, char *err,
+                         size_t errlen)
 {
     if (!B->caps.emulated)
         return 0;
     size_t len;
     char why[256];
-    char *data = file_read_all(path, &len, why, sizeof why);
+    char *data = eng_code_object_read(m, path, &len, why, sizeof why);
     if (!data || !gpu_binary_is(data, len)) {
         free(data);
         return 0;

@@ -21,17 +21,25 @@ struct eng_prebuilt {
     struct gpu_binary bin;    /* bin.image/bin.image_len: what the loader takes */
 };
 
-/* Reads path for processor (NULL or "": a bundle's only entry). 0, or -1 with "PATH: reason"
- * in err. Close with eng_prebuilt_close. */
-int eng_prebuilt_open(const char *path, const char *processor, struct eng_prebuilt *out,
-                      char *err, size_t errlen);
+/* The code object's bytes. The manifest's own ("code_object", beside it) is read inside the
+ * suite's folder as its source is (common/file_within.h): the check made when the manifest
+ * loaded holds for every later read, a link swapped in since is refused. One named on the
+ * command line (--code-object) is the user's own path, read as it is. NULL with err. */
+char *eng_code_object_read(const struct eng_manifest *m, const char *path, size_t *len,
+                           char *err, size_t errlen);
+
+/* Reads path (eng_code_object_read) for processor (NULL or "": a bundle's only entry). 0, or
+ * -1 with "PATH: reason" in err. Close with eng_prebuilt_close. */
+int eng_prebuilt_open(const struct eng_manifest *m, const char *path, const char *processor,
+                      struct eng_prebuilt *out, char *err, size_t errlen);
 void eng_prebuilt_close(struct eng_prebuilt *p);
 
 /* Whether the file at path can run on backend B, whose kernels compile for target: a GPU binary
  * cannot on an emulating backend (it runs host code only). 0, or -1 with a message naming the
  * file, what it is built for and the target. A file that cannot be read is left to the loader. */
-int eng_prebuilt_refused(const char *path, const struct eng_backend *B, const char *target,
-                         char *err, size_t errlen);
+int eng_prebuilt_refused(const struct eng_manifest *m, const char *path,
+                         const struct eng_backend *B, const char *target, char *err,
+                         size_t errlen);
 
 /* The entry point the manifest calls entry (its field: "variants.fixed", "reference"),
  * resolved to the binary's kernel and checked against the manifest's "args" and "launch".

@@ -124,7 +124,7 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
 {
     size_t len;
     char err[512];
-    char *code = file_read_all(path, &len, err, sizeof err);
+    char *code = eng_code_object_read(e->m, path, &len, err, sizeof err);
     if (!code) {
         snprintf(e->err, sizeof e->err, "code object: %s", err);
         return -1;
@@ -134,10 +134,10 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
     if (gpu_binary_is(code, len)) {
         free(code);
         code = NULL;
-        if (eng_prebuilt_refused(path, e->B, e->target, e->err, sizeof e->err) != 0)
+        if (eng_prebuilt_refused(e->m, path, e->B, e->target, e->err, sizeof e->err) != 0)
             return -1;
         e->pre = xcalloc(1, sizeof *e->pre);
-        if (eng_prebuilt_open(path, e->target, e->pre, e->err, sizeof e->err) != 0)
+        if (eng_prebuilt_open(e->m, path, e->target, e->pre, e->err, sizeof e->err) != 0)
             return -1;
         const struct gpu_binary *bin = &e->pre->bin;
         bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;

@@ -239,7 +239,7 @@ static int inspect_suite(const char *manifest, const char *target, bool json)
         return 1;
     }
     struct eng_prebuilt p;
-    if (eng_prebuilt_open(m->code_object, target, &p, err, sizeof err) != 0) {
+    if (eng_prebuilt_open(m, m->code_object, target, &p, err, sizeof err) != 0) {
         say_error(NULL, err);
         eng_manifest_free(m);
         return 1;
