@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "common/embed.h"
+#include "common/file_within.h"
 #include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
@@ -17,12 +18,10 @@
 char *eng_suite_file_read(const struct eng_manifest *m, const char *path, size_t *len, char *err,
                           size_t errlen)
 {
-    if (path[0] == '/' || m->dir) {
-        char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", m->dir, path);
-        char *text = file_read_all(full, len, err, errlen);
-        free(full);
-        return text;
-    }
+    if (path[0] == '/') /* the suite's author named it whole (docs/engine.md) */
+        return file_read_all(path, len, err, errlen);
+    if (m->dir) /* beside the manifest: inside its folder, no link or ".." out of it */
+        return file_read_within(m->dir, path, len, err, errlen);
     char *rel = xasprintf("kernels/%s", path);
     char *text = embed_load(NULL, rel, len, err, errlen);
     free(rel);

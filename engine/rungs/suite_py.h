@@ -22,8 +22,9 @@ struct eng_suite_py {
     char *tool;         /* the probe script's path */
 };
 
-/* Reads a file the suite names (relative to its folder, or under kernels/ in the binary).
- * malloc'd, NUL-terminated, or NULL with a message naming the file. */
+/* Reads a file the suite names: an absolute path as named; a relative one inside the suite's
+ * folder (common/file_within.h: no ".." or link out of it), or under kernels/ in the binary
+ * for a built-in suite. malloc'd, NUL-terminated, or NULL with a message naming the file. */
 char *eng_suite_file_read(const struct eng_manifest *m, const char *path, size_t *len, char *err,
                           size_t errlen);
 

@@ -114,6 +114,23 @@ sed 's/"topk.kl"/"plain2.cu"/' "$s/topk-pair.json" >"$s/plain2.json"
 hostile "plain .cu: a header whose #line names a file outside" "#line with a file name" \
     run --rung 2 --suite "$s/plain2.json" --backend cpu --no-progress --timeout 30
 
+# --- files a rung names: rung 7's recorded hosts ---------------------------------------------
+r7() { # NAME HOST-PATH: topk-pair.json with rung 7's cross-host check reading HOST-PATH
+    python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["name"] = sys.argv[3]
+s["rungs"] = {"7": {"hosts": {"fixed": [sys.argv[4], sys.argv[4]], "buggy": [sys.argv[4], sys.argv[4]]}}}
+json.dump(s, open(sys.argv[2], "w"))' "$s/topk-pair.json" "$s/$1.json" "$1" "$2"
+}
+r7 hostclimb ../outside/secret.h
+hostile "rung 7 hosts: a \"../\" path" "resolves outside the suite's folder" \
+    run --rung 7 --suite "$s/hostclimb.json" --backend cpu --no-progress --timeout 30
+ln -s "$secret" "$s/hostlink.json"
+r7 hostlink hostlink.json
+hostile "rung 7 hosts: a link out" "resolves outside the suite's folder" \
+    run --rung 7 --suite "$s/hostlink.json" --backend cpu --no-progress --timeout 30
+
 # --- the code object ----------------------------------------------------------------------
 co() { # NAME CODE_OBJECT BLOCK-Z
     cat >"$s/$1.json" <<JSON
