@@ -33,10 +33,12 @@ static int arbiter_missing(struct eng_exec *e, struct eng_judge *j, char **src_o
     if (!src)
         return -1;
     if (!eng_manifest_uses_acc(src)) {
-        snprintf(j->arb_why, sizeof j->arb_why, "the reference %s keeps its sums in plain float; "
-                 "declare its accumulators with the type kl_acc (kladder defines it: float here, "
-                 "double in a second build of the reference) "
-                 "and kladder weighs a close call against that wider result",
+        /* what the source says, not a guess at its arithmetic: a reference may sum in double
+         * already, and is then still one reference with no wider second build to ask */
+        snprintf(j->arb_why, sizeof j->arb_why, "the reference %s declares no kl_acc "
+                 "accumulators, so kladder has no wider build of it to ask; declare them with the "
+                 "type kl_acc (kladder defines it: float here, double in a second build of the "
+                 "reference) and kladder weighs a close call against that wider result",
                  e->m->entry_reference);
         free(src);
         return 1;
