@@ -2,7 +2,8 @@
 # Kernels as they ship (docs/kernels.md), on the cpu backend: eighteen CUDA and HIP sources of our
 # own, written as public libraries write them (vendor includes, local includes, warp shuffles
 # with masks and widths, struct and 64-bit shuffles, cooperative groups, bf16/half types, f16
-# buffers (a half sum of squares that overflows, which only rung 2's value classes catch),
+# buffers (a half sum of squares that the unit test's shape passes and a long row or large
+# values break),
 # 128-bit loads, cache hints, extern __shared__, template kernels named by instance, a launcher
 # naming its own dim3 gridDim and blockDim, a reference with its own reference_args, device
 # assert, an in-place optimizer step on inout buffers, atomics into a zeroed output, static

@@ -138,7 +138,7 @@ static void expect_error(const char *from, const char *to, const char *want)
 static void test_errors(void **state)
 {
     (void)state;
-    expect_error("\"f32\", \"shape\"", "\"f16\", \"shape\"", "buffers[1].dtype: expected one of f32");
+    expect_error("\"f32\", \"shape\"", "\"f64\", \"shape\"", "buffers[1].dtype: expected one of f32");
     expect_error("\"role\": \"output\"", "\"role\": \"out\"", "buffers[1].role: expected one of input output scratch");
     expect_error("ceil(N, 16)", "ceil(Q, 16)", "launch.grid[0]: expected an expression over the parameters: unknown name 'Q'");
     expect_error("ceil(N, 16)", "ceil(N 16)", "expected ',' between two arguments");
