@@ -391,6 +391,10 @@ typedef __nv_bfloat162 nv_bfloat162;
     static inline T __hneg(T a) { return -a; }                                                  \
     static inline bool __hlt(T a, T b) { return a < b; }                                        \
     static inline bool __hgt(T a, T b) { return a > b; }                                        \
+    static inline bool __hle(T a, T b) { return a <= b; }                                       \
+    static inline bool __hge(T a, T b) { return a >= b; }                                       \
+    static inline bool __heq(T a, T b) { return a == b; }                                       \
+    static inline bool __hne(T a, T b) { return a != b; }                                       \
     static inline bool __hisnan(T a) { return kl_isnan((float)a); }                             \
     static inline T##2 __hadd2(T##2 a, T##2 b) { return a + b; }                                \
     static inline T##2 __hsub2(T##2 a, T##2 b) { return a - b; }                                \
@@ -580,9 +584,9 @@ typedef unsigned long long uintptr_t;
  * engine/toolchain/amd_clang.h): kl.h's bare device API, and here what HIP's headers add to it
  * that a kernel file and its host code use: the remaining qualifiers (defined before any
  * library header, which clang's wrappers of <new>, <cmath>, ... read), the device malloc and
- * free those wrappers name, and HIP's shuffles over any trivially copyable type with their
- * default width (word by word, as hip/amd_detail/amd_warp_functions.h). The host API is
- * kernels/kl_host.h's. */
+ * free those wrappers name, HIP's shuffles over any trivially copyable type with their
+ * default width (word by word, as hip/amd_detail/amd_warp_functions.h), its half and bfloat16
+ * types and cooperative groups. The host API is kernels/kl_host.h's. */
 #if defined(KL_HIP_WHOLE) && defined(KL_HIP_BARE) && defined(__HIP__)
 #define __host__ __attribute__((host))
 #define __constant__ __attribute__((constant))
@@ -655,6 +659,151 @@ template <typename T>
 static __device__ inline T __shfl_up(T v, unsigned d, int width = warpSize) { return kl_hip_whole_shfl<2>(v, (int)d, width); }
 template <typename T>
 static __device__ inline T __shfl_down(T v, unsigned d, int width = warpSize) { return kl_hip_whole_shfl<3>(v, (int)d, width); }
+/* hip/hip_fp16.h, hip/hip_bf16.h and hip/hip_bfloat16.h (the engine drops their include lines
+ * under KL_HIP_WHOLE): the cpu backend's two 16-bit classes and their functions (KL_CPU_F16_CLASS
+ * above), so a file that runs there compiles here, under HIP's names, host and device both as
+ * ROCm's are (a launcher names them in its signature). __half converts through clang's
+ * _Float16, which amdgcn has natively; __hip_bfloat16 rounds to nearest even and quiets a NaN
+ * as kl.h's kl_f32_to_bf16 (device code only, hence its twin here), so a kernel's values and
+ * kladder's f16 and bf16 buffers round alike. Arithmetic is computed in float and rounded once,
+ * which for + - * / is the correctly rounded result a half instruction gives; a half fma is
+ * the native one, rounded once, as ROCm's. */
+#define KL_HIP_WHOLE_HD __host__ __device__ inline
+static KL_HIP_WHOLE_HD unsigned short kl_hip_whole_f32_to_f16(float f)
+{
+    return __builtin_bit_cast(unsigned short, (_Float16)f);
+}
+static KL_HIP_WHOLE_HD float kl_hip_whole_f16_to_f32(unsigned short h)
+{
+    return (float)__builtin_bit_cast(_Float16, h);
+}
+static KL_HIP_WHOLE_HD unsigned short kl_hip_whole_f32_to_bf16(float f)
+{
+    unsigned u = __builtin_bit_cast(unsigned, f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (unsigned short)((u >> 16) | 0x40u);
+    return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+static KL_HIP_WHOLE_HD float kl_hip_whole_bf16_to_f32(unsigned short b)
+{
+    return __builtin_bit_cast(float, (unsigned)b << 16);
+}
+#define KL_HIP_WHOLE_F16_CLASS(NAME, TO16, TO32)                                                \
+    struct NAME {                                                                               \
+        unsigned short __x;                                                                     \
+        NAME() = default;                                                                       \
+        KL_HIP_WHOLE_HD NAME(float f) : __x(TO16(f)) {}                                         \
+        KL_HIP_WHOLE_HD NAME(double f) : __x(TO16((float)f)) {}                                 \
+        KL_HIP_WHOLE_HD NAME(int i) : __x(TO16((float)i)) {}                                    \
+        KL_HIP_WHOLE_HD NAME(unsigned i) : __x(TO16((float)i)) {}                               \
+        KL_HIP_WHOLE_HD NAME(long long i) : __x(TO16((float)i)) {}                              \
+        KL_HIP_WHOLE_HD operator float() const { return TO32(__x); }                            \
+        KL_HIP_WHOLE_HD NAME &operator+=(NAME o) { return *this = NAME((float)*this + (float)o); } \
+        KL_HIP_WHOLE_HD NAME &operator-=(NAME o) { return *this = NAME((float)*this - (float)o); } \
+        KL_HIP_WHOLE_HD NAME &operator*=(NAME o) { return *this = NAME((float)*this * (float)o); } \
+        KL_HIP_WHOLE_HD NAME &operator/=(NAME o) { return *this = NAME((float)*this / (float)o); } \
+    };                                                                                          \
+    static KL_HIP_WHOLE_HD NAME operator+(NAME a, NAME b) { return NAME((float)a + (float)b); } \
+    static KL_HIP_WHOLE_HD NAME operator-(NAME a, NAME b) { return NAME((float)a - (float)b); } \
+    static KL_HIP_WHOLE_HD NAME operator*(NAME a, NAME b) { return NAME((float)a * (float)b); } \
+    static KL_HIP_WHOLE_HD NAME operator/(NAME a, NAME b) { return NAME((float)a / (float)b); } \
+    static KL_HIP_WHOLE_HD NAME operator-(NAME a) { NAME r = a; r.__x ^= 0x8000u; return r; }   \
+    static KL_HIP_WHOLE_HD bool operator<(NAME a, NAME b) { return (float)a < (float)b; }       \
+    static KL_HIP_WHOLE_HD bool operator>(NAME a, NAME b) { return (float)a > (float)b; }       \
+    static KL_HIP_WHOLE_HD bool operator<=(NAME a, NAME b) { return (float)a <= (float)b; }     \
+    static KL_HIP_WHOLE_HD bool operator>=(NAME a, NAME b) { return (float)a >= (float)b; }     \
+    static KL_HIP_WHOLE_HD bool operator==(NAME a, NAME b) { return (float)a == (float)b; }     \
+    static KL_HIP_WHOLE_HD bool operator!=(NAME a, NAME b) { return (float)a != (float)b; }     \
+    /* a compare-and-swap loop on the 16 bits (the backend widens it to the word around them) */ \
+    static __device__ inline NAME atomicAdd(NAME *p, NAME v)                                    \
+    {                                                                                           \
+        unsigned short *u = (unsigned short *)p;                                                \
+        unsigned short old = __hip_atomic_load(u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);  \
+        NAME o;                                                                                 \
+        do                                                                                      \
+            o.__x = old;                                                                        \
+        while (!__hip_atomic_compare_exchange_weak(u, &old, (o + v).__x, __ATOMIC_RELAXED,      \
+                                                   __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)); \
+        return o;                                                                               \
+    }                                                                                           \
+    struct __attribute__((aligned(4))) NAME##2 {                                                \
+        NAME x, y;                                                                              \
+    };                                                                                          \
+    static KL_HIP_WHOLE_HD NAME##2 operator+(NAME##2 a, NAME##2 b) { return {a.x + b.x, a.y + b.y}; } \
+    static KL_HIP_WHOLE_HD NAME##2 operator*(NAME##2 a, NAME##2 b) { return {a.x * b.x, a.y * b.y}; } \
+    static KL_HIP_WHOLE_HD NAME##2 operator-(NAME##2 a, NAME##2 b) { return {a.x - b.x, a.y - b.y}; }
+KL_HIP_WHOLE_F16_CLASS(__half, kl_hip_whole_f32_to_f16, kl_hip_whole_f16_to_f32)
+KL_HIP_WHOLE_F16_CLASS(__hip_bfloat16, kl_hip_whole_f32_to_bf16, kl_hip_whole_bf16_to_f32)
+#undef KL_HIP_WHOLE_F16_CLASS
+typedef __half half;
+typedef __half2 half2;
+typedef __hip_bfloat16 hip_bfloat16;
+
+static KL_HIP_WHOLE_HD __half kl_hip_whole_fma(__half a, __half b, __half c)
+{
+    _Float16 r = __builtin_fmaf16(__builtin_bit_cast(_Float16, a.__x), __builtin_bit_cast(_Float16, b.__x),
+                                  __builtin_bit_cast(_Float16, c.__x));
+    __half h;
+    h.__x = __builtin_bit_cast(unsigned short, r);
+    return h;
+}
+static KL_HIP_WHOLE_HD __hip_bfloat16 kl_hip_whole_fma(__hip_bfloat16 a, __hip_bfloat16 b, __hip_bfloat16 c)
+{
+    return __hip_bfloat16(__builtin_fmaf((float)a, (float)b, (float)c));
+}
+#define KL_HIP_WHOLE_F16_FUNCS(T)                                                               \
+    static KL_HIP_WHOLE_HD float __low2float(T##2 v) { return (float)v.x; }                     \
+    static KL_HIP_WHOLE_HD float __high2float(T##2 v) { return (float)v.y; }                    \
+    static KL_HIP_WHOLE_HD T __hadd(T a, T b) { return a + b; }                                 \
+    static KL_HIP_WHOLE_HD T __hsub(T a, T b) { return a - b; }                                 \
+    static KL_HIP_WHOLE_HD T __hmul(T a, T b) { return a * b; }                                 \
+    static KL_HIP_WHOLE_HD T __hdiv(T a, T b) { return a / b; }                                 \
+    static KL_HIP_WHOLE_HD T __hfma(T a, T b, T c) { return kl_hip_whole_fma(a, b, c); }        \
+    static KL_HIP_WHOLE_HD T __hmax(T a, T b) { return (float)a < (float)b ? b : a; }           \
+    static KL_HIP_WHOLE_HD T __hmin(T a, T b) { return (float)b < (float)a ? b : a; }           \
+    static KL_HIP_WHOLE_HD T __habs(T a) { T r = a; r.__x &= 0x7fffu; return r; }               \
+    static KL_HIP_WHOLE_HD T __hneg(T a) { return -a; }                                         \
+    static KL_HIP_WHOLE_HD bool __hlt(T a, T b) { return a < b; }                               \
+    static KL_HIP_WHOLE_HD bool __hgt(T a, T b) { return a > b; }                               \
+    static KL_HIP_WHOLE_HD bool __hle(T a, T b) { return a <= b; }                              \
+    static KL_HIP_WHOLE_HD bool __hge(T a, T b) { return a >= b; }                              \
+    static KL_HIP_WHOLE_HD bool __heq(T a, T b) { return a == b; }                              \
+    static KL_HIP_WHOLE_HD bool __hne(T a, T b) { return a != b; }                              \
+    static KL_HIP_WHOLE_HD bool __hisnan(T a) { return __builtin_isnan((float)a); }             \
+    static KL_HIP_WHOLE_HD T##2 __hadd2(T##2 a, T##2 b) { return a + b; }                       \
+    static KL_HIP_WHOLE_HD T##2 __hsub2(T##2 a, T##2 b) { return a - b; }                       \
+    static KL_HIP_WHOLE_HD T##2 __hmul2(T##2 a, T##2 b) { return a * b; }                       \
+    static KL_HIP_WHOLE_HD T##2 __hfma2(T##2 a, T##2 b, T##2 c)                                 \
+    {                                                                                           \
+        return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};                                  \
+    }
+KL_HIP_WHOLE_F16_FUNCS(__half)
+KL_HIP_WHOLE_F16_FUNCS(__hip_bfloat16)
+#undef KL_HIP_WHOLE_F16_FUNCS
+
+static KL_HIP_WHOLE_HD __half __float2half(float f) { return __half(f); }
+static KL_HIP_WHOLE_HD __half __float2half_rn(float f) { return __half(f); }
+static KL_HIP_WHOLE_HD float __half2float(__half h) { return (float)h; }
+static KL_HIP_WHOLE_HD __half2 __float2half2_rn(float f) { return {__half(f), __half(f)}; }
+static KL_HIP_WHOLE_HD __half2 __floats2half2_rn(float a, float b) { return {__half(a), __half(b)}; }
+static KL_HIP_WHOLE_HD __half2 __halves2half2(__half a, __half b) { return {a, b}; }
+static KL_HIP_WHOLE_HD __half2 __half2half2(__half a) { return {a, a}; }
+static KL_HIP_WHOLE_HD __half __low2half(__half2 v) { return v.x; }
+static KL_HIP_WHOLE_HD __half __high2half(__half2 v) { return v.y; }
+static KL_HIP_WHOLE_HD unsigned short __half_as_ushort(__half h) { return h.__x; }
+static KL_HIP_WHOLE_HD __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
+
+static KL_HIP_WHOLE_HD __hip_bfloat16 __float2bfloat16(float f) { return __hip_bfloat16(f); }
+static KL_HIP_WHOLE_HD __hip_bfloat16 __float2bfloat16_rn(float f) { return __hip_bfloat16(f); }
+static KL_HIP_WHOLE_HD float __bfloat162float(__hip_bfloat16 b) { return (float)b; }
+static KL_HIP_WHOLE_HD __hip_bfloat162 __float2bfloat162_rn(float f) { return {__hip_bfloat16(f), __hip_bfloat16(f)}; }
+static KL_HIP_WHOLE_HD __hip_bfloat162 __floats2bfloat162_rn(float a, float b) { return {__hip_bfloat16(a), __hip_bfloat16(b)}; }
+static KL_HIP_WHOLE_HD __hip_bfloat162 __halves2bfloat162(__hip_bfloat16 a, __hip_bfloat16 b) { return {a, b}; }
+static KL_HIP_WHOLE_HD __hip_bfloat16 __low2bfloat16(__hip_bfloat162 v) { return v.x; }
+static KL_HIP_WHOLE_HD __hip_bfloat16 __high2bfloat16(__hip_bfloat162 v) { return v.y; }
+static KL_HIP_WHOLE_HD unsigned short __bfloat16_as_ushort(__hip_bfloat16 b) { return b.__x; }
+static KL_HIP_WHOLE_HD __hip_bfloat16 __ushort_as_bfloat16(unsigned short u) { __hip_bfloat16 b; b.__x = u; return b; }
+#undef KL_HIP_WHOLE_HD
 /* hip/hip_cooperative_groups.h's block and its tiles of up to a wave, with cg::reduce (the
  * engine drops the include line under KL_HIP_WHOLE) */
 namespace cooperative_groups {

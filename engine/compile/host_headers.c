@@ -44,7 +44,8 @@ bool eng_host_std_header(const char *name, size_t n) { return listed(std_headers
 bool eng_host_shim_header(const char *name, size_t n) { return listed(shim_headers, name, n); }
 
 /* HIP's device headers a CUDA compiler has under CUDA's names ("" for those kl_vendor.h's HIP
- * part includes itself, cooperative groups with their reduce), or NULL for any other header. */
+ * part includes itself, cooperative groups with their reduce), or NULL for any other header.
+ * clang without HIP headers (KL_HIP_WHOLE) has them all from kl_vendor.h. */
 const char *eng_host_hip_on_cuda(const char *name, size_t n)
 {
     static const char *const map[][2] = {

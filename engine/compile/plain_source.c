@@ -563,12 +563,13 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
             return 0;
         if (!w->own_headers) { /* the vendor's compiler finds its own */
             const char *cuda = eng_host_hip_on_cuda(name, n);
-            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's; one kl_vendor.h
-                       * serves itself is its own under clang without HIP headers too */
+            if (cuda) /* a HIP source built by a CUDA compiler takes CUDA's; under clang
+                       * without HIP headers (KL_HIP_WHOLE) kl_vendor.h serves every one; a
+                       * header the compiler lacks is named at the include's own line */
                 putf(t, "#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)\n"
-                     "%s%s%s\n#elif %s\n"
-                     "#include <%.*s>\n#endif\n#line %d \"%s\"", cuda[0] ? "#include <" : "",
-                     cuda, cuda[0] ? ">" : "", cuda[0] ? "1" : "!defined(KL_HIP_WHOLE)", (int)n,
+                     "#line %d \"%s\"\n%s%s%s\n#elif !defined(KL_HIP_WHOLE)\n#line %d \"%s\"\n"
+                     "#include <%.*s>\n#endif\n#line %d \"%s\"", lineno, file,
+                     cuda[0] ? "#include <" : "", cuda, cuda[0] ? ">" : "", lineno, file, (int)n,
                      name, lineno + 1, file);
             else
                 putf(t, "#include <%.*s>", (int)n, name);

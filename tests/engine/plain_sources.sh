@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Kernels as they ship (docs/kernels.md), on the cpu backend: eighteen CUDA and HIP sources of our
+# Kernels as they ship (docs/kernels.md), on the cpu backend: nineteen CUDA and HIP sources of our
 # own, written as public libraries write them (vendor includes, local includes, warp shuffles
 # with masks and widths, struct and 64-bit shuffles, cooperative groups, bf16/half types, f16
 # buffers (a half sum of squares that the unit test's shape passes and a long row or large
-# values break),
+# values break; f16 restored into bf16 by a multiply that overflows in half),
 # 128-bit loads, cache hints, extern __shared__, template kernels named by instance, a launcher
 # naming its own dim3 gridDim and blockDim, a reference with its own reference_args, device
 # assert, an in-place optimizer step on inout buffers, atomics into a zeroed output, static
@@ -21,7 +21,7 @@
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/plain
 
-# ---- the eighteen kernels -------------------------------------------------------------------
+# ---- the nineteen kernels -------------------------------------------------------------------
 # The sanitizer pass watches our own code (the source preparation, the launchers, the argument
 # packing), which rung 1 exercises as fully as all four; it runs rung 1 only.
 only=()

@@ -5,7 +5,8 @@
 # code parsed and dropped), with kladder's own HIP headers where no ROCm is installed; the .hip
 # fixtures of tests/engine/fixtures/plain and rocm-examples' shared_memory.hip (hipMalloc,
 # HIP_CHECK, a <<<...>>> launch on hipStreamDefault; cg::reduce over a tile; a launcher that
-# declares `dim3 gridDim, blockDim`) give gfx1250 code objects holding every
+# declares `dim3 gridDim, blockDim`; __half, __half2 and __hip_bfloat16 from hip/hip_fp16.h and
+# hip/hip_bf16.h, in a launcher's signature too) give gfx1250 code objects holding every
 # entry point their suites name; a device-code error is clang's, at its line of the file; the
 # whole-unit compiler is in the cache key, and KLADDER_HIP_CLANG=off leaves the file to hipRTC.
 . tests/tap.sh
@@ -18,7 +19,7 @@ if ! command -v "${KLADDER_CLANG:-clang-22}" >/dev/null; then
 fi
 fx=tests/engine/fixtures/plain
 suites=("$fx"/block-sumsq.json "$fx"/layernorm.json "$fx"/rms-scale.json "$fx"/scan-i64.json
-        "$fx"/tile-max.json "$fx"/welford.json "$fx"/tile-transpose.json
+        "$fx"/tile-max.json "$fx"/welford.json "$fx"/tile-transpose.json "$fx"/half-to-bf16.json
         tests/engine/fixtures/shipped/rocm-transpose.json)
 out=$("$KLADDER" compile --backend hip --target gfx1250 "${suites[@]}" 2>&1)
 rc=$?
@@ -36,6 +37,8 @@ tap_check "cg::reduce over a tile of 16 from HIP's cooperative groups (tile_max.
     grep -qF "fixed tile_row_max<true> = _Z12tile_row_maxILb1EEvPfPKfii" <<<"$out"
 tap_check "a launcher naming its own dim3 gridDim and blockDim, and a reference with its own args" \
     grep -qF "reference transpose_naive = _Z15transpose_naivePfPKfiil" <<<"$out"
+tap_check "half and bf16 under HIP's names, their headers served by kladder's (half_to_bf16.hip)" \
+    grep -qF "buggy restore_bf16<false> = _Z12restore_bf16ILb0EEvP14__hip_bfloat16PK6__halffi" <<<"$out"
 tap_check "the shipped file's template kernel, beside its host code" \
     grep -qF "fixed matrix_transpose_kernel<64> = _Z23matrix_transpose_kernelILj64EEvPfPKf" <<<"$out"
 
