@@ -19,24 +19,16 @@ char *eng_code_object_read(const struct eng_manifest *m, const char *path, size_
     return file_read_all(path, len, err, errlen);
 }
 
-int eng_prebuilt_open(const struct eng_manifest *m, const char *path, const char *processor,
+int eng_prebuilt_from(char *raw, size_t len, const char *path, const char *processor,
                       struct eng_prebuilt *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    char why[512];
-    size_t len;
-    char *raw = eng_code_object_read(m, path, &len, why, sizeof why);
-    if (!raw) {
-        snprintf(err, errlen, "%s", why);
-        return -1;
-    }
     /* A loader takes PTX as a C string: the file's bytes with a terminator after them. */
-    p->data = xmalloc(len + 1);
-    memcpy(p->data, raw, len);
+    p->data = xrealloc(raw, len + 1);
     ((char *)p->data)[len] = '\0';
-    free(raw);
     p->len = len;
     p->path = xstrdup(path);
+    char why[512];
     if (gpu_binary_read(p->data, len, processor, &p->bin, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s: %s", path, why);
         eng_prebuilt_close(p);
@@ -47,12 +39,40 @@ int eng_prebuilt_open(const struct eng_manifest *m, const char *path, const char
     return 0;
 }
 
+int eng_prebuilt_open(const struct eng_manifest *m, const char *path, const char *processor,
+                      struct eng_prebuilt *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    size_t len;
+    char *raw = eng_code_object_read(m, path, &len, err, errlen);
+    return raw ? eng_prebuilt_from(raw, len, path, processor, p, err, errlen) : -1;
+}
+
 void eng_prebuilt_close(struct eng_prebuilt *p)
 {
     gpu_binary_free(&p->bin);
     free(p->data);
     free(p->path);
     memset(p, 0, sizeof *p);
+}
+
+int eng_prebuilt_refused_bytes(const void *data, size_t len, const char *path,
+                               const struct eng_backend *B, const char *target, char *err,
+                               size_t errlen)
+{
+    if (!B->caps.emulated || !gpu_binary_is(data, len))
+        return 0;
+    struct gpu_binary b;
+    char why[256];
+    bool known = gpu_binary_read(data, len, NULL, &b, why, sizeof why) == 0;
+    snprintf(err, errlen, "code object %s is a %s %s; this run compiles for %s: the %s backend "
+             "runs host code only and cannot run a GPU binary (run it on a GPU backend; kladder "
+             "inspect reads it here)", path, known && b.target[0] ? b.target : "GPU",
+             !known ? "binary" : b.format == GPU_BIN_AMDGPU ? "code object"
+                               : gpu_binary_format_name(b.format), target, B->name);
+    if (known)
+        gpu_binary_free(&b);
+    return -1;
 }
 
 int eng_prebuilt_refused(const struct eng_manifest *m, const char *path,
@@ -64,21 +84,9 @@ int eng_prebuilt_refused(const struct eng_manifest *m, const char *path,
     size_t len;
     char why[256];
     char *data = eng_code_object_read(m, path, &len, why, sizeof why);
-    if (!data || !gpu_binary_is(data, len)) {
-        free(data);
-        return 0;
-    }
-    struct gpu_binary b;
-    bool known = gpu_binary_read(data, len, NULL, &b, why, sizeof why) == 0;
-    snprintf(err, errlen, "code object %s is a %s %s; this run compiles for %s: the %s backend "
-             "runs host code only and cannot run a GPU binary (run it on a GPU backend; kladder "
-             "inspect reads it here)", path, known && b.target[0] ? b.target : "GPU",
-             !known ? "binary" : b.format == GPU_BIN_AMDGPU ? "code object"
-                               : gpu_binary_format_name(b.format), target, B->name);
-    if (known)
-        gpu_binary_free(&b);
+    int rc = data ? eng_prebuilt_refused_bytes(data, len, path, B, target, err, errlen) : 0;
     free(data);
-    return -1;
+    return rc;
 }
 
 static const char *arg_type_name(enum eng_argtype t)

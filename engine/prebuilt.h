@@ -32,11 +32,18 @@ char *eng_code_object_read(const struct eng_manifest *m, const char *path, size_
  * -1 with "PATH: reason" in err. Close with eng_prebuilt_close. */
 int eng_prebuilt_open(const struct eng_manifest *m, const char *path, const char *processor,
                       struct eng_prebuilt *out, char *err, size_t errlen);
+/* eng_prebuilt_open of bytes already read (raw, malloc'd: taken, freed on failure too). */
+int eng_prebuilt_from(char *raw, size_t len, const char *path, const char *processor,
+                      struct eng_prebuilt *out, char *err, size_t errlen);
 void eng_prebuilt_close(struct eng_prebuilt *p);
 
 /* Whether the file at path can run on backend B, whose kernels compile for target: a GPU binary
  * cannot on an emulating backend (it runs host code only). 0, or -1 with a message naming the
  * file, what it is built for and the target. A file that cannot be read is left to the loader. */
+/* eng_prebuilt_refused of the file's bytes already read. */
+int eng_prebuilt_refused_bytes(const void *data, size_t len, const char *path,
+                               const struct eng_backend *B, const char *target, char *err,
+                               size_t errlen);
 int eng_prebuilt_refused(const struct eng_manifest *m, const char *path,
                          const struct eng_backend *B, const char *target, char *err,
                          size_t errlen);

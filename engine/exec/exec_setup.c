@@ -131,13 +131,16 @@ static int prebuilt_load(struct eng_exec *e, const char *path, struct eng_module
     }
     const void *image = code;
     size_t image_len = len;
-    if (gpu_binary_is(code, len)) {
-        free(code);
-        code = NULL;
-        if (eng_prebuilt_refused(e->m, path, e->B, e->target, e->err, sizeof e->err) != 0)
+    if (gpu_binary_is(code, len)) { /* read once: the bytes are the binary's from here on */
+        if (eng_prebuilt_refused_bytes(code, len, path, e->B, e->target, e->err,
+                                       sizeof e->err) != 0) {
+            free(code);
             return -1;
+        }
         e->pre = xcalloc(1, sizeof *e->pre);
-        if (eng_prebuilt_open(e->m, path, e->target, e->pre, e->err, sizeof e->err) != 0)
+        int rc = eng_prebuilt_from(code, len, path, e->target, e->pre, e->err, sizeof e->err);
+        code = NULL; /* taken */
+        if (rc != 0)
             return -1;
         const struct gpu_binary *bin = &e->pre->bin;
         bool amd = bin->format == GPU_BIN_AMDGPU || bin->format == GPU_BIN_BUNDLE;
