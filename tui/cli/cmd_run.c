@@ -323,6 +323,31 @@ static int no_progress(const struct cli_opt *opt, const char *v, void *ctx)
     return CLI_PARSED;
 }
 
+/* --rung N[,N...], repeatable: every rung named is run, in the ladder's order (a second --rung
+ * adds to the first instead of replacing it without a word). */
+static int take_rung(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    unsigned *rungs = opt->dest;
+    char buf[64];
+    if (!*v || strlen(v) >= sizeof buf)
+        return cli_usage_error("run", "%s expects N or N,N,... (rungs %d to %d)", opt->name,
+                               opt->lo, opt->hi);
+    strcpy(buf, v);
+    for (char *t = buf, *comma;; t = comma + 1) {
+        comma = strchr(t, ',');
+        if (comma)
+            *comma = '\0';
+        int n;
+        if (!cli_parse_int("run", opt->name, t, opt->lo, opt->hi, &n))
+            return 2;
+        *rungs |= 1u << n;
+        if (!comma)
+            break;
+    }
+    return CLI_PARSED;
+}
+
 /* rung 8's --e2e options, gathered by tui/cli/run_e2e.c */
 static int take_e2e(int argc, char **argv, int *i, void *ctx)
 {
@@ -334,7 +359,8 @@ static int take_e2e(int argc, char **argv, int *i, void *ctx)
 /* What the arguments name besides the engine's settings. */
 struct run_args {
     const char *suite, *case_id;
-    int rung;
+    int rung;        /* the one rung asked for; 0 when none or several were */
+    unsigned rungs;  /* every rung --rung named, bit N for rung N */
     struct run_e2e_args e2e;
 };
 
@@ -342,6 +368,16 @@ struct run_args {
  * together. CLI_PARSED, or 2 after a usage message. e2e is filled for o to point at. */
 static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2e)
 {
+    bool several = r->rungs & (r->rungs - 1);
+    for (int n = 1; !several && n <= eng_rung_top(); n++)
+        if (r->rungs & (1u << n))
+            r->rung = n;
+    if (several && (r->e2e.first || o->inputs ||
+                    (r->suite && (!strcmp(r->suite, "all") || !strcmp(r->suite, "model") ||
+                                  !strcmp(r->suite, "model-large")))))
+        return cli_usage_error("run", "several rungs run on one suite of one's own; with %s "
+                                      "give one --rung",
+                               r->e2e.first ? "--e2e" : o->inputs ? "--inputs" : "--suite all and the built-in model");
     if (r->e2e.first) {
         if (r->suite || r->case_id)
             return cli_usage_error("run", "--e2e runs your evaluation command, not a suite: "
@@ -367,7 +403,7 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
         r->suite = large ? "model-large" : "model";
         r->case_id = NULL;
     }
-    if (r->case_id && (r->suite || r->rung))
+    if (r->case_id && (r->suite || r->rungs))
         return cli_usage_error("run", "--case runs its own suites and rungs; leave out --suite "
                                       "and --rung");
     if (!r->case_id && !r->suite)
@@ -381,11 +417,12 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
         return cli_usage_error("run", "--inputs replays captured tensors on rung %d; give "
                                       "--rung %d", inputs ? inputs->number : 0,
                                inputs ? inputs->number : 0);
-    if (!r->case_id && r->rung && !eng_rung_find(r->rung)) {
-        char have[64];
-        eng_rung_list(have, sizeof have);
-        return cli_usage_error("run", "rung %d has no engine checks; rungs %s do", r->rung, have);
-    }
+    for (int n = 1; !r->case_id && n <= eng_rung_top(); n++)
+        if ((r->rungs & (1u << n)) && !eng_rung_find(n)) {
+            char have[64];
+            eng_rung_list(have, sizeof have);
+            return cli_usage_error("run", "rung %d has no engine checks; rungs %s do", n, have);
+        }
     return CLI_PARSED;
 }
 
@@ -422,9 +459,17 @@ static int plan(const struct run_args *r, struct plan *pl)
             fprintf(stderr, "kladder run: no built-in suite runs rung %d\n", r->rung);
             return 2;
         }
-    } else if (!r->case_id && !r->rung && suite_targets(r->suite, &pl->targets, &pl->n) != 0) {
+    } else if (!r->case_id && !r->rungs && suite_targets(r->suite, &pl->targets, &pl->n) != 0) {
         pl->targets = &pl->one;
         return 2;
+    }
+    if (!r->case_id && !r->rung && r->rungs) {
+        pl->targets = xcalloc((size_t)eng_rung_top() + 1, sizeof *pl->targets);
+        pl->n = 0;
+        for (int n = 1; n <= eng_rung_top(); n++)
+            if (r->rungs & (1u << n))
+                pl->targets[pl->n++] = (struct eng_run_target){r->suite, n};
+        return 0;
     }
     if (r->case_id && case_targets(r->case_id, &pl->targets, &pl->n, &pl->names) != 0) {
         fprintf(stderr,
@@ -497,8 +542,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
         CLI_OPT_DO_DOC("--list", NULL, list, "list the suites, their cases and rungs, and exit"),
-        CLI_OPT_INT_DOC("--rung", &r.rung, 1, eng_rung_top(), "N",
-                        "the rung to run (default: every rung the suite lists)"),
+        CLI_OPT_CALL_RANGE_DOC("--rung", &r.rungs, take_rung, 1, eng_rung_top(), "N[,N...]",
+                         "the rungs to run, repeatable (default: every rung the suite lists)"),
         CLI_OPT_STRING_DOC("--suite", &r.suite, "NAME|PATH",
                            "a built-in suite, a suite manifest of one's own, or all"),
         CLI_OPT_STRING_DOC("--case", &r.case_id, "ID",

@@ -146,6 +146,8 @@ void cli_print_options(const struct cli_parser *p)
         }
         if (o->kind == CLI_INT || o->kind == CLI_LONG)
             printf("%s\t%s\t%d\t%d\n", o->name, kind_name(o->kind), o->lo, o->hi);
+        else if (o->kind == CLI_CALL && o->hi > 0) /* numbers to complete, as an int's */
+            printf("%s\t%s\t%d\t%d\n", o->name, kind_name(CLI_INT), o->lo, o->hi);
         else
             printf("%s\t%s\n", o->name, kind_name(o->kind));
     }

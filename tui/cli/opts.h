@@ -46,7 +46,9 @@ struct cli_opt {
     const char *name;    /* "--rung", as typed; NULL for CLI_TAKE and the args entry */
     enum cli_kind kind;
     void *dest;          /* where the value goes (its type follows kind); callbacks may use it */
-    int lo, hi;          /* CLI_INT, CLI_LONG: the range; CLI_LIST as args: the most taken */
+    int lo, hi;          /* CLI_INT, CLI_LONG: the range; CLI_LIST as args: the most taken;
+                          * CLI_CALL, when hi > 0: the range of the numbers its value is made
+                          * of (a list of them, say), which --options gives as an int's */
     const char *missing; /* the usage message when the value is missing; NULL: "%s expects a
                           * value" with the option's name */
     int (*call)(const struct cli_opt *opt, const char *value, void *ctx); /* CLI_CALL, CLI_DO */
@@ -112,6 +114,9 @@ struct cli_parser {
     {.name = (n), .kind = CLI_LIST, .dest = (d), .arg = (a), .about = (t)}
 #define CLI_OPT_CALL_DOC(n, d, fn, a, t)                                                          \
     {.name = (n), .kind = CLI_CALL, .dest = (d), .call = (fn), .arg = (a), .about = (t)}
+#define CLI_OPT_CALL_RANGE_DOC(n, d, fn, l, h, a, t)                                               \
+    {.name = (n), .kind = CLI_CALL, .dest = (d), .call = (fn), .lo = (l), .hi = (h), .arg = (a),   \
+     .about = (t)}
 #define CLI_OPT_DO_DOC(n, d, fn, t)                                                               \
     {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn), .about = (t)}
 /* An option a CLI_TAKE's helper knows, for its .takes list: all that --options and help read */
