@@ -26,6 +26,29 @@ void imp_fetch_opts_init(struct imp_fetch_opts *o)
     o->max_bytes = IMP_FETCH_DEFAULT_MAX_BYTES;
 }
 
+/* Whether libcurl's own URL parser takes url as it will when the URL is fetched, so that a
+ * host added today is not refused as "bad/illegal format" at its first pull. */
+static int url_parses(const char *url, const char *shown, char *err, size_t errlen)
+{
+    CURLU *u = curl_url();
+    if (!u) {
+        snprintf(err, errlen, "'%s': libcurl could not start its URL parser", shown);
+        return -1;
+    }
+    CURLUcode c = curl_url_set(u, CURLUPART_URL, url, 0);
+    char *host = NULL;
+    if (c == CURLUE_OK && strncasecmp(url, "file://", 7) != 0)
+        c = curl_url_get(u, CURLUPART_HOST, &host, 0);
+    curl_free(host);
+    curl_url_cleanup(u);
+    if (c == CURLUE_OK)
+        return 0;
+    snprintf(err, errlen, "'%s': not a URL that can be fetched: %s (expected "
+                          "SCHEME://HOST[:PORT]/PATH, or file:///PATH)",
+             shown, curl_url_strerror(c));
+    return -1;
+}
+
 int imp_url_check(const char *url, char *err, size_t errlen)
 {
     size_t len = strlen(url);
@@ -39,15 +62,22 @@ int imp_url_check(const char *url, char *err, size_t errlen)
                                   "(percent-encode them)");
             return -1;
         }
-    for (const char *const *s = allowed_schemes; *s; s++)
-        if (strncasecmp(url, *s, strlen(*s)) == 0 && url[strlen(*s)] != '\0')
-            return 0;
+    const char *scheme = NULL;
+    for (const char *const *s = allowed_schemes; *s && !scheme; s++)
+        if (strncasecmp(url, *s, strlen(*s)) == 0)
+            scheme = *s;
     char *shown = text_fit(url, 60, true, NULL);
-    snprintf(err, errlen, "'%s': the URL must start with https://, http://, sftp://, scp:// or "
-                          "file://",
-             shown);
+    int rc = -1;
+    if (!scheme)
+        snprintf(err, errlen, "'%s': the URL must start with https://, http://, sftp://, scp:// "
+                              "or file://", shown);
+    else if (url[strlen(scheme)] == '\0')
+        snprintf(err, errlen, "'%s': nothing follows %s (a host and path, or a file's path)",
+                 shown, scheme);
+    else
+        rc = url_parses(url, shown, err, errlen);
     free(shown);
-    return -1;
+    return rc;
 }
 
 char *imp_file_url(const char *abs_path)
