@@ -86,3 +86,17 @@ for c in src:
     assert by[c["id"]] == c, c["id"]
 '
 tap_check "cases --json reproduces data/cases.json field for field" test $? = 0
+# the table speaks one language: in Chinese no English heading or count, and the columns keep
+# their places (a heading two cells a character wide does not push the rows out of line)
+r cases --search "wave size" --lang zh >"$KL_TMP/zh.txt"
+sed 's/^/# /' "$KL_TMP/zh.txt"
+tap_check "cases --lang zh: its headings and count in Chinese, no ID/GAP/RUNG/cases" \
+    sh -c "head -1 '$KL_TMP/zh.txt' | grep -q '^编号 *缺口 阶梯 症状 *标题\$' &&
+           ! grep -qE '\\b(ID|GAP|RUNG|SYMPTOMS|TITLE|cases?)\\b' '$KL_TMP/zh.txt' &&
+           tail -1 '$KL_TMP/zh.txt' | grep -qE '^共 [0-9]+ 个案例\$'"
+tap_check "cases --lang zh: each row's rung under the heading 阶梯 (column 20)" \
+    sh -c "sed -n 2p '$KL_TMP/zh.txt' | cut -c20 | grep -q '[1-8]'"
+r cases --search "wave size" >"$KL_TMP/en.txt"
+tap_check "cases in English: ID GAP RUNG SYMPTOMS TITLE and 'N cases'" \
+    sh -c "head -1 '$KL_TMP/en.txt' | grep -q '^ID *GAP *RUNG *SYMPTOMS *TITLE\$' &&
+           tail -1 '$KL_TMP/en.txt' | grep -qE '^[0-9]+ cases?\$'"

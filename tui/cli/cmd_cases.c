@@ -93,9 +93,11 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         cJSON_free(out);
         cJSON_Delete(arr);
     } else {
-        /* columns of 14, 4, 5 and 30 cells, the last of each a space */
-        tui_col_print("ID", 13, false), tui_col_print("GAP", 3, false),
-            tui_col_print("RUNG", 4, false), tui_col_print(zh ? "症状" : "SYMPTOMS", 29, false);
+        /* columns of 14, 5, 5 and 30 cells, the last of each a space */
+        /* every heading in the language asked for; the TUI's words for gap and rung */
+        tui_col_print(zh ? "编号" : "ID", 13, false), tui_col_print(zh ? "缺口" : "GAP", 4, false),
+            tui_col_print(zh ? "阶梯" : "RUNG", 4, false),
+            tui_col_print(zh ? "症状" : "SYMPTOMS", 29, false);
         puts(zh ? "标题" : "TITLE");
         for (size_t i = 0; i < l.n; i++) {
             const struct cdb_case *c = &l.items[i];
@@ -107,13 +109,16 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
                     strncat(sym, ",", sizeof sym - strlen(sym) - 1);
                 strncat(sym, c->symptoms[s], sizeof sym - strlen(sym) - 1);
             }
-            tui_col_print(c->id, 13, false), tui_col_print(gap, 3, false),
+            tui_col_print(c->id, 13, false), tui_col_print(gap, 4, false),
                 tui_col_print(rung, 4, false), tui_col_print(sym, 29, false);
             char *t = text_sanitize(zh ? c->title_zh : c->title_en, false);
             puts(t);
             free(t);
         }
-        printf("%zu case%s\n", l.n, l.n == 1 ? "" : "s");
+        if (zh)
+            printf("共 %zu 个案例\n", l.n);
+        else
+            printf("%zu case%s\n", l.n, l.n == 1 ? "" : "s");
     }
     cdb_case_list_free(&l);
     cdb_close(db);
