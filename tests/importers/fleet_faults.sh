@@ -105,3 +105,30 @@ k fleet $'bo\033gus' >/dev/null 2>"$KL_TMP/u6"
 tap_check "an unknown subcommand is a usage error, escaped" \
     sh -c "test $? = 2 && grep -q \"unknown subcommand 'bo.x1bgus'\" '$KL_TMP/u6'"
 echo "1..$_tap_n"
+
+# submit where sbatch cannot submit (no Slurm controller): the error as Slurm says it, exit 2,
+# and the fleet folder as it was: the scripts, fleet.targets and logs/ of a fleet that is not
+# there are taken back, folders it made too, while what was in a folder before stays
+cat >"$KL_TMP/bin/sbatch" <<'SH'
+#!/bin/sh
+echo 'sbatch: fatal: Could not establish a configuration source' >&2
+exit 1
+SH
+chmod +x "$KL_TMP/bin/sbatch"
+PATH=$KL_TMP/bin:$PATH k fleet submit --out "$KL_TMP/new/fleet" --nodes n1,n2 --suite rmsnorm-bf16 \
+    >"$KL_TMP/sout" 2>"$KL_TMP/serr"
+rc=$?
+sed 's/^/# /' "$KL_TMP/serr"
+tap_check "submit without a controller: exit 2, Slurm's words" \
+    sh -c "test $rc -eq 2 && grep -q 'Could not establish a configuration source' '$KL_TMP/serr'"
+tap_check "submit without a controller: nothing left behind, not even the folders it made" \
+    test ! -e "$KL_TMP/new"
+mkdir -p "$KL_TMP/old/logs"
+echo mine >"$KL_TMP/old/notes.txt"
+echo earlier >"$KL_TMP/old/logs/task-0.log"
+PATH=$KL_TMP/bin:$PATH k fleet submit --out "$KL_TMP/old" --nodes n1 --suite rmsnorm-bf16 \
+    >/dev/null 2>&1
+tap_check "submit into a folder in use: its own files stay, the scripts go" \
+    sh -c "test -f '$KL_TMP/old/notes.txt' && test -f '$KL_TMP/old/logs/task-0.log' &&
+           test ! -e '$KL_TMP/old/fleet.sbatch' && test ! -e '$KL_TMP/old/collect.sbatch' &&
+           test ! -e '$KL_TMP/old/fleet.targets'"

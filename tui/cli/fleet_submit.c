@@ -2,6 +2,7 @@
 #include "tui/cli/fleet.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "common/fileio.h"
 #include "common/paths.h"
 #include "common/xalloc.h"
+#include "importers/fleet_dir.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/fleet_script.h"
 #include "tui/cli/fleet_slurm.h"
@@ -151,6 +153,51 @@ static int submit(const struct fleet_script_in *in, struct imp_fleet *f, bool co
     return rc ? 1 : 0;
 }
 
+/* What submit writes into the fleet folder, and whether each was there before, so that a
+ * submission Slurm refused takes back what it wrote and leaves the folder as it found it. */
+static const char *const written[] = {"logs", IMP_FLEET_TARGETS, "fleet.sbatch", "collect.sbatch"};
+#define N_WRITTEN (sizeof written / sizeof *written)
+
+/* The outermost folder of dir that is not there yet (file_mkdirs makes them all), or NULL. */
+static char *first_missing(const char *dir)
+{
+    char *top = NULL, *p = xstrdup(dir);
+    for (char *slash; access(p, F_OK) != 0; *slash = '\0') {
+        free(top);
+        top = xstrdup(p);
+        if (!(slash = strrchr(p, '/')) || slash == p)
+            break;
+    }
+    free(p);
+    return top;
+}
+
+static void note_present(const char *dir, char **made, bool was[N_WRITTEN])
+{
+    *made = first_missing(dir);
+    for (size_t i = 0; i < N_WRITTEN; i++) {
+        char *p = xasprintf("%s/%s", dir, written[i]);
+        was[i] = access(p, F_OK) == 0;
+        free(p);
+    }
+}
+
+static void take_back(const char *dir, const char *made, const bool was[N_WRITTEN])
+{
+    for (size_t i = N_WRITTEN; i-- > 0;) {
+        char *p = xasprintf("%s/%s", dir, written[i]);
+        if (!was[i] && (i == 0 ? rmdir(p) : unlink(p)) != 0 && errno != ENOENT)
+            fprintf(stderr, "kladder fleet: could not remove %s: %s\n", p, strerror(errno));
+        free(p);
+    }
+    /* the folders submit made, inner first; rmdir takes only empty ones, nobody else's file */
+    char *p = xstrdup(dir);
+    for (char *slash; made && strlen(p) >= strlen(made) && rmdir(p) == 0 &&
+                      (slash = strrchr(p, '/')) && slash != p;)
+        *slash = '\0';
+    free(p);
+}
+
 static int run_submit(const struct cli_global *g, const struct submit_opts *o)
 {
     if (!o->out)
@@ -187,6 +234,9 @@ static int run_submit(const struct cli_global *g, const struct submit_opts *o)
                dir, dir);
     } else if (rc == 0) {
         char *logs = xasprintf("%s/logs", dir), err[1024];
+        bool was[N_WRITTEN];
+        char *made;
+        note_present(dir, &made, was);
         if (file_mkdirs(logs, err, sizeof err) != 0) {
             fprintf(stderr, "kladder fleet: %s\n", err);
             rc = 2;
@@ -199,6 +249,11 @@ static int run_submit(const struct cli_global *g, const struct submit_opts *o)
         } else {
             rc = submit(&in, &f, !o->no_collect);
         }
+        if (rc == 2) { /* nothing runs: the scripts of a fleet that is not there go too */
+            take_back(dir, made, was);
+            fprintf(stderr, "kladder fleet: nothing was submitted; %s is left as it was\n", dir);
+        }
+        free(made);
         free(logs);
     }
     free(array), free(collect), free(dir), free(db);
