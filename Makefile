@@ -57,7 +57,7 @@ UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELP  := $(wildcard tests/unit/helpers/*.c)
 TEST_HOBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all run test test-quick asan unit clean deps deps-test install
+.PHONY: all run test test-quick asan unit clean deps deps-test install python-check
 all: $(BUILD)/kladder $(BUILD)/kbench $(BUILD)/libkladder.so
 
 $(BUILD)/kladder: $(MAIN_OBJ) $(LIB_OBJ)
@@ -154,6 +154,12 @@ test-quick: deps-test
 	@tests/run.sh --quick
 
 PREFIX ?= /usr/local
+# Can PYTHON (default: the python3 first on PATH) run the Python package and its pytest plugin?
+# One line naming the interpreter and what it lacks (scripts/python-check.sh).
+PYTHON ?= python3
+python-check:
+	@scripts/python-check.sh $(PYTHON)
+
 install: $(BUILD)/kladder
 	install -D -m 0755 $(BUILD)/kladder $(DESTDIR)$(PREFIX)/bin/kladder
 	install -D -m 0644 docs/kladder.1 $(DESTDIR)$(PREFIX)/share/man/man1/kladder.1
