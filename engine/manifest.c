@@ -841,6 +841,8 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
     } else {
         char *d = dir ? xasprintf("%s/kernels", dir) : NULL;
         m = eng_manifest_parse(text, len, rel, d, err, errlen);
+        if (m)
+            m->builtin = true;
         free(d);
         free(text);
     }

@@ -138,6 +138,8 @@ struct eng_variant_opts {
 struct eng_manifest {
     char *path;        /* where it came from, for messages ("kernels/suites/x.json") */
     char *dir;         /* folder for the source, or NULL for the embedded kernels/ */
+    bool builtin;      /* loaded by name: a reproducer of kladder's own, which a user does not
+                        * edit, so advice on how to write the source is not for them */
     char *name, *case_id, *title_en, *title_zh;
     char *source;      /* NULL only beside a code_object: there is nothing to rebuild */
     char *code_object; /* "code_object" resolved beside the manifest (engine/prebuilt.h), or NULL */

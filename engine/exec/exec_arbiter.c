@@ -32,6 +32,14 @@ static int arbiter_missing(struct eng_exec *e, struct eng_judge *j, char **src_o
     char *src = eng_suite_source(e->m, e->B->caps.emulated, e->err, sizeof e->err);
     if (!src)
         return -1;
+    if (!eng_manifest_uses_acc(src) && e->m->builtin) {
+        /* a reproducer of kladder's own: nothing for the user to declare */
+        snprintf(j->arb_why, sizeof j->arb_why, "the built-in reference %s declares no kl_acc "
+                 "accumulators, so kladder has no wider build of it to ask",
+                 e->m->entry_reference);
+        free(src);
+        return 1;
+    }
     if (!eng_manifest_uses_acc(src)) {
         /* what the source says, not a guess at its arithmetic: a reference may sum in double
          * already, and is then still one reference with no wider second build to ask */

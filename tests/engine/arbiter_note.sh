@@ -65,3 +65,12 @@ tap_check "and no 'judged against the reference alone' line" \
 run tests/engine/fixtures/oracles/softmax-nomax.json "$KL_TMP/nm.txt"
 tap_check "softmax-nomax (reference with kl_acc): no such line" \
     bash -c "grep -q 'against the arbiter' '$KL_TMP/nm.txt' && ! grep -q 'judged against the reference alone' '$KL_TMP/nm.txt'"
+
+# A built-in reproducer is kladder's own, not the user's to edit: its line says why, naming
+# the reference, without asking the user to declare anything in it.
+run aiter-5801 "$KL_TMP/builtin.txt"
+sed 's/^/# /' "$KL_TMP/builtin.txt" | grep 'judged against'
+tap_check "a built-in suite: the line names its reference as built-in" \
+    grep -qE '^judged against the reference alone \([0-9]+ checks\): .* because the built-in reference ggemm_ref declares no kl_acc accumulators, so kladder has no wider build of it to ask$' "$KL_TMP/builtin.txt"
+tap_check "a built-in suite: no advice to declare kl_acc in a source the user does not edit" \
+    bash -c "! grep -q 'declare them with the type kl_acc' '$KL_TMP/builtin.txt'"
