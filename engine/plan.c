@@ -193,34 +193,15 @@ void eng_plan_add_lag(struct eng_plan_builder *b, size_t first, int max_repeats)
         }
 }
 
-/* The wave the suite's unit test ran at, where the backend can choose one (a declared rung's
- * unit_test_wave: a suite with wave seams says which wave its CI had); 0: the run's own. */
-static int unit_test_wave(const struct eng_plan_builder *b)
-{
-    const struct eng_backend *B = eng_backend_find(b->o->backend);
-    if (!B || !B->caps.emulated)
-        return 0;
-    for (size_t i = 0; i < eng_rung_count(); i++) {
-        const struct eng_rung *R = eng_rung_nth(i);
-        int wave = R->unit_test_wave && b->m->settings[R->number]
-                       ? R->unit_test_wave(b->m->settings[R->number]) : 0;
-        if (wave)
-            return wave;
-    }
-    return 0;
-}
-
+/* The plain unit test beside a rung's checks, at the run's own wave, the one its header says
+ * (a rung that wants the unit test at another wave plans its baseline itself: rung 3). */
 static int plan_baseline(struct eng_plan_builder *b)
 {
-    int wave = unit_test_wave(b);
     for (size_t i = 0; i < b->m->nbaseline; i++) {
         char tag[160], name[200];
         eng_shape_tag(&b->m->baseline[i], tag, sizeof tag);
         snprintf(name, sizeof name, "unit-test-%s", tag);
-        size_t before = *b->n;
         eng_plan_add(b, name, ENG_MODE_PLAIN, true, &b->m->baseline[i], 1, 0, 0);
-        for (size_t k = before; wave && k < *b->n; k++)
-            (*b->list)[k].spec.wave = wave;
     }
     return 0;
 }

@@ -79,11 +79,6 @@ struct eng_rung {
     int (*input_rows)(const struct eng_manifest *m, const struct eng_values *v, size_t b,
                       uint64_t *first, uint64_t *rows, char *err, size_t errlen);
 
-    /* Parent side, optional: the wave the suite's plain unit test ran at, from the rung's
-     * settings (rung 3's baseline_wave: a suite with wave seams says which wave its CI had), for
-     * a backend that can choose one; 0 when the settings do not say. */
-    int (*unit_test_wave)(const void *settings);
-
     /* Parent side, optional: a run that is this rung's alone, outside any suite (rung 8: the
      * user's evaluation command, the built-in model). claim says whether the run's options ask
      * for one and fills *c; plan_claimed then appends its checks (uuid: the run's, naming what
