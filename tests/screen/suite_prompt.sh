@@ -54,3 +54,20 @@ tap_check "Tab again: the first file in it" grep -q '^Suite file: ~/mine/esc.jso
 tap_check "and the next" grep -q '^Suite file: ~/mine/hang.kl *$' "$SCREENS/prompt-tab3.screen"
 tap_check "and round again" grep -q '^Suite file: ~/mine/esc.json *$' "$SCREENS/prompt-tab4.screen"
 tap_check "no match: the text stays as typed" grep -q '^Suite file: ~/nothing-here *$' "$SCREENS/prompt-tab-none.screen"
+
+# The launch panel opened with o names the suite it runs, not what a case's panel said before it
+# (the built-in case index, whose cases have reproducer suites)
+SCREEN_DB=$KL_TMP/builtin.db screen_run 100x24 "2
+r
+:save-screen panel-case
+Esc
+3
+o
+^U
+:type ~/mine/esc.json
+Enter
+:save-screen panel-suite" --data-dir data
+tap_check "a case's panel first: titled with the case" grep -qE '^ *Run case [a-z]+-[0-9]+' "$SCREENS/panel-case.screen"
+tap_check "then o: titled with the suite and its file, not the case" \
+    sh -c "grep -qE '^ *Run suite escape-test \\($HOME/mine/esc.json\\)' '$SCREENS/panel-suite.screen' &&
+           ! grep -q 'Run case' '$SCREENS/panel-suite.screen'"

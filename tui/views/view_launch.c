@@ -392,6 +392,11 @@ static bool open_suite(struct tui_app *app, struct launch_state *s, const char *
         s->targets[s->n_targets - 1].rung = r;
         s->targets[s->n_targets - 1].has_r5 = r == rate_rung();
     }
+    /* the panel's own title, not the one a case or cell opened before it left behind */
+    char *shown = text_fit(path, 120, false, NULL);
+    snprintf(s->title, sizeof s->title, "%s %s (%s)", tui_tr(app, "Run suite", "运行套件"),
+             m->name, shown);
+    free(shown);
     eng_manifest_free(m);
     if (s->n_targets == 0) {
         tui_app_message(app, "%s: %s", path, tui_tr(app, "the suite declares no rung this "
