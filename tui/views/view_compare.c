@@ -55,6 +55,9 @@ struct compare_state {
     char err[300];
     bool every;                /* every-host mode (m) */
     bool local_ran;            /* something ran here: local is one of every host */
+    bool one_machine;          /* no host pulled and one machine here: local is that machine,
+                                * so there is no second side to offer */
+    bool picked;               /* the user chose a side (a, b): the pair is theirs to keep */
     struct every_host eh;
 };
 
@@ -120,8 +123,10 @@ static void load_sides(struct tui_app *app, struct compare_state *s)
         }
         cdb_host_list_free(&hl);
     }
+    size_t n_hosts = s->n_sides - 1, n_machines = 0;
     struct cdb_machine_list ml = {0};
     if (cdb_machines_query(app->db, NULL, &ml, err, sizeof err) == 0) {
+        n_machines = ml.n;
         for (size_t i = 0; i < ml.n; i++) {
             const struct cdb_machine *m = &ml.items[i];
             char label[160];
@@ -156,6 +161,20 @@ static void load_sides(struct tui_app *app, struct compare_state *s)
     }
     if (s->b < 0)
         s->b = s->n_sides > (size_t)s->a + 1 ? s->a + 1 : s->n_sides > 1 ? 0 : -1;
+    /* With no host pulled, local is this database's machines: with one, local and it are the
+     * same runs, and a comparison of them with themselves says nothing (1.00x on every row),
+     * so side B stays empty; with several, the first two machines are the pair. A pair the
+     * user chose is kept. */
+    s->one_machine = false;
+    if (n_hosts == 0 && !s->picked) {
+        if (n_machines >= 2) {
+            s->a = 1;
+            s->b = 2;
+        } else {
+            s->b = -1;
+            s->one_machine = n_machines == 1;
+        }
+    }
     s->sides_ready = true;
 }
 
@@ -239,7 +258,9 @@ static void load(struct tui_app *app, struct compare_state *s)
         load_every(app, s);
         return;
     }
-    if (s->a < 0 || s->b < 0) {
+    if (s->one_machine) {
+        /* said when drawn, in the language of the moment */
+    } else if (s->a < 0 || s->b < 0) {
         snprintf(s->err, sizeof s->err, "%s",
                  tui_tr(app, "Nothing to compare yet: run something here, or pull another host (P)",
                         "还没有可对比的内容：在此运行，或拉取其他主机（P）"));
@@ -570,6 +591,13 @@ static void compare_draw(struct tui_app *app, void *state)
     tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
     snprintf(buf, sizeof buf, "B %s", s->b >= 0 ? s->sides[s->b].label : "—");
     tui_draw_text(y++, x, w, TUI_ROLE_TITLE, buf);
+    if (s->one_machine && !s->err[0]) {
+        tui_draw_text(y + 1, x, w, TUI_ROLE_WARN,
+                      tui_tr(app, "Only one machine has results: pull another host (P) or run on "
+                                  "another backend",
+                             "只有一台机器有结果：拉取其他主机（P），或用另一后端运行"));
+        return;
+    }
     if (s->err[0]) {
         tui_draw_text(y + 1, x, w, TUI_ROLE_WARN, s->err);
         return;
@@ -612,6 +640,7 @@ static void next_side(struct compare_state *s, int *side, int other)
 {
     if (s->n_sides == 0)
         return;
+    s->picked = true;
     int n = (int)s->n_sides;
     int v = *side;
     for (int i = 0; i < n; i++) {
