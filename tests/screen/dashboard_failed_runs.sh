@@ -22,7 +22,13 @@ db=$KL_TMP/lab.db
 SCREEN_DB=$db SCREEN_KEEP_DB=1 screen_run 100x30 ':save-screen dash-lab
 L
 :save-screen dash-lab-zh'
-tap_check "lab's rung 1 shows its latest verdict, a pass" grep -qE '^ ▸ lab +✓ pass' "$SCREENS/dash-lab.screen"
+tap_check "lab's rung 1 shows its latest verdict, a pass" grep -qE '^ ▸ lab +✓( |$)' "$SCREENS/dash-lab.screen"
+tap_check "the legend under the rows says the marks" \
+    grep -qE '^ ▸ each machine.s latest run of each rung: +✓ pass' "$SCREENS/dash-lab.screen"
+tap_check "the rows are the same marks in Chinese, and the legend is in Chinese" \
+    sh -c "grep -qE '^ ▸ 本机|^ ▸ lab +✓( |\$)' '$SCREENS/dash-lab-zh.screen' &&
+           grep -qE '^ ▸ 每台机器每一阶梯最近一次运行： ✓ 通过' '$SCREENS/dash-lab-zh.screen' &&
+           ! grep -qE '^ ▸ lab .*通过' '$SCREENS/dash-lab-zh.screen'"
 tap_check "and the line says 1 of its 3 rung 1 runs failed, nothing of rung 2" \
     grep -qE '^   lab: runs that failed: R1 1 of 3$' "$SCREENS/dash-lab.screen"
 tap_check "in Chinese too" grep -qE '^   lab 失败的运行：R1 3 次中 1 次$' "$SCREENS/dash-lab-zh.screen"

@@ -260,25 +260,38 @@ static int draw_gap_rows(struct tui_app *app, const struct dash_state *s, int y,
     return y;
 }
 
-/* A host's cell of rung j+1 (verdict v >= 0) in words that fit cell_w cells. */
-static void host_cell(struct tui_app *app, const struct dash_host *dh, int j, int v, int cell_w,
-                      char *buf, size_t len)
+/* A host's cell of rung j+1 (verdict v >= 0): the verdict's mark, the same in every language
+ * and at every width (the legend under the rows says the marks), and a scored rung's score. */
+static void host_cell(const struct dash_host *dh, int j, int v, int cell_w, char *buf, size_t len)
 {
-    if (!isnan(dh->score[j]) && cell_w >= 9) {
-        /* a scored rung (rung 8) judges by a score: the cell shows it, with the verdict when
-         * there is room ("✓ pass 1", "✗ 0.625") */
-        char shown[48];
-        if (cell_w >= 14)
-            tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, shown, sizeof shown);
-        else
-            snprintf(shown, sizeof shown, "%s", tui_verdict_glyph(v));
-        snprintf(buf, len, " %s %.3g", shown, dh->score[j]);
-    } else if (cell_w >= 9) {
-        buf[0] = ' ';
-        tui_fmt_verdict_lang(v, app->lang == TUI_LANG_ZH, buf + 1, len - 1);
-    } else {
+    if (!isnan(dh->score[j]) && cell_w >= 7)
+        snprintf(buf, len, " %s %.3g", tui_verdict_glyph(v), dh->score[j]);
+    else
         snprintf(buf, len, " %s", tui_verdict_glyph(v));
-    }
+}
+
+/* What the host rows' marks mean, one line under them: each verdict a row shows, in order. */
+static int draw_host_legend(struct tui_app *app, const struct dash_state *s, int y, int w,
+                            int ymax)
+{
+    if (s->n_hosts == s->more_hosts || y >= ymax)
+        return y;
+    bool shown[CDB_VERDICT_COUNT] = {false};
+    for (int h = 0; h < s->n_hosts - s->more_hosts; h++)
+        for (int j = 0; j < s->n_rungs; j++)
+            if (s->hosts[h].verdict[j] >= 0 && s->hosts[h].verdict[j] < CDB_VERDICT_COUNT)
+                shown[s->hosts[h].verdict[j]] = true;
+    char buf[512];
+    bool zh = app->lang == TUI_LANG_ZH;
+    size_t o = (size_t)snprintf(buf, sizeof buf, "%s %s", tui_glyph(TUI_GLYPH_ARROW),
+                                tui_tr(app, "each machine's latest run of each rung:",
+                                       "每台机器每一阶梯最近一次运行："));
+    for (int v = 0; v < CDB_VERDICT_COUNT && o < sizeof buf; v++)
+        if (shown[v])
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s %s", zh ? " " : "  ",
+                                  tui_verdict_glyph(v), tui_verdict_word(v, zh));
+    tui_draw_text(y++, s->x0, w, TUI_ROLE_DIM, buf);
+    return y;
 }
 
 /* One row per host under the matrix: its latest verdict per rung. Returns the next free row. */
@@ -286,8 +299,9 @@ static int draw_host_rows(struct tui_app *app, struct dash_state *s, int y, int 
 {
     int x = s->x0, label_w = s->label_w, cell_w = s->cell_w;
     char buf[512];
-    /* when not every host fits, the last line says how many are left out */
-    int fit = ymax - y, rows = s->n_hosts <= fit ? s->n_hosts : fit - 1;
+    /* a line is kept for the legend under the rows; when not every host fits, one more says
+     * how many are left out */
+    int fit = ymax - y - 1, rows = s->n_hosts <= fit ? s->n_hosts : fit - 1;
     s->more_hosts = rows < 0 ? s->n_hosts : s->n_hosts - rows;
     for (int h = 0; h < rows && y < ymax; h++, y++) {
         const struct dash_host *dh = &s->hosts[h];
@@ -301,7 +315,7 @@ static int draw_host_rows(struct tui_app *app, struct dash_state *s, int y, int 
                 tui_draw_pad(y, cx, cell_w - 1, TUI_ROLE_DIM, "");
                 continue;
             }
-            host_cell(app, dh, j, v, cell_w, buf, sizeof buf);
+            host_cell(dh, j, v, cell_w, buf, sizeof buf);
             tui_draw_pad(y, cx, cell_w - 1, tui_verdict_role(v), buf);
         }
     }
@@ -412,6 +426,7 @@ static void dash_draw(struct tui_app *app, void *state)
     s->y0 = y;
     y = draw_gap_rows(app, s, y, ymax);
     y = draw_host_rows(app, s, y, ymax);
+    y = draw_host_legend(app, s, y, w, ymax);
     y = draw_failed_runs(app, s, y, w, ymax);
     draw_cell_text(app, s, y + 1, w, ymax);
 }
