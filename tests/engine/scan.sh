@@ -8,7 +8,8 @@
 # should be, the summary counts them, --json says the same, and the exit status is 1 (0 for a
 # folder where every file goes in). Bad input gets one clear error and exit 2: no such path, an
 # empty folder, a FIFO given or found (never read), a folder below that cannot be read, bad
-# options. No control character from a file name or a compiler reaches the terminal.
+# options. The cuda backend compiles without a GPU (nvcc or NVRTC) or says NVRTC is missing.
+# No control character from a file name or a compiler reaches the terminal.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 src=$KL_TMP/src
@@ -186,6 +187,20 @@ if command -v clang-22 >/dev/null 2>&1; then
 else
     tap_skip "no clang-22 for the gfx1250 compile"
 fi
+
+# ---- the cuda backend without a GPU: nvcc or NVRTC compile, or it says what is missing ------------
+"$KLADDER" scan --backend cuda "$src/fine.cu" >"$KL_TMP/out" 2>"$KL_TMP/err"
+rc=$?
+if tap_have_nvrtc; then
+    tap_check "cuda: fine.cu compiles for sm_90 with its entry ($rc)" \
+        sh -c 'test "$1" -eq 0 && grep -q "^ok .*fine.cu (1 entry launchable): add_bias" "$2"' _ "$rc" "$KL_TMP/out"
+else
+    tap_skip "no NVRTC here for the sm_90 compile"
+fi
+KLADDER_NVRTC=$KL_TMP/no/libnvrtc.so "$KLADDER" scan --backend cuda "$src/fine.cu" >"$KL_TMP/out" 2>"$KL_TMP/err"
+rc=$?
+tap_check "cuda without NVRTC: exit 2, it says so ($rc)" \
+    sh -c 'test "$1" -eq 2 && grep -q "the cuda backend cannot compile here: NVRTC not found" "$2"' _ "$rc" "$KL_TMP/err"
 
 # ---- bad input --------------------------------------------------------------------------------
 bad() { # name, expected exit, pattern in stderr, args...
