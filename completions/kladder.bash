@@ -60,6 +60,7 @@ _kladder() {
         --identity | --schema | --merged | --baseline)
         COMPREPLY=($(compgen -f -- "$cur"))
         return ;;
+    -I) COMPREPLY=($(compgen -d -- "$cur")); return ;; # scan's include folders
     -*) words=$(_kladder_list numbers "$verb" "$prev") ;;
     esac
     if [ -z "$words" ]; then

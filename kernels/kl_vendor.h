@@ -45,9 +45,11 @@
 
 /* ---- qualifiers ------------------------------------------------------------------------- */
 /* A kernel's symbol is visible (the module is built -fvisibility=hidden): a fault or a shared
- * memory finding in it is named by the kernel, template instance and all. */
+ * memory finding in it is named by the kernel, template instance and all. And it is always
+ * emitted, as a GPU compiler emits every kernel: a template instance that host code calls is
+ * not inlined away, so it stays launchable by name (`kladder scan` finds it in the object). */
 #undef __global__
-#define __global__ __attribute__((visibility("default")))
+#define __global__ __attribute__((visibility("default"), used))
 #define __launch_bounds__(...)
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict

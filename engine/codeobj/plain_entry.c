@@ -129,3 +129,16 @@ int eng_plain_mangled(const void *code, size_t len, const char *entry, char *out
     snprintf(out, n, "%s", s.found);
     return 0;
 }
+
+char *eng_plain_demangle(const char *symbol)
+{
+    demangle_fn demangle = demangler();
+    if (!demangle || strncmp(symbol, "_Z", 2) != 0)
+        return NULL;
+    int status = -1;
+    char *d = demangle(symbol, NULL, NULL, &status);
+    if (d && status == 0)
+        return d;
+    free(d);
+    return NULL;
+}

@@ -17,4 +17,8 @@ int eng_plain_mangled(const void *code, size_t len, const char *entry, char *out
  * template arguments removed. */
 char *eng_plain_name_key(const char *name);
 
+/* The C++ name symbol was mangled from, with its parameter list (malloc'd, the C++ runtime's
+ * demangler); NULL when symbol is no mangled name or there is no demangler here. */
+char *eng_plain_demangle(const char *symbol);
+
 #endif

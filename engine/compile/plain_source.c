@@ -102,6 +102,7 @@ struct walk {
      * macro defines kernels (then the names a manifest gives are not checked against them). */
     bool kernel_named, macro_kernels;
     char **kernels;
+    bool *kernel_templates; /* kernels[i] is a template */
     size_t nkernels;
 };
 
@@ -491,6 +492,9 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
         if (w->kernel_named) {
             w->kernel_named = false;
             w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
+            w->kernel_templates = xrealloc(w->kernel_templates,
+                                           (w->nkernels + 1) * sizeof *w->kernel_templates);
+            w->kernel_templates[w->nkernels] = w->kernel_template;
             w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
         }
         if (w->emit_ref) {
@@ -762,6 +766,7 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
     for (size_t i = 0; i < w.nkernels; i++)
         free(w.kernels[i]);
     free(w.kernels);
+    free(w.kernel_templates);
     if (rc != 0) {
         free(t.s);
         return NULL;
@@ -806,4 +811,55 @@ char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err
     char *ready = plain_prepare(m, text, own_headers, err, errlen);
     free(text);
     return ready;
+}
+
+int eng_plain_kernels(const struct eng_manifest *m, bool own_headers, struct eng_plain_kernels *out,
+                      char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char *text = eng_manifest_source(m, err, errlen);
+    if (!text)
+        return -1;
+    struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen};
+    struct text src = {0};
+    int rc = walk_file(&w, &src, m->source, text, 0);
+    free(text);
+    free(src.s);
+    free(w.hoisted.s);
+    for (size_t i = 0; i < w.nseen; i++)
+        free(w.seen[i]);
+    free(w.seen);
+    for (size_t i = 0; i < w.nrefs; i++)
+        free(w.refs[i]);
+    free(w.refs);
+    /* each name once: a declaration and its definition are one kernel */
+    for (size_t i = 0; i < w.nkernels; i++) {
+        bool dup = rc != 0 || !w.kernels[i][0];
+        for (size_t k = 0; k < out->n && !dup; k++)
+            if (!strcmp(out->names[k], w.kernels[i])) {
+                out->templates[k] = out->templates[k] || w.kernel_templates[i];
+                dup = true;
+            }
+        if (dup) {
+            free(w.kernels[i]);
+            continue;
+        }
+        out->names = xrealloc(out->names, (out->n + 1) * sizeof *out->names);
+        out->templates = xrealloc(out->templates, (out->n + 1) * sizeof *out->templates);
+        out->names[out->n] = w.kernels[i];
+        out->templates[out->n++] = w.kernel_templates[i];
+    }
+    free(w.kernels);
+    free(w.kernel_templates);
+    out->by_macro = w.macro_kernels;
+    return rc;
+}
+
+void eng_plain_kernels_free(struct eng_plain_kernels *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->names[i]);
+    free(k->names);
+    free(k->templates);
+    memset(k, 0, sizeof *k);
 }

@@ -42,4 +42,21 @@ char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err
  * strings); NULL when there is none (an emulating backend's launchers instantiate them). */
 char **eng_plain_name_flags(const struct eng_manifest *m, bool emulated, const char *const *flags);
 
+/* The __global__ functions of a plain source as the walk above finds them (in the file and its
+ * local includes), by the name they are defined with, each once (a declaration and its
+ * definition are one), and whether each is a template. by_macro: a macro defines kernels, so
+ * the list may miss some. */
+struct eng_plain_kernels {
+    char **names;
+    bool *templates;
+    size_t n;
+    bool by_macro;
+};
+
+/* Fills out (free with eng_plain_kernels_free, also after a failure). 0, or -1 with
+ * "FILE:LINE: what" in err when the source or a local include cannot be read. */
+int eng_plain_kernels(const struct eng_manifest *m, bool own_headers, struct eng_plain_kernels *out,
+                      char *err, size_t errlen);
+void eng_plain_kernels_free(struct eng_plain_kernels *k);
+
 #endif
