@@ -862,8 +862,13 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     cdb_now_iso(info->finished);
     status = s.met ? 0 : 1;
     for (size_t k = 0; reps[k]; k++)
-        if (reps[k]->end && reps[k]->end(reps[k], info, &s, rn.checks, rn.n) != 0)
+        if (reps[k]->end && reps[k]->end(reps[k], info, &s, rn.checks, rn.n) != 0) {
             status = 2;
+            /* the reports after it do not call a run met that was not recorded whole */
+            s.met = false;
+            if (s.verdict == CDB_PASS)
+                s.verdict = CDB_ERROR;
+        }
     eng_watchdog_reap();
     goto done;
 
