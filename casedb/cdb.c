@@ -96,7 +96,9 @@ int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen)
         return -1;
     }
     sqlite3_extended_result_codes(db->h, 1);
-    sqlite3_busy_timeout(db->h, 5000); /* the TUI reads while a `kladder run` child writes */
+    /* the TUI reads while a `kladder run` child writes, and runs side by side write one after
+     * another: each write transaction waits for the lock (cdb.h) */
+    sqlite3_busy_timeout(db->h, CDB_BUSY_TIMEOUT_MS);
     if (cdb_exec(db, "PRAGMA foreign_keys = ON;", err, errlen) != 0 ||
         (strcmp(path, ":memory:") != 0 &&
          cdb_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;", err, errlen) != 0) ||
@@ -131,7 +133,7 @@ int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen
         return -1;
     }
     sqlite3_extended_result_codes(db->h, 1);
-    sqlite3_busy_timeout(db->h, 5000);
+    sqlite3_busy_timeout(db->h, CDB_BUSY_TIMEOUT_MS);
     if (user_version(db, &v, err, errlen) != 0 || v != CDB_SCHEMA_VERSION) {
         if (v >= 0)
             snprintf(err, errlen, "%s: schema version %d, expected %d", path, v,

@@ -38,6 +38,24 @@ int cdb_tx_begin(struct cdb *db, char *err, size_t errlen);
 int cdb_tx_commit(struct cdb *db, char *err, size_t errlen);
 void cdb_tx_rollback(struct cdb *db);
 
+/* Every transaction that writes takes the write lock up front (BEGIN IMMEDIATE), so that a
+ * connection that finds another one writing waits for it under the busy timeout. A deferred
+ * transaction (a bare BEGIN, or a SAVEPOINT outside a transaction) that reads first cannot
+ * wait: its upgrade to a writer fails at once with "database is locked" whenever another
+ * connection wrote meanwhile, and SQLite calls no busy handler for it.
+ *
+ * A unit of writes lands whole or not at all: outside a transaction it is one of its own,
+ * begun IMMEDIATE; inside the caller's (cdb_tx_begin), a savepoint, so that a failing unit
+ * undoes only itself. cdb_unit_begin returns 1 (a transaction of its own), 0 (a savepoint) or
+ * -1 with err; that answer is what cdb_unit_commit and cdb_unit_rollback take. A commit that
+ * fails rolls the unit back. */
+int cdb_unit_begin(struct cdb *db, char *err, size_t errlen);
+int cdb_unit_commit(struct cdb *db, int unit, char *err, size_t errlen);
+void cdb_unit_rollback(struct cdb *db, int unit);
+
+/* How long a connection waits for another's lock before it gives up (sqlite3_busy_timeout). */
+#define CDB_BUSY_TIMEOUT_MS 30000
+
 /* Number of cases stored (0 on a fresh database). */
 int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);
 

@@ -54,7 +54,12 @@ int cdb_tx_commit(struct cdb *db, char *err, size_t errlen)
 {
     if (db->tx_depth == 0 || --db->tx_depth > 0)
         return 0;
-    return cdb_exec(db, "COMMIT;", err, errlen);
+    if (cdb_exec(db, "COMMIT;", err, errlen) == 0)
+        return 0;
+    /* a COMMIT that fails may leave the transaction open: nothing of it is kept */
+    if (!sqlite3_get_autocommit(db->h))
+        sqlite3_exec(db->h, "ROLLBACK;", NULL, NULL, NULL);
+    return -1;
 }
 
 void cdb_tx_rollback(struct cdb *db)
@@ -63,4 +68,31 @@ void cdb_tx_rollback(struct cdb *db)
         return;
     db->tx_depth = 0;
     sqlite3_exec(db->h, "ROLLBACK;", NULL, NULL, NULL);
+}
+
+int cdb_unit_begin(struct cdb *db, char *err, size_t errlen)
+{
+    /* a transaction open on this connection (the caller's, IMMEDIATE by cdb_tx_begin) holds
+     * the write lock already */
+    if (!sqlite3_get_autocommit(db->h))
+        return cdb_exec(db, "SAVEPOINT cdb_unit;", err, errlen) == 0 ? 0 : -1;
+    return cdb_tx_begin(db, err, errlen) == 0 ? 1 : -1;
+}
+
+int cdb_unit_commit(struct cdb *db, int unit, char *err, size_t errlen)
+{
+    if (unit == 1)
+        return cdb_tx_commit(db, err, errlen);
+    if (cdb_exec(db, "RELEASE cdb_unit;", err, errlen) == 0)
+        return 0;
+    cdb_unit_rollback(db, unit);
+    return -1;
+}
+
+void cdb_unit_rollback(struct cdb *db, int unit)
+{
+    if (unit == 1)
+        cdb_tx_rollback(db);
+    else if (unit == 0)
+        sqlite3_exec(db->h, "ROLLBACK TO cdb_unit; RELEASE cdb_unit;", NULL, NULL, NULL);
 }

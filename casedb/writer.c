@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "casedb/cdb.h"
 #include "casedb/cdb_internal.h"
 #include "casedb/check_keys.h"
 #include "common/xalloc.h"
 
-enum { W_MACHINE, W_RUN, W_RUN_ID, W_CHECK, W_COUNT, W_FINISH, W_SAVE, W_RELEASE, W_ROLLBACK,
-       W_COUNT_OF };
+enum { W_MACHINE, W_RUN, W_RUN_ID, W_CHECK, W_COUNT, W_FINISH, W_COUNT_OF };
 
 /* W_COUNT adds (?2 = v) to each count column, so one statement serves every verdict. */
 _Static_assert(CDB_PASS == 0 && CDB_FAIL == 1 && CDB_HANG == 2 && CDB_ERROR == 3 &&
@@ -48,9 +48,6 @@ static const struct {
                  "counting a check"},
     [W_FINISH] = {"UPDATE runs SET finished = ?2, verdict = ?3 WHERE uuid = ?1",
                   "finishing a run"},
-    [W_SAVE] = {"SAVEPOINT check_put", "opening a check's savepoint"},
-    [W_RELEASE] = {"RELEASE check_put", "storing a check"},
-    [W_ROLLBACK] = {"ROLLBACK TO check_put", "rolling a check back"},
 };
 
 struct cdb_writer {
@@ -277,57 +274,79 @@ int cdb_writer_finish(struct cdb_writer *w, const char *uuid, const char *finish
     return done(w, W_FINISH, err, errlen);
 }
 
-/* ---- the runner's calls (results.h): one writer per call ---------------------------------- */
+/* ---- the runner's calls (results.h): one writer per call, each a unit (cdb.h) ---------- */
 
 int cdb_machine_put(struct cdb *db, const struct cdb_machine *m, char *err, size_t errlen)
 {
+    int unit = cdb_unit_begin(db, err, errlen);
+    if (unit < 0)
+        return -1;
     struct cdb_writer *w = cdb_writer_new(db);
     bool added;
     int rc = cdb_writer_machine(w, m, &added, err, errlen);
     cdb_writer_free(w);
-    return rc;
+    if (rc != 0) {
+        cdb_unit_rollback(db, unit);
+        return -1;
+    }
+    return cdb_unit_commit(db, unit, err, errlen);
 }
 
 int cdb_run_put(struct cdb *db, const struct cdb_run *r, char *err, size_t errlen)
 {
+    int unit = cdb_unit_begin(db, err, errlen);
+    if (unit < 0)
+        return -1;
     struct cdb_writer *w = cdb_writer_new(db);
     sqlite3_int64 id;
     int rc = cdb_writer_run(w, r, NULL, NULL, &id, err, errlen);
     cdb_writer_free(w);
-    return rc;
+    if (rc != 0) {
+        cdb_unit_rollback(db, unit);
+        return -1;
+    }
+    return cdb_unit_commit(db, unit, err, errlen);
 }
 
 int cdb_run_finish(struct cdb *db, const char *uuid, const char *finished,
                    enum cdb_verdict verdict, char *err, size_t errlen)
 {
+    int unit = cdb_unit_begin(db, err, errlen);
+    if (unit < 0)
+        return -1;
     struct cdb_writer *w = cdb_writer_new(db);
     int rc = cdb_writer_finish(w, uuid, finished, verdict, err, errlen);
     cdb_writer_free(w);
-    return rc;
+    if (rc != 0) {
+        cdb_unit_rollback(db, unit);
+        return -1;
+    }
+    return cdb_unit_commit(db, unit, err, errlen);
 }
 
 /* The check, its key and its run's count change together or not at all, the run looked up in
- * the same transaction. After a failure the writer's key ids may name rows that were rolled
- * back: the caller frees it. */
+ * the same transaction: a unit (cdb.h), which takes the write lock before it reads. After a
+ * failure the writer's key ids may name rows that were rolled back: the caller frees it. */
 static int check_put(struct cdb_writer *w, const struct cdb_check *c, char *err, size_t errlen)
 {
-    if (!ready(w, W_SAVE, err, errlen) || done(w, W_SAVE, err, errlen) != 0)
+    int unit = cdb_unit_begin(w->db, err, errlen);
+    if (unit < 0)
         return -1;
     sqlite3_int64 run_id = 0;
     int found = cdb_writer_run_id(w, c->run_uuid, &run_id, err, errlen);
     if (found == 0)
-        snprintf(err, errlen, "storing a check: no run %s is stored", nz(c->run_uuid));
+        snprintf(err, errlen, "%s: storing a check: no run %s is stored", w->db->path,
+                 nz(c->run_uuid));
     if (found != 1 || cdb_writer_check(w, run_id, c, err, errlen) != 0 ||
         cdb_writer_count(w, run_id, c->verdict, err, errlen) != 0) {
-        if (ready(w, W_ROLLBACK, NULL, 0))
-            (void)sqlite3_step(w->st[W_ROLLBACK]);
-        if (ready(w, W_RELEASE, NULL, 0))
-            (void)sqlite3_step(w->st[W_RELEASE]);
+        /* statements still holding the transaction would keep a rollback from ending it */
+        for (int i = 0; i < W_COUNT_OF; i++)
+            if (w->st[i])
+                sqlite3_reset(w->st[i]);
+        cdb_unit_rollback(w->db, unit);
         return -1;
     }
-    if (!ready(w, W_RELEASE, err, errlen) || done(w, W_RELEASE, err, errlen) != 0)
-        return -1;
-    return 0;
+    return cdb_unit_commit(w->db, unit, err, errlen);
 }
 
 int cdb_check_put(struct cdb *db, const struct cdb_check *c, char *err, size_t errlen)
@@ -381,7 +400,8 @@ int cdb_check_doubt(struct cdb *db, const char *uuid, int seq, const char *detai
         "UPDATE checks SET verdict = 'doubt', detail = ?3 WHERE verdict = 'fail' AND seq = ?2"
         " AND run_id = (SELECT id FROM runs WHERE uuid = ?1)",
         "UPDATE runs SET n_fail = n_fail - 1, n_doubt = n_doubt + 1 WHERE uuid = ?1"};
-    if (cdb_exec(db, "SAVEPOINT check_doubt;", err, errlen) != 0)
+    int unit = cdb_unit_begin(db, err, errlen);
+    if (unit < 0)
         return -1;
     for (int i = 0; i < 2; i++) {
         sqlite3_stmt *st = NULL;
@@ -398,11 +418,11 @@ int cdb_check_doubt(struct cdb *db, const char *uuid, int seq, const char *detai
         sqlite3_finalize(st);
         if (rc != SQLITE_DONE) {
             cdb_fail(db, "putting a check in doubt", err, errlen);
-            sqlite3_exec(db->h, "ROLLBACK TO check_doubt; RELEASE check_doubt;", NULL, NULL, NULL);
+            cdb_unit_rollback(db, unit);
             return -1;
         }
         if (!changed)
             break;
     }
-    return cdb_exec(db, "RELEASE check_doubt;", err, errlen);
+    return cdb_unit_commit(db, unit, err, errlen);
 }

@@ -6,7 +6,9 @@
  *
  * Every pointer a reporter is given is borrowed for the call (the run's info and checks live
  * until the run's end). end() returns 0, or -1 when the report could not be written (the run
- * then exits 2). */
+ * then exits 2). The reporters are told in the order of their list, and one whose end fails
+ * makes the run unmet for those after it (verdict error where it was pass): the database's
+ * comes first, so a run whose record is lost or incomplete never prints as met. */
 #ifndef KL_ENGINE_REPORTER_H
 #define KL_ENGINE_REPORTER_H
 

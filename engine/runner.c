@@ -25,6 +25,7 @@
 #include "engine/reporter.h"
 #include "engine/toolchain/sanitizer_run.h"
 #include "engine/watchdog/watchdog.h"
+#include "engine/watchdog/worker_signal.h"
 
 /* Compiling can take minutes on a cold cache (hipRTC, a large kernel on the cpu backend). */
 #define SETUP_LIMIT_S 600.0
@@ -243,8 +244,19 @@ static void run_one(struct run *rn, struct eng_done *d)
             worker_stop(rn, (size_t)(d - rn->checks) + 1);
             goto done;
         }
+        int sig = w.status > 128 ? w.status - 128 : 0;
+        if (sig && !eng_signal_is_crash(sig)) {
+            /* killed from outside, not by the watchdog: no finding about the kernel, so no
+             * catch of a buggy variant either (worker_signal.h) */
+            r->verdict = CDB_ERROR;
+            snprintf(r->detail, sizeof r->detail,
+                     "the worker was killed by signal %d (%s) from outside kladder (not by its "
+                     "watchdog): an error of this check, nothing is known about the kernel%s%.600s",
+                     sig, eng_signal_name(sig), tail[0] ? ": " : "", tail);
+            goto done;
+        }
         bool launched_and_died = w.ready && !s->baseline && R && R->crash_fails;
-        d->crashed = w.ready && w.status > 128;
+        d->crashed = w.ready && sig;
         r->verdict = launched_and_died ? CDB_FAIL : CDB_ERROR;
         snprintf(r->detail, sizeof r->detail, "%sthe worker %s %d without a result%s%.600s",
                  launched_and_died ? "the kernel took the process down after its launch: " : "",
@@ -862,8 +874,13 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     cdb_now_iso(info->finished);
     status = s.met ? 0 : 1;
     for (size_t k = 0; reps[k]; k++)
-        if (reps[k]->end && reps[k]->end(reps[k], info, &s, rn.checks, rn.n) != 0)
+        if (reps[k]->end && reps[k]->end(reps[k], info, &s, rn.checks, rn.n) != 0) {
             status = 2;
+            /* the reports after it do not call a run met that was not recorded whole */
+            s.met = false;
+            if (s.verdict == CDB_PASS)
+                s.verdict = CDB_ERROR;
+        }
     eng_watchdog_reap();
     goto done;
 

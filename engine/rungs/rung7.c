@@ -3,7 +3,8 @@
  *
  * Settings ("rungs": {"7": {...}}), all optional:
  *   "flags":   ["-DX", ...] or {"fixed": [...], "buggy": [...]}: the flags the suite declares,
- *              passed to every compile of the rung; each must change the code object.
+ *              passed to every compile of the rung; each must change the code object. Only
+ *              flags that change the code and touch no file are accepted (rung7_flags.h).
  *   "configs": [["-DS=2"], ["-DS=3"]]: configurations the kernel is specialised on, compiled in
  *              order through one cache (warm) and cold; the objects must agree.
  *   "buggy_key": "without-flags": the cache key the buggy variant's warm-cold check models
@@ -35,6 +36,7 @@
 #include "engine/codeobj/elf_exports.h"
 #include "engine/rung.h"
 #include "engine/rungs/rung7.h"
+#include "engine/rungs/rung7_flags.h"
 #include "engine/rungs/rung7_py.h"
 #include "engine/rungs/suite_py.h"
 #include "engine/compile/plain_source.h"
@@ -76,6 +78,15 @@ static char **read_strv(struct eng_mparse *p, const cJSON *j, const char *field)
             snprintf(f, sizeof f, "%s[%zu]", field, i);
             eng_mp_bad(p, f, "expected a compiler flag (printable, no spaces, starting with '-'), "
                        "got %s", got);
+            strv_free(v);
+            return NULL;
+        }
+        char why[160];
+        if (!eng_rung7_flag_allowed(it->valuestring, why, sizeof why)) {
+            char f[96];
+            snprintf(f, sizeof f, "%s[%zu]", field, i);
+            eng_mp_bad(p, f, "compiler flag \"%s\" is refused (%s): a suite's flags are data, "
+                       "and rung 7 accepts %s", it->valuestring, why, ENG_RUNG7_FLAGS_ACCEPTED);
             strv_free(v);
             return NULL;
         }
