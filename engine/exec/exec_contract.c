@@ -555,14 +555,18 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         eng_exec_coords(e, in, b, fj->doubt.first, at, sizeof at);
         eng_exec_note(e, "%s%s: in doubt: %llu elements where the reference breaks its own bound "
                       "against the arbiter (first at %s; %s): kernel error %.3g, reference error "
-                      "%.3g, bound %.3g", pre, bn, (unsigned long long)fj->doubt.n, at, words,
+                      "%.3g, bound %.3g; to settle it: a reference nearer the truth (a float64 "
+                      "one, or wider kl_acc accumulators) or the bound the op really has "
+                      "(the output's acc, reduce)", pre, bn, (unsigned long long)fj->doubt.n, at, words,
                       fj->doubt.kernel_err, fj->doubt.ref_err, fj->doubt.bound);
         e->doubt = true;
     }
     if (fj->beyond.n) {
         eng_exec_coords(e, in, b, fj->beyond.first, at, sizeof at);
         eng_exec_note(e, "%s%s: in doubt: %llu elements differ from the reference only in rows whose "
-                      "inputs pass the domain %.3g (first at %s): kernel error %.3g, bound %.3g",
+                      "inputs pass the domain %.3g (first at %s): kernel error %.3g, bound %.3g; to "
+                      "settle it: declare the domain the op promises (a larger \"domain\" holds "
+                      "those rows to the bound) or leave such magnitudes out of the classes run",
                       pre, bn, (unsigned long long)fj->beyond.n, fj->domain, at,
                       fj->beyond.kernel_err, fj->beyond.bound);
         e->doubt = true;

@@ -119,6 +119,13 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 
 def pytest_terminal_summary(terminalreporter):
+    # a doubt is no failure of the op, so pytest's FAILURES section does not show it: its own
+    # section does, with what would settle it
+    doubts = terminalreporter.stats.get("doubt", [])
+    if doubts:
+        terminalreporter.write_sep("=", "kladder: checks in doubt (not a pass)")
+        for rep in doubts:
+            terminalreporter.write_line("%s\n%s" % (rep.nodeid, rep.longrepr))
     for col in _open:
         lad = col.ladder
         if lad is None or lad.run_id is None:
