@@ -333,6 +333,40 @@ static const char migration_7_results[] =
 
 static const char *const migration_7[] = {migration_7_index, migration_7_results, NULL};
 
+/* Migration 8: a run's own verdict may be `doubt`: nothing failed, but a check's oracle could not
+ * vouch either way, so the run is no pass (docs/engine.md, "Verdicts and exit status"). runs is
+ * rebuilt with the same columns in the same order, as migration 7 did. */
+static const char migration_8_results[] =
+    "CREATE TABLE runs_v8 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  uuid TEXT NOT NULL UNIQUE,"
+    "  machine_id TEXT NOT NULL REFERENCES machines(id),"
+    "  host TEXT NOT NULL,"
+    "  origin TEXT REFERENCES hosts(name) ON DELETE SET NULL," /* NULL: run here */
+    "  rung INTEGER NOT NULL CHECK (rung BETWEEN 0 AND " SQL_NUMBER(CDB_RUNG_MAX) "),"
+    "  suite TEXT, case_id TEXT, variant TEXT, argv TEXT,"
+    "  started TEXT NOT NULL, finished TEXT,"
+    "  verdict TEXT NOT NULL CHECK (" VERDICT_IS_FINAL
+    "    OR verdict = 'running' OR verdict = 'interrupted' OR verdict = 'doubt'),"
+    "  n_pass INTEGER NOT NULL DEFAULT 0, n_fail INTEGER NOT NULL DEFAULT 0,"
+    "  n_hang INTEGER NOT NULL DEFAULT 0, n_error INTEGER NOT NULL DEFAULT 0,"
+    "  n_skip INTEGER NOT NULL DEFAULT 0, n_cancelled INTEGER NOT NULL DEFAULT 0,"
+    "  owner_host TEXT, owner_boot TEXT, owner_pid INTEGER, owner_start INTEGER,"
+    "  owner_pid_ns TEXT,"
+    "  n_doubt INTEGER NOT NULL DEFAULT 0);"
+    "INSERT INTO runs_v8 SELECT id, uuid, machine_id, host, origin, rung, suite, case_id,"
+    "  variant, argv, started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip,"
+    "  n_cancelled, owner_host, owner_boot, owner_pid, owner_start, owner_pid_ns, n_doubt"
+    " FROM runs ORDER BY id;"
+    "DROP TABLE runs;"
+    "ALTER TABLE runs_v8 RENAME TO runs;"
+    "CREATE INDEX runs_by_host ON runs(host, started);"
+    "CREATE INDEX runs_by_origin ON runs(origin);"
+    "CREATE INDEX runs_by_start ON runs(started, id);"
+    "CREATE INDEX runs_running ON runs(id) WHERE verdict = 'running';";
+
+static const char *const migration_8[] = {migration_8_results, NULL};
+
 const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
-                                             migration_5, migration_6, migration_7};
+                                             migration_5, migration_6, migration_7, migration_8};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

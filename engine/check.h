@@ -88,7 +88,17 @@ struct eng_check_result {
      * a user can act on; "" when every failure had one or none needed it. Said once per run by
      * the reports, never in every check's detail. */
     char no_arbiter[320];
+    /* What the check showed to be wrong with the kernel itself, beside any value it got wrong:
+     * "race", "bounds" (an access past a buffer's or shared memory's end), "uninit", "fault"
+     * (on the device), "crash", "hang", "compile" (a shape-specialised build that does not
+     * compile); "" when the check found only values. A defect is a fact about the variant
+     * that ran, never an opinion of an oracle: such a failure is never put in doubt
+     * (docs/engine.md, "Defects and doubts"). */
+    char defect[16];
 };
+
+/* Names what the check showed wrong with the kernel itself (the first one found is kept). */
+void eng_check_defect(struct eng_check_result *r, const char *what);
 
 /* Records the seam of a failing check (the first one a check finds is kept). */
 void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b);

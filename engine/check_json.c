@@ -27,6 +27,12 @@ void eng_check_result_init(struct eng_check_result *r)
                                   .diverge_step = -1};
 }
 
+void eng_check_defect(struct eng_check_result *r, const char *what)
+{
+    if (!r->defect[0])
+        snprintf(r->defect, sizeof r->defect, "%s", what);
+}
+
 void eng_check_seam(struct eng_check_result *r, const char *what, const char *a, const char *b)
 {
     if (r->seam[0])
@@ -217,6 +223,8 @@ char *eng_check_result_json(const struct eng_check_result *r)
         eng_json_add_score(o, &r->score);
     if (r->no_arbiter[0])
         cJSON_AddStringToObject(o, "no_arbiter", r->no_arbiter);
+    if (r->defect[0])
+        cJSON_AddStringToObject(o, "defect", r->defect);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -250,6 +258,7 @@ int eng_check_result_parse(const char *text, struct eng_check_result *out, char 
     out->repeats = (int)num_of(o, "repeats", 0);
     snprintf(out->no_arbiter, sizeof out->no_arbiter, "%s",
              str_of(o, "no_arbiter") ? str_of(o, "no_arbiter") : "");
+    snprintf(out->defect, sizeof out->defect, "%s", str_of(o, "defect") ? str_of(o, "defect") : "");
     const cJSON *sm = cJSON_GetObjectItemCaseSensitive(o, "seam");
     if (cJSON_IsObject(sm) && str_of(sm, "what") && str_of(sm, "a") && str_of(sm, "b"))
         eng_check_seam(out, str_of(sm, "what"), str_of(sm, "a"), str_of(sm, "b"));

@@ -74,7 +74,17 @@ struct eng_summary {
      * run's own verdicts, never from a report file, and never a pass */
     char none_executed[512];
     int executed;         /* checks that ran (not skipped, not cancelled) */
+    /* The run's verdict is "doubt": nothing failed, but some check's oracle could not vouch
+     * either way. Never met (exit 3), never "pass" (docs/engine.md, "Verdicts and exit
+     * status"); verdict is then CDB_DOUBT. */
+    bool in_doubt;
+    /* The first defect (struct eng_check_result's defect) of a fixed or baseline check that
+     * fails the run, in words: what the summary says first. "" when none. */
+    char defect[768];
 };
+
+/* The exit status of `kladder run` for a summary: 0 met, 3 in doubt, 1 otherwise. */
+int eng_summary_exit(const struct eng_summary *s);
 
 struct eng_reporter {
     void (*start)(struct eng_reporter *r, const struct eng_run_info *run);

@@ -173,6 +173,8 @@ static void finding_from_tail(const char *tail, struct eng_check_result *r)
     }
     r->verdict = CDB_FAIL;
     snprintf(r->detail, sizeof r->detail, "%.*s", (int)len, line);
+    /* the backend ends a kernel this way only for an access it proved wrong */
+    eng_check_defect(r, strstr(r->detail, "shared memory") ? "bounds" : "fault");
 }
 
 static void run_one(struct run *rn, struct eng_done *d)
@@ -204,6 +206,7 @@ static void run_one(struct run *rn, struct eng_done *d)
         snprintf(r->detail, sizeof r->detail, "the run was interrupted");
     } else if (w.killed && w.ready) {
         r->verdict = CDB_HANG;
+        eng_check_defect(r, "hang");
         char note[1024] = "";
         const struct eng_rung *R = eng_rung_find(s->rung);
         const char *what = R && R->hang_note ? R->hang_note(s, note, sizeof note) : NULL;
@@ -226,6 +229,7 @@ static void run_one(struct run *rn, struct eng_done *d)
              * backend (counted as caught on a buggy variant, a failure where crashes fail) */
             const struct eng_rung *R = eng_rung_find(s->rung);
             d->crashed = true;
+            eng_check_defect(r, "fault");
             if (!s->baseline && R && R->crash_fails)
                 r->verdict = CDB_FAIL;
         }
@@ -257,6 +261,8 @@ static void run_one(struct run *rn, struct eng_done *d)
         }
         bool launched_and_died = w.ready && !s->baseline && R && R->crash_fails;
         d->crashed = w.ready && sig;
+        if (d->crashed || launched_and_died)
+            eng_check_defect(r, "crash");
         r->verdict = launched_and_died ? CDB_FAIL : CDB_ERROR;
         snprintf(r->detail, sizeof r->detail, "%sthe worker %s %d without a result%s%.600s",
                  launched_and_died ? "the kernel took the process down after its launch: " : "",
@@ -437,13 +443,16 @@ static bool counterparts(const struct eng_planned *f, const struct eng_planned *
            x->seed == y->seed && f->pct_added == b->pct_added;
 }
 
-/* Do two failures accuse the oracle rather than either kernel: both fail by the same oracle.
- * Where they fail is not asked: two correct kernels that round differently fail a reference
- * that is wrong for both at different first elements, and a fixed variant that fails a check
- * can never make that check a catch of the buggy one (docs/engine.md, "doubt"). */
+/* Do two failures accuse the oracle rather than either kernel: both fail by the same oracle,
+ * on values alone. Where they fail is not asked: two correct kernels that round differently
+ * fail a reference that is wrong for both at different first elements, and a fixed variant
+ * that fails a check can never make that check a catch of the buggy one (docs/engine.md,
+ * "doubt"). A defect (a race, an access past an end, a fault, a crash) is a fact about the
+ * variant that ran, shown without any reference: two kernels that share it are both wrong. */
 static bool same_failure(const struct eng_check_result *a, const struct eng_check_result *b)
 {
-    return a->verdict == CDB_FAIL && b->verdict == CDB_FAIL && !strcmp(a->oracle, b->oracle);
+    return a->verdict == CDB_FAIL && b->verdict == CDB_FAIL && !a->defect[0] && !b->defect[0] &&
+           !strcmp(a->oracle, b->oracle);
 }
 
 static void prefix_detail(struct eng_check_result *r, const char *words)
@@ -476,11 +485,20 @@ void eng_run_doubt_same_failures(struct eng_done *checks, size_t n)
             else
                 snprintf(words, sizeof words, "in doubt: the fixed and the buggy variant fail this "
                          "check the same way (oracle %s)", f->r.oracle);
+            /* what would settle it, after the finding the words prefix */
+            static const char settle[] = "; to settle it: a reference that is right there (give "
+                "it kl_acc accumulators, so that a wide build can arbitrate) or a contract that "
+                "says which answer is right (the output's domain, nonfinite)";
             for (int side = 0; side < 2; side++) {
                 struct eng_done *d = side ? b : f;
                 d->r.verdict = CDB_DOUBT;
                 d->doubted = true;
                 prefix_detail(&d->r, words);
+                size_t l = strlen(d->r.detail);
+                if (l + sizeof settle < sizeof d->r.detail)
+                    memcpy(d->r.detail + l, settle, sizeof settle);
+                else /* cut the finding, never the way out of the doubt */
+                    memcpy(d->r.detail + sizeof d->r.detail - sizeof settle, settle, sizeof settle);
                 d->met = eng_check_met(d);
             }
         }
@@ -491,6 +509,19 @@ void eng_run_doubt_same_failures(struct eng_done *checks, size_t n)
 struct tally {
     bool hang, error, fail;
 };
+
+/* The first defect that fails the run, for the summary's first line: a fixed or baseline
+ * variant (or a sanitizer's hazard in one) shown wrong by itself, not by a reference. */
+static void note_defect(const struct eng_done *d, struct eng_summary *s)
+{
+    const char *kind = d->r.defect[0] ? d->r.defect : d->p->sanitizer[0] ? d->r.oracle : NULL;
+    if (s->defect[0] || !kind || (d->r.verdict != CDB_FAIL && d->r.verdict != CDB_HANG &&
+                                  d->r.verdict != CDB_ERROR))
+        return;
+    snprintf(s->defect, sizeof s->defect, "%s in %s (%s) at rung %d, check %.80s%s%.80s: %.400s",
+             kind, eng_planned_suite(d->p), d->p->label, d->p->spec.rung, d->p->spec.name,
+             d->r.shape[0] ? ", " : "", d->r.shape, d->r.detail);
+}
 
 /* Each check into the summary's counts; whether the run's own expectations hold so far. */
 static void tally_checks(const struct eng_done *checks, size_t n, struct eng_summary *s, struct tally *t)
@@ -505,6 +536,7 @@ static void tally_checks(const struct eng_done *checks, size_t n, struct eng_sum
          * hazard on a fixed variant fails the run, one on a buggy variant does not catch it. */
         if (d->p->sanitizer[0]) {
             if (!d->met) {
+                note_defect(d, s);
                 s->met = false;
                 t->fail |= v == CDB_FAIL;
                 t->error |= v == CDB_ERROR || v == CDB_CANCELLED;
@@ -525,6 +557,7 @@ static void tally_checks(const struct eng_done *checks, size_t n, struct eng_sum
             s->buggy_caught += v == CDB_FAIL || v == CDB_HANG || (v == CDB_ERROR && d->crashed);
         }
         if (!d->p->expect_fail && !d->met) {
+            note_defect(d, s);
             s->met = false;
             t->hang |= v == CDB_HANG;
             t->error |= v == CDB_ERROR || v == CDB_CANCELLED;
@@ -638,13 +671,25 @@ void eng_run_summarise(const struct eng_done *checks, size_t n, bool worker_fail
     }
     s->verdict = s->met ? CDB_PASS : t->fail ? CDB_FAIL : t->hang ? CDB_HANG
                                    : t->error ? CDB_ERROR : s->is_inconclusive ? CDB_SKIP : CDB_FAIL;
+    /* A run that met every expectation but holds a check in doubt proved less than a pass:
+     * its verdict is doubt (exit 3), and each doubt says what would settle it. */
+    if (s->met && s->doubts > 0) {
+        s->met = false;
+        s->in_doubt = true;
+        s->verdict = CDB_DOUBT;
+    }
     /* An interrupted run proved nothing either way: no bug "not caught" by checks that never
      * ran, no open question, only that it was cancelled. */
     if (eng_cancelled()) {
         s->verdict = CDB_CANCELLED;
-        s->met = s->is_inconclusive = false;
+        s->met = s->is_inconclusive = s->in_doubt = false;
         s->escaped[0] = s->inconclusive[0] = s->none_executed[0] = '\0';
     }
+}
+
+int eng_summary_exit(const struct eng_summary *s)
+{
+    return s->met ? 0 : s->in_doubt ? 3 : 1;
 }
 
 static void reporters_free(struct eng_reporter **r)
@@ -872,7 +917,7 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     eng_run_doubt_same_failures(rn.checks, rn.n);
     eng_run_summarise(rn.checks, rn.n, rn.info.worker_exit[0] != '\0', &s);
     cdb_now_iso(info->finished);
-    status = s.met ? 0 : 1;
+    status = eng_summary_exit(&s);
     for (size_t k = 0; reps[k]; k++)
         if (reps[k]->end && reps[k]->end(reps[k], info, &s, rn.checks, rn.n) != 0) {
             status = 2;

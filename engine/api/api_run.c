@@ -222,8 +222,8 @@ int kl_run_end(kl_run *run, const char **verdict)
     for (size_t i = 0; i < run->op->nplan; i++)
         if (run->ran[i])
             ran[n++] = run->done[i];
-    /* a check both variants fail the same way is in doubt for both (docs/engine.md): seen
-     * by the summary, the report and kl_check_verdict from here on */
+    /* a check both variants fail the same way on values alone is in doubt for both
+     * (docs/engine.md): seen by the summary, the report and kl_check_verdict from here on */
     eng_run_doubt_same_failures(ran, n);
     for (size_t i = 0, k = 0; i < run->op->nplan; i++)
         if (run->ran[i])
@@ -241,7 +241,7 @@ int kl_run_end(kl_run *run, const char **verdict)
     if (verdict)
         *verdict = eng_summary_verdict_name(&s);
     api_ok();
-    return rc != 0 ? api_fail("recording the run's end failed") : s.met ? 0 : 1;
+    return rc != 0 ? api_fail("recording the run's end failed") : eng_summary_exit(&s);
 }
 
 void kl_run_free(kl_run *run)

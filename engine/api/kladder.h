@@ -117,8 +117,8 @@ const char *kl_check_shape(const kl_run *run, size_t i);
 const char *kl_check_detail(const kl_run *run, size_t i);
 long long kl_check_first_bad(const kl_run *run, size_t i);
 /* Ends the run: its verdict over the checks that ran, recorded with its end time. Returns 0
- * when every check met its expectation, 1 when not, -1 on error; *verdict (may be NULL) gets
- * the run's verdict. */
+ * when every check met its expectation, 3 when nothing failed but some check is in doubt (the
+ * verdict "doubt"), 1 otherwise, -1 on error; *verdict (may be NULL) gets the run's verdict. */
 int kl_run_end(kl_run *run, const char **verdict);
 void kl_run_free(kl_run *run);
 

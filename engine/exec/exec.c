@@ -45,6 +45,8 @@ static void finish_error(struct eng_exec *e, const char *what)
 {
     bool race = strncmp(e->err, ENG_RACE_PREFIX, sizeof ENG_RACE_PREFIX - 1) == 0;
     e->out->verdict = race ? CDB_FAIL : CDB_ERROR;
+    if (race)
+        eng_check_defect(e->out, "race");
     snprintf(e->out->detail, sizeof e->out->detail, "%.600s%s%.900s", what ? what : "",
              what && *what ? ": " : "", e->err[0] ? e->err : "unknown error");
 }
@@ -60,6 +62,7 @@ static void race_found(struct eng_exec *e, int rc)
     snprintf(was, sizeof was, "%s", e->detail);
     snprintf(e->detail, sizeof e->detail, "%.1000s%s%.500s", race, was[0] ? "; " : "", was);
     e->failed = true;
+    eng_check_defect(e->out, "race");
 }
 
 void eng_exec_ready(struct eng_exec *e)
@@ -154,6 +157,7 @@ static void setup_failed(struct eng_exec *e)
         return;
     }
     out->verdict = CDB_FAIL;
+    eng_check_defect(out, "compile");
     snprintf(out->oracle, sizeof out->oracle, "compile");
     snprintf(out->shape, sizeof out->shape, "%s", e->spec_shape);
     snprintf(out->detail, sizeof out->detail,

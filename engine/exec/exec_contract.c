@@ -184,6 +184,50 @@ static unsigned char *special_rows(const struct eng_exec *e, const struct eng_in
     return mark;
 }
 
+/* The reductions special input values enter (struct float_judgement's reach_row, reach_col),
+ * from the inputs shaped like the output (as many rows of len values): by the default contract
+ * both the value's row and its column (it does not say which axis it reduces), by a declared
+ * one the axis its reduce names. */
+static void reach_marks(const struct eng_exec *e, const struct eng_inst *in,
+                        const struct eng_out_contract *c, uint64_t rows, uint64_t len,
+                        double domain, unsigned char **reach_row, unsigned char **reach_col)
+{
+    *reach_row = *reach_col = NULL;
+    for (size_t i = 0; i < e->m->nbuffers; i++) {
+        const struct eng_buffer_spec *bi = &e->m->buffers[i];
+        if (bi->role != ENG_ROLE_INPUT || !eng_vclass_applies(bi->dtype) || !e->host_in ||
+            !e->host_in[i])
+            continue;
+        uint64_t ilen, stride;
+        eng_exec_rows(e, in, i, &ilen, &stride);
+        uint64_t irows = stride ? in->var[i].padded_elems / stride : 0;
+        if (irows != rows || ilen != len)
+            continue;
+        bool across = false, along = !c->declared || !c->reduce;
+        for (size_t d = 0; c->declared && c->reduce && d < bi->ndims; d++) {
+            across |= d + 1 < bi->ndims && !strcmp(bi->dims[d], c->reduce);
+            along |= d + 1 == bi->ndims && !strcmp(bi->dims[d], c->reduce);
+        }
+        across |= !c->declared;
+        for (uint64_t r = 0; r < irows; r++)
+            for (uint64_t k = 0; k < ilen; k++) {
+                double x = eng_dtype_value(bi->dtype, e->host_in[i], r * stride + k);
+                if (isfinite(x) && fabs(x) <= domain)
+                    continue;
+                if (along) {
+                    if (!*reach_row)
+                        *reach_row = xcalloc(rows ? rows : 1, 1);
+                    (*reach_row)[r] = 1;
+                }
+                if (across) {
+                    if (!*reach_col)
+                        *reach_col = xcalloc(len ? len : 1, 1);
+                    (*reach_col)[k] = 1;
+                }
+            }
+    }
+}
+
 bool eng_exec_judge_wanted(const struct eng_exec *e, const struct eng_inst *in, size_t b, uint64_t w0)
 {
     const struct eng_buffer_spec *bs = &e->m->buffers[b];
@@ -227,6 +271,11 @@ struct float_judgement {
     uint64_t len, stride, rows, elems;
     unsigned char *special;  /* per row, or NULL */
     unsigned char *direct;   /* per row: special through an input row of its own, or NULL */
+    /* The reductions a special input value enters, which it may poison whole (docs/engine.md,
+     * "Contracts, bounds and doubt", rule 6): per row, its own input row holds one (a row
+     * reduction); per column, some input row holds one there (a column reduction). Each NULL
+     * when the contract's reduce rules that axis out or no input is shaped like the output. */
+    unsigned char *reach_row, *reach_col;
     double *row_scale;       /* per row: the largest finite |reference| */
     double *cancel;          /* per element: its input group's max|x| / max|x - mean|, or NULL */
     unsigned char *cand;     /* per element: beyond the bound of the reference */
@@ -473,9 +522,14 @@ static void judge_against_clean_run(const struct eng_exec *e, const struct eng_j
 {
     size_t sz = eng_dtype_size(fj->dt);
     for (uint64_t i = 0; j->cvar && i < fj->elems; i++) {
-        uint64_t r = fj->stride ? i / fj->stride : 0;
+        uint64_t r = fj->stride ? i / fj->stride : 0, k = fj->stride ? i % fj->stride : i;
         if (!reached_whole(fj, r) ||
             memcmp((const char *)j->ref[b] + i * sz, (const char *)j->cref[b] + i * sz, sz))
+            continue;
+        /* a reduction a special value enters may be poisoned whole, whatever one reference
+         * writes there (a causal softmax's masked keys: 0 / NaN once the row's sum is NaN) */
+        if ((fj->reach_row && r < fj->rows && fj->reach_row[r]) ||
+            (fj->reach_col && k < fj->len && fj->reach_col[k]))
             continue;
         double o = eng_dtype_value(fj->dt, j->var[b], i), c = eng_dtype_value(fj->dt, j->cvar[b], i);
         double f = eng_dtype_value(fj->dt, j->cref[b], i), bound = bound_at(e, fj, f, i);
@@ -555,14 +609,18 @@ static void note_float(struct eng_exec *e, const struct eng_inst *in, const stru
         eng_exec_coords(e, in, b, fj->doubt.first, at, sizeof at);
         eng_exec_note(e, "%s%s: in doubt: %llu elements where the reference breaks its own bound "
                       "against the arbiter (first at %s; %s): kernel error %.3g, reference error "
-                      "%.3g, bound %.3g", pre, bn, (unsigned long long)fj->doubt.n, at, words,
+                      "%.3g, bound %.3g; to settle it: a reference nearer the truth (a float64 "
+                      "one, or wider kl_acc accumulators) or the bound the op really has "
+                      "(the output's acc, reduce)", pre, bn, (unsigned long long)fj->doubt.n, at, words,
                       fj->doubt.kernel_err, fj->doubt.ref_err, fj->doubt.bound);
         e->doubt = true;
     }
     if (fj->beyond.n) {
         eng_exec_coords(e, in, b, fj->beyond.first, at, sizeof at);
         eng_exec_note(e, "%s%s: in doubt: %llu elements differ from the reference only in rows whose "
-                      "inputs pass the domain %.3g (first at %s): kernel error %.3g, bound %.3g",
+                      "inputs pass the domain %.3g (first at %s): kernel error %.3g, bound %.3g; to "
+                      "settle it: declare the domain the op promises (a larger \"domain\" holds "
+                      "those rows to the bound) or leave such magnitudes out of the classes run",
                       pre, bn, (unsigned long long)fj->beyond.n, fj->domain, at,
                       fj->beyond.kernel_err, fj->beyond.bound);
         e->doubt = true;
@@ -639,6 +697,8 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
     fj.elems = in->var[b].padded_elems;
     fj.rows = fj.stride ? fj.elems / fj.stride : 0;
     fj.special = special_rows(e, in, &fj.c, fj.rows, fj.domain, &fj.direct);
+    if (fj.special && fj.c.nonfinite == ENG_NF_POISON)
+        reach_marks(e, in, &fj.c, fj.rows, fj.len, fj.domain, &fj.reach_row, &fj.reach_col);
     fj.cancel = cancellation(e, in, &fj);
     /* plain rows only, every element within its bound: the device says so without a readback.
      * With no arbiter either, an element outside its bound can only fail (no doubt, no rule, no
@@ -658,6 +718,8 @@ static int judge_float(struct eng_exec *e, struct eng_inst *in, struct eng_judge
         rc = judge_on_host(e, in, j, b, pre, s, &fj);
     free(fj.special);
     free(fj.direct);
+    free(fj.reach_row);
+    free(fj.reach_col);
     free(fj.row_scale);
     free(fj.cancel);
     free(fj.cand);

@@ -108,6 +108,7 @@ static void guards_note(struct eng_exec *e, size_t b, const char *pre, const uin
                       pre, role, bn, (unsigned long long)after[0], (unsigned long long)(after[1] - 1));
     if (before[0] || after[0]) {
         e->failed = true;
+        eng_check_defect(e->out, "bounds");
         eng_exec_record_bad(e, -1, (int64_t)(before[0] + after[0]), NAN);
     }
 }

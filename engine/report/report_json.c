@@ -37,6 +37,8 @@ cJSON *eng_report_check_json(const struct eng_done *d)
     cJSON_AddBoolToObject(c, "expectation_met", d->met);
     cJSON_AddStringToObject(c, "detail", d->r.detail);
     cJSON_AddStringToObject(c, "oracle", d->r.oracle);
+    if (d->r.defect[0]) /* what the kernel was shown to do wrong, apart from its values */
+        cJSON_AddStringToObject(c, "defect", d->r.defect);
     cJSON_AddStringToObject(c, "mode", eng_mode_name(s->mode));
     if (s->lag) { /* a lag copy (engine/plan.h): the build's KL_LAG seed and its mode */
         cJSON_AddNumberToObject(c, "lag", eng_lag_seed(s->lag));
@@ -84,6 +86,8 @@ static int json_end(struct eng_reporter *r, const struct eng_run_info *run,
         cJSON_AddNumberToObject(rep, "false_alarms", s->false_alarms);
     }
     cJSON_AddNumberToObject(rep, "doubts", s->doubts);
+    if (s->defect[0])
+        cJSON_AddStringToObject(rep, "defect", s->defect);
     if (s->escaped[0])
         cJSON_AddStringToObject(rep, "buggy_not_caught", s->escaped);
     if (s->inconclusive[0])

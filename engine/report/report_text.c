@@ -143,8 +143,17 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
          * the output */
         if (d->r.detail[0] && (d->r.verdict != CDB_PASS || d->p->spec.e2e || d->p->spec.model ||
                                strstr(d->r.oracle, "(sampled)"))) {
-            char *detail = text_sanitize(d->r.detail, false);
-            printf("       %s\n", detail);
+            /* a compiler's log keeps its lines, each indented under the check's */
+            char *detail = text_sanitize(d->r.detail, true);
+            size_t len = strlen(detail);
+            while (len && detail[len - 1] == '\n')
+                detail[--len] = '\0';
+            for (char *line = detail, *nl; line; line = nl ? nl + 1 : NULL) {
+                nl = strchr(line, '\n');
+                if (nl)
+                    *nl = '\0';
+                printf("       %s\n", line);
+            }
             free(detail);
         }
     }
@@ -154,9 +163,16 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         fflush(stdout);
         return 0;
     }
-    printf("\n%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
-           "%d skipped\n",
-           s->met ? "expectation met" : s->is_inconclusive ? "INCONCLUSIVE" : "EXPECTATION NOT MET",
+    /* a defect of the variant the run vouches for is what a reader must see first */
+    if (s->defect[0]) {
+        char *defect = text_sanitize(s->defect, false);
+        printf("\nDEFECT: %s\n", defect);
+        free(defect);
+    }
+    printf("%s%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
+           "%d skipped\n", s->defect[0] ? "" : "\n",
+           s->met ? "expectation met" : s->in_doubt ? "IN DOUBT (not a pass)"
+           : s->is_inconclusive ? "INCONCLUSIVE" : "EXPECTATION NOT MET",
            s->base_ok, s->base_total,
            s->fixed_ok, s->fixed_total, s->buggy_caught, s->buggy_total,
            s->escaped[0] ? "; not caught: " : "", s->escaped, s->skipped);
@@ -165,8 +181,9 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
     if (s->doubts)
         printf("in doubt: %d checks: an oracle could not vouch either way (the reference breaks its "
                "own bound, only rows past the contract's domain differ, or the fixed and the buggy variant "
-               "fail a check the same way); none counts as a catch "
-               "or a failure\n", s->doubts);
+               "fail a check the same way on values alone); none counts as a catch "
+               "or a failure, and each check's detail says what would settle it%s\n", s->doubts,
+               s->in_doubt ? "; the run's verdict is doubt (exit 3)" : "");
     if (s->false_alarms)
         printf("control suite: %d of %d checks failed although every variant is correct: false "
                "alarms of the harness (check the tolerance, the inputs, the device)\n",

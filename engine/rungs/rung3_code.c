@@ -121,8 +121,9 @@ static int build_code_object(struct code_check *c)
                                 c->flags, &c->code, &c->len, NULL, log, 16384);
     free(src);
     if (rc != 0) {
-        /* A kernel that does not build for a target it is meant for is a seam failure. */
-        out->verdict = CDB_FAIL;
+        /* A kernel that does not build for a target it is meant for is an error of this
+         * check: nothing was judged, and no other variant's build makes it a doubt. */
+        out->verdict = CDB_ERROR;
         snprintf(out->detail, sizeof out->detail, "%s does not compile for %s: %.1200s",
                  c->m->source, c->target, log);
     }

@@ -62,6 +62,12 @@ class CheckResult:
     def failed(self):
         return self.verdict in ("fail", "hang", "error")
 
+    @property
+    def in_doubt(self):
+        """The oracle could not vouch either way: neither a pass nor a failure of the op; the
+        detail says what would settle it."""
+        return self.verdict == "doubt"
+
     def describe(self):
         """One paragraph: the check, its class, its shape and what was wrong first."""
         cls = "" if not self.values else "replayed capture, " if self.values.startswith(
@@ -341,10 +347,22 @@ class Report:
         return [c for c in self.checks if c.failed]
 
     @property
+    def doubts(self):
+        return [c for c in self.checks if c.in_doubt]
+
+    @property
     def passed(self):
-        return not self.failures
+        """Every check passed or was skipped: none failed and none is in doubt."""
+        return not self.failures and not self.doubts
 
     def raise_for_failures(self):
+        """Raises LadderFailure naming every check that failed or is in doubt (a doubt is no
+        pass: the oracle could not vouch for the op)."""
+        if not self.failures and self.doubts:
+            raise LadderFailure("kladder run %s: %d of %d checks in doubt (not a pass, not a "
+                                "failure of the op):\n%s" % (self.run_id, len(self.doubts),
+                                                              len(self.checks), "\n".join(
+                                                                  c.describe() for c in self.doubts)))
         if not self.failures:
             return
         lines, seen = [], set()

@@ -5,6 +5,11 @@ per check. A failing check's report names the check, its rung, value class and s
 first bad element; each case's kladder run id is printed at the end (and is in every failure).
 A case whose op cannot be described or planned fails as one collection error naming the field.
 
+A check in doubt (the oracle could not vouch either way: docs/engine.md, "Contracts, bounds and
+doubt") is neither a pass nor a failure of the op. It is reported as a failed test, so that no
+CI reads it as green, under an outcome of its own: `D` in the progress line, `DOUBT` with -v,
+"N doubt" in the summary line, and its report says what would settle it.
+
 Inside an existing test, the fixture `kladder_ladder` runs kladder.ladder() and fails the test
 with every failing check named.
 """
@@ -17,6 +22,10 @@ _open = []  # the ladders begun in this session, ended at its finish
 
 class CheckFailed(Exception):
     pass
+
+
+class CheckInDoubt(CheckFailed):
+    """A check whose oracle could not vouch either way: shown as DOUBT, never PASSED."""
 
 
 class LadderCollector(pytest.Collector):
@@ -48,6 +57,9 @@ class LadderItem(pytest.Item):
         r = lad.run_check(self.index)
         if r.verdict == "skip":
             pytest.skip("kladder: %s" % r.detail)
+        if r.in_doubt:
+            raise CheckInDoubt("kladder run %s, IN DOUBT (not a pass, not a failure of the op): %s"
+                               % (lad.run_id, r.describe()))
         if r.failed:
             # the detail names the first bad element at its coordinates where an oracle found
             # one ("first at [0, 4]"); the flat index where it only counted
@@ -89,6 +101,13 @@ def kladder_ladder():
     return run
 
 
+def pytest_report_teststatus(report, config):
+    # a doubt's outcome stays "failed" (pytest's exit status is not 0); its word is DOUBT
+    if report.when == "call" and report.failed and "IN DOUBT (not a pass" in str(report.longrepr):
+        return "doubt", "D", "DOUBT"
+    return None
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "kladder_rung(n): a check of kladder's rung n")
 
@@ -100,6 +119,13 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 
 def pytest_terminal_summary(terminalreporter):
+    # a doubt is no failure of the op, so pytest's FAILURES section does not show it: its own
+    # section does, with what would settle it
+    doubts = terminalreporter.stats.get("doubt", [])
+    if doubts:
+        terminalreporter.write_sep("=", "kladder: checks in doubt (not a pass)")
+        for rep in doubts:
+            terminalreporter.write_line("%s\n%s" % (rep.nodeid, rep.longrepr))
     for col in _open:
         lad = col.ladder
         if lad is None or lad.run_id is None:
@@ -107,9 +133,10 @@ def pytest_terminal_summary(terminalreporter):
         verdict = lad.end()
         ran = len(lad.results)
         bad = sum(r.failed for r in lad.results.values())
-        terminalreporter.write_line("kladder run %s (%s): %s, %d check%s run, %d failed"
+        doubt = sum(r.in_doubt for r in lad.results.values())
+        terminalreporter.write_line("kladder run %s (%s): %s, %d check%s run, %d failed%s"
                                     % (lad.run_id, col.name, verdict, ran, "" if ran == 1 else "s",
-                                       bad))
+                                       bad, ", %d in doubt" % doubt if doubt else ""))
 
 
 def pytest_unconfigure(config):

@@ -39,7 +39,10 @@ for p in colnorm l2 topk attn; do
     run $f/$p-bug.json "$KL_TMP/$p-bug.json" --json
     rc=$?
     verdicts "$KL_TMP/$p-bug.json" buggy >"$KL_TMP/$p-bug.txt"
-    tap_check "$p: the seeded bug is caught under the default contract (exit 0)" test $rc -eq 0
+    # a buggy check in doubt (the L2 norm's max-finite rows, past its domain) leaves the run in
+    # doubt (exit 3) though the bug is caught: no run holding a doubt says it met everything
+    tap_check "$p: the seeded bug is caught under the default contract (exit 0, or 3 with a doubt; got $rc)" \
+        sh -c "test $rc -eq 0 -o \( $rc -eq 3 -a \$(grep -c '^doubt ' '$KL_TMP/$p-bug.txt') -gt 0 \)"
     tap_check "$p: ... as fail by a value class, not only by the plain unit test" \
         grep -qE '^fail [a-z-]+-' "$KL_TMP/$p-bug.txt"
     verdicts "$KL_TMP/$p-bug.json" fixed >"$KL_TMP/$p-bugfixed.txt"
