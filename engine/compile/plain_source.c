@@ -725,6 +725,11 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
                 w->macro_kernels = w->macro_kernels || strstr(directive, "__global__");
                 free(directive);
                 put(t, line, n);
+                /* the lines an include became inside a branch not taken are counted, their
+                 * #line not obeyed: the line numbers are set again where a branch ends */
+                if ((!strncmp(d, "endif", 5) || !strncmp(d, "else", 4) || !strncmp(d, "elif", 4)) &&
+                    !memchr(line, '\\', n))
+                    putf(t, "\n#line %d \"%s\"", lineno + 1, file);
             }
         } else {
             put_code_line(w, t, line, n);
