@@ -868,6 +868,26 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
             eng_manifest_free(m);
             m = NULL;
         }
+        for (size_t i = 0; m && i < m->ninclude_dirs; i++) {
+            /* a folder inside the suite's, links followed */
+            char why[1024];
+            struct stat st;
+            bool ok = file_within(d, m->include_dirs[i], NULL, why, sizeof why);
+            if (ok && (stat(m->include_roots[i], &st) != 0 || !S_ISDIR(st.st_mode))) {
+                snprintf(why, sizeof why, "not a folder");
+                ok = false;
+            }
+            if (!ok) {
+                char *shown_m = text_escape(name_or_path, 200);
+                char *shown_d = text_escape(m->include_dirs[i], 200);
+                snprintf(err, errlen, "%s: include_dirs: \"%s\": expected a folder inside the "
+                         "suite's folder (%s)", shown_m, shown_d, why);
+                free(shown_m);
+                free(shown_d);
+                eng_manifest_free(m);
+                m = NULL;
+            }
+        }
         if (m && m->code_object &&
             !file_beside(name_or_path, "code_object", "a code object", d,
                          m->code_object + strlen(m->dir) + 1, err, errlen)) {

@@ -29,6 +29,30 @@ PY
 tap_check "the fixture's included header starts with a byte-order mark" \
     test "$(head -c 3 "$fx/common/lanes.h" | od -An -tx1 | tr -d ' ')" = efbbbf
 
+# a manifest's include_dirs stay inside its folder, and its defines are macro definitions
+bad=$KL_TMP/bad
+mkdir -p "$bad"
+cp "$fx/axpy_rows.cu" "$bad/"
+manifest() { # FIELD-JSON -> $bad/m.json with it in place of include_dirs and defines
+    python3 - "$fx/axpy-rows.json" "$1" >"$bad/m.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+del j["include_dirs"], j["defines"]
+j.update(json.loads(sys.argv[2]))
+print(json.dumps(j))
+PY
+    "$KLADDER" compile --backend cpu --target cpu-wave32 "$bad/m.json" >"$KL_TMP/out" 2>&1
+}
+manifest '{"include_dirs": ["../common"]}'
+tap_check "include_dirs climbing out of the suite's folder: exit 2, naming the field"     bash -c "[ $? -eq 2 ] && grep -q 'include_dirs: element 0: expected a folder inside the suite' '$KL_TMP/out'"
+manifest '{"include_dirs": ["nothere"]}'
+tap_check "include_dirs naming no folder: exit 2, naming the field and the folder"     bash -c "[ $? -eq 2 ] && grep -q 'include_dirs: \"nothere\": expected a folder inside' '$KL_TMP/out'"
+ln -s "$PWD/$fx/common" "$bad/outlink"
+manifest '{"include_dirs": ["outlink"]}'
+tap_check "include_dirs through a link out of the folder: exit 2"     bash -c "[ $? -eq 2 ] && grep -q 'include_dirs: \"outlink\"' '$KL_TMP/out'"
+manifest '{"defines": ["2BAD=1"]}'
+tap_check "a define that is no macro name: exit 2, naming the field"     bash -c "[ $? -eq 2 ] && grep -q 'defines: element 0: expected NAME or NAME=VALUE' '$KL_TMP/out'"
+
 cc() { "$KLADDER" compile --backend cpu --target cpu-wave32 "$@" >"$KL_TMP/out" 2>&1; }
 cc -I "$fx/common" -D UNROLL=2 "$fx/axpy_rows.cu"
 tap_check "kladder compile FILE.cu -I DIR -D X=V compiles a plain file whole ($?)" \
