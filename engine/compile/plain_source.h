@@ -39,7 +39,8 @@
 
 /* The suite's source ready for the compiler (malloc'd): eng_manifest_source, and for a plain
  * source the steps above; own_headers says whether kladder's headers stand in for the vendor's.
- * NULL with "FILE:LINE: what" in err for an entry point the source does not define or that is
+ * NULL with "FILE:LINE: what" in err for an #include with no name, includes nested past 16,
+ * or an entry point the source does not define or that is
  * no __global__ function of it. */
 char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen);
 
