@@ -271,7 +271,7 @@ static const char *const top_keys[] = {
     "reference", "reference_launch", "params", "tiles", "tuned", "buffers", "args", "arg_types",
     "reference_args",
     "launch", "tolerance", "baseline", "variant_options", "rungs", "description", "notes",
-    "control", "expect_caught", "specialize", "code_object"};
+    "control", "expect_caught", "specialize", "code_object", "include_dirs", "defines"};
 
 /* "rungs": {"N": {settings}}: which rungs the suite declares, each one's settings read by the
  * rung's own parser (engine/rung.h). The numbers a key may take are the rung table's. */
@@ -336,6 +336,58 @@ static bool parse_code_object(struct eng_mparse *p, struct eng_manifest *m, cons
 }
 
 /* format, version, name, source, code_object, case, control, expect_caught and the titles. */
+/* A string list field: each element a non-empty string; NULL entries never. */
+static bool string_list(struct eng_mparse *p, const cJSON *root, const char *key, char ***out,
+                        size_t *n)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!a)
+        return true;
+    if (!cJSON_IsArray(a))
+        return eng_mp_bad(p, key, "expected an array of strings");
+    size_t k = 0;
+    *out = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof **out);
+    for (const cJSON *it = a->child; it; it = it->next) {
+        if (!cJSON_IsString(it) || !it->valuestring[0])
+            return eng_mp_bad(p, key, "element %zu: expected a non-empty string", k);
+        (*out)[k++] = xstrdup(it->valuestring);
+        *n = k;
+    }
+    return true;
+}
+
+/* "include_dirs" and "defines", as a build line's -I and -D. */
+static bool parse_build_line(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
+{
+    if (!string_list(p, root, "include_dirs", &m->include_dirs, &m->ninclude_dirs) ||
+        !string_list(p, root, "defines", &m->defines, &m->ndefines))
+        return false;
+    m->include_roots = xcalloc(m->ninclude_dirs + 1, sizeof *m->include_roots);
+    for (size_t i = 0; i < m->ninclude_dirs; i++) {
+        const char *d = m->include_dirs[i];
+        bool climbs = d[0] == '/';
+        for (const char *c = d; (c = strstr(c, "..")) != NULL; c += 2)
+            climbs = climbs || ((c == d || c[-1] == '/') && (c[2] == '/' || c[2] == '\0'));
+        if (climbs)
+            return eng_mp_bad(p, "include_dirs", "element %zu: expected a folder inside the "
+                              "suite's folder, got \"%s\"", i, d);
+        size_t n = strlen(d);
+        while (n > 1 && d[n - 1] == '/')
+            m->include_dirs[i][--n] = '\0';
+        m->include_roots[i] = m->dir ? xasprintf("%s/%s", m->dir, d) : xasprintf("kernels/%s", d);
+    }
+    for (size_t i = 0; i < m->ndefines; i++) {
+        const char *d = m->defines[i];
+        size_t k = 0;
+        while (d[k] == '_' || isalnum((unsigned char)d[k]))
+            k++;
+        if (k == 0 || isdigit((unsigned char)d[0]) || (d[k] && d[k] != '=') || strchr(d, '\n'))
+            return eng_mp_bad(p, "defines", "element %zu: expected NAME or NAME=VALUE on one "
+                              "line, got \"%s\"", i, d);
+    }
+    return true;
+}
+
 static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
@@ -365,7 +417,7 @@ static bool parse_head(struct eng_mparse *p, struct eng_manifest *m, const cJSON
         return false;
     if (m->source && (strstr(m->source, "..") || m->source[0] == '/'))
         return eng_mp_bad(p, "source", "expected a file name beside the manifest, got \"%s\"", m->source);
-    return true;
+    return parse_build_line(p, m, root);
 }
 
 /* The kernels: variants.fixed, variants.buggy and the reference, by entry point name. */
@@ -816,6 +868,26 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
             eng_manifest_free(m);
             m = NULL;
         }
+        for (size_t i = 0; m && i < m->ninclude_dirs; i++) {
+            /* a folder inside the suite's, links followed */
+            char why[1024];
+            struct stat st;
+            bool ok = file_within(d, m->include_dirs[i], NULL, why, sizeof why);
+            if (ok && (stat(m->include_roots[i], &st) != 0 || !S_ISDIR(st.st_mode))) {
+                snprintf(why, sizeof why, "not a folder");
+                ok = false;
+            }
+            if (!ok) {
+                char *shown_m = text_escape(name_or_path, 200);
+                char *shown_d = text_escape(m->include_dirs[i], 200);
+                snprintf(err, errlen, "%s: include_dirs: \"%s\": expected a folder inside the "
+                         "suite's folder (%s)", shown_m, shown_d, why);
+                free(shown_m);
+                free(shown_d);
+                eng_manifest_free(m);
+                m = NULL;
+            }
+        }
         if (m && m->code_object &&
             !file_beside(name_or_path, "code_object", "a code object", d,
                          m->code_object + strlen(m->dir) + 1, err, errlen)) {
@@ -973,6 +1045,16 @@ void eng_manifest_free(struct eng_manifest *m)
     free(m->title_en);
     free(m->title_zh);
     free(m->source);
+    for (size_t i = 0; i < m->ninclude_dirs; i++) {
+        free(m->include_dirs[i]);
+        if (m->include_roots)
+            free(m->include_roots[i]);
+    }
+    free(m->include_dirs);
+    free(m->include_roots);
+    for (size_t i = 0; i < m->ndefines; i++)
+        free(m->defines[i]);
+    free(m->defines);
     free(m->code_object);
     free(m->entry_fixed);
     free(m->entry_buggy);

@@ -143,6 +143,13 @@ struct eng_manifest {
     char *name, *case_id, *title_en, *title_zh;
     char *source;      /* NULL only beside a code_object: there is nothing to rebuild */
     char *code_object; /* "code_object" resolved beside the manifest (engine/prebuilt.h), or NULL */
+    /* "include_dirs": folders a plain source's includes are also looked up in, as a build
+     * line's -I (each as written, for messages, and where it is read from: inside the suite's
+     * folder for a manifest's); "defines": "NAME" or "NAME=VALUE", as -D */
+    char **include_dirs, **include_roots;
+    size_t ninclude_dirs;
+    char **defines;
+    size_t ndefines;
     char *entry_fixed, *entry_buggy, *entry_reference; /* buggy may be NULL */
     size_t nparams;
     struct eng_param *params;

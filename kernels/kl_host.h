@@ -123,6 +123,14 @@ struct cudaFuncAttributes {
     int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, maxDynamicSharedSizeBytes;
 };
 
+/* The guards the CUDA runtime's headers define: a project's helper header (error checks,
+ * device queries) tests them to take its CUDA path. */
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
 static inline const char *cudaGetErrorString(cudaError_t) { return "not supported (host code does not run on kladder's cpu backend)"; }
 static inline const char *cudaGetErrorName(cudaError_t) { return "cudaErrorNotSupported"; }
 #define KL_HOST_CUDA(name) KL_HOST_FN(cudaError_t, name, cudaErrorNotSupported)

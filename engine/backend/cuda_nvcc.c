@@ -15,6 +15,8 @@
 #include "engine/toolchain/cache_env.h"
 #include "engine/toolchain/tool_run.h"
 
+extern char **environ;
+
 static bool executable(const char *path) { return path[0] && access(path, X_OK) == 0; }
 
 bool cuda_nvcc_find(const char *rtc_lib, char *out, size_t outlen)
@@ -139,9 +141,15 @@ int cuda_nvcc_compile(const char *nvcc, const char *target, const char *source,
     argv[a++] = out;
     argv[a++] = src;
     argv[a] = NULL;
-    int st = eng_tool_run(argv, log, loglen);
+    /* under the compile's time limit: an include that reaches a FIFO never ends */
+    int st = eng_tool_run_limit(argv, environ, eng_compile_limit_s(), log, loglen);
     free(argv);
     free(arch);
+    if (st == ENG_TOOL_TIMED_OUT) {
+        snprintf(log, loglen, "nvcc -cubin (%s) did not finish within %g s "
+                 "(KLADDER_COMPILE_TIMEOUT) and was stopped", target, eng_compile_limit_s());
+        goto done;
+    }
     if (st != 0) {
         size_t used = strlen(log);
         snprintf(log + used, loglen - used, "%snvcc -cubin (%s) failed (exit %d)",

@@ -10,6 +10,7 @@
 #include "common/embed.h"
 #include "common/file_within.h"
 #include "common/fileio.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/backend/gpu_rtc.h"
 #include "engine/codeobj/plain_name.h"
@@ -515,15 +516,78 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
 
 static int walk_file(struct walk *w, struct text *t, const char *file, const char *text, int depth);
 
+/* The include folder (its index) a path of the walk lies in: the path begins with the folder
+ * as the suite or the command line writes it; -1 for none. */
+static int in_include_dir(const struct eng_manifest *m, const char *path)
+{
+    for (size_t i = 0; i < m->ninclude_dirs; i++) {
+        size_t n = strlen(m->include_dirs[i]);
+        if (!strncmp(path, m->include_dirs[i], n) && path[n] == '/')
+            return (int)i;
+    }
+    return -1;
+}
+
 static char *read_local(struct walk *w, const char *path, char *e, size_t elen)
 {
-    if (w->m->dir) /* inside the suite's folder only: no "..", link or FIFO out of it */
+    /* inside the suite's folder, or the include folder it came from, only: no "..", link or
+     * FIFO out of it */
+    int d = in_include_dir(w->m, path);
+    if (d >= 0 && w->m->dir)
+        return file_read_within(w->m->include_roots[d], path + strlen(w->m->include_dirs[d]) + 1,
+                                NULL, e, elen);
+    if (w->m->dir)
         return file_read_within(w->m->dir, path, NULL, e, elen);
     char *rel = xasprintf("kernels/%s", path);
     size_t len;
     char *s = embed_load(NULL, rel, &len, e, elen);
     free(rel);
     return s;
+}
+
+/* name (n bytes) found in an include folder, as -I finds it: its path for the walk, or NULL. */
+static char *in_include_dirs(struct walk *w, const char *name, size_t n)
+{
+    for (size_t i = 0; i < w->m->ninclude_dirs; i++) {
+        char *path = xasprintf("%s/%.*s", w->m->include_dirs[i], (int)n, name), why[256];
+        char *there = read_local(w, path, why, sizeof why);
+        if (there) {
+            free(there);
+            return path;
+        }
+        free(path);
+    }
+    return NULL;
+}
+
+/* Macros of kladder's device API that a system header must not see (it may spell
+ * __attribute__((__noinline__)) or declare expf): saved around a header kept in place. */
+static const char *const device_macros[] = {
+    "__noinline__", "__forceinline__", "__device__", "__host__", "__global__", "__shared__",
+    "__constant__", "__align__", "__launch_bounds__", "__restrict__", "assert", "expf", "logf",
+    "cosf", "sqrtf", "fabs", "fabsf", "fmaxf", "fminf", "rsqrtf", "__expf", "__logf", "__cosf",
+    "__sinf", "__powf", "__tanhf", "__syncthreads", "__all", "__any", "__ballot", NULL};
+
+/* #include <name> kept where it is, for the compiler to find or not: only where the
+ * preprocessor reaches it (an include in an inactive #if branch is never looked up). On the
+ * cpu backend kladder's device macros are hidden from it, and a header the compiler lacks is
+ * named at the include's own line. */
+static void keep_angle(struct walk *w, struct text *t, const char *file, int lineno,
+                       const char *name, size_t n)
+{
+    if (!w->own_headers) {
+        putf(t, "#include <%.*s>", (int)n, name);
+        return;
+    }
+    putf(t, "#if __has_include(<%.*s>)\n", (int)n, name);
+    for (size_t i = 0; device_macros[i]; i++)
+        putf(t, "#pragma push_macro(\"%s\")\n#undef %s\n", device_macros[i], device_macros[i]);
+    putf(t, "#line %d \"%s\"\n#include <%.*s>\n", lineno, file, (int)n, name);
+    for (size_t i = 0; device_macros[i]; i++)
+        putf(t, "#pragma pop_macro(\"%s\")\n", device_macros[i]);
+    putf(t, "#else\n#line %d \"%s\"\n#error \"#include <%.*s>: neither kladder (docs/kernels.md "
+         "lists what it supplies) nor the host compiler has this header\"\n#endif\n#line %d \"%s\"",
+         lineno, file, (int)n, name, lineno + 1, file);
 }
 
 /* #include "name" in file: the included file's path relative to the source's folder. */
@@ -551,11 +615,15 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
         char why[256];
         char *there = read_local(w, path, why, sizeof why);
         free(path);
-        if (!there)
+        char *inc = there ? NULL : in_include_dirs(w, name, n);
+        if (!there && !inc)
             close = '>';
         free(there);
+        free(inc);
     }
-    if (close == '>') {
+    /* an include folder's header, as -I finds it, read and put in place like a local one */
+    char *found = close == '>' ? in_include_dirs(w, name, n) : NULL;
+    if (close == '>' && !found) {
         if (!w->own_headers && in_list(runtime_headers, name, n) && eng_host_std_header(name, n)) {
             /* an offline compiler (nvcc, clang) has the library; a run-time one has not, and
              * kl_vendor.h gives it what a kernel uses of it */
@@ -588,11 +656,23 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
             free(inc);
             return 0;
         }
-        snprintf(w->err, w->errlen, "%s:%d: #include <%.*s>: kladder supplies no such header on "
-                 "this backend (docs/kernels.md lists those it does)", file, lineno, (int)n, name);
-        return -1;
+        keep_angle(w, t, file, lineno, name, n);
+        return 0;
     }
-    char *path = beside(file, name, n);
+    char *path = found;
+    if (!path) {
+        path = beside(file, name, n);
+        char why[256];
+        char *there = read_local(w, path, why, sizeof why);
+        if (!there) {
+            char *inc = in_include_dirs(w, name, n);
+            if (inc) {
+                free(path);
+                path = inc;
+            }
+        }
+        free(there);
+    }
     for (size_t i = 0; i < w->nseen; i++)
         if (!strcmp(w->seen[i], path)) {
             free(path);
@@ -601,10 +681,18 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
     char why[1024];
     char *body = read_local(w, path, why, sizeof why);
     if (!body) {
-        snprintf(w->err, w->errlen, "%s:%d: #include \"%.*s\": no such file beside %s (%s)", file,
-                 lineno, (int)n, name, file, why);
+        /* left to the preprocessor: an error where it reaches the line, nothing in a branch it
+         * does not take; never a lookup by the compiler beside its private copy */
+        char *shown = text_escape(why, 300);
+        for (char *c = shown; *c; c++)
+            if (*c == '"' || *c == '\\')
+                *c = '\'';
+        putf(t, "#line %d \"%s\"\n#error \"#include \\\"%.*s\\\": no such file beside %s%s (%s)\"\n"
+             "#line %d \"%s\"", lineno, file, (int)n, name, file,
+             w->m->ninclude_dirs ? " or in the include_dirs" : "", shown, lineno + 1, file);
+        free(shown);
         free(path);
-        return -1;
+        return 0;
     }
     w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof *w->seen);
     w->seen[w->nseen++] = path;
@@ -622,6 +710,8 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
         return -1;
     }
     int lineno = 0;
+    if (!strncmp(text, "\xEF\xBB\xBF", 3)) /* a byte-order mark, as compilers accept one */
+        text += 3;
     for (const char *line = text; *line;) {
         const char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) : strlen(line);
@@ -639,6 +729,11 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
                 w->macro_kernels = w->macro_kernels || strstr(directive, "__global__");
                 free(directive);
                 put(t, line, n);
+                /* the lines an include became inside a branch not taken are counted, their
+                 * #line not obeyed: the line numbers are set again where a branch ends */
+                if ((!strncmp(d, "endif", 5) || !strncmp(d, "else", 4) || !strncmp(d, "elif", 4)) &&
+                    !memchr(line, '\\', n))
+                    putf(t, "\n#line %d \"%s\"", lineno + 1, file);
             }
         } else {
             put_code_line(w, t, line, n);
@@ -694,6 +789,14 @@ static int put_front(struct text *t, const struct walk *w, char *err, size_t err
     const char *names[2] = {"kernels/kl_vendor.h", "kernels/kl_host.h"};
     if (!w->own_headers)
         put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
+    /* the suite's defines, as -D puts them in front of everything */
+    for (size_t i = 0; i < w->m->ndefines; i++) {
+        const char *d = w->m->defines[i], *eq = strchr(d, '=');
+        if (eq)
+            putf(t, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
+        else
+            putf(t, "#define %s 1\n", d);
+    }
     const char *dot = strrchr(w->m->source, '.');
     if (!w->own_headers && dot && !strcmp(dot, ".hip")) /* kl_vendor.h's HIP part on CUDA */
         put(t, "#define KL_HIP_SOURCE 1\n", strlen("#define KL_HIP_SOURCE 1\n"));

@@ -1,9 +1,17 @@
 /* Plain sources: a suite whose "source" is a .cu, .hip, .cuh or .cpp file as its author wrote it
  * (docs/kernels.md), a whole translation unit: host code compiles and is ignored, only the
  * entry points the manifest names run. Before it is compiled the engine
- *   - inlines its local includes ("x.cuh", found beside the including file, each once), with
- *     #line directives so that messages point into the file that has the line; a quoted
- *     standard header not beside it is the system's;
+ *   - inlines its local includes ("x.cuh", found beside the including file, else in the
+ *     manifest's include_dirs, as is a <x.h> found there; each once, a byte-order mark
+ *     skipped), with #line directives so that messages point into the file that has the
+ *     line; a quoted standard header not beside it is the system's;
+ *   - leaves every include it cannot serve to the preprocessor, so that one in a branch the
+ *     preprocessor does not take is never looked up: a local one not found becomes an #error
+ *     at its line; any other <header> stays for the compiler to find among its own (on the
+ *     cpu backend with kladder's device macros hidden from it, and an #error at its line
+ *     where the compiler has none). What the compiler then reads is judged by its own
+ *     preprocessor (engine/toolchain/preproc_confine.h);
+ *   - puts the manifest's defines in front, as -D does;
  *   - removes its vendor includes (cuda_runtime.h, cuda_fp16.h, cooperative_groups.h,
  *     hip/hip_runtime.h, ...) where kladder's own headers serve (kernels/kl_vendor.h, put in
  *     front), and keeps them for a GPU compiler that has the vendor's, except the runtime
@@ -31,9 +39,9 @@
 
 /* The suite's source ready for the compiler (malloc'd): eng_manifest_source, and for a plain
  * source the steps above; own_headers says whether kladder's headers stand in for the vendor's.
- * NULL with "FILE:LINE: what" in err for a local include that is not there, a header kladder
- * does not supply, or an entry point the source does not define or that is no __global__
- * function of it. */
+ * NULL with "FILE:LINE: what" in err for an #include with no name, includes nested past 16,
+ * or an entry point the source does not define or that is
+ * no __global__ function of it. */
 char *eng_suite_source(const struct eng_manifest *m, bool own_headers, char *err, size_t errlen);
 
 /* A GPU compiler builds only the template instances something instantiates: for a plain source

@@ -40,6 +40,7 @@
 #include "engine/cpu/cpu_guard.h"
 #include "engine/cpu/cpu_pch.h"
 #include "engine/cpu/cpu_sched.h"
+#include "engine/toolchain/preproc_confine.h"
 #include "engine/toolchain/tool_run.h"
 
 /* ---- the host compiler ------------------------------------------------------------------- */
@@ -56,7 +57,7 @@ static char load_why[256];
 static int run_capture(char *const argv[], char *out, size_t outlen)
 {
     char **env = eng_compile_child_env();
-    int rc = eng_tool_run_env(argv, env, out, outlen);
+    int rc = eng_tool_run_limit(argv, env, eng_compile_limit_s(), out, outlen);
     eng_compile_child_env_free(env);
     return rc;
 }
@@ -295,15 +296,35 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     size_t at_flags = a;
     for (size_t i = 0; i < nflags; i++)
         argv[a++] = xstrdup(flags[i]);
+    /* First the preprocessor alone, with the same options: every file it reaches must be
+     * the system's, kladder's or this folder's (engine/toolchain/preproc_confine.h). */
+    static char o_e[] = "-E";
+    char *pre = xasprintf("%s/kernel.ii", dir);
+    argv[a] = o_e;
+    argv[a + 1] = o_out;
+    argv[a + 2] = pre;
+    argv[a + 3] = src;
+    argv[a + 4] = NULL;
+    char *pch_dir = pch ? xstrdup(pch) : NULL;
+    if (pch_dir && strrchr(pch_dir, '/'))
+        *strrchr(pch_dir, '/') = '\0';
+    const char *roots[] = {dir, pch_dir, NULL};
+    char **env = eng_compile_child_env();
+    int st = eng_preproc_confine(argv, env, eng_compile_limit_s(), pre, roots, log, loglen);
+    eng_compile_child_env_free(env);
+    free(pre);
+    free(pch_dir);
     argv[a++] = o_c;
     argv[a++] = o_out;
     argv[a++] = o_file;
     argv[a++] = src;
     argv[a] = NULL;
-    int st = run_capture(argv, log, loglen);
+    const bool refused = st != 0;
+    if (!refused)
+        st = run_capture(argv, log, loglen);
     if (pch) {
         free(argv[at_pch + 1]);
-        if (st != 0 && cpu_pch_blamed(log)) {
+        if (st != 0 && !refused && cpu_pch_blamed(log)) {
             /* a damaged precompiled header never costs a compile: once more without it */
             memmove(argv + at_pch, argv + at_flags, (a - at_flags + 1) * sizeof *argv);
             at_flags = at_pch;
@@ -321,6 +342,10 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     unlink(o_file);
     free(o_file);
     if (st != 0) {
+        if (st == ENG_TOOL_TIMED_OUT && !refused)
+            snprintf(log, loglen, "cpu backend: the compile of %s did not finish within %g s "
+                     "(KLADDER_COMPILE_TIMEOUT) and was stopped", name ? name : "the kernel",
+                     eng_compile_limit_s());
         if (st > 0 && log[0] == '\0')
             snprintf(log, loglen, "%s exited with status %d compiling %s", cxx_path, st,
                      name ? name : "the kernel");

@@ -9,7 +9,10 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "engine/toolchain/cache_env.h"
+#include "engine/toolchain/preproc_confine.h"
 #include "engine/toolchain/tool_run.h"
+
+extern char **environ;
 
 /* Every option that shapes the code object besides the target and the caller's flags; they are
  * part of the identity, so changing one moves every cache key. */
@@ -94,7 +97,7 @@ static int run_clang(const char *target, const char *source, const char *name,
         nflags++;
     while (opts[nfixed])
         nfixed++;
-    const char **argv = xcalloc(nfixed + nflags + 6, sizeof *argv);
+    const char **argv = xcalloc(nfixed + nflags + 8, sizeof *argv);
     size_t a = 0;
     argv[a++] = C.path;
     argv[a++] = arch;
@@ -102,13 +105,31 @@ static int run_clang(const char *target, const char *source, const char *name,
         argv[a++] = opts[i];
     for (size_t i = 0; i < nflags; i++)
         argv[a++] = flags[i];
-    argv[a++] = "-o";
-    argv[a++] = obj;
-    argv[a++] = src;
+    /* first the preprocessor alone, with the same options: every file it reaches must be the
+     * compiler's own or this folder's (engine/toolchain/preproc_confine.h) */
+    char *pre = xasprintf("%s/kernel.ii", dir);
+    argv[a] = "-E";
+    argv[a + 1] = "-o";
+    argv[a + 2] = pre;
+    argv[a + 3] = src;
+    argv[a + 4] = NULL;
     /* posix_spawn's argv is char *const[] for historical reasons; nothing writes through it. */
     char *const *args;
     memcpy(&args, &argv, sizeof args);
-    int st = eng_tool_run(args, log, loglen);
+    const char *roots[] = {dir, NULL};
+    int st = eng_preproc_confine(args, environ, eng_compile_limit_s(), pre, roots, log, loglen);
+    free(pre);
+    argv[a++] = "-o";
+    argv[a++] = obj;
+    argv[a++] = src;
+    argv[a] = NULL;
+    if (st == 0) {
+        st = eng_tool_run_limit(args, environ, eng_compile_limit_s(), log, loglen);
+        if (st == ENG_TOOL_TIMED_OUT)
+            snprintf(log, loglen, "clang: the compile of %s for %s did not finish within %g s "
+                     "(KLADDER_COMPILE_TIMEOUT) and was stopped", name ? name : "the kernel",
+                     target, eng_compile_limit_s());
+    }
     free(argv);
     if (st != 0) {
         if (log && loglen && log[0] == '\0')

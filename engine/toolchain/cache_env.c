@@ -36,6 +36,7 @@ const struct eng_env_entry eng_cache_env[] = {
     {"CUDA_HOME", ENG_ENV_KEY, "chooses which NVRTC is found"},
     {"CUDA_PATH", ENG_ENV_KEY, "chooses which NVRTC is found"},
     /* the cache itself */
+    {"KLADDER_COMPILE_TIMEOUT", ENG_ENV_NEUTRAL, "stops a compile that runs longer (seconds); never changes what is compiled"},
     {"KLADDER_NO_CACHE", ENG_ENV_NEUTRAL, "bypasses the cache; never changes what is compiled"},
     {"XDG_CACHE_HOME", ENG_ENV_NEUTRAL, "where the cache lives"},
     {"HOME", ENG_ENV_NEUTRAL, "where the cache lives when XDG_CACHE_HOME is unset"},
@@ -73,6 +74,14 @@ bool eng_compile_cache_enabled(void)
 {
     const char *v = eng_compile_getenv("KLADDER_NO_CACHE");
     return !(v && *v && strcmp(v, "0") != 0);
+}
+
+double eng_compile_limit_s(void)
+{
+    const char *v = eng_compile_getenv("KLADDER_COMPILE_TIMEOUT");
+    char *end;
+    double s = v && *v ? strtod(v, &end) : 0;
+    return v && *v && *end == '\0' && s > 0 && s <= 86400 ? s : 600;
 }
 
 size_t eng_cache_env_unlisted(const char **out, size_t max)

@@ -37,6 +37,11 @@ const char *eng_compile_getenv(const char *name);
  * the compile cache (the code objects' cache, the cpu backend's precompiled headers). */
 bool eng_compile_cache_enabled(void);
 
+/* How long one compiler run may take before it is stopped: $KLADDER_COMPILE_TIMEOUT seconds
+ * (0 < S <= 86400), else 600. An include that reaches a FIFO or a device never ends; this
+ * ends it. */
+double eng_compile_limit_s(void);
+
 /* The names read through eng_compile_getenv that the inventory lacks, in first-read order, up
  * to max; returns how many there are. Valid for the life of the process. */
 size_t eng_cache_env_unlisted(const char **out, size_t max);

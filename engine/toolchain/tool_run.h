@@ -14,6 +14,14 @@ int eng_tool_run(char *const argv[], char *out, size_t outlen);
 /* eng_tool_run with the child's environment envp (NULL-terminated) instead of this process's. */
 int eng_tool_run_env(char *const argv[], char *const envp[], char *out, size_t outlen);
 
+/* The status eng_tool_run_limit returns for a tool stopped at its time limit. */
+#define ENG_TOOL_TIMED_OUT (-2)
+
+/* eng_tool_run_env, stopped (its whole process group killed) once it has run limit_s seconds
+ * (none when limit_s <= 0): ENG_TOOL_TIMED_OUT then, with a sentence saying so in out. */
+int eng_tool_run_limit(char *const argv[], char *const envp[], double limit_s, char *out,
+                       size_t outlen);
+
 /* Finds name (or a path containing '/') as an executable on $PATH; the path in out. PATH and
  * TMPDIR are read through eng_compile_getenv: these helpers run compilers. */
 bool eng_tool_find(const char *name, char *out, size_t outlen);

@@ -13,8 +13,8 @@
 # line, the offset and the array with its size, on the default order and under pct, never a
 # dead worker; and where two arrays sit side by side the overflow of the first (which a GPU
 # would write into the second) is named as the first's.
-# Bad input gets one error naming what and where: a header kladder does not supply, a local
-# include that is not there, a device name nobody declares, an entry point the source lacks, an
+# Bad input gets one error naming what and where: a header neither kladder nor the host compiler
+# has, a local include that is not there (each where the preprocessor reaches it), a device name nobody declares, an entry point the source lacks, an
 # entry point name that is no C++ name, a bool argument the manifest gives another type (found
 # in the built module before the first check: exit 2).
 . tests/tap.sh
@@ -92,13 +92,13 @@ sed -i 's|#include <cfloat>|#include <thrust/device_vector.h>|' "$mine/softmax.c
 refused "$mine/softmax.json"
 tap_check "a header kladder does not supply: exit 2 ($rc)" test $rc -eq 2
 tap_check "naming the file, the line and the header" \
-    grep -qF "softmax.cu:$(grep -n thrust "$mine/softmax.cu" | cut -d: -f1): #include <thrust/device_vector.h>: kladder supplies no such header" "$KL_TMP/err"
+    grep -qF "softmax.cu:$(grep -n thrust "$mine/softmax.cu" | cut -d: -f1): error: #error \"#include <thrust/device_vector.h>: neither kladder" "$KL_TMP/err"
 
 rm "$mine/vec_ops.cuh"
 refused "$mine/vec-scale.json"
 tap_check "a local include that is not there: exit 2 ($rc)" test $rc -eq 2
 tap_check "naming the including file, its line and the include" \
-    grep -qF "vec_scale.cu:$(grep -n vec_ops.cuh "$mine/vec_scale.cu" | cut -d: -f1): #include \"vec_ops.cuh\": no such file beside vec_scale.cu" "$KL_TMP/err"
+    grep -qF "vec_scale.cu:$(grep -n vec_ops.cuh "$mine/vec_scale.cu" | cut -d: -f1): error: #error \"#include \\\"vec_ops.cuh\\\": no such file beside vec_scale.cu" "$KL_TMP/err"
 
 cp "$fx"/softmax.cu "$mine/softmax.cu"
 sed -i 's|__ldg(x + c)|__ldg_nowhere(x + c)|' "$mine/softmax.cu"

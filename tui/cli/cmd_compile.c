@@ -4,10 +4,12 @@
  * cache) for a target that need not be present: hipRTC, clang and NVRTC need no GPU. It is how
  * CI proves every kernel builds for gfx90a (wave64), gfx1030 (wave32), gfx1250, gfx950, gfx942
  * (clang) and sm_90, and how a kernel author checks a new file. */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/embed.h"
 #include "common/fileio.h"
@@ -36,7 +38,10 @@ static void print_help(const struct cli_parser *p)
            "kernels (kernels/NAME.kl). A FILE ending in .json is a suite manifest: its source is\n"
            "compiled as a run compiles it (a plain .cu or .hip source prepared, its template\n"
            "instances instantiated) and, on a GPU backend, each entry point is named with the\n"
-           "symbol it has in the code object. Exit 0 when all compile, 1 when any fails, 2 on a\n"
+           "symbol it has in the code object. A plain .cu, .hip, .cuh or .cpp FILE is compiled\n"
+           "whole as such a suite's source is (its host code too), with -I and -D as a build\n"
+           "line gives them; every file its preprocessor reaches must be beside it, in an -I\n"
+           "folder, kladder's or the compiler's system headers. Exit 0 when all compile, 1 when any fails, 2 on a\n"
            "setup error.\n\n"
            "options:\n");
     cli_print_help(stdout, p);
@@ -75,14 +80,59 @@ static bool is_manifest(const char *path)
     return n > 5 && strcmp(path + n - 5, ".json") == 0;
 }
 
+/* The build line of the command: -I folders and -D macros, added to a suite's own. */
+struct build_line {
+    const struct cli_list *include_dirs, *defines;
+};
+
+static void add_build_line(struct eng_manifest *m, const struct build_line *bl)
+{
+    size_t ni = bl->include_dirs->n, nd = bl->defines->n;
+    m->include_dirs = xrealloc(m->include_dirs, (m->ninclude_dirs + ni + 1) * sizeof(char *));
+    m->include_roots = xrealloc(m->include_roots, (m->ninclude_dirs + ni + 1) * sizeof(char *));
+    for (size_t i = 0; i < ni; i++) {
+        char *d = xstrdup(bl->include_dirs->v[i]);
+        size_t n = strlen(d);
+        while (n > 1 && d[n - 1] == '/')
+            d[--n] = '\0';
+        m->include_dirs[m->ninclude_dirs] = d;
+        m->include_roots[m->ninclude_dirs++] = xstrdup(d);
+    }
+    m->defines = xrealloc(m->defines, (m->ndefines + nd + 1) * sizeof(char *));
+    for (size_t i = 0; i < nd; i++)
+        m->defines[m->ndefines++] = xstrdup(bl->defines->v[i]);
+}
+
+/* A plain .cu/.hip/.cuh/.cpp file given alone: a suite of that one source with no entry point
+ * named, prepared as a run prepares one (its includes read inside its folder). */
+static struct eng_manifest *plain_file_suite(const char *path)
+{
+    struct eng_manifest *m = xcalloc(1, sizeof *m);
+    m->path = xstrdup(path);
+    const char *slash = strrchr(path, '/');
+    m->dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+    m->source = xstrdup(slash ? slash + 1 : path);
+    m->name = xstrdup(m->source);
+    return m;
+}
+
 /* A suite's source as a run compiles it, with the flags that instantiate its entries (*names,
  * NULL when none); NULL with the reason in err. */
 static char *suite_source(const struct eng_backend *b, const char *path, const char *const *flags,
-                          struct eng_manifest **m, char ***names, char *err, size_t errlen)
+                          const struct build_line *bl, struct eng_manifest **m, char ***names,
+                          char *err, size_t errlen)
 {
     *names = NULL;
-    if (!(*m = eng_manifest_load(path, NULL, err, errlen)))
+    if (eng_plain_is(path)) {
+        if (access(path, F_OK) != 0) {
+            snprintf(err, errlen, "%s: no such file", path);
+            return NULL;
+        }
+        *m = plain_file_suite(path);
+    } else if (!(*m = eng_manifest_load(path, NULL, err, errlen))) {
         return NULL;
+    }
+    add_build_line(*m, bl);
     char *src = eng_suite_source(*m, b->caps.emulated, err, errlen);
     if (src)
         *names = eng_plain_name_flags(*m, b->caps.emulated, flags);
@@ -133,7 +183,8 @@ static void note_wave_assumptions(const void *code, size_t len)
 /* Compiles every file for target with b; --out keeps the last one's code object. Returns the
  * exit status: 0 all compiled, 1 one failed, 2 a setup error. */
 static int compile_all(const struct eng_backend *b, const char *target, const char *const *flags,
-                       const char *const *files, size_t nfiles, const char *out)
+                       const struct build_line *bl, const char *const *files, size_t nfiles,
+                       const char *out)
 {
     char why[2048];
     /* A backend with an offline compiler (hip: clang) builds without its runtime. */
@@ -156,8 +207,8 @@ static int compile_all(const struct eng_backend *b, const char *target, const ch
     for (size_t f = 0; f < nfiles && log; f++) {
         char err[512], **names = NULL;
         struct eng_manifest *m = NULL;
-        char *body = is_manifest(files[f])
-                         ? suite_source(b, files[f], flags, &m, &names, err, sizeof err)
+        char *body = is_manifest(files[f]) || eng_plain_is(files[f])
+                         ? suite_source(b, files[f], flags, bl, &m, &names, err, sizeof err)
                          : read_kernel(files[f], err, sizeof err);
         if (!body) {
             fprintf(stderr, "kladder compile: %s\n", err);
@@ -203,7 +254,7 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
 {
     (void)g;
     const char *backend = NULL, *target = NULL, *out = NULL;
-    struct cli_list flags, files;
+    struct cli_list flags, files, incs, defs;
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
@@ -212,10 +263,23 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
                            "gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ..."),
         CLI_OPT_LIST_DOC("--flag", &flags, "OPTION", "one extra compiler option (repeatable)"),
         CLI_OPT_STRING_DOC("--out", &out, "FILE", "write the code object of the last FILE"),
+        CLI_OPT_LIST_DOC("-I", &incs, "DIR", "look a plain source's includes up in DIR too, "
+                         "as a build line's -I (repeatable)"),
+        CLI_OPT_LIST_DOC("-D", &defs, "NAME[=VALUE]", "define a macro for a plain source, as "
+                         "-D (repeatable)"),
     };
     const struct cli_parser p = {.verb = "compile", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_LIST(NULL, &files)};
     int status = cli_parse(&p, argc, argv, NULL);
+    const struct build_line bl = {&incs, &defs};
+    for (size_t i = 0; status == CLI_PARSED && i < defs.n; i++) {
+        size_t k = 0;
+        while (defs.v[i][k] == '_' || isalnum((unsigned char)defs.v[i][k]))
+            k++;
+        if (k == 0 || isdigit((unsigned char)defs.v[i][0]) ||
+            (defs.v[i][k] && defs.v[i][k] != '=') || strchr(defs.v[i], '\n'))
+            status = cli_usage_error("compile", "-D expects NAME or NAME=VALUE");
+    }
     if (status == CLI_PARSED) {
         const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
         if (!b)
@@ -223,8 +287,10 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
         else if (!target || files.n == 0)
             status = cli_usage_error("compile", "needs --target and at least one FILE");
         else
-            status = compile_all(b, target, flags.v, files.v, files.n, out);
+            status = compile_all(b, target, flags.v, &bl, files.v, files.n, out);
     }
+    free(incs.v);
+    free(defs.v);
     free(flags.v);
     free(files.v);
     return status;
