@@ -696,7 +696,10 @@ static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
 {
     return (unsigned)(((unsigned long long)hi << 32 | lo) >> (s & 31u));
 }
-static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s) { return __funnelshift_l(lo, hi, s < 32u ? s : 32u); }
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32u ? lo : __funnelshift_l(lo, hi, s);
+}
 static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
 {
     return s >= 32u ? hi : __funnelshift_r(lo, hi, s);
@@ -780,8 +783,8 @@ template <typename H>
 static inline H kl_cpu_to_h_mode(long double x, int mode)
 {
     H h = H((float)x);
-    if (kl_isnan((float)h) || std::isinf((float)h))
-        return h;
+    if (kl_isnan((float)h) || std::isinf((float)x) || (mode == 0 && std::isinf((float)h)))
+        return h; /* past the largest finite half, rounding to nearest gives the infinity */
     H lo = kl_cpu_h_step(h, false), hi = kl_cpu_h_step(h, true);
     if (mode == 0) {
         long double dh = std::fabs((long double)(float)h - x), dl = std::fabs((long double)(float)lo - x),
@@ -1455,6 +1458,105 @@ static __device__ inline T reduce(const thread_block_tile<N> &g, T v, Op op)
     return v;
 }
 } // namespace cooperative_groups
+
+/* ==== the API inventory's additions (clang without HIP headers) ============================
+ * What data/api/hip_api.tsv lists and kernels commonly use, as HIP's headers define it:
+ * the fast-math intrinsics (the hardware's exp2 and log2 approximations, as ROCm's native
+ * functions), atomicInc and atomicDec, atomicAdd on a pair of 16-bit floats, the legacy
+ * coordinates, and cooperative groups' thread_group. */
+static __device__ inline float __expf(float x) { return __builtin_amdgcn_exp2f(x * 1.44269504088896341f); }
+static __device__ inline float __exp10f(float x) { return __builtin_amdgcn_exp2f(x * 3.32192809488736235f); }
+static __device__ inline float __log2f(float x) { return __builtin_amdgcn_logf(x); }
+static __device__ inline float __logf(float x) { return __builtin_amdgcn_logf(x) * 0.693147180559945309f; }
+static __device__ inline float __log10f(float x) { return __builtin_amdgcn_logf(x) * 0.301029995663981195f; }
+static __device__ inline float __sinf(float x) { return __builtin_sinf(x); }
+static __device__ inline float __cosf(float x) { return __builtin_cosf(x); }
+static __device__ inline float __tanf(float x) { return __builtin_sinf(x) / __builtin_cosf(x); }
+static __device__ inline void __sincosf(float x, float *s, float *c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
+static __device__ inline float __powf(float x, float y) { return __builtin_amdgcn_exp2f(y * __builtin_amdgcn_logf(x)); }
+static __device__ inline float __fdividef(float a, float b) { return a / b; }
+static __device__ inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static __device__ inline float __frcp_rn(float x) { return 1.0f / x; }
+static __device__ inline float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
+static __device__ inline float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
+static __device__ inline float __fadd_rn(float a, float b) { return a + b; }
+static __device__ inline float __fsub_rn(float a, float b) { return a - b; }
+static __device__ inline float __fmul_rn(float a, float b) { return a * b; }
+static __device__ inline float __fdiv_rn(float a, float b) { return a / b; }
+static __device__ inline float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ inline float exp2f(float x) { return __builtin_exp2f(x); }
+static __device__ inline float log2f(float x) { return __builtin_log2f(x); }
+static __device__ inline float sinf(float x) { return __builtin_sinf(x); }
+static __device__ inline float floorf(float x) { return __builtin_floorf(x); }
+static __device__ inline float ceilf(float x) { return __builtin_ceilf(x); }
+static __device__ inline float truncf(float x) { return __builtin_truncf(x); }
+static __device__ inline float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ inline float copysignf(float a, float b) { return __builtin_copysignf(a, b); }
+static __device__ inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static __device__ inline int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ inline int __float_as_int(float f) { return __builtin_bit_cast(int, f); }
+static __device__ inline float __int_as_float(int i) { return __builtin_bit_cast(float, i); }
+static __device__ inline unsigned atomicInc(unsigned *p, unsigned limit)
+{
+    return __builtin_amdgcn_atomic_inc32(p, limit, __ATOMIC_RELAXED, "agent");
+}
+static __device__ inline unsigned atomicDec(unsigned *p, unsigned limit)
+{
+    return __builtin_amdgcn_atomic_dec32(p, limit, __ATOMIC_RELAXED, "agent");
+}
+/* a pair of 16-bit floats: one 32-bit compare-and-swap, each half rounded once */
+#define KL_HIP_WHOLE_PAIR_ADD(T2)                                                               \
+    static __device__ inline T2 atomicAdd(T2 *p, T2 v)                                          \
+    {                                                                                           \
+        unsigned *u = (unsigned *)p;                                                            \
+        unsigned old = __hip_atomic_load(u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);        \
+        T2 o;                                                                                   \
+        do                                                                                      \
+            o = __builtin_bit_cast(T2, old);                                                    \
+        while (!__hip_atomic_compare_exchange_weak(u, &old, __builtin_bit_cast(unsigned, o + v), \
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED,          \
+                                                   __HIP_MEMORY_SCOPE_AGENT));                  \
+        return o;                                                                               \
+    }
+KL_HIP_WHOLE_PAIR_ADD(__half2)
+KL_HIP_WHOLE_PAIR_ADD(__hip_bfloat162)
+#undef KL_HIP_WHOLE_PAIR_ADD
+namespace cooperative_groups {
+class thread_group {
+  public:
+    __device__ thread_group(const thread_block &) : tile_(0) {}
+    template <unsigned N>
+    __device__ thread_group(const thread_block_tile<N> &) : tile_(N) {}
+    __device__ explicit thread_group(unsigned tile) : tile_(tile) {}
+    __device__ unsigned thread_rank() const
+    {
+        return tile_ ? thread_block().thread_rank() % tile_ : thread_block().thread_rank();
+    }
+    __device__ unsigned size() const { return tile_ ? tile_ : thread_block().size(); }
+    __device__ unsigned num_threads() const { return size(); }
+    __device__ bool is_valid() const { return true; }
+    __device__ unsigned cg_type() const { return tile_ ? 2u : 1u; }
+    __device__ void sync() const
+    {
+        if (!tile_) {
+            __syncthreads();
+        } else {
+            __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+            __builtin_amdgcn_wave_barrier();
+            __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+        }
+    }
+
+  private:
+    unsigned tile_;
+};
+typedef thread_group tiled_group;
+static __device__ inline thread_group tiled_partition(const thread_group &, unsigned n) { return thread_group(n); }
+static __device__ inline void sync(const thread_group &g) { g.sync(); }
+} // namespace cooperative_groups
+/* ==== end of the API inventory's additions ================================================= */
 #endif
 
 /* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):
@@ -1567,6 +1669,24 @@ __device__ inline unsigned __lane_id(void)
 #endif
 #endif
 
+/* ==== HIP's legacy coordinates where HIP's own headers are not in (clang without ROCm, and a
+ * .hip file on the cuda backend): hipThreadIdx_x & co. as hip_runtime.h defines them ======== */
+#if !defined(KL_CPU) && !defined(hipThreadIdx_x) && (defined(KL_HIP_WHOLE) || defined(KL_HIP_SOURCE))
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+#endif
+/* ==== end of the legacy coordinates ========================================================= */
+
 /* ==== the API inventory's unsupported names (cpu backend) ===================================
  * data/api/hip_api.tsv lists HIP's device and host API from HIP's own headers
  * (scripts/api_inventory.py); what kladder's headers above do not implement is declared here,
@@ -1594,6 +1714,10 @@ struct kl_cpu_unsupported_ret<A0, A...> {
     template <typename... A>                                                                    \
     typename kl_cpu_unsupported_ret<A...>::type name(A &&...)                                   \
         __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name))));
+/* a function whose value is of a type named here */
+#define KL_CPU_UNSUPPORTED_RET(name, ret)                                                       \
+    template <typename... A>                                                                    \
+    ret name(A &&...) __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name))));
 /* a type: an object of it cannot be made (its members likewise refused where called) */
 #define KL_CPU_UNSUPPORTED_TYPE(name, ...)                                                      \
     struct name {                                                                               \
@@ -1656,11 +1780,11 @@ KL_CPU_UNSUPPORTED(tex2Dgather)
 KL_CPU_UNSUPPORTED(amd_mixed_dot)
 namespace cooperative_groups {
 KL_CPU_UNSUPPORTED_TYPE(multi_grid_group, KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, num_grids) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, grid_rank) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, thread_rank) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, is_valid) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, sync))
-KL_CPU_UNSUPPORTED(this_multi_grid)
 KL_CPU_UNSUPPORTED_TYPE(grid_group, KL_CPU_UNSUPPORTED_MEMBER(grid_group, thread_rank) KL_CPU_UNSUPPORTED_MEMBER(grid_group, is_valid) KL_CPU_UNSUPPORTED_MEMBER(grid_group, sync))
-KL_CPU_UNSUPPORTED(this_grid)
 KL_CPU_UNSUPPORTED_TYPE(coalesced_group, KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, size) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, thread_rank) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, sync) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, shfl) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, shfl_down) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, shfl_up))
-KL_CPU_UNSUPPORTED(coalesced_threads)
+KL_CPU_UNSUPPORTED_RET(this_multi_grid, multi_grid_group)
+KL_CPU_UNSUPPORTED_RET(this_grid, grid_group)
+KL_CPU_UNSUPPORTED_RET(coalesced_threads, coalesced_group)
 }
 #endif
 /* ---- api inventory: end of the generated block ---- */

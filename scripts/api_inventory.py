@@ -136,7 +136,9 @@ def scan(dump):
                 if depth == cg_depth and kind in ("CXXRecordDecl", "ClassTemplateDecl", "FunctionDecl",
                                                   "FunctionTemplateDecl", "TypedefDecl", "TypeAliasDecl"):
                     if not INTERNAL.search(name):
-                        rows.setdefault(name, (name, group, "name", "type" if kind in TYPES else ""))
+                        ret = typ[:typ.find("(")].strip().replace("cooperative_groups::", "") if "(" in typ else ""
+                        rows.setdefault(name, (name, group, "name", "type" if kind in TYPES else
+                                               "returns " + ret if re.match(r"^\w+$", ret) and ret != "void" else ""))
                     if kind in ("CXXRecordDecl", "ClassTemplateDecl") and " definition" in line:
                         cg_class = [depth + 1, name, "public" if " struct " in line else "private"]
                     elif kind == "ClassTemplateDecl":
@@ -265,6 +267,8 @@ def c_unsupported(row, members):
     if sig == "type":
         mem = "".join(" KL_CPU_UNSUPPORTED_MEMBER(%s, %s)" % (name, m) for m in members.get(name, []))
         return "KL_CPU_UNSUPPORTED_TYPE(%s%s)" % (name, mem and "," + mem)
+    if sig.startswith("returns "):  # a group's function: its group back, whose members refuse too
+        return "KL_CPU_UNSUPPORTED_RET(%s, %s)" % (name, sig.split()[1])
     return "KL_CPU_UNSUPPORTED(%s)" % name
 
 
@@ -286,6 +290,7 @@ def write_blocks(rows, status):
     dev = [c_unsupported(r, members) for r in unsup if r[2] in ("name", "overload") and r[1] != "cooperative_groups"
            and r[1] != "host_runtime"]
     cg = [c_unsupported(r, members) for r in unsup if r[1] == "cooperative_groups" and r[2] == "name"]
+    cg.sort(key=lambda d: not d.startswith("KL_CPU_UNSUPPORTED_TYPE"))  # the types before what returns them
     block = "".join(d + "\n" for d in dev)
     if cg:
         block += "namespace cooperative_groups {\n" + "".join(d + "\n" for d in cg) + "}\n"
