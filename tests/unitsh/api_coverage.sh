@@ -21,6 +21,7 @@ python3 scripts/api_inventory.py --check "$inv" >"$KL_TMP/table" 2>"$KL_TMP/miss
 rc=$?
 sed 's/^/# /' "$KL_TMP/table" "$KL_TMP/missing"
 tap_check "every name of the inventory is implemented or declared: 0 missing (exit $rc)" test $rc -eq 0
+tap_check "docs/kernels.md shows this table" bash -c "grep -Fxf '$KL_TMP/table' docs/kernels.md | diff -q - '$KL_TMP/table'"
 tap_check "the table covers all $(grep -vc '^#' "$inv") names" \
     grep -qE "^\| all $(grep -vc '^#' "$inv") \| .* \| 0 \|$" "$KL_TMP/table"
 for g in atomics warp cooperative_groups half_bf16 math math_intrinsics legacy_coordinates host_runtime; do
