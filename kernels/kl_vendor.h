@@ -466,6 +466,7 @@ struct thread_block {
     kl_cpu_dim3 thread_index() const { return threadIdx; }
     kl_cpu_dim3 group_dim() const { return blockDim; }
     kl_cpu_dim3 dim_threads() const { return blockDim; }
+    bool is_valid() const { return true; }
 };
 static inline thread_block this_thread_block() { return thread_block(); }
 /* the scratch CUDA's multi-warp tiles keep (cg::block_tile_memory): nothing to keep here */
@@ -538,6 +539,586 @@ static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
     return v;
 }
 } // namespace cooperative_groups
+
+/* ==== the API inventory's additions (cpu backend) ==========================================
+ * Names of data/api/hip_api.tsv that kernels use and the cpu backend runs (CUDA's and HIP's
+ * documented semantics); what is not here is declared unsupported at the end of this file. */
+/* atomicInc and atomicDec wrap at the limit the caller gives, as CUDA and HIP define them:
+ * inc: old >= limit ? 0 : old + 1; dec: (old == 0 || old > limit) ? limit : old - 1. */
+static inline KL_CPU_NOSAN unsigned atomicInc(unsigned *p, unsigned limit)
+{
+    return kl_cpu_atomic_rmw(p, [limit](unsigned o) { return o >= limit ? 0u : o + 1u; }, KL_CPU_PC);
+}
+static inline KL_CPU_NOSAN unsigned atomicDec(unsigned *p, unsigned limit)
+{
+    return kl_cpu_atomic_rmw(p, [limit](unsigned o) { return o == 0u || o > limit ? limit : o - 1u; },
+                             KL_CPU_PC);
+}
+/* a pair of 16-bit floats added as one 32-bit atomic, each half rounded once; the old pair back */
+static inline KL_CPU_NOSAN __half2 atomicAdd(__half2 *p, __half2 v)
+{
+    return kl_cpu_atomic_rmw(p, [v](__half2 o) { return o + v; }, KL_CPU_PC);
+}
+static inline KL_CPU_NOSAN __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __nv_bfloat162 v)
+{
+    return kl_cpu_atomic_rmw(p, [v](__nv_bfloat162 o) { return o + v; }, KL_CPU_PC);
+}
+/* the overloads HIP adds: unsigned long (a distinct type from unsigned long long), the float
+ * kinds' subtract, min, max, exchange and compare-and-swap (compared bitwise, as a GPU does) */
+#define KL_CPU_RMW(name, T, expr)                                                               \
+    static inline KL_CPU_NOSAN T name(T *p, T v)                                                \
+    {                                                                                           \
+        return kl_cpu_atomic_rmw(p, [v](T o) { return (T)(expr); }, KL_CPU_PC);                 \
+    }
+KL_CPU_RMW(atomicAdd, unsigned long, o + v)
+KL_CPU_RMW(atomicSub, unsigned long, o - v)
+KL_CPU_RMW(atomicExch, unsigned long, v)
+KL_CPU_RMW(atomicMin, unsigned long, v < o ? v : o)
+KL_CPU_RMW(atomicMax, unsigned long, v > o ? v : o)
+KL_CPU_RMW(atomicAnd, unsigned long, o &v)
+KL_CPU_RMW(atomicOr, unsigned long, o | v)
+KL_CPU_RMW(atomicXor, unsigned long, o ^ v)
+KL_CPU_RMW(atomicSub, float, o - v)
+KL_CPU_RMW(atomicSub, double, o - v)
+KL_CPU_RMW(atomicExch, double, v)
+KL_CPU_RMW(atomicMin, float, v < o ? v : o)
+KL_CPU_RMW(atomicMin, double, v < o ? v : o)
+KL_CPU_RMW(atomicMax, double, v > o ? v : o)
+#undef KL_CPU_RMW
+template <typename T>
+static inline KL_CPU_NOSAN T kl_cpu_cas_bits(T *p, T cmp, T v, const void *pc)
+{
+    return kl_cpu_atomic_rmw(p, [cmp, v](T o) { return std::memcmp(&o, &cmp, sizeof o) ? o : v; }, pc);
+}
+static inline KL_CPU_NOSAN unsigned long atomicCAS(unsigned long *p, unsigned long c, unsigned long v)
+{
+    return kl_cpu_cas_bits(p, c, v, KL_CPU_PC);
+}
+static inline KL_CPU_NOSAN float atomicCAS(float *p, float c, float v) { return kl_cpu_cas_bits(p, c, v, KL_CPU_PC); }
+static inline KL_CPU_NOSAN double atomicCAS(double *p, double c, double v) { return kl_cpu_cas_bits(p, c, v, KL_CPU_PC); }
+/* System scope and HIP's safe/unsafe adds: one address space here, the device ones */
+#define KL_CPU_SYSTEM_ATOMIC(name, base)                                                        \
+    template <typename T, typename... V>                                                        \
+    static inline auto name(T *p, V... v) -> decltype(base(p, v...)) { return base(p, v...); }
+KL_CPU_SYSTEM_ATOMIC(atomicAdd_system, atomicAdd)
+KL_CPU_SYSTEM_ATOMIC(atomicSub_system, atomicSub)
+KL_CPU_SYSTEM_ATOMIC(atomicExch_system, atomicExch)
+KL_CPU_SYSTEM_ATOMIC(atomicMin_system, atomicMin)
+KL_CPU_SYSTEM_ATOMIC(atomicMax_system, atomicMax)
+KL_CPU_SYSTEM_ATOMIC(atomicAnd_system, atomicAnd)
+KL_CPU_SYSTEM_ATOMIC(atomicOr_system, atomicOr)
+KL_CPU_SYSTEM_ATOMIC(atomicXor_system, atomicXor)
+KL_CPU_SYSTEM_ATOMIC(atomicCAS_system, atomicCAS)
+KL_CPU_SYSTEM_ATOMIC(atomicInc_system, atomicInc)
+KL_CPU_SYSTEM_ATOMIC(atomicDec_system, atomicDec)
+KL_CPU_SYSTEM_ATOMIC(safeAtomicAdd, atomicAdd)
+KL_CPU_SYSTEM_ATOMIC(unsafeAtomicAdd, atomicAdd)
+#undef KL_CPU_SYSTEM_ATOMIC
+static inline void atomicAddNoRet(float *p, float v) { (void)atomicAdd(p, v); }
+
+/* CUDA's and HIP's fast-math intrinsics not above: the same values as the library function
+ * (the cpu backend computes them exactly; a GPU's are approximations within their documented
+ * error, which a tolerance covers) */
+#define __exp10f(x) exp10f(x) /* macros: glibc declares these names itself */
+#define __log2f(x) log2f(x)
+#define __log10f(x) log10f(x)
+#define __tanf(x) tanf(x)
+#define __sincosf(x, s, c) (*(s) = sinf(x), *(c) = cosf(x), (void)0)
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dsub_rn(double a, double b) { return a - b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __ddiv_rn(double a, double b) { return a / b; }
+static inline double __drcp_rn(double x) { return 1.0 / x; }
+static inline double __dsqrt_rn(double x) { return sqrt(x); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float fdividef(float a, float b) { return a / b; }
+static inline float rsqrt(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float sinpif(float x) { return (float)sin(M_PI * (double)x); }
+static inline float cospif(float x) { return (float)cos(M_PI * (double)x); }
+static inline double sinpi(double x) { return sin(M_PI * x); }
+static inline double cospi(double x) { return cos(M_PI * x); }
+static inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+static inline void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
+static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline float rhypotf(float a, float b) { return 1.0f / hypotf(a, b); }
+static inline double rhypot(double a, double b) { return 1.0 / hypot(a, b); }
+static inline float norm3df(float a, float b, float c) { return (float)std::sqrt((double)a * a + (double)b * b + (double)c * c); }
+static inline float rnorm3df(float a, float b, float c) { return 1.0f / norm3df(a, b, c); }
+static inline float norm4df(float a, float b, float c, float d)
+{
+    return (float)std::sqrt((double)a * a + (double)b * b + (double)c * c + (double)d * d);
+}
+static inline float rnorm4df(float a, float b, float c, float d) { return 1.0f / norm4df(a, b, c, d); }
+static inline double norm3d(double a, double b, double c) { return std::sqrt(a * a + b * b + c * c); }
+static inline double rnorm3d(double a, double b, double c) { return 1.0 / norm3d(a, b, c); }
+static inline double norm4d(double a, double b, double c, double d) { return std::sqrt(a * a + b * b + c * c + d * d); }
+static inline double rnorm4d(double a, double b, double c, double d) { return 1.0 / norm4d(a, b, c, d); }
+static inline float normcdff(float x) { return 0.5f * erfcf(-x * (float)M_SQRT1_2); }
+static inline double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+static inline float erfcxf(float x) { return (float)(std::exp((double)x * x) * std::erfc((double)x)); }
+static inline double erfcx(double x) { return std::exp(x * x) * std::erfc(x); }
+
+/* integer intrinsics */
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+static inline int __mul24(int a, int b) { return (int)((long long)(a << 8 >> 8) * (b << 8 >> 8)); }
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static inline unsigned __uhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b) >> 1); }
+static inline unsigned __urhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b + 1) >> 1); }
+static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a > b ? (long long)a - b : (long long)b - a); }
+static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long b = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (unsigned)((b >> (8 * ((s >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
+    return r;
+}
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)((((unsigned long long)hi << 32 | lo) << (s & 31u)) >> 32);
+}
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)(((unsigned long long)hi << 32 | lo) >> (s & 31u));
+}
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32u ? lo : __funnelshift_l(lo, hi, s);
+}
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32u ? hi : __funnelshift_r(lo, hi, s);
+}
+static inline long long __double_as_longlong(double d) { long long r; std::memcpy(&r, &d, 8); return r; }
+static inline double __longlong_as_double(long long l) { double r; std::memcpy(&r, &l, 8); return r; }
+static inline int __double2hiint(double d) { return (int)(__double_as_longlong(d) >> 32); }
+static inline int __double2loint(double d) { return (int)__double_as_longlong(d); }
+static inline double __hiloint2double(int hi, int lo)
+{
+    return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
+}
+static inline long long __clock64(void) { return kl_clock64(); }
+static inline long long __clock(void) { return kl_clock64(); }
+static inline unsigned long long __ballot64(int pred) { return kl_ballot(pred); }
+
+/* Conversions with a rounding mode: _rn to nearest even, _rz toward zero, _rd down, _ru up. */
+static inline long double kl_cpu_round_mode(long double x, int mode)
+{
+    return mode == 0 ? nearbyintl(x) : mode == 1 ? truncl(x) : mode == 2 ? floorl(x) : ceill(x);
+}
+#define KL_CPU_F2I(from, to, T)                                                                 \
+    static inline T __##from##2##to##_rn(decltype(kl_cpu_from_##from) x) { return (T)kl_cpu_round_mode(x, 0); } \
+    static inline T __##from##2##to##_rz(decltype(kl_cpu_from_##from) x) { return (T)kl_cpu_round_mode(x, 1); } \
+    static inline T __##from##2##to##_rd(decltype(kl_cpu_from_##from) x) { return (T)kl_cpu_round_mode(x, 2); } \
+    static inline T __##from##2##to##_ru(decltype(kl_cpu_from_##from) x) { return (T)kl_cpu_round_mode(x, 3); }
+static const float kl_cpu_from_float = 0;
+static const double kl_cpu_from_double = 0;
+static inline int __float2int_rd(float x) { return (int)floorf(x); }
+static inline int __float2int_ru(float x) { return (int)ceilf(x); }
+KL_CPU_F2I(float, uint, unsigned)
+KL_CPU_F2I(float, ll, long long)
+KL_CPU_F2I(float, ull, unsigned long long)
+KL_CPU_F2I(double, int, int)
+KL_CPU_F2I(double, uint, unsigned)
+KL_CPU_F2I(double, ll, long long)
+KL_CPU_F2I(double, ull, unsigned long long)
+#undef KL_CPU_F2I
+/* the float or double nearest x in the mode: x rounded to nearest, then stepped once where the
+ * mode asks for the other side (x is exact in long double for every source type here) */
+template <typename F>
+static inline F kl_cpu_to_float_mode(long double x, int mode)
+{
+    F r = (F)x;
+    if (mode == 0 || (long double)r == x)
+        return r;
+    bool down = mode == 2 || (mode == 1 && x > 0);
+    if (down && (long double)r > x)
+        return std::nextafter(r, -(F)INFINITY);
+    if (!down && (long double)r < x)
+        return std::nextafter(r, (F)INFINITY);
+    return r;
+}
+#define KL_CPU_TOF(name, S, F)                                                                  \
+    static inline F name##_rn(S x) { return kl_cpu_to_float_mode<F>((long double)x, 0); }       \
+    static inline F name##_rz(S x) { return kl_cpu_to_float_mode<F>((long double)x, 1); }       \
+    static inline F name##_rd(S x) { return kl_cpu_to_float_mode<F>((long double)x, 2); }       \
+    static inline F name##_ru(S x) { return kl_cpu_to_float_mode<F>((long double)x, 3); }
+KL_CPU_TOF(__double2float, double, float)
+KL_CPU_TOF(__ll2float, long long, float)
+KL_CPU_TOF(__ull2float, unsigned long long, float)
+KL_CPU_TOF(__ll2double, long long, double)
+KL_CPU_TOF(__ull2double, unsigned long long, double)
+#undef KL_CPU_TOF
+
+/* 16-bit floats in a rounding mode: the nearest in float, then the neighbour on the mode's side
+ * when the exact value lies beyond (one step covers the error of rounding twice) */
+template <typename H>
+static inline H kl_cpu_h_step(H h, bool up)
+{
+    unsigned short x = h.__x;
+    if ((x & 0x7fffu) == 0)
+        x = up ? 0x0001u : 0x8001u;
+    else
+        x = (unsigned short)(((x & 0x8000u) == 0) == up ? x + 1 : x - 1);
+    H r;
+    r.__x = x;
+    return r;
+}
+template <typename H>
+static inline H kl_cpu_to_h_mode(long double x, int mode)
+{
+    H h = H((float)x);
+    if (kl_isnan((float)h) || std::isinf((float)x) || (mode == 0 && std::isinf((float)h)))
+        return h; /* past the largest finite half, rounding to nearest gives the infinity */
+    H lo = kl_cpu_h_step(h, false), hi = kl_cpu_h_step(h, true);
+    if (mode == 0) {
+        long double dh = std::fabs((long double)(float)h - x), dl = std::fabs((long double)(float)lo - x),
+                    du = std::fabs((long double)(float)hi - x);
+        if (dl < dh || (dl == dh && !(lo.__x & 1u)))
+            return lo;
+        if (du < dh || (du == dh && !(hi.__x & 1u)))
+            return hi;
+        return h;
+    }
+    bool down = mode == 2 || (mode == 1 && x > 0);
+    if (down && (long double)(float)h > x)
+        return lo;
+    if (!down && (long double)(float)h < x)
+        return hi;
+    return h;
+}
+static inline __half __float2half_rz(float x) { return kl_cpu_to_h_mode<__half>(x, 1); }
+static inline __half __float2half_rd(float x) { return kl_cpu_to_h_mode<__half>(x, 2); }
+static inline __half __float2half_ru(float x) { return kl_cpu_to_h_mode<__half>(x, 3); }
+#define KL_CPU_H_INT(S, T)                                                                      \
+    static inline T __half2##S##_rn(__half h) { return (T)kl_cpu_round_mode((float)h, 0); }      \
+    static inline T __half2##S##_rz(__half h) { return (T)kl_cpu_round_mode((float)h, 1); }      \
+    static inline T __half2##S##_rd(__half h) { return (T)kl_cpu_round_mode((float)h, 2); }      \
+    static inline T __half2##S##_ru(__half h) { return (T)kl_cpu_round_mode((float)h, 3); }      \
+    static inline __half __##S##2half_rn(T v) { return kl_cpu_to_h_mode<__half>((long double)v, 0); } \
+    static inline __half __##S##2half_rz(T v) { return kl_cpu_to_h_mode<__half>((long double)v, 1); } \
+    static inline __half __##S##2half_rd(T v) { return kl_cpu_to_h_mode<__half>((long double)v, 2); } \
+    static inline __half __##S##2half_ru(T v) { return kl_cpu_to_h_mode<__half>((long double)v, 3); }
+KL_CPU_H_INT(int, int)
+KL_CPU_H_INT(short, short)
+KL_CPU_H_INT(ll, long long)
+KL_CPU_H_INT(uint, unsigned)
+KL_CPU_H_INT(ushort, unsigned short)
+KL_CPU_H_INT(ull, unsigned long long)
+#undef KL_CPU_H_INT
+static inline __half2 make_half2(__half a, __half b) { return {a, b}; }
+static inline __half2 __low2half2(__half2 v) { return {v.x, v.x}; }
+static inline __half2 __high2half2(__half2 v) { return {v.y, v.y}; }
+static inline __half2 __lows2half2(__half2 a, __half2 b) { return {a.x, b.x}; }
+static inline __half2 __highs2half2(__half2 a, __half2 b) { return {a.y, b.y}; }
+static inline __half2 __lowhigh2highlow(__half2 v) { return {v.y, v.x}; }
+static inline short __half_as_short(__half h) { return (short)h.__x; }
+static inline __half __short_as_half(short s) { __half h; h.__x = (unsigned short)s; return h; }
+static inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; }
+static inline float2 __half22float2(__half2 h) { return {(float)h.x, (float)h.y}; }
+
+/* The rest of the 16-bit arithmetic, for __half and __nv_bfloat16 alike: unordered comparisons
+ * (true where either is NaN), pairwise comparisons (1 or 0 per half; __hb*: both), saturation
+ * to [0, 1], and the math functions computed in float and rounded once. */
+template <typename T>
+static inline T kl_cpu_b(bool v) { return T(v ? 1.0f : 0.0f); }
+#define KL_CPU_F16_MORE(T)                                                                      \
+    static inline bool kl_cpu_unord(T a, T b) { return kl_isnan((float)a) || kl_isnan((float)b); } \
+    static inline bool __hequ(T a, T b) { return kl_cpu_unord(a, b) || a == b; }                \
+    static inline bool __hneu(T a, T b) { return kl_cpu_unord(a, b) || a != b; }                \
+    static inline bool __hleu(T a, T b) { return kl_cpu_unord(a, b) || a <= b; }                \
+    static inline bool __hgeu(T a, T b) { return kl_cpu_unord(a, b) || a >= b; }                \
+    static inline bool __hltu(T a, T b) { return kl_cpu_unord(a, b) || a < b; }                 \
+    static inline bool __hgtu(T a, T b) { return kl_cpu_unord(a, b) || a > b; }                 \
+    static inline T##2 __heq2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__heq(a.x, b.x)), kl_cpu_b<T>(__heq(a.y, b.y))}; } \
+    static inline T##2 __hne2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hne(a.x, b.x)), kl_cpu_b<T>(__hne(a.y, b.y))}; } \
+    static inline T##2 __hle2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hle(a.x, b.x)), kl_cpu_b<T>(__hle(a.y, b.y))}; } \
+    static inline T##2 __hge2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hge(a.x, b.x)), kl_cpu_b<T>(__hge(a.y, b.y))}; } \
+    static inline T##2 __hlt2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hlt(a.x, b.x)), kl_cpu_b<T>(__hlt(a.y, b.y))}; } \
+    static inline T##2 __hgt2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hgt(a.x, b.x)), kl_cpu_b<T>(__hgt(a.y, b.y))}; } \
+    static inline T##2 __hequ2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hequ(a.x, b.x)), kl_cpu_b<T>(__hequ(a.y, b.y))}; } \
+    static inline T##2 __hneu2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hneu(a.x, b.x)), kl_cpu_b<T>(__hneu(a.y, b.y))}; } \
+    static inline T##2 __hleu2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hleu(a.x, b.x)), kl_cpu_b<T>(__hleu(a.y, b.y))}; } \
+    static inline T##2 __hgeu2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hgeu(a.x, b.x)), kl_cpu_b<T>(__hgeu(a.y, b.y))}; } \
+    static inline T##2 __hltu2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hltu(a.x, b.x)), kl_cpu_b<T>(__hltu(a.y, b.y))}; } \
+    static inline T##2 __hgtu2(T##2 a, T##2 b) { return {kl_cpu_b<T>(__hgtu(a.x, b.x)), kl_cpu_b<T>(__hgtu(a.y, b.y))}; } \
+    static inline bool __hbeq2(T##2 a, T##2 b) { return __heq(a.x, b.x) && __heq(a.y, b.y); }   \
+    static inline bool __hbne2(T##2 a, T##2 b) { return __hne(a.x, b.x) && __hne(a.y, b.y); }   \
+    static inline bool __hble2(T##2 a, T##2 b) { return __hle(a.x, b.x) && __hle(a.y, b.y); }   \
+    static inline bool __hbge2(T##2 a, T##2 b) { return __hge(a.x, b.x) && __hge(a.y, b.y); }   \
+    static inline bool __hblt2(T##2 a, T##2 b) { return __hlt(a.x, b.x) && __hlt(a.y, b.y); }   \
+    static inline bool __hbgt2(T##2 a, T##2 b) { return __hgt(a.x, b.x) && __hgt(a.y, b.y); }   \
+    static inline bool __hbequ2(T##2 a, T##2 b) { return __hequ(a.x, b.x) && __hequ(a.y, b.y); } \
+    static inline bool __hbneu2(T##2 a, T##2 b) { return __hneu(a.x, b.x) && __hneu(a.y, b.y); } \
+    static inline bool __hbleu2(T##2 a, T##2 b) { return __hleu(a.x, b.x) && __hleu(a.y, b.y); } \
+    static inline bool __hbgeu2(T##2 a, T##2 b) { return __hgeu(a.x, b.x) && __hgeu(a.y, b.y); } \
+    static inline bool __hbltu2(T##2 a, T##2 b) { return __hltu(a.x, b.x) && __hltu(a.y, b.y); } \
+    static inline bool __hbgtu2(T##2 a, T##2 b) { return __hgtu(a.x, b.x) && __hgtu(a.y, b.y); } \
+    static inline T __clamp_01(T a) { float f = (float)a; return T(f > 1.0f ? 1.0f : f >= 0.0f ? f : kl_isnan(f) ? f : 0.0f); } \
+    static inline T __hadd_sat(T a, T b) { return __clamp_01(a + b); }                          \
+    static inline T __hsub_sat(T a, T b) { return __clamp_01(a - b); }                          \
+    static inline T __hmul_sat(T a, T b) { return __clamp_01(a * b); }                          \
+    static inline T __hfma_sat(T a, T b, T c) { return __clamp_01(__hfma(a, b, c)); }           \
+    static inline T##2 __habs2(T##2 a) { return {__habs(a.x), __habs(a.y)}; }                  \
+    static inline T##2 __hneg2(T##2 a) { return {-a.x, -a.y}; }                                 \
+    static inline T##2 __h2div(T##2 a, T##2 b) { return {a.x / b.x, a.y / b.y}; }               \
+    static inline T##2 __hadd2_sat(T##2 a, T##2 b) { return {__hadd_sat(a.x, b.x), __hadd_sat(a.y, b.y)}; } \
+    static inline T##2 __hsub2_sat(T##2 a, T##2 b) { return {__hsub_sat(a.x, b.x), __hsub_sat(a.y, b.y)}; } \
+    static inline T##2 __hmul2_sat(T##2 a, T##2 b) { return {__hmul_sat(a.x, b.x), __hmul_sat(a.y, b.y)}; } \
+    static inline T##2 __hfma2_sat(T##2 a, T##2 b, T##2 c) { return {__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)}; } \
+    static inline int __hisinf(T a) { float f = (float)a; return std::isinf(f) ? (f < 0 ? -1 : 1) : 0; } \
+    static inline T##2 __hisinf2(T##2 a) { return {kl_cpu_b<T>(__hisinf(a.x) != 0), kl_cpu_b<T>(__hisinf(a.y) != 0)}; } \
+    static inline T##2 __hisnan2(T##2 a) { return {kl_cpu_b<T>(__hisnan(a.x)), kl_cpu_b<T>(__hisnan(a.y))}; }
+KL_CPU_F16_MORE(__half)
+KL_CPU_F16_MORE(__nv_bfloat16)
+#undef KL_CPU_F16_MORE
+#define KL_CPU_F16_MATH(name, fn)                                                               \
+    static inline __half h##name(__half a) { return __half(fn((float)a)); }                     \
+    static inline __nv_bfloat16 h##name(__nv_bfloat16 a) { return __nv_bfloat16(fn((float)a)); } \
+    static inline __half2 h2##name(__half2 a) { return {h##name(a.x), h##name(a.y)}; }          \
+    static inline __nv_bfloat162 h2##name(__nv_bfloat162 a) { return {h##name(a.x), h##name(a.y)}; }
+static inline float kl_cpu_rcp(float x) { return 1.0f / x; }
+static inline float kl_cpu_rsqrt(float x) { return 1.0f / sqrtf(x); }
+static inline float kl_cpu_rint(float x) { return nearbyintf(x); }
+KL_CPU_F16_MATH(trunc, truncf)
+KL_CPU_F16_MATH(ceil, ceilf)
+KL_CPU_F16_MATH(floor, floorf)
+KL_CPU_F16_MATH(rint, kl_cpu_rint)
+KL_CPU_F16_MATH(sin, sinf)
+KL_CPU_F16_MATH(cos, cosf)
+KL_CPU_F16_MATH(exp, expf)
+KL_CPU_F16_MATH(exp2, exp2f)
+KL_CPU_F16_MATH(exp10, exp10f)
+KL_CPU_F16_MATH(log2, log2f)
+KL_CPU_F16_MATH(log, logf)
+KL_CPU_F16_MATH(log10, log10f)
+KL_CPU_F16_MATH(rcp, kl_cpu_rcp)
+KL_CPU_F16_MATH(rsqrt, kl_cpu_rsqrt)
+KL_CPU_F16_MATH(sqrt, sqrtf)
+#undef KL_CPU_F16_MATH
+
+/* lane masks of the caller's wave (bit i = lane i) */
+static inline unsigned long long __lanemask_lt(void) { return (1ull << kl_lane()) - 1ull; }
+static inline unsigned long long __lanemask_eq(void) { return 1ull << kl_lane(); }
+static inline unsigned long long __lanemask_gt(void)
+{
+    unsigned long long wave = KL_WAVE == 64 ? ~0ull : (1ull << KL_WAVE) - 1ull;
+    return wave & ~((2ull << kl_lane()) - 1ull);
+}
+static inline unsigned __mbcnt_lo(unsigned mask, unsigned base) { return base + __popc(mask & (unsigned)__lanemask_lt()); }
+static inline unsigned __mbcnt_hi(unsigned mask, unsigned base)
+{
+    return base + __popc(mask & (unsigned)(__lanemask_lt() >> 32));
+}
+static inline unsigned __bitextract_u32(unsigned src, unsigned off, unsigned width)
+{
+    off &= 31u, width &= 31u;
+    return width == 0 ? 0u : (unsigned)((src >> off) & ((1ull << width) - 1ull));
+}
+static inline unsigned long long __bitextract_u64(unsigned long long src, unsigned off, unsigned width)
+{
+    off &= 63u, width &= 63u;
+    return width == 0 ? 0ull : (src >> off) & ((1ull << width) - 1ull);
+}
+static inline unsigned __bitinsert_u32(unsigned src, unsigned ins, unsigned off, unsigned width)
+{
+    off &= 31u, width &= 31u;
+    unsigned mask = (unsigned)(((1ull << width) - 1ull) << off);
+    return (src & ~mask) | ((ins << off) & mask);
+}
+static inline unsigned long long __bitinsert_u64(unsigned long long src, unsigned long long ins, unsigned off,
+                                                 unsigned width)
+{
+    off &= 63u, width &= 63u;
+    unsigned long long mask = ((1ull << width) - 1ull) << off;
+    return (src & ~mask) | ((ins << off) & mask);
+}
+/* the position of the offset-th set bit of mask from base (counting up, or down for a negative
+ * offset), ~0u where there is none: CUDA's __fns */
+static inline unsigned kl_cpu_fns(unsigned long long mask, unsigned bits, unsigned base, int offset)
+{
+    if (offset == 0)
+        return ~0u;
+    int step = offset > 0 ? 1 : -1, left = offset > 0 ? offset : -offset;
+    for (int i = (int)base; i >= 0 && i < (int)bits; i += step)
+        if ((mask >> i) & 1ull && --left == 0)
+            return (unsigned)i;
+    return ~0u;
+}
+static inline unsigned __fns32(unsigned long long mask, unsigned base, int offset) { return kl_cpu_fns(mask & 0xffffffffull, 32, base, offset); }
+static inline unsigned __fns64(unsigned long long mask, unsigned base, int offset) { return kl_cpu_fns(mask, 64, base, offset); }
+static inline unsigned __fns(unsigned mask, unsigned base, int offset) { return kl_cpu_fns(mask, 32, base, offset); }
+/* a barrier that also counts the threads of the block whose predicate holds, through one
+ * counter of the block's shared memory (cleared by thread 0 between two barriers) */
+static inline int kl_cpu_sync_count(int pred)
+{
+    int *counter = (int *)kl_cpu_static_shared("__syncthreads_count", sizeof(int), alignof(int));
+    const bool first = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    __syncthreads();
+    if (first)
+        *counter = 0;
+    __syncthreads();
+    if (pred)
+        atomicAdd(counter, 1);
+    __syncthreads();
+    int n = *counter;
+    __syncthreads();
+    return n;
+}
+static inline int __syncthreads_count(int pred) { return kl_cpu_sync_count(pred); }
+static inline int __syncthreads_and(int pred) { return kl_cpu_sync_count(!pred) == 0; }
+static inline int __syncthreads_or(int pred) { return kl_cpu_sync_count(pred) != 0; }
+
+/* the inverse error functions: an initial guess refined by Newton's method on erf in double */
+static inline double erfinv(double y)
+{
+    if (!(y > -1.0 && y < 1.0))
+        return y == 1.0 ? INFINITY : y == -1.0 ? -INFINITY : NAN;
+    double w = -std::log((1.0 - y) * (1.0 + y)), x;
+    if (w < 5.0) {
+        w -= 2.5;
+        x = 2.81022636e-08;
+        x = 3.43273939e-07 + x * w; x = -3.5233877e-06 + x * w; x = -4.39150654e-06 + x * w;
+        x = 0.00021858087 + x * w; x = -0.00125372503 + x * w; x = -0.00417768164 + x * w;
+        x = 0.246640727 + x * w; x = 1.50140941 + x * w;
+    } else {
+        w = std::sqrt(w) - 3.0;
+        x = -0.000200214257;
+        x = 0.000100950558 + x * w; x = 0.00134934322 + x * w; x = -0.00367342844 + x * w;
+        x = 0.00573950773 + x * w; x = -0.0076224613 + x * w; x = 0.00943887047 + x * w;
+        x = 1.00167406 + x * w; x = 2.83297682 + x * w;
+    }
+    x *= y;
+    for (int i = 0; i < 3; i++)
+        x -= (std::erf(x) - y) / (2.0 / std::sqrt(M_PI) * std::exp(-x * x));
+    return x;
+}
+static inline double erfcinv(double y) { return erfinv(1.0 - y); }
+static inline double normcdfinv(double p) { return -M_SQRT2 * erfcinv(2.0 * p); }
+static inline float erfinvf(float y) { return (float)erfinv(y); }
+static inline float erfcinvf(float y) { return (float)erfcinv(y); }
+static inline float normcdfinvf(float p) { return (float)normcdfinv(p); }
+static inline double cyl_bessel_i0(double x) { return std::cyl_bessel_i(0.0, std::fabs(x)); }
+static inline double cyl_bessel_i1(double x) { return x < 0 ? -std::cyl_bessel_i(1.0, -x) : std::cyl_bessel_i(1.0, x); }
+static inline float cyl_bessel_i0f(float x) { return (float)cyl_bessel_i0(x); }
+static inline float cyl_bessel_i1f(float x) { return (float)cyl_bessel_i1(x); }
+static inline float powif(float x, int n) { return (float)std::pow((double)x, n); }
+static inline double powi(double x, int n) { return std::pow(x, n); }
+static inline double norm(int n, const double *a)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += a[i] * a[i];
+    return std::sqrt(s);
+}
+static inline double rnorm(int n, const double *a) { return 1.0 / norm(n, a); }
+static inline float normf(int n, const float *a)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += (double)a[i] * a[i];
+    return (float)std::sqrt(s);
+}
+static inline float rnormf(int n, const float *a) { return 1.0f / normf(n, a); }
+
+/* HIP's legacy coordinates (hip_runtime.h's hipThreadIdx_x & co.) */
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+
+/* one-component vectors and the long ones */
+#define KL_CPU_VEC1(T, NAME)                                                                    \
+    struct KL_CPU_ALIAS NAME##1 { T x; };                                                       \
+    static inline NAME##1 make_##NAME##1(T x) { return {x}; }
+KL_CPU_VEC1(float, float) KL_CPU_VEC1(int, int) KL_CPU_VEC1(unsigned, uint) KL_CPU_VEC1(short, short)
+KL_CPU_VEC1(unsigned short, ushort) KL_CPU_VEC1(signed char, char) KL_CPU_VEC1(unsigned char, uchar)
+KL_CPU_VEC1(double, double) KL_CPU_VEC1(long long, longlong) KL_CPU_VEC1(unsigned long long, ulonglong)
+KL_CPU_VEC1(long, long) KL_CPU_VEC1(unsigned long, ulong)
+#undef KL_CPU_VEC1
+struct __attribute__((may_alias, aligned(16))) long2 { long x, y; };
+struct KL_CPU_ALIAS long3 { long x, y, z; };
+struct __attribute__((may_alias, aligned(16))) long4 { long x, y, z, w; };
+struct __attribute__((may_alias, aligned(16))) ulong2 { unsigned long x, y; };
+struct KL_CPU_ALIAS ulong3 { unsigned long x, y, z; };
+struct __attribute__((may_alias, aligned(16))) ulong4 { unsigned long x, y, z, w; };
+static inline long2 make_long2(long x, long y) { return {x, y}; }
+static inline long3 make_long3(long x, long y, long z) { return {x, y, z}; }
+static inline long4 make_long4(long x, long y, long z, long w) { return {x, y, z, w}; }
+static inline ulong2 make_ulong2(unsigned long x, unsigned long y) { return {x, y}; }
+static inline ulong3 make_ulong3(unsigned long x, unsigned long y, unsigned long z) { return {x, y, z}; }
+static inline ulong4 make_ulong4(unsigned long x, unsigned long y, unsigned long z, unsigned long w) { return {x, y, z, w}; }
+
+/* Cooperative groups' thread_group: any group by value (a block, or a tile of `tile` threads
+ * of one wave), what thread_block and thread_block_tile<N> convert to, and what
+ * tiled_partition(group, n) returns. */
+namespace cooperative_groups {
+class thread_group {
+  public:
+    thread_group(const thread_block &) : tile_(0) {}
+    template <unsigned N>
+    thread_group(const thread_block_tile<N> &) : tile_(N) {}
+    explicit thread_group(unsigned tile) : tile_(tile) {}
+    unsigned thread_rank() const { return tile_ ? thread_block().thread_rank() % tile_ : thread_block().thread_rank(); }
+    unsigned size() const { return tile_ ? tile_ : thread_block().size(); }
+    unsigned num_threads() const { return size(); }
+    bool is_valid() const { return true; }
+    unsigned cg_type() const { return tile_ ? 2u : 1u; } /* HIP's internal::group_type: block 1, tile 2 */
+    void sync() const
+    {
+        if (!tile_)
+            __syncthreads();
+        else if (tile_ > 64)
+            kl_cpu_multi_wave_tile(tile_);
+        else
+            __syncwarp();
+    }
+
+  private:
+    unsigned tile_; /* 0: the whole block */
+};
+static inline thread_group tiled_partition(const thread_group &parent, unsigned n)
+{
+    if (n == 0 || (n & (n - 1)) != 0 || n > parent.size()) {
+        fprintf(stderr, "cooperative groups: tiled_partition(group, %u): a tile is a power of two no "
+                        "larger than its group (%u)\n", n, parent.size());
+        abort();
+    }
+    return thread_group(n);
+}
+typedef thread_group tiled_group; /* HIP's name for what tiled_partition(group, n) returns */
+static inline void sync(const thread_group &g) { g.sync(); }
+static inline unsigned thread_rank(const thread_group &g) { return g.thread_rank(); }
+static inline unsigned group_size(const thread_group &g) { return g.size(); }
+static inline bool is_valid(const thread_group &g) { return g.is_valid(); }
+} // namespace cooperative_groups
+/* ==== end of the API inventory's additions ================================================= */
+
 
 #else /* a GPU backend: the vendor's headers declare the API; the engine's two hooks */
 #define KL_EXTERN_SHARED(name, ...) extern __shared__ __VA_ARGS__ name[]
@@ -879,6 +1460,105 @@ static __device__ inline T reduce(const thread_block_tile<N> &g, T v, Op op)
     return v;
 }
 } // namespace cooperative_groups
+
+/* ==== the API inventory's additions (clang without HIP headers) ============================
+ * What data/api/hip_api.tsv lists and kernels commonly use, as HIP's headers define it:
+ * the fast-math intrinsics (the hardware's exp2 and log2 approximations, as ROCm's native
+ * functions), atomicInc and atomicDec, atomicAdd on a pair of 16-bit floats, the legacy
+ * coordinates, and cooperative groups' thread_group. */
+static __device__ inline float __expf(float x) { return __builtin_amdgcn_exp2f(x * 1.44269504088896341f); }
+static __device__ inline float __exp10f(float x) { return __builtin_amdgcn_exp2f(x * 3.32192809488736235f); }
+static __device__ inline float __log2f(float x) { return __builtin_amdgcn_logf(x); }
+static __device__ inline float __logf(float x) { return __builtin_amdgcn_logf(x) * 0.693147180559945309f; }
+static __device__ inline float __log10f(float x) { return __builtin_amdgcn_logf(x) * 0.301029995663981195f; }
+static __device__ inline float __sinf(float x) { return __builtin_sinf(x); }
+static __device__ inline float __cosf(float x) { return __builtin_cosf(x); }
+static __device__ inline float __tanf(float x) { return __builtin_sinf(x) / __builtin_cosf(x); }
+static __device__ inline void __sincosf(float x, float *s, float *c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
+static __device__ inline float __powf(float x, float y) { return __builtin_amdgcn_exp2f(y * __builtin_amdgcn_logf(x)); }
+static __device__ inline float __fdividef(float a, float b) { return a / b; }
+static __device__ inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static __device__ inline float __frcp_rn(float x) { return 1.0f / x; }
+static __device__ inline float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
+static __device__ inline float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
+static __device__ inline float __fadd_rn(float a, float b) { return a + b; }
+static __device__ inline float __fsub_rn(float a, float b) { return a - b; }
+static __device__ inline float __fmul_rn(float a, float b) { return a * b; }
+static __device__ inline float __fdiv_rn(float a, float b) { return a / b; }
+static __device__ inline float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ inline float exp2f(float x) { return __builtin_exp2f(x); }
+static __device__ inline float log2f(float x) { return __builtin_log2f(x); }
+static __device__ inline float sinf(float x) { return __builtin_sinf(x); }
+static __device__ inline float floorf(float x) { return __builtin_floorf(x); }
+static __device__ inline float ceilf(float x) { return __builtin_ceilf(x); }
+static __device__ inline float truncf(float x) { return __builtin_truncf(x); }
+static __device__ inline float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ inline float copysignf(float a, float b) { return __builtin_copysignf(a, b); }
+static __device__ inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static __device__ inline int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ inline int __float_as_int(float f) { return __builtin_bit_cast(int, f); }
+static __device__ inline float __int_as_float(int i) { return __builtin_bit_cast(float, i); }
+static __device__ inline unsigned atomicInc(unsigned *p, unsigned limit)
+{
+    return __builtin_amdgcn_atomic_inc32(p, limit, __ATOMIC_RELAXED, "agent");
+}
+static __device__ inline unsigned atomicDec(unsigned *p, unsigned limit)
+{
+    return __builtin_amdgcn_atomic_dec32(p, limit, __ATOMIC_RELAXED, "agent");
+}
+/* a pair of 16-bit floats: one 32-bit compare-and-swap, each half rounded once */
+#define KL_HIP_WHOLE_PAIR_ADD(T2)                                                               \
+    static __device__ inline T2 atomicAdd(T2 *p, T2 v)                                          \
+    {                                                                                           \
+        unsigned *u = (unsigned *)p;                                                            \
+        unsigned old = __hip_atomic_load(u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);        \
+        T2 o;                                                                                   \
+        do                                                                                      \
+            o = __builtin_bit_cast(T2, old);                                                    \
+        while (!__hip_atomic_compare_exchange_weak(u, &old, __builtin_bit_cast(unsigned, o + v), \
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED,          \
+                                                   __HIP_MEMORY_SCOPE_AGENT));                  \
+        return o;                                                                               \
+    }
+KL_HIP_WHOLE_PAIR_ADD(__half2)
+KL_HIP_WHOLE_PAIR_ADD(__hip_bfloat162)
+#undef KL_HIP_WHOLE_PAIR_ADD
+namespace cooperative_groups {
+class thread_group {
+  public:
+    __device__ thread_group(const thread_block &) : tile_(0) {}
+    template <unsigned N>
+    __device__ thread_group(const thread_block_tile<N> &) : tile_(N) {}
+    __device__ explicit thread_group(unsigned tile) : tile_(tile) {}
+    __device__ unsigned thread_rank() const
+    {
+        return tile_ ? thread_block().thread_rank() % tile_ : thread_block().thread_rank();
+    }
+    __device__ unsigned size() const { return tile_ ? tile_ : thread_block().size(); }
+    __device__ unsigned num_threads() const { return size(); }
+    __device__ bool is_valid() const { return true; }
+    __device__ unsigned cg_type() const { return tile_ ? 2u : 1u; }
+    __device__ void sync() const
+    {
+        if (!tile_) {
+            __syncthreads();
+        } else {
+            __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+            __builtin_amdgcn_wave_barrier();
+            __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+        }
+    }
+
+  private:
+    unsigned tile_;
+};
+typedef thread_group tiled_group;
+static __device__ inline thread_group tiled_partition(const thread_group &, unsigned n) { return thread_group(n); }
+static __device__ inline void sync(const thread_group &g) { g.sync(); }
+} // namespace cooperative_groups
+/* ==== end of the API inventory's additions ================================================= */
 #endif
 
 /* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):
@@ -990,5 +1670,126 @@ __device__ inline unsigned __lane_id(void)
     kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
 #endif
 #endif
+
+/* ==== HIP's legacy coordinates where HIP's own headers are not in (clang without ROCm, and a
+ * .hip file on the cuda backend): hipThreadIdx_x & co. as hip_runtime.h defines them ======== */
+#if !defined(KL_CPU) && !defined(hipThreadIdx_x) && (defined(KL_HIP_WHOLE) || defined(KL_HIP_SOURCE))
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+#endif
+/* ==== end of the legacy coordinates ========================================================= */
+
+/* ==== the API inventory's unsupported names (cpu backend) ===================================
+ * data/api/hip_api.tsv lists HIP's device and host API from HIP's own headers
+ * (scripts/api_inventory.py); what kladder's headers above do not implement is declared here,
+ * so that a kernel that uses it is refused with the error "`NAME` is not supported on the cpu
+ * backend" at the line of the use (the host compiler reports a call to a function declared
+ * with the error attribute where the call is, once it is compiled; a template never
+ * instantiated, or a call optimised away, is no error). The generated block is rewritten by the
+ * script; tests/unitsh/api_coverage.sh checks every name. */
+#if defined(KL_CPU)
+/* The value an unsupported call is taken to return, so that the expression around the call
+ * compiles and the one error is the attribute's: the pointee of a first pointer argument (an
+ * atomic's old value), else the first argument's type (a math function), else int. */
+template <typename... A>
+struct kl_cpu_unsupported_ret {
+    typedef int type;
+};
+template <typename A0, typename... A>
+struct kl_cpu_unsupported_ret<A0, A...> {
+    typedef typename std::decay<A0>::type D;
+    typedef typename std::conditional<std::is_pointer<D>::value, typename std::remove_pointer<D>::type,
+                                      D>::type type;
+};
+#define KL_CPU_UNSUPPORTED_MSG(name) "`" name "` is not supported on the cpu backend"
+#define KL_CPU_UNSUPPORTED(name)                                                                \
+    template <typename... A>                                                                    \
+    typename kl_cpu_unsupported_ret<A...>::type name(A &&...)                                   \
+        __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name))));
+/* a function whose value is of a type named here */
+#define KL_CPU_UNSUPPORTED_RET(name, ret)                                                       \
+    template <typename... A>                                                                    \
+    ret name(A &&...) __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name))));
+/* a type: an object of it cannot be made (its members likewise refused where called) */
+#define KL_CPU_UNSUPPORTED_TYPE(name, ...)                                                      \
+    struct name {                                                                               \
+        template <typename... A>                                                                \
+        name(A &&...) __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name))));                    \
+        __VA_ARGS__                                                                             \
+    };
+#define KL_CPU_UNSUPPORTED_MEMBER(cls, name)                                                    \
+    template <typename... A>                                                                    \
+    int name(A &&...) const __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#cls "::" #name))));
+#define KL_CPU_UNSUPPORTED_OVERLOAD(name, ret, params)                                          \
+    ret name params __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name #params))));
+#endif
+/* ---- api inventory: generated by scripts/api_inventory.py, do not edit ---- */
+#if defined(KL_CPU) && !defined(KL_API_HAND_ONLY)
+KL_CPU_UNSUPPORTED(__named_sync)
+KL_CPU_UNSUPPORTED(__local_to_generic)
+KL_CPU_UNSUPPORTED(__amdgcn_get_dynamicgroupbaseptr)
+KL_CPU_UNSUPPORTED(__assertfail)
+KL_CPU_UNSUPPORTED(__work_group_barrier)
+KL_CPU_UNSUPPORTED(__barrier)
+KL_CPU_UNSUPPORTED(__smid)
+KL_CPU_UNSUPPORTED(surf1Dread)
+KL_CPU_UNSUPPORTED(surf1Dwrite)
+KL_CPU_UNSUPPORTED(surf2Dread)
+KL_CPU_UNSUPPORTED(surf2Dwrite)
+KL_CPU_UNSUPPORTED(surf3Dread)
+KL_CPU_UNSUPPORTED(surf3Dwrite)
+KL_CPU_UNSUPPORTED(surf1DLayeredread)
+KL_CPU_UNSUPPORTED(surf1DLayeredwrite)
+KL_CPU_UNSUPPORTED(surf2DLayeredread)
+KL_CPU_UNSUPPORTED(surf2DLayeredwrite)
+KL_CPU_UNSUPPORTED(surfCubemapread)
+KL_CPU_UNSUPPORTED(surfCubemapwrite)
+KL_CPU_UNSUPPORTED(surfCubemapLayeredread)
+KL_CPU_UNSUPPORTED(surfCubemapLayeredwrite)
+KL_CPU_UNSUPPORTED(tex1Dfetch)
+KL_CPU_UNSUPPORTED(tex1D)
+KL_CPU_UNSUPPORTED(tex2D)
+KL_CPU_UNSUPPORTED(tex1DLayered)
+KL_CPU_UNSUPPORTED(tex2DLayered)
+KL_CPU_UNSUPPORTED(tex3D)
+KL_CPU_UNSUPPORTED(texCubemap)
+KL_CPU_UNSUPPORTED(tex1DLod)
+KL_CPU_UNSUPPORTED(tex2DLod)
+KL_CPU_UNSUPPORTED(tex1DLayeredLod)
+KL_CPU_UNSUPPORTED(tex2DLayeredLod)
+KL_CPU_UNSUPPORTED(tex3DLod)
+KL_CPU_UNSUPPORTED(texCubemapLod)
+KL_CPU_UNSUPPORTED(texCubemapLayered)
+KL_CPU_UNSUPPORTED(texCubemapLayeredLod)
+KL_CPU_UNSUPPORTED(texCubemapGrad)
+KL_CPU_UNSUPPORTED(texCubemapLayeredGrad)
+KL_CPU_UNSUPPORTED(tex1DGrad)
+KL_CPU_UNSUPPORTED(tex2DGrad)
+KL_CPU_UNSUPPORTED(tex1DLayeredGrad)
+KL_CPU_UNSUPPORTED(tex2DLayeredGrad)
+KL_CPU_UNSUPPORTED(tex3DGrad)
+KL_CPU_UNSUPPORTED(tex2Dgather)
+KL_CPU_UNSUPPORTED(amd_mixed_dot)
+namespace cooperative_groups {
+KL_CPU_UNSUPPORTED_TYPE(multi_grid_group, KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, num_grids) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, grid_rank) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, thread_rank) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, is_valid) KL_CPU_UNSUPPORTED_MEMBER(multi_grid_group, sync))
+KL_CPU_UNSUPPORTED_TYPE(grid_group, KL_CPU_UNSUPPORTED_MEMBER(grid_group, thread_rank) KL_CPU_UNSUPPORTED_MEMBER(grid_group, is_valid) KL_CPU_UNSUPPORTED_MEMBER(grid_group, sync))
+KL_CPU_UNSUPPORTED_TYPE(coalesced_group, KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, size) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, thread_rank) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, sync) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, shfl) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, shfl_down) KL_CPU_UNSUPPORTED_MEMBER(coalesced_group, shfl_up))
+KL_CPU_UNSUPPORTED_RET(this_multi_grid, multi_grid_group)
+KL_CPU_UNSUPPORTED_RET(this_grid, grid_group)
+KL_CPU_UNSUPPORTED_RET(coalesced_threads, coalesced_group)
+}
+#endif
+/* ---- api inventory: end of the generated block ---- */
+/* ==== end of the API inventory's block ======================================================= */
 
 #endif /* KL_VENDOR_H */

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Kernels as they ship (docs/kernels.md), on the cpu backend: nineteen CUDA and HIP sources of our
+# Kernels as they ship (docs/kernels.md), on the cpu backend: twenty-two CUDA and HIP sources of our
 # own, written as public libraries write them (vendor includes, local includes, warp shuffles
 # with masks and widths, struct and 64-bit shuffles, cooperative groups, bf16/half types, f16
 # buffers (a half sum of squares that the unit test's shape passes and a long row or large
 # values break; f16 restored into bf16 by a multiply that overflows in half),
 # 128-bit loads, cache hints, extern __shared__, template kernels named by instance, a launcher
 # naming its own dim3 gridDim and blockDim, a reference with its own reference_args, device
-# assert, an in-place optimizer step on inout buffers, atomics into a zeroed output, static
+# assert, an in-place optimizer step on inout buffers, atomics into a zeroed output, wrapping
+# atomicInc/atomicDec counters, bf16x2 atomicAdd, __expf/__logf in HIP's legacy coordinates
+# reduced through a cooperative groups thread_group, static
 # __shared__ arrays), each with a reference and a one-line bug, run unchanged through rungs 1,
 # 2, 3 and 5: every check of the fixed variant and of its plain unit test passes, and the bug is
 # caught. A static shared array indexed past its end is a failed check naming the kernel, the
@@ -21,7 +23,7 @@
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/plain
 
-# ---- the nineteen kernels -------------------------------------------------------------------
+# ---- the twenty-two kernels ------------------------------------------------------------------
 # The sanitizer pass watches our own code (the source preparation, the launchers, the argument
 # packing), which rung 1 exercises as fully as all four; it runs rung 1 only.
 only=()
