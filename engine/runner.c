@@ -621,7 +621,7 @@ static void judge_buggy(const struct eng_done *checks, size_t n, struct eng_summ
 }
 
 /* Per (suite, rung), whether any check executed at all. */
-static void judge_executed(const struct eng_done *checks, size_t n, struct eng_summary *s, struct tally *t)
+static void judge_executed(const struct eng_done *checks, size_t n, struct eng_summary *s)
 {
     /* A target whose every check was skipped tested nothing: a pass would be the zero-test CI
      * job of aiter-5133 (docs/engine.md, rung 7). Counted per (suite, rung), from this run. */
@@ -640,8 +640,9 @@ static void judge_executed(const struct eng_done *checks, size_t n, struct eng_s
                 ran += e->r.verdict != CDB_SKIP && e->r.verdict != CDB_CANCELLED;
         }
         if (ran == 0 && !eng_cancelled()) {
+            /* tested nothing: not met (exit 1), yet neither a pass nor a failure of the
+             * kernel, so inconclusive unless something else failed */
             s->met = false;
-            t->fail = true;
             size_t l = strlen(s->none_executed);
             snprintf(s->none_executed + l, sizeof s->none_executed - l, "%s%s rung %d",
                      l ? ", " : "", eng_planned_suite(checks[i].p), sp->rung);
@@ -657,14 +658,14 @@ void eng_run_summarise(const struct eng_done *checks, size_t n, bool worker_fail
     struct tally tl = {0}, *t = &tl;
     tally_checks(checks, n, s, t);
     judge_buggy(checks, n, s, t);
-    judge_executed(checks, n, s, t);
+    judge_executed(checks, n, s);
     for (size_t i = 0; i < n; i++)
         s->executed += checks[i].r.verdict != CDB_SKIP && checks[i].r.verdict != CDB_CANCELLED;
     if (worker_failed) {
         s->met = false;
         t->error = true;
     }
-    if (s->inconclusive[0]) {
+    if (s->inconclusive[0] || s->none_executed[0]) {
         s->met = false;
         /* only when nothing else went wrong: a failure says more than an open question */
         s->is_inconclusive = !t->fail && !t->hang && !t->error;

@@ -64,13 +64,24 @@ static void ev_check_done(struct eng_reporter *r, const struct eng_run_info *run
 static int ev_end(struct eng_reporter *r, const struct eng_run_info *run,
                   const struct eng_summary *s, const struct eng_done *checks, size_t n)
 {
-    (void)checks;
-    (void)n;
     cJSON *ev = cJSON_CreateObject();
     cJSON_AddStringToObject(ev, "event", "end");
     cJSON_AddStringToObject(ev, "run_id", run->uuid);
     cJSON_AddStringToObject(ev, "verdict", eng_summary_verdict_name(s));
     cJSON_AddBoolToObject(ev, "expectation_met", s->met);
+    /* a user's own suite states no expectation of its bug, so a run can meet every expectation
+     * while no rung caught it: the text report says so, and a face must not say otherwise */
+    struct eng_user_catch *u;
+    size_t nu = eng_user_suite_catches(checks, n, &u);
+    cJSON *missed = cJSON_AddArrayToObject(ev, "bug_caught_by_no_rung");
+    for (size_t i = 0; i < nu; i++) {
+        int caught = 0, ran = 0;
+        for (int k = 0; k < ENG_RUNG_SLOTS; k++)
+            caught += u[i].caught[k], ran += u[i].checks[k];
+        if (ran && !caught)
+            cJSON_AddItemToArray(missed, cJSON_CreateString(u[i].suite));
+    }
+    free(u);
     emit(r, ev);
     return 0;
 }

@@ -60,6 +60,17 @@ static void user_suite_lines(const struct eng_done *checks, size_t n)
             else if (u[i].checks[r])
                 lm = rung_share(missed, lm, sizeof missed, &u[i], r);
         }
+        int skipped = 0;
+        for (int r = 0; r < ENG_RUNG_SLOTS; r++)
+            skipped += u[i].skipped[r];
+        if (!caught[0] && !missed[0]) {
+            /* no rung's check of it ran (skipped here, or none planned): no answer, not "no
+             * rung catches it" */
+            printf("%s: no rung's check of the bug ran here", u[i].suite);
+            if (skipped)
+                printf(" (%d skipped)", skipped);
+            printf(", so this run cannot say which rung catches it");
+        } else
         printf("%s: the bug %s%s", u[i].suite, caught[0] ? "is caught by " : "is caught by no rung",
                caught);
         if (caught[0] && missed[0])
@@ -169,6 +180,10 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         printf("\nDEFECT: %s\n", defect);
         free(defect);
     }
+    if (s->executed == 0 && s->is_inconclusive) /* counts of nothing would read as failures */
+        printf("\nINCONCLUSIVE: no check could run here, so nothing was tested, neither pass nor "
+               "fail (exit 1); %d skipped\n", s->skipped);
+    else
     printf("%s%s: baseline %d/%d passed, fixed %d/%d passed, buggy caught by %d of %d checks%s%s; "
            "%d skipped\n", s->defect[0] ? "" : "\n",
            s->met ? "expectation met" : s->in_doubt ? "IN DOUBT (not a pass)"

@@ -122,6 +122,14 @@ tap_check "model-large --case aiter-6402 on cpu: the swap is planned, beside its
     sh -c "grep -qE '^skip +buggy +r8 model:swap:gemm_store_buggy' '$KL_TMP/out.txt' && grep -qE '^pass +baseline-buggy +r8 unit-test-' '$KL_TMP/out.txt'"
 tap_check "model-large --case aiter-6402: the padding wrap says the large model misses it too" \
     has 'gemm_store_pad_buggy \(aiter-6402\) is not reached by the large model: .*14,081\.\.14,134'
+# a run that could test nothing is neither pass nor fail: inconclusive, stored as skip, and it
+# never says the bug is "caught by no rung" when no check of it ran
+tap_check "model-large --case aiter-6402 on cpu: exit 1, INCONCLUSIVE, not EXPECTATION NOT MET" \
+    sh -c "test $rc -eq 1 && grep -q '^INCONCLUSIVE' '$KL_TMP/out.txt' && ! grep -q 'EXPECTATION NOT MET' '$KL_TMP/out.txt'"
+tap_check "model-large --case aiter-6402 on cpu: its suites' bugs are not said to be caught by no rung" \
+    sh -c "grep -q '^aiter-6402: no rung.s check of the bug ran here' '$KL_TMP/out.txt' && ! grep -q 'caught by no rung' '$KL_TMP/out.txt'"
+tap_check "model-large --case aiter-6402 on cpu: recorded as skip, not fail" \
+    sh -c "'$KLADDER' --db '$KL_TMP/k.db' results --json | python3 -c 'import json,sys; r=json.load(sys.stdin); sys.exit(r[0][\"verdict\"] != \"skip\")'"
 
 # The plain unit test of the same buggy kernel runs beside the model and passes it: that
 # contrast is the lesson.

@@ -52,6 +52,7 @@ struct live_state {
     bool inconclusive; /* it said the checks that reach the bug were skipped */
     int verdict;       /* of the run, once known */
     bool met;
+    char uncaught[256]; /* the user suites whose bug no rung caught, from the end event */
     bool finished;     /* the child is gone */
     int status;
     long elapsed_ms;   /* final, once finished */
@@ -189,6 +190,14 @@ static void live_event(struct live_state *s, const cJSON *ev)
         int v = s->inconclusive ? CDB_SKIP : vn ? cdb_verdict_parse(vn) : -1;
         s->verdict = v < 0 ? CDB_ERROR : v;
         s->met = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "expectation_met"));
+        s->uncaught[0] = '\0';
+        const cJSON *m, *missed = cJSON_GetObjectItemCaseSensitive(ev, "bug_caught_by_no_rung");
+        cJSON_ArrayForEach(m, missed) {
+            size_t l = strlen(s->uncaught);
+            if (cJSON_IsString(m) && l + 4 < sizeof s->uncaught)
+                snprintf(s->uncaught + l, sizeof s->uncaught - l, "%s%s", l ? ", " : "",
+                         m->valuestring);
+        }
         s->current[0] = '\0';
     }
 }
@@ -473,7 +482,16 @@ static void live_draw(struct tui_app *app, void *state)
         snprintf(buf, sizeof buf, "%s",
                  tui_tr(app, "Cancelled: the checks done are kept; nothing is judged",
                         "已取消：已完成的检查保留；不作判定"));
-    else if (s->finished && s->ended)
+    else if (s->finished && s->ended && s->met && s->uncaught[0]) {
+        /* the CLI's answer, said the same way: met, yet no rung caught the bug */
+        char *names = text_sanitize(s->uncaught, false);
+        snprintf(buf, sizeof buf, "%s%s%s",
+                 tui_tr(app, "Every expectation met, but no rung caught the bug of ",
+                        "全部符合预期，但没有任何阶梯发现以下套件的缺陷："),
+                 names, tui_tr(app, " (your suite states no expectation of it)",
+                               "（该套件未声明对其缺陷的预期）"));
+        free(names);
+    } else if (s->finished && s->ended)
         snprintf(buf, sizeof buf, "%s", s->met ? tui_tr(app, "Every expectation met (buggy caught where it ran, fixed and baselines passed)",
                                                        "全部符合预期（运行了的缺陷变体均被发现，修复变体和基线通过）")
                                               : tui_tr(app, "An expectation was not met (see the checks)",
