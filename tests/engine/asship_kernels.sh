@@ -65,7 +65,7 @@ while IFS=$'\t' read -r suite file line text becomes why; do
     tap_check "$suite: the bugged kernel is caught ($failed failed checks, exit $rc)" \
         test "$rc" -eq 1 -a "${failed:-0}" -gt 0
 done <"$fx/bugs.tsv"
-tap_check "every suite of bugs.tsv ran, fifteen files of two languages ($n)" test "$n" -ge 15
+tap_check "every suite of bugs.tsv ran: fifteen suites over thirteen files of two languages ($n)" test "$n" -ge 15
 
 # ---- setup errors: told once, exit 2, nothing recorded ------------------------------------------
 mine=$KL_TMP/mine

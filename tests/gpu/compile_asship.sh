@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kl-test: once
 # Kernel files as they ship on the cuda backend, without a GPU (docs/kernels.md): the programs of
-# tests/engine/fixtures/asship (fourteen CUDA files written with the shapes of public benchmark
+# tests/engine/fixtures/asship (twelve CUDA files written with the shapes of public benchmark
 # programs, and a HIP program with hipMalloc and HIP_CHECK), whole translation units with host
 # code, a common header, cuBLAS includes, <<<...>>> launches and host launchers overloading a
 # kernel's name, compile for sm_90 with the toolkit's nvcc (-cubin), and every entry point each
