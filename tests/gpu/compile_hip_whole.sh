@@ -3,8 +3,9 @@
 # Plain HIP files compiled whole for the hip backend without a GPU (docs/kernels.md): clang
 # builds each as its author does (-x hip --offload-device-only --offload-arch=gfx1250 -O3, host
 # code parsed and dropped), with kladder's own HIP headers where no ROCm is installed; the .hip
-# fixtures of tests/engine/fixtures/plain and rocm-examples' shared_memory.hip (hipMalloc,
-# HIP_CHECK, a <<<...>>> launch on hipStreamDefault; cg::reduce over a tile; a launcher that
+# fixtures of tests/engine/fixtures/plain and the HIP program of tests/engine/fixtures/asship
+# (transpose.hip: hipMalloc, HIP_CHECK from its helper header, a <<<...>>> launch on
+# hipStreamDefault; cg::reduce over a tile; a launcher that
 # declares `dim3 gridDim, blockDim`; __half, __half2 and __hip_bfloat16 from hip/hip_fp16.h and
 # hip/hip_bf16.h, in a launcher's signature too) give gfx1250 code objects holding every
 # entry point their suites name; a device-code error is clang's, at its line of the file; the
@@ -20,7 +21,7 @@ fi
 fx=tests/engine/fixtures/plain
 suites=("$fx"/block-sumsq.json "$fx"/layernorm.json "$fx"/rms-scale.json "$fx"/scan-i64.json
         "$fx"/tile-max.json "$fx"/welford.json "$fx"/tile-transpose.json "$fx"/half-to-bf16.json
-        tests/engine/fixtures/shipped/rocm-transpose.json)
+        tests/engine/fixtures/asship/transpose.json)
 out=$("$KLADDER" compile --backend hip --target gfx1250 "${suites[@]}" 2>&1)
 rc=$?
 sed 's/^/# /' <<<"$out" | head -n 40
@@ -39,8 +40,8 @@ tap_check "a launcher naming its own dim3 gridDim and blockDim, and a reference 
     grep -qF "reference transpose_naive = _Z15transpose_naivePfPKfiil" <<<"$out"
 tap_check "half and bf16 under HIP's names, their headers served by kladder's (half_to_bf16.hip)" \
     grep -qF "buggy restore_bf16<false> = _Z12restore_bf16ILb0EEvP14__hip_bfloat16PK6__halffi" <<<"$out"
-tap_check "the shipped file's template kernel, beside its host code" \
-    grep -qF "fixed matrix_transpose_kernel<64> = _Z23matrix_transpose_kernelILj64EEvPfPKf" <<<"$out"
+tap_check "a whole HIP program's template kernels, beside its host code and helper header" \
+    grep -qF "fixed transpose_staged<64> = _Z16transpose_stagedILj64EEvPfPKf" <<<"$out"
 
 "$KLADDER" compile --backend hip --target gfx1250 --out "$KL_TMP/welford.co" "$fx/welford.json" >/dev/null 2>&1
 facts=$(python3 tests/gpu/codeobj.py "$KL_TMP/welford.co")

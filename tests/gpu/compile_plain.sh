@@ -7,7 +7,7 @@
 # of kl_vendor.h mapping HIP's device API onto CUDA's (a struct shuffled whole with HIP's
 # unmasked __shfl_down, cg::reduce from hip_cooperative_groups.h); its own error is still the
 # compiler's, at its line. NVRTC only here (KLADDER_NVCC names no nvcc):
-# tests/gpu/compile_shipped.sh takes the nvcc path.
+# tests/gpu/compile_asship.sh takes the nvcc path.
 . tests/tap.sh
 set -u
 export XDG_CACHE_HOME=$KL_CACHE KLADDER_NVCC=/nonexistent/nvcc
