@@ -598,6 +598,10 @@ typedef unsigned long long uintptr_t;
 #if defined(KL_HIP_WHOLE) && defined(KL_HIP_BARE) && defined(__HIP__)
 #define __host__ __attribute__((host))
 #define __constant__ __attribute__((constant))
+/* storage classes: __align__ anywhere among the specifiers, as HIP's headers define it */
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))

@@ -9,6 +9,7 @@
 # drops a barrier (or takes a ticket from a __device__ counter with a plain increment) is caught
 # there with a race report. Once, a __shared__ scalar of a template kernel was one variable of
 # all blocks: the correct kernel raced with itself and the missing barrier was never seen.
+# The forms compile for gfx1250 too (where clang-22 is installed).
 # Entry points as files spell them: a kernel of 40 arguments, names on the line after
 # `__global__ void`, a template instance named through the file's own typedef, and a template
 # named without its arguments, which is refused with an example of an instance.
@@ -43,6 +44,20 @@ tap_check "device-global: the race is on the __device__ counter in global memory
     grep -q 'data race on global memory .*grid_total<false>' "$KL_TMP/device-global.txt"
 tap_check "scalar: the instance named through the file's typedef runs as center_scalar<float, false>" \
     grep -q 'center_scalar<float, false>' "$KL_TMP/scalar.txt"
+
+# The same forms compile whole for gfx1250 (clang-22 with no HIP headers: kl_vendor.h's), where
+# clang-22 is installed.
+if "$KLADDER" compile --backend hip --target gfx1250 kernels/util.kl >/dev/null 2>&1; then
+    for form in scalar array dynamic device-fn device-global; do
+        "$KLADDER" compile --backend hip --target gfx1250 "$fx/storage/$form.json" \
+            >"$KL_TMP/$form-gfx1250.txt" 2>&1
+        rc=$?
+        sed 's/^/# /' "$KL_TMP/$form-gfx1250.txt"
+        tap_check "$form: compiles for gfx1250 ($rc)" grep -q '^ok hip gfx1250' "$KL_TMP/$form-gfx1250.txt"
+    done
+else
+    tap_skip "clang-22 absent: nothing compiled for gfx1250"
+fi
 
 # ---- entry points -----------------------------------------------------------------------------
 out=$KL_TMP/args40.txt
