@@ -617,8 +617,10 @@ static bool parse_buffers(struct eng_mparse *p, struct eng_manifest *m, const cJ
 static bool parse_arg_list(struct eng_mparse *p, struct eng_manifest *m, const cJSON *ar,
                            const char *field, const cJSON *at, struct eng_arg **out, size_t *n)
 {
-    if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 || cJSON_GetArraySize(ar) > 32)
-        return eng_mp_bad(p, field, "expected an array of 1 to 32 buffer names or expressions");
+    if (!cJSON_IsArray(ar) || cJSON_GetArraySize(ar) < 1 ||
+        cJSON_GetArraySize(ar) > ENG_MAX_KERNEL_ARGS)
+        return eng_mp_bad(p, field, "expected an array of 1 to %d buffer names or expressions",
+                          ENG_MAX_KERNEL_ARGS);
     *out = xcalloc((size_t)cJSON_GetArraySize(ar), sizeof **out);
     for (const cJSON *it = ar->child; it; it = it->next) {
         size_t ai = *n;

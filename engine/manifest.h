@@ -134,6 +134,10 @@ struct eng_variant_opts {
  * capacity, not the ladder: which rungs exist, and how many, is the rung table's to say
  * (engine/rung.h, eng_rung_top). */
 #define ENG_RUNG_SLOTS 16
+/* The most arguments a kernel may be given ("args", "reference_args"): CUDA's parameter space
+ * (4 KiB, larger since CUDA 12.1) holds as many one-byte parameters, and the cpu backend's
+ * signature record as many (kernels/kl.h's KL_CPU_MAX_ARGS). */
+#define ENG_MAX_KERNEL_ARGS 4096
 
 struct eng_manifest {
     char *path;        /* where it came from, for messages ("kernels/suites/x.json") */
@@ -165,7 +169,7 @@ struct eng_manifest {
     char **specialize;
     size_t nbuffers;
     struct eng_buffer_spec *buffers;
-    size_t nargs;
+    size_t nargs; /* at most ENG_MAX_KERNEL_ARGS */
     struct eng_arg *args;
     /* "reference_args": the reference kernel's own arguments, where its signature is not the
      * variants' (a file's naive kernel often takes a dimension its tiled one does not). Without

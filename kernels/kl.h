@@ -122,8 +122,10 @@ struct kl_cpu_thread {
     unsigned async_n;
     struct kl_cpu_async async_q[KL_CPU_ASYNC_MAX];
 };
-/* The signature record KL_EXPORT emits as kl_cpu_sig_NAME. */
-#define KL_CPU_MAX_ARGS 32
+/* The signature record KL_EXPORT emits as kl_cpu_sig_NAME. CUDA takes 4 KiB of parameters
+ * (32764 bytes since 12.1), so a kernel may have thousands: the record holds as many as 4 KiB
+ * of one-byte parameters, the engine reads nargs of them. */
+#define KL_CPU_MAX_ARGS 4096
 struct kl_cpu_sig {
     int abi;
     int nargs;

@@ -53,9 +53,17 @@
 #define __launch_bounds__(...)
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
-#define __align__(n) alignas(n)
-#define __constant__ static
-#define __CUDA_ALIGN__(n) alignas(n)
+/* ---- storage classes: where __align__ and __constant__ may stand ------------------------ */
+/* __align__ is a GNU attribute, not alignas: CUDA code puts it anywhere among the specifiers
+ * (`__shared__ __align__(16) float s;`, `__constant__ __align__(16) T c[4];`, `struct
+ * __align__(8) S`), where a standard attribute may not stand. A __device__ or __constant__
+ * global is one object of the module (one per device, shared by every block); neither adds a
+ * storage class, so `__constant__ static`, `static __constant__` and `extern __constant__`
+ * are what they say. */
+#define __align__(n) __attribute__((aligned(n)))
+#define __constant__
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
+/* ---- end of storage classes -------------------------------------------------------------- */
 #define HIP_DYNAMIC_SHARED(type, name) KL_DYNAMIC_SHARED(type, name)
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
@@ -1173,6 +1181,10 @@ typedef unsigned long long uintptr_t;
 #if defined(KL_HIP_WHOLE) && defined(KL_HIP_BARE) && defined(__HIP__)
 #define __host__ __attribute__((host))
 #define __constant__ __attribute__((constant))
+/* storage classes: __align__ anywhere among the specifiers, as HIP's headers define it */
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))

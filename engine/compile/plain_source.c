@@ -103,8 +103,11 @@ struct walk {
      * macro defines kernels (then the names a manifest gives are not checked against them). */
     bool kernel_named, macro_kernels;
     char **kernels;
-    bool *kernel_templates; /* kernels[i] is a template */
     size_t nkernels;
+    /* Beside each of kernels: for a template, an example of its template arguments for the
+     * message that asks for an instance ("256", "float, 256"); NULL for a plain function. */
+    char **kernel_targs;
+    char kernel_example[128]; /* the pending kernel's, when it is a template */
 };
 
 static const char *skip_ws(const char *s)
@@ -137,19 +140,24 @@ static size_t attr_len(const char *s)
     return 0;
 }
 
-/* `extern __shared__ ATTRS TYPE NAME[];` at s (s points at "extern"): writes the hook (the
- * local one in a function, kernels/kl_vendor.h) and returns the length consumed, or 0 when the
- * text is not of that form. */
+/* The word w (a keyword) at s, not part of a longer name. */
+static bool word_at(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(s, w, n) == 0 && !ident_char(s[n]);
+}
+
+/* An extern shared array at s (s points at "extern" or "__shared__"), its specifiers in any
+ * order as compilers take them: `extern __shared__ ATTRS TYPE NAME[];`, nvcc's `extern TYPE
+ * __shared__ NAME[];`, `__shared__ extern ...`. Writes the hook (the local one in a function,
+ * kernels/kl_vendor.h) and returns the length consumed, or 0 when the text is not of that
+ * form. Attributes (`__align__(16)`) are left out: dynamic shared memory is aligned for any
+ * type on every backend. */
 static size_t extern_shared(struct text *t, const char *s, bool in_function)
 {
-    if (strncmp(s, "extern", 6) != 0 || ident_char(s[6]))
+    if (!word_at(s, "extern") && !word_at(s, "__shared__"))
         return 0;
-    const char *p = skip_ws(s + 6);
-    if (strncmp(p, "__shared__", 10) != 0 || ident_char(p[10]))
-        return 0;
-    p = skip_ws(p + 10);
-    for (size_t a; (a = attr_len(p)) > 0;)
-        p = skip_ws(p + a);
+    const char *p = s;
     const char *semi = strchr(p, ';'), *nl = strchr(p, '\n');
     if (!semi || (nl && nl < semi))
         return 0;
@@ -173,19 +181,28 @@ static size_t extern_shared(struct text *t, const char *s, bool in_function)
     const char *name = q;
     if (name == name_end || name == p)
         return 0;
+    bool is_extern = false, is_shared = false;
     struct text type = {0};
     for (const char *r = p; r < name;) {
         size_t a = attr_len(r);
-        if (a) {
-            r += a;
+        bool word = r == p || !ident_char(r[-1]);
+        if (word && (a || word_at(r, "extern") || word_at(r, "__shared__"))) {
+            is_extern = is_extern || word_at(r, "extern");
+            is_shared = is_shared || word_at(r, "__shared__");
+            r += a ? a : word_at(r, "extern") ? 6 : 10;
             continue;
         }
-        put(&type, r, 1);
+        if (*r == '(' || *r == '=' || *r == '{' || *r == '"') { /* no plain declaration */
+            free(type.s);
+            return 0;
+        }
+        if (type.len || (*r != ' ' && *r != '\t'))
+            put(&type, r, 1);
         r++;
     }
     while (type.len && (type.s[type.len - 1] == ' ' || type.s[type.len - 1] == '\t'))
         type.s[--type.len] = '\0';
-    if (!type.len) {
+    if (!is_extern || !is_shared || !type.len) {
         free(type.s);
         return 0;
     }
@@ -302,6 +319,53 @@ static void head_name(const struct walk *w, char *out, size_t n)
     while (b && ident_char(w->head[b - 1]))
         b--;
     snprintf(out, n, "%.*s", (int)(e - b), w->head + b);
+}
+
+/* Example template arguments for the template head in head (`template <int BLOCK, typename
+ * T = half>` gives "256, float"... a default stays as written): what an entry point that names
+ * the template without them is shown. "" when head holds no template parameter list. */
+static void template_example(const char *head, char *out, size_t n)
+{
+    out[0] = '\0';
+    const char *t = NULL;
+    for (const char *c = head; (c = strstr(c, "template")) != NULL; c += 8)
+        if ((c == head || !ident_char(c[-1])) && !ident_char(c[8]))
+            t = c;
+    if (!t || *(t = skip_ws(t + 8)) != '<')
+        return;
+    struct text ex = {0};
+    const char *param = ++t;
+    int depth = 0;
+    for (const char *c = t; *c; c++) {
+        bool last = depth == 0 && *c == '>';
+        if (!last && !(depth == 0 && *c == ',')) {
+            depth += *c == '<' || *c == '(';
+            depth -= *c == '>' || *c == ')';
+            continue;
+        }
+        /* one parameter, [param, c): its default, else a value of its kind */
+        const char *eq = memchr(param, '=', (size_t)(c - param));
+        const char *p = skip_ws(param);
+        if (ex.len)
+            put(&ex, ", ", 2);
+        if (eq) {
+            const char *v = skip_ws(eq + 1), *e = c;
+            while (e > v && isspace((unsigned char)e[-1]))
+                e--;
+            put(&ex, v, (size_t)(e - v));
+        } else if (!strncmp(p, "typename", 8) || !strncmp(p, "class", 5)) {
+            put(&ex, "float", 5);
+        } else if (!strncmp(p, "bool", 4) && !ident_char(p[4])) {
+            put(&ex, "true", 4);
+        } else {
+            put(&ex, "256", 3);
+        }
+        if (last)
+            break;
+        param = c + 1;
+    }
+    snprintf(out, n, "%s", ex.s ? ex.s : "");
+    free(ex.s);
 }
 
 /* Follows a __global__ function's head to its name, and its body to its end. */
@@ -459,7 +523,7 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             continue;
         }
         bool word = s == line || !ident_char(s[-1]);
-        if (word && end - s > 6 && !strncmp(s, "extern", 6)) {
+        if (word && end - s > 6 && (!strncmp(s, "extern", 6) || !strncmp(s, "__shared__", 10))) {
             char *one = xasprintf("%.*s", (int)(end - s), s);
             size_t used = extern_shared(t, one, w->code_depth > 0);
             free(one);
@@ -485,6 +549,7 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             w->head[w->head_len] = '\0';
             w->kernel_pending = true;
             w->kernel_template = strstr(w->head, "template") != NULL;
+            template_example(w->head, w->kernel_example, sizeof w->kernel_example);
             w->kernel_name[0] = '\0';
         }
         track(w, *s);
@@ -493,9 +558,8 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
         if (w->kernel_named) {
             w->kernel_named = false;
             w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
-            w->kernel_templates = xrealloc(w->kernel_templates,
-                                           (w->nkernels + 1) * sizeof *w->kernel_templates);
-            w->kernel_templates[w->nkernels] = w->kernel_template;
+            w->kernel_targs = xrealloc(w->kernel_targs, (w->nkernels + 1) * sizeof *w->kernel_targs);
+            w->kernel_targs[w->nkernels] = w->kernel_template ? xstrdup(w->kernel_example) : NULL;
             w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
         }
         if (w->emit_ref) {
@@ -737,6 +801,7 @@ static int walk_file(struct walk *w, struct text *t, const char *file, const cha
             }
         } else {
             put_code_line(w, t, line, n);
+            track(w, ' '); /* the line break parts words: `__global__ void` / `name(...)` */
         }
         put(t, "\n", 1);
         if (!nl)
@@ -779,6 +844,24 @@ static bool is_kernel(const struct walk *w, const char *entry)
         if (strlen(w->kernels[i]) == n && !strncmp(w->kernels[i], base, n))
             return true;
     return false;
+}
+
+/* For an entry with no template arguments that names only template kernels: an example of
+ * the arguments of the first (kernel_targs), else NULL. */
+static const char *template_only(const struct walk *w, const char *entry)
+{
+    if (w->macro_kernels || strchr(entry, '<'))
+        return NULL;
+    const char *base = strrchr(entry, ':');
+    base = base ? base + 1 : entry;
+    const char *example = NULL;
+    for (size_t i = 0; i < w->nkernels; i++)
+        if (!strcmp(w->kernels[i], base)) {
+            if (!w->kernel_targs[i])
+                return NULL; /* a plain kernel of that name */
+            example = example ? example : w->kernel_targs[i];
+        }
+    return example;
 }
 
 /* What goes in front of the source: on the cpu backend the standard headers it includes
@@ -847,6 +930,14 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
             rc = -1;
             break;
         }
+        const char *example = template_only(&w, entries[i]);
+        if (example) {
+            snprintf(err, errlen, "%s: %s: %s in %s is a template: name an instance, e.g. %s<%s>",
+                     m->path, fields[i], entries[i], m->source, entries[i],
+                     example[0] ? example : "...");
+            rc = -1;
+            break;
+        }
         char sym[160];
         eng_plain_symbol(entries[i], sym, sizeof sym);
         const char *base = strrchr(entries[i], ':');
@@ -866,10 +957,12 @@ static char *plain_prepare(const struct eng_manifest *m, const char *text, bool 
     for (size_t i = 0; i < w.nrefs; i++)
         free(w.refs[i]);
     free(w.refs);
-    for (size_t i = 0; i < w.nkernels; i++)
+    for (size_t i = 0; i < w.nkernels; i++) {
         free(w.kernels[i]);
+        free(w.kernel_targs[i]);
+    }
     free(w.kernels);
-    free(w.kernel_templates);
+    free(w.kernel_targs);
     if (rc != 0) {
         free(t.s);
         return NULL;
@@ -940,9 +1033,11 @@ int eng_plain_kernels(const struct eng_manifest *m, bool own_headers, struct eng
         bool dup = rc != 0 || !w.kernels[i][0];
         for (size_t k = 0; k < out->n && !dup; k++)
             if (!strcmp(out->names[k], w.kernels[i])) {
-                out->templates[k] = out->templates[k] || w.kernel_templates[i];
+                out->templates[k] = out->templates[k] || w.kernel_targs[i];
                 dup = true;
             }
+        bool is_template = w.kernel_targs[i] != NULL;
+        free(w.kernel_targs[i]);
         if (dup) {
             free(w.kernels[i]);
             continue;
@@ -950,10 +1045,10 @@ int eng_plain_kernels(const struct eng_manifest *m, bool own_headers, struct eng
         out->names = xrealloc(out->names, (out->n + 1) * sizeof *out->names);
         out->templates = xrealloc(out->templates, (out->n + 1) * sizeof *out->templates);
         out->names[out->n] = w.kernels[i];
-        out->templates[out->n++] = w.kernel_templates[i];
+        out->templates[out->n++] = is_template;
     }
     free(w.kernels);
-    free(w.kernel_templates);
+    free(w.kernel_targs);
     out->by_macro = w.macro_kernels;
     return rc;
 }

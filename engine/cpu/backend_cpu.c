@@ -106,13 +106,25 @@ static bool access_target(const char *target)
 /* The compiler as the cache key sees it: its identity and the fixed options of cpu_compile, so
  * that a change of those options (the access hooks of a "+access" target among them) never
  * reuses an object built with the old ones. */
+/* GCC gives a static local of a function with default visibility (a template kernel's
+ * `__shared__ float s;`, kl_vendor.h's __global__ is visible) STB_GNU_UNIQUE binding: the
+ * dynamic linker then makes every loaded module use the first one's variable, outside the
+ * module's own thread-local block that the emulator keeps per block, so all blocks shared it
+ * (a correct kernel raced with itself, a missing barrier was lost). -fno-gnu-unique keeps each
+ * module's own; clang never emits such symbols and does not know the option. */
+static bool cpu_gnu_unique_option(void)
+{
+    return !strstr(cpu_compiler_id(), "clang");
+}
+
 static const char *cpu_compiler_for(const char *target)
 {
-    static char id[sizeof cxx_id + 160];
+    static char id[sizeof cxx_id + 180];
     bool hooks = access_target(target);
-    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden -w -g1 "
+    snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden%s -w -g1 "
              "-ffile-prefix-map=TMP=.%s; -shared]",
-             cpu_compiler_id(), hooks ? " -fsanitize=thread" : "");
+             cpu_compiler_id(), cpu_gnu_unique_option() ? " -fno-gnu-unique" : "",
+             hooks ? " -fsanitize=thread" : "");
     return id;
 }
 
@@ -271,12 +283,17 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     static char o_std[] = "-std=c++17", o_def[] = "-DKL_CPU", o_opt[] = "-O2",
                 o_pic[] = "-fPIC", o_vis[] = "-fvisibility=hidden", o_w[] = "-w",
                 o_tsan[] = "-fsanitize=thread", o_g[] = "-g1", o_c[] = "-c", o_out[] = "-o",
-                o_shared[] = "-shared";
+                o_shared[] = "-shared", o_unique[] = "-fno-gnu-unique";
     /* the temporary folder is no part of the object: a warm cache and a cold compile give the
      * same bytes (engine/cache/cache_warm_cold.h) although the line tables name the source */
     char *o_map = xasprintf("-ffile-prefix-map=%s=.", dir);
-    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan};
-    size_t nfixed = sizeof fixed / sizeof *fixed - (access_hooks ? 0 : 1);
+    /* the last two are optional: -fno-gnu-unique (GCC only), the access hooks */
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan, o_tsan};
+    size_t nfixed = sizeof fixed / sizeof *fixed - 2;
+    if (cpu_gnu_unique_option())
+        fixed[nfixed++] = o_unique;
+    if (access_hooks)
+        fixed[nfixed++] = o_tsan;
     /* the same options but the temporary folder's: what the precompiled headers are built with */
     char *pch_opts[sizeof fixed / sizeof *fixed];
     size_t npch = 0;

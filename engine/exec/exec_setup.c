@@ -184,16 +184,10 @@ static int find_entry(struct eng_exec *e, const char *field, const char *entry,
     return sym ? get_kernel(e, e->mod, sym, k) : -1;
 }
 
-/* The manifest's "args" against the parameters the code object declares, where the backend can
- * tell: a kernel that takes more or other arguments than it is given would read garbage (or
- * crash the worker) instead of naming the mismatch. */
-static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *entry,
-                        bool reference)
+/* The manifest's "args" against the n parameter sizes the code object declares. */
+static int check_param_sizes(struct eng_exec *e, const char *entry, bool reference,
+                             const size_t *sizes, int n)
 {
-    size_t sizes[64];
-    int n = e->B->kernel_params ? e->B->kernel_params(k, sizes, 64) : -1;
-    if (n < 0)
-        return 0;
     const struct eng_manifest *m = e->m;
     size_t nargs;
     const struct eng_arg *args = eng_manifest_args(m, reference, &nargs);
@@ -203,7 +197,7 @@ static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *en
                  "gives %zu", m->path, entry, n, n == 1 ? "" : "s", field, nargs);
         return -1;
     }
-    for (size_t i = 0; i < nargs && i < 64; i++) {
+    for (size_t i = 0; i < nargs; i++) {
         enum eng_argtype t = args[i].type;
         size_t want = t == ENG_ARG_BOOL || t == ENG_ARG_U8                     ? 1
                       : t == ENG_ARG_I32 || t == ENG_ARG_U32 || t == ENG_ARG_F32 ? 4
@@ -216,6 +210,25 @@ static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *en
         }
     }
     return 0;
+}
+
+/* The manifest's "args" against the parameters the code object declares, where the backend can
+ * tell: a kernel that takes more or other arguments than it is given would read garbage (or
+ * crash the worker) instead of naming the mismatch. A kernel may take thousands (CUDA's
+ * parameter space), so the sizes are asked for twice: their count, then all of them. */
+static int check_params(struct eng_exec *e, struct eng_kernel *k, const char *entry,
+                        bool reference)
+{
+    if (!e->B->kernel_params)
+        return 0;
+    int n = e->B->kernel_params(k, NULL, 0);
+    if (n < 0)
+        return 0;
+    size_t *sizes = xcalloc((size_t)n + 1, sizeof *sizes);
+    n = e->B->kernel_params(k, sizes, n);
+    int rc = check_param_sizes(e, entry, reference, sizes, n);
+    free(sizes);
+    return rc;
 }
 
 /* The kernels of kernels/util.kl the oracles and fills launch (found once per context). */
