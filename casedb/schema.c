@@ -333,6 +333,13 @@ static const char migration_7_results[] =
 
 static const char *const migration_7[] = {migration_7_index, migration_7_results, NULL};
 
+/* Migration 8: a pulled run's verdict is re-derived from its checks (importers/verdict_derive.h);
+ * the word its document said is kept beside it, NULL for a run made here and for runs pulled
+ * before. */
+static const char migration_8_results[] = "ALTER TABLE runs ADD COLUMN exported_verdict TEXT;";
+
+static const char *const migration_8[] = {migration_8_results, NULL};
+
 const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
-                                             migration_5, migration_6, migration_7};
+                                             migration_5, migration_6, migration_7, migration_8};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

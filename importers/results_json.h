@@ -47,6 +47,12 @@ struct imp_results_doc {
     struct cdb_check *checks;   /* grouped by run, in runs' order */
     size_t n_checks;
     const char *newest_finished; /* max finished over all runs; NULL when no runs */
+    /* Verdicts judged again (verdict_derive.h): runs whose stored verdict is not the word their
+     * document said (run.exported_verdict keeps that word), and checks whose verdict changed
+     * (their detail then begins "exported as ..."). */
+    size_t rejudged_runs, rejudged_checks;
+    char **owned; /* strings made here (a re-judged check's detail) */
+    size_t n_owned;
     struct imp_json *arena; /* importers/json_arena.h */
 };
 
@@ -60,6 +66,9 @@ void imp_results_doc_free(struct imp_results_doc *d);
 
 /* True for "YYYY-MM-DDTHH:MM:SSZ" with valid ranges. */
 bool imp_iso_time_valid(const char *s);
+/* The latest time a pulled run may carry, as an ISO time: a day past this machine's clock (the
+ * slack for clocks that disagree). */
+void imp_time_limit(char out[21]);
 /* True for a lower-case RFC 4122 text UUID (8-4-4-4-12 hex digits). */
 bool imp_uuid_valid(const char *s);
 
