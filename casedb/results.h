@@ -65,6 +65,10 @@ struct cdb_run {
      * checks, importers/verdict_derive.h) may differ from; NULL for a run made here and for runs
      * pulled before schema 8. */
     const char *exported_verdict;
+    /* A pulled run: the host that exported the document it came in (exported_by.host). Where it
+     * is not the run's own `host`, the run was relayed by another host (casedb/merge.h). NULL for
+     * a run made here and for runs pulled before schema 8. */
+    const char *exported_by;
 };
 
 /* Rung 8's end-to-end score of a check (the user's evaluation, the built-in model). set false:

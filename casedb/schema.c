@@ -336,7 +336,10 @@ static const char *const migration_7[] = {migration_7_index, migration_7_results
 /* Migration 8: a pulled run's verdict is re-derived from its checks (importers/verdict_derive.h);
  * the word its document said is kept beside it, NULL for a run made here and for runs pulled
  * before. */
-static const char migration_8_results[] = "ALTER TABLE runs ADD COLUMN exported_verdict TEXT;";
+/* A pulled run also keeps the host that exported its document: where that is not the run's own
+ * host, another host relayed it, and the run's own host takes it over when pulled (merge.h). */
+static const char migration_8_results[] = "ALTER TABLE runs ADD COLUMN exported_verdict TEXT;"
+                                          "ALTER TABLE runs ADD COLUMN exported_by TEXT;";
 
 static const char *const migration_8[] = {migration_8_results, NULL};
 

@@ -602,6 +602,7 @@ static int parse_runs(struct parse_state *ps, const cJSON *arr, size_t nr,
         struct cdb_merge_run *mr = &out->runs[x->index];
         if (parse_run(x, e, mr) != 0)
             return -1;
+        mr->run.exported_by = out->exported_host;
         if (index_find(&ps->mix, mr->run.machine_id, SIZE_MAX, machine_key, out->machines) ==
             SIZE_MAX)
             return fail(x, "machine_id", "names no machine of the document's \"machines\"");

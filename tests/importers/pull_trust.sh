@@ -114,6 +114,34 @@ tap_check "run by bash in a scratch folder, none of it runs anything (no file ma
     test -z "$(ls -A "$KL_TMP/scratch")"
 tap_check "... and the blocks were there to run" grep -q 'touch X' "$KL_TMP/blocks.sh"
 
+# --- a host that relays another host's run neither takes it over nor blocks its own host --------
+python3 $gen --host gpu-b --runs 1 --checks 4 --seed 5 --out "$KL_TMP/b.json"
+python3 - "$base" "$KL_TMP/b.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+# gpu-b republishes gpu-a's first run (its own host field says gpu-a), with a check edited
+b["machines"] += a["machines"]
+b["runs"].append(a["runs"][0])
+relayed = [dict(c) for c in a["checks"] if c["run_id"] == a["runs"][0]["run_id"]]
+relayed[0]["time_us"] = {"median": 1.0, "min": 1.0, "max": 1.0}
+b["checks"] += relayed
+json.dump(b, open(sys.argv[2], "w"))
+PY
+fresh relay
+k pull "file://$KL_TMP/b.json" >/dev/null 2>&1
+tap_check "a relayed run is stored under the host that relayed it, while it is the only copy" \
+    test "$(field "['origin']")" = gpu-b
+k pull "file://$base" >"$KL_TMP/out" 2>&1
+tap_check "its own host's pull is not blocked by it (exit 0)" test $? = 0
+on_a() { k results --host gpu-a --json | grep -c "$run0"; }
+tap_check "... and takes the run over" test "$(on_a)" = 1
+k results "$run0" >"$KL_TMP/taken.txt"
+tap_check "... with its own checks, not the relay's edit" \
+    sh -c "grep -qE '^0 +1 ' '$KL_TMP/taken.txt' && ! grep -qE '^0 +1 .* 1\.00 +1\.00 +1\.00 ' '$KL_TMP/taken.txt'"
+k pull "file://$KL_TMP/b.json" >"$KL_TMP/out" 2>&1
+tap_check "pulling the relay again succeeds (exit 0)" test $? = 0
+tap_check "... and leaves the run with its own host" test "$(on_a)" = 1
+
 # --- every export committed under bench/results pulls ----------------------------------------
 n=0
 bad=0
