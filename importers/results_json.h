@@ -8,8 +8,10 @@
  * have exactly its fields (none missing, none unknown, none twice), every value its type and
  * range, strings their length limit and no control character (an escape sequence is refused,
  * never stored), numbers must be finite, ids and times their exact format, every reference must
- * resolve, run UUIDs and (run, seq) pairs must be unique, and each run's declared verdict counts
- * must match its checks. The first problem found is the error, naming the source, the array
+ * resolve, run UUIDs and (run, seq) pairs must be unique, and a run's times may not lie more than
+ * a day past this machine's clock. Verdicts are words of any kind, judged again once the document
+ * is read (verdict_derive.h): a run's stored verdict and counts are its checks', the document's
+ * word kept in run.exported_verdict. The first problem found is the error, naming the source, the array
  * element and the field. Nothing is partially accepted. A machine's wave_size, compute_units
  * and mem_bytes may be null, "not known", which is read as struct cdb_machine's 0; the 0 that
  * documents of earlier versions wrote there is read the same way. */
