@@ -24,7 +24,7 @@ static const char *const sql[ST_COUNT] = {
                        " memory_partition, kladder_version, kladder_commit FROM machines"
                        " WHERE id = ?1",
     [ST_RUN_GET] = "SELECT machine_id, host, rung, suite, case_id, variant, argv, started, finished,"
-                   " verdict, id, origin, exported_by FROM runs WHERE uuid = ?1",
+                   " verdict, id, origin, exported_by, exported_verdict FROM runs WHERE uuid = ?1",
     [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
                       " c.time_min_us, c.time_max_us, c.repeats, c.limit_s, c.score, c.score_baseline,"
@@ -210,7 +210,12 @@ static const char *run_differs(struct merge *m, const struct cdb_merge_run *mr, 
         return "started";
     if (!same_str(r->finished, TXT(st, 8)))
         return "finished";
-    if (!same_str(cdb_verdict_name(r->verdict), TXT(st, 9)))
+    /* a run pulled before verdicts were re-derived (schema 8) holds its document's own word:
+     * the same document read again is the same run, whatever this kladder makes of it */
+    bool stored_as_exported = sqlite3_column_type(st, 13) == SQLITE_NULL &&
+                              sqlite3_column_type(st, 11) != SQLITE_NULL && r->exported_verdict &&
+                              same_str(r->exported_verdict, TXT(st, 9));
+    if (!same_str(cdb_verdict_name(r->verdict), TXT(st, 9)) && !stored_as_exported)
         return "verdict";
     sqlite3_int64 run_id = sqlite3_column_int64(st, 10);
     st = ready(m, ST_CHECKS_GET);

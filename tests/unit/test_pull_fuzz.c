@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,12 +265,65 @@ static void test_pull_mutations(void **state)
     assert_true(parsed > 100 && refused > 50);
 }
 
+/* A run pulled before verdicts were re-derived holds its document's word: the same document
+ * pulled again (a --full pull after the upgrade) is the same run, not a conflict. */
+static void test_pulled_before_rederiving(void **state)
+{
+    (void)state;
+    test_rand_seed(99);
+    char err[1024];
+    struct cdb *db;
+    assert_int_equal(cdb_open(":memory:", &db, err, sizeof err), 0);
+    int tried = 0;
+    for (int it = 0; it < 60; it++) {
+        char *doc = document();
+        struct imp_results_doc d;
+        if (imp_results_parse(doc, strlen(doc), "old", &d, err, sizeof err) != 0) {
+            free(doc);
+            continue;
+        }
+        struct cdb_merge_input in = {.machines = d.machines, .n_machines = d.n_machines,
+                                     .runs = d.runs, .n_runs = d.n_runs};
+        struct cdb_merge_target t = {.origin = "box", .url = "file:///x.json",
+                                     .when = "2026-11-02T00:00:00Z"};
+        struct cdb_merge_stats st;
+        assert_int_equal(cdb_merge(db, &t, &in, &st, err, sizeof err), 0);
+        /* as a kladder before schema 8 stored it: the document's word, no exported_verdict
+         * (only the words that kladder could store) */
+        bool storable = true;
+        for (size_t r = 0; r < d.n_runs; r++) {
+            int w = cdb_verdict_parse(d.runs[r].run.exported_verdict);
+            storable &= w >= 0 && w != CDB_DOUBT && w != CDB_RUNNING;
+        }
+        if (storable) {
+            for (size_t r = 0; r < d.n_runs; r++) {
+                char *sql = xasprintf("UPDATE runs SET verdict = '%s', exported_verdict = NULL"
+                                      " WHERE uuid = '%s'", d.runs[r].run.exported_verdict,
+                                      d.runs[r].run.uuid);
+                assert_int_equal(sqlite3_exec(cdb_handle(db), sql, NULL, NULL, NULL), SQLITE_OK);
+                free(sql);
+            }
+            if (cdb_merge(db, &t, &in, &st, err, sizeof err) != 0)
+                fail_msg("iteration %d: the same document again conflicts: %s", it, err);
+            assert_int_equal(st.present_runs, d.n_runs);
+            tried++;
+        }
+        assert_int_equal(sqlite3_exec(cdb_handle(db), "DELETE FROM checks; DELETE FROM runs;",
+                                      NULL, NULL, NULL), SQLITE_OK);
+        imp_results_doc_free(&d);
+        free(doc);
+    }
+    assert_true(tried >= 5);
+    cdb_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_rules),
         cmocka_unit_test(test_run_rules),
         cmocka_unit_test(test_pull_mutations),
+        cmocka_unit_test(test_pulled_before_rederiving),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
