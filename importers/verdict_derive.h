@@ -18,8 +18,8 @@
  * - fail, hang, error and doubt stand (doubt records the elements it could not settle);
  * - a check that records bad elements (bad_count > 0 or a first_bad index) failed, whatever its
  *   word says: no pass, skip or cancelled check records any;
- * - a skip or cancelled check never ran, so one that records a time, repeats or an error is an
- *   error: it ran, and what it found is not known;
+ * - a skip or cancelled check never ran, so one that records a time or an error is an error:
+ *   it ran, and what it found is not known;
  * - a word this kladder does not know for a check (running and interrupted included) is an
  *   error, unless the rule above makes it a fail.
  * Sets *out. Returns NULL when the word stands, or a phrase saying why it was changed (static:
