@@ -1,13 +1,16 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "casedb/cdb.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "casedb/cdb_internal.h"
 #include "casedb/runs_reap.h"
 #include "casedb/schema.h"
+#include "common/text.h"
 #include "common/xalloc.h"
 
 struct sqlite3 *cdb_handle(struct cdb *db)
@@ -31,9 +34,42 @@ static int user_version(struct cdb *db, int *v, char *err, size_t errlen)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
         return cdb_fail(db, "reading the schema version", err, errlen);
-    *v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    /* a failed read is an error, never version 0: a database SQLite cannot read (a WAL file
+     * whose folder is read-only) would otherwise read as an empty one */
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        cdb_fail(db, "reading the schema version", err, errlen);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    *v = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     return 0;
+}
+
+/* Why a database that opened could not be read: a database in WAL mode (the mode kladder
+ * writes) is read through a shared-memory file beside it, PATH-shm, which SQLite must create
+ * when it is missing; in a folder this user cannot write, it cannot. */
+static void unreadable(const char *path, char *err, size_t errlen)
+{
+    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    const char *folder = slash ? dir : ".";
+    char shm[4096];
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    if (access(folder, W_OK) != 0 && access(shm, F_OK) != 0) {
+        char *abs = realpath(folder, NULL);
+        char *shown = text_escape(path, 200), *shown_dir = text_escape(abs ? abs : folder, 200);
+        free(abs);
+        snprintf(err, errlen,
+                 "%s: cannot read this database: it is in WAL mode, and SQLite must create %s-shm "
+                 "beside it, in %s, which this user cannot write; make the folder writable, or "
+                 "copy the database (with its -wal file) into one that is",
+                 shown, shown, shown_dir);
+        free(shown);
+        free(shown_dir);
+    }
+    free(dir);
 }
 
 static int migrate(struct cdb *db, char *err, size_t errlen)
@@ -134,7 +170,12 @@ int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen
     }
     sqlite3_extended_result_codes(db->h, 1);
     sqlite3_busy_timeout(db->h, CDB_BUSY_TIMEOUT_MS);
-    if (user_version(db, &v, err, errlen) != 0 || v != CDB_SCHEMA_VERSION) {
+    if (user_version(db, &v, err, errlen) != 0) {
+        unreadable(path, err, errlen);
+        cdb_close(db);
+        return -1;
+    }
+    if (v != CDB_SCHEMA_VERSION) {
         if (v >= 0)
             snprintf(err, errlen, "%s: schema version %d, expected %d", path, v,
                      CDB_SCHEMA_VERSION);

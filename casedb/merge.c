@@ -15,7 +15,8 @@
 #include "casedb/hosts.h"
 #include "casedb/writer.h"
 
-enum { ST_MACHINE_GET, ST_RUN_GET, ST_CHECKS_GET, ST_COUNT };
+enum { ST_MACHINE_GET, ST_RUN_GET, ST_CHECKS_GET, ST_RUN_DROP_CHECKS, ST_RUN_DROP, ST_RUN_MOVE,
+       ST_COUNT };
 
 static const char *const sql[ST_COUNT] = {
     [ST_MACHINE_GET] = "SELECT host, backend, device, target, wave_size, compute_units, mem_bytes,"
@@ -23,13 +24,18 @@ static const char *const sql[ST_COUNT] = {
                        " memory_partition, kladder_version, kladder_commit FROM machines"
                        " WHERE id = ?1",
     [ST_RUN_GET] = "SELECT machine_id, host, rung, suite, case_id, variant, argv, started, finished,"
-                   " verdict, id, origin FROM runs WHERE uuid = ?1",
+                   " verdict, id, origin, exported_by, exported_verdict FROM runs WHERE uuid = ?1",
     [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
                       " c.time_min_us, c.time_max_us, c.repeats, c.limit_s, c.score, c.score_baseline,"
                       " c.score_samples, c.score_diverge_step"
                       " FROM checks c JOIN check_keys k ON k.id = c.key_id"
                       " WHERE c.run_id = ?1 ORDER BY c.seq",
+    /* a relayed run replaced by its own host's (foreign keys are off during a merge, so its
+     * checks go first, by hand) */
+    [ST_RUN_DROP_CHECKS] = "DELETE FROM checks WHERE run_id = ?1",
+    [ST_RUN_DROP] = "DELETE FROM runs WHERE id = ?1",
+    [ST_RUN_MOVE] = "UPDATE runs SET origin = ?2, exported_by = ?3 WHERE id = ?1",
 };
 
 struct merge {
@@ -204,7 +210,12 @@ static const char *run_differs(struct merge *m, const struct cdb_merge_run *mr, 
         return "started";
     if (!same_str(r->finished, TXT(st, 8)))
         return "finished";
-    if (!same_str(cdb_verdict_name(r->verdict), TXT(st, 9)))
+    /* a run pulled before verdicts were re-derived (schema 8) holds its document's own word:
+     * the same document read again is the same run, whatever this kladder makes of it */
+    bool stored_as_exported = sqlite3_column_type(st, 13) == SQLITE_NULL &&
+                              sqlite3_column_type(st, 11) != SQLITE_NULL && r->exported_verdict &&
+                              same_str(r->exported_verdict, TXT(st, 9));
+    if (!same_str(cdb_verdict_name(r->verdict), TXT(st, 9)) && !stored_as_exported)
         return "verdict";
     sqlite3_int64 run_id = sqlite3_column_int64(st, 10);
     st = ready(m, ST_CHECKS_GET);
@@ -228,6 +239,37 @@ static const char *run_differs(struct merge *m, const struct cdb_merge_run *mr, 
     return field;
 }
 
+static int insert_run(struct merge *m, const char *origin, const struct cdb_merge_run *mr,
+                      struct cdb_merge_stats *s);
+
+/* A stored run (and its checks) removed, to be replaced by its own host's copy. */
+static int drop_run(struct merge *m, sqlite3_int64 id)
+{
+    sqlite3_stmt *st = ready(m, ST_RUN_DROP_CHECKS);
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        return fail(m, "replacing a relayed run");
+    st = ready(m, ST_RUN_DROP);
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        return fail(m, "replacing a relayed run");
+    return 0;
+}
+
+/* A stored run filed under the host pulled now, its own. */
+static int move_run(struct merge *m, sqlite3_int64 id, const char *origin, const char *by,
+                    struct cdb_merge_stats *s)
+{
+    sqlite3_stmt *st = ready(m, ST_RUN_MOVE);
+    sqlite3_bind_int64(st, 1, id);
+    cdb_bind_text(st, 2, origin);
+    cdb_bind_text(st, 3, by);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        return fail(m, "moving a relayed run to its own host");
+    s->present_runs++;
+    return 0;
+}
+
 static int put_run(struct merge *m, const char *origin, const struct cdb_merge_run *mr,
                    struct cdb_merge_stats *s)
 {
@@ -236,20 +278,32 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
     cdb_bind_text(st, 1, r->uuid);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        /* the host it belongs to, read before run_differs walks the statement on */
-        const unsigned char *o = TXT(st, 11);
+        /* who it belongs to and who relayed it, read before run_differs walks the statement on */
+        const unsigned char *o = TXT(st, 11), *by = TXT(st, 12), *made_by = TXT(st, 1);
         bool was_local = o == NULL;
+        bool stored_relayed = by && made_by && strcmp((const char *)by, (const char *)made_by);
+        bool incoming_relayed = r->exported_by && strcmp(r->exported_by, r->host) != 0;
+        sqlite3_int64 stored_id = sqlite3_column_int64(st, 10);
         char was[80];
         snprintf(was, sizeof was, "%s", o ? (const char *)o : "");
         char which[48] = "";
         const char *field = run_differs(m, mr, which, sizeof which);
         sqlite3_reset(m->st[ST_RUN_GET]);
-        if (field) {
-            snprintf(m->err, m->errlen,
-                     "run %s is already stored with different content (%s%s differs); the "
-                     "stored run is kept and nothing from this host was written",
-                     r->uuid, which, field);
-            return -1;
+        bool elsewhere = was_local || strcmp(was, origin) != 0;
+        /* A run another host relayed (exported with its pulled runs) never moves or blocks one
+         * stored already: the copy kept is the one first pulled, or the run's own host's. */
+        if (incoming_relayed && elsewhere) {
+            s->present_runs++;
+            return 0;
+        }
+        /* The run's own host takes back a run first pulled through a relay: the same content
+         * moves under it, other content is replaced by its own. */
+        if (elsewhere && !was_local && stored_relayed && !incoming_relayed) {
+            if (!field)
+                return move_run(m, stored_id, origin, r->exported_by, s);
+            if (drop_run(m, stored_id) != 0)
+                return -1;
+            return insert_run(m, origin, mr, s);
         }
         /* a run belongs to the host it was first pulled under, or to this machine: the same
          * results under a second name would leave that name empty and the runs where they are */
@@ -258,6 +312,13 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
                      "run %s was made here (a local run); pulling it back under '%s' would hide "
                      "it from 'local'; nothing from this host was written",
                      r->uuid, origin);
+            return -1;
+        }
+        if (field) {
+            snprintf(m->err, m->errlen,
+                     "run %s is already stored with different content (%s%s differs); the "
+                     "stored run is kept and nothing from this host was written",
+                     r->uuid, which, field);
             return -1;
         }
         if (strcmp(was, origin) != 0) {
@@ -273,6 +334,13 @@ static int put_run(struct merge *m, const char *origin, const struct cdb_merge_r
     }
     if (rc != SQLITE_DONE)
         return fail(m, "looking up a run");
+    return insert_run(m, origin, mr, s);
+}
+
+static int insert_run(struct merge *m, const char *origin, const struct cdb_merge_run *mr,
+                      struct cdb_merge_stats *s)
+{
+    const struct cdb_run *r = &mr->run;
     int counts[CDB_VERDICT_COUNT] = {0};
     for (size_t i = 0; i < mr->n_checks; i++)
         counts[mr->checks[i].verdict]++;

@@ -61,6 +61,14 @@ struct cdb_run {
     const char *finished;     /* NULL while running */
     enum cdb_verdict verdict; /* CDB_RUNNING until finished */
     const struct kl_owner *owner; /* the process recording a run made here; NULL none (pulled) */
+    /* A pulled run: the verdict word its document said, which `verdict` (re-derived from its
+     * checks, importers/verdict_derive.h) may differ from; NULL for a run made here and for runs
+     * pulled before schema 8. */
+    const char *exported_verdict;
+    /* A pulled run: the host that exported the document it came in (exported_by.host). Where it
+     * is not the run's own `host`, the run was relayed by another host (casedb/merge.h). NULL for
+     * a run made here and for runs pulled before schema 8. */
+    const char *exported_by;
 };
 
 /* Rung 8's end-to-end score of a check (the user's evaluation, the built-in model). set false:

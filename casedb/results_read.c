@@ -84,7 +84,7 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
  * reads none. */
 #define RUN_RUNGS                                                                               \
     " CASE WHEN r.rung != 0 THEN 1 << r.rung ELSE (SELECT coalesce(sum(DISTINCT 1 << k.rung), 0)" \
-    " FROM checks c JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id) END"
+    " FROM checks c JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id) END, r.exported_verdict"
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
 /* The machine columns host .. kladder_commit, in the order of the machines table, from column
@@ -136,6 +136,7 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
     ri->counts[CDB_DOUBT] = sqlite3_column_int(st, 26 + CDB_CANCELLED + 3); /* migration 6 */
     ri->rungs = (unsigned)sqlite3_column_int(st, 26 + CDB_CANCELLED + 4);
     ri->n_checks += ri->counts[CDB_DOUBT];
+    r->exported_verdict = cdb_pool_col(p, st, 26 + CDB_CANCELLED + 5); /* migration 8 */
 }
 
 static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char *order,

@@ -365,8 +365,18 @@ static const char migration_8_results[] =
     "CREATE INDEX runs_by_start ON runs(started, id);"
     "CREATE INDEX runs_running ON runs(id) WHERE verdict = 'running';";
 
+/* Migration 9: a pulled run's verdict is re-derived from its checks (importers/verdict_derive.h);
+ * the word its document said is kept beside it, NULL for a run made here and for runs pulled
+ * before. */
+/* A pulled run also keeps the host that exported its document: where that is not the run's own
+ * host, another host relayed it, and the run's own host takes it over when pulled (merge.h). */
+static const char migration_9_results[] = "ALTER TABLE runs ADD COLUMN exported_verdict TEXT;"
+                                          "ALTER TABLE runs ADD COLUMN exported_by TEXT;";
+
 static const char *const migration_8[] = {migration_8_results, NULL};
+static const char *const migration_9[] = {migration_9_results, NULL};
 
 const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
-                                             migration_5, migration_6, migration_7, migration_8};
+                                             migration_5, migration_6, migration_7, migration_8,
+                                             migration_9};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

@@ -29,9 +29,10 @@ static const struct {
                    "storing a machine"},
     [W_RUN] = {"INSERT INTO runs (uuid, machine_id, host, origin, rung, suite, case_id, variant,"
                " argv, started, finished, verdict, n_pass, n_fail, n_hang, n_error, n_skip,"
-               " n_cancelled, owner_host, owner_boot, owner_pid, owner_start, owner_pid_ns) VALUES"
+               " n_cancelled, owner_host, owner_boot, owner_pid, owner_start, owner_pid_ns, n_doubt,"
+               " exported_verdict, exported_by) VALUES"
                " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"
-               " ?19, ?20, ?21, ?22, ?23)",
+               " ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
                "storing a run"},
     [W_RUN_ID] = {"SELECT id FROM runs WHERE uuid = ?1", "looking up a run"},
     [W_CHECK] = {"INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, first_bad,"
@@ -183,6 +184,9 @@ int cdb_writer_run(struct cdb_writer *w, const struct cdb_run *r, const char *or
         bind_count(st, 22, r->owner->start);
         bind_str(st, 23, r->owner->pid_ns[0] ? r->owner->pid_ns : NULL);
     }
+    sqlite3_bind_int(st, 24, counts ? counts[CDB_DOUBT] : 0);
+    bind_str(st, 25, r->exported_verdict);
+    bind_str(st, 26, r->exported_by);
     if (done(w, W_RUN, err, errlen) != 0)
         return -1;
     *id = sqlite3_last_insert_rowid(w->db->h);

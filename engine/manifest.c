@@ -756,8 +756,32 @@ static bool parse(struct eng_mparse *p, struct eng_manifest *m, const cJSON *roo
            parse_rungs(p, m, cJSON_GetObjectItemCaseSensitive(root, "rungs"));
 }
 
+/* A manifest's message quotes what its file says (a key, a name, a value): control characters
+ * in it are written as escapes (\x1b), so no message of a manifest can drive the terminal. One
+ * place for every message, whichever check wrote it. */
+static void err_clean(char *err, size_t errlen)
+{
+    if (!errlen || text_is_clean(err, NULL))
+        return;
+    char *shown = text_escape(err, errlen);
+    snprintf(err, errlen, "%s", shown);
+    free(shown);
+}
+
+static struct eng_manifest *manifest_parse(const char *text, size_t len, const char *path,
+                                           const char *dir, char *err, size_t errlen);
+
 struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char *path,
                                         const char *dir, char *err, size_t errlen)
+{
+    struct eng_manifest *m = manifest_parse(text, len, path, dir, err, errlen);
+    if (!m)
+        err_clean(err, errlen);
+    return m;
+}
+
+static struct eng_manifest *manifest_parse(const char *text, size_t len, const char *path,
+                                           const char *dir, char *err, size_t errlen)
 {
     struct eng_mparse p = {.path = path, .err = err, .errlen = errlen};
     cJSON *root = cJSON_ParseWithLength(text, len);
@@ -847,8 +871,20 @@ static void unknown_suite(const char *name, char *err, size_t errlen)
     free(files);
 }
 
+static struct eng_manifest *manifest_load(const char *name_or_path, const char *dir, char *err,
+                                          size_t errlen);
+
 struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir, char *err,
                                        size_t errlen)
+{
+    struct eng_manifest *m = manifest_load(name_or_path, dir, err, errlen);
+    if (!m)
+        err_clean(err, errlen);
+    return m;
+}
+
+static struct eng_manifest *manifest_load(const char *name_or_path, const char *dir, char *err,
+                                          size_t errlen)
 {
     size_t n = strlen(name_or_path);
     bool is_path = strchr(name_or_path, '/') || (n > 5 && !strcmp(name_or_path + n - 5, ".json"));

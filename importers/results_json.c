@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "casedb/cdb.h"
@@ -19,6 +20,7 @@
 #include "importers/json_util.h"
 #include "importers/json_arena.h"
 #include "importers/machine_json.h"
+#include "importers/verdict_derive.h"
 
 /* ---- formats ------------------------------------------------------------------------------ */
 
@@ -35,6 +37,16 @@ bool imp_iso_time_valid(const char *s)
     static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return y >= 1970 && y <= 9999 && mo >= 1 && mo <= 12 && d >= 1 && d <= days[mo - 1] &&
            h <= 23 && mi <= 59 && se <= 60;
+}
+
+void imp_time_limit(char out[21])
+{
+    time_t t = time(NULL) + 24 * 3600;
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(out, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    else
+        snprintf(out, 21, "9999-12-31T23:59:59Z");
 }
 
 bool imp_uuid_valid(const char *s)
@@ -192,25 +204,42 @@ static int get_num(const struct ctx *x, const cJSON *v, const char *field, bool 
     return 0;
 }
 
-/* A finished verdict; a run's may also be interrupted (its process ended before it finished),
- * a check's may not. */
-static int get_verdict(const struct ctx *x, const cJSON *v, const char *field, bool of_run,
-                       enum cdb_verdict *out)
+/* A verdict word: any short name. Which words mean what is decided from the document's own
+ * facts once it is read (verdict_derive.h), so a word this kladder does not know is handled
+ * there, not refused here. */
+static int get_verdict_word(const struct ctx *x, const cJSON *v, const char *field,
+                            const char **out)
 {
-    const char *s;
-    if (get_str(x, v, field, S_NAME, &s) != 0)
+    if (get_str(x, v, field, S_NAME, out) != 0)
         return -1;
-    int vd = cdb_verdict_parse(s);
-    if (vd < 0 || vd == CDB_RUNNING || (vd == CDB_INTERRUPTED && !of_run)) {
-        char *q = quote(s);
-        int rc = fail(x, field, "expected %s, got '%s'",
-                      of_run ? "pass, fail, hang, error, skip, cancelled or interrupted"
-                             : "pass, fail, hang, error, skip or cancelled",
-                      q);
+    if (!(*out)[0] || strlen(*out) > 32) {
+        char *q = quote(*out);
+        int rc = fail(x, field, "expected a verdict (pass, fail, hang, error, skip, cancelled, "
+                      "doubt, ...), got '%s'", q);
         free(q);
         return rc;
     }
-    *out = (enum cdb_verdict)vd;
+    return 0;
+}
+
+/* A time of a run: well formed, and not later than a day past this machine's clock. A time far
+ * in the future (9999-12-31) is no run's, and as the newest `finished` it would become the host's
+ * incremental cursor: every later pull would then skip every real run as older. */
+static int get_time(const struct ctx *x, const cJSON *v, const char *field, const char **out)
+{
+    if (get_str(x, v, field, S_NAME, out) != 0)
+        return -1;
+    if (!imp_iso_time_valid(*out))
+        return fail(x, field, "expected a UTC time like 2026-11-29T08:51:17Z");
+    char limit[21];
+    imp_time_limit(limit);
+    if (strcmp(*out, limit) > 0) {
+        char now[21];
+        cdb_now_iso(now);
+        return fail(x, field, "%s is in the future (this machine's clock says %s): no run "
+                    "finished then; a wrong clock on the exporting host, or an edited document",
+                    *out, now);
+    }
     return 0;
 }
 
@@ -304,10 +333,43 @@ static int parse_machine(struct ctx *x, const cJSON *o, struct cdb_machine *m)
     return 0;
 }
 
+/* "counts": how many checks had each verdict, by verdict word. The document's own tally; what is
+ * stored is counted from its checks (verdict_derive.h), so only its shape is checked here: the
+ * six words every kladder wrote, and any other verdict word (doubt, or one of a later kladder),
+ * each a whole number. */
 static const char *const count_names[] = {"pass", "fail", "hang", "error", "skip", "cancelled"};
 #define N_COUNTS 6
 
-static int parse_run(struct ctx *x, const cJSON *o, struct cdb_merge_run *mr, int counts[N_COUNTS])
+static int parse_counts(const struct ctx *x, const cJSON *o)
+{
+    if (!cJSON_IsObject(o))
+        return fail(x, "counts", "expected an object, got %s", imp_json_type_name(o));
+    bool seen[N_COUNTS] = {false};
+    for (const cJSON *a = o->child; a; a = a->next) {
+        size_t n = strlen(a->string);
+        if (!n || n > 32 || strspn(a->string, "abcdefghijklmnopqrstuvwxyz_") != n) {
+            char *q = quote(a->string);
+            int rc = fail(x, q, "is not a known field of counts (a verdict word)");
+            free(q);
+            return rc;
+        }
+        for (const cJSON *b = o->child; b != a; b = b->next)
+            if (strcmp(a->string, b->string) == 0)
+                return fail(x, a->string, "appears more than once");
+        int64_t k;
+        if (get_int(x, a, a->string, 0, INT_MAX, false, &k) != 0)
+            return -1;
+        for (int i = 0; i < N_COUNTS; i++)
+            seen[i] |= strcmp(a->string, count_names[i]) == 0;
+    }
+    for (int i = 0; i < N_COUNTS; i++)
+        if (!seen[i])
+            return fail(x, count_names[i], "is required (use null for \"not known\" where "
+                        "allowed)");
+    return 0;
+}
+
+static int parse_run(struct ctx *x, const cJSON *o, struct cdb_merge_run *mr)
 {
     static const char *const names[] = {"run_id", "machine_id", "host", "rung", "suite", "case",
                                         "variant", "argv", "started", "finished", "verdict",
@@ -328,31 +390,19 @@ static int parse_run(struct ctx *x, const cJSON *o, struct cdb_merge_run *mr, in
         get_str(x, v[5], "case", S_NAME_NULL, &r->case_id) ||
         get_str(x, v[6], "variant", S_NAME_NULL, &r->variant) ||
         get_str(x, v[7], "argv", S_TEXT_NULL, &r->argv) ||
-        get_str(x, v[8], "started", S_NAME, &r->started) ||
-        get_str(x, v[9], "finished", S_NAME, &r->finished) ||
-        get_verdict(x, v[10], "verdict", true, &r->verdict))
+        get_time(x, v[8], "started", &r->started) ||
+        get_time(x, v[9], "finished", &r->finished) ||
+        get_verdict_word(x, v[10], "verdict", &r->exported_verdict))
         return -1;
     r->rung = (int)rung;
-    if (!imp_iso_time_valid(r->started))
-        return fail(x, "started", "expected a UTC time like 2026-11-29T08:51:17Z");
-    if (!imp_iso_time_valid(r->finished))
-        return fail(x, "finished", "expected a UTC time like 2026-11-29T08:51:17Z");
     if (strcmp(r->finished, r->started) < 0)
         return fail(x, "finished", "is before 'started'");
-    const cJSON *cv[N_COUNTS];
-    if (take(x, "counts", v[11], count_names, N_COUNTS, cv) != 0)
-        return -1;
-    for (int i = 0; i < N_COUNTS; i++) {
-        int64_t n;
-        if (get_int(x, cv[i], count_names[i], 0, INT_MAX, false, &n) != 0)
-            return -1;
-        counts[i] = (int)n;
-    }
-    return 0;
+    return parse_counts(x, v[11]);
 }
 
 struct pending_check {
     struct cdb_check c;
+    const char *word; /* the verdict word the document wrote */
     size_t run;
 };
 
@@ -376,7 +426,7 @@ static int parse_score(struct ctx *x, const cJSON *o, struct cdb_score *s)
     return 0;
 }
 
-static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
+static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c, const char **word)
 {
     /* score came with schema 5: optional, so documents written before it still read */
     static const char *const names[] = {"run_id", "seq", "rung", "suite", "variant", "check",
@@ -399,7 +449,7 @@ static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
         get_str(x, v[4], "variant", S_NAME, &c->variant) ||
         get_str(x, v[5], "check", S_NAME, &c->check) || get_str(x, v[6], "shape", S_NAME, &c->shape) ||
         get_str(x, v[7], "oracle", S_NAME, &c->oracle) ||
-        get_verdict(x, v[8], "verdict", false, &c->verdict) ||
+        get_verdict_word(x, v[8], "verdict", word) ||
         get_str(x, v[9], "detail", S_TEXT, &c->detail) ||
         get_int(x, v[10], "first_bad", 0, 9007199254740992.0, true, &c->first_bad) ||
         get_int(x, v[11], "bad_count", 0, 9007199254740992.0, true, &c->bad_count) ||
@@ -411,8 +461,12 @@ static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c)
         get_num(x, tv[1], "min", false, &c->time_min_us) ||
         get_num(x, tv[2], "max", false, &c->time_max_us) ||
         get_int(x, v[14], "repeats", 0, INT_MAX, false, &rep) ||
-        get_num(x, v[15], "limit_s", true, &c->limit_s))
+        get_num(x, v[15], "limit_s", false, &c->limit_s))
         return -1;
+    /* 0 is "no limit" as older kladders wrote it for a check that never started, as a machine's
+     * 0 is "not known" */
+    if (!(c->limit_s > 0))
+        c->limit_s = NAN;
     if (!isnan(c->time_min_us) && !isnan(c->time_median_us) && !isnan(c->time_max_us) &&
         !(c->time_min_us <= c->time_median_us && c->time_median_us <= c->time_max_us))
         return fail(x, "time_us", "expected min <= median <= max");
@@ -461,7 +515,6 @@ static bool looks_like_html(const char *text, size_t len)
 struct parse_state {
     struct ctx x;
     struct index mix, rix;
-    int (*counts)[N_COUNTS];
     struct pending_check *pend;
     size_t *per_run;
 };
@@ -541,15 +594,15 @@ static int parse_runs(struct parse_state *ps, const cJSON *arr, size_t nr,
 {
     struct ctx *x = &ps->x;
     out->runs = xcalloc(nr + 1, sizeof *out->runs);
-    ps->counts = xcalloc(nr + 1, sizeof *ps->counts);
     index_init(&ps->rix, nr);
     x->array = "runs";
     x->index = 0;
     for (const cJSON *e = arr->child; e; e = e->next, x->index++) {
         x->id = NULL;
         struct cdb_merge_run *mr = &out->runs[x->index];
-        if (parse_run(x, e, mr, ps->counts[x->index]) != 0)
+        if (parse_run(x, e, mr) != 0)
             return -1;
+        mr->run.exported_by = out->exported_host;
         if (index_find(&ps->mix, mr->run.machine_id, SIZE_MAX, machine_key, out->machines) ==
             SIZE_MAX)
             return fail(x, "machine_id", "names no machine of the document's \"machines\"");
@@ -574,7 +627,7 @@ static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, siz
     for (const cJSON *e = arr->child; e; e = e->next, x->index++) {
         x->id = NULL;
         struct pending_check *p = &ps->pend[x->index];
-        if (parse_check(x, e, &p->c) != 0)
+        if (parse_check(x, e, &p->c, &p->word) != 0)
             return -1;
         p->run = index_find(&ps->rix, p->c.run_uuid, SIZE_MAX, run_key, out->runs);
         if (p->run == SIZE_MAX)
@@ -584,53 +637,41 @@ static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, siz
     return 0;
 }
 
-/* Is the run's verdict one its own checks allow? A run passes only when every check of a
- * kernel expected to be right (the fixed variant, a baseline's, a user's: any variant but
- * "buggy") passed, was skipped or is in doubt, and at least one check ran; it hangs only
- * where one of its checks hung. A document whose
- * verdict was edited from fail to pass says so nowhere else, so the verdict is recomputed from
- * its checks rather than believed. 0, or -1 naming the field and the check that refutes it. */
-static int verdict_agrees(const struct ctx *x, const struct cdb_merge_run *mr)
+/* Each check's verdict from its word and its fields (verdict_derive.h); a changed one says so at
+ * the head of its detail, so whoever reads it sees the document's word and why it was not kept. */
+static void derive_checks(struct parse_state *ps, size_t nc, struct imp_results_doc *out)
 {
-    const struct cdb_check *cs = mr->checks;
-    if (mr->run.verdict == CDB_HANG) { /* a run hangs only through a check that hung */
-        for (size_t i = 0; i < mr->n_checks; i++)
-            if (cs[i].verdict == CDB_HANG)
-                return 0;
-        return fail(x, "verdict", "says \"hang\", but none of its %zu checks hung",
-                    mr->n_checks);
-    }
-    if (mr->run.verdict != CDB_PASS)
-        return 0;
-    size_t ran = 0;
-    for (size_t i = 0; i < mr->n_checks; i++) {
-        enum cdb_verdict v = cs[i].verdict;
-        ran += v != CDB_SKIP && v != CDB_CANCELLED;
-        bool expected_right = !cs[i].variant || strcmp(cs[i].variant, "buggy") != 0;
-        if (expected_right && v != CDB_PASS && v != CDB_SKIP && v != CDB_DOUBT) {
-            char *variant = text_escape(cs[i].variant ? cs[i].variant : "-", 40);
-            char *check = text_escape(cs[i].check ? cs[i].check : "-", 80);
-            int rc = fail(x, "verdict", "says \"pass\", but its check seq %d (variant %s, %s) is "
-                          "\"%s\": a run passes only when every check of a kernel expected to be "
-                          "right passes, is skipped or is in doubt", cs[i].seq, variant, check,
-                          cdb_verdict_name(v));
-            free(variant);
-            free(check);
-            return rc;
+    for (size_t i = 0; i < nc; i++) {
+        struct pending_check *p = &ps->pend[i];
+        char why[160];
+        if (!imp_check_verdict_derive(p->word, &p->c, &p->c.verdict, why, sizeof why))
+            continue;
+        char *detail = xasprintf("exported as \"%s\", recomputed as \"%s\": %s.%s%s", p->word,
+                                 cdb_verdict_name(p->c.verdict), why,
+                                 p->c.detail && p->c.detail[0] ? " " : "",
+                                 p->c.detail ? p->c.detail : "");
+        /* within the document's limit, so that an export of it pulls again */
+        size_t len = strlen(detail);
+        if (len > IMP_RESULTS_MAX_TEXT) {
+            len = IMP_RESULTS_MAX_TEXT;
+            while (len > 0 && ((unsigned char)detail[len] & 0xC0) == 0x80)
+                len--;
+            detail[len] = '\0';
         }
+        out->owned = xrealloc(out->owned, (out->n_owned + 1) * sizeof *out->owned);
+        out->owned[out->n_owned++] = detail;
+        p->c.detail = detail;
+        out->rejudged_checks++;
     }
-    if (!ran)
-        return fail(x, "verdict", "says \"pass\", but none of its %zu checks ran: a run that "
-                    "tested nothing never passes", mr->n_checks);
-    return 0;
 }
 
 /* The checks grouped by run (each run's slice of out->checks, in document order), then each
- * run's sorted by seq: no seq twice, and as many of each verdict as the run's counts say. */
+ * run's sorted by seq, no seq twice, and the run's verdict derived from them. */
 static int group_checks(struct parse_state *ps, size_t nc, size_t nr, struct imp_results_doc *out)
 {
     struct ctx *x = &ps->x;
     size_t *per_run = ps->per_run;
+    derive_checks(ps, nc, out);
     out->checks = xcalloc(nc + 1, sizeof *out->checks);
     size_t at = 0;
     for (size_t r = 0; r < nr; r++) {
@@ -650,24 +691,15 @@ static int group_checks(struct parse_state *ps, size_t nc, size_t nr, struct imp
         mr->n_checks = per_run[r];
         struct cdb_check *cs = (struct cdb_check *)(uintptr_t)mr->checks;
         qsort(cs, mr->n_checks, sizeof *cs, by_seq);
-        int got[N_COUNTS] = {0};
-        for (size_t i = 0; i < mr->n_checks; i++) {
-            if (i > 0 && cs[i].seq == cs[i - 1].seq) {
+        for (size_t i = 1; i < mr->n_checks; i++)
+            if (cs[i].seq == cs[i - 1].seq) {
                 x->index = r, x->id = mr->run.uuid;
                 return fail(x, NULL, "two checks of this run have seq %d", cs[i].seq);
             }
-            got[cs[i].verdict]++;
-        }
-        for (int k = 0; k < N_COUNTS; k++)
-            if (got[k] != ps->counts[r][k]) {
-                x->index = r, x->id = mr->run.uuid;
-                return fail(x, "counts",
-                            "says %d %s, but the document has %d such checks of this run",
-                            ps->counts[r][k], count_names[k], got[k]);
-            }
-        x->index = r, x->id = mr->run.uuid;
-        if (verdict_agrees(x, mr) != 0)
-            return -1;
+        char why[400];
+        mr->run.verdict = imp_run_verdict_derive(mr->run.exported_verdict, cs, mr->n_checks, why,
+                                                 sizeof why);
+        out->rejudged_runs += why[0] != '\0';
     }
     return 0;
 }
@@ -689,7 +721,6 @@ int imp_results_parse(const char *text, size_t len, const char *name, struct imp
         rc = 0;
     free(ps.pend);
     free(ps.per_run);
-    free(ps.counts);
     free(ps.mix.slot);
     free(ps.rix.slot);
     free(ps.x.source);
@@ -700,6 +731,9 @@ int imp_results_parse(const char *text, size_t len, const char *name, struct imp
 
 void imp_results_doc_free(struct imp_results_doc *d)
 {
+    for (size_t i = 0; i < d->n_owned; i++)
+        free(d->owned[i]);
+    free(d->owned);
     free(d->machines);
     free(d->runs);
     free(d->checks);

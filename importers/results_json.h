@@ -8,8 +8,10 @@
  * have exactly its fields (none missing, none unknown, none twice), every value its type and
  * range, strings their length limit and no control character (an escape sequence is refused,
  * never stored), numbers must be finite, ids and times their exact format, every reference must
- * resolve, run UUIDs and (run, seq) pairs must be unique, and each run's declared verdict counts
- * must match its checks. The first problem found is the error, naming the source, the array
+ * resolve, run UUIDs and (run, seq) pairs must be unique, and a run's times may not lie more than
+ * a day past this machine's clock. Verdicts are words of any kind, judged again once the document
+ * is read (verdict_derive.h): a run's stored verdict and counts are its checks', the document's
+ * word kept in run.exported_verdict. The first problem found is the error, naming the source, the array
  * element and the field. Nothing is partially accepted. A machine's wave_size, compute_units
  * and mem_bytes may be null, "not known", which is read as struct cdb_machine's 0; the 0 that
  * documents of earlier versions wrote there is read the same way. */
@@ -47,6 +49,12 @@ struct imp_results_doc {
     struct cdb_check *checks;   /* grouped by run, in runs' order */
     size_t n_checks;
     const char *newest_finished; /* max finished over all runs; NULL when no runs */
+    /* Verdicts judged again (verdict_derive.h): runs whose stored verdict is not the word their
+     * document said (run.exported_verdict keeps that word), and checks whose verdict changed
+     * (their detail then begins "exported as ..."). */
+    size_t rejudged_runs, rejudged_checks;
+    char **owned; /* strings made here (a re-judged check's detail) */
+    size_t n_owned;
     struct imp_json *arena; /* importers/json_arena.h */
 };
 
@@ -60,6 +68,9 @@ void imp_results_doc_free(struct imp_results_doc *d);
 
 /* True for "YYYY-MM-DDTHH:MM:SSZ" with valid ranges. */
 bool imp_iso_time_valid(const char *s);
+/* The latest time a pulled run may carry, as an ISO time: a day past this machine's clock (the
+ * slack for clocks that disagree). */
+void imp_time_limit(char out[21]);
 /* True for a lower-case RFC 4122 text UUID (8-4-4-4-12 hex digits). */
 bool imp_uuid_valid(const char *s);
 

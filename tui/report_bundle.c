@@ -11,6 +11,7 @@
 #include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "tui/cmdline.h"
 
 #define BUNDLE_MAX (256 * 1024)
 
@@ -151,13 +152,12 @@ static void rerun_command(struct growing *g, const char *argv, const char *suite
         }
         if (g->len && g->s[g->len - 1] != '\n')
             put(g, " ");
-        if (suite_next) {
-            put(g, "'./");
-            put(g, base_name(suite));
-            put(g, "'");
-        } else {
-            put(g, tok);
-        }
+        /* every word quoted: the script is run as it is */
+        char *path = suite_next ? xasprintf("./%s", base_name(suite)) : NULL;
+        char *word = tui_shell_quote(path ? path : tok);
+        put(g, word);
+        free(word);
+        free(path);
         suite_next = !strcmp(tok, "--suite");
     }
     put(g, "\n");

@@ -14,6 +14,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/clipboard.h"
+#include "tui/cmdline.h"
 #include "tui/report_bundle.h"
 #include "tui/results_fmt.h"
 
@@ -452,6 +453,8 @@ static void write_report(const struct emitter *e, FILE *out, struct cdb *db,
                        sizeof counts);
     snprintf(buf, sizeof buf, "%s (%s)", cdb_verdict_name(r->verdict), counts);
     fact(e, out, "verdict", buf);
+    if (r->exported_verdict && strcmp(r->exported_verdict, cdb_verdict_name(r->verdict)) != 0)
+        fact(e, out, "exported as", r->exported_verdict);
     fact(e, out, "suite", r->suite);
     fact(e, out, "variant", r->variant);
     fact(e, out, "started", r->started);
@@ -464,29 +467,28 @@ static void write_report(const struct emitter *e, FILE *out, struct cdb *db,
     write_machine(e, out, ri);
     e->facts_end(out);
 
-    char cmd[4096];
-    tui_cmdline_for_shell(r->argv, cmd, sizeof cmd);
-    char *c = text_sanitize(cmd[0] ? cmd : "(no command recorded)", false);
+    char *cmd = tui_cmdline_copy(r->argv, ri->origin);
     if (ri->origin) {
-        /* a pulled document's argv is whatever its host wrote: shown as its claim, never as
-         * a command of ours to paste and run */
+        /* a pulled document's argv is whatever its host wrote: shown as its claim, quoted and
+         * commented, never as a command of ours to paste and run (tui/cmdline.h) */
         e->heading(out, "Command recorded by the pulled host (not verified here)");
         char *from = text_sanitize(ri->origin, false);
         char *say = xasprintf("Pulled from %s: this is the command line that document says the "
-                              "run had. kladder did not run it and does not vouch for it; read "
-                              "it before running anything.", from);
+                              "run had, quoted and given as a comment. kladder did not run it and "
+                              "does not vouch for it; read it before running anything.", from);
         e->para(out, say);
         free(say);
         free(from);
-        char *marked = cmd[0] ? xasprintf("# pulled, not verified: %s", c) : xstrdup(c);
-        e->code(out, marked);
-        free(marked);
+        e->code(out, cmd[0] ? cmd : "# (no command recorded)");
     } else {
         e->heading(out, "Reproduce");
-        e->code(out, c);
+        e->code(out, cmd[0] ? cmd : "(no command recorded)");
     }
-    free(c);
-    write_bundle(e, out, r);
+    free(cmd);
+    /* files are bundled only for a run made here: a pulled command's --suite names a path of
+     * another machine, and whatever file this one has there is not that run's */
+    if (!ri->origin)
+        write_bundle(e, out, r);
 
     e->heading(out, "Failing checks");
     write_failures(e, out, d);

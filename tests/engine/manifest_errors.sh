@@ -99,3 +99,16 @@ rc=$?
 tap_check "settings that plan no check: exit 2" test "$rc" -eq 2
 tap_check "and the message says so, naming the settings that plan checks" \
     grep -qF 'rung 4 plans no check from its settings: give "rungs": {"4": {...}} some "checks" (graph, streams, warm, garbage, pool)' <<<"$out"
+
+# A manifest's message never carries its file's control characters to the terminal: an unknown
+# key holding ESC, an OSC title and BEL is named with them written as escapes.
+mkdir -p "$KL_TMP/esc"
+sed 's/"tolerence"/"\\u001b]0;owned\\u0007\\u001b[2Jtol\\u009b"/' "$dir/misspelt.json" >"$KL_TMP/esc/esc.json"
+out=$("$KLADDER" --db "$KL_TMP/k.db" run --rung 1 --suite "$KL_TMP/esc/esc.json" --backend cpu \
+    --no-progress 2>&1)
+rc=$?
+tap_check "ESC in a manifest key: exit 2" test "$rc" -eq 2
+tap_check "... named, its control characters written as escapes" \
+    grep -qF '\x1b]0;owned\x07\x1b[2Jtol\u009b: unknown field' <<<"$out"
+tap_check "... and no control character reaches the output" \
+    sh -c "! printf '%s' \"\$1\" | LC_ALL=C grep -q '[[:cntrl:]]' && ! printf '%s' \"\$1\" | grep -q \$'\\xc2\\x9b'" _ "$(tr -d '\n' <<<"$out")"

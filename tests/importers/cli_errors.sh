@@ -91,6 +91,32 @@ done
 tap_check "and the file is unchanged" test "$(md5sum <"$ro")" = "$sum"
 chmod u+w "$ro"
 
+# ---- a database in WAL mode in a folder this user cannot write --------------------------------
+# SQLite reads such a database through PATH-shm, which it cannot create there: a clear error
+# naming the folder, never "schema version 0". The folder's permissions bind no root, so root
+# runs the reader as nobody.
+rodir=$KL_TMP/rodir
+mkdir -p "$rodir"
+"$KLADDER" --db "$rodir/k.db" cases >/dev/null
+as_user=()
+if [ "$(id -u)" = 0 ]; then
+    command -v setpriv >/dev/null && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    chmod o+x "$KL_TMP"
+    chmod o+r "$rodir/k.db"
+fi
+chmod a-w "$rodir"
+if [ "$(id -u)" = 0 ] && { [ ${#as_user[@]} = 0 ] || ! "${as_user[@]}" "$KLADDER" --version >/dev/null 2>&1; }; then
+    tap_skip "a WAL database in a read-only folder: cannot run kladder as another user here"
+else
+    (cd "$rodir" && "${as_user[@]}" "$KLADDER" --db k.db results) >"$KL_TMP/out" 2>"$KL_TMP/err"
+    rc=$?
+    sed 's/^/# /' "$KL_TMP/err"
+    tap_check "WAL database in a read-only folder: exit 2" test $rc = 2
+    tap_check "... saying why, naming the folder and the -shm file, never 'schema version 0'" \
+        sh -c "grep -qF 'k.db: cannot read this database: it is in WAL mode, and SQLite must create k.db-shm beside it' '$KL_TMP/err' && ! grep -q 'schema version 0' '$KL_TMP/err'"
+fi
+chmod u+w "$rodir"
+
 # ---- --db '' ---------------------------------------------------------------------------------
 "$KLADDER" --db '' cases >"$KL_TMP/out" 2>"$KL_TMP/err"
 rc=$?

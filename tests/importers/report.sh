@@ -20,7 +20,7 @@ tap_check "md: the case, its gap and its reference" \
 tap_check "md: the machine's fingerprint (device, target, driver)" \
     sh -c "grep -q 'NVIDIA H200' '$md' && grep -q 'target:\*\* sm\\\\_90' '$md' && grep -q 'driver:\*\*' '$md'"
 tap_check "md: a pulled run's command, fenced, marked as the pulled host's and not run-ready" \
-    sh -c "grep -A1 '^\`\`\`sh' '$md' | grep -q '^# pulled, not verified: kladder run --case aiter-6127 --backend cuda'"
+    sh -c "grep -A1 '^\`\`\`sh' '$md' | grep -q '^# pulled from vm, not verified here: kladder run --case aiter-6127 --backend cuda'"
 tap_check "md: ... under a heading that says it was not verified, never \"Reproduce\"" \
     sh -c "grep -q '^### Command recorded by the pulled host (not verified here)' '$md' && ! grep -q '^### Reproduce' '$md'"
 # a run made here: its own command, to reproduce it
@@ -48,7 +48,7 @@ if $py -c 'import markdown' 2>/dev/null; then
 import sys, markdown
 html = markdown.markdown(open(sys.argv[1]).read(), extensions=["tables", "fenced_code"])
 ok = html.count("<table>") == 2 \
-     and "<code class=\"language-sh\"># pulled, not verified: kladder run" in html \
+     and "<code class=\"language-sh\"># pulled from vm, not verified here: kladder run" in html \
      and html.count("<h3>") == 5 and "<script" not in html
 sys.exit(0 if ok else 1)' "$md"
     tap_check "md renders (python3-markdown): two tables, the command, five sections" test $? -eq 0

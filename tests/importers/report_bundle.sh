@@ -37,7 +37,7 @@ PY
 tap_check "the script writes both files and reruns with --suite at the copy" \
     sh -c "grep -q \"^cat > 'sumsq.json' <<'KLADDER_EOF'\$\" '$KL_TMP/rerun.sh' &&
            grep -q \"^cat > 'block_sumsq.hip' <<'KLADDER_EOF_1'\$\" '$KL_TMP/rerun.sh' &&
-           grep -qx \"kladder run --suite './sumsq.json' --rung 1 --backend cpu --no-progress --timeout 60\" '$KL_TMP/rerun.sh'"
+           grep -qx \"kladder run --suite ./sumsq.json --rung 1 --backend cpu --no-progress --timeout 60\" '$KL_TMP/rerun.sh'"
 # The recipient: another folder, a fresh database, kladder on PATH.
 mkdir -p "$KL_TMP/elsewhere" "$KL_TMP/bin"
 ln -s "$KLADDER" "$KL_TMP/bin/kladder"

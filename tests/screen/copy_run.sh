@@ -1,5 +1,6 @@
 # Copying a run: y shows the selected run's id on the status line and Y the command line that
-# made it, ready for a shell (no --events N); Y works in a run's checks too, where y copies the
+# made it (no --events N); the run is a pulled one, so Y gives its command only quoted and as a
+# comment naming its host, never as a command to run (tui/cmdline.h); Y works in a run's checks too, where y copies the
 # run's Markdown report (kladder report). This terminal is not known to take OSC 52, so the
 # status line says to select the text rather than claim a copy that never happened, and the
 # report, too long to select there, is written to a file in the state folder it names.
@@ -46,10 +47,10 @@ y
 :save-screen copy-run-report-zh'
 tap_check "y: the run's whole id on the status line" \
     grep -q "^$id (select it to copy: this terminal is not known to take OSC 52)" "$SCREENS/copy-id.screen"
-tap_check "Y: its command line, without the interface's --events" \
-    grep -q '^kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select it to copy' "$SCREENS/copy-cmd.screen"
+tap_check "Y: a pulled run's command line as a comment naming its host, without --events" \
+    grep -q '^# pulled from mine, not verified here: kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select' "$SCREENS/copy-cmd.screen"
 tap_check "Y in the run's checks too" \
-    grep -q '^kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select' "$SCREENS/copy-run-cmd.screen"
+    grep -q '^# pulled from mine, not verified here: kladder run --rung 3 --suite suite2 --backend cpu --no-progress (select' "$SCREENS/copy-run-cmd.screen"
 report=$XDG_STATE_HOME/kladder/reports/$id.md
 tap_check "y in a run: its Markdown report written to the state folder, named on the status line" \
     grep -q "^Markdown report written to $KL_TMP/state/kladder/reports/" "$SCREENS/copy-run-report.screen"

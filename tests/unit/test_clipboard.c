@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/clipboard.h"
+#include "tui/cmdline.h"
 
 static void test_known_terminals(void **state)
 {
@@ -64,12 +66,43 @@ static void test_cmdline_for_shell(void **state)
     assert_string_equal(buf, "");
 }
 
+/* What Y copies and the report shows (tui/cmdline.h): words quoted, a pulled command only as a
+ * comment naming its host, no newline left to end the comment. */
+static void test_cmdline_copy(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *argv, *origin, *want;
+    } cases[] = {
+        {"kladder run --rung 1 --suite /a/b.json --events 7", NULL,
+         "kladder run --rung 1 --suite /a/b.json"},
+        {"kladder run --case it's ; $(id) `x` >y", NULL,
+         "kladder run --case 'it'\\''s' ';' '$(id)' '`x`' '>y'"},
+        {"kladder run --rung 1 ; touch X", "gpu-b",
+         "# pulled from gpu-b, not verified here: kladder run --rung 1 ';' touch X"},
+        {"kladder run\ntouch W", "gpu-b",
+         "# pulled from gpu-b, not verified here: kladder 'run\xef\xbf\xbdtouch' W"},
+        {NULL, "gpu-b", ""},
+        {"", NULL, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = tui_cmdline_copy(cases[i].argv, cases[i].origin);
+        assert_string_equal(got, cases[i].want);
+        assert_null(strchr(got, '\n'));
+        free(got);
+    }
+    char *q = tui_shell_quote("");
+    assert_string_equal(q, "''");
+    free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_terminals),
         cmocka_unit_test(test_sequence),
         cmocka_unit_test(test_cmdline_for_shell),
+        cmocka_unit_test(test_cmdline_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

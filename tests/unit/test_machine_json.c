@@ -139,10 +139,18 @@ static void test_export_and_pull_keep_unknown(void **state)
     if (cdb_merge(src, &t, &in, &st, err, sizeof err) != 0)
         fail_msg("merge back refused: %s", err);
     assert_int_equal(st.new_machines, 0);
-    /* its run was made here: it stays local rather than being filed under a host */
+    /* its run was made here: it stays local rather than being filed under a host (exported by
+     * its own host: the document's exporter is this machine, the run's host the fixture's) */
     in.runs = d.runs, in.n_runs = d.n_runs;
+    const char *exporter = d.runs[0].run.exported_by;
+    d.runs[0].run.exported_by = d.runs[0].run.host;
     assert_int_equal(cdb_merge(src, &t, &in, &st, err, sizeof err), -1);
     assert_non_null(strstr(err, "was made here (a local run)"));
+    /* relayed by another host, it is left where it is, counted as present, and blocks nothing */
+    d.runs[0].run.exported_by = "relay";
+    assert_int_equal(cdb_merge(src, &t, &in, &st, err, sizeof err), 0);
+    assert_int_equal(st.present_runs, 1);
+    d.runs[0].run.exported_by = exporter;
     imp_results_doc_free(&d);
     free(text);
     cdb_close(src);

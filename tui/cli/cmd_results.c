@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "importers/results_json.h"
 #include "engine/rung.h"
+#include "tui/cmdline.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 #include "tui/columns.h"
@@ -163,7 +164,13 @@ static int show_run(struct cdb *db, const char *id, bool json)
     fmt_counts(ri, counts, sizeof counts);
     snprintf(buf, sizeof buf, "%s (%s)", cdb_verdict_name(ri->run.verdict), counts);
     print_line("verdict", buf);
-    print_line("command", ri->run.argv);
+    if (ri->run.exported_verdict && strcmp(ri->run.exported_verdict,
+                                           cdb_verdict_name(ri->run.verdict)) != 0)
+        print_line("exported as", ri->run.exported_verdict);
+    /* this host's quoted form; a pulled run's only as a comment (tui/cmdline.h) */
+    char *cmd = tui_cmdline_copy(ri->run.argv, ri->origin);
+    print_line("command", cmd[0] ? cmd : NULL);
+    free(cmd);
     putchar('\n');
     tui_col_print("SEQ", 4, false), tui_col_print("RUNG", 4, false),
         tui_col_print("SUITE", 14, false), tui_col_print("VARIANT", 8, false),

@@ -18,6 +18,7 @@
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "tui/clipboard.h"
+#include "tui/cmdline.h"
 #include "tui/run_report.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
@@ -573,9 +574,10 @@ static unsigned run_action(struct tui_app *app, void *state, enum tui_action act
         return TUI_R_DRAW;
     case TUI_ACT_RUN_COPY_CMD:
         if (s->loaded) {
-            char cmd[1024];
-            tui_cmdline_for_shell(s->d.info.run.argv, cmd, sizeof cmd);
+            /* this host's quoted form; a pulled run's only as a comment (tui/cmdline.h) */
+            char *cmd = tui_cmdline_copy(s->d.info.run.argv, s->d.info.origin);
             tui_app_copy(app, cmd);
+            free(cmd);
         }
         return TUI_R_DRAW;
     case TUI_ACT_RUN_PAIRED:

@@ -20,6 +20,7 @@
 #include "tui/bgread.h"
 #include "tui/child.h"
 #include "tui/clipboard.h"
+#include "tui/cmdline.h"
 #include "tui/columns.h"
 #include "tui/draw.h"
 #include "tui/recent_suites.h"
@@ -774,9 +775,10 @@ static unsigned runs_action(struct tui_app *app, void *state, enum tui_action ac
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_COPY_CMD:
         if (s->n_vis) {
-            char cmd[1024];
-            tui_cmdline_for_shell(shown(s, l->sel)->run.argv, cmd, sizeof cmd);
+            /* this host's quoted form; a pulled run's only as a comment (tui/cmdline.h) */
+            char *cmd = tui_cmdline_copy(shown(s, l->sel)->run.argv, shown(s, l->sel)->origin);
             tui_app_copy(app, cmd);
+            free(cmd);
         }
         return TUI_R_DRAW;
     case TUI_ACT_RUNS_HOST:
