@@ -240,6 +240,43 @@ static void *read_whole(const char *path, size_t *len)
     return buf;
 }
 
+/* What a compile or link that did not end well says, where the tool said nothing itself. */
+static void say_failed(int st, bool refused, const char *name, char *log, size_t loglen)
+{
+    if (st == ENG_TOOL_TIMED_OUT && !refused)
+        snprintf(log, loglen, "cpu backend: the compile of %s did not finish within %g s "
+                 "(KLADDER_COMPILE_TIMEOUT) and was stopped", name ? name : "the kernel",
+                 eng_compile_limit_s());
+    if (st > 0 && log[0] == '\0')
+        snprintf(log, loglen, "%s exited with status %d compiling %s", cxx_path, st,
+                 name ? name : "the kernel");
+}
+
+/* The preprocessor alone, with the compile's own options argv[0..a) (room for four more and
+ * the end): every file it reaches must be the system's, kladder's or this folder's
+ * (engine/toolchain/preproc_confine.h). 0, or the refusal's status with log filled. */
+static int confine(char **argv, size_t a, const char *dir, char *src, const char *pch, char *log,
+                   size_t loglen)
+{
+    static char o_e[] = "-E", o_out[] = "-o";
+    char *pre = xasprintf("%s/kernel.ii", dir);
+    argv[a] = o_e;
+    argv[a + 1] = o_out;
+    argv[a + 2] = pre;
+    argv[a + 3] = src;
+    argv[a + 4] = NULL;
+    char *pch_dir = pch ? xstrdup(pch) : NULL;
+    if (pch_dir && strrchr(pch_dir, '/'))
+        *strrchr(pch_dir, '/') = '\0';
+    const char *roots[] = {dir, pch_dir, NULL};
+    char **env = eng_compile_child_env();
+    int st = eng_preproc_confine(argv, env, eng_compile_limit_s(), pre, roots, log, loglen);
+    eng_compile_child_env_free(env);
+    free(pre);
+    free(pch_dir);
+    return st;
+}
+
 static int cpu_compile(const char *target, const char *source, const char *name,
                        const char *const *flags, void **code, size_t *code_len, char *log,
                        size_t loglen)
@@ -313,24 +350,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     size_t at_flags = a;
     for (size_t i = 0; i < nflags; i++)
         argv[a++] = xstrdup(flags[i]);
-    /* First the preprocessor alone, with the same options: every file it reaches must be
-     * the system's, kladder's or this folder's (engine/toolchain/preproc_confine.h). */
-    static char o_e[] = "-E";
-    char *pre = xasprintf("%s/kernel.ii", dir);
-    argv[a] = o_e;
-    argv[a + 1] = o_out;
-    argv[a + 2] = pre;
-    argv[a + 3] = src;
-    argv[a + 4] = NULL;
-    char *pch_dir = pch ? xstrdup(pch) : NULL;
-    if (pch_dir && strrchr(pch_dir, '/'))
-        *strrchr(pch_dir, '/') = '\0';
-    const char *roots[] = {dir, pch_dir, NULL};
-    char **env = eng_compile_child_env();
-    int st = eng_preproc_confine(argv, env, eng_compile_limit_s(), pre, roots, log, loglen);
-    eng_compile_child_env_free(env);
-    free(pre);
-    free(pch_dir);
+    int st = confine(argv, a, dir, src, pch, log, loglen);
     argv[a++] = o_c;
     argv[a++] = o_out;
     argv[a++] = o_file;
@@ -359,13 +379,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     unlink(o_file);
     free(o_file);
     if (st != 0) {
-        if (st == ENG_TOOL_TIMED_OUT && !refused)
-            snprintf(log, loglen, "cpu backend: the compile of %s did not finish within %g s "
-                     "(KLADDER_COMPILE_TIMEOUT) and was stopped", name ? name : "the kernel",
-                     eng_compile_limit_s());
-        if (st > 0 && log[0] == '\0')
-            snprintf(log, loglen, "%s exited with status %d compiling %s", cxx_path, st,
-                     name ? name : "the kernel");
+        say_failed(st, refused, name, log, loglen);
         goto out;
     }
     *code = read_whole(obj, code_len);
