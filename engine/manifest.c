@@ -32,7 +32,8 @@ static const char *const role_names[] = {"input", "output", "scratch", "inout"};
 static const char *const init_names[] = {
     "normal", "uniform", "zeros", "ones", "iota", "garbage",
     "zero-rows", "const-rows", "ties", "near-ties", "one-hot", "peaked", "identical-rows",
-    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite", "large-mean"};
+    "distinct", "nan-inf", "denormals", "under-fp8-min", "max-finite", "large-mean",
+    "magnitude-ladder"};
 #define N_INIT_NAMES (int)(sizeof init_names / sizeof init_names[0])
 
 int eng_init_find(const char *s)

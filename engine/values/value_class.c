@@ -16,7 +16,7 @@ static const char *const names[ENG_VC_COUNT] = {
     [ENG_VC_IDENTICAL_ROWS] = "identical-rows", [ENG_VC_DISTINCT] = "distinct",
     [ENG_VC_NAN_INF] = "nan-inf",             [ENG_VC_DENORMALS] = "denormals",
     [ENG_VC_UNDER_FP8_MIN] = "under-fp8-min", [ENG_VC_MAX_FINITE] = "max-finite",
-    [ENG_VC_LARGE_MEAN] = "large-mean",
+    [ENG_VC_LARGE_MEAN] = "large-mean",       [ENG_VC_MAGNITUDE_LADDER] = "magnitude-ladder",
 };
 
 const char *eng_vclass_name(enum eng_vclass c)
@@ -35,7 +35,7 @@ int eng_vclass_find(const char *s)
 const char *eng_vclass_list(void)
 {
     return "zero-rows const-rows ties near-ties one-hot peaked identical-rows distinct nan-inf "
-           "denormals under-fp8-min max-finite large-mean";
+           "denormals under-fp8-min max-finite large-mean magnitude-ladder";
 }
 
 bool eng_vclass_applies(enum eng_dtype d)
@@ -234,15 +234,44 @@ static uint32_t sign_bit(enum eng_dtype d)
 struct vrow {
     uint64_t a, b;
     uint32_t bits;
+    float mag; /* a magnitude-ladder row's M; 0 in its ordinary rows */
 };
 
-static void row_init(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_t row_len,
-                     uint64_t key, uint64_t col0, struct vrow *v)
+/* The top of the magnitude ladder, a power of ten: 10^16 in f32 and bf16 stays under the
+ * default domain sqrt(FLT_MAX / n) for every reduction the default contract assumes (n up to
+ * 65536: 7.2e16), so a sum of n squares of it is finite; f16 and fp8 stop under their largest
+ * finite value (65504, 448). */
+static unsigned ladder_top(enum eng_dtype d)
+{
+    return d == ENG_F16 ? 4u : d == ENG_FP8E4M3 ? 2u : 16u;
+}
+
+/* Row r's magnitude (of rows rows): the ladder rows (every row but r % 4 == 3) step through
+ * the decades 10^1 .. 10^top in turn; where there are fewer ladder rows than decades they
+ * spread from the first to the top (a single ladder row is the top), so that the largest
+ * magnitude inside the domain is always among them. */
+static float ladder_magnitude(enum eng_dtype d, uint64_t r, uint64_t rows)
+{
+    if (r % 4 == 3)
+        return 0.0f;
+    uint64_t top = ladder_top(d), steps = rows - rows / 4, i = r - r / 4, e;
+    if (steps >= top)
+        e = 1 + i % top;
+    else if (steps <= 1)
+        e = top;
+    else
+        e = 1 + (i * (top - 1) + (steps - 1) / 2) / (steps - 1);
+    return (float)pow(10.0, (double)e);
+}
+
+static void row_init(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_t rows,
+                     uint64_t row_len, uint64_t key, uint64_t col0, struct vrow *v)
 {
     /* eng_vclass_column's value, its random part (col0) drawn once per fill */
     v->a = (r * (c == ENG_VC_NAN_INF ? 5u : 7u) + col0) % row_len;
     v->b = v->a;
     v->bits = 0;
+    v->mag = c == ENG_VC_MAGNITUDE_LADDER ? ladder_magnitude(d, r, rows) : 0.0f;
     if (c == ENG_VC_PEAKED && row_len > 1)
         v->b = (v->a + 1 + rnd_at(key, r, 0x7065ull) % (row_len - 1)) % row_len;
     else if (c == ENG_VC_CONST_ROWS)
@@ -306,6 +335,12 @@ static uint32_t element(enum eng_vclass c, enum eng_dtype d, uint64_t r, uint64_
         return enc(d, normal(x));
     case ENG_VC_LARGE_MEAN: /* 128 sigma off zero, in every row and every column */
         return enc(d, 128.0f + normal(x));
+    case ENG_VC_MAGNITUDE_LADDER: { /* M at the marked column, M * U(-1, 1) elsewhere */
+        if (!(v->mag > 0.0f)) /* an ordinary row */
+            return enc(d, normal(x));
+        float u = (float)(x >> 40) * (1.0f / 8388608.0f) - 1.0f;
+        return enc(d, k == v->a ? v->mag : v->mag * u);
+    }
     default:
         return 0;
     }
@@ -351,6 +386,7 @@ static void fill_row_as(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t
         FILL_ROW_AS(ENG_VC_UNDER_FP8_MIN)
         FILL_ROW_AS(ENG_VC_MAX_FINITE)
         FILL_ROW_AS(ENG_VC_LARGE_MEAN)
+        FILL_ROW_AS(ENG_VC_MAGNITUDE_LADDER)
     default:
         fill_row(c, d, out, r, row_len, at, key, v);
     }
@@ -361,7 +397,7 @@ struct fill_job {
     enum eng_vclass c;
     enum eng_dtype d;
     void *out;
-    uint64_t row_len, row_stride, key, col0;
+    uint64_t rows, row_len, row_stride, key, col0;
 };
 
 static void fill_rows(void *arg, uint64_t r0, uint64_t r1)
@@ -369,7 +405,7 @@ static void fill_rows(void *arg, uint64_t r0, uint64_t r1)
     const struct fill_job *j = arg;
     for (uint64_t r = r0; r < r1; r++) {
         struct vrow v;
-        row_init(j->c, j->d, r, j->row_len, j->key, j->col0, &v);
+        row_init(j->c, j->d, r, j->rows, j->row_len, j->key, j->col0, &v);
         fill_row_as(j->c, j->d, j->out, r, j->row_len, r * j->row_stride, j->key, &v);
     }
 }
@@ -403,7 +439,7 @@ void eng_vclass_fill_on(enum eng_vclass c, enum eng_dtype d, void *out, uint64_t
     memset(out, 0, (size_t)(n * eng_dtype_size(d)));
     if (!eng_vclass_applies(d) || !row_len || row_stride < row_len)
         return;
-    struct fill_job j = {.c = c, .d = d, .out = out, .row_len = row_len,
+    struct fill_job j = {.c = c, .d = d, .out = out, .rows = n / row_stride, .row_len = row_len,
                          .row_stride = row_stride, .key = rnd_key(seed),
                          .col0 = rnd(seed, 0x51, (uint64_t)c) % row_len};
     eng_par_rows(fill_rows, &j, n / row_stride, eng_vclass_fill_threads(n, max_threads));
@@ -431,7 +467,7 @@ void eng_vclass_fill_part(enum eng_vclass c, enum eng_dtype d, void *out, uint64
         memset(o + units * unit * es, 0, (size_t)((n - units * unit) * es));
     if (!rows_ok || r0 == r1)
         return;
-    struct fill_job j = {.c = c, .d = d, .out = out, .row_len = row_len,
+    struct fill_job j = {.c = c, .d = d, .out = out, .rows = n / row_stride, .row_len = row_len,
                          .row_stride = row_stride, .key = rnd_key(seed),
                          .col0 = rnd(seed, 0x51, (uint64_t)c) % row_len};
     fill_rows(&j, r0, r1);

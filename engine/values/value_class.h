@@ -36,6 +36,11 @@ enum eng_vclass {
                             * but every fourth (r % 4 == 3: ordinary rows) */
     ENG_VC_LARGE_MEAN,     /* N(0, 1) around a common mean of 128: exp past its range without
                             * the max subtracted, E[x^2] - E[x]^2 cancelling */
+    ENG_VC_MAGNITUDE_LADDER, /* each row one magnitude M, 10^1, 10^2, ... up to 10^16 (10^4 in
+                            * f16, 10^2 in fp8): values M * U(-1, 1) and +M at one column;
+                            * every fourth row (r % 4 == 3) ordinary. An overflow at any
+                            * magnitude between the ordinary and the domain (exp(0.125 x) past
+                            * x = 710) is crossed inside the domain (docs/engine.md) */
     ENG_VC_COUNT
 };
 

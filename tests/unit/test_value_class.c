@@ -179,6 +179,74 @@ static void test_classes_hold_their_promise(void **state)
     }
 }
 
+/* The largest |v| of a row. */
+static double row_max(const double *row, int len)
+{
+    double m = 0;
+    for (int k = 0; k < len; k++)
+        m = fabs(row[k]) > m ? fabs(row[k]) : m;
+    return m;
+}
+
+/* magnitude-ladder: every row but r % 4 == 3 holds one magnitude M (reached at one column,
+ * never passed), the magnitudes go from 10 to the dtype's top decade (10^16 in f32 and bf16,
+ * 10^4 in f16, 10^2 in fp8), rising when there are fewer rows than decades, and, given rows
+ * enough, every decade between is one row's. */
+static void test_magnitude_ladder(void **state)
+{
+    (void)state;
+    static unsigned char raw[ROWS * STRIDE * 4];
+    static const int tops[] = {16, 16, 2, 4}; /* floats[]: f32, bf16, fp8, f16 */
+    double v[ROWS][LEN];
+    for (size_t di = 0; di < sizeof floats / sizeof floats[0]; di++) {
+        enum eng_dtype d = floats[di];
+        float top = (float)pow(10.0, tops[di]);
+        make(ENG_VC_MAGNITUDE_LADDER, d, 3, v, raw);
+        double prev = 0;
+        for (int r = 0; r < ROWS; r++) {
+            double m = row_max(v[r], LEN);
+            if (r % 4 == 3) { /* ordinary */
+                assert_true(m > 0 && m < 8);
+                continue;
+            }
+            /* fewer ladder rows (7) than decades: spread, rising; else the decades in turn */
+            if (tops[di] > 7)
+                assert_true(m > prev);
+            prev = m > prev ? m : prev;
+            int at = 0, neg = 0;
+            for (int k = 0; k < LEN; k++) {
+                at += v[r][k] == m;
+                neg += v[r][k] < 0;
+            }
+            assert_true(at >= 1 && neg > 0);
+        }
+        assert_true(row_max(v[0], LEN) == 10.0); /* 10 is exact in every float dtype */
+        double want_top = d == ENG_F32 ? (double)top : d == ENG_BF16 ? (double)eng_bf16_to_f32(eng_f32_to_bf16(top))
+                          : d == ENG_F16 ? (double)eng_f16_to_f32(eng_f32_to_f16(top))
+                                         : (double)eng_fp8e4m3_to_f32(eng_f32_to_fp8e4m3(top));
+        assert_true(prev == want_top);
+        if (tops[di] > 7)
+            assert_true(row_max(v[ROWS - 1], LEN) == want_top);
+    }
+    /* 64 rows of 8: 48 ladder rows, three turns of the 16 decades */
+    enum { R = 64, L = 8 };
+    static float big[R * L];
+    eng_vclass_fill(ENG_VC_MAGNITUDE_LADDER, ENG_F32, big, R * L, L, L, 5);
+    int seen[17] = {0};
+    for (int r = 0; r < R; r++) {
+        double m = 0;
+        for (int k = 0; k < L; k++)
+            m = fabs((double)big[r * L + k]) > m ? fabs((double)big[r * L + k]) : m;
+        if (r % 4 == 3)
+            continue;
+        int e = (int)lround(log10(m));
+        assert_true(e >= 1 && e <= 16 && m == (double)(float)pow(10.0, e));
+        seen[e]++;
+    }
+    for (int e = 1; e <= 16; e++)
+        assert_int_equal(seen[e], 3);
+}
+
 static void test_deterministic_and_seeded(void **state)
 {
     (void)state;
@@ -510,6 +578,7 @@ int main(void)
     eng_tables_install(); /* the built-in rungs and the backends, as kladder's main hands them in */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_hold_their_promise),
+        cmocka_unit_test(test_magnitude_ladder),
         cmocka_unit_test(test_deterministic_and_seeded),
         cmocka_unit_test(test_threads_same_bits),
         cmocka_unit_test(test_conversions),
