@@ -65,6 +65,14 @@ void cpu_statics_check(const struct cpu_statics *s, const void *addr, unsigned s
 /* Unmaps the set's arrays and empties it. */
 void cpu_statics_free(struct cpu_statics *s);
 
+/* Asked first about every SIGSEGV and SIGBUS the handler sees, with the faulting address,
+ * whether it was a write (1, 0 a read, -1 unknown) and the code's description as the handler's
+ * line gives it ("" when not a kernel's): `kladder exec` (engine/prog/prog_rt.c) names the
+ * device allocation a guard belongs to and ends the process itself; a hook that returns leaves
+ * the fault to the handler. NULL: none. */
+typedef void (*cpu_fault_hook_fn)(const void *addr, int is_write, const char *code);
+void cpu_guard_set_fault_hook(cpu_fault_hook_fn hook);
+
 /* Installs the fault handler (once; later calls do nothing). */
 void cpu_guard_install(void);
 
