@@ -14,6 +14,7 @@
  * block scheduler, the chosen schedule and, for pct, the race check and weak memory. */
 #define _GNU_SOURCE
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,9 @@ static void record(const char *kind, const char *fmt, ...)
         off += (size_t)w;
     }
 }
+
+/* The lowest and highest address of every mapping made: most accesses are outside. */
+static uintptr_t span_lo = UINTPTR_MAX, span_hi;
 
 static struct dev_alloc *find_alloc(const void *p)
 {
@@ -164,6 +168,8 @@ static int api_alloc(void **p, unsigned long bytes, int host, const char *file, 
                                                  .bytes = bytes, .host = host != 0,
                                                  .file = file, .line = line};
     *p = user;
+    span_lo = (uintptr_t)map < span_lo ? (uintptr_t)map : span_lo;
+    span_hi = (uintptr_t)map + len > span_hi ? (uintptr_t)map + len : span_hi;
     return 0;
 }
 
@@ -302,11 +308,38 @@ static int api_launch(void (*entry)(struct kl_cpu_thread *, void **),
 
 /* ---- faults ------------------------------------------------------------------------------- */
 
+static void report_access(struct dev_alloc *a, const void *addr, int is_write,
+                          const char *code) __attribute__((noreturn));
+
 static void on_fault(const void *addr, int is_write, const char *code)
 {
     struct dev_alloc *a = find_alloc(addr);
     if (!a)
         return; /* not an allocation of ours: the crash it is */
+    report_access(a, addr, is_write, code);
+}
+
+static void on_access(const void *addr, unsigned size, int is_write, const void *ret_pc)
+{
+    uintptr_t x = (uintptr_t)addr;
+    if (x + size <= span_lo || x >= span_hi)
+        return;
+    struct dev_alloc *a = find_alloc(addr);
+    if (!a || size == 0)
+        return;
+    const char *c = addr;
+    bool inside = !a->freed && c >= a->user && c + size <= a->user + a->bytes;
+    bool in_pages = !a->freed && c >= a->map + PAGE && c + size <= a->map + a->map_len - PAGE;
+    if (inside || in_pages)
+        return; /* the slack before the guards: a write there is the sentinels' to find */
+    char code[400];
+    cpu_guard_describe(ret_pc, code, sizeof code);
+    report_access(a, c < a->user + a->bytes || a->freed ? addr : a->user + a->bytes, is_write,
+                  code);
+}
+
+static void report_access(struct dev_alloc *a, const void *addr, int is_write, const char *code)
+{
     char an[300], ln[400], who[160] = "", what[200];
     alloc_name(a, an, sizeof an);
     launch_name(ln, sizeof ln);
@@ -327,7 +360,7 @@ static void on_fault(const void *addr, int is_write, const char *code)
     } else {
         snprintf(what, sizeof what, "a %s %zu bytes before its start", acc, (size_t)(a->user - c));
     }
-    record(kind, "%s%s, in %s: %s\n  at %s\n  in %s", what[0] == 'a' ? "" : "", what, an,
+    record(kind, "%s, in %s: %s\n  at %s\n  in %s", what, an,
            who[0] ? who + 1 : "an emulated thread", code[0] ? code : "(no kernel line)", ln);
     fflush(stdout);
     _exit(ENG_WORKER_EXIT_FINDING);
@@ -376,6 +409,7 @@ void eng_prog_child(const void *code, size_t len, const struct eng_prog_opts *o,
     }
     cpu_guard_install();
     cpu_guard_set_fault_hook(on_fault);
+    cpu_guard_set_access_hook(on_access);
     setvbuf(stdout, NULL, _IOLBF, 0);
     int (*program)(int, char **, char **) = NULL;
     *(void **)&program = main_fn;
