@@ -521,6 +521,11 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             s += 3;
             continue;
         }
+        if (w->own_headers && w->exec_host && end - s >= 3 && !strncmp(s, "<<<", 3)) {
+            /* no kernel expression before it: a compile error at this line, never a plain
+             * call that would run the kernel's body as host code */
+            put(t, " kl_exec_launch_without_kernel_name ", 36);
+        }
         if (w->own_headers && end - s >= 3 && !strncmp(s, "<<<", 3)) {
             /* host code's launch `k<<<grid, block>>>(args)`: a plain call of k, which the
              * cpu backend compiles and never runs (kernels/kl_host.h) */

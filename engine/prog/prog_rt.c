@@ -133,9 +133,12 @@ static bool check_sentinels(const char *when, const char *file, int line)
         alloc_name(a, an, sizeof an);
         launch_name(ln, sizeof ln);
         long off = bad >= e ? (long)(bad - e) : (long)(u - bad);
-        record("out-of-bounds", "a write %ld byte%s %s %s\n  found %s at %s:%d; last: %s",
+        char at[300] = "";
+        if (file)
+            snprintf(at, sizeof at, " at %s:%d", file, line);
+        record("out-of-bounds", "a write %ld byte%s %s %s\n  found %s%s (the last launch: %s)",
                off, off == 1 ? "" : "s",
-               bad >= e ? "past the end of" : "before the start of", an, when, file, line, ln);
+               bad >= e ? "past the end of" : "before the start of", an, when, at, ln);
         memset(lo, SENTINEL, (size_t)(u - lo)); /* reported once */
         memset(e, SENTINEL, (size_t)(hi - e));
         found = true;
@@ -417,6 +420,6 @@ void eng_prog_child(const void *code, size_t len, const struct eng_prog_opts *o,
     int status = program(o->argc, o->argv, environ);
     fflush(stdout);
     fflush(stderr);
-    check_sentinels("when main returned", o->path, 0);
+    check_sentinels("when main returned", NULL, 0);
     _exit(status & 0xff);
 }

@@ -229,7 +229,6 @@ int eng_prog_run(const struct eng_prog_opts *o, struct eng_prog_result *r)
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
-    kill(-pid, SIGKILL); /* anything the program left behind in its group */
     size_t flen;
     bool fcut, setup = false;
     char *fbuf = read_tail(find_fd, (size_t)16 << 20, &flen, &fcut);

@@ -5,8 +5,9 @@
 # element past an allocation, every block's plain increment of one counter (global race, the
 # program's own check fails), a last-block sum without __threadfence (race on the partial sums
 # under pct), and a read of memory never written (no finding: the program's own check fails on
-# the 0xff bytes a fresh allocation holds, and exec says so). Two more guards: a kernel write
-# past an allocation (HIP, hipLaunchKernelGGL) and a kernel read of freed memory. The correct
+# the 0xff bytes a fresh allocation holds, and exec says so). Three more guards: a kernel write
+# past an allocation (HIP, hipLaunchKernelGGL), one into the slack before the guard page (the
+# sentinels), and a kernel read of freed memory. The correct
 # twin of each runs clean with exit 0. Bad input: no main() and a compile error (exit 2), a hang
 # (exit 3), a crash and an exit 7 (exit 1, kladder itself unharmed). --json says the same.
 . tests/tap.sh
@@ -77,6 +78,12 @@ tap_check "use after free: exit 1 ($rc)" test $rc -eq 1
 tap_check "use after free: where it was made, freed and read" bash -c \
     'grep -q "use-after-free: a read at byte [0-9]* of it, freed at use_after_free.cu:21, in the 512-byte device allocation made at use_after_free.cu:18" <<<"$1" &&
      grep -q "at add_one (use_after_free.cu:10" <<<"$1"' _ "$out"
+
+run "$fx/slack_write.cu"
+tap_check "a write into the slack before the guard: exit 1 ($rc)" test $rc -eq 1
+tap_check "a slack write: the sentinels name the allocation and the launch" bash -c \
+    'grep -q "out-of-bounds: a write 0 bytes past the end of the 40-byte device allocation made at slack_write.cu:17" <<<"$1" &&
+     grep -q "found after the launch at slack_write.cu:18 (the last launch: kernel fill<<<(1,1,1),(32,1,1)>>>" <<<"$1"' _ "$out"
 
 # ---- the other schedules run the correct twins clean and still catch the copy ----
 for s in default adversarial random; do

@@ -283,10 +283,8 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
         } else if ((flags = build_flags(&inc, &def, &status)) != NULL) {
             const char *path = files.v[0], *dot = strrchr(path, '.');
             char **pargv = xcalloc((size_t)(argc - rest) + 2, sizeof *pargv);
-            pargv[0] = files.v[0] == path ? argv[ours - 1] : NULL;
-            for (int i = 1; i < ours; i++) /* argv's own copy of the name, not a const one */
-                if (argv[i] == path)
-                    pargv[0] = argv[i];
+            char *name = xstrdup(path);
+            pargv[0] = name;
             for (int i = rest; i < argc; i++)
                 pargv[1 + i - rest] = argv[i];
             struct eng_prog_opts o = {
@@ -303,6 +301,7 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
             status = exit_of(&r);
             eng_prog_result_free(&r);
             free(pargv);
+            free(name);
         }
         free_flags(flags);
     }
