@@ -186,6 +186,10 @@ struct eng_manifest {
     bool expect_caught; /* "expect_caught": each listed rung must catch the buggy variant */
     void *settings[ENG_RUNG_SLOTS]; /* each declared rung's settings, the rung's own type
                                      * (NULL: none) */
+    /* Never from a file: set by `kladder exec` (engine/prog/prog.h). A plain source's host code
+     * is to run: KL_EXEC is defined, kernels/kl_exec_rt.h follows kl_host.h, and a launch
+     * `k<<<cfg>>>(args)` becomes a launch on the emulator instead of a plain call. */
+    bool exec_host;
 };
 
 /* The arguments the variants (reference false) or the reference are launched with. */

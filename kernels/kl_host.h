@@ -814,34 +814,42 @@ struct cudaFuncAttributes {
 #ifndef __DRIVER_TYPES_H__
 #define __DRIVER_TYPES_H__
 #endif
+#if !defined(KL_EXEC)
 static inline const char *cudaGetErrorString(cudaError_t) { return "not supported (host code does not run on kladder's cpu backend)"; }
 static inline const char *cudaGetErrorName(cudaError_t) { return "cudaErrorNotSupported"; }
+#endif
 #define KL_HOST_CUDA(name) KL_HOST_FN(cudaError_t, name, cudaErrorNotSupported)
-KL_HOST_CUDA(cudaMalloc) KL_HOST_CUDA(cudaMallocHost) KL_HOST_CUDA(cudaMallocManaged)
-KL_HOST_CUDA(cudaMallocAsync) KL_HOST_CUDA(cudaMallocPitch) KL_HOST_CUDA(cudaHostAlloc)
-KL_HOST_CUDA(cudaFree) KL_HOST_CUDA(cudaFreeHost) KL_HOST_CUDA(cudaFreeAsync)
-KL_HOST_CUDA(cudaMemcpy) KL_HOST_CUDA(cudaMemcpyAsync) KL_HOST_CUDA(cudaMemcpy2D)
+/* What `kladder exec` runs (KL_EXEC: kernels/kl_exec_rt.h implements it) is no stub there. */
+#if defined(KL_EXEC)
+#define KL_HOST_CUDA_RT(name)
+#else
+#define KL_HOST_CUDA_RT(name) KL_HOST_CUDA(name)
+#endif
+KL_HOST_CUDA_RT(cudaMalloc) KL_HOST_CUDA_RT(cudaMallocHost) KL_HOST_CUDA_RT(cudaMallocManaged)
+KL_HOST_CUDA(cudaMallocAsync) KL_HOST_CUDA(cudaMallocPitch) KL_HOST_CUDA_RT(cudaHostAlloc)
+KL_HOST_CUDA_RT(cudaFree) KL_HOST_CUDA_RT(cudaFreeHost) KL_HOST_CUDA(cudaFreeAsync)
+KL_HOST_CUDA_RT(cudaMemcpy) KL_HOST_CUDA_RT(cudaMemcpyAsync) KL_HOST_CUDA(cudaMemcpy2D)
 KL_HOST_CUDA(cudaMemcpyPeer) KL_HOST_CUDA(cudaMemcpyToSymbol) KL_HOST_CUDA(cudaMemcpyFromSymbol)
-KL_HOST_CUDA(cudaMemset) KL_HOST_CUDA(cudaMemsetAsync) KL_HOST_CUDA(cudaMemGetInfo)
+KL_HOST_CUDA_RT(cudaMemset) KL_HOST_CUDA_RT(cudaMemsetAsync) KL_HOST_CUDA(cudaMemGetInfo)
 KL_HOST_CUDA(cudaMemPrefetchAsync) KL_HOST_CUDA(cudaPointerGetAttributes)
-KL_HOST_CUDA(cudaDeviceSynchronize) KL_HOST_CUDA(cudaDeviceReset) KL_HOST_CUDA(cudaSetDevice)
-KL_HOST_CUDA(cudaGetDevice) KL_HOST_CUDA(cudaGetDeviceCount) KL_HOST_CUDA(cudaGetDeviceProperties)
-KL_HOST_CUDA(cudaDeviceGetAttribute) KL_HOST_CUDA(cudaDeviceSetLimit) KL_HOST_CUDA(cudaDeviceGetLimit)
+KL_HOST_CUDA_RT(cudaDeviceSynchronize) KL_HOST_CUDA_RT(cudaDeviceReset) KL_HOST_CUDA_RT(cudaSetDevice)
+KL_HOST_CUDA_RT(cudaGetDevice) KL_HOST_CUDA_RT(cudaGetDeviceCount) KL_HOST_CUDA_RT(cudaGetDeviceProperties)
+KL_HOST_CUDA_RT(cudaDeviceGetAttribute) KL_HOST_CUDA(cudaDeviceSetLimit) KL_HOST_CUDA(cudaDeviceGetLimit)
 KL_HOST_CUDA(cudaDeviceCanAccessPeer) KL_HOST_CUDA(cudaDeviceEnablePeerAccess)
 KL_HOST_CUDA(cudaFuncSetAttribute) KL_HOST_CUDA(cudaFuncGetAttributes)
 KL_HOST_CUDA(cudaFuncSetCacheConfig) KL_HOST_CUDA(cudaDeviceSetCacheConfig)
 KL_HOST_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor)
 KL_HOST_CUDA(cudaOccupancyMaxPotentialBlockSize)
-KL_HOST_CUDA(cudaStreamCreate) KL_HOST_CUDA(cudaStreamCreateWithFlags)
-KL_HOST_CUDA(cudaStreamCreateWithPriority) KL_HOST_CUDA(cudaStreamDestroy)
-KL_HOST_CUDA(cudaStreamSynchronize) KL_HOST_CUDA(cudaStreamWaitEvent) KL_HOST_CUDA(cudaStreamQuery)
+KL_HOST_CUDA_RT(cudaStreamCreate) KL_HOST_CUDA_RT(cudaStreamCreateWithFlags)
+KL_HOST_CUDA(cudaStreamCreateWithPriority) KL_HOST_CUDA_RT(cudaStreamDestroy)
+KL_HOST_CUDA_RT(cudaStreamSynchronize) KL_HOST_CUDA(cudaStreamWaitEvent) KL_HOST_CUDA(cudaStreamQuery)
 KL_HOST_CUDA(cudaStreamBeginCapture) KL_HOST_CUDA(cudaStreamEndCapture)
 KL_HOST_CUDA(cudaGraphInstantiate) KL_HOST_CUDA(cudaGraphLaunch) KL_HOST_CUDA(cudaGraphDestroy)
 KL_HOST_CUDA(cudaGraphExecDestroy)
-KL_HOST_CUDA(cudaEventCreate) KL_HOST_CUDA(cudaEventCreateWithFlags) KL_HOST_CUDA(cudaEventDestroy)
-KL_HOST_CUDA(cudaEventRecord) KL_HOST_CUDA(cudaEventSynchronize) KL_HOST_CUDA(cudaEventQuery)
-KL_HOST_CUDA(cudaEventElapsedTime)
-KL_HOST_CUDA(cudaGetLastError) KL_HOST_CUDA(cudaPeekAtLastError)
+KL_HOST_CUDA_RT(cudaEventCreate) KL_HOST_CUDA_RT(cudaEventCreateWithFlags) KL_HOST_CUDA_RT(cudaEventDestroy)
+KL_HOST_CUDA_RT(cudaEventRecord) KL_HOST_CUDA_RT(cudaEventSynchronize) KL_HOST_CUDA(cudaEventQuery)
+KL_HOST_CUDA_RT(cudaEventElapsedTime)
+KL_HOST_CUDA_RT(cudaGetLastError) KL_HOST_CUDA_RT(cudaPeekAtLastError)
 KL_HOST_CUDA(cudaLaunchKernel) KL_HOST_CUDA(cudaLaunchCooperativeKernel)
 KL_HOST_CUDA(cudaRuntimeGetVersion) KL_HOST_CUDA(cudaDriverGetVersion)
 KL_HOST_CUDA(cudaProfilerStart) KL_HOST_CUDA(cudaProfilerStop)
@@ -973,6 +981,7 @@ KL_HOST_CUDA(cudaUserObjectCreate) KL_HOST_CUDA(cudaUserObjectRelease)
 KL_HOST_CUDA(cudaUserObjectRetain) KL_HOST_CUDA(cudaWaitExternalSemaphoresAsync)
 /* ---- cuda toolkit functions: end of the generated block ---- */
 #undef KL_HOST_CUDA
+#undef KL_HOST_CUDA_RT
 
 /* ---- cuBLAS ----------------------------------------------------------------------------- */
 typedef struct cublasContext *cublasHandle_t;
@@ -1096,27 +1105,35 @@ struct hipDeviceProp_t {
     size_t maxSharedMemoryPerMultiProcessor, sharedMemPerBlockOptin;
     char gcnArchName[256];
 };
+#if !defined(KL_EXEC)
 static inline const char *hipGetErrorString(hipError_t) { return "not supported (host code does not run on kladder's cpu backend)"; }
 static inline const char *hipGetErrorName(hipError_t) { return "hipErrorNotSupported"; }
+#endif
 #define KL_HOST_HIP(name) KL_HOST_FN(hipError_t, name, hipErrorNotSupported)
-KL_HOST_HIP(hipMalloc) KL_HOST_HIP(hipHostMalloc) KL_HOST_HIP(hipMallocManaged)
-KL_HOST_HIP(hipMallocAsync) KL_HOST_HIP(hipFree) KL_HOST_HIP(hipHostFree) KL_HOST_HIP(hipFreeAsync)
-KL_HOST_HIP(hipMemcpy) KL_HOST_HIP(hipMemcpyAsync) KL_HOST_HIP(hipMemcpy2D)
-KL_HOST_HIP(hipMemcpyToSymbol) KL_HOST_HIP(hipMemcpyFromSymbol) KL_HOST_HIP(hipMemset)
-KL_HOST_HIP(hipMemsetAsync) KL_HOST_HIP(hipMemGetInfo) KL_HOST_HIP(hipDeviceSynchronize)
-KL_HOST_HIP(hipDeviceReset) KL_HOST_HIP(hipSetDevice) KL_HOST_HIP(hipGetDevice)
-KL_HOST_HIP(hipGetDeviceCount) KL_HOST_HIP(hipGetDeviceProperties) KL_HOST_HIP(hipDeviceGetAttribute)
+#if defined(KL_EXEC)
+#define KL_HOST_HIP_RT(name)
+#else
+#define KL_HOST_HIP_RT(name) KL_HOST_HIP(name)
+#endif
+KL_HOST_HIP_RT(hipMalloc) KL_HOST_HIP_RT(hipHostMalloc) KL_HOST_HIP_RT(hipMallocManaged)
+KL_HOST_HIP(hipMallocAsync) KL_HOST_HIP_RT(hipFree) KL_HOST_HIP_RT(hipHostFree) KL_HOST_HIP(hipFreeAsync)
+KL_HOST_HIP_RT(hipMemcpy) KL_HOST_HIP_RT(hipMemcpyAsync) KL_HOST_HIP(hipMemcpy2D)
+KL_HOST_HIP(hipMemcpyToSymbol) KL_HOST_HIP(hipMemcpyFromSymbol) KL_HOST_HIP_RT(hipMemset)
+KL_HOST_HIP_RT(hipMemsetAsync) KL_HOST_HIP(hipMemGetInfo) KL_HOST_HIP_RT(hipDeviceSynchronize)
+KL_HOST_HIP_RT(hipDeviceReset) KL_HOST_HIP_RT(hipSetDevice) KL_HOST_HIP_RT(hipGetDevice)
+KL_HOST_HIP_RT(hipGetDeviceCount) KL_HOST_HIP_RT(hipGetDeviceProperties) KL_HOST_HIP_RT(hipDeviceGetAttribute)
 KL_HOST_HIP(hipFuncSetAttribute) KL_HOST_HIP(hipFuncGetAttributes)
 KL_HOST_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor)
 KL_HOST_HIP(hipOccupancyMaxPotentialBlockSize)
-KL_HOST_HIP(hipStreamCreate) KL_HOST_HIP(hipStreamCreateWithFlags) KL_HOST_HIP(hipStreamDestroy)
-KL_HOST_HIP(hipStreamSynchronize) KL_HOST_HIP(hipStreamWaitEvent)
-KL_HOST_HIP(hipEventCreate) KL_HOST_HIP(hipEventCreateWithFlags) KL_HOST_HIP(hipEventDestroy)
-KL_HOST_HIP(hipEventRecord) KL_HOST_HIP(hipEventSynchronize) KL_HOST_HIP(hipEventElapsedTime)
-KL_HOST_HIP(hipEventQuery) KL_HOST_HIP(hipGetLastError) KL_HOST_HIP(hipPeekAtLastError)
+KL_HOST_HIP_RT(hipStreamCreate) KL_HOST_HIP_RT(hipStreamCreateWithFlags) KL_HOST_HIP_RT(hipStreamDestroy)
+KL_HOST_HIP_RT(hipStreamSynchronize) KL_HOST_HIP(hipStreamWaitEvent)
+KL_HOST_HIP_RT(hipEventCreate) KL_HOST_HIP_RT(hipEventCreateWithFlags) KL_HOST_HIP_RT(hipEventDestroy)
+KL_HOST_HIP_RT(hipEventRecord) KL_HOST_HIP_RT(hipEventSynchronize) KL_HOST_HIP_RT(hipEventElapsedTime)
+KL_HOST_HIP(hipEventQuery) KL_HOST_HIP_RT(hipGetLastError) KL_HOST_HIP_RT(hipPeekAtLastError)
 KL_HOST_HIP(hipLaunchKernel) KL_HOST_HIP(hipLaunchCooperativeKernel)
 KL_HOST_HIP(hipRuntimeGetVersion) KL_HOST_HIP(hipDriverGetVersion)
 #undef KL_HOST_HIP
+#undef KL_HOST_HIP_RT
 /* HIP's launch macro: a plain call of the kernel, which never runs (the file's header says why);
  * for clang a launch as written, over the call configuration its <<<...>>> asks for */
 #if defined(KL_HIP_WHOLE)
@@ -1124,6 +1141,10 @@ extern "C" hipError_t __hipPushCallConfiguration(dim3, dim3, size_t = 0, hipStre
 extern "C" hipError_t __hipPopCallConfiguration(dim3 *, dim3 *, size_t *, hipStream_t *);
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
     kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
+#elif defined(KL_EXEC) /* `kladder exec`: a launch on the emulator (kernels/kl_exec_rt.h) */
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
+    kl_exec_launcher((kernel), #kernel, __FILE__, __LINE__, (grid), (block), (shared),          \
+                     (stream))(__VA_ARGS__)
 #else
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
     ((void)(grid), (void)(block), (void)(shared), (void)(stream), (kernel)(__VA_ARGS__))

@@ -84,6 +84,8 @@ struct walk {
      * the standard headers the source includes, hoisted in front of kladder's headers. */
     bool in_launch;
     struct text hoisted;
+    /* `kladder exec`: the launch configuration is kept, as kl_exec_launcher's arguments */
+    bool exec_host;
     /* A kernel defined at namespace level that the manifest names (not a template): once its
      * body closes, a pointer to it is written after it (kl_cpu_kernel_ref_NAME), so that the
      * entry point is the kernel even where host code overloads its name with a launcher. */
@@ -452,6 +454,58 @@ static const char *launch_close(const char *s, const char *end)
     return NULL;
 }
 
+/* `kladder exec`: the kernel expression just written before a `<<<` (`k`, `ns::k<T, 4>`,
+ * `(f)`) is wrapped as `kl_exec_launcher(k, "k", __FILE__, __LINE__, ` so that the launch
+ * configuration and `>>>`'s `)` complete the call (kernels/kl_exec_rt.h). False (nothing
+ * written) when no kernel expression ends the text. */
+static bool exec_launch_open(struct text *t)
+{
+    size_t e = t->len;
+    while (e > 0 && (t->s[e - 1] == ' ' || t->s[e - 1] == '\t'))
+        e--;
+    size_t b = e;
+    for (;;) {
+        if (b > 0 && (t->s[b - 1] == '>' || t->s[b - 1] == ')')) {
+            char close = t->s[b - 1], open = close == '>' ? '<' : '(';
+            int depth = 0;
+            size_t i = b;
+            while (i > 0) {
+                char c = t->s[--i];
+                if (c == '\n')
+                    return false;
+                depth += c == close ? 1 : c == open ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (depth != 0)
+                return false;
+            b = i;
+            if (open == '(')
+                break; /* a parenthesised expression is the whole kernel */
+            continue;
+        }
+        size_t i = b;
+        while (i > 0 && (ident_char(t->s[i - 1]) || t->s[i - 1] == ':'))
+            i--;
+        if (i == b)
+            break;
+        b = i;
+        break;
+    }
+    if (b == e)
+        return false;
+    struct text name = {0};
+    for (size_t i = b; i < e; i++)
+        if (t->s[i] != '"' && t->s[i] != '\\' && (unsigned char)t->s[i] >= 0x20)
+            put(&name, &t->s[i], 1);
+    char *kernel = xasprintf("%.*s", (int)(e - b), t->s + b);
+    t->len = b;
+    putf(t, "kl_exec_launcher(%s, \"%s\", __FILE__, __LINE__, ", kernel, name.s ? name.s : "");
+    free(kernel);
+    free(name.s);
+    return true;
+}
+
 /* The manifest names an entry point whose last name is name, with no template arguments. */
 static bool names_entry(const struct eng_manifest *m, const char *name)
 {
@@ -474,6 +528,16 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
 {
     const char *end = line + n;
     for (const char *s = line; s < end;) {
+        if (w->in_launch && w->exec_host) {
+            const char *close = launch_close(s, end);
+            put(t, s, (size_t)((close ? close - 3 : end) - s));
+            if (!close)
+                break;
+            put(t, ")", 1);
+            s = close;
+            w->in_launch = false;
+            continue;
+        }
         if (w->in_launch) {
             const char *close = launch_close(s, end);
             if (!close)
@@ -514,6 +578,17 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
                 w->head[w->head_len++] = *c; /* `extern "C"` is told by its literal */
             s = r;
             continue;
+        }
+        if (w->own_headers && w->exec_host && end - s >= 3 && !strncmp(s, "<<<", 3) &&
+            exec_launch_open(t)) {
+            w->in_launch = true;
+            s += 3;
+            continue;
+        }
+        if (w->own_headers && w->exec_host && end - s >= 3 && !strncmp(s, "<<<", 3)) {
+            /* no kernel expression before it: a compile error at this line, never a plain
+             * call that would run the kernel's body as host code */
+            put(t, " kl_exec_launch_without_kernel_name ", 36);
         }
         if (w->own_headers && end - s >= 3 && !strncmp(s, "<<<", 3)) {
             /* host code's launch `k<<<grid, block>>>(args)`: a plain call of k, which the
@@ -869,7 +944,8 @@ static const char *template_only(const struct walk *w, const char *entry)
 static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
 {
     /* kl_host.h on a GPU backend serves clang without HIP headers only (KL_HIP_WHOLE) */
-    const char *names[2] = {"kernels/kl_vendor.h", "kernels/kl_host.h"};
+    const char *names[3] = {"kernels/kl_vendor.h", "kernels/kl_host.h",
+                            w->exec_host ? "kernels/kl_exec_rt.h" : NULL};
     if (!w->own_headers)
         put(t, GPU_RTC_WHOLE_UNIT, strlen(GPU_RTC_WHOLE_UNIT));
     /* the suite's defines, as -D puts them in front of everything */
@@ -885,7 +961,9 @@ static int put_front(struct text *t, const struct walk *w, char *err, size_t err
         put(t, "#define KL_HIP_SOURCE 1\n", strlen("#define KL_HIP_SOURCE 1\n"));
     if (w->hoisted.s)
         put(t, w->hoisted.s, w->hoisted.len);
-    for (int i = 0; i < 2 && names[i]; i++) {
+    if (w->exec_host)
+        put(t, "#define KL_EXEC 1\n", strlen("#define KL_EXEC 1\n"));
+    for (int i = 0; i < 3 && names[i]; i++) {
         const struct embed_file *h = embed_find(names[i]);
         if (!h) {
             snprintf(err, errlen, "%s is not built in", names[i]);
@@ -901,7 +979,8 @@ static int put_front(struct text *t, const struct walk *w, char *err, size_t err
 static char *plain_prepare(const struct eng_manifest *m, const char *text, bool own_headers,
                            char *err, size_t errlen)
 {
-    struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen};
+    struct walk w = {.m = m, .own_headers = own_headers, .err = err, .errlen = errlen,
+                     .exec_host = own_headers && m->exec_host};
     struct text src = {0}, t = {0};
     putf(&src, "#line 1 \"%s\"\n", m->source);
     int rc = walk_file(&w, &src, m->source, text, 0);

@@ -37,6 +37,7 @@
 #include "kernels/kl.h"
 
 #include "common/xalloc.h"
+#include "engine/cpu/cpu_exec.h"
 #include "engine/cpu/cpu_guard.h"
 #include "engine/cpu/cpu_pch.h"
 #include "engine/cpu/cpu_sched.h"
@@ -699,6 +700,26 @@ static int cpu_kernel_get(struct eng_ctx *c, struct eng_module *m, const char *e
     k->sig = s;
     k->mod = m;
     k->oracle = strncmp(entry, "kl_util_", 8) == 0;
+    m->kernels = xrealloc(m->kernels, (m->nkernels + 1) * sizeof *m->kernels);
+    m->kernels[m->nkernels++] = k;
+    *out = k;
+    return 0;
+}
+
+int eng_cpu_kernel_wrap(struct eng_module *m, void (*entry)(struct kl_cpu_thread *, void **),
+                        const struct kl_cpu_sig *sig, struct eng_kernel **out)
+{
+    for (size_t i = 0; i < m->nkernels; i++)
+        if (m->kernels[i]->entry == entry && m->kernels[i]->sig == sig) {
+            *out = m->kernels[i];
+            return 0;
+        }
+    if (sig->abi != KL_CPU_ABI_VERSION || sig->nargs < 0 || sig->nargs > KL_CPU_MAX_ARGS)
+        return -1;
+    struct eng_kernel *k = xcalloc(1, sizeof *k);
+    k->entry = entry;
+    k->sig = sig;
+    k->mod = m;
     m->kernels = xrealloc(m->kernels, (m->nkernels + 1) * sizeof *m->kernels);
     m->kernels[m->nkernels++] = k;
     *out = k;

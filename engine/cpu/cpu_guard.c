@@ -34,6 +34,8 @@ static struct region regions[SLOTS];
 
 static _Atomic(cpu_where_fn) cur_where;
 static void *_Atomic cur_where_arg;
+static _Atomic(cpu_fault_hook_fn) fault_hook;
+static _Atomic(cpu_access_hook_fn) access_hook;
 
 static size_t round16(size_t n) { return (n + 15) & ~(size_t)15; }
 static size_t data_pages(size_t bytes) { return (round16(bytes) + PAGE - 1) / PAGE * PAGE; }
@@ -288,6 +290,9 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
     char code[400], msg[600];
     describe_code(pc, code, sizeof code);
     uintptr_t a = (uintptr_t)si->si_addr;
+    cpu_fault_hook_fn hook = atomic_load(&fault_hook);
+    if (hook && (sig == SIGSEGV || sig == SIGBUS))
+        hook(si->si_addr, is_write, code);
     for (size_t i = 0; sig == SIGSEGV && i < SLOTS; i++) {
         uintptr_t base = atomic_load(&regions[i].base);
         size_t bytes = regions[i].bytes, span = regions[i].span;
@@ -327,4 +332,26 @@ static void install_handler(void)
     sigaction(SIGBUS, &sa, NULL);
     sigaction(SIGFPE, &sa, NULL);
     sigaction(SIGILL, &sa, NULL);
+}
+
+void cpu_guard_set_fault_hook(cpu_fault_hook_fn hook)
+{
+    atomic_store(&fault_hook, hook);
+}
+
+void cpu_guard_set_access_hook(cpu_access_hook_fn hook)
+{
+    atomic_store(&access_hook, hook);
+}
+
+void cpu_guard_access(const void *addr, unsigned size, bool is_write, const void *ret_pc)
+{
+    cpu_access_hook_fn hook = atomic_load(&access_hook);
+    if (hook)
+        hook(addr, size, is_write ? 1 : 0, ret_pc);
+}
+
+void cpu_guard_describe(const void *ret_pc, char *out, size_t n)
+{
+    describe_code((const char *)ret_pc - 1, out, n);
 }

@@ -65,6 +65,25 @@ void cpu_statics_check(const struct cpu_statics *s, const void *addr, unsigned s
 /* Unmaps the set's arrays and empties it. */
 void cpu_statics_free(struct cpu_statics *s);
 
+/* Asked first about every SIGSEGV and SIGBUS the handler sees, with the faulting address,
+ * whether it was a write (1, 0 a read, -1 unknown) and the code's description as the handler's
+ * line gives it ("" when not a kernel's): `kladder exec` (engine/prog/prog_rt.c) names the
+ * device allocation a guard belongs to and ends the process itself; a hook that returns leaves
+ * the fault to the handler. NULL: none. */
+typedef void (*cpu_fault_hook_fn)(const void *addr, int is_write, const char *code);
+void cpu_guard_set_fault_hook(cpu_fault_hook_fn hook);
+
+/* Under the access instrumentation (the pct schedule), every access of a kernel before it
+ * happens (ret_pc: the code it returns to): hook, when set, may end the process with a finding
+ * for an access that would fault or that reaches freed memory (kladder exec's allocations);
+ * the weak memory model may otherwise make the store itself later, outside the kernel's code.
+ * cpu_guard_describe gives the "KERNEL (FILE:LINE, KERNEL+0xOFF)" of such a return address. */
+typedef void (*cpu_access_hook_fn)(const void *addr, unsigned size, int is_write,
+                                   const void *ret_pc);
+void cpu_guard_set_access_hook(cpu_access_hook_fn hook);
+void cpu_guard_access(const void *addr, unsigned size, bool is_write, const void *ret_pc);
+void cpu_guard_describe(const void *ret_pc, char *out, size_t n);
+
 /* Installs the fault handler (once; later calls do nothing). */
 void cpu_guard_install(void);
 

@@ -188,6 +188,9 @@ static void pct_access(struct kl_cpu_thread *t, const void *addr, unsigned size,
                             (how & KL_CPU_ACC_WRITE) != 0, pc);
         if (th->blk->statics.n)
             cpu_statics_check(&th->blk->statics, addr, size, (how & KL_CPU_ACC_WRITE) != 0, pc);
+        /* a guarded allocation's owner (kladder exec) judges the access before the weak
+         * memory model holds it, so the finding has the kernel's line */
+        cpu_guard_access(addr, size, (how & KL_CPU_ACC_WRITE) != 0, pc);
         /* The thread's own stack and the scheduler's thread records are nobody else's. */
         if (a - (uintptr_t)th->stack < STACK_BYTES ||
             a - (uintptr_t)p->all < (uintptr_t)MAX_RESIDENT * p->n * sizeof *p->all)

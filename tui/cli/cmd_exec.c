@@ -1,0 +1,312 @@
+/* kladder exec FILE.cu|FILE.hip [-I DIR]... [-D X[=V]]... [--schedule S] [--seed N]
+ *                                [--timeout S] [--json] [-- ARGS...]
+ *
+ * A CUDA or HIP program as it ships, its own main() run on the cpu emulator with every launch
+ * under kladder's guards (engine/prog/prog.h). Prints what the program wrote, then the findings
+ * as a sanitizer prints them and the verdict; --json writes one document instead. Exit 0 pass,
+ * 1 a finding or the program's own failure (non-zero exit, a crash), 2 a usage or compile
+ * error (no main() included), 3 a hang (the time limit). */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+
+#include <cJSON.h>
+
+#include "common/text.h"
+#include "common/xalloc.h"
+#include "engine/prog/prog.h"
+#include "tui/cli/cli.h"
+#include "tui/cli/opts.h"
+
+#define EXEC_EXIT_HANG 3
+#define EXEC_SHOWN 10    /* findings printed whole; the rest are counted */
+#define EXEC_TAIL 4096   /* bytes of the program's output in --json */
+
+static void print_help(const struct cli_parser *p)
+{
+    printf("usage: kladder exec FILE.cu|FILE.hip [-I DIR]... [-D NAME[=VALUE]]...\n"
+           "                    [--schedule default|adversarial|random|pct] [--seed N]\n"
+           "                    [--timeout S] [--json] [-- ARGS...]\n\n"
+           "Compiles the whole file for the cpu backend, as `kladder scan` does, with its host\n"
+           "code made to run, and runs its own main() with ARGS in a child process: device\n"
+           "memory, copies, memsets, launches (<<<...>>> and hipLaunchKernelGGL), streams and\n"
+           "events (synchronous), errors and device queries go through the emulator. Every\n"
+           "launch runs on the cpu backend's block scheduler under the schedule (pct, the\n"
+           "default, reports data races on shared and global memory and makes memory weakly\n"
+           "ordered); device allocations have guard pages and sentinels: an access past one,\n"
+           "a copy past one, a use after free are findings. The program's output comes first,\n"
+           "then the findings and the verdict: pass, finding, failed (its own check), crash,\n"
+           "hang, error. Exit 0 pass, 1 finding, failed or crash, 2 usage or compile error\n"
+           "(no main() included), 3 hang.\n\n"
+           "options:\n");
+    cli_print_help(stdout, p);
+}
+
+struct exec_opts {
+    enum eng_schedule schedule;
+};
+
+static int take_schedule(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    struct exec_opts *o = opt->dest;
+    if (!strcmp(v, "default"))
+        o->schedule = ENG_SCHED_DEFAULT;
+    else if (!strcmp(v, "adversarial"))
+        o->schedule = ENG_SCHED_ADVERSARIAL;
+    else if (!strcmp(v, "random"))
+        o->schedule = ENG_SCHED_RANDOM;
+    else if (!strcmp(v, "pct"))
+        o->schedule = ENG_SCHED_PCT;
+    else
+        return cli_usage_error("exec", "--schedule expects default, adversarial, random or pct");
+    return CLI_PARSED;
+}
+
+static const char *schedule_name(enum eng_schedule s)
+{
+    return s == ENG_SCHED_DEFAULT ? "default" : s == ENG_SCHED_ADVERSARIAL ? "adversarial"
+           : s == ENG_SCHED_RANDOM ? "random" : "pct";
+}
+
+/* A -D value: NAME or NAME=VALUE, NAME an identifier, no control characters. */
+static bool define_ok(const char *d)
+{
+    if (!(d[0] == '_' || (d[0] >= 'A' && d[0] <= 'Z') || (d[0] >= 'a' && d[0] <= 'z')))
+        return false;
+    for (const char *s = d; *s && *s != '='; s++)
+        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= 'a' && *s <= 'z')))
+            return false;
+    for (const char *s = d; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return false;
+    return true;
+}
+
+static void free_flags(char **flags)
+{
+    for (size_t i = 0; flags && flags[i]; i++)
+        free(flags[i]);
+    free(flags);
+}
+
+/* -I and -D as compiler flags (NULL-terminated), or NULL after a usage message. */
+static char **build_flags(const struct cli_list *inc, const struct cli_list *def, int *status)
+{
+    char **flags = xcalloc(inc->n + def->n + 1, sizeof *flags);
+    size_t k = 0;
+    for (size_t i = 0; i < inc->n; i++) {
+        char *abs = realpath(inc->v[i], NULL);
+        if (!abs) {
+            char *shown = text_escape(inc->v[i], 200);
+            *status = cli_usage_error("exec", "-I %s: no such folder", shown);
+            free(shown);
+            free_flags(flags);
+            return NULL;
+        }
+        flags[k++] = xasprintf("-I%s", abs);
+        free(abs);
+    }
+    for (size_t i = 0; i < def->n; i++) {
+        if (!define_ok(def->v[i])) {
+            char *shown = text_escape(def->v[i], 200);
+            *status = cli_usage_error("exec", "-D %s: expected NAME or NAME=VALUE (NAME a C "
+                                      "identifier)", shown);
+            free(shown);
+            free_flags(flags);
+            return NULL;
+        }
+        flags[k++] = xasprintf("-D%s", def->v[i]);
+    }
+    return flags;
+}
+
+static int exit_of(const struct eng_prog_result *r)
+{
+    switch (r->verdict) {
+    case ENG_PROG_PASS: return 0;
+    case ENG_PROG_HANG: return EXEC_EXIT_HANG;
+    case ENG_PROG_ERROR: return 2;
+    default: return 1;
+    }
+}
+
+static void print_text(const struct eng_prog_opts *o, const struct eng_prog_result *r)
+{
+    if (r->verdict == ENG_PROG_ERROR) {
+        char *clean = text_sanitize(r->error ? r->error : "?", false);
+        fprintf(stderr, "kladder exec: %s\n", clean);
+        free(clean);
+        return;
+    }
+    if (r->output_len) {
+        char *clean = text_sanitize(r->output, true);
+        fputs(clean, stdout);
+        if (clean[0] && clean[strlen(clean) - 1] != '\n')
+            putchar('\n');
+        free(clean);
+    }
+    char *file = text_sanitize(o->path, false);
+    printf("========= kladder exec %s (cpu, wave %d, schedule %s, seed %llu)\n", file, o->wave,
+           schedule_name(o->schedule), (unsigned long long)o->seed);
+    free(file);
+    for (size_t i = 0; i < r->nfindings && i < EXEC_SHOWN; i++) {
+        char *clean = text_sanitize(r->findings[i].text, true);
+        printf("========= %s: ", r->findings[i].kind);
+        for (char *line = clean, *nl; line; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            printf("%s%s\n", line == clean ? "" : "=========     ", line);
+        }
+        free(clean);
+    }
+    if (r->nfindings > EXEC_SHOWN)
+        printf("========= ... and %zu more finding%s\n", r->nfindings - EXEC_SHOWN,
+               r->nfindings - EXEC_SHOWN == 1 ? "" : "s");
+    char program[160];
+    if (r->verdict == ENG_PROG_HANG)
+        snprintf(program, sizeof program, "killed after the %d s time limit", o->timeout_s);
+    else if (r->stopped)
+        snprintf(program, sizeof program, "stopped by kladder at the finding");
+    else if (r->signal)
+        snprintf(program, sizeof program, "killed by signal %d (%s)", r->signal,
+                 sigabbrev_np(r->signal) ? sigabbrev_np(r->signal) : "?");
+    else
+        snprintf(program, sizeof program, "exit status %d", r->exit_status);
+    const char *why = "";
+    if (r->verdict == ENG_PROG_FAILED)
+        why = " (the program's own check failed; kladder found nothing)";
+    else if (r->verdict == ENG_PROG_CRASH)
+        why = " (the program crashed; kladder found nothing)";
+    printf("========= %s: %zu finding%s; the program: %s%s\n", eng_prog_verdict_name(r->verdict),
+           r->nfindings, r->nfindings == 1 ? "" : "s", program, why);
+}
+
+static void print_json(const struct eng_prog_opts *o, const struct eng_prog_result *r)
+{
+    cJSON *doc = cJSON_CreateObject();
+    char *file = text_sanitize(o->path, false);
+    cJSON_AddStringToObject(doc, "file", file);
+    free(file);
+    cJSON_AddStringToObject(doc, "verdict", eng_prog_verdict_name(r->verdict));
+    cJSON_AddStringToObject(doc, "backend", "cpu");
+    cJSON_AddNumberToObject(doc, "wave", o->wave);
+    cJSON_AddStringToObject(doc, "schedule", schedule_name(o->schedule));
+    cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
+    cJSON *args = cJSON_AddArrayToObject(doc, "args");
+    for (int i = 1; i < o->argc; i++) {
+        char *a = text_sanitize(o->argv[i], false);
+        cJSON_AddItemToArray(args, cJSON_CreateString(a));
+        free(a);
+    }
+    if (r->error) {
+        char *e = text_sanitize(r->error, false);
+        cJSON_AddStringToObject(doc, "error", e);
+        free(e);
+    }
+    cJSON *fs = cJSON_AddArrayToObject(doc, "findings");
+    for (size_t i = 0; i < r->nfindings; i++) {
+        cJSON *f = cJSON_CreateObject();
+        char *t = text_sanitize(r->findings[i].text, true);
+        cJSON_AddStringToObject(f, "kind", r->findings[i].kind);
+        cJSON_AddStringToObject(f, "report", t);
+        free(t);
+        cJSON_AddItemToArray(fs, f);
+    }
+    cJSON *prog = cJSON_AddObjectToObject(doc, "program");
+    if (r->verdict != ENG_PROG_ERROR && r->verdict != ENG_PROG_HANG && !r->signal &&
+        !r->stopped)
+        cJSON_AddNumberToObject(prog, "exit_status", r->exit_status);
+    else
+        cJSON_AddNullToObject(prog, "exit_status");
+    cJSON_AddNumberToObject(prog, "signal", r->signal);
+    cJSON_AddBoolToObject(prog, "stopped_at_finding", r->stopped);
+    cJSON_AddBoolToObject(prog, "timed_out", r->verdict == ENG_PROG_HANG);
+    cJSON_AddNumberToObject(prog, "timeout_s", o->timeout_s);
+    const char *tail = r->output ? r->output : "";
+    size_t n = r->output_len;
+    if (n > EXEC_TAIL)
+        tail += n - EXEC_TAIL;
+    char *t = text_sanitize(tail, true);
+    cJSON_AddStringToObject(prog, "output_tail", t);
+    free(t);
+    cJSON_AddBoolToObject(prog, "output_cut", r->output_cut || n > EXEC_TAIL);
+    char *s = cJSON_Print(doc);
+    puts(s);
+    free(s);
+    cJSON_Delete(doc);
+}
+
+int cmd_exec(int argc, char **argv, const struct cli_global *g)
+{
+    (void)g;
+    /* everything after `--` belongs to the program */
+    int ours = argc, rest = argc;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            ours = i;
+            rest = i + 1;
+            break;
+        }
+    struct exec_opts eo = {.schedule = ENG_SCHED_PCT};
+    bool json = false;
+    int timeout_s = 60;
+    long seed = 1;
+    struct cli_list files, inc, def;
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", print_help),
+        CLI_OPT_HELP("-h", print_help),
+        CLI_OPT_LIST_DOC("-I", &inc, "DIR", "a folder the compiler searches for includes "
+                                            "(repeatable)"),
+        CLI_OPT_LIST_DOC("-D", &def, "NAME[=VALUE]", "a macro defined for the file "
+                                                     "(repeatable)"),
+        CLI_OPT_CALL_DOC("--schedule", &eo, take_schedule, "default|adversarial|random|pct",
+                         "the emulator's schedule for every launch (pct: races reported)"),
+        CLI_OPT_LONG_DOC("--seed", &seed, 0, 2147483647, "N", "seed of the schedule (1)"),
+        CLI_OPT_INT_DOC("--timeout", &timeout_s, 1, 86400, "S", "seconds the program may run, "
+                                                                "compile excluded (60)"),
+        CLI_OPT_FLAG_DOC("--json", &json, "write the verdict, findings and output as JSON"),
+    };
+    const struct cli_parser p = {.verb = "exec", .opts = opts, .nopts = CLI_COUNT(opts),
+                                 .args = {.kind = CLI_LIST, .dest = &files, .hi = 1}};
+    int status = cli_parse(&p, ours, argv, NULL);
+    if (status == CLI_PARSED) {
+        char **flags = NULL;
+        if (files.n != 1) {
+            status = cli_usage_error("exec", "needs one FILE (a .cu or .hip program with its "
+                                     "main())");
+        } else if ((flags = build_flags(&inc, &def, &status)) != NULL) {
+            const char *path = files.v[0], *dot = strrchr(path, '.');
+            char **pargv = xcalloc((size_t)(argc - rest) + 2, sizeof *pargv);
+            char *name = xstrdup(path);
+            pargv[0] = name;
+            for (int i = rest; i < argc; i++)
+                pargv[1 + i - rest] = argv[i];
+            struct eng_prog_opts o = {
+                .path = path, .flags = (const char *const *)flags, .schedule = eo.schedule,
+                .seed = (uint64_t)seed, .wave = dot && !strcmp(dot, ".hip") ? 64 : 32,
+                .timeout_s = timeout_s, .argv = pargv, .argc = 1 + argc - rest};
+            struct eng_prog_result r;
+            if (eng_prog_run(&o, &r) != 0 && r.verdict != ENG_PROG_ERROR)
+                r.verdict = ENG_PROG_ERROR;
+            if (json)
+                print_json(&o, &r);
+            else
+                print_text(&o, &r);
+            status = exit_of(&r);
+            eng_prog_result_free(&r);
+            free(pargv);
+            free(name);
+        }
+        free_flags(flags);
+    }
+    free(files.v);
+    free(inc.v);
+    free(def.v);
+    return status;
+}
