@@ -159,6 +159,26 @@ static void classify_message(const char *msg, struct eng_scan_result *r)
         cut_call(r->what);
         return;
     }
+    /* the #error a plain source's include is turned into where neither kladder nor the host
+     * compiler has the header, or a local one is not beside it (engine/compile/plain_source.h):
+     * #error "#include <cub/cub.cuh>: neither kladder ..." or "#include \"x.h\": no such file
+     * beside ..." */
+    const char *inc = strstr(msg, "#include ");
+    if (inc && (strstr(inc, "nor the host compiler has") || strstr(inc, "no such file beside"))) {
+        const char *name = inc + strlen("#include ");
+        bool angle = *name == '<';
+        if (!angle && name[0] == '\\' && name[1] == '"')
+            name++; /* the quote escaped inside the #error's own string */
+        const char *end = angle ? strchr(name + 1, '>') : strchr(name + 1, '"');
+        if (end && end > name + 1) {
+            size_t len = (size_t)(end - name - 1);
+            if (!angle && len && name[len] == '\\')
+                len--; /* the closing quote's escape */
+            r->cause = ENG_SCAN_MISSING_HEADER;
+            r->what = xasprintf("%.*s", (int)len, name + 1);
+            return;
+        }
+    }
     if (strstr(msg, "No such file or directory") || strstr(msg, "file not found") ||
         strstr(msg, "cannot open source file")) {
         char *name = quoted(msg, 0);

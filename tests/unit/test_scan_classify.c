@@ -88,6 +88,13 @@ static void test_missing_header(void **state)
          "main.cu:4"},
         {"main.cu:5: #include \"../common/util.h\": no such file beside main.cu (outside the "
          "folder)", ENG_SCAN_MISSING_HEADER, "../common/util.h", "main.cu:5"},
+        /* the #error the preprocessor pass leaves in place of an include nobody has */
+        {"main.cu:6:2: error: #error \"#include <cub/cub.cuh>: neither kladder (docs/kernels.md "
+         "lists what it supplies) nor the host compiler has this header\"\n",
+         ENG_SCAN_MISSING_HEADER, "cub/cub.cuh", "main.cu:6"},
+        {"main.cu:7:2: error: #error \"#include \\\"SDKBitMap.h\\\": no such file beside main.cu "
+         "(x/SDKBitMap.h: No such file or directory)\"\n",
+         ENG_SCAN_MISSING_HEADER, "SDKBitMap.h", "main.cu:7"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         check(&cases[i]);
