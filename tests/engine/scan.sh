@@ -268,4 +268,24 @@ cp "$src/typo.cu" "$odd/$(printf 'red\033[31m.cu')"
 "$KLADDER" scan --json "$odd" >>"$KL_TMP/out" 2>&1
 tap_check "a file name with an escape sequence reaches the output cleaned" \
     sh -c "! grep -qP '[\x00-\x08\x0b-\x1f\x7f]' '$KL_TMP/out' && grep -q 'red' '$KL_TMP/out'"
+
+# A project's common header reached through -I, included with quotes as cuda-samples and
+# rocm-examples include theirs: found there (after the file's own folder), read inside that
+# folder; without the -I it is a missing header named at its include.
+proj=$KL_TMP/proj
+mkdir -p "$proj/Common" "$proj/app"
+printf '#pragma once\n#define TILE 32\n' >"$proj/Common/util_common.h"
+cat >"$proj/app/uses.cu" <<'EOF'
+#include "util_common.h"
+__global__ void fill_tile(float *out) { out[threadIdx.x % TILE] = 1.0f; }
+EOF
+"$KLADDER" scan --backend cpu -I "$proj/Common" "$proj/app" >"$KL_TMP/inc.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/inc.txt" | head -3
+tap_check "a quoted include found through -I: the file goes in (exit $rc)" \
+    sh -c "test $rc -eq 0 && grep -qE '^ok +.*uses.cu .*fill_tile' '$KL_TMP/inc.txt'"
+"$KLADDER" scan --backend cpu "$proj/app" >"$KL_TMP/noinc.txt" 2>&1
+rc=$?
+tap_check "without -I: a missing header, named (exit $rc)" \
+    sh -c "test $rc -eq 1 && grep -q 'util_common.h' '$KL_TMP/noinc.txt'"
 echo "1..$_tap_n"
