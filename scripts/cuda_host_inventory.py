@@ -77,7 +77,7 @@ def render(include, text):
         lines.append("};")
         enums.append("\n".join(lines))
     enum_block = "\n".join([ENUM_BEGIN] + enums + [ENUM_END])
-    declared = set(re.findall(r"KL_HOST_CUDA\((cuda\w+)\)", hand))
+    declared = set(re.findall(r"KL_HOST_CUDA\w*\((cuda\w+)\)", hand))
     declared |= set(re.findall(r"\b(cuda\w+)\s*\(", hand))
     fns = [f for f in functions(include) if f not in declared]
     rows, row = [], ""
