@@ -5,9 +5,11 @@
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/rung7
-run7() { # suite -> output in $KL_TMP/out.txt, exit status in $rc
-    "$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite "$1" --backend cpu --no-progress \
-        --timeout 60 >"$KL_TMP/out.txt" 2>&1
+run7() { # suite [args] -> output in $KL_TMP/out.txt, exit status in $rc
+    local suite=$1
+    shift
+    "$KLADDER" --db "$KL_TMP/k.db" run --rung 7 --suite "$suite" --backend cpu --no-progress \
+        --timeout 60 "$@" >"$KL_TMP/out.txt" 2>&1
     rc=$?
 }
 has() { grep -qE -- "$1" "$KL_TMP/out.txt"; }
@@ -100,10 +102,16 @@ tap_check "aiter-4494 (no rung 7 settings): exit 0" test "$rc" -eq 0
 tap_check "aiter-4494: four smoke checks, nothing else of rung 7" \
     test "$(grep -cE '^pass +(fixed|buggy) +r7 smoke-w(32|64):' "$KL_TMP/out.txt")" -eq 4 -a \
     -z "$(grep -E 'r7 (cache-key|warm-cold)' "$KL_TMP/out.txt")"
-# A suite with wave seams (rung 3) keeps its unit test at its baseline wave under rung 7 too:
-# flydsl-1024's buggy kernel assumes wave 64, and its CI ran wave 64.
+# Rung 7's unit test runs at the wave its header says, whatever rung 3's baseline_wave is:
+# flydsl-1024's buggy kernel assumes wave 64, so at the default wave 32 its unit test catches
+# it; run at wave 64, as its CI ran, the unit test passes both variants.
+run7 flydsl-1024 --wave 64
+tap_check "flydsl-1024 (rung 3 suite) at --wave 64: exit 0, its unit test passes both" \
+    sh -c "test $rc -eq 0 && grep -qE '^kladder run .*, wave 64\), schedule' '$KL_TMP/out.txt'"
 run7 flydsl-1024
-tap_check "flydsl-1024 (rung 3 suite): exit 0, its unit test at wave 64" test "$rc" -eq 0
+tap_check "flydsl-1024 at the default wave 32: the header says 32, and the unit test there catches the buggy kernel" \
+    sh -c "grep -qE '^kladder run .*, wave 32\), schedule' '$KL_TMP/out.txt' &&
+           grep -qE '^fail +baseline-buggy +r7 unit-test-' '$KL_TMP/out.txt'"
 run7 aiter-4812
 tap_check "a rung 6 suite (kernels run by rank machinery) is not smoked: exit 2" test "$rc" -eq 2
 # --suite all: every kernel of every such suite, one command.
