@@ -521,6 +521,33 @@ static bool names_entry(const struct eng_manifest *m, const char *name)
     return false;
 }
 
+/* What track() found at the character just put: a kernel's name (kept, with an example of
+ * its template arguments), and the end of its head, after which the cpu backend's pointer to a
+ * named entry goes (a launcher the emulator calls it through). */
+static void after_kernel_head(struct walk *w, struct text *t)
+{
+    if (w->kernel_named) {
+        w->kernel_named = false;
+        w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
+        w->kernel_targs = xrealloc(w->kernel_targs, (w->nkernels + 1) * sizeof *w->kernel_targs);
+        w->kernel_targs[w->nkernels] = w->kernel_template ? xstrdup(w->kernel_example) : NULL;
+        w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
+    }
+    if (!w->emit_ref)
+        return;
+    w->emit_ref = false;
+    if (w->own_headers && names_entry(w->m, w->kernel_name)) {
+        if (w->params_ok && w->params_depth == 0)
+            putf(t, " static void (*const kl_cpu_kernel_ref_%s)(%s) = &%s;", w->kernel_name,
+                 w->kernel_params, w->kernel_name);
+        else
+            putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
+                 w->kernel_name);
+        w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
+        w->refs[w->nrefs++] = xstrdup(w->kernel_name);
+    }
+}
+
 /* One line without its include handling: extern shared arrays rewritten, and (where kladder's
  * headers serve) static shared arrays in a function. Comments and literals are copied as they
  * are. */
@@ -630,26 +657,7 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
         track(w, *s);
         put(t, s, 1);
         s++;
-        if (w->kernel_named) {
-            w->kernel_named = false;
-            w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
-            w->kernel_targs = xrealloc(w->kernel_targs, (w->nkernels + 1) * sizeof *w->kernel_targs);
-            w->kernel_targs[w->nkernels] = w->kernel_template ? xstrdup(w->kernel_example) : NULL;
-            w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
-        }
-        if (w->emit_ref) {
-            w->emit_ref = false;
-            if (w->own_headers && names_entry(w->m, w->kernel_name)) {
-                if (w->params_ok && w->params_depth == 0)
-                    putf(t, " static void (*const kl_cpu_kernel_ref_%s)(%s) = &%s;",
-                         w->kernel_name, w->kernel_params, w->kernel_name);
-                else
-                    putf(t, " static auto *const kl_cpu_kernel_ref_%s = &%s;", w->kernel_name,
-                         w->kernel_name);
-                w->refs = xrealloc(w->refs, (w->nrefs + 1) * sizeof *w->refs);
-                w->refs[w->nrefs++] = xstrdup(w->kernel_name);
-            }
-        }
+        after_kernel_head(w, t);
     }
 }
 

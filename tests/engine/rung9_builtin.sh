@@ -65,7 +65,7 @@ sed 's/^/# /' "$KL_TMP/screens/dash.screen" 2>/dev/null | head -14
 tap_check "the dashboard has a ninth column, named by the rung's entry" \
     grep -qE '^ *gap \\ rung .* 8 [^ ].* 9 named shapes' "$KL_TMP/screens/dash.screen"
 tap_check "and the local host's row shows rung 9's verdict in it" \
-    grep -qE '^ *. local .*pass *$' "$KL_TMP/screens/dash.screen"
+    grep -qE '^ *. local .*(✓|\+) *$' "$KL_TMP/screens/dash.screen"
 
 # A kladder of eight rungs pulls the host that ran rung 9: the run lands whole and its
 # dashboard widens to the pulled rung, the column named by number only.
@@ -81,7 +81,7 @@ KLADDER_SCRIPT=$KL_TMP/dash.script KLADDER_SIZE=200x40 "$KLADDER" --db "$KL_TMP/
 sed 's/^/# /' "$KL_TMP/screens/dash.screen" 2>/dev/null | sed -n '4p;12,13p'
 tap_check "and its dashboard has a ninth column with the pulled host's verdict" \
     sh -c "grep -qE '^ *gap .* 8 [^ ].* R?9 *\$' '$KL_TMP/screens/dash.screen' &&
-           grep -qE '^ *. ninehost .*pass *\$' '$KL_TMP/screens/dash.screen'"
+           grep -qE '^ *. ninehost .*(✓|\+) *\$' '$KL_TMP/screens/dash.screen'"
 
 sed 's/"shapes"/"shapez"/' "$KL_TMP/nine.json" >"$KL_TMP/bad.json"
 "$k9" --db "$KL_TMP/k.db" run --rung 9 --suite "$KL_TMP/bad.json" --backend cpu >"$KL_TMP/bad.txt" 2>&1
