@@ -141,3 +141,17 @@ struct cdb *cli_open_db_write(const struct cli_global *g, const char *verb)
 {
     return open_db(g, verb);
 }
+
+bool cli_define_ok(const char *d)
+{
+    if (!(d[0] == '_' || (d[0] >= 'A' && d[0] <= 'Z') || (d[0] >= 'a' && d[0] <= 'z')))
+        return false;
+    for (const char *s = d; *s && *s != '='; s++)
+        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= 'a' && *s <= 'z')))
+            return false;
+    for (const char *s = d; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return false;
+    return true;
+}

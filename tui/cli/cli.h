@@ -39,4 +39,8 @@ int cli_unknown(const char *verb, const char *arg);
 /* Opens the interactive interface (tui/app.c). Returns the exit status. */
 int tui_main(const struct cli_global *g);
 
+/* Whether a -D value is NAME or NAME=VALUE, NAME an identifier, with no control character
+ * (the build line of scan, exec). */
+bool cli_define_ok(const char *d);
+
 #endif

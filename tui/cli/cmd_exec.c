@@ -72,21 +72,6 @@ static const char *schedule_name(enum eng_schedule s)
            : s == ENG_SCHED_RANDOM ? "random" : "pct";
 }
 
-/* A -D value: NAME or NAME=VALUE, NAME an identifier, no control characters. */
-static bool define_ok(const char *d)
-{
-    if (!(d[0] == '_' || (d[0] >= 'A' && d[0] <= 'Z') || (d[0] >= 'a' && d[0] <= 'z')))
-        return false;
-    for (const char *s = d; *s && *s != '='; s++)
-        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= 'a' && *s <= 'z')))
-            return false;
-    for (const char *s = d; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return false;
-    return true;
-}
-
 static void free_flags(char **flags)
 {
     for (size_t i = 0; flags && flags[i]; i++)
@@ -112,7 +97,7 @@ static char **build_flags(const struct cli_list *inc, const struct cli_list *def
         free(abs);
     }
     for (size_t i = 0; i < def->n; i++) {
-        if (!define_ok(def->v[i])) {
+        if (!cli_define_ok(def->v[i])) {
             char *shown = text_escape(def->v[i], 200);
             *status = cli_usage_error("exec", "-D %s: expected NAME or NAME=VALUE (NAME a C "
                                       "identifier)", shown);

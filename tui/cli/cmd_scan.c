@@ -46,21 +46,6 @@ static void print_help(const struct cli_parser *p)
     cli_print_help(stdout, p);
 }
 
-/* A -D value: NAME or NAME=VALUE, NAME an identifier. */
-static bool define_ok(const char *d)
-{
-    if (!(d[0] == '_' || (d[0] >= 'A' && d[0] <= 'Z') || (d[0] >= 'a' && d[0] <= 'z')))
-        return false;
-    for (const char *s = d; *s && *s != '='; s++)
-        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= 'a' && *s <= 'z')))
-            return false;
-    for (const char *s = d; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return false;
-    return true;
-}
-
 /* The compiler flags of -I and -D (a NULL-terminated malloc'd array), or NULL after a usage
  * message (*status set). -I folders become absolute: the compiler runs elsewhere. */
 static char **build_flags(const struct cli_list *inc, const struct cli_list *def, int *status)
@@ -79,7 +64,7 @@ static char **build_flags(const struct cli_list *inc, const struct cli_list *def
         flags[k++] = xasprintf("-I%s", abs);
     }
     for (size_t i = 0; i < def->n; i++) {
-        if (!define_ok(def->v[i])) {
+        if (!cli_define_ok(def->v[i])) {
             char *shown = text_escape(def->v[i], 200);
             *status = cli_usage_error("scan", "-D %s: expected NAME or NAME=VALUE (NAME a C "
                                       "identifier)", shown);
