@@ -17,6 +17,7 @@
 
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/report/report.h"
 #include "engine/prog/prog.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
@@ -53,23 +54,15 @@ static int take_schedule(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
     struct exec_opts *o = opt->dest;
-    if (!strcmp(v, "default"))
-        o->schedule = ENG_SCHED_DEFAULT;
-    else if (!strcmp(v, "adversarial"))
-        o->schedule = ENG_SCHED_ADVERSARIAL;
-    else if (!strcmp(v, "random"))
-        o->schedule = ENG_SCHED_RANDOM;
-    else if (!strcmp(v, "pct"))
-        o->schedule = ENG_SCHED_PCT;
-    else
-        return cli_usage_error("exec", "--schedule expects default, adversarial, random or pct");
-    return CLI_PARSED;
-}
-
-static const char *schedule_name(enum eng_schedule s)
-{
-    return s == ENG_SCHED_DEFAULT ? "default" : s == ENG_SCHED_ADVERSARIAL ? "adversarial"
-           : s == ENG_SCHED_RANDOM ? "random" : "pct";
+    /* the words the reports print (eng_schedule_name), read back */
+    static const enum eng_schedule all[] = {ENG_SCHED_DEFAULT, ENG_SCHED_ADVERSARIAL,
+                                            ENG_SCHED_RANDOM, ENG_SCHED_PCT};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (!strcmp(v, eng_schedule_name(all[i]))) {
+            o->schedule = all[i];
+            return CLI_PARSED;
+        }
+    return cli_usage_error("exec", "--schedule expects default, adversarial, random or pct");
 }
 
 static void free_flags(char **flags)
@@ -137,7 +130,7 @@ static void print_text(const struct eng_prog_opts *o, const struct eng_prog_resu
     }
     char *file = text_sanitize(o->path, false);
     printf("========= kladder exec %s (cpu, wave %d, schedule %s, seed %llu)\n", file, o->wave,
-           schedule_name(o->schedule), (unsigned long long)o->seed);
+           eng_schedule_name(o->schedule), (unsigned long long)o->seed);
     free(file);
     for (size_t i = 0; i < r->nfindings && i < EXEC_SHOWN; i++) {
         char *clean = text_sanitize(r->findings[i].text, true);
@@ -181,7 +174,7 @@ static void print_json(const struct eng_prog_opts *o, const struct eng_prog_resu
     cJSON_AddStringToObject(doc, "verdict", eng_prog_verdict_name(r->verdict));
     cJSON_AddStringToObject(doc, "backend", "cpu");
     cJSON_AddNumberToObject(doc, "wave", o->wave);
-    cJSON_AddStringToObject(doc, "schedule", schedule_name(o->schedule));
+    cJSON_AddStringToObject(doc, "schedule", eng_schedule_name(o->schedule));
     cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
     cJSON *args = cJSON_AddArrayToObject(doc, "args");
     for (int i = 1; i < o->argc; i++) {
