@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # Lag builds (kernels/kl.h, KL_LAG) compile for every GPU compiler the engine drives: every kernel
 # file (aiter_4494 among them has fences) and the lag fixtures with -DKL_LAG=1, in both modes (one
-# wave behind, and ahead: -DKL_LAG_MODE=1), for sm_90 (NVRTC, where installed) and for gfx1250,
-# gfx950, gfx942 (clang-22, no HIP headers). A kernel with a barrier gets a different code object
+# wave behind, and ahead: -DKL_LAG_MODE=1), for sm_90 (NVRTC, where installed) and gfx1250
+# (clang-22, no HIP headers); for gfx950 and gfx942, the same compiler at wave 64, the lag and
+# async fixtures and the kernels with fences and async copies. A kernel with a barrier gets a different code object
 # lagged (the hold-back is in it), ahead differs from behind, and the flags are in the cache key:
 # the plain object compiled after the lag ones is the plain one again.
 # kl-test: once (only outside compilers and readers run; the sanitizers have nothing of ours to watch)
 . tests/tap.sh
 set -u
-export XDG_CACHE_HOME=$KL_TMP/cache KLADDER_HIP_COMPILER=clang
-files=(kernels/*.kl tests/engine/fixtures/lag/*.kl tests/engine/fixtures/async/*.kl)
+# the cache the test scripts share: the plain builds are compile_amd_clang.sh's too
+export XDG_CACHE_HOME=$KL_CACHE KLADDER_HIP_COMPILER=clang
+every=(kernels/*.kl tests/engine/fixtures/lag/*.kl tests/engine/fixtures/async/*.kl)
+wave64=(kernels/aiter_4494.kl kernels/aiter_6127.kl kernels/aiter_6170.kl
+        tests/engine/fixtures/lag/*.kl tests/engine/fixtures/async/*.kl)
 
-lag_target() { # backend target
+lag_target() { # backend target [files...]
     local b=$1 t=$2 out mode
+    shift 2
+    local files=("$@")
     for mode in 0 1; do
         out=$("$KLADDER" compile --backend "$b" --target "$t" --flag -DKL_LAG=1 \
             --flag -DKL_LAG_MODE=$mode "${files[@]}" 2>&1)
@@ -53,13 +59,14 @@ lag_target() { # backend target
 if ! tap_have_nvrtc; then
     tap_skip "no CUDA toolkit NVRTC under /usr/local/cuda*/lib* (set KLADDER_NVRTC to use another)"
 else
-    lag_target cuda sm_90
+    lag_target cuda sm_90 "${every[@]}"
 fi
 probe=$("$KLADDER" compile --backend hip --target gfx1250 kernels/util.kl 2>&1)
 if [ $? -ne 0 ] && grep -q "not found" <<<"$probe"; then
     tap_skip "clang-22 is not installed (scripts/deps.sh --test installs it)"
 else
-    for t in gfx1250 gfx950 gfx942; do
-        lag_target hip $t
+    lag_target hip gfx1250 "${every[@]}"
+    for t in gfx950 gfx942; do
+        lag_target hip $t "${wave64[@]}"
     done
 fi
