@@ -1,5 +1,6 @@
 #include "engine/toolchain/tool_run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -33,6 +34,72 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The processes whose parent is one of pids[0..n), appended to pids (growing it); how many
+ * there are now. Read from /proc: a compiler driver's children (cc1plus, lld) are not ours. */
+static size_t add_children(pid_t **pids, size_t n, size_t *cap)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return n;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], line[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t got = fread(line, 1, sizeof line - 1, f);
+        fclose(f);
+        line[got] = '\0';
+        const char *rp = strrchr(line, ')'); /* the name may hold spaces and parentheses */
+        int ppid;
+        if (!rp || sscanf(rp + 1, " %*c %d", &ppid) != 1)
+            continue;
+        pid_t pid = (pid_t)atoi(e->d_name);
+        bool parent = false, known = false;
+        for (size_t i = 0; i < n; i++) {
+            parent |= (*pids)[i] == (pid_t)ppid;
+            known |= (*pids)[i] == pid;
+        }
+        if (!parent || known)
+            continue;
+        if (n == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            *pids = xrealloc(*pids, *cap * sizeof **pids);
+        }
+        (*pids)[n++] = pid;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Stops a tool and every process it started. The tool runs in its caller's process group (so
+ * that whoever stops the caller, a scan's time limit or a run's watchdog killing a worker's
+ * group, stops the compiler with it: a compiler left behind by a killed caller had no limit
+ * at all); here its descendants are found by their parents, each round after the last kill,
+ * until none is left. */
+static void kill_tree(pid_t root)
+{
+    size_t cap = 16, n = 1;
+    pid_t *pids = xmalloc(cap * sizeof *pids);
+    pids[0] = root;
+    for (int round = 0; round < 8; round++) {
+        size_t before = n;
+        n = add_children(&pids, n, &cap);
+        for (size_t i = 0; i < n; i++)
+            kill(pids[i], SIGSTOP); /* nothing new is started while the tree is read */
+        if (n == before && round > 0)
+            break;
+    }
+    for (size_t i = 0; i < n; i++) {
+        kill(pids[i], SIGKILL);
+        kill(pids[i], SIGCONT);
+    }
+    free(pids);
+}
+
 int eng_tool_run_limit(char *const argv[], char *const envp[], double limit_s, char *out,
                        size_t outlen)
 {
@@ -47,15 +114,10 @@ int eng_tool_run_limit(char *const argv[], char *const envp[], double limit_s, c
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
-    /* a process group of its own: a compiler driver's children (cc1plus) are stopped with it,
-     * and only then does the pipe they hold close */
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
+    /* in the caller's process group (kill_tree says why); at the limit the tool and its
+     * children (cc1plus) are stopped, and only then does the pipe they hold close */
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, &at, argv, envp);
-    posix_spawnattr_destroy(&at);
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
@@ -77,7 +139,7 @@ int eng_tool_run_limit(char *const argv[], char *const envp[], double limit_s, c
                 continue;
             if (pr == 0) {
                 timed_out = true;
-                kill(-pid, SIGKILL);
+                kill_tree(pid);
                 break;
             }
         }

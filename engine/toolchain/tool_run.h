@@ -17,8 +17,10 @@ int eng_tool_run_env(char *const argv[], char *const envp[], char *out, size_t o
 /* The status eng_tool_run_limit returns for a tool stopped at its time limit. */
 #define ENG_TOOL_TIMED_OUT (-2)
 
-/* eng_tool_run_env, stopped (its whole process group killed) once it has run limit_s seconds
- * (none when limit_s <= 0): ENG_TOOL_TIMED_OUT then, with a sentence saying so in out. */
+/* eng_tool_run_env, stopped (it and every process it started killed) once it has run limit_s
+ * seconds (none when limit_s <= 0): ENG_TOOL_TIMED_OUT then, with a sentence saying so in out.
+ * The tool runs in the caller's process group, so a caller whose group is killed (a scan's
+ * worker past its time limit, a run's worker) takes its compiler with it. */
 int eng_tool_run_limit(char *const argv[], char *const envp[], double limit_s, char *out,
                        size_t outlen);
 

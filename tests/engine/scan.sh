@@ -172,10 +172,21 @@ mkdir -p "$slow"
     for i in $(seq 1 40); do echo "#define E$i E$((i - 1)) E$((i - 1))"; done
     echo '__global__ void k(int *x) { static const int v[] = { E40 0 }; x[0] = v[0]; }'
 } >"$slow/macros.cu"
-"$KLADDER" scan --timeout 1 --json "$slow" >"$KL_TMP/scan.json" 2>"$KL_TMP/err"
+mkdir -p "$KL_TMP/slowtmp"
+TMPDIR=$KL_TMP/slowtmp "$KLADDER" scan --timeout 1 --json "$slow" >"$KL_TMP/scan.json" 2>"$KL_TMP/err"
 rc=$?
 tap_check "a compile past the time limit is stopped and refused: time-limit ($rc)" \
     test "$rc:$(field macros.cu 'f["cause"]')" = "1:time-limit"
+# the compiler goes with the worker stopped: none is left running on the file (once one was,
+# with no limit at all, until it had taken the machine's memory)
+left=
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    left=$(pgrep -f "$KL_TMP/slowtmp" || true)
+    [ -z "$left" ] && break
+    sleep 0.5
+done
+tap_check "no compiler is left running once the scan has stopped it ($left)" test -z "$left"
+pkill -9 -f "$KL_TMP/slowtmp" 2>/dev/null
 
 # ---- the hip backend, offline -----------------------------------------------------------------
 if command -v clang-22 >/dev/null 2>&1; then
