@@ -580,6 +580,10 @@ static inline kl_i64 kl_clock64(void)
 }
 
 using std::sqrt;
+/* A template, so that a host helper header's own non-template rsqrtf (cuda-samples'
+ * helper_math.h defines one for host code where __CUDACC__ is not defined, as here) is no
+ * redefinition: where both exist a call takes the file's own. */
+template <typename KlNone = void>
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 
 /* Async copies. Under the default schedule a copy lands when it is issued. Under every other

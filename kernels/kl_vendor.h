@@ -1191,6 +1191,30 @@ typedef unsigned long long uintptr_t;
 #define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 typedef __SIZE_TYPE__ size_t;
+/* HIP's vector types with their make_ functions (host and device), laid out and aligned as
+ * HIP's and CUDA's are, as the cpu backend has them */
+#define KL_HIP_WHOLE_VEC(T, NAME, A2, A4)                                                       \
+    struct __attribute__((aligned(sizeof(T)))) NAME##1 { T x; };                                \
+    struct __attribute__((aligned(A2))) NAME##2 { T x, y; };                                    \
+    struct NAME##3 { T x, y, z; };                                                              \
+    struct __attribute__((aligned(A4))) NAME##4 { T x, y, z, w; };                              \
+    static __host__ __device__ inline NAME##1 make_##NAME##1(T x) { return {x}; }               \
+    static __host__ __device__ inline NAME##2 make_##NAME##2(T x, T y) { return {x, y}; }       \
+    static __host__ __device__ inline NAME##3 make_##NAME##3(T x, T y, T z) { return {x, y, z}; } \
+    static __host__ __device__ inline NAME##4 make_##NAME##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+KL_HIP_WHOLE_VEC(float, float, 8, 16)
+KL_HIP_WHOLE_VEC(int, int, 8, 16)
+KL_HIP_WHOLE_VEC(unsigned, uint, 8, 16)
+KL_HIP_WHOLE_VEC(short, short, 4, 8)
+KL_HIP_WHOLE_VEC(unsigned short, ushort, 4, 8)
+KL_HIP_WHOLE_VEC(signed char, char, 2, 4)
+KL_HIP_WHOLE_VEC(unsigned char, uchar, 2, 4)
+KL_HIP_WHOLE_VEC(double, double, 16, 16)
+KL_HIP_WHOLE_VEC(long long, longlong, 16, 16)
+KL_HIP_WHOLE_VEC(unsigned long long, ulonglong, 16, 16)
+KL_HIP_WHOLE_VEC(long, long, 16, 16)
+KL_HIP_WHOLE_VEC(unsigned long, ulong, 16, 16)
+#undef KL_HIP_WHOLE_VEC
 /* kl.h's bare math is macros, which <cmath> cannot take: device overloads instead, beside the
  * host library's, as clang's own HIP math header has them */
 #undef sqrtf
@@ -1587,6 +1611,33 @@ static __device__ inline void sync(const thread_group &g) { g.sync(); }
 typedef __nv_bfloat16 __hip_bfloat16;
 typedef __nv_bfloat162 __hip_bfloat162;
 typedef __nv_bfloat16 hip_bfloat16;
+/* hip/hip_complex.h becomes cuComplex.h (the engine's include map): HIP's names over CUDA's */
+#define hipFloatComplex cuFloatComplex
+#define hipDoubleComplex cuDoubleComplex
+#define hipComplex cuComplex
+#define make_hipFloatComplex make_cuFloatComplex
+#define make_hipDoubleComplex make_cuDoubleComplex
+#define make_hipComplex make_cuComplex
+#define hipCrealf cuCrealf
+#define hipCreal cuCreal
+#define hipCimagf cuCimagf
+#define hipCimag cuCimag
+#define hipConjf cuConjf
+#define hipConj cuConj
+#define hipCaddf cuCaddf
+#define hipCadd cuCadd
+#define hipCsubf cuCsubf
+#define hipCsub cuCsub
+#define hipCmulf cuCmulf
+#define hipCmul cuCmul
+#define hipCdivf cuCdivf
+#define hipCdiv cuCdiv
+#define hipCabsf cuCabsf
+#define hipCabs cuCabs
+#define hipCfmaf cuCfmaf
+#define hipCfma cuCfma
+#define hipComplexFloatToDouble cuComplexFloatToDouble
+#define hipComplexDoubleToFloat cuComplexDoubleToFloat
 template <int Op, typename T>
 __device__ inline T kl_hip_shfl(T v, int arg, int width)
 {
@@ -1700,6 +1751,72 @@ __device__ inline unsigned __lane_id(void)
 #define hipGridDim_z (gridDim.z)
 #endif
 /* ==== end of the legacy coordinates ========================================================= */
+
+/* ==== cuComplex.h and hip/hip_complex.h (the engine drops their include lines where kladder's
+ * headers serve: the cpu backend, clang without HIP headers) ================================
+ * The single and double complex types are float2 and double2, as the vendors' are, with the
+ * vendors' functions: cuCmulf and cuCdivf compute as CUDA's do (the division scaled by the
+ * larger of |re| and |im| of the divisor, so that it neither overflows nor underflows where the
+ * quotient is representable), cuCabsf as hypotf. hipFloatComplex and its functions are the
+ * same, under HIP's names. */
+#if defined(KL_CPU) || (defined(KL_HIP_WHOLE) && defined(KL_HIP_BARE))
+#define KL_CPLX_HD __host__ __device__ static inline
+typedef float2 cuFloatComplex;
+typedef double2 cuDoubleComplex;
+typedef cuFloatComplex cuComplex;
+#define KL_CPLX_FNS(T, R, S, F, D)                                                               \
+    KL_CPLX_HD R F##real##S(T z) { return z.x; }                                                 \
+    KL_CPLX_HD R F##imag##S(T z) { return z.y; }                                                 \
+    KL_CPLX_HD T F##onj##S(T z) { return D(z.x, -z.y); }                                         \
+    KL_CPLX_HD T F##add##S(T a, T b) { return D(a.x + b.x, a.y + b.y); }                         \
+    KL_CPLX_HD T F##sub##S(T a, T b) { return D(a.x - b.x, a.y - b.y); }                         \
+    KL_CPLX_HD T F##mul##S(T a, T b) { return D(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
+    KL_CPLX_HD T F##div##S(T a, T b)                                                             \
+    {                                                                                            \
+        R s = (R)(b.x < 0 ? -b.x : b.x) + (R)(b.y < 0 ? -b.y : b.y), inv = (R)1 / s;             \
+        R ax = a.x * inv, ay = a.y * inv, bx = b.x * inv, by = b.y * inv;                        \
+        R q = (R)1 / (bx * bx + by * by);                                                        \
+        return D((ax * bx + ay * by) * q, (ay * bx - ax * by) * q);                              \
+    }                                                                                            \
+    KL_CPLX_HD R F##abs##S(T z) { return (R)kl_cplx_hypot(z.x, z.y); }                           \
+    KL_CPLX_HD T F##fma##S(T a, T b, T c)                                                        \
+    {                                                                                            \
+        return D(a.x * b.x - a.y * b.y + c.x, a.x * b.y + a.y * b.x + c.y);                      \
+    }
+/* |a + bi| scaled by the larger part, so that it neither overflows nor underflows where the
+ * result is representable; an infinite or zero part gives the sum (inf, or the other part) */
+template <typename R>
+KL_CPLX_HD R kl_cplx_hypot(R a, R b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    const R v = a > b ? a : b, w = a > b ? b : a;
+    if (v == 0 || v - v != 0 || w - w != 0)
+        return v + w;
+    const R t = w / v;
+    return v * sqrt(1 + t * t);
+}
+KL_CPLX_HD cuFloatComplex make_cuFloatComplex(float r, float i) { return make_float2(r, i); }
+KL_CPLX_HD cuDoubleComplex make_cuDoubleComplex(double r, double i) { return make_double2(r, i); }
+KL_CPLX_HD cuComplex make_cuComplex(float r, float i) { return make_float2(r, i); }
+/* cuCrealf cuCimagf cuConjf cuCaddf cuCsubf cuCmulf cuCdivf cuCabsf cuCfmaf, and without f */
+KL_CPLX_FNS(cuFloatComplex, float, f, cuC, make_float2)
+KL_CPLX_FNS(cuDoubleComplex, double, , cuC, make_double2)
+KL_CPLX_HD cuDoubleComplex cuComplexFloatToDouble(cuFloatComplex z) { return make_double2(z.x, z.y); }
+KL_CPLX_HD cuFloatComplex cuComplexDoubleToFloat(cuDoubleComplex z) { return make_float2((float)z.x, (float)z.y); }
+typedef float2 hipFloatComplex;
+typedef double2 hipDoubleComplex;
+typedef hipFloatComplex hipComplex;
+KL_CPLX_HD hipFloatComplex make_hipFloatComplex(float r, float i) { return make_float2(r, i); }
+KL_CPLX_HD hipDoubleComplex make_hipDoubleComplex(double r, double i) { return make_double2(r, i); }
+KL_CPLX_HD hipComplex make_hipComplex(float r, float i) { return make_float2(r, i); }
+KL_CPLX_FNS(hipFloatComplex, float, f, hipC, make_float2)
+KL_CPLX_FNS(hipDoubleComplex, double, , hipC, make_double2)
+KL_CPLX_HD hipDoubleComplex hipComplexFloatToDouble(hipFloatComplex z) { return make_double2(z.x, z.y); }
+KL_CPLX_HD hipFloatComplex hipComplexDoubleToFloat(hipDoubleComplex z) { return make_float2((float)z.x, (float)z.y); }
+#undef KL_CPLX_FNS
+#endif
+/* ==== end of the complex numbers ============================================================= */
 
 /* ==== the API inventory's unsupported names (cpu backend) ===================================
  * data/api/hip_api.tsv lists HIP's device and host API from HIP's own headers

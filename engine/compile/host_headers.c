@@ -50,7 +50,7 @@ const char *eng_host_hip_on_cuda(const char *name, size_t n)
 {
     static const char *const map[][2] = {
         {"hip/hip_fp16.h", "cuda_fp16.h"}, {"hip/hip_bf16.h", "cuda_bf16.h"},
-        {"hip/hip_bfloat16.h", "cuda_bf16.h"},
+        {"hip/hip_bfloat16.h", "cuda_bf16.h"}, {"hip/hip_complex.h", "cuComplex.h"},
         {"hip/hip_cooperative_groups.h", ""},
         {"hip/amd_detail/amd_warp_functions.h", ""}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
