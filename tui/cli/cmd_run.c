@@ -14,6 +14,7 @@
 #include "engine/report/report.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
+#include "engine/exec/worker.h"
 #include "engine/toolchain/sanitizer_run.h"
 #include "engine/watchdog/watchdog.h"
 #include "tui/cli/cli.h"
