@@ -57,7 +57,9 @@ struct tui_open {
 
 struct tui_view_ops {
     const char *name;
-    enum tui_scope scope;               /* its own keys in tui/actions.def */
+    enum tui_scope scope;               /* its own keys in tui/actions.def: TUI_SCOPE_<its id>
+                                         * (GLOBAL or NONE: none) */
+    const char *keys_title[2];          /* their heading in the help view (en, zh) */
     void *(*init)(struct tui_app *app); /* the view's state, owned by the view */
     void (*fini)(void *state);
     void (*draw)(struct tui_app *app, void *state);
