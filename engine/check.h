@@ -119,18 +119,6 @@ char *eng_check_result_json(const struct eng_check_result *r);
 int eng_check_result_parse(const char *text, struct eng_check_result *out, char *err,
                            size_t errlen);
 
-/* Runs a check in this process (the worker side). ready() is called once everything is
- * compiled and allocated, just before the first kernel of the check runs: the watchdog's limit
- * starts there. Never returns early on a hang: the parent kills the process. */
-void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                   struct eng_check_result *out);
-
-/* Compiles the suite source of check s for its target and nothing more (the worker side of a
- * run's build, before its first check): 0 when it compiles (the code stays with the worker's
- * session), -1 when the source does not compile, with why: "FILE does not compile for TARGET:"
- * and the compiler's first error at its line (engine/compile/compile_error.h); 1 when there is nothing
- * to judge here (a prebuilt code object, a source compiled per shape, a setup failure that
- * each check meets and reports on its own). */
-int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen);
+/* The worker runs a check with eng_check_run and eng_check_build (engine/exec/worker.h). */
 
 #endif

@@ -85,11 +85,11 @@ void eng_rung_remove(int n)
         }
 }
 
-const struct eng_rung *eng_rung_claiming(const struct eng_run_opts *o, struct eng_run_claim *c)
+const struct eng_rung *eng_rung_claiming(const struct eng_run_ask *a, struct eng_run_claim *c)
 {
     for (size_t i = 0; i < eng_rung_count(); i++) {
         const struct eng_rung *R = eng_rung_nth(i);
-        if (R->claim && R->plan_claimed && R->claim(o, c))
+        if (R->claim && R->plan_claimed && R->claim(a, c))
             return R;
     }
     return NULL;

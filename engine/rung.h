@@ -19,7 +19,18 @@
 #include "engine/manifest.h"
 #include "engine/manifest_parse.h"
 #include "engine/plan.h"
-#include "engine/runner.h"
+
+struct eng_e2e;
+
+/* What a run asks for that names no suite: the part of the run's options (engine/runner.h's
+ * struct eng_run_opts, which the rungs never see) a rung's claim below reads. */
+struct eng_run_ask {
+    const struct eng_e2e *e2e; /* --e2e COMMAND: a user's evaluation (engine/model/e2e_check.h),
+                                * or NULL */
+    bool model;                /* the built-in model (--suite model or model-large) */
+    const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */
+    bool model_large;          /* with model: the large configuration */
+};
 
 /* What a run that is a rung's own, outside any suite (claim below), is recorded under. */
 struct eng_run_claim {
@@ -80,11 +91,11 @@ struct eng_rung {
                       uint64_t *first, uint64_t *rows, char *err, size_t errlen);
 
     /* Parent side, optional: a run that is this rung's alone, outside any suite (rung 8: the
-     * user's evaluation command, the built-in model). claim says whether the run's options ask
-     * for one and fills *c; plan_claimed then appends its checks (uuid: the run's, naming what
+     * user's evaluation command, the built-in model). claim says whether the run asks for one
+     * (a) and fills *c; plan_claimed then appends its checks (uuid: the run's, naming what
      * the checks leave beside the database). 0, or -1 with a message. */
-    bool (*claim)(const struct eng_run_opts *o, struct eng_run_claim *c);
-    int (*plan_claimed)(const struct eng_run_opts *o, const char *uuid,
+    bool (*claim)(const struct eng_run_ask *a, struct eng_run_claim *c);
+    int (*plan_claimed)(const struct eng_run_ask *a, const char *uuid,
                         const struct eng_plan_opts *po, struct eng_planned **list, size_t *n,
                         char *err, size_t errlen);
 
@@ -119,10 +130,10 @@ int eng_rung_top(void);
 const struct eng_rung *eng_rung_find(int n);
 
 /* The rung of the built-in table or added at run time whose field asks for this run or face
- * feature, or NULL: the one whose claim takes the options o (filling *c), the one that replays
+ * feature, or NULL: the one whose claim takes what the run asks, a (filling *c), the one that replays
  * --inputs, the one whose repeats default from the failure rate, the one running end-to-end
  * evaluations. */
-const struct eng_rung *eng_rung_claiming(const struct eng_run_opts *o, struct eng_run_claim *c);
+const struct eng_rung *eng_rung_claiming(const struct eng_run_ask *a, struct eng_run_claim *c);
 const struct eng_rung *eng_rung_taking_inputs(void);
 const struct eng_rung *eng_rung_repeating_from_rate(void);
 const struct eng_rung *eng_rung_end_to_end(void);

@@ -33,6 +33,7 @@
 struct run {
     const struct eng_run_opts *o;
     const struct eng_rung *own; /* the rung whose own run this is (claim), or NULL: suites' */
+    struct eng_run_ask ask;     /* what of the options a rung's claim reads */
     struct eng_worker *worker;  /* runs the checks one after another; replaced when it ends */
     size_t worker_first;        /* the first check it ran */
     struct eng_run_info info;
@@ -739,7 +740,7 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
                                .inputs = o->inputs, .nlag = o->nlag, .lag_auto = o->lag_auto};
     memcpy(po.lag, o->lag, sizeof po.lag);
     if (rn->own)
-        return rn->own->plan_claimed(o, rn->info.uuid, &po, plan, nplan, err, errlen);
+        return rn->own->plan_claimed(&rn->ask, rn->info.uuid, &po, plan, nplan, err, errlen);
     int rc = 0;
     for (size_t t = 0; t < ntargets && rc == 0; t++) {
         size_t first = *nplan;
@@ -861,7 +862,9 @@ int eng_run(const struct eng_run_opts *o, const struct eng_run_target *targets, 
     struct eng_device_info dev;
     int status = 2;
     struct eng_run_claim claim = {0};
-    if ((rn.own = eng_rung_claiming(o, &claim)))
+    rn.ask = (struct eng_run_ask){.e2e = o->e2e, .model = o->model, .model_case = o->model_case,
+                                  .model_large = o->model_large};
+    if ((rn.own = eng_rung_claiming(&rn.ask, &claim)))
         ntargets = 0; /* the rung's own run (rung 8's evaluation or model): no suite is loaded */
     if (o->sanitizer && rn.own) {
         snprintf(err, sizeof err, "--sanitizer watches the kernels of rung checks; rung %d's %s "

@@ -84,8 +84,4 @@ void eng_run_doubt_same_failures(struct eng_done *checks, size_t n);
 void eng_run_summarise(const struct eng_done *checks, size_t n, bool worker_failed,
                        struct eng_summary *s);
 
-/* The worker mode: reads one job from stdin, runs it, answers on stdout. Returns the exit
- * status for the worker process. */
-int eng_worker_main(void);
-
 #endif

@@ -10,10 +10,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum tui_scope { TUI_SCOPE_GLOBAL, TUI_SCOPE_CASES, TUI_SCOPE_DETAIL, TUI_SCOPE_SEARCH,
-                 TUI_SCOPE_RUNS, TUI_SCOPE_RUN, TUI_SCOPE_LIVE, TUI_SCOPE_COMPARE,
-                 TUI_SCOPE_CONFIRM /* a y/n question: modal, like SEARCH */,
-                 TUI_SCOPE_NONE /* a view with no keys of its own */ };
+/* Where keys work: everywhere, the two modal prompts, nowhere but GLOBAL (a view with no keys of
+ * its own), and one scope per view of tui/views.def, named by its id, for the keys a view has
+ * of its own (its ops.scope). */
+enum tui_scope {
+    TUI_SCOPE_GLOBAL,
+    TUI_SCOPE_SEARCH,
+    TUI_SCOPE_CONFIRM, /* a y/n question: modal, like SEARCH */
+    TUI_SCOPE_NONE,    /* a view with no keys of its own */
+#define VIEW(id, ops, tab_en, tab_zh, parent) TUI_SCOPE_##id,
+#include "tui/views.def"
+#undef VIEW
+};
 
 enum tui_action {
     TUI_ACT_NONE,

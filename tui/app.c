@@ -20,29 +20,43 @@
 #include "tui/term.h"
 #include "tui/views/view.h"
 
+/* The views of tui/views.def: each one's ops, its tab (NULL: none), the view it shows under. */
 static const struct tui_view_ops *const views[TUI_VIEW_COUNT] = {
-    [TUI_VIEW_DASHBOARD] = &tui_view_dashboard,
-    [TUI_VIEW_CASES] = &tui_view_cases,
-    [TUI_VIEW_DETAIL] = &tui_view_detail,
-    [TUI_VIEW_HELP] = &tui_view_help,
-    [TUI_VIEW_RUNS] = &tui_view_runs,
-    [TUI_VIEW_RUN] = &tui_view_run,
-    [TUI_VIEW_MACHINE] = &tui_view_machine,
-    [TUI_VIEW_LAUNCH] = &tui_view_launch,
-    [TUI_VIEW_LIVE] = &tui_view_live,
-    [TUI_VIEW_COMPARE] = &tui_view_compare,
+#define VIEW(id, ops, tab_en, tab_zh, parent) [TUI_VIEW_##id] = &ops,
+#include "tui/views.def"
+#undef VIEW
 };
 
-static const enum tui_view_id tab_views[TUI_TABS] = {TUI_VIEW_DASHBOARD, TUI_VIEW_CASES,
-                                                     TUI_VIEW_RUNS, TUI_VIEW_COMPARE,
-                                                     TUI_VIEW_HELP};
+static const struct {
+    const char *tab[2]; /* English, Chinese */
+    enum tui_view_id parent;
+} view_rows[TUI_VIEW_COUNT] = {
+#define VIEW(id, ops, tab_en, tab_zh, parent)                                                     \
+    [TUI_VIEW_##id] = {{tab_en, tab_zh}, TUI_VIEW_##parent},
+#include "tui/views.def"
+#undef VIEW
+};
 
+/* The tabs, in the table's order: the views that have one. */
+static enum tui_view_id tab_views[TUI_VIEW_COUNT];
+static int n_tabs;
+
+static void list_tabs(void)
+{
+    n_tabs = 0;
+    for (int v = 0; v < TUI_VIEW_COUNT; v++)
+        if (view_rows[v].tab[0])
+            tab_views[n_tabs++] = (enum tui_view_id)v;
+}
+
+/* The tab lit for the view shown: its own, or the one of the view it shows under. */
 static int tab_index(const struct tui_app *app)
 {
-    enum tui_view_id v = app->view == TUI_VIEW_DETAIL ? TUI_VIEW_CASES : app->view;
-    if (v == TUI_VIEW_RUN || v == TUI_VIEW_MACHINE || v == TUI_VIEW_LAUNCH || v == TUI_VIEW_LIVE)
-        v = TUI_VIEW_RUNS;
-    for (int i = 0; i < TUI_TABS; i++)
+    enum tui_view_id v = app->view;
+    for (int up = 0; up < TUI_VIEW_COUNT && !view_rows[v].tab[0] &&
+                     view_rows[v].parent != TUI_VIEW_NONE; up++)
+        v = view_rows[v].parent;
+    for (int i = 0; i < n_tabs; i++)
         if (tab_views[i] == v)
             return i;
     return 0;
@@ -55,9 +69,6 @@ static void draw_header(struct tui_app *app)
     const struct tui_rect *r = &app->lay.header;
     tui_draw_fill(r->y, r->x, r->w, TUI_ROLE_HEADER);
     int x = r->x + tui_draw_text(r->y, r->x, r->w, TUI_ROLE_HEADER, " kladder ");
-    static const char *const names[TUI_TABS][2] = {
-        {"Dashboard", "仪表盘"}, {"Cases", "案例"}, {"Runs", "运行"}, {"Compare", "对比"},
-        {"Help", "帮助"}};
     int cur = tab_index(app);
     char right[96];
     snprintf(right, sizeof right, "%s · %s ", app->lang == TUI_LANG_ZH ? "中文" : "English",
@@ -65,14 +76,17 @@ static void draw_header(struct tui_app *app)
     int rw = text_width(right);
     /* A space between tabs where the language and theme still fit at the right. */
     int need = x + rw + 1 + (app->run_under_way ? 2 : 0);
-    for (int i = 0; i < TUI_TABS; i++)
-        need += text_width(tui_tr(app, names[i][0], names[i][1])) + 4 + 1;
+    for (int i = 0; i < n_tabs; i++) {
+        const char *const *name = view_rows[tab_views[i]].tab;
+        need += text_width(tui_tr(app, name[0], name[1])) + 4 + 1;
+    }
     int gap = need < r->x + r->w ? 1 : 0;
-    for (int i = 0; i < TUI_TABS; i++) {
+    for (int i = 0; i < n_tabs; i++) {
+        const char *const *name = view_rows[tab_views[i]].tab;
         char label[64];
         /* A run going on behind another view shows on the Runs tab, wherever one is. */
         bool mark = app->run_under_way && tab_views[i] == TUI_VIEW_RUNS;
-        snprintf(label, sizeof label, " %d %s%s ", i + 1, tui_tr(app, names[i][0], names[i][1]),
+        snprintf(label, sizeof label, " %d %s%s ", i + 1, tui_tr(app, name[0], name[1]),
                  mark ? (tui_draw_ascii() ? " *" : " ●") : "");
         x += gap;
         int w = tui_draw_text(r->y, x, r->x + r->w - x, i == cur ? TUI_ROLE_TAB_ACTIVE : TUI_ROLE_TAB,
@@ -82,6 +96,7 @@ static void draw_header(struct tui_app *app)
         app->tabs[i].view = tab_views[i];
         x += w;
     }
+    app->n_tabs = n_tabs;
     /* Where "English · high-contrast" does not fit (80 columns), a shorter form does: the
      * language as its code, then the theme alone. The theme never vanishes while it fits. */
     const char *theme = app->themes[app->theme].name;
@@ -278,10 +293,10 @@ static unsigned generic_action(struct tui_app *app, enum tui_action act)
         tui_app_show(app, TUI_VIEW_COMPARE);
         return TUI_R_DRAW;
     case TUI_ACT_NEXT_VIEW:
-        tui_app_show(app, tab_views[(tab + 1) % TUI_TABS]);
+        tui_app_show(app, tab_views[(tab + 1) % n_tabs]);
         return TUI_R_DRAW;
     case TUI_ACT_PREV_VIEW:
-        tui_app_show(app, tab_views[(tab + TUI_TABS - 1) % TUI_TABS]);
+        tui_app_show(app, tab_views[(tab + n_tabs - 1) % n_tabs]);
         return TUI_R_DRAW;
     case TUI_ACT_LAUNCH:
         if (tui_app_open(app, TUI_VIEW_LIVE, &(struct tui_open){0}))
@@ -479,7 +494,7 @@ static unsigned handle_mouse(struct tui_app *app, const struct tui_event *ev)
     if (app->lay.too_small)
         return TUI_R_NONE;
     if (ev->wheel == 0 && ev->y == app->lay.header.y) {
-        for (int i = 0; i < TUI_TABS; i++)
+        for (int i = 0; i < app->n_tabs; i++)
             if (ev->x >= app->tabs[i].x0 && ev->x < app->tabs[i].x1) {
                 app->prompt = false;
                 tui_app_show(app, app->tabs[i].view);
@@ -683,6 +698,7 @@ static int start(struct tui_app *app, bool headless, int rows, int cols)
                                            tui_term_has_colors(), tui_term_colors());
     apply_theme(app);
     tui_layout_compute(LINES, COLS, &app->lay);
+    list_tabs();
     for (int v = 0; v < TUI_VIEW_COUNT; v++)
         app->state[v] = views[v]->init(app);
     app->view = TUI_VIEW_DASHBOARD;

@@ -16,6 +16,7 @@
 
 #include "common/xalloc.h"
 #include "engine/exec/phase_time.h"
+#include "engine/exec/worker.h"
 #include "engine/rung.h"
 
 /* One shape, one launch on the default stream. */

@@ -153,7 +153,7 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
 
 /* A run of rung 8 is the user's evaluation (--e2e) or the built-in model (--suite model, --case
  * ID), never a suite's: the runner loads no suite for it. */
-static bool claim(const struct eng_run_opts *o, struct eng_run_claim *c)
+static bool claim(const struct eng_run_ask *o, struct eng_run_claim *c)
 {
     if (o->e2e) {
         *c = (struct eng_run_claim){ENG_E2E_SUITE, "user", "evaluation command"};
@@ -167,7 +167,7 @@ static bool claim(const struct eng_run_opts *o, struct eng_run_claim *c)
     return false;
 }
 
-static int plan_claimed(const struct eng_run_opts *o, const char *uuid,
+static int plan_claimed(const struct eng_run_ask *o, const char *uuid,
                         const struct eng_plan_opts *po, struct eng_planned **list, size_t *n,
                         char *err, size_t errlen)
 {

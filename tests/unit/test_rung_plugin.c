@@ -29,6 +29,7 @@
 #include "engine/reporter.h"
 #include "engine/rung.h"
 #include "engine/runner.h"
+#include "engine/exec/worker.h"
 #include "engine/tables/tables.h"
 
 /* ---- rung 9: the same file tests/engine/rung9_builtin.sh builds into kladder as a built-in

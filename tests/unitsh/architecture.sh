@@ -2,7 +2,9 @@
 # docs/architecture.md stays true: the rooms' #include arrows run one way (no circle of rooms),
 # engine/'s root keeps at most 20 files,
 # no circle of files using each other's functions, of any length (read from the built objects
-# with nm), no function in engine/ or tui/ is over 120 lines unless docs/architecture.md lists
+# with nm), no call from a lower room into a higher one (a room's calls, read with the same nm,
+# run the way its #include arrows run), tui/cli/ reaches the engine through engine/api/ only,
+# no function in engine/ or tui/ is over 120 lines unless docs/architecture.md lists
 # it with its reason, and neither the engine outside engine/rungs/ nor the faces that start runs
 # ask for a rung by its number, in a comparison or as a `case N:` of a switch on a rung
 # (test_rung_plugin checks that data/rungs.json and the schemas agree with the table).
@@ -61,6 +63,8 @@ for p in list(sources('.c')) + list(sources('.h')):
         a, b = room(p), room(inc)
         if a != b:
             arrows[a].add(b); why.setdefault((a, b), '%s -> %s' % (p, inc))
+        if p.startswith('tui/cli/') and inc.startswith('engine/') and not inc.startswith('engine/api/'):
+            print('PAST %s -> %s' % (p, inc))  # the verbs see the engine through engine/api/ only
 for comp in cycles(arrows):
     back = [why[(a, b)] for a in comp for b in comp if (a, b) in why]
     print('ROOMS %s (%s)' % (' <-> '.join(comp), '; '.join(back[:6])))
@@ -109,6 +113,31 @@ for comp in cycles(graph):
              for a, b in zip(path, path[1:])]
     print('CIRCLE %d files: %s%s' % (len(comp), ''.join(steps), start))
 print('objects %d' % len(uses))
+
+# 2b. calls run down the floors too: a room uses a function or table of another room only where
+# its #include arrows already run that way (or run nowhere between the two). A call against an
+# arrow, or a circle of rooms calling each other, closes a loop of arrows and calls: a function
+# declared in a lower room's header but defined in a higher room links upward though every
+# include points down (the worker in the core calling the device check in engine/exec/).
+calls, call_why = collections.defaultdict(set), {}
+for a, syms in sorted(uses.items()):
+    for t in sorted(syms):
+        b = defs.get(t)
+        if b is None or room(a) == room(b):
+            continue
+        calls[room(a)].add(room(b))
+        call_why.setdefault((room(a), room(b)), '%s -(%s)-> %s' % (a, t, b))
+both = collections.defaultdict(set)
+for g in (arrows, calls):
+    for a, bs in g.items():
+        both[a] |= bs
+for comp in cycles(both):
+    inside = set(comp)
+    # the calls of the loop that no include arrow runs along: those are the upward ones
+    up = sorted(call_why[(a, b)] for a in comp for b in calls.get(a, ()) if b in inside
+                and b not in arrows.get(a, ()))
+    print('UPWARD %s (%s)' % (' <-> '.join(comp), '; '.join(up[:6]) or 'calls along the arrows'))
+print('call arrows %d' % sum(len(v) for v in calls.values()))
 
 # 3. long functions, less the ones docs/architecture.md keeps
 kept = set(re.findall(r'^\| `([A-Za-z_0-9]+)` \|', open('docs/architecture.md').read(), re.M))
@@ -163,6 +192,12 @@ objects=$(grep -o '^objects [0-9]*' <<<"$out" | cut -d' ' -f2)
 tap_check "objects were read ($objects)" test "${objects:-0}" -gt 50
 tap_check "no circle of files using each other's functions, of any length ($(grep -c '^CIRCLE' <<<"$out") circles)" \
     test "$(grep -c '^CIRCLE' <<<"$out")" -eq 0
+tap_check "tui/cli/ includes the engine through engine/api/ only ($(grep -c '^PAST' <<<"$out") includes past it)" \
+    test "$(grep -c '^PAST' <<<"$out")" -eq 0
+calls=$(grep -o '^call arrows [0-9]*' <<<"$out" | cut -d' ' -f3)
+tap_check "the rooms' calls were read ($calls arrows)" test "${calls:-0}" -gt 20
+tap_check "no call from a lower room into a higher one ($(grep -c '^UPWARD' <<<"$out") loops of calls and arrows)" \
+    test "$(grep -c '^UPWARD' <<<"$out")" -eq 0
 tap_check "no function in engine/ or tui/ over 120 lines but those docs/architecture.md keeps" \
     test "$(grep -c '^LONG' <<<"$out")" -eq 0
 tap_check "no rung asked for by its number outside engine/rungs/" \

@@ -2,7 +2,7 @@
 #include <cJSON.h>
 #include <stdio.h>
 
-#include "engine/backend/devices.h"
+#include "engine/api/faces.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 

@@ -17,8 +17,7 @@
 
 #include "common/text.h"
 #include "common/xalloc.h"
-#include "engine/report/report.h"
-#include "engine/prog/prog.h"
+#include "engine/api/faces.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 

@@ -15,10 +15,7 @@
 
 #include "common/fileio.h"
 #include "common/text.h"
-#include "engine/codeobj/amdgpu_co.h"
-#include "engine/codeobj/gpu_binary.h"
-#include "engine/manifest.h"
-#include "engine/prebuilt.h"
+#include "engine/api/faces.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 

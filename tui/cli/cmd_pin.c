@@ -9,7 +9,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "engine/machine/pin.h"
+#include "engine/api/faces.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 

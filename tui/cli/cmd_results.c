@@ -10,7 +10,7 @@
 #include "casedb/results_query.h"
 #include "common/text.h"
 #include "importers/results_json.h"
-#include "engine/rung.h"
+#include "engine/api/faces.h"
 #include "tui/cmdline.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"

@@ -16,7 +16,7 @@
 
 #include "common/text.h"
 #include "common/xalloc.h"
-#include "engine/backend/backend.h"
+#include "engine/api/faces.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 #include "tui/cli/scan_files.h"

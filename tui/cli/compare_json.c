@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "common/text.h"
-#include "engine/check.h"
+#include "engine/api/faces.h"
 
 cJSON *compare_json_side(const struct cdb_compare_cell *c)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "engine/toolchain/tool_run.h"
+#include "engine/api/faces.h"
 
 static void trim(char *s)
 {

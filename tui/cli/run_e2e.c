@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "engine/model/e2e_cmd.h"
-#include "engine/rung.h"
+#include "engine/api/faces.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 

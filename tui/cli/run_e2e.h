@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "engine/model/e2e_check.h"
+#include "engine/api/faces.h"
 #include "tui/cli/opts.h"
 
 struct run_e2e_args {

@@ -8,8 +8,7 @@
 
 #include <stddef.h>
 
-#include "engine/backend/backend.h"
-#include "engine/compile/scan_unit.h"
+#include "engine/api/faces.h"
 #include "tui/cli/scan_files.h"
 
 struct scan_job {

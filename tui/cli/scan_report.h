@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "engine/compile/scan_unit.h"
+#include "engine/api/faces.h"
 #include "tui/cli/scan_files.h"
 
 /* How many missing API names the summary lists. */

@@ -22,13 +22,19 @@
 
 enum tui_lang { TUI_LANG_EN, TUI_LANG_ZH };
 
-enum tui_view_id { TUI_VIEW_DASHBOARD, TUI_VIEW_CASES, TUI_VIEW_DETAIL, TUI_VIEW_HELP,
-                   TUI_VIEW_RUNS, TUI_VIEW_RUN, TUI_VIEW_MACHINE, TUI_VIEW_LAUNCH, TUI_VIEW_LIVE,
-                   TUI_VIEW_COMPARE, TUI_VIEW_COUNT };
+/* The views, one row each in tui/views.def: TUI_VIEW_NONE is no view (a tab's parent). */
+enum tui_view_id {
+    TUI_VIEW_NONE = -1,
+#define VIEW(id, ops, tab_en, tab_zh, parent) TUI_VIEW_##id,
+#include "tui/views.def"
+#undef VIEW
+    TUI_VIEW_COUNT
+};
 
-/* The tabs of the header, in Tab order. The Runs tab shows a stack of views (the list, a run,
- * a machine, the launch panel, a live run); the Cases tab shows the list or a case's detail. */
-enum { TUI_TABS = 5, TUI_RUNS_STACK = 6 };
+/* The tabs of the header are the rows of tui/views.def with a tab, in their order. The Runs
+ * tab shows a stack of views (the list and its children: a run, a machine, the launch panel, a
+ * live run), at most TUI_RUNS_STACK deep; the Cases tab shows the list or a case's detail. */
+enum { TUI_RUNS_STACK = 6 };
 
 struct tui_app;
 
@@ -51,7 +57,9 @@ struct tui_open {
 
 struct tui_view_ops {
     const char *name;
-    enum tui_scope scope;               /* its own keys in tui/actions.def */
+    enum tui_scope scope;               /* its own keys in tui/actions.def: TUI_SCOPE_<its id>
+                                         * (GLOBAL or NONE: none) */
+    const char *keys_title[2];          /* their heading in the help view (en, zh) */
     void *(*init)(struct tui_app *app); /* the view's state, owned by the view */
     void (*fini)(void *state);
     void (*draw)(struct tui_app *app, void *state);
@@ -74,9 +82,9 @@ struct tui_view_ops {
     bool (*open)(struct tui_app *app, void *state, const struct tui_open *what);
 };
 
-extern const struct tui_view_ops tui_view_dashboard, tui_view_cases, tui_view_detail,
-    tui_view_help, tui_view_runs, tui_view_run, tui_view_machine, tui_view_launch, tui_view_live,
-    tui_view_compare;
+#define VIEW(id, ops, tab_en, tab_zh, parent) extern const struct tui_view_ops ops;
+#include "tui/views.def"
+#undef VIEW
 
 
 /* A child process the event loop watches (tui/child.h): its lines go to on_line as they come,
@@ -102,7 +110,8 @@ struct tui_wait {
 #define TUI_PROMPT_CHOICES 8
 
 struct tui_app {
-    const struct tui_view_ops *const *views; /* every view by its id (tui/app.c's table) */
+    const struct tui_view_ops *const *views; /* every view by its id (tui/app.c's table, from
+                                              * tui/views.def) */
     const struct cli_global *g;
     struct cdb *db;
     struct cdb_gap *gaps;
@@ -165,7 +174,8 @@ struct tui_app {
     int n_waits;
 
     /* Mouse targets of the last frame: header tabs and key bar items. */
-    struct { int x0, x1; enum tui_view_id view; } tabs[TUI_TABS];
+    struct { int x0, x1; enum tui_view_id view; } tabs[TUI_VIEW_COUNT];
+    int n_tabs;
     struct { int x0, x1; enum tui_action act; } bar[24];
     int n_bar;
 };

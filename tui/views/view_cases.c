@@ -744,6 +744,7 @@ static void cases_status(struct tui_app *app, void *state, char *buf, size_t len
 const struct tui_view_ops tui_view_cases = {
     .name = "cases",
     .scope = TUI_SCOPE_CASES,
+    .keys_title = {"Cases view", "案例视图"},
     .init = cases_init,
     .fini = cases_fini,
     .draw = cases_draw,

@@ -869,6 +869,7 @@ static bool compare_offers(struct tui_app *app, void *state, enum tui_action act
 const struct tui_view_ops tui_view_compare = {
     .name = "compare",
     .scope = TUI_SCOPE_COMPARE,
+    .keys_title = {"Compare", "对比"},
     .init = compare_init,
     .fini = compare_fini,
     .draw = compare_draw,

@@ -473,6 +473,7 @@ static void detail_refresh(struct tui_app *app, void *state)
 const struct tui_view_ops tui_view_detail = {
     .name = "detail",
     .scope = TUI_SCOPE_DETAIL,
+    .keys_title = {"Case detail", "案例详情"},
     .init = detail_init,
     .fini = detail_fini,
     .draw = detail_draw,

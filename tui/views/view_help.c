@@ -187,20 +187,28 @@ static void build(struct tui_app *app, struct help_state *s, int width)
     tui_doc_clear(&s->doc);
     struct tui_doc *d = &s->doc;
     int zh = app->lang == TUI_LANG_ZH;
-    static const struct {
+    /* The global keys, each view's own in the order of tui/views.def, then the prompts'. */
+    struct {
         enum tui_scope scope;
-        const char *title[2];
-    } groups[] = {
-        {TUI_SCOPE_GLOBAL, {"Keys everywhere", "全局按键"}},
-        {TUI_SCOPE_CASES, {"Cases view", "案例视图"}},
-        {TUI_SCOPE_DETAIL, {"Case detail", "案例详情"}},
-        {TUI_SCOPE_RUNS, {"Runs", "运行记录"}},
-        {TUI_SCOPE_RUN, {"A run's checks", "单次运行的检查"}},
-        {TUI_SCOPE_LIVE, {"Live run", "进行中的运行"}},
-        {TUI_SCOPE_COMPARE, {"Compare", "对比"}},
-        {TUI_SCOPE_SEARCH, {"Search prompt", "搜索输入框"}},
-        {TUI_SCOPE_CONFIRM, {"A question (y/n)", "提问（y/n）"}},
-    };
+        const char *const *title;
+    } groups[TUI_VIEW_COUNT + 3];
+    size_t n_groups = 0;
+    static const char *const everywhere[2] = {"Keys everywhere", "全局按键"};
+    static const char *const search[2] = {"Search prompt", "搜索输入框"};
+    static const char *const question[2] = {"A question (y/n)", "提问（y/n）"};
+    groups[n_groups].scope = TUI_SCOPE_GLOBAL;
+    groups[n_groups++].title = everywhere;
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = app->views[v];
+        if (ops->scope != TUI_SCOPE_GLOBAL && ops->scope != TUI_SCOPE_NONE && ops->keys_title[0]) {
+            groups[n_groups].scope = ops->scope;
+            groups[n_groups++].title = ops->keys_title;
+        }
+    }
+    groups[n_groups].scope = TUI_SCOPE_SEARCH;
+    groups[n_groups++].title = search;
+    groups[n_groups].scope = TUI_SCOPE_CONFIRM;
+    groups[n_groups++].title = question;
     tui_doc_add(d, TUI_ROLE_TITLE,
                 tui_tr(app, "kladder — know the gaps between unit tests and models",
                        "kladder — 认识单元测试与模型之间的缺口"));
@@ -210,7 +218,7 @@ static void build(struct tui_app *app, struct help_state *s, int width)
                         "先是按键；其下是缺口、阶梯、判定和标记的含义（/ 术语 可找到），最后是说明。"),
                  NULL, 0, TUI_ROLE_NORMAL);
     tui_doc_blank(d);
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+    for (size_t g = 0; g < n_groups; g++) {
         tui_doc_add(d, TUI_ROLE_COLHEAD, groups[g].title[zh]);
         for (int a = TUI_ACT_NONE + 1; a < TUI_ACT_COUNT; a++) {
             if (tui_actions[a].scope != groups[g].scope)

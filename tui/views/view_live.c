@@ -613,6 +613,7 @@ static void live_status(struct tui_app *app, void *state, char *buf, size_t len)
 const struct tui_view_ops tui_view_live = {
     .name = "live",
     .scope = TUI_SCOPE_LIVE,
+    .keys_title = {"Live run", "进行中的运行"},
     .init = live_init,
     .fini = live_fini,
     .draw = live_draw,

@@ -627,6 +627,7 @@ static void run_status(struct tui_app *app, void *state, char *buf, size_t len)
 const struct tui_view_ops tui_view_run = {
     .name = "run",
     .scope = TUI_SCOPE_RUN,
+    .keys_title = {"A run's checks", "单次运行的检查"},
     .init = run_init,
     .fini = run_fini,
     .draw = run_draw,

@@ -899,6 +899,7 @@ static void runs_changed(struct tui_app *app, void *state)
 const struct tui_view_ops tui_view_runs = {
     .name = "runs",
     .scope = TUI_SCOPE_RUNS,
+    .keys_title = {"Runs", "运行记录"},
     .init = runs_init,
     .fini = runs_fini,
     .draw = runs_draw,

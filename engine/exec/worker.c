@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/check.h"
 #include "engine/backend/devices.h"
-#include "engine/runner.h"
+#include "engine/exec/worker.h"
 #include "engine/session/session.h"
 
 #ifdef __linux__
