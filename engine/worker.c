@@ -9,6 +9,7 @@
 
 #include "engine/check.h"
 #include "engine/backend/devices.h"
+#include "engine/exec/suite_cache.h"
 #include "engine/runner.h"
 #include "engine/session/session.h"
 
@@ -119,6 +120,7 @@ int eng_worker_main(void)
             status = 2;
     }
     free(line);
+    eng_suite_cache_clear();
     eng_session_end();
     return status;
 }
