@@ -80,8 +80,10 @@ struct eng_check_spec {
     char *values;               /* the value class every float input gets instead of its init
                                  * ("peaked", engine/values/value_class.h), then per-buffer inits that
                                  * override it ("peaked;V=ones"); or NULL */
-    char *e2e;                  /* rung 8's user evaluation (engine/model/e2e_check.h), JSON; or NULL */
-    char *model;                /* rung 8's built-in model (engine/model/model_check.h), JSON; or NULL */
+    char *e2e;                  /* rung 8's user evaluation (engine/rungs/rung8_e2e_check.h),
+                                 * JSON; or NULL */
+    char *model;                /* rung 8's built-in model (engine/rungs/rung8_model_check.h),
+                                 * JSON; or NULL */
 };
 
 struct eng_check_result {
@@ -141,6 +143,10 @@ int eng_check_result_parse(const char *text, struct eng_check_result *out, char 
  * starts there. Never returns early on a hang: the parent kills the process. */
 void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                    struct eng_check_result *out);
+
+/* The worker's end: frees what eng_check_run and eng_check_build kept between checks (each
+ * suite's manifest, parsed once per worker: engine/exec/suite_cache.h). */
+void eng_check_worker_end(void);
 
 /* Compiles the suite source of check s for its target and nothing more (the worker side of a
  * run's build, before its first check): 0 when it compiles (the code stays with the worker's

@@ -9,7 +9,6 @@
 
 #include "engine/check.h"
 #include "engine/backend/devices.h"
-#include "engine/exec/suite_cache.h"
 #include "engine/runner.h"
 #include "engine/session/session.h"
 
@@ -120,7 +119,7 @@ int eng_worker_main(void)
             status = 2;
     }
     free(line);
-    eng_suite_cache_clear();
+    eng_check_worker_end();
     eng_session_end();
     return status;
 }

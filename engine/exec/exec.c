@@ -156,6 +156,8 @@ void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *
         eng_exec_check(s, m, ready, arg, out);
 }
 
+void eng_check_worker_end(void) { eng_suite_cache_clear(); }
+
 /* A shape-specialised kernel that does not compile fails its check as a finding about that
  * shape (a fallback the compiler cannot lower, aiter-4987) and the run goes on; any other
  * setup failure is the check's error. */

@@ -10,7 +10,7 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/manifest.h"
-#include "engine/model/model_check.h"
+#include "engine/rungs/rung8_model_check.h"
 #include "engine/rung.h"
 
 /* Appends one rung 8 check of a suite of its own (the user's command, the built-in model): the

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "engine/model/e2e_cmd.h"
+#include "engine/rungs/rung8_e2e_cmd.h"
 #include "engine/rung.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
