@@ -135,7 +135,9 @@ static void copy_file(const char *from, const char *to)
 static void test_suite_cache(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/kl-suite-cache-XXXXXX", path[64], src[64];
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], path[600], src[600];
+    snprintf(dir, sizeof dir, "%s/kl-suite-cache-XXXXXX", tmp && *tmp ? tmp : P_tmpdir);
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/mine.json", dir);
     snprintf(src, sizeof src, "%s/hang.kl", dir);
