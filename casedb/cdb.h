@@ -13,7 +13,7 @@
 struct cdb; /* opaque handle */
 
 /* The schema version this build migrates to (the length of casedb/schema.c's list). */
-#define CDB_SCHEMA_VERSION 9
+#define CDB_SCHEMA_VERSION 10
 
 /* Opens (creating and migrating when needed) the database at path; ":memory:" works for tests.
  * A database newer than CDB_SCHEMA_VERSION is refused. */

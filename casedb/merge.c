@@ -12,6 +12,7 @@
 
 #include "casedb/cdb.h"
 #include "casedb/cdb_internal.h"
+#include "casedb/check_facts.h"
 #include "casedb/hosts.h"
 #include "casedb/writer.h"
 
@@ -27,8 +28,9 @@ static const char *const sql[ST_COUNT] = {
                    " verdict, id, origin, exported_by, exported_verdict FROM runs WHERE uuid = ?1",
     [ST_CHECKS_GET] = "SELECT c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle,"
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
-                      " c.time_min_us, c.time_max_us, c.repeats, c.limit_s, c.score, c.score_baseline,"
-                      " c.score_samples, c.score_diverge_step"
+                      " c.time_min_us, c.time_max_us, c.repeats, c.limit_s, "
+                      CDB_FACT("c.", "score.value") ", " CDB_FACT("c.", "score.baseline") ", "
+                      CDB_FACT("c.", "score.samples") ", " CDB_FACT("c.", "score.diverge_step")
                       " FROM checks c JOIN check_keys k ON k.id = c.key_id"
                       " WHERE c.run_id = ?1 ORDER BY c.seq",
     /* a relayed run replaced by its own host's (foreign keys are off during a merge, so its

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "casedb/cdb_internal.h"
+#include "casedb/check_facts.h"
 #include "casedb/pool.h"
 #include "common/text.h"
 #include "common/xalloc.h"
@@ -202,8 +203,10 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
 #define CHECK_COLUMNS                                                                           \
     "r.uuid, c.seq, k.rung, k.suite, k.variant, k.check_name, k.shape, c.oracle, c.verdict,"    \
     " c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us, c.time_min_us,"          \
-    " c.time_max_us, c.repeats, c.limit_s, c.seam, c.seam_a, c.seam_b, c.value_class,"            \
-    " c.score, c.score_baseline, c.score_samples, c.score_diverge_step"
+    " c.time_max_us, c.repeats, c.limit_s, " CDB_FACT("c.", "seam.what") ","                     \
+    " " CDB_FACT("c.", "seam.a") ", " CDB_FACT("c.", "seam.b") ", c.value_class, "                \
+    CDB_FACT("c.", "score.value") ", " CDB_FACT("c.", "score.baseline") ", "                     \
+    CDB_FACT("c.", "score.samples") ", " CDB_FACT("c.", "score.diverge_step")
 /* CHECK_COLUMNS read from runs r and checks c joined with their key */
 #define CHECK_KEY_JOIN " JOIN check_keys k ON k.id = c.key_id "
 
@@ -478,8 +481,10 @@ static int side_load(struct cdb *db, const struct cdb_side *s, struct cdb_pool *
                            -1, &runs, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
                            "SELECT key_id, verdict, time_median_us, time_min_us, time_max_us,"
-                           " repeats, seq, score, score_baseline, score_samples,"
-                           " score_diverge_step FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
+                           " repeats, seq, " CDB_FACT("", "score.value") ", "
+                           CDB_FACT("", "score.baseline") ", " CDB_FACT("", "score.samples") ", "
+                           CDB_FACT("", "score.diverge_step")
+                           " FROM checks WHERE run_id = ?1 ORDER BY seq DESC",
                            -1, &checks, NULL) != SQLITE_OK) {
         sqlite3_finalize(runs);
         return cdb_fail(db, "loading a comparison", err, errlen);

@@ -8,6 +8,7 @@
 
 #include "casedb/case.h"
 #include "casedb/cdb_internal.h"
+#include "casedb/check_facts.h"
 #include "common/xalloc.h"
 
 /* Which verdict of a rung's checks is worth seeing: fail over hang over error over cancelled
@@ -139,8 +140,9 @@ int cdb_latest_verdicts(struct cdb *db, int max_multi, unsigned scored_rungs,
                            " ON k.id = c.key_id WHERE c.run_id = ?1 ORDER BY c.seq",
                            -1, &ck, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h,
-                           "SELECT c.score FROM checks c JOIN check_keys k ON k.id = c.key_id"
-                           " WHERE c.run_id = ?1 AND k.rung = ?2 AND c.score IS NOT NULL"
+                           "SELECT " CDB_FACT("c.", "score.value") " AS score FROM checks c"
+                           " JOIN check_keys k ON k.id = c.key_id"
+                           " WHERE c.run_id = ?1 AND k.rung = ?2 AND score IS NOT NULL"
                            " AND k.variant != 'buggy' ORDER BY c.seq LIMIT 1",
                            -1, &sc, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);

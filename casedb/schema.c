@@ -1,6 +1,7 @@
 #include "casedb/schema.h"
 
 #include "casedb/case.h"
+#include "casedb/check_facts.h"
 
 /* A number as SQL text: the rung bound of migration 7 spelled from CDB_RUNG_MAX. */
 #define SQL_NUMBER(n) SQL_NUMBER_(n)
@@ -376,7 +377,25 @@ static const char migration_9_results[] = "ALTER TABLE runs ADD COLUMN exported_
 static const char *const migration_8[] = {migration_8_results, NULL};
 static const char *const migration_9[] = {migration_9_results, NULL};
 
+/* Migration 10: what a rung adds to a check is one JSON object in one column, checks.facts
+ * (casedb/check_facts.h), instead of columns every check carries for one rung: migration 4's
+ * seam (rung 3) and migration 5's score (rung 8) move into it and their columns go. */
+static const char migration_10_results[] =
+    "ALTER TABLE checks ADD COLUMN facts TEXT CHECK (facts IS NULL OR json_valid(facts));"
+    "UPDATE checks SET facts = " CDB_FACTS_JSON("seam", "seam_a", "seam_b", "score",
+                                                "score_baseline", "score_samples",
+                                                "score_diverge_step") ";"
+    "ALTER TABLE checks DROP COLUMN seam;"
+    "ALTER TABLE checks DROP COLUMN seam_a;"
+    "ALTER TABLE checks DROP COLUMN seam_b;"
+    "ALTER TABLE checks DROP COLUMN score;"
+    "ALTER TABLE checks DROP COLUMN score_baseline;"
+    "ALTER TABLE checks DROP COLUMN score_samples;"
+    "ALTER TABLE checks DROP COLUMN score_diverge_step;";
+
+static const char *const migration_10[] = {migration_10_results, NULL};
+
 const char *const *const cdb_migrations[] = {migration_1, migration_2, migration_3, migration_4,
                                              migration_5, migration_6, migration_7, migration_8,
-                                             migration_9};
+                                             migration_9, migration_10};
 const size_t cdb_migration_count = sizeof cdb_migrations / sizeof cdb_migrations[0];

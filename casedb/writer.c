@@ -8,6 +8,7 @@
 
 #include "casedb/cdb.h"
 #include "casedb/cdb_internal.h"
+#include "casedb/check_facts.h"
 #include "casedb/check_keys.h"
 #include "common/xalloc.h"
 
@@ -37,9 +38,9 @@ static const struct {
     [W_RUN_ID] = {"SELECT id FROM runs WHERE uuid = ?1", "looking up a run"},
     [W_CHECK] = {"INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, first_bad,"
                  " bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
-                 " limit_s, seam, seam_a, seam_b, value_class, score, score_baseline,"
-                 " score_samples, score_diverge_step) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-                 " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+                 " limit_s, value_class, facts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+                 " ?10, ?11, ?12, ?13, ?14, ?18, "
+                 CDB_FACTS_JSON("?15", "?16", "?17", "?19", "?20", "?21", "?22") ")",
                  "storing a check"},
     [W_COUNT] = {"UPDATE runs SET n_pass = n_pass + (?2 = 0), n_fail = n_fail + (?2 = 1),"
                  " n_hang = n_hang + (?2 = 2), n_error = n_error + (?2 = 3),"
@@ -246,9 +247,9 @@ int cdb_writer_check(struct cdb_writer *w, sqlite3_int64 run_id, const struct cd
     bind_str(st, 18, c->value_class && *c->value_class ? c->value_class : NULL);
     /* a score is all its columns or none: unset leaves all four NULL */
     const struct cdb_score *sc = &c->score;
-    if (sc->set && !isnan(sc->value)) {
+    if (sc->set && isfinite(sc->value)) {
         sqlite3_bind_double(st, 19, sc->value);
-        bind_dbl(st, 20, sc->baseline);
+        bind_dbl(st, 20, isfinite(sc->baseline) ? sc->baseline : (double)NAN);
         bind_count(st, 21, sc->samples);
         bind_count(st, 22, sc->diverge_step);
     }

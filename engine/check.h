@@ -25,6 +25,20 @@ enum eng_mode {
 };
 const char *eng_mode_name(enum eng_mode m);
 
+/* What machinery a check runs on, chosen by the rung that plans it and read by the worker, so
+ * that no rung tells its checks apart by their names. Every kind but ENG_CHECK_E2E is of a
+ * suite: the worker hands the rung the suite's manifest, parsed once per worker. */
+enum eng_check_kind {
+    ENG_CHECK_DEVICE, /* the suite's kernels launched and judged on the device (engine/exec.h) */
+    ENG_CHECK_TABLE,  /* the suite's tuned tables read: no device, no compiler (rung 3) */
+    ENG_CHECK_CODE,   /* the suite's code objects built for spec.target and read, never
+                       * launched (rung 3) */
+    ENG_CHECK_E2E,    /* an end-to-end evaluation outside any suite (rung 8: the user's command,
+                       * the built-in model): no manifest */
+    ENG_CHECK_KIND_COUNT
+};
+const char *eng_check_kind_name(enum eng_check_kind k);
+
 /* A lag build's value (struct eng_check_spec's lag): the KL_LAG seed (1..999999) in the low
  * bits, ENG_LAG_AHEAD set for the mirror mode (kernels/kl.h, KL_LAG_MODE=1: the seeded wave runs
  * ahead of the others). */
@@ -48,6 +62,9 @@ struct eng_check_spec {
     char *variant;              /* "fixed" or "buggy" */
     bool baseline;              /* the plain unit test: zeros outputs, reference oracle only */
     int rung;
+    enum eng_check_kind kind;
+    char target[32];            /* ENG_CHECK_CODE: the processor its code is built for
+                                 * ("gfx1250"); "" otherwise */
     char *name;                 /* "tail-K257-tile_k256" */
     enum eng_mode mode;
     size_t nshapes;
@@ -63,8 +80,10 @@ struct eng_check_spec {
     char *values;               /* the value class every float input gets instead of its init
                                  * ("peaked", engine/values/value_class.h), then per-buffer inits that
                                  * override it ("peaked;V=ones"); or NULL */
-    char *e2e;                  /* rung 8's user evaluation (engine/model/e2e_check.h), JSON; or NULL */
-    char *model;                /* rung 8's built-in model (engine/model/model_check.h), JSON; or NULL */
+    char *e2e;                  /* rung 8's user evaluation (engine/rungs/rung8_e2e_check.h),
+                                 * JSON; or NULL */
+    char *model;                /* rung 8's built-in model (engine/rungs/rung8_model_check.h),
+                                 * JSON; or NULL */
 };
 
 struct eng_check_result {

@@ -15,6 +15,13 @@ static const char *const sched_names[] = {"default", "adversarial", "random", "p
 
 const char *eng_mode_name(enum eng_mode m) { return m < ENG_MODE_COUNT ? mode_names[m] : "?"; }
 
+static const char *const kind_names[ENG_CHECK_KIND_COUNT] = {"device", "table", "code", "e2e"};
+
+const char *eng_check_kind_name(enum eng_check_kind k)
+{
+    return (unsigned)k < ENG_CHECK_KIND_COUNT ? kind_names[k] : "?";
+}
+
 void eng_check_result_init(struct eng_check_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -75,6 +82,9 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
     cJSON_AddStringToObject(o, "variant", s->variant);
     cJSON_AddBoolToObject(o, "baseline", s->baseline);
     cJSON_AddNumberToObject(o, "rung", s->rung);
+    cJSON_AddStringToObject(o, "kind", kind_names[s->kind]);
+    if (s->target[0])
+        cJSON_AddStringToObject(o, "target", s->target);
     cJSON_AddStringToObject(o, "name", s->name);
     cJSON_AddStringToObject(o, "mode", mode_names[s->mode]);
     cJSON *shapes = cJSON_AddArrayToObject(o, "shapes");
@@ -134,8 +144,13 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
                *seed = str_of(o, "seed");
     int mode = pick(str_of(o, "mode"), mode_names, ENG_MODE_COUNT);
     int sched = pick(str_of(o, "schedule"), sched_names, 4);
+    /* a spec without a kind is a device check */
+    int kind = str_of(o, "kind") ? pick(str_of(o, "kind"), kind_names, ENG_CHECK_KIND_COUNT)
+                                 : ENG_CHECK_DEVICE;
+    const char *target = str_of(o, "target");
     const cJSON *shapes = cJSON_GetObjectItemCaseSensitive(o, "shapes");
-    if (!backend || !suite || !variant || !name || mode < 0 || sched < 0 || !cJSON_IsArray(shapes)) {
+    if (!backend || !suite || !variant || !name || mode < 0 || sched < 0 || kind < 0 ||
+        (target && strlen(target) >= sizeof out->target) || !cJSON_IsArray(shapes)) {
         snprintf(err, errlen, "check spec: missing or invalid fields");
         cJSON_Delete(o);
         return -1;
@@ -154,6 +169,8 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->name = xstrdup(name);
     out->baseline = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "baseline"));
     out->rung = (int)num_of(o, "rung", 0);
+    out->kind = (enum eng_check_kind)kind;
+    snprintf(out->target, sizeof out->target, "%s", target ? target : "");
     out->mode = (enum eng_mode)mode;
     out->repeats = (int)num_of(o, "repeats", 0);
     out->replays = (int)num_of(o, "replays", 0);

@@ -56,7 +56,8 @@ struct eng_exec {
     const struct eng_backend *B;
     struct eng_ctx *ctx;
     struct eng_device_info info;
-    struct eng_manifest *m;
+    const struct eng_manifest *m; /* the check's suite: the worker's (parsed once) or the host
+                                   * op's caller's; never freed here */
     struct eng_module *mod, *umod;
     struct eng_prebuilt *pre;   /* the suite's prebuilt GPU binary (engine/prebuilt.h), or NULL */
     const void *mod_code; /* the suite module's code as compiled (the session's), or NULL */
@@ -178,17 +179,17 @@ void eng_exec_ready(struct eng_exec *e);
 int eng_exec_mode_plain(struct eng_exec *e, struct eng_inst *in, struct eng_timer *t,
                         enum eng_out_style style, bool full, const char *prefix);
 
-/* Runs a check of a rung whose checks are device checks (rung->execute runs its modes). The
- * worker side of eng_check_run. */
-void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                    struct eng_check_result *out);
+/* Runs a check of a rung whose checks are device checks (rung->execute runs its modes), of
+ * suite m (the caller's, kept). The worker side of eng_check_run. */
+void eng_exec_check(const struct eng_check_spec *s, const struct eng_manifest *m,
+                    void (*ready)(void *), void *arg, struct eng_check_result *out);
 
-/* eng_exec_check for an op on the host's side: m is the caller's (kept), no source is compiled,
- * the utility kernels judge as usual. */
 /* Frees input i's host copy (e->host_in), or keeps it for the next check of an op on the
  * host's side (engine/session/session.h). */
 void eng_exec_host_in_drop(struct eng_exec *e, size_t i);
 
+/* eng_exec_check for an op on the host's side: m is the caller's (kept), no source is compiled,
+ * the utility kernels judge as usual. */
 void eng_exec_check_host(const struct eng_check_spec *s, struct eng_manifest *m,
                          const struct eng_host_op *op, struct eng_check_result *out);
 

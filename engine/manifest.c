@@ -884,12 +884,16 @@ struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir
     return m;
 }
 
+bool eng_manifest_names_path(const char *name_or_path)
+{
+    size_t n = strlen(name_or_path);
+    return strchr(name_or_path, '/') || (n > 5 && !strcmp(name_or_path + n - 5, ".json"));
+}
+
 static struct eng_manifest *manifest_load(const char *name_or_path, const char *dir, char *err,
                                           size_t errlen)
 {
-    size_t n = strlen(name_or_path);
-    bool is_path = strchr(name_or_path, '/') || (n > 5 && !strcmp(name_or_path + n - 5, ".json"));
-    if (is_path) {
+    if (eng_manifest_names_path(name_or_path)) {
         size_t len;
         char *text = file_read_all(name_or_path, &len, err, errlen);
         if (!text)

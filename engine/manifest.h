@@ -211,6 +211,8 @@ struct eng_manifest *eng_manifest_parse(const char *text, size_t len, const char
  * ".json": the file, with its source beside it). */
 struct eng_manifest *eng_manifest_load(const char *name_or_path, const char *dir, char *err,
                                        size_t errlen);
+/* Whether eng_manifest_load reads name_or_path as a path (true) or as a suite name. */
+bool eng_manifest_names_path(const char *name_or_path);
 
 /* Names of the embedded suites, sorted; malloc'd array of static strings, *n set. */
 const char **eng_manifest_list(size_t *n);

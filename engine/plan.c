@@ -103,6 +103,16 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
     }
 }
 
+void eng_plan_set_kind(struct eng_plan_builder *b, size_t first, enum eng_check_kind kind,
+                       const char *target)
+{
+    for (size_t i = first; i < *b->n; i++) {
+        struct eng_check_spec *s = &(*b->list)[i].spec;
+        s->kind = kind;
+        snprintf(s->target, sizeof s->target, "%s", target ? target : "");
+    }
+}
+
 size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS])
 {
     if (!o->lag_auto) {

@@ -110,6 +110,11 @@ struct eng_plan_builder {
 void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mode, bool baseline,
                   const struct eng_shape *shapes, size_t nshapes, int repeats, int replays);
 
+/* Makes every check planned from index first on a check of kind (engine/check.h) at target
+ * (ENG_CHECK_CODE: the processor; NULL otherwise), baselines included. */
+void eng_plan_set_kind(struct eng_plan_builder *b, size_t first, enum eng_check_kind kind,
+                       const char *target);
+
 /* The lag seeds of a run (struct eng_plan_opts): out gets up to ENG_LAG_MAX_SEEDS; returns how
  * many. */
 size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS]);

@@ -25,7 +25,7 @@ struct eng_e2e;
 /* What a run asks for that names no suite: the part of the run's options (engine/runner.h's
  * struct eng_run_opts, which the rungs never see) a rung's claim below reads. */
 struct eng_run_ask {
-    const struct eng_e2e *e2e; /* --e2e COMMAND: a user's evaluation (engine/model/e2e_check.h),
+    const struct eng_e2e *e2e; /* --e2e COMMAND: a user's evaluation (engine/rungs/rung8_e2e_check.h),
                                 * or NULL */
     bool model;                /* the built-in model (--suite model or model-large) */
     const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */
@@ -59,11 +59,12 @@ struct eng_rung {
     int (*plan)(struct eng_plan_builder *b, char *err, size_t errlen);
     bool plans_baseline;
 
-    /* Worker side. run: the whole check (a rung with machinery of its own, rung 6). NULL run:
+    /* Worker side. run: the whole check (a rung with machinery of its own, rung 6), of suite m
+     * (parsed once per worker, the worker's; NULL for a check of kind ENG_CHECK_E2E). NULL run:
      * a device check (engine/exec.h) whose non-plain modes execute runs: it allocates what its
      * mode needs, calls eng_exec_ready before its first kernel, and returns as a mode does. */
-    void (*run)(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                struct eng_check_result *out);
+    void (*run)(const struct eng_check_spec *s, const struct eng_manifest *m,
+                void (*ready)(void *), void *arg, struct eng_check_result *out);
     int (*execute)(struct eng_exec *e, struct eng_inst *ins, size_t n, struct eng_timer *t);
 
     /* A worker that dies after ready (its kernel was launched) fails the rung's own checks

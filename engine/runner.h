@@ -51,8 +51,9 @@ struct eng_run_opts {
     uint32_t lag[ENG_LAG_MAX_SEEDS]; /* --lag: seeds of rungs 2 and 5's lag builds */
     size_t nlag;
     bool lag_auto;             /* --lag auto (the default): engine/plan.h says which */
-    const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/model/e2e_check.h), or NULL: then
-                                * it is the run's one check and the targets are ignored */
+    const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/rungs/rung8_e2e_check.h), or
+                                * NULL: then it is the run's one check and the targets are
+                                * ignored */
     bool model;                /* rung 8's built-in model (--rung 8 --suite model), targets
                                 * ignored */
     const char *model_case;    /* with model: the case whose buggy kernels swap in, or NULL */

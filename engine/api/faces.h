@@ -33,8 +33,8 @@
 #include "engine/compile/scan_unit.h"
 
 /* Outside tools and programs (run --sanitizer, fleet, exec, run --e2e). */
-#include "engine/model/e2e_check.h"
-#include "engine/model/e2e_cmd.h"
+#include "engine/rungs/rung8_e2e_check.h"
+#include "engine/rungs/rung8_e2e_cmd.h"
 #include "engine/prog/prog.h"
 #include "engine/toolchain/sanitizer_run.h"
 #include "engine/toolchain/source_includes.h"

@@ -17,6 +17,7 @@
 #include "common/xalloc.h"
 #include "engine/exec/phase_time.h"
 #include "engine/exec/worker.h"
+#include "engine/exec/suite_cache.h"
 #include "engine/rung.h"
 
 /* One shape, one launch on the default stream. */
@@ -141,11 +142,22 @@ void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *
                    struct eng_check_result *out)
 {
     const struct eng_rung *R = eng_rung_find(s->rung);
+    const struct eng_manifest *m = NULL;
+    char err[1024];
+    if (s->kind != ENG_CHECK_E2E && !(m = eng_suite_cached(s->suite, err, sizeof err))) {
+        eng_check_result_init(out);
+        snprintf(out->detail, sizeof out->detail, "setup: %.1500s", err);
+        if (ready)
+            ready(arg);
+        return;
+    }
     if (R && R->run)
-        R->run(s, ready, arg, out);
+        R->run(s, m, ready, arg, out);
     else
-        eng_exec_check(s, ready, arg, out);
+        eng_exec_check(s, m, ready, arg, out);
 }
+
+void eng_check_worker_end(void) { eng_suite_cache_clear(); }
 
 /* A shape-specialised kernel that does not compile fails its check as a finding about that
  * shape (a fallback the compiler cannot lower, aiter-4987) and the run goes on; any other
@@ -301,6 +313,8 @@ static void run_check(struct eng_exec *e, const struct eng_rung *R, struct eng_i
 int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen)
 {
     struct eng_exec e = {.s = s};
+    if (!(e.m = eng_suite_cached(s->suite, why, whylen)))
+        return 1; /* each check meets it and says so */
     int rc = eng_exec_build(&e);
     if (rc < 0 && e.setup_error)
         snprintf(why, whylen, "%s", e.compile_error);
@@ -318,7 +332,7 @@ int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen)
 /* The check's flow for the suite's kernels (host NULL, m loaded by setup) or for an op on the
  * host's side (host and m the caller's). */
 static void check_flow(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                       struct eng_manifest *m, const struct eng_host_op *host,
+                       const struct eng_manifest *m, const struct eng_host_op *host,
                        struct eng_check_result *out)
 {
     eng_check_result_init(out);
@@ -355,10 +369,10 @@ static void check_flow(const struct eng_check_spec *s, void (*ready)(void *), vo
     eng_phase_mark("teardown");
 }
 
-void eng_exec_check(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                    struct eng_check_result *out)
+void eng_exec_check(const struct eng_check_spec *s, const struct eng_manifest *m,
+                    void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
-    check_flow(s, ready, arg, NULL, NULL, out);
+    check_flow(s, ready, arg, m, NULL, out);
 }
 
 void eng_exec_check_host(const struct eng_check_spec *s, struct eng_manifest *m,

@@ -335,9 +335,6 @@ int eng_exec_build(struct eng_exec *e)
 {
     const struct eng_check_spec *s = e->s;
     ENG_TRY(open_backend(e));
-    e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
-    if (!e->m)
-        return -1;
     if (e->m->nspecialize || s->code_object)
         return 1;
     ENG_TRY(load_suite_module(e));
@@ -365,9 +362,6 @@ int eng_exec_setup(struct eng_exec *e)
     ENG_TRY(open_backend(e));
     if (e->host) /* the caller's op and manifest: nothing of the suite to compile */
         return util_setup(e);
-    e->m = eng_manifest_load(s->suite, NULL, e->err, sizeof e->err);
-    if (!e->m)
-        return -1;
     const char *entry = strcmp(s->variant, "buggy") == 0 ? e->m->entry_buggy : e->m->entry_fixed;
     if (!entry) {
         snprintf(e->err, sizeof e->err, "suite %s has no %s variant", e->m->name, s->variant);
@@ -403,6 +397,4 @@ void eng_exec_teardown(struct eng_exec *e)
         eng_exec_host_in_drop(e, i);
     free(e->host_in);
     free(e->host_in_len);
-    if (!e->host) /* an op on the host's side: the manifest is the caller's */
-        eng_manifest_free(e->m);
 }

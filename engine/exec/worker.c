@@ -118,6 +118,7 @@ int eng_worker_main(void)
             status = 2;
     }
     free(line);
+    eng_check_worker_end();
     eng_session_end();
     return status;
 }

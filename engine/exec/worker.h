@@ -27,4 +27,8 @@ void eng_check_run(const struct eng_check_spec *s, void (*ready)(void *), void *
  * that each check meets and reports on its own). */
 int eng_check_build(const struct eng_check_spec *s, char *why, size_t whylen);
 
+/* The worker's end: frees what eng_check_run and eng_check_build kept between checks (each
+ * suite's manifest, parsed once per worker: engine/exec/suite_cache.h). */
+void eng_check_worker_end(void);
+
 #endif

@@ -250,6 +250,7 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     /* Offline code objects, per listed target, and per accepted value of each tile the kernel
      * fixes when it is built. */
     for (size_t t = 0; t < r->ntargets; t++) {
+        size_t first = *b->n;
         snprintf(name, sizeof name, "code-%s", r->targets[t]);
         if (!r->ntile_builds)
             add_at_wave(b, name, false, &dflt, 0);
@@ -266,107 +267,111 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
                     eng_shape_free(&s);
                 }
             }
+        eng_plan_set_kind(b, first, ENG_CHECK_CODE, r->targets[t]);
     }
     return 0;
 }
 
 /* The tuned-table checks read files only: no device, no compiler. */
-static void run_table(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                      struct eng_check_result *out)
+static void run_table(const struct eng_check_spec *s, const struct eng_manifest *m,
+                      void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
     eng_check_result_init(out);
     ready(arg);
-    char err[1024];
-    struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
-    const struct eng_rung3_spec *r = m ? m->settings[3] : NULL;
+    const struct eng_rung3_spec *r = m->settings[3];
     if (!r || !r->table)
-        snprintf(out->detail, sizeof out->detail, "setup: %s", m ? "the suite declares no "
-                 "tuned_table" : err);
+        snprintf(out->detail, sizeof out->detail, "setup: the suite declares no tuned_table");
     else
         eng_rung3_table_check(s, m, r->table, out);
-    eng_manifest_free(m);
 }
 
-static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                struct eng_check_result *out)
+/* The code-object checks build for s->target and read what was built: nothing is launched. */
+static void run_code(const struct eng_check_spec *s, const struct eng_manifest *m,
+                     void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
-    if (!strcmp(s->name, "tuned-table") || !strcmp(s->name, "unit-test-tables")) {
-        run_table(s, ready, arg, out);
-        return;
-    }
-    if (strncmp(s->name, "code-", 5) != 0) {
-        /* A GPU runs at its own wave: a pinned wave it does not have fails before any launch. */
-        const struct eng_backend *B = eng_backend_find(s->backend);
-        char err[1024];
-        struct eng_manifest *m = B && !B->caps.emulated
-                                     ? eng_manifest_load(s->suite, NULL, err, sizeof err)
-                                     : NULL;
-        const struct eng_rung3_spec *r = m ? m->settings[3] : NULL;
-        struct eng_device_info info;
-        /* The plain unit test is the one its authors ran, at baseline_wave. A GPU of another
-         * wave (every NVIDIA GPU against a wave64 CI) already runs the seam in its plain test,
-         * so that result says nothing about the unit test: skipped, with both numbers. */
-        if (r && s->baseline && B->load(err, sizeof err) == 0 &&
-            B->device_info(s->device, &info, err, sizeof err) == 0 &&
-            info.wave_size != r->baseline_wave) {
-            eng_check_result_init(out);
-            out->verdict = CDB_SKIP;
-            snprintf(out->detail, sizeof out->detail, "the unit test of %s runs at wave %d "
-                     "(baseline_wave); device %s (%s) runs wave %d, so its plain run is not that "
-                     "unit test", m->name, r->baseline_wave, info.name, info.target,
-                     info.wave_size);
-            eng_manifest_free(m);
-            ready(arg);
-            return;
-        }
-        if (r && r->wave && !s->baseline && B->load(err, sizeof err) == 0 &&
-            B->device_info(s->device, &info, err, sizeof err) == 0 && info.wave_size != r->wave) {
-            eng_check_result_init(out);
-            out->verdict = CDB_FAIL;
-            snprintf(out->oracle, sizeof out->oracle, "wave");
-            snprintf(out->detail, sizeof out->detail, "suite %s pins wave %d, device %s (%s) "
-                     "runs wave %d", m->name, r->wave, info.name, info.target, info.wave_size);
-            char a[192], bs[320];
-            snprintf(a, sizeof a, "suite %s pins: wave %d", m->name, r->wave);
-            snprintf(bs, sizeof bs, "device %s (%s): wave %d", info.name, info.target, info.wave_size);
-            eng_check_seam(out, "wave", a, bs);
-            eng_manifest_free(m);
-            ready(arg);
-            return;
-        }
-        eng_manifest_free(m);
-        eng_exec_check(s, ready, arg, out);
-        /* rung 3's own unit test runs at baseline_wave, not at the run's wave: it says so */
-        if (B && B->caps.emulated && s->baseline) {
-            char d[sizeof out->detail];
-            snprintf(d, sizeof d, "unit test at wave %d (rung 3's baseline_wave: the wave the "
-                     "suite's own CI ran)%s%.1400s", s->wave, out->detail[0] ? "; " : "",
-                     out->detail);
-            snprintf(out->detail, sizeof out->detail, "%s", d);
-        }
-        /* Say the wave in the failure itself, so that the two checks read as one comparison. */
-        if (out->verdict == CDB_FAIL && B && B->caps.emulated && !s->baseline &&
-            strcmp(out->oracle, "wave") != 0) {
-            char d[sizeof out->detail];
-            snprintf(d, sizeof d, "at wave %d: %.1500s", s->wave, out->detail);
-            snprintf(out->detail, sizeof out->detail, "%s", d);
-        }
-        return;
-    }
     eng_check_result_init(out);
     ready(arg);
+    eng_rung3_code_check(s, m, s->target, out);
+}
+
+/* The wave and layout checks, and the plain unit test: device checks, where a GPU of another
+ * wave than the suite pins or its unit test ran at is a finding or a skip before any launch. */
+static void run_device(const struct eng_check_spec *s, const struct eng_manifest *m,
+                       void (*ready)(void *), void *arg, struct eng_check_result *out)
+{
+    /* A GPU runs at its own wave: a pinned wave it does not have fails before any launch. */
+    const struct eng_backend *B = eng_backend_find(s->backend);
     char err[1024];
-    struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
-    if (!m) {
-        out->verdict = CDB_ERROR;
-        snprintf(out->detail, sizeof out->detail, "setup: %s", err);
+    const struct eng_rung3_spec *r = B && !B->caps.emulated ? m->settings[3] : NULL;
+    struct eng_device_info info;
+    /* The plain unit test is the one its authors ran, at baseline_wave. A GPU of another
+     * wave (every NVIDIA GPU against a wave64 CI) already runs the seam in its plain test,
+     * so that result says nothing about the unit test: skipped, with both numbers. */
+    if (r && s->baseline && B->load(err, sizeof err) == 0 &&
+        B->device_info(s->device, &info, err, sizeof err) == 0 &&
+        info.wave_size != r->baseline_wave) {
+        eng_check_result_init(out);
+        out->verdict = CDB_SKIP;
+        snprintf(out->detail, sizeof out->detail, "the unit test of %s runs at wave %d "
+                 "(baseline_wave); device %s (%s) runs wave %d, so its plain run is not that "
+                 "unit test", m->name, r->baseline_wave, info.name, info.target,
+                 info.wave_size);
+        ready(arg);
         return;
     }
-    /* "code-gfx1250" or "code-gfx1250-tile_k64": processor names hold no '-'. */
-    char target[32];
-    snprintf(target, sizeof target, "%.*s", (int)strcspn(s->name + 5, "-"), s->name + 5);
-    eng_rung3_code_check(s, m, target, out);
-    eng_manifest_free(m);
+    if (r && r->wave && !s->baseline && B->load(err, sizeof err) == 0 &&
+        B->device_info(s->device, &info, err, sizeof err) == 0 && info.wave_size != r->wave) {
+        eng_check_result_init(out);
+        out->verdict = CDB_FAIL;
+        snprintf(out->oracle, sizeof out->oracle, "wave");
+        snprintf(out->detail, sizeof out->detail, "suite %s pins wave %d, device %s (%s) "
+                 "runs wave %d", m->name, r->wave, info.name, info.target, info.wave_size);
+        char a[192], bs[320];
+        snprintf(a, sizeof a, "suite %s pins: wave %d", m->name, r->wave);
+        snprintf(bs, sizeof bs, "device %s (%s): wave %d", info.name, info.target, info.wave_size);
+        eng_check_seam(out, "wave", a, bs);
+        ready(arg);
+        return;
+    }
+    eng_exec_check(s, m, ready, arg, out);
+    /* rung 3's own unit test runs at baseline_wave, not at the run's wave: it says so */
+    if (B && B->caps.emulated && s->baseline) {
+        char d[sizeof out->detail];
+        snprintf(d, sizeof d, "unit test at wave %d (rung 3's baseline_wave: the wave the "
+                 "suite's own CI ran)%s%.1400s", s->wave, out->detail[0] ? "; " : "",
+                 out->detail);
+        snprintf(out->detail, sizeof out->detail, "%s", d);
+    }
+    /* Say the wave in the failure itself, so that the two checks read as one comparison. */
+    if (out->verdict == CDB_FAIL && B && B->caps.emulated && !s->baseline &&
+        strcmp(out->oracle, "wave") != 0) {
+        char d[sizeof out->detail];
+        snprintf(d, sizeof d, "at wave %d: %.1500s", s->wave, out->detail);
+        snprintf(out->detail, sizeof out->detail, "%s", d);
+    }
+}
+
+static void run(const struct eng_check_spec *s, const struct eng_manifest *m,
+                void (*ready)(void *), void *arg, struct eng_check_result *out)
+{
+    switch (s->kind) {
+    case ENG_CHECK_TABLE:
+        run_table(s, m, ready, arg, out);
+        return;
+    case ENG_CHECK_CODE:
+        run_code(s, m, ready, arg, out);
+        return;
+    case ENG_CHECK_DEVICE:
+        run_device(s, m, ready, arg, out);
+        return;
+    case ENG_CHECK_E2E:
+    case ENG_CHECK_KIND_COUNT:
+        break;
+    }
+    eng_check_result_init(out);
+    snprintf(out->detail, sizeof out->detail, "setup: rung 3 runs no %s check",
+             eng_check_kind_name(s->kind));
+    ready(arg);
 }
 
 /* On a GPU whose runtime reports a loaded kernel's resources (CUDA: cuFuncGetAttribute), every

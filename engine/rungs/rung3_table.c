@@ -75,9 +75,11 @@ void eng_rung3_table_plan(struct eng_plan_builder *b, const struct eng_rung3_tab
 {
     (void)t;
     struct eng_shape none = {0};
+    size_t first = *b->n;
     eng_plan_add(b, "tuned-table", ENG_MODE_PLAIN, false, &none, 1, 0, 0);
     if (b->o->baseline)
         eng_plan_add(b, "unit-test-tables", ENG_MODE_PLAIN, true, &none, 1, 0, 0);
+    eng_plan_set_kind(b, first, ENG_CHECK_TABLE, NULL);
 }
 
 /* What the consumer's rules said, as one line of the finding. */

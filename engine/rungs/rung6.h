@@ -32,7 +32,7 @@ int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
                    char *err, size_t errlen);
 
 /* Runs one rung 6 check in this process (the worker side of eng_check_run). */
-void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                   struct eng_check_result *out);
+void eng_rung6_run(const struct eng_check_spec *s, const struct eng_manifest *m,
+                   void (*ready)(void *), void *arg, struct eng_check_result *out);
 
 #endif

@@ -560,7 +560,7 @@ struct r6_run {
     void (*ready)(void *);
     void *arg;
     bool said_ready;
-    struct eng_manifest *m;
+    const struct eng_manifest *m; /* the worker's */
     char *src;
     char err[768];
     char sz[3][32]; /* the message sizes, for people */
@@ -591,15 +591,11 @@ static int setup_backend(struct r6_run *run)
     return 0;
 }
 
-/* The suite, its entry for the variant and the check's keys. */
+/* The suite's entry for the variant and the check's keys. */
 static int load_suite(struct r6_run *run)
 {
     struct r6 *g = run->g;
     struct eng_check_result *out = run->out;
-    if (!(run->m = eng_manifest_load(g->s->suite, NULL, run->err, sizeof run->err))) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", run->err);
-        return -1;
-    }
     g->entry = strcmp(g->s->variant, "buggy") == 0 ? run->m->entry_buggy : run->m->entry_fixed;
     if (!g->entry || configure(g, run->m, run->err, sizeof run->err) != 0) {
         snprintf(out->detail, sizeof out->detail, "setup: %s",
@@ -892,16 +888,16 @@ static void release_run(struct r6_run *run)
     }
     free(g->code);
     free(run->src);
-    eng_manifest_free(run->m);
     free(g);
 }
 
-void eng_rung6_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                   struct eng_check_result *out)
+void eng_rung6_run(const struct eng_check_spec *s, const struct eng_manifest *m,
+                   void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
     eng_check_result_init(out);
     snprintf(out->oracle, sizeof out->oracle, "%s", s->baseline ? "reference" : "reference+no-hang");
-    struct r6_run run = {.g = xcalloc(1, sizeof *run.g), .out = out, .ready = ready, .arg = arg};
+    struct r6_run run = {.g = xcalloc(1, sizeof *run.g), .m = m, .out = out, .ready = ready,
+                         .arg = arg};
     run.g->s = s;
     if (prepare_run(&run) == 0) {
         start_ranks(&run);

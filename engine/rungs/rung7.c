@@ -530,8 +530,8 @@ static void check_flag(struct r7 *g, const char *flag, struct eng_check_result *
 /* The smoke: one launch of the variant at the smallest shape, through the device check. What
  * matters is that the kernel compiles, launches and finishes; a kernel that takes the process
  * down never returns here and the runner fails the check (crash_fails). */
-static void run_smoke(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                      struct eng_check_result *out)
+static void run_smoke(const struct eng_check_spec *s, const struct eng_manifest *m,
+                      void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
     const char *entry = strchr(s->name, ':') + 1;
     const struct eng_backend *B = eng_backend_find(s->backend);
@@ -546,7 +546,7 @@ static void run_smoke(const struct eng_check_spec *s, void (*ready)(void *), voi
                  B->name, s->device, info.target, info.wave_size, s->wave);
         return;
     }
-    eng_exec_check(s, ready, arg, out);
+    eng_exec_check(s, m, ready, arg, out);
     char detail[sizeof out->detail];
     snprintf(detail, sizeof detail, "%s", out->detail);
     snprintf(out->oracle, sizeof out->oracle, "launch");
@@ -647,10 +647,10 @@ static int execute_timing(struct eng_exec *e, struct eng_inst *ins, size_t n, st
     return 0;
 }
 
-static void run_timing(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                       struct eng_check_result *out)
+static void run_timing(const struct eng_check_spec *s, const struct eng_manifest *m,
+                       void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
-    eng_exec_check(s, ready, arg, out);
+    eng_exec_check(s, m, ready, arg, out);
     snprintf(out->oracle, sizeof out->oracle, "reference+timing");
     if (out->verdict != CDB_PASS)
         return;
@@ -703,8 +703,8 @@ static void check_cross_host(const struct eng_manifest *m, const struct eng_rung
 
 /* The checks of Python code beside the kernel (engine/rungs/rung7_py.h), the unit tests of
  * that code among them: no device, no compiler. false when s is none of them. */
-static bool run_python(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                       struct eng_check_result *out)
+static bool run_python(const struct eng_check_spec *s, const struct eng_manifest *m,
+                       void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
     static const char *const api[] = {"api:", "unit-test-api:"}, *const ci[] = {"ci-audit:",
                                                                                  "ci-exit-status:"};
@@ -719,28 +719,25 @@ static bool run_python(const struct eng_check_spec *s, void (*ready)(void *), vo
     eng_check_result_init(out);
     if (ready)
         ready(arg); /* the watchdog covers the Python too: a test can hang */
-    char err[768];
-    struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
-    const struct eng_rung7_spec *r = m ? m->settings[7] : NULL;
+    const struct eng_rung7_spec *r = m->settings[7];
     if (!r || !(kind == api ? (void *)r->api : (void *)r->ci)) {
-        snprintf(out->detail, sizeof out->detail, "setup: %s", m ? "the suite declares no such "
-                 "Python check" : err);
+        snprintf(out->detail, sizeof out->detail, "setup: the suite declares no such Python "
+                 "check");
     } else if (kind == api) {
         eng_r7_api_check(s, m, r->api, out);
     } else {
         eng_r7_ci_check(s, m, r->ci, out);
     }
-    eng_manifest_free(m);
     return true;
 }
 
-static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                struct eng_check_result *out)
+static void run(const struct eng_check_spec *s, const struct eng_manifest *m,
+                void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
-    if (run_python(s, ready, arg, out))
+    if (run_python(s, m, ready, arg, out))
         return;
     if (strncmp(s->name, "timing:", 7) == 0 && !s->baseline) {
-        run_timing(s, ready, arg, out);
+        run_timing(s, m, ready, arg, out);
         return;
     }
     if (strcmp(s->name, "cross-host") == 0 && !s->baseline) {
@@ -748,29 +745,21 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
         eng_check_result_init(out);
         if (ready)
             ready(arg);
-        char err[768];
-        struct eng_manifest *m = eng_manifest_load(s->suite, NULL, err, sizeof err);
-        if (!m) {
-            snprintf(out->detail, sizeof out->detail, "setup: %s", err);
-        } else {
-            check_cross_host(m, m->settings[7], strcmp(s->variant, "buggy") == 0, out);
-            eng_manifest_free(m);
-        }
+        check_cross_host(m, m->settings[7], strcmp(s->variant, "buggy") == 0, out);
         return;
     }
     if (s->baseline) { /* the plain unit test beside the rung: a device check like any other */
-        eng_exec_check(s, ready, arg, out);
+        eng_exec_check(s, m, ready, arg, out);
         return;
     }
     if (strncmp(s->name, "smoke-", 6) == 0 && strchr(s->name, ':')) {
-        run_smoke(s, ready, arg, out);
+        run_smoke(s, m, ready, arg, out);
         return;
     }
     eng_check_result_init(out);
     snprintf(out->oracle, sizeof out->oracle, "code-object");
     snprintf(out->shape, sizeof out->shape, "compile only");
     char err[768] = "", why[512];
-    struct eng_manifest *m = NULL;
     struct r7 g = {0};
     if (ready)
         ready(arg); /* the watchdog covers the compiler too: a compiler can hang */
@@ -783,8 +772,7 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
                  s->backend, g.B ? why : "unknown backend");
         goto done;
     }
-    if (!(m = eng_manifest_load(s->suite, NULL, err, sizeof err)) ||
-        !(g.source = eng_suite_source(m, g.B->caps.emulated, err, sizeof err)) || !h) {
+    if (!(g.source = eng_suite_source(m, g.B->caps.emulated, err, sizeof err)) || !h) {
         snprintf(out->detail, sizeof out->detail, "setup: %s", h ? err : "kernels/kl.h is not built in");
         goto done;
     }
@@ -810,7 +798,6 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
         snprintf(out->detail, sizeof out->detail, "setup: rung 7 has no check '%s'", s->name);
 done:
     free(g.source);
-    eng_manifest_free(m);
 }
 
 const struct eng_rung eng_rung7 = {

@@ -10,7 +10,7 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/manifest.h"
-#include "engine/model/model_check.h"
+#include "engine/rungs/rung8_model_check.h"
 #include "engine/rung.h"
 
 /* Appends one rung 8 check of a suite of its own (the user's command, the built-in model): the
@@ -31,6 +31,7 @@ static struct eng_planned *add_check(const struct eng_plan_opts *o, struct eng_p
     s->suite = xstrdup(suite);
     s->variant = xstrdup(variant);
     s->rung = 8;
+    s->kind = ENG_CHECK_E2E; /* no suite manifest: the worker loads none */
     s->name = xstrdup(name);
     s->mode = ENG_MODE_PLAIN;
     s->shapes = xcalloc(1, sizeof *s->shapes);
@@ -136,8 +137,8 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
     return -1;
 }
 
-static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
-                struct eng_check_result *out)
+static void run(const struct eng_check_spec *s, const struct eng_manifest *m,
+                void (*ready)(void *), void *arg, struct eng_check_result *out)
 {
     if (s->e2e) {
         eng_e2e_run(s, ready, arg, out);
@@ -148,7 +149,15 @@ static void run(const struct eng_check_spec *s, void (*ready)(void *), void *arg
         return;
     }
     /* the plain unit test planned beside the model (a device check of a suite) */
-    eng_exec_check(s, ready, arg, out);
+    if (!m) {
+        eng_check_result_init(out);
+        snprintf(out->detail, sizeof out->detail, "setup: a rung 8 check of kind %s names "
+                 "no evaluation and no model", eng_check_kind_name(s->kind));
+        if (ready)
+            ready(arg);
+        return;
+    }
+    eng_exec_check(s, m, ready, arg, out);
 }
 
 /* A run of rung 8 is the user's evaluation (--e2e) or the built-in model (--suite model, --case

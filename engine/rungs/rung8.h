@@ -1,13 +1,14 @@
 /* Rung 8, the end-to-end score: judge the model by its score, never by an exit status
- * (docs/engine.md, "Rung 8"). The user's own evaluation (--e2e; engine/model/e2e_check.h runs it) and
- * the built-in model (engine/model/model_check.h) are planned here, outside any suite. */
+ * (docs/engine.md, "Rung 8"). The user's own evaluation (--e2e;
+ * engine/rungs/rung8_e2e_check.h runs it) and the built-in model
+ * (engine/rungs/rung8_model_check.h) are planned here, outside any suite. */
 #ifndef KL_ENGINE_RUNG8_H
 #define KL_ENGINE_RUNG8_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/model/e2e_check.h"
+#include "engine/rungs/rung8_e2e_check.h"
 #include "engine/plan.h"
 
 /* The suite name a user evaluation is recorded under. */
@@ -19,7 +20,7 @@ void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
                         struct eng_planned **list, size_t *n);
 
 /* The suite names the built-in model is run and recorded under: the small configuration
- * (--rung 8 --suite model) and the large one (--suite model-large, engine/model/model.h). */
+ * (--rung 8 --suite model) and the large one (--suite model-large, engine/rungs/rung8_model.h). */
 #define ENG_MODEL_SUITE "model"
 #define ENG_MODEL_LARGE_SUITE "model-large"
 

@@ -25,7 +25,7 @@ UPDATE runs SET origin = 'far', host = 'farbox' WHERE id = 2;
 UPDATE machines SET device = 'cpu emulation', host = 'scorebox';
 UPDATE checks SET time_median_us = 100, time_min_us = 90, time_max_us = 110 WHERE oracle != 'score';
 UPDATE checks SET limit_s = 60;
-UPDATE checks SET score = 0.75, score_diverge_step = 6, verdict = 'fail',
+UPDATE checks SET facts = json_set(facts, '$.score.value', 0.75, '$.score.diverge_step', 6), verdict = 'fail',
   detail = 'score 6/8 tokens agree with the reference model; first wrong token at step 6'
   WHERE run_id = 2 AND key_id = (SELECT id FROM check_keys WHERE check_name = 'model:fixed');
 UPDATE runs SET n_pass = n_pass - 1, n_fail = n_fail + 1, verdict = 'fail' WHERE id = 2;" ||

@@ -1,6 +1,6 @@
-/* Rung 8's score reading, gate and command splitting (engine/model/e2e_score.h, engine/model/e2e_gate.h,
- * engine/model/e2e_cmd.h): each format finds its score where the evaluator puts it and refuses output
- * without one; the gate fails a low score, a partial run, too many invalid answers, and a
+/* Rung 8's score reading, gate and command splitting (engine/rungs/rung8_e2e_score.h,
+ * engine/rungs/rung8_e2e_gate.h, engine/rungs/rung8_e2e_cmd.h): each format finds its score
+ * where the evaluator puts it and refuses output without one; the gate fails a low score, a partial run, too many invalid answers, and a
  * score whose Wilson bound does not clear the threshold. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/model/e2e_cmd.h"
-#include "engine/model/e2e_gate.h"
-#include "engine/model/e2e_score.h"
+#include "engine/rungs/rung8_e2e_cmd.h"
+#include "engine/rungs/rung8_e2e_gate.h"
+#include "engine/rungs/rung8_e2e_score.h"
 
 static const char lm_eval_doc[] =
     "2026-11-30:10:01:02 INFO [evaluator.py:189] Setting random seed to 0\n"

@@ -1,6 +1,6 @@
-/* The large configuration's logits head (engine/model/model.h), run on the cpu backend at a size it
- * can afford: the logits of a batch of requests in one bf16 GEMM (aiter-6402's kernels), the
- * sequence's own hidden state the batch's last row. Its tokens must be the small
+/* The large configuration's logits head (engine/rungs/rung8_model.h), run on the cpu backend at
+ * a size it can afford: the logits of a batch of requests in one bf16 GEMM (aiter-6402's
+ * kernels), the sequence's own hidden state the batch's last row. Its tokens must be the small
  * configuration's (the same weights; only the head differs), which fails if the head reads or
  * writes any row but the sequence's; the kernels under test must agree with the reference
  * kernels; and the size estimate must add up to what a GPU is asked for. */
@@ -16,7 +16,7 @@
 #include "common/embed.h"
 #include "common/xalloc.h"
 #include "engine/backend/backend.h"
-#include "engine/model/model.h"
+#include "engine/rungs/rung8_model.h"
 #include "engine/tables/tables.h"
 
 static const struct eng_backend *B;

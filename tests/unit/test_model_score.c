@@ -1,6 +1,6 @@
-/* Rung 8's model score (eng_model_compare, engine/model/model.h): agreement and the first wrong step
- * from the tokens, the logit error over finite pairs only, and every non-finite logit counted,
- * so a poisoned output is never scored as a small error. */
+/* Rung 8's model score (eng_model_compare, engine/rungs/rung8_model.h): agreement and the first
+ * wrong step from the tokens, the logit error over finite pairs only, and every non-finite logit
+ * counted, so a poisoned output is never scored as a small error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "engine/model/model.h"
+#include "engine/rungs/rung8_model.h"
 
 static void compare_counts(void **state)
 {

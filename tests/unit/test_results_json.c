@@ -225,7 +225,7 @@ static void test_export_parse_merge_roundtrip(void **state)
     assert_int_equal(cdb_merge(dst, &t, &in, &st, err, sizeof err), 0);
     assert_int_equal(st.new_runs, 2);
     assert_int_equal(st.new_checks, 6);
-    /* the pulled database holds the scores in its columns */
+    /* the pulled database holds the scores in its checks' facts */
     struct cdb_run_detail rd;
     assert_int_equal(cdb_run_load(dst, "bbbbbbbb", &rd, err, sizeof err), 1);
     assert_true(rd.checks[2].score.set && fabs(rd.checks[2].score.value - 0.625) < 1e-15);

@@ -1,4 +1,5 @@
-/* Migrations 2 to 7 (casedb/schema.c) from a database written at version 1. Migration 2
+/* Migrations 2 to 10 (casedb/schema.c) from a database written at version 1, and migration 10
+ * from one written at version 9 with seams and scores in their old columns. Migration 2
  * rebuilds runs and checks around integer ids. A database written
  * at version 1 must come through whole: every run in its order, every check with its key and
  * values, the per-run verdict counts computed from the old rows, the cascade from runs to checks
@@ -246,16 +247,14 @@ static void test_writes_after_migration(void **state)
 }
 
 /* Migration 5: checks recorded before it have no score; a rung 8 check written after it keeps
- * its score, baseline, samples and diverging step in their columns, and a comparison of two
+ * its score, baseline, samples and diverging step (in its facts since migration 10), and a comparison of two
  * sides sets the two scores side by side. */
 static void test_scores_after_migration(void **state)
 {
     (void)state;
     struct cdb *db = open_migrated();
     char err[512];
-    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE score IS NULL AND"
-                                 " score_baseline IS NULL AND score_samples IS NULL AND"
-                                 " score_diverge_step IS NULL"), 6);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE facts IS NULL"), 6);
     struct cdb_run_detail d;
     assert_int_equal(cdb_run_load(db, "bbbb", &d, err, sizeof err), 1);
     for (size_t i = 0; i < d.n_checks; i++)
@@ -356,6 +355,110 @@ static void test_rungs_past_eight(void **state)
     cdb_close(db);
 }
 
+/* Version 9 as it shipped: a rung 3 check with a seam, a rung 8 check with a score whose value
+ * needs all 17 digits and no baseline, one with both, and one with neither. */
+static const char v9_rows[] =
+    "INSERT INTO machines (id, host, backend, device, target, wave_size, kladder_version)"
+    " VALUES ('m1', 'here', 'cpu', 'cpu', 'cpu-wave32', 32, '0.1.0');"
+    "INSERT INTO runs (id, uuid, machine_id, host, rung, suite, started, finished, verdict, n_fail)"
+    " VALUES (1, '99990000-0000-4000-8000-000000000009', 'm1', 'here', 3, 's',"
+    "         '2026-11-01T00:00:00Z', '2026-11-01T00:01:00Z', 'fail', 2);"
+    "INSERT INTO check_keys (id, rung, suite, check_name, shape, variant) VALUES"
+    " (1, 3, 's', 'wave32-default', 'M=64', 'buggy'), (2, 8, 'model', 'model:fixed', 'T=8', 'fixed'),"
+    " (3, 8, 'model', 'model:both', 'T=8', 'buggy'), (4, 3, 's', 'plain', 'M=64', 'fixed');"
+    "INSERT INTO checks (run_id, seq, key_id, oracle, verdict, detail, repeats, seam, seam_a,"
+    " seam_b, score, score_baseline, score_samples, score_diverge_step) VALUES"
+    " (1, 0, 1, 'wave', 'fail', 'd', 1, 'wave', 'kernel \"k\" assumes: wave 64', 'this run: wave 32',"
+    "  NULL, NULL, NULL, NULL),"
+    " (1, 1, 2, 'score', 'pass', 'd', 1, NULL, NULL, NULL, 0.30000000000000004, NULL, 8, NULL),"
+    " (1, 2, 3, 'score', 'fail', 'd', 1, 'values', 'a', 'b', 0.625, 1.0, 16, 5),"
+    " (1, 3, 4, 'reference', 'pass', 'd', 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL);";
+
+static int make_v9(void **state)
+{
+    (void)state;
+    assert_int_equal(tmpdb_make("migrate9", path, sizeof path), 0);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    for (size_t m = 0; m < 9; m++)
+        for (const char *const *part = cdb_migrations[m]; *part; part++)
+            assert_int_equal(sqlite3_exec(h, *part, NULL, NULL, NULL), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(h, v9_rows, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s", msg);
+    assert_int_equal(sqlite3_exec(h, "PRAGMA user_version = 9;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    return 0;
+}
+
+/* Migration 10: the seam and score columns move into the one facts object and are gone; each
+ * check reads back what it had, to the last bit, and a check that had neither has no facts. */
+static void test_facts_from_v9(void **state)
+{
+    (void)state;
+    struct cdb *db = open_migrated();
+    char err[512];
+    assert_int_equal(one_int(db, "PRAGMA user_version"), (long long)cdb_migration_count);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM pragma_table_info('checks') WHERE name"
+                                 " LIKE 'seam%' OR name LIKE 'score%'"), 0);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE facts IS NULL"), 1);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE json_valid(facts)"), 3);
+    /* members that were NULL are left out, not written as null */
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE facts LIKE '%null%'"), 0);
+    struct cdb_run_detail d;
+    assert_int_equal(cdb_run_load(db, "9999", &d, err, sizeof err), 1);
+    assert_int_equal(d.n_checks, 4);
+    const struct cdb_check *c = d.checks;
+    for (size_t i = 0; i < d.n_checks; i++) {
+        switch (d.checks[i].seq) {
+        case 0:
+            c = &d.checks[i];
+            assert_string_equal(c->seam, "wave");
+            assert_string_equal(c->seam_a, "kernel \"k\" assumes: wave 64");
+            assert_string_equal(c->seam_b, "this run: wave 32");
+            assert_false(c->score.set);
+            break;
+        case 1:
+            c = &d.checks[i];
+            assert_null(c->seam);
+            assert_true(c->score.set);
+            double exact = 0.1 + 0.2; /* a merge compares bits */
+            assert_memory_equal(&c->score.value, &exact, sizeof exact);
+            assert_true(isnan(c->score.baseline));
+            assert_int_equal(c->score.samples, 8);
+            assert_int_equal(c->score.diverge_step, -1);
+            break;
+        case 2:
+            c = &d.checks[i];
+            assert_string_equal(c->seam, "values");
+            assert_string_equal(c->seam_b, "b");
+            assert_true(c->score.set && same(c->score.value, 0.625) && same(c->score.baseline, 1));
+            assert_int_equal(c->score.samples, 16);
+            assert_int_equal(c->score.diverge_step, 5);
+            break;
+        default:
+            c = &d.checks[i];
+            assert_null(c->seam);
+            assert_false(c->score.set);
+        }
+    }
+    cdb_run_detail_free(&d);
+    /* a check written now lands in the facts too, and a facts value that is not JSON is refused */
+    struct cdb_check w = {.run_uuid = "99990000-0000-4000-8000-000000000009", .seq = 4, .rung = 3,
+                          .suite = "s", .variant = "fixed", .check = "new", .shape = "M=1",
+                          .oracle = "wave", .verdict = CDB_PASS, .detail = "x", .first_bad = -1,
+                          .bad_count = -1, .max_err = NAN, .time_median_us = NAN,
+                          .time_min_us = NAN, .time_max_us = NAN, .repeats = 1, .limit_s = NAN,
+                          .seam = "wave", .seam_a = "a", .seam_b = "b",
+                          .score = {.set = false}};
+    assert_int_equal(cdb_check_put(db, &w, err, sizeof err), 0);
+    assert_int_equal(one_int(db, "SELECT count(*) FROM checks WHERE seq = 4 AND facts ="
+                                 " '{\"seam\":{\"what\":\"wave\",\"a\":\"a\",\"b\":\"b\"}}'"), 1);
+    assert_int_not_equal(sqlite3_exec(cdb_handle(db), "UPDATE checks SET facts = 'not json'"
+                                      " WHERE seq = 4", NULL, NULL, NULL), SQLITE_OK);
+    cdb_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +468,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_writes_after_migration, make_v1, drop_file),
         cmocka_unit_test_setup_teardown(test_scores_after_migration, make_v1, drop_file),
         cmocka_unit_test_setup_teardown(test_rungs_past_eight, make_v1, drop_file),
+        cmocka_unit_test_setup_teardown(test_facts_from_v9, make_v9, drop_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* The options of `kladder run --rung 8 --e2e COMMAND` (rung 8's user evaluation): gathered
  * while cmd_run walks its arguments, then checked together and turned into the engine's
- * settings (engine/model/e2e_check.h). */
+ * settings (engine/rungs/rung8_e2e_check.h). */
 #ifndef KL_TUI_RUN_E2E_H
 #define KL_TUI_RUN_E2E_H
 

@@ -3,7 +3,8 @@
 
 #include <stdio.h>
 
-#include "engine/model/model_check.h"
+#include "engine/rung.h"
+#include "engine/rungs/rung8_model_check.h"
 #include "tui/views/launcher.h"
 #include "tui/views/view.h"
 
@@ -22,10 +23,12 @@ void tui_model_vs_unit(struct tui_app *app, const char *case_id)
     }
     /* the model of the small configuration takes seconds on the cpu backend; the time limit
      * is per check, after setup */
-    static char rung[] = "--rung", eight[] = "8", opt[] = "--case";
-    char id[96];
+    const struct eng_rung *R = eng_rung_end_to_end(); /* the model's rung, from its entry */
+    static char rung[] = "--rung", opt[] = "--case";
+    char id[96], number[16];
     snprintf(id, sizeof id, "%s", case_id);
-    char *const target[] = {rung, eight, opt, id};
+    snprintf(number, sizeof number, "%d", R ? R->number : 0);
+    char *const target[] = {rung, number, opt, id};
     struct tui_run_opts o = {.target = target, .n_target = 4, .variant = "both",
                              .timeout_s = 120};
     struct tui_argv cmd;

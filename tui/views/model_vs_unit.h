@@ -1,6 +1,6 @@
 /* "Unit test vs model" (the u key): for a case whose buggy kernel is in rung 8's built-in model
- * (engine/model/model_check.h), one run of `kladder run --rung 8 --case ID` in the live view: the
- * plain unit test on the buggy kernel beside the model with that kernel swapped in, so the unit
+ * (engine/rungs/rung8_model_check.h), one run of `kladder run --rung 8 --case ID` in the live
+ * view: the plain unit test on the buggy kernel beside the model with that kernel swapped in, so the unit
  * test's pass reads next to the model's score and its first wrong token. */
 #ifndef KL_TUI_MODEL_VS_UNIT_H
 #define KL_TUI_MODEL_VS_UNIT_H

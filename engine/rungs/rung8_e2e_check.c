@@ -1,5 +1,5 @@
-/* Rung 8's user evaluation, settings and worker side (engine/model/e2e_check.h). */
-#include "engine/model/e2e_check.h"
+/* Rung 8's user evaluation, settings and worker side (engine/rungs/rung8_e2e_check.h). */
+#include "engine/rungs/rung8_e2e_check.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include "common/fileio.h"
 #include "common/text.h"
 #include "common/xalloc.h"
-#include "engine/model/e2e_cmd.h"
+#include "engine/rungs/rung8_e2e_cmd.h"
 
 int eng_e2e_baseline(const char *text, const struct eng_score_format *f, double *out, char *err,
                      size_t errlen)

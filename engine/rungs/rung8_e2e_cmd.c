@@ -1,5 +1,5 @@
-/* The evaluation command of rung 8's --e2e (engine/model/e2e_cmd.h). */
-#include "engine/model/e2e_cmd.h"
+/* The evaluation command of rung 8's --e2e (engine/rungs/rung8_e2e_cmd.h). */
+#include "engine/rungs/rung8_e2e_cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>

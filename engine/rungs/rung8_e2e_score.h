@@ -8,9 +8,9 @@
  *                    "Invalid: x.xxx" line when there is one.
  *   regex:PATTERN    a POSIX extended regular expression; its first group (or the whole match
  *                    when it has none) of the last match is the score.
- * Nothing here runs anything or judges the score (engine/model/e2e_gate.h does). */
-#ifndef KL_ENGINE_E2E_SCORE_H
-#define KL_ENGINE_E2E_SCORE_H
+ * Nothing here runs anything or judges the score (engine/rungs/rung8_e2e_gate.h does). */
+#ifndef KL_ENGINE_RUNG8_E2E_SCORE_H
+#define KL_ENGINE_RUNG8_E2E_SCORE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* Rung 8's built-in model checks (engine/model/model_check.h). */
-#include "engine/model/model_check.h"
+/* Rung 8's built-in model checks (engine/rungs/rung8_model_check.h). */
+#include "engine/rungs/rung8_model_check.h"
 
 #include <cJSON.h>
 #include <math.h>

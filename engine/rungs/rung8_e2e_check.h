@@ -1,15 +1,16 @@
 /* Rung 8's user evaluation (kladder run --rung 8 --e2e COMMAND): the settings the parent plans
  * with, their JSON form in the check spec (eng_check_spec.e2e), and the worker side that runs
- * the command, reads its score (engine/model/e2e_score.h) and judges it (engine/model/e2e_gate.h). */
-#ifndef KL_ENGINE_E2E_CHECK_H
-#define KL_ENGINE_E2E_CHECK_H
+ * the command, reads its score (engine/rungs/rung8_e2e_score.h) and judges it
+ * (engine/rungs/rung8_e2e_gate.h). */
+#ifndef KL_ENGINE_RUNG8_E2E_CHECK_H
+#define KL_ENGINE_RUNG8_E2E_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/check.h"
-#include "engine/model/e2e_gate.h"
-#include "engine/model/e2e_score.h"
+#include "engine/rungs/rung8_e2e_gate.h"
+#include "engine/rungs/rung8_e2e_score.h"
 
 struct eng_e2e {
     const char *command;          /* as the user typed it */

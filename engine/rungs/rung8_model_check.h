@@ -1,14 +1,14 @@
-/* Rung 8's checks of the built-in model (engine/model/model.h): which case's buggy kernel swaps into
- * which role, and the worker side that decodes with the reference kernels and with the kernels
+/* Rung 8's checks of the built-in model (engine/rungs/rung8_model.h): which case's buggy
+ * kernel swaps into which role, and the worker side that decodes with the reference kernels and with the kernels
  * under test and scores the second against the first. */
-#ifndef KL_ENGINE_MODEL_CHECK_H
-#define KL_ENGINE_MODEL_CHECK_H
+#ifndef KL_ENGINE_RUNG8_MODEL_CHECK_H
+#define KL_ENGINE_RUNG8_MODEL_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/check.h"
-#include "engine/model/model.h"
+#include "engine/rungs/rung8_model.h"
 
 /* A case's buggy kernel in the model. unreachable / unreachable_large: why the small / the
  * large configuration cannot reach the bug (the check is then skipped with that reason), or

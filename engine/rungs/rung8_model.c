@@ -1,5 +1,5 @@
-/* Rung 8's built-in model (engine/model/model.h). */
-#include "engine/model/model.h"
+/* Rung 8's built-in model (engine/rungs/rung8_model.h). */
+#include "engine/rungs/rung8_model.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* Score formats of rung 8's --e2e (engine/model/e2e_score.h). */
-#include "engine/model/e2e_score.h"
+/* Score formats of rung 8's --e2e (engine/rungs/rung8_e2e_score.h). */
+#include "engine/rungs/rung8_e2e_score.h"
 
 #include <cJSON.h>
 #include <math.h>

@@ -8,14 +8,14 @@
  *   - the samples scored are the full count: --samples N when given, else the evaluator's own
  *     "original" count when it reports one (a run cut short scores fewer questions);
  *   - the invalid-answer rate, when the evaluator reports one, is at most invalid_max. */
-#ifndef KL_ENGINE_E2E_GATE_H
-#define KL_ENGINE_E2E_GATE_H
+#ifndef KL_ENGINE_RUNG8_E2E_GATE_H
+#define KL_ENGINE_RUNG8_E2E_GATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/model/e2e_score.h"
+#include "engine/rungs/rung8_e2e_score.h"
 
 struct eng_gate {
     double baseline;

@@ -13,8 +13,8 @@
  * Each of the four kernel roles takes an entry point by name: the *_ref kernels make the
  * reference model, the *_fixed ones the model under test, and a case's buggy entry swaps into
  * its role. The code is one source: the four reproducer files and kernels/model.kl. */
-#ifndef KL_ENGINE_MODEL_H
-#define KL_ENGINE_MODEL_H
+#ifndef KL_ENGINE_RUNG8_MODEL_H
+#define KL_ENGINE_RUNG8_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* The rung 8 score gate (engine/model/e2e_gate.h). */
-#include "engine/model/e2e_gate.h"
+/* The rung 8 score gate (engine/rungs/rung8_e2e_gate.h). */
+#include "engine/rungs/rung8_e2e_gate.h"
 
 #include <math.h>
 #include <stdio.h>

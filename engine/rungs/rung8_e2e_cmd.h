@@ -6,8 +6,8 @@
  * instead. The command's stdin is /dev/null (the worker's stdin is its job pipe), stdout and
  * stderr go to one capture. It runs in the caller's process group, so the watchdog that kills
  * the worker's group stops it too: a command that hangs becomes the check's hang. */
-#ifndef KL_ENGINE_E2E_CMD_H
-#define KL_ENGINE_E2E_CMD_H
+#ifndef KL_ENGINE_RUNG8_E2E_CMD_H
+#define KL_ENGINE_RUNG8_E2E_CMD_H
 
 #include <stdbool.h>
 #include <stddef.h>
