@@ -163,9 +163,7 @@ static int compare(const struct cli_global *g, const char *const *spec, int rung
 static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
-    if ((*(int *)opt->dest = cdb_verdict_parse(v)) < 0)
-        return cli_usage_error("compare", "--verdict expects pass, fail, hang, error, skip or "
-                                          "cancelled");
+    *(int *)opt->dest = cdb_verdict_parse(v); /* one of the choices, the database's names */
     return CLI_PARSED;
 }
 
@@ -270,9 +268,9 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
                            "the first)"),
         CLI_OPT_STRING_DOC("--differs", &many.differs, "HOST",
                            "three hosts or more: rows where HOST stands out against the baseline"),
-        CLI_OPT_CALL_DOC("--verdict", &sel.verdict, take_verdict, "V",
-                         "two hosts: rows where either side's verdict is V (pass, fail, hang, "
-                         "...)"),
+        CLI_OPT_CALL_CHOICE_DOC("--verdict", &sel.verdict, take_verdict,
+                                CLI_WORD_FN(cli_word_verdict),
+                                "two hosts: rows where either side's verdict is this"),
         CLI_OPT_STRING_DOC("--search", &sel.text, "TEXT",
                            "rows whose suite, check, shape or variant contains TEXT"),
     };

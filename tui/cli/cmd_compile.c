@@ -258,7 +258,8 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_STRING_DOC("--backend", &backend, "hip|cuda|cpu", "the compiler to use"),
+        CLI_OPT_STRING_CHOICE_DOC("--backend", &backend, CLI_WORD_FN(cli_word_backend),
+                                  "the compiler to use"),
         CLI_OPT_STRING_DOC("--target", &target, "TARGET",
                            "gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ..."),
         CLI_OPT_LIST_DOC("--flag", &flags, "OPTION", "one extra compiler option (repeatable)"),
@@ -283,7 +284,7 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     if (status == CLI_PARSED) {
         const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
         if (!b)
-            status = cli_usage_error("compile", "--backend expects hip, cuda or cpu");
+            status = cli_usage_error("compile", "needs --backend (%s)", cli_word_backend(0));
         else if (!target || files.n == 0)
             status = cli_usage_error("compile", "needs --target and at least one FILE");
         else

@@ -18,7 +18,7 @@ int cmd_fleet(int argc, char **argv, const struct cli_global *g)
         fleet_help();
         return 0;
     }
-    if (argc == 2 && strcmp(sub, "--options") == 0)
+    if (argc == 2 && (strcmp(sub, "--options") == 0 || strcmp(sub, "--man-options") == 0))
         return fleet_submit(argc, argv, g);
     /* each subcommand parses what follows it */
     if (strcmp(sub, "submit") == 0)

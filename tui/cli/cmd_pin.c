@@ -97,7 +97,7 @@ int cmd_pin(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_STRING_DOC("--backend", &backend, "hip|cuda|cpu",
+        CLI_OPT_STRING_CHOICE_DOC("--backend", &backend, CLI_WORD_FN(cli_word_backend),
                            "the backend to record (default: the first available)"),
         CLI_OPT_INT_DOC("--device", &device, 0, 1024, "N", "the device index (default 0)"),
         CLI_OPT_LIST_DOC("--lib", &libs, "PATH",

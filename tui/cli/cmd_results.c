@@ -218,10 +218,7 @@ static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
     int *verdict = opt->dest;
-    *verdict = cdb_verdict_parse(v);
-    if (*verdict < 0)
-        return cli_usage_error("results", "--verdict expects pass, fail, hang, error, skip, "
-                                          "cancelled, running or interrupted");
+    *verdict = cdb_verdict_parse(v); /* one of the choices, the database's own names */
     return CLI_PARSED;
 }
 
@@ -240,8 +237,8 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
         /* any rung the database keeps: a pulled host may run rungs this kladder has not */
         CLI_OPT_INT_DOC("--rung", &f.rung, 0, CDB_RUNG_MAX, "N",
                         "runs of one rung (0: runs of several rungs)"),
-        CLI_OPT_CALL_DOC("--verdict", &f.verdict, take_verdict, "V",
-                         "pass, fail, hang, error, skip, cancelled, running or interrupted"),
+        CLI_OPT_CALL_CHOICE_DOC("--verdict", &f.verdict, take_verdict,
+                                CLI_WORD_FN(cli_word_verdict), "runs of this verdict"),
     };
     const struct cli_parser p = {.verb = "results", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_STRING(NULL, &id)};

@@ -177,8 +177,8 @@ int cmd_scan(int argc, char **argv, const struct cli_global *g)
                                             "(repeatable)"),
         CLI_OPT_LIST_DOC("-D", &def, "NAME[=VALUE]", "a macro defined for every file "
                                                      "(repeatable)"),
-        CLI_OPT_STRING_DOC("--backend", &backend, "cpu|hip|cuda", "the compiler's backend "
-                                                                  "(cpu)"),
+        CLI_OPT_STRING_CHOICE_DOC("--backend", &backend, CLI_WORD_FN(cli_word_backend),
+                                  "the compiler's backend (cpu)"),
         CLI_OPT_STRING_DOC("--target", &target, "TARGET", "cpu-wave32 (cpu), gfx1250 (hip), "
                                                           "sm_90 (cuda), or another"),
         CLI_OPT_INT_DOC("--jobs", &jobs, 1, 64, "N", "files compiled at once (the cores here)"),
@@ -192,8 +192,8 @@ int cmd_scan(int argc, char **argv, const struct cli_global *g)
     if (status == CLI_PARSED) {
         const struct eng_backend *b = eng_backend_find(backend);
         char **flags = NULL;
-        if (!b)
-            status = cli_usage_error("scan", "--backend expects cpu, hip or cuda");
+        if (!b) /* the choices are the backend table's names */
+            status = 2;
         else if (paths.n == 0)
             status = cli_usage_error("scan", "needs at least one PATH (a folder or a file)");
         else if ((flags = build_flags(&inc, &def, &status)) != NULL)
