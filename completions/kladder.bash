@@ -20,9 +20,9 @@ _kladder_list() { # verbs | globals | options VERB | values VERB OPTION | arg VE
     mapfile -t db < <(_kladder_db_args)
     case $1 in
     verbs) "$kl" --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }' ;;
-    globals) "$kl" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' ;;
+    globals) "$kl" --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }' ;;
     options) # the verb's table; a verb without one says its options in its --help
-        "$kl" "$2" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep . ||
+        "$kl" "$2" --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }' | grep . ||
             "$kl" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u ;;
     values) # every number of an option taking a whole number in a short range, or its choices
         "$kl" ${2:+"$2"} --options 2>/dev/null | awk -F'\t' -v o="$3" '$1 == o {

@@ -28,9 +28,9 @@ function __kladder_list
         case verbs
             kladder --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }'
         case globals
-            kladder --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }'
+            kladder --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }'
         case options
-            kladder $argv[2] --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep .
+            kladder $argv[2] --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }' | grep .
             or kladder $argv[2] --help 2>/dev/null | string match -ar -- '--[a-z][a-z0-9-]*' | sort -u
         case values arg
             set -l table (kladder --options 2>/dev/null)

@@ -127,6 +127,11 @@ int main(int argc, char **argv)
         printf("VERB\thelp\n");
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--man-options") == 0) {
+        /* the global options as man page source, for scripts/man-options.sh */
+        cli_print_man(&global_parser);
+        return 0;
+    }
     int rc = cli_parse(&global_parser, argc, argv, &global);
     if (rc != CLI_PARSED)
         return rc;

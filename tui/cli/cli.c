@@ -177,6 +177,12 @@ const char *cli_word_verdict(size_t i)
     return i < CDB_VERDICT_COUNT ? cdb_verdict_name((enum cdb_verdict)i) : NULL;
 }
 
+const char *cli_word_variant(size_t i)
+{
+    static const char *const variants[] = {"fixed", "buggy", "both"};
+    return i < sizeof variants / sizeof variants[0] ? variants[i] : NULL;
+}
+
 /* The case index holds its text in English and Chinese (data/cases.json's _en and _zh fields) */
 const char *cli_word_lang(size_t i)
 {

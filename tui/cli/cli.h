@@ -53,5 +53,7 @@ const char *cli_word_backend(size_t i);
 const char *cli_word_schedule(size_t i);
 const char *cli_word_verdict(size_t i);
 const char *cli_word_lang(size_t i);
+/* run's variants: fixed, buggy, both (run and fleet submit, which hands it on) */
+const char *cli_word_variant(size_t i);
 
 #endif

@@ -283,12 +283,16 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     }
     if (status == CLI_PARSED) {
         const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
-        if (!b)
-            status = cli_usage_error("compile", "needs --backend (%s)", cli_word_backend(0));
-        else if (!target || files.n == 0)
+        if (!b) { /* not given: an unknown one the parser refused */
+            const struct cli_opt named = {.choices = CLI_WORD_FN(cli_word_backend)};
+            char words[128];
+            cli_choice_list(&named, NULL, words, sizeof words);
+            status = cli_usage_error("compile", "needs --backend (%s)", words);
+        } else if (!target || files.n == 0) {
             status = cli_usage_error("compile", "needs --target and at least one FILE");
-        else
+        } else {
             status = compile_all(b, target, flags.v, &bl, files.v, files.n, out);
+        }
     }
     free(incs.v);
     free(defs.v);

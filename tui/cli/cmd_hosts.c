@@ -191,9 +191,7 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
     };
     const struct cli_parser p = {.verb = "hosts", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = {.kind = CLI_LIST, .dest = &pos, .hi = 2}};
-    bool asked = strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 ||
-                 (argc == 2 && strcmp(sub, "--options") == 0);
-    int rc = asked ? cli_parse(&p, argc, argv, NULL)          /* the table answers them */
+    int rc = cli_asks_table(argc, argv) ? cli_parse(&p, argc, argv, NULL)          /* the table answers them */
                    : cli_parse(&p, argc - 1, argv + 1, NULL); /* after the subcommand */
     /* --json belongs to list and --purge to rm: elsewhere they are unknown options */
     if (rc == CLI_PARSED && json && strcmp(sub, "list") != 0)

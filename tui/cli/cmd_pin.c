@@ -107,8 +107,7 @@ int cmd_pin(int argc, char **argv, const struct cli_global *g)
     const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .stray = CLI_STRAY_OPTION};
     /* --help, and --options for the completions, before a subcommand: the table answers them */
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-                      (argc == 2 && strcmp(argv[1], "--options") == 0))) {
+    if (cli_asks_table(argc, argv)) {
         int rc = cli_parse(&p, 2, argv, NULL);
         free(libs.v);
         return rc;

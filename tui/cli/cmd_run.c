@@ -536,7 +536,7 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_STRING_DOC("--case", &r.case_id, "ID",
                            "every rung the case's suites list, both variants"),
         CLI_OPT_CALL_CHOICE_DOC("--variant", &o, take_variant,
-                                CLI_WORDS("fixed", "buggy", "both"),
+                                CLI_WORD_FN(cli_word_variant),
                                 "which variant (default both)"),
         CLI_OPT_CALL_CHOICE_DOC("--backend", &o.backend, take_backend,
                                 CLI_WORD_FN(cli_word_backend),

@@ -76,6 +76,8 @@ const char *cli_choice(const struct cli_opt *o, size_t i)
 /* "a|b|c" (sep "|") or "a, b or c" (sep NULL) of o's choices into buf */
 static void join_choices(const struct cli_opt *o, const char *sep, char *buf, size_t len)
 {
+    if (len == 0)
+        return;
     size_t n = 0, used = 0;
     while (cli_choice(o, n))
         n++;
@@ -84,6 +86,11 @@ static void join_choices(const struct cli_opt *o, const char *sep, char *buf, si
         const char *between = i == 0 ? "" : sep ? sep : i + 1 == n ? " or " : ", ";
         used += (size_t)snprintf(buf + used, len - used, "%s%s", between, cli_choice(o, i));
     }
+}
+
+void cli_choice_list(const struct cli_opt *o, const char *sep, char *buf, size_t len)
+{
+    join_choices(o, sep, buf, len);
 }
 
 int cli_check_choice(const char *verb, const struct cli_opt *o, const char *v)
@@ -301,6 +308,15 @@ static bool has_option(const struct cli_parser *p, const char *name)
         if (p->opts[k].name && strcmp(p->opts[k].name, name) == 0)
             return true;
     return false;
+}
+
+bool cli_asks_table(int argc, char **argv)
+{
+    if (argc < 2)
+        return false;
+    const char *a = argv[1];
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ||
+           (argc == 2 && (strcmp(a, "--options") == 0 || strcmp(a, "--man-options") == 0));
 }
 
 int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx)

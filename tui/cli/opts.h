@@ -157,6 +157,10 @@ struct cli_parser {
  * prints the documented options as man page source (cli_print_man) and returns 0. */
 int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx);
 
+/* Whether argv[1] asks a verb of subcommands about its table before any subcommand: --help or
+ * -h, or --options or --man-options alone; such a verb hands these to cli_parse whole. */
+bool cli_asks_table(int argc, char **argv);
+
 /* The table of p, one option a line, tab-separated: its name, its kind (flag, string, int,
  * long, list, value, do, help; take for those a CLI_TAKE's helper knows), for int and long
  * the range ("--rung\tint\t1\t8"), then its choices, space-separated, and the name of its
@@ -167,6 +171,9 @@ void cli_print_options(const struct cli_parser *p);
 
 /* The i-th word o's value may be (o->choices), NULL past the last or when any value goes. */
 const char *cli_choice(const struct cli_opt *o, size_t i);
+
+/* o's choices as one text into buf: "a|b|c" with sep "|", "a, b or c" with sep NULL */
+void cli_choice_list(const struct cli_opt *o, const char *sep, char *buf, size_t len);
 
 /* CLI_PARSED when o takes any value or v is one of its choices; else the usage message
  * "OPTION expects a, b or c, not 'v'" (v escaped) and 2. */
