@@ -155,6 +155,16 @@ for sh in $shells; do
         test -z "$missing" -a -s "$KL_TMP/$sh-offers"
 done
 
+# the other way: every option the man page names is one a table has (one taken out of its
+# table, or renamed, leaves no stale word in the page's prose; --x=V is another program's, as
+# in sbatch's --account=lab)
+for v in "" $verbs; do table "$v"; done | cut -f1 | sort -u >"$KL_TMP/all-options"
+sed -e 's/\\-/-/g' -e 's/\\f[BIR]//g' "$man" | grep -oE -- '(^|[^a-zA-Z0-9-])--[a-z][a-z0-9-]*=?' |
+    grep -oE -- '--[a-z][a-z0-9-]*=?' | grep -v '=$' | sort -u | comm -23 - "$KL_TMP/all-options" |
+    grep -vxE -- '--(options|man-options|help|worker)' >"$KL_TMP/stale" || true
+tap_check "the man page names no option that no table has$(test -s "$KL_TMP/stale" && printf ' (stale: %s)' "$(tr '\n' ' ' <"$KL_TMP/stale")")" \
+    test ! -s "$KL_TMP/stale"
+
 # the completion scripts type no list of words an option's choices own: a backend's name is
 # written in the engine's backend table, not here
 typed=""

@@ -13,8 +13,8 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N]\n"
-           "                     [--symptom TAG] [--search TEXT] [--lang en|zh] [--json]\n\n"
+    cli_print_usage(stdout, p, NULL);
+    printf("\n"
            "Lists the cases of the index. --gap matches the primary gap (1-7), --rung the rung that\n"
            "catches the case (1-8 in the built-in index), --repo the case's own repository\n"
            "(aiter, flydsl, sglang, atom), --mentions a repository any of its references is in (a\n"

@@ -30,10 +30,9 @@ struct cli_many {
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V]\n"
-           "                       [--search TEXT] [--sort KEY] [--json]\n"
-           "       kladder compare A B C ... [--baseline HOST] [--differs HOST] [--sort KEY]\n"
-           "                       [--rung N] [--only-flagged] [--search TEXT] [--json]\n\n"
+    static const char *const forms[] = {"A B [C ...] %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Puts two machines side by side. A and B are 'local' (runs made here), a host of\n"
            "`kladder hosts list`, a host that produced runs, or a machine id (or 4+ of its first\n"
            "characters). Checks are matched on rung, suite, check, shape and variant, using each\n"

@@ -1,4 +1,4 @@
-/* kladder compile --backend hip|cuda|cpu --target T [--flag OPT]... [--out FILE] FILE...
+/* kladder compile --backend B --target T [--flag OPT]... [--out FILE] FILE...
  *
  * Compiles kernel sources exactly as a run would (kernels/kl.h prepended, through the compile
  * cache) for a target that need not be present: hipRTC, clang and NVRTC need no GPU. It is how
@@ -28,8 +28,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder compile --backend hip|cuda|cpu --target TARGET [--flag OPTION]...\n"
-           "                       [--out FILE] FILE...\n\n"
+    static const char *const forms[] = {"{--backend} {--target} %o FILE...", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Compiles each kernel source with kernels/kl.h prepended, as `kladder run` does, for\n"
            "TARGET (gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ...); no GPU is\n"
            "needed. hip uses hipRTC, or clang-22 for a target hipRTC lacks (KLADDER_HIP_COMPILER=\n"

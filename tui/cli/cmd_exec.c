@@ -28,9 +28,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder exec FILE.cu|FILE.hip [-I DIR]... [-D NAME[=VALUE]]...\n"
-           "                    [--schedule default|adversarial|random|pct] [--seed N]\n"
-           "                    [--timeout S] [--json] [-- ARGS...]\n\n"
+    static const char *const forms[] = {"FILE.cu|FILE.hip %o [-- ARGS...]", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Compiles the whole file for the cpu backend, as `kladder scan` does, with its host\n"
            "code made to run, and runs its own main() with ARGS in a child process: device\n"
            "memory, copies, memsets, launches (<<<...>>> and hipLaunchKernelGGL), streams and\n"

@@ -15,10 +15,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder hosts add NAME URL\n"
-           "       kladder hosts list [--json]\n"
-           "       kladder hosts rm NAME [--purge]\n"
-           "       kladder hosts rename OLD NEW\n\n"
+    static const char *const forms[] = {"add NAME URL", "list [--json]", "rm NAME [--purge]", "rename OLD NEW", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "The hosts `kladder pull` reads results from. NAME: 1-64 characters of a-z 0-9 . _ -\n"
            "(not 'local'). URL: https://, http://, sftp://, scp:// (SSH keys; the host key must\n"
            "be in ~/.ssh/known_hosts) or file:// (or a plain path, stored as its file://\n"

@@ -15,8 +15,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder pin write FILE [--backend hip|cuda|cpu] [--device N] [--lib PATH]...\n"
-           "       kladder pin check FILE\n\n"
+    static const char *const forms[] = {"write FILE %o", "check FILE", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "write records the backend, device, target, driver, runtime, compiler identity,\n"
            "partition modes and kladder version of this machine, and the ELF build id of each\n"
            "--lib (a shared library the results depend on). check compares this machine with\n"

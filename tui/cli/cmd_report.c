@@ -12,7 +12,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder report RUN_ID [--format md|html] [--out FILE]\n\n"
+    static const char *const forms[] = {"RUN_ID %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Writes up one recorded run (a UUID or its first 4+ characters, see kladder results)\n"
            "to paste into an issue or attach to a bug: the case and its gap, the machine's\n"
            "fingerprint, the command that reproduces the run (for a suite of one's own, with a\n"

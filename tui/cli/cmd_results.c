@@ -20,8 +20,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder results [--host NAME] [--rung N] [--verdict V] [--json]\n"
-           "       kladder results RUN_ID [--json]\n\n"
+    static const char *const forms[] = {"%o", "RUN_ID [--json]", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Lists recorded runs, newest first: runs made here and runs pulled from other hosts.\n"
            "HOST is the host a run was pulled under ('local': runs made here; the machine's own\n"
            "host name is in a run's detail). --host keeps one such host, --rung a rung (0: runs of several),\n"

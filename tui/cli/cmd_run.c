@@ -22,12 +22,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
-           "       kladder run --rung N --suite all [options]\n"
-           "       kladder run --case ID [options]\n"
-           "       kladder run --rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE\n"
-           "       kladder run --rung 8 --suite model | --case ID   (the built-in model)\n"
-           "       kladder run --list\n\n"
+    static const char *const forms[] = {"--suite NAME|PATH [--rung N] %o", "--rung N --suite all %o", "--case ID %o", "--rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE", "--rung 8 --suite model | --case ID   (the built-in model)", "--list", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Runs a rung of the verification ladder on a suite's reproducer\n"
            "(`run --list` lists the suites, their cases and rungs), with the plain unit-test\n"
            "baseline beside it; without --rung, every rung the suite lists. --case runs every rung its suites list, both\n"

@@ -1,4 +1,4 @@
-/* kladder scan PATH... [-I DIR]... [-D X[=V]]... [--backend cpu|hip|cuda] [--target T]
+/* kladder scan PATH... [-I DIR]... [-D X[=V]]... [--backend B] [--target T]
  *                      [--jobs N] [--timeout S] [--json]
  *
  * A folder of one's own sources, taken as they ship: every translation unit under the paths
@@ -25,8 +25,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder scan PATH... [-I DIR]... [-D NAME[=VALUE]]... [--backend cpu|hip|cuda]\n"
-           "                    [--target TARGET] [--jobs N] [--timeout S] [--json]\n\n"
+    static const char *const forms[] = {"PATH... %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Takes every translation unit under each PATH as it ships (a .cu or .hip file, or a\n"
            ".cpp, .cc or .cxx file with a __global__ function; headers are read where a unit\n"
            "includes them) and compiles it whole as a plain source, as `kladder run` compiles a\n"

@@ -127,7 +127,9 @@ static void print_case(struct cdb *db, const struct cdb_case *c, bool zh)
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder show ID [--json] [--lang en|zh]\n\n"
+    static const char *const forms[] = {"ID %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Shows one case of the index (kladder cases lists them): its gap and rung, summary,\n"
            "the test that catches it, references and reproducer.\n\n"
            "options:\n");

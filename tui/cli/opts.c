@@ -395,14 +395,14 @@ void cli_print_man(const struct cli_parser *p)
     each_documented(p, print_man_one, NULL);
 }
 
-/* Whether form names option name as a word of its own */
+/* Whether form names option name, as a word of its own or as {NAME} */
 static bool form_names(const char *form, const char *name)
 {
     size_t len = strlen(name);
     for (const char *at = form; (at = strstr(at, name)); at += len) {
-        bool starts = at == form || at[-1] == ' ' || at[-1] == '[' || at[-1] == '(';
+        bool starts = at == form || strchr(" [({", at[-1]);
         char end = at[len];
-        if (starts && (end == '\0' || end == ' ' || end == ']' || end == ')'))
+        if (starts && (end == '\0' || strchr(" ])}", end)))
             return true;
     }
     return false;
@@ -447,24 +447,58 @@ static void put_option(const struct cli_opt *o, void *arg)
     put_word(u, word);
 }
 
+struct named {
+    const char *name;
+    const struct cli_opt *found;
+};
+
+static void find_named(const struct cli_opt *o, void *arg)
+{
+    struct named *n = arg;
+    if (strcmp(o->name, n->name) == 0)
+        n->found = o;
+}
+
+/* One word of a form: %o the options it does not name, {NAME} that option as help writes it
+ * (with what stands around it: "({--nodes}"), anything else as it is. */
+static void put_form_word(struct usage_out *u, const struct cli_parser *p, const char *word)
+{
+    const char *lb = strchr(word, '{'), *rb = lb ? strchr(lb, '}') : NULL;
+    if (strcmp(word, "%o") == 0) {
+        u->count = 0;
+        each_documented(p, count_unnamed, u);
+        if (u->count > CLI_USAGE_MAX)
+            put_word(u, "[options]");
+        else
+            each_documented(p, put_option, u);
+    } else if (rb && rb > lb + 1) {
+        char name[64], head[256], whole[400];
+        snprintf(name, sizeof name, "%.*s", (int)(rb - lb - 1), lb + 1);
+        struct named n = {name, NULL};
+        each_documented(p, find_named, &n);
+        if (n.found)
+            head_of(n.found, head, sizeof head);
+        snprintf(whole, sizeof whole, "%.*s%s%s", (int)(lb - word), word,
+                 n.found ? head : name, rb + 1);
+        put_word(u, whole);
+    } else {
+        put_word(u, word);
+    }
+}
+
 void cli_print_usage(FILE *f, const struct cli_parser *p, const char *const *forms)
 {
-    static const char *const bare[] = {"", NULL};
+    static const char *const bare[] = {"%o", NULL};
     if (!forms)
         forms = bare;
     for (size_t k = 0; forms[k]; k++) {
         struct usage_out u = {f, forms[k], 0, 0, 0};
         u.col = fprintf(f, "%s kladder %s", k == 0 ? "usage:" : "      ", p->verb);
         u.indent = u.col + 1;
-        if (*forms[k]) {
-            fprintf(f, " %s", forms[k]);
-            u.col += 1 + (int)strlen(forms[k]);
-        }
-        each_documented(p, count_unnamed, &u);
-        if (u.count > CLI_USAGE_MAX)
-            put_word(&u, "[options]");
-        else
-            each_documented(p, put_option, &u);
+        char *words = xstrdup(forms[k]), *save = NULL;
+        for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+            put_form_word(&u, p, w);
+        free(words);
         fputc('\n', f);
     }
 }

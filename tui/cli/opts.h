@@ -184,11 +184,14 @@ int cli_check_choice(const char *verb, const struct cli_opt *o, const char *v);
  * docs/kladder.1 between the marks of the verb (tests/importers/options_drift.sh checks). */
 void cli_print_man(const struct cli_parser *p);
 
-/* "usage: kladder VERB FORM [--opt ARG]..." for each of forms (NULL-terminated; NULL: one form
- * without arguments), the options after it from p's table: every option help says, bracketed,
- * its value as help shows it, or "[options]" when there are more than CLI_USAGE_MAX; lines
- * wrapped at 100 columns under the form. An option a form already names is not repeated. */
-#define CLI_USAGE_MAX 6
+/* The usage lines of a verb: "usage: kladder VERB FORM", then "       kladder VERB FORM" for
+ * each further form (forms NULL-terminated; NULL: one form, "%o"). A form is words: %o stands
+ * for the documented options of p's table that the form does not name, each bracketed with its
+ * value as help writes it ("[--lang en|zh]", "[--lib PATH]..."), or "[options]" when they are
+ * more than CLI_USAGE_MAX; {NAME} for option NAME as help writes it ("--backend hip|cuda|cpu");
+ * other words as they are. Lines are wrapped at 100 columns under the first word of the form.
+ * A form without %o gets no options (a subcommand that takes none). */
+#define CLI_USAGE_MAX 10
 void cli_print_usage(FILE *f, const struct cli_parser *p, const char *const *forms);
 
 /* The options of p that say what they do (about), those a CLI_TAKE's helper knows among them
