@@ -117,23 +117,25 @@ for v in "" $verbs; do
     [ "$v" = help ] && continue
     table "$v" >"$KL_TMP/opts"
     [ -s "$KL_TMP/opts" ] || continue # a verb without options of its own (import)
-    man_block "$v" >"$KL_TMP/man-words"
-    if [ -z "$v" ]; then "$KLADDER" --help; else "$KLADDER" help "$v"; fi >"$KL_TMP/help" 2>&1
+    # the page's words and the help, each one string with a newline at both ends, matched in
+    # the shell itself below (hundreds of greps would cost more than everything else here)
+    manw=$'\n'$(man_block "$v")$'\n'
+    if [ -z "$v" ]; then help=$("$KLADDER" --help 2>&1); else help=$("$KLADDER" help "$v" 2>&1); fi
+    help=$'\n'$help$'\n'
     printf '%s|-\n' "$v" >>"$KL_TMP/requests"
     nreq=$((nreq + 1)) optreq=$((nreq))
     while IFS=$'\t' read -r o choices; do
         checked=$((checked + 1))
-        grep -qxF -- "$o" "$KL_TMP/man-words" || man_miss="$man_miss ${v:-kladder}:$o"
-        head=$o${choices:+ ${choices// /|}}
-        grep -qE -- "^  $(sed 's/[.|[]/\\&/g' <<<"$head")( |\$)" "$KL_TMP/help" ||
-            help_miss="$help_miss ${v:-kladder}:$o"
+        [[ $manw == *$'\n'"$o"$'\n'* ]] || man_miss="$man_miss ${v:-kladder}:$o"
+        head=$o${choices:+ ${choices// /|}} # its line: "  NAME VALUE" then a space or its end
+        [[ $help == *$'\n  '"$head"[$' \n']* ]] || help_miss="$help_miss ${v:-kladder}:$o"
         printf '%s\t%s\t%s\t%s\n' "$optreq" "${v:-kladder}" "$o" "$o" >>"$KL_TMP/expect"
         [ -n "$choices" ] || continue
         printf '%s|\n' "${v:+$v }$o" >>"$KL_TMP/requests"
         nreq=$((nreq + 1))
         for w in $choices; do
             words=$((words + 1))
-            grep -qxF -- "$w" "$KL_TMP/man-words" || man_miss="$man_miss ${v:-kladder}:$o=$w"
+            [[ $manw == *$'\n'"$w"$'\n'* ]] || man_miss="$man_miss ${v:-kladder}:$o=$w"
             printf '%s\t%s\t%s\t%s\n' "$nreq" "${v:-kladder}" "$o" "$w" >>"$KL_TMP/expect"
         done
     done <"$KL_TMP/opts"
