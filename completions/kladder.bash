@@ -1,5 +1,6 @@
-# bash completion for kladder: verbs, the global options and each verb's options, and the
-# numbers an option takes (read from kladder's own option tables, `kladder [VERB] --options`, so
+# bash completion for kladder: verbs, the global options and each verb's options, the numbers
+# and the words an option takes (backends, variants, colours, ...) and whether its value is a
+# file or a folder (all read from kladder's own option tables, `kladder [VERB] --options`, so
 # they never fall behind), case ids, suite names and suite files, run ids and host names (read
 # from kladder itself, on the database that --db names or the default one). Installed by `make install` into
 # share/bash-completion/completions/kladder.
@@ -14,18 +15,21 @@ _kladder_db_args() { # the --db of the command line being completed, for the lis
     done
 }
 
-_kladder_list() { # verbs | globals | options VERB | numbers VERB OPTION | cases | suites | hosts | runs
+_kladder_list() { # verbs | globals | options VERB | values VERB OPTION | arg VERB OPTION | cases | suites | hosts | runs
     local kl=${COMP_WORDS[0]:-kladder} db
     mapfile -t db < <(_kladder_db_args)
     case $1 in
     verbs) "$kl" --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }' ;;
-    globals) "$kl" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' ;;
+    globals) "$kl" --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }' ;;
     options) # the verb's table; a verb without one says its options in its --help
-        "$kl" "$2" --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep . ||
+        "$kl" "$2" --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }' | grep . ||
             "$kl" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u ;;
-    numbers) # an option that takes a whole number in a short range: every number of it
-        "$kl" ${2:+"$2"} --options 2>/dev/null | awk -F'\t' -v o="$3" \
-            '$1 == o && ($2 == "int" || $2 == "long") && $4 - $3 <= 64 { for (n = $3; n <= $4; n++) print n }' ;;
+    values) # every number of an option taking a whole number in a short range, or its choices
+        "$kl" ${2:+"$2"} --options 2>/dev/null | awk -F'\t' -v o="$3" '$1 == o {
+            if (($2 == "int" || $2 == "long") && $4 - $3 <= 64) for (n = $3; n <= $4; n++) print n
+            k = split($5, w, " "); for (i = 1; i <= k; i++) print w[i] }' ;;
+    arg) # the name of an option's value (FILE, DIR, PATH, ...)
+        "$kl" ${2:+"$2"} --options 2>/dev/null | awk -F'\t' -v o="$3" '$1 == o { print $6 }' ;;
     cases) "$kl" "${db[@]}" cases 2>/dev/null | awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }' ;;
     suites) "$kl" run --list 2>/dev/null | awk '$1 ~ /^[a-z0-9]/ { print $1 }'; echo all ;;
     hosts) "$kl" "${db[@]}" hosts list 2>/dev/null | awk 'NR > 1 && NF >= 3 && $1 != "no" { print $1 }' ;;
@@ -51,17 +55,14 @@ _kladder() {
         COMPREPLY=($(compgen -W "$words" -- "$cur") $(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
         return ;;
     --host) words=$(_kladder_list hosts) ;;
-    --backend) words="hip cuda cpu" ;;
-    --variant) words="fixed buggy both" ;;
-    --color) words="never auto always" ;;
-    --lang) words="en zh" ;;
-    --format) words="md html" ;;
-    --db | --data-dir | --out | --junit | --inputs | --code-object | --cacert | --known-hosts | \
-        --identity | --schema | --merged | --baseline)
-        COMPREPLY=($(compgen -f -- "$cur"))
-        return ;;
-    -I) COMPREPLY=($(compgen -d -- "$cur")); return ;; # scan's include folders
-    -*) words=$(_kladder_list numbers "$verb" "$prev") ;;
+    -*) # the option's numbers or words; else a file or a folder where its value is one
+        words=$(_kladder_list values "$verb" "$prev")
+        if [ -z "$words" ]; then
+            case $(_kladder_list arg "$verb" "$prev") in
+            DIR) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            *FILE* | *PATH* | *DIR* | *.json | *.csv) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            esac
+        fi ;;
     esac
     if [ -z "$words" ]; then
         if [ -z "$verb" ]; then

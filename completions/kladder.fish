@@ -1,6 +1,6 @@
-# fish completion for kladder: verbs, the global options and each verb's options, and the
-# numbers an option takes (from kladder's own option tables, `kladder [VERB] --options`), case
-# ids, suite names and suite files, run ids and host names (from kladder itself). Installed by `make install` into
+# fish completion for kladder: verbs, the global options and each verb's options, the numbers
+# and words an option takes and whether its value is a file or a folder (from kladder's own
+# option tables, `kladder [VERB] --options`), case ids, suite names and suite files, run ids and host names (from kladder itself). Installed by `make install` into
 # share/fish/vendor_completions.d/kladder.fish.
 
 function __kladder_verb
@@ -28,17 +28,22 @@ function __kladder_list
         case verbs
             kladder --options 2>/dev/null | awk -F'\t' '$1 == "VERB" { print $2 }'
         case globals
-            kladder --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }'
+            kladder --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }'
         case options
-            kladder $argv[2] --options 2>/dev/null | awk -F'\t' '$1 ~ /^--/ { print $1 }' | grep .
+            kladder $argv[2] --options 2>/dev/null | awk -F'\t' '$1 ~ /^-/ { print $1 }' | grep .
             or kladder $argv[2] --help 2>/dev/null | string match -ar -- '--[a-z][a-z0-9-]*' | sort -u
-        case numbers
+        case values arg
             set -l table (kladder --options 2>/dev/null)
             if test -n "$argv[2]"
                 set table (kladder $argv[2] --options 2>/dev/null)
             end
-            printf '%s\n' $table | awk -F'\t' -v o="$argv[3]" \
-                '$1 == o && ($2 == "int" || $2 == "long") && $4 - $3 <= 64 { for (n = $3; n <= $4; n++) print n }'
+            if test $argv[1] = arg
+                printf '%s\n' $table | awk -F'\t' -v o="$argv[3]" '$1 == o { print $6 }'
+            else
+                printf '%s\n' $table | awk -F'\t' -v o="$argv[3]" '$1 == o {
+                    if (($2 == "int" || $2 == "long") && $4 - $3 <= 64) for (n = $3; n <= $4; n++) print n
+                    k = split($5, w, " "); for (i = 1; i <= k; i++) print w[i] }'
+            end
         case cases
             kladder cases 2>/dev/null | awk 'NR > 1 && $1 ~ /^[a-z0-9]/ { print $1 }'
         case suites
@@ -64,20 +69,17 @@ function __kladder_complete
             return
         case --host
             __kladder_list hosts; return
-        case --backend
-            printf '%s\n' hip cuda cpu; return
-        case --variant
-            printf '%s\n' fixed buggy both; return
-        case --color
-            printf '%s\n' never auto always; return
-        case --lang
-            printf '%s\n' en zh; return
-        case --format
-            printf '%s\n' md html; return
         case '-*'
-            set -l numbers (__kladder_list numbers "$verb" $prev)
-            if test (count $numbers) -gt 0
-                printf '%s\n' $numbers; return
+            # the option's numbers or words; else a file or a folder where its value is one
+            set -l values (__kladder_list values "$verb" $prev)
+            if test (count $values) -gt 0
+                printf '%s\n' $values; return
+            end
+            switch (__kladder_list arg "$verb" $prev)
+                case DIR
+                    __fish_complete_directories $tok; return
+                case '*FILE*' '*PATH*' '*DIR*' '*.json' '*.csv'
+                    __fish_complete_path $tok; return
             end
     end
     if test -z "$verb"

@@ -8,7 +8,7 @@ build_pkgs=(gcc g++ make pkg-config libncurses-dev libsqlite3-dev libcjson-dev
 test_pkgs=(libcmocka-dev tmux valgrind libamdhip64-dev python3 python3-pytest python3-numpy python3-venv
            python3-setuptools openssl openssh-server
            clang-22 lld-22 llvm-22 sqlite3
-           openssh-client slurm-wlm munge python3-markdown tidy)
+           openssh-client slurm-wlm munge python3-markdown tidy zsh fish)
 
 want=("${build_pkgs[@]}")
 [ "${1:-}" = "--test" ] && want+=("${test_pkgs[@]}")

@@ -35,17 +35,22 @@ static int print_version(const struct cli_opt *o, const char *v, void *ctx)
     return 0;
 }
 
+/* --color's words, in the order help says them, and what each means */
+static const char *const color_words[] = {"never", "auto", "always", NULL};
+static const enum cli_color color_values[] = {CLI_COLOR_NEVER, CLI_COLOR_AUTO, CLI_COLOR_ALWAYS};
+
 static int take_color(const struct cli_opt *o, const char *v, void *ctx)
 {
     (void)ctx;
-    static const char *const when[] = {[CLI_COLOR_AUTO] = "auto", [CLI_COLOR_NEVER] = "never",
-                                       [CLI_COLOR_ALWAYS] = "always"};
-    for (size_t k = 0; k < sizeof when / sizeof *when; k++)
-        if (strcmp(v, when[k]) == 0) {
-            *(enum cli_color *)o->dest = (enum cli_color)k;
-            return CLI_PARSED;
-        }
-    return cli_usage_error(NULL, "--color expects never, auto or always, not '%s'", v);
+    /* --color=WHEN comes here from take_joined, not through the parser's own check */
+    const struct cli_opt color = {.name = "--color", .choices = {.words = color_words}};
+    int rc = cli_check_choice(NULL, &color, v);
+    if (rc != CLI_PARSED)
+        return rc;
+    for (size_t k = 0; color_words[k]; k++)
+        if (strcmp(v, color_words[k]) == 0)
+            *(enum cli_color *)o->dest = color_values[k];
+    return CLI_PARSED;
 }
 
 /* --db=PATH, --data-dir=DIR, --color=WHEN: the same options in one argument */
@@ -79,8 +84,8 @@ static const struct cli_opt global_opts[] = {
      .missing = "--data-dir expects a path", .arg = "DIR",
      .about = "read cases.json, gaps.json, rungs.json from DIR, not the built-in copy"},
     {.name = "--color", .kind = CLI_CALL, .dest = &global.color, .call = take_color,
-     .missing = "--color expects never, auto or always", .arg = "WHEN",
-     .about = "never, auto (default; honours NO_COLOR) or always (also --color=WHEN)"},
+     .missing = "--color expects never, auto or always", .choices = {.words = color_words},
+     .about = "auto (default) honours NO_COLOR; also written --color=WHEN"},
     {.name = "--version", .kind = CLI_DO, .call = print_version,
      .about = "print the version and exit"},
     {.name = "--help", .kind = CLI_HELP, .help = print_help_stdout,
@@ -120,6 +125,11 @@ int main(int argc, char **argv)
         for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
             printf("VERB\t%s\n", verbs[v].name);
         printf("VERB\thelp\n");
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--man-options") == 0) {
+        /* the global options as man page source, for scripts/man-options.sh */
+        cli_print_man(&global_parser);
         return 0;
     }
     int rc = cli_parse(&global_parser, argc, argv, &global);

@@ -239,7 +239,7 @@ rc=$?
 tap_check "a FIFO in a folder is refused unread, the rest scanned ($rc)" \
     test "$rc:$(field stuck.cu 'f["cause"]'):$(field fine.cu 'f["cause"]')" = "1:unreadable:ok"
 bad "no PATH" 2 "needs at least one PATH"
-bad "an unknown backend" 2 "backend expects cpu, hip or cuda" --backend vulkan "$src"
+bad "an unknown backend" 2 "backend expects hip, cuda or cpu" --backend vulkan "$src"
 bad "-D that is no macro" 2 "expected NAME or NAME=VALUE" -D '1X=2' "$src"
 bad "-I that is no folder" 2 "no such folder" -I "$KL_TMP/nowhere" "$src"
 bad "a header given" 2 "not a unit to scan" "$src/sub/helpers.cuh"

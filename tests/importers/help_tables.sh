@@ -9,7 +9,7 @@
 set -u
 
 "$KLADDER" --options >"$KL_TMP/global" 2>&1
-tap_check "kladder --options prints main's table" grep -qx -- "--db	string" "$KL_TMP/global"
+tap_check "kladder --options prints main's table" grep -qx -- "--db	string				PATH" "$KL_TMP/global"
 "$KLADDER" --help >"$KL_TMP/help" 2>&1
 sed -n '/^verbs:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' "$KL_TMP/help" | sort >"$KL_TMP/help-verbs"
 awk -F'\t' '$1 == "VERB" && $2 != "help" { print $2 }' "$KL_TMP/global" | sort >"$KL_TMP/table-verbs"
@@ -23,7 +23,7 @@ tap_check "every global option of the table is in kladder --help${missing:+ (mis
     test -z "$missing"
 
 tap_check "the global options' lines of --help are the table's (name, value, what it does)" \
-    grep -qxF -e "  --data-dir DIR   read cases.json, gaps.json, rungs.json from DIR, not the built-in copy" \
+    grep -qxF -e "  --data-dir DIR             read cases.json, gaps.json, rungs.json from DIR, not the built-in copy" \
     "$KL_TMP/help"
 rung_top=$(awk -F'\t' '$1 == "--rung" { print $4 }' <("$KLADDER" run --options))
 tap_check "--help's ladder length is the rung table's ($rung_top)" grep -q "the $rung_top-rung verification ladder" "$KL_TMP/help"

@@ -76,5 +76,5 @@ tap_check "a run not stored: exit 2, named" \
     sh -c "test $? -eq 2 && grep -q \"no run 'ffff'\" '$KL_TMP/none.txt'"
 "$KLADDER" --db "$db" report $run --format pdf >/dev/null 2>"$KL_TMP/fmt.txt"
 tap_check "an unknown format: exit 2, the formats named" \
-    sh -c "test $? -eq 2 && grep -q 'md or html' '$KL_TMP/fmt.txt'"
+    sh -c "test $? -eq 2 && grep -q 'md, html or markdown' '$KL_TMP/fmt.txt'"
 tap_check "kladder help report" sh -c "'$KLADDER' help report | grep -q 'usage: kladder report RUN_ID'"

@@ -2,7 +2,9 @@
  * the next argument whatever it looks like, arguments that are no option go to the args entry
  * up to its limit, and every refusal is the usage message the verbs printed by hand (checked
  * on stderr, byte for byte). Help is handed its parser, and cli_print_help lays out the options
- * that say what they do in the column and wrap its contract states. */
+ * that say what they do in the column and wrap its contract states. An option's choices (a
+ * list, or a table read through a callback) are the only values the parser lets through, and
+ * help, --options, the man page source and the usage lines show them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -289,6 +291,157 @@ static void test_help_lines(void **state)
     free(got);
 }
 
+/* What fn(p) prints on stdout */
+static char *stdout_of(void (*fn)(const struct cli_parser *p), const struct cli_parser *p)
+{
+    fflush(stdout);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    int saved = dup(1);
+    dup2(fileno(f), 1);
+    fn(p);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(f);
+    static char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* a table's words, read when asked: the test's own "backends" */
+static const char *engine_word(size_t i)
+{
+    static const char *const words[] = {"gpu", "emu"};
+    return i < 2 ? words[i] : NULL;
+}
+
+static int calls;
+static int count_call(const struct cli_opt *opt, const char *v, void *ctx)
+{
+    (void)ctx;
+    calls++;
+    *(const char **)opt->dest = v;
+    return CLI_PARSED;
+}
+
+/* The parser lets only an option's choices through, from a list or a table's callback, and
+ * refuses anything else once, naming every choice and the value as typed (escaped); help,
+ * --options and the man page source show the choices as the option's value. */
+static void test_choices(void **state)
+{
+    (void)state;
+    const char *mode = NULL, *engine = NULL, *out = NULL;
+    const struct cli_opt opts[] = {
+        CLI_OPT_STRING_CHOICE_DOC("--mode", &mode, CLI_WORDS("fast", "slow", "off"), "how"),
+        CLI_OPT_CALL_CHOICE_DOC("--engine", &engine, count_call, CLI_WORD_FN(engine_word),
+                                "which engine"),
+        CLI_OPT_STRING_DOC("--out", &out, "FILE", "where"),
+    };
+    const struct cli_parser p = {.verb = "t", .opts = opts, .nopts = CLI_COUNT(opts)};
+    char err[512];
+    calls = 0;
+    assert_int_equal(parse(&p, NULL, err, sizeof err,
+                           WORDS("t", "--mode", "slow", "--engine", "emu", "--out", "any")),
+                     CLI_PARSED);
+    assert_string_equal(mode, "slow");
+    assert_string_equal(engine, "emu");
+    assert_int_equal(calls, 1);
+    assert_int_equal(parse(&p, NULL, err, sizeof err, WORDS("t", "--mode", "quick")), 2);
+    assert_string_equal(err, "kladder t: --mode expects fast, slow or off, not 'quick'\n"
+                             "(see kladder --help)\n");
+    assert_int_equal(parse(&p, NULL, err, sizeof err, WORDS("t", "--engine", "gpu\x1b[2J")), 2);
+    assert_string_equal(err, "kladder t: --engine expects gpu or emu, not 'gpu\\x1b[2J'\n"
+                             "(see kladder --help)\n");
+    assert_int_equal(calls, 1); /* a refused value never reaches the option's call */
+    assert_string_equal(cli_choice(&opts[1], 1), "emu");
+    assert_null(cli_choice(&opts[1], 2));
+    assert_null(cli_choice(&opts[2], 0));
+
+    char *got = help_text(&p);
+    assert_string_equal(got, "  --mode fast|slow|off  how\n"
+                             "  --engine gpu|emu      which engine\n"
+                             "  --out FILE            where\n");
+    free(got);
+    assert_string_equal(stdout_of(cli_print_options, &p), "--mode\tstring\t\t\tfast slow off\n"
+                                                          "--engine\tvalue\t\t\tgpu emu\n"
+                                                          "--out\tstring\t\t\t\tFILE\n"
+                                                          "ARGS\tnone\n");
+    assert_string_equal(stdout_of(cli_print_man, &p), ".TP\n\\fB\\-\\-mode\\fR \\fIfast|slow|off\\fR\n"
+                                                      "how\n"
+                                                      ".TP\n\\fB\\-\\-engine\\fR \\fIgpu|emu\\fR\n"
+                                                      "which engine\n"
+                                                      ".TP\n\\fB\\-\\-out\\fR \\fIFILE\\fR\n"
+                                                      "where\n");
+}
+
+/* The man page source escapes what roff would read as its own: a minus, a backslash, a line
+ * that starts with a dot */
+static void test_man_escapes(void **state)
+{
+    (void)state;
+    bool b;
+    const struct cli_opt opts[] = {
+        CLI_OPT_FLAG_DOC("--dry-run", &b, ".json files only, C:\\x"),
+    };
+    const struct cli_parser p = {.verb = "t", .opts = opts, .nopts = CLI_COUNT(opts)};
+    assert_string_equal(stdout_of(cli_print_man, &p),
+                        ".TP\n\\fB\\-\\-dry\\-run\\fR\n\\&.json files only, C:\\ex\n");
+}
+
+/* Usage lines from the table: %o the options a form does not name, {NAME} one as help writes
+ * it, [options] past CLI_USAGE_MAX, a form without %o as it is, lines wrapped at 100 columns
+ * under the form's first word */
+static void test_usage_lines(void **state)
+{
+    (void)state;
+    const char *s = NULL;
+    bool b;
+    struct cli_list l = {0};
+    const struct cli_opt opts[] = {
+        CLI_OPT_HELP("--help", help),
+        CLI_OPT_STRING_CHOICE_DOC("--mode", &s, CLI_WORDS("fast", "slow"), "how"),
+        CLI_OPT_LIST_DOC("--lib", &l, "PATH", "a library"),
+        CLI_OPT_FLAG_DOC("--json", &b, "as JSON"),
+        CLI_OPT_FLAG("--hidden", &b),
+    };
+    const struct cli_parser p = {.verb = "t", .opts = opts, .nopts = CLI_COUNT(opts)};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cli_print_usage(f, &p, WORDS("write {--mode} FILE %o", "check FILE"));
+    cli_print_usage(f, &p, NULL);
+    fclose(f);
+    assert_string_equal(buf, "usage: kladder t write --mode fast|slow FILE [--lib PATH]... [--json]\n"
+                             "       kladder t check FILE\n"
+                             "usage: kladder t [--mode fast|slow] [--lib PATH]... [--json]\n");
+    free(buf);
+
+    struct cli_opt many[CLI_USAGE_MAX + 1];
+    for (size_t k = 0; k < CLI_COUNT(many); k++)
+        many[k] = (struct cli_opt)CLI_OPT_FLAG_DOC("--some-long-option-name", &b, "x");
+    const struct cli_parser q = {.verb = "t", .opts = many, .nopts = CLI_USAGE_MAX};
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    cli_print_usage(f, &q, NULL);
+    fclose(f);
+    /* ten options of 26 cells: three a line, each further line under the first */
+    const char *second = strchr(buf, '\n') + 1;
+    assert_true(strncmp(second, "                 [--some", 24) == 0);
+    for (const char *line = buf; *line; line = strchr(line, '\n') + 1)
+        assert_true(strchr(line, '\n') - line <= 100);
+    free(buf);
+    const struct cli_parser r = {.verb = "t", .opts = many, .nopts = CLI_COUNT(many)};
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    cli_print_usage(f, &r, WORDS("FILE %o"));
+    fclose(f);
+    assert_string_equal(buf, "usage: kladder t FILE [options]\n");
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +451,9 @@ int main(void)
         cmocka_unit_test(test_help_stops),
         cmocka_unit_test(test_strays),
         cmocka_unit_test(test_help_lines),
+        cmocka_unit_test(test_choices),
+        cmocka_unit_test(test_man_escapes),
+        cmocka_unit_test(test_usage_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

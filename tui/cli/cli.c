@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "casedb/cdb.h"
+#include "casedb/results.h"
 #include "common/fileio.h"
 #include "common/paths.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/api/faces.h"
 #include "importers/case_index.h"
 
 bool cli_parse_int(const char *verb, const char *opt, const char *text, int lo, int hi, int *out)
@@ -154,4 +156,35 @@ bool cli_define_ok(const char *d)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)
             return false;
     return true;
+}
+
+const char *cli_word_backend(size_t i)
+{
+    for (size_t k = 0; eng_backends && eng_backends[k]; k++)
+        if (k == i)
+            return eng_backends[k]->name;
+    return NULL;
+}
+
+const char *cli_word_schedule(size_t i)
+{
+    return i <= ENG_SCHED_PCT ? eng_schedule_name((enum eng_schedule)i) : NULL;
+}
+
+const char *cli_word_verdict(size_t i)
+{
+    return i < CDB_VERDICT_COUNT ? cdb_verdict_name((enum cdb_verdict)i) : NULL;
+}
+
+const char *cli_word_variant(size_t i)
+{
+    static const char *const variants[] = {"fixed", "buggy", "both"};
+    return i < sizeof variants / sizeof variants[0] ? variants[i] : NULL;
+}
+
+/* The case index holds its text in English and Chinese (data/cases.json's _en and _zh fields) */
+const char *cli_word_lang(size_t i)
+{
+    static const char *const langs[] = {"en", "zh"};
+    return i < sizeof langs / sizeof langs[0] ? langs[i] : NULL;
 }

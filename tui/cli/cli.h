@@ -6,6 +6,7 @@
 #define KL_TUI_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct cdb;
 
@@ -42,5 +43,17 @@ int tui_main(const struct cli_global *g);
 /* Whether a -D value is NAME or NAME=VALUE, NAME an identifier, with no control character
  * (the build line of scan, exec). */
 bool cli_define_ok(const char *d);
+
+/* The words an option's value may be, read from the tables that own them, for the .choices
+ * of an option table (tui/cli/opts.h, CLI_WORD_FN): the i-th word, NULL past the last.
+ * backend: every backend of the engine's table, in preference order; schedule: the cpu
+ * backend's schedules; verdict: every verdict the database stores; lang: the languages of the
+ * case index's text. */
+const char *cli_word_backend(size_t i);
+const char *cli_word_schedule(size_t i);
+const char *cli_word_verdict(size_t i);
+const char *cli_word_lang(size_t i);
+/* run's variants: fixed, buggy, both (run and fleet submit, which hands it on) */
+const char *cli_word_variant(size_t i);
 
 #endif

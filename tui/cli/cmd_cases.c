@@ -13,8 +13,8 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder cases [--gap N] [--repo NAME] [--mentions NAME] [--rung N]\n"
-           "                     [--symptom TAG] [--search TEXT] [--lang en|zh] [--json]\n\n"
+    cli_print_usage(stdout, p, NULL);
+    printf("\n"
            "Lists the cases of the index. --gap matches the primary gap (1-7), --rung the rung that\n"
            "catches the case (1-8 in the built-in index), --repo the case's own repository\n"
            "(aiter, flydsl, sglang, atom), --mentions a repository any of its references is in (a\n"
@@ -41,9 +41,7 @@ static int take_symptom(const struct cli_opt *opt, const char *v, void *ctx)
 
 static int take_lang(const struct cli_opt *opt, const char *v, void *ctx)
 {
-    (void)ctx;
-    if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
-        return cli_usage_error("cases", "--lang expects en or zh, not '%s'", v);
+    (void)ctx; /* en or zh: the parser took only the choices */
     *(bool *)opt->dest = strcmp(v, "zh") == 0;
     return CLI_PARSED;
 }
@@ -67,7 +65,7 @@ int cmd_cases(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_CALL_DOC("--symptom", &f.symptom, take_symptom, "TAG", "one symptom tag"),
         CLI_OPT_STRING_DOC("--search", &f.search, "TEXT",
                            "every word given, in English or Chinese"),
-        CLI_OPT_CALL_DOC("--lang", &zh, take_lang, "en|zh",
+        CLI_OPT_CALL_CHOICE_DOC("--lang", &zh, take_lang, CLI_WORD_FN(cli_word_lang),
                          "the language of the table (default en)"),
     };
     const struct cli_parser p = {.verb = "cases", .opts = opts, .nopts = CLI_COUNT(opts)};

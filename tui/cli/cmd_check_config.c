@@ -20,8 +20,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder check-config FILE.csv... --schema SCHEMA.json [--merged MERGED.csv]\n"
-           "                            [--out FILE]\n\n"
+    static const char *const forms[] = {"FILE.csv... {--schema} %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Checks tuned-config CSV files against a schema ({\"format\": \"kladder-config-schema\",\n"
            "\"version\": 1, \"columns\": {\"M\": \"int\", ...}, \"key\": [\"M\", ...]}): column types\n"
            "(an int column holds \"64\", never \"64.0\"), empty cells, duplicate keys. --merged\n"

@@ -12,7 +12,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder ci-audit REPORT... [--min-tests N] [--baseline FILE]...\n\n"
+    static const char *const forms[] = {"REPORT... %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Reads test reports (JUnit XML, or a pytest console log with its summary line and\n"
            "exit status) and fails when zero tests executed, every test was skipped, fewer than\n"
            "N executed (default 1), pytest exited 5 (no tests collected) or 2-4, or a suite\n"

@@ -29,10 +29,9 @@ struct cli_many {
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder compare A B [--rung N] [--only-both] [--only-flagged] [--verdict V]\n"
-           "                       [--search TEXT] [--sort KEY] [--json]\n"
-           "       kladder compare A B C ... [--baseline HOST] [--differs HOST] [--sort KEY]\n"
-           "                       [--rung N] [--only-flagged] [--search TEXT] [--json]\n\n"
+    static const char *const forms[] = {"A B [C ...] %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Puts two machines side by side. A and B are 'local' (runs made here), a host of\n"
            "`kladder hosts list`, a host that produced runs, or a machine id (or 4+ of its first\n"
            "characters). Checks are matched on rung, suite, check, shape and variant, using each\n"
@@ -162,9 +161,7 @@ static int compare(const struct cli_global *g, const char *const *spec, int rung
 static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
-    if ((*(int *)opt->dest = cdb_verdict_parse(v)) < 0)
-        return cli_usage_error("compare", "--verdict expects pass, fail, hang, error, skip or "
-                                          "cancelled");
+    *(int *)opt->dest = cdb_verdict_parse(v); /* one of the choices, the database's names */
     return CLI_PARSED;
 }
 
@@ -269,9 +266,9 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
                            "the first)"),
         CLI_OPT_STRING_DOC("--differs", &many.differs, "HOST",
                            "three hosts or more: rows where HOST stands out against the baseline"),
-        CLI_OPT_CALL_DOC("--verdict", &sel.verdict, take_verdict, "V",
-                         "two hosts: rows where either side's verdict is V (pass, fail, hang, "
-                         "...)"),
+        CLI_OPT_CALL_CHOICE_DOC("--verdict", &sel.verdict, take_verdict,
+                                CLI_WORD_FN(cli_word_verdict),
+                                "two hosts: rows where either side's verdict is this"),
         CLI_OPT_STRING_DOC("--search", &sel.text, "TEXT",
                            "rows whose suite, check, shape or variant contains TEXT"),
     };

@@ -1,4 +1,4 @@
-/* kladder compile --backend hip|cuda|cpu --target T [--flag OPT]... [--out FILE] FILE...
+/* kladder compile --backend B --target T [--flag OPT]... [--out FILE] FILE...
  *
  * Compiles kernel sources exactly as a run would (kernels/kl.h prepended, through the compile
  * cache) for a target that need not be present: hipRTC, clang and NVRTC need no GPU. It is how
@@ -21,8 +21,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder compile --backend hip|cuda|cpu --target TARGET [--flag OPTION]...\n"
-           "                       [--out FILE] FILE...\n\n"
+    static const char *const forms[] = {"{--backend} {--target} %o FILE...", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Compiles each kernel source with kernels/kl.h prepended, as `kladder run` does, for\n"
            "TARGET (gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ...); no GPU is\n"
            "needed. hip uses hipRTC, or clang-22 for a target hipRTC lacks (KLADDER_HIP_COMPILER=\n"
@@ -251,7 +252,8 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_STRING_DOC("--backend", &backend, "hip|cuda|cpu", "the compiler to use"),
+        CLI_OPT_STRING_CHOICE_DOC("--backend", &backend, CLI_WORD_FN(cli_word_backend),
+                                  "the compiler to use"),
         CLI_OPT_STRING_DOC("--target", &target, "TARGET",
                            "gfx90a, gfx1030, gfx1250, gfx950, gfx942, sm_90, cpu-wave32, ..."),
         CLI_OPT_LIST_DOC("--flag", &flags, "OPTION", "one extra compiler option (repeatable)"),
@@ -275,12 +277,16 @@ int cmd_compile(int argc, char **argv, const struct cli_global *g)
     }
     if (status == CLI_PARSED) {
         const struct eng_backend *b = backend ? eng_backend_find(backend) : NULL;
-        if (!b)
-            status = cli_usage_error("compile", "--backend expects hip, cuda or cpu");
-        else if (!target || files.n == 0)
+        if (!b) { /* not given: an unknown one the parser refused */
+            const struct cli_opt named = {.choices = CLI_WORD_FN(cli_word_backend)};
+            char words[128];
+            cli_choice_list(&named, NULL, words, sizeof words);
+            status = cli_usage_error("compile", "needs --backend (%s)", words);
+        } else if (!target || files.n == 0) {
             status = cli_usage_error("compile", "needs --target and at least one FILE");
-        else
+        } else {
             status = compile_all(b, target, flags.v, &bl, files.v, files.n, out);
+        }
     }
     free(incs.v);
     free(defs.v);

@@ -24,8 +24,9 @@ static void num_or_na(const cJSON *o, const char *k, const char *unit, double di
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder devices [--json]\n\nLists every backend (hip, cuda, cpu), its "
-           "devices, and why a backend is unavailable.\n\noptions:\n");
+    cli_print_usage(stdout, p, NULL);
+    printf("\nLists every backend the engine has, its devices, and why a backend is "
+           "unavailable.\n\noptions:\n");
     cli_print_help(stdout, p);
 }
 

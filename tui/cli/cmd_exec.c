@@ -27,9 +27,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder exec FILE.cu|FILE.hip [-I DIR]... [-D NAME[=VALUE]]...\n"
-           "                    [--schedule default|adversarial|random|pct] [--seed N]\n"
-           "                    [--timeout S] [--json] [-- ARGS...]\n\n"
+    static const char *const forms[] = {"FILE.cu|FILE.hip %o [-- ARGS...]", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Compiles the whole file for the cpu backend, as `kladder scan` does, with its host\n"
            "code made to run, and runs its own main() with ARGS in a child process: device\n"
            "memory, copies, memsets, launches (<<<...>>> and hipLaunchKernelGGL), streams and\n"
@@ -53,15 +53,11 @@ static int take_schedule(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
     struct exec_opts *o = opt->dest;
-    /* the words the reports print (eng_schedule_name), read back */
-    static const enum eng_schedule all[] = {ENG_SCHED_DEFAULT, ENG_SCHED_ADVERSARIAL,
-                                            ENG_SCHED_RANDOM, ENG_SCHED_PCT};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (!strcmp(v, eng_schedule_name(all[i]))) {
-            o->schedule = all[i];
-            return CLI_PARSED;
-        }
-    return cli_usage_error("exec", "--schedule expects default, adversarial, random or pct");
+    /* the words the reports print (eng_schedule_name), read back; the parser took only them */
+    for (size_t i = 0; cli_word_schedule(i); i++)
+        if (!strcmp(v, cli_word_schedule(i)))
+            o->schedule = (enum eng_schedule)i;
+    return CLI_PARSED;
 }
 
 static void free_flags(char **flags)
@@ -242,7 +238,7 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
                                             "(repeatable)"),
         CLI_OPT_LIST_DOC("-D", &def, "NAME[=VALUE]", "a macro defined for the file "
                                                      "(repeatable)"),
-        CLI_OPT_CALL_DOC("--schedule", &eo, take_schedule, "default|adversarial|random|pct",
+        CLI_OPT_CALL_CHOICE_DOC("--schedule", &eo, take_schedule, CLI_WORD_FN(cli_word_schedule),
                          "the emulator's schedule for every launch (pct: races reported)"),
         CLI_OPT_LONG_DOC("--seed", &seed, 0, 2147483647, "N", "seed of the schedule (1)"),
         CLI_OPT_INT_DOC("--timeout", &timeout_s, 1, 86400, "S", "seconds the program may run, "

@@ -10,7 +10,8 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder export [--since RUN_ID|TIME] [--all] [--out FILE]\n\n"
+    cli_print_usage(stdout, p, NULL);
+    printf("\n"
            "Writes the finished runs made here, their checks and machines as one versioned JSON\n"
            "document (format kladder-results, version 1) that `kladder pull` reads on another\n"
            "host. --since keeps runs recorded after RUN_ID (or its first 4+ characters, as\n"

@@ -7,6 +7,7 @@
 #include "common/text.h"
 #include "tui/cli/cli.h"
 #include "tui/cli/fleet.h"
+#include "tui/cli/opts.h"
 
 int cmd_fleet(int argc, char **argv, const struct cli_global *g)
 {
@@ -18,7 +19,7 @@ int cmd_fleet(int argc, char **argv, const struct cli_global *g)
         fleet_help();
         return 0;
     }
-    if (argc == 2 && strcmp(sub, "--options") == 0)
+    if (cli_asks_table(argc, argv)) /* --options, --man-options (--help went above) */
         return fleet_submit(argc, argv, g);
     /* each subcommand parses what follows it */
     if (strcmp(sub, "submit") == 0)

@@ -15,10 +15,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder hosts add NAME URL\n"
-           "       kladder hosts list [--json]\n"
-           "       kladder hosts rm NAME [--purge]\n"
-           "       kladder hosts rename OLD NEW\n\n"
+    static const char *const forms[] = {"add NAME URL", "list [--json]", "rm NAME [--purge]", "rename OLD NEW", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "The hosts `kladder pull` reads results from. NAME: 1-64 characters of a-z 0-9 . _ -\n"
            "(not 'local'). URL: https://, http://, sftp://, scp:// (SSH keys; the host key must\n"
            "be in ~/.ssh/known_hosts) or file:// (or a plain path, stored as its file://\n"
@@ -191,9 +190,7 @@ int cmd_hosts(int argc, char **argv, const struct cli_global *g)
     };
     const struct cli_parser p = {.verb = "hosts", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = {.kind = CLI_LIST, .dest = &pos, .hi = 2}};
-    bool asked = strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 ||
-                 (argc == 2 && strcmp(sub, "--options") == 0);
-    int rc = asked ? cli_parse(&p, argc, argv, NULL)          /* the table answers them */
+    int rc = cli_asks_table(argc, argv) ? cli_parse(&p, argc, argv, NULL)          /* the table answers them */
                    : cli_parse(&p, argc - 1, argv + 1, NULL); /* after the subcommand */
     /* --json belongs to list and --purge to rm: elsewhere they are unknown options */
     if (rc == CLI_PARSED && json && strcmp(sub, "list") != 0)

@@ -21,8 +21,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder inspect FILE... [--json] [--target PROC]\n"
-           "       kladder inspect --suite MANIFEST [--json] [--target PROC]\n\n"
+    static const char *const forms[] = {"FILE...|{--suite} %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Reads GPU binaries without a GPU, ROCm or CUDA. An AMD code object (kladder compile\n"
            "--backend hip --out FILE, or clang's .hsaco): the processor, and per kernel\n"
            ".wavefront_size, .sgpr_count, .vgpr_count, .agpr_count, LDS\n"

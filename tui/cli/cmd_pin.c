@@ -15,8 +15,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder pin write FILE [--backend hip|cuda|cpu] [--device N] [--lib PATH]...\n"
-           "       kladder pin check FILE\n\n"
+    static const char *const forms[] = {"write FILE %o", "check FILE", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "write records the backend, device, target, driver, runtime, compiler identity,\n"
            "partition modes and kladder version of this machine, and the ELF build id of each\n"
            "--lib (a shared library the results depend on). check compares this machine with\n"
@@ -97,7 +98,7 @@ int cmd_pin(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_STRING_DOC("--backend", &backend, "hip|cuda|cpu",
+        CLI_OPT_STRING_CHOICE_DOC("--backend", &backend, CLI_WORD_FN(cli_word_backend),
                            "the backend to record (default: the first available)"),
         CLI_OPT_INT_DOC("--device", &device, 0, 1024, "N", "the device index (default 0)"),
         CLI_OPT_LIST_DOC("--lib", &libs, "PATH",
@@ -107,8 +108,7 @@ int cmd_pin(int argc, char **argv, const struct cli_global *g)
     const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .stray = CLI_STRAY_OPTION};
     /* --help, and --options for the completions, before a subcommand: the table answers them */
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-                      (argc == 2 && strcmp(argv[1], "--options") == 0))) {
+    if (cli_asks_table(argc, argv)) {
         int rc = cli_parse(&p, 2, argv, NULL);
         free(libs.v);
         return rc;

@@ -19,9 +19,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder pull [NAME|URL|PATH ...] [--connect-timeout S] [--timeout S] [--stall S]\n"
-           "                    [--max-bytes N] [--cacert FILE] [--known-hosts FILE]\n"
-           "                    [--identity FILE] [--full] [--timing]\n\n"
+    static const char *const forms[] = {"[NAME|URL|PATH ...] %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Fetches the results documents of hosts (default: every host of `kladder hosts list`)\n"
            "concurrently, validates each whole and merges each host in one transaction. Runs are\n"
            "identified by UUID: a run already stored is skipped, and one stored with different\n"

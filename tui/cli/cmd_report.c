@@ -12,7 +12,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder report RUN_ID [--format md|html] [--out FILE]\n\n"
+    static const char *const forms[] = {"RUN_ID %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Writes up one recorded run (a UUID or its first 4+ characters, see kladder results)\n"
            "to paste into an issue or attach to a bug: the case and its gap, the machine's\n"
            "fingerprint, the command that reproduces the run (for a suite of one's own, with a\n"
@@ -32,10 +34,8 @@ static int take_format(const struct cli_opt *opt, const char *v, void *ctx)
     enum tui_report_format *fmt = opt->dest;
     if (!strcmp(v, "md") || !strcmp(v, "markdown"))
         *fmt = TUI_REPORT_MD;
-    else if (!strcmp(v, "html"))
+    else /* html: the parser took only the choices */
         *fmt = TUI_REPORT_HTML;
-    else
-        return cli_usage_error("report", "--format expects md or html");
     return CLI_PARSED;
 }
 
@@ -46,7 +46,8 @@ int cmd_report(int argc, char **argv, const struct cli_global *g)
     const struct cli_opt opts[] = {
         CLI_OPT_HELP("--help", print_help),
         CLI_OPT_HELP("-h", print_help),
-        CLI_OPT_CALL_DOC("--format", &fmt, take_format, "md|html",
+        CLI_OPT_CALL_CHOICE_DOC("--format", &fmt, take_format,
+                                CLI_WORDS("md", "html", "markdown"),
                          "md (default): Markdown that renders on GitHub; html: one "
                          "self-contained page that opens offline"),
         CLI_OPT_STRING_DOC("--out", &out_path, "FILE", "write FILE atomically instead of printing"),

@@ -20,8 +20,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder results [--host NAME] [--rung N] [--verdict V] [--json]\n"
-           "       kladder results RUN_ID [--json]\n\n"
+    static const char *const forms[] = {"%o", "RUN_ID [--json]", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Lists recorded runs, newest first: runs made here and runs pulled from other hosts.\n"
            "HOST is the host a run was pulled under ('local': runs made here; the machine's own\n"
            "host name is in a run's detail). --host keeps one such host, --rung a rung (0: runs of several),\n"
@@ -218,10 +219,7 @@ static int take_verdict(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
     int *verdict = opt->dest;
-    *verdict = cdb_verdict_parse(v);
-    if (*verdict < 0)
-        return cli_usage_error("results", "--verdict expects pass, fail, hang, error, skip, "
-                                          "cancelled, running or interrupted");
+    *verdict = cdb_verdict_parse(v); /* one of the choices, the database's own names */
     return CLI_PARSED;
 }
 
@@ -240,8 +238,8 @@ int cmd_results(int argc, char **argv, const struct cli_global *g)
         /* any rung the database keeps: a pulled host may run rungs this kladder has not */
         CLI_OPT_INT_DOC("--rung", &f.rung, 0, CDB_RUNG_MAX, "N",
                         "runs of one rung (0: runs of several rungs)"),
-        CLI_OPT_CALL_DOC("--verdict", &f.verdict, take_verdict, "V",
-                         "pass, fail, hang, error, skip, cancelled, running or interrupted"),
+        CLI_OPT_CALL_CHOICE_DOC("--verdict", &f.verdict, take_verdict,
+                                CLI_WORD_FN(cli_word_verdict), "runs of this verdict"),
     };
     const struct cli_parser p = {.verb = "results", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_STRING(NULL, &id)};

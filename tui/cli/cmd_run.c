@@ -16,12 +16,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder run --suite NAME|PATH [--rung N] [options]\n"
-           "       kladder run --rung N --suite all [options]\n"
-           "       kladder run --case ID [options]\n"
-           "       kladder run --rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE\n"
-           "       kladder run --rung 8 --suite model | --case ID   (the built-in model)\n"
-           "       kladder run --list\n\n"
+    static const char *const forms[] = {"--suite NAME|PATH [--rung N] %o", "--rung N --suite all %o", "--case ID %o", "--rung 8 --e2e COMMAND --score FORMAT --baseline VALUE|FILE", "--rung 8 --suite model | --case ID   (the built-in model)", "--list", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Runs a rung of the verification ladder on a suite's reproducer\n"
            "(`run --list` lists the suites, their cases and rungs), with the plain unit-test\n"
            "baseline beside it; without --rung, every rung the suite lists. --case runs every rung its suites list, both\n"
@@ -202,16 +199,14 @@ static int take_variant(const struct cli_opt *opt, const char *v, void *ctx)
         o->buggy = false;
     else if (!strcmp(v, "buggy"))
         o->fixed = false;
-    else if (strcmp(v, "both"))
-        return cli_usage_error("run", "--variant expects fixed, buggy or both, not '%s'", v);
-    return CLI_PARSED;
+    return CLI_PARSED; /* both; the parser took only the choices */
 }
 
 static int take_backend(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
-    if (!eng_backend_find(v))
-        return cli_usage_error("run", "--backend expects hip, cuda or cpu, not '%s'", v);
+    if (!eng_backend_find(v)) /* the choices are the backend table's names */
+        return 2;
     *(const char **)opt->dest = v;
     return CLI_PARSED;
 }
@@ -246,9 +241,7 @@ static int take_wave(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
     int *wave = opt->dest;
-    if (!cli_parse_int("run", opt->name, v, 32, 64, wave) || (*wave != 32 && *wave != 64))
-        return cli_usage_error("run", "--wave expects 32 or 64, not '%s'", v);
-    return CLI_PARSED;
+    return cli_parse_int("run", opt->name, v, 32, 64, wave) ? CLI_PARSED : 2; /* 32 or 64 */
 }
 
 static int take_code_object(const struct cli_opt *opt, const char *v, void *ctx)
@@ -265,17 +258,9 @@ static int take_schedule(const struct cli_opt *opt, const char *v, void *ctx)
     (void)ctx;
     struct eng_run_opts *o = opt->dest;
     o->schedule_given = true;
-    if (!strcmp(v, "default"))
-        o->schedule = ENG_SCHED_DEFAULT;
-    else if (!strcmp(v, "adversarial"))
-        o->schedule = ENG_SCHED_ADVERSARIAL;
-    else if (!strcmp(v, "random"))
-        o->schedule = ENG_SCHED_RANDOM;
-    else if (!strcmp(v, "pct"))
-        o->schedule = ENG_SCHED_PCT;
-    else
-        return cli_usage_error("run", "--schedule expects default, adversarial, random or pct, "
-                                      "not '%s'", v);
+    for (size_t i = 0; cli_word_schedule(i); i++) /* the parser took only these */
+        if (!strcmp(v, cli_word_schedule(i)))
+            o->schedule = (enum eng_schedule)i;
     return CLI_PARSED;
 }
 
@@ -303,9 +288,8 @@ static int take_lag(const struct cli_opt *opt, const char *v, void *ctx)
 static int take_sanitizer(const struct cli_opt *opt, const char *v, void *ctx)
 {
     (void)ctx;
-    if (!eng_san_tool_known(v))
-        return cli_usage_error("run", "--sanitizer expects racecheck, synccheck or memcheck, "
-                                      "not '%s'", v);
+    if (!eng_san_tool_known(v)) /* the choices and the tools the engine runs are one list */
+        return cli_usage_error("run", "--sanitizer %s: the engine runs no such tool", v);
     *(const char **)opt->dest = v;
     return CLI_PARSED;
 }
@@ -542,10 +526,12 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                            "a built-in suite, a suite manifest of one's own, or all"),
         CLI_OPT_STRING_DOC("--case", &r.case_id, "ID",
                            "every rung the case's suites list, both variants"),
-        CLI_OPT_CALL_DOC("--variant", &o, take_variant, "fixed|buggy|both",
-                         "which variant (default both)"),
-        CLI_OPT_CALL_DOC("--backend", &o.backend, take_backend, "hip|cuda|cpu",
-                         "default: the first available of hip, cuda, cpu"),
+        CLI_OPT_CALL_CHOICE_DOC("--variant", &o, take_variant,
+                                CLI_WORD_FN(cli_word_variant),
+                                "which variant (default both)"),
+        CLI_OPT_CALL_CHOICE_DOC("--backend", &o.backend, take_backend,
+                                CLI_WORD_FN(cli_word_backend),
+                                "default: the first available, in this order"),
         CLI_OPT_INT_DOC("--device", &o.device, 0, 255, "I", "device index (default 0)"),
         CLI_OPT_CALL_DOC("--repeat", &o, take_repeat, "N|auto",
                          "rung 5 repeats (default: the suite's N, else from its failure rate); "
@@ -558,13 +544,13 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                          "suite's; implies --repeat auto)"),
         CLI_OPT_INT_DOC("--timeout", &timeout, 1, 86400, "S",
                         "per-check limit in seconds after setup (default 60)"),
-        CLI_OPT_CALL_DOC("--wave", &o.wave, take_wave, "32|64",
-                         "cpu backend wave width (default 32)"),
+        CLI_OPT_CALL_CHOICE_DOC("--wave", &o.wave, take_wave, CLI_WORDS("32", "64"),
+                                "cpu backend wave width (default 32)"),
         CLI_OPT_CALL_DOC("--code-object", &o.code_object, take_code_object, "FILE",
                          "run this prebuilt code object (kladder compile --out, .hsaco, bundle, "
                          ".cubin, PTX) instead of the source"),
-        CLI_OPT_CALL_DOC("--schedule", &o, take_schedule, "default|adversarial|random|pct",
-                         "cpu backend schedule for rung checks (default adversarial; baselines "
+        CLI_OPT_CALL_CHOICE_DOC("--schedule", &o, take_schedule,
+                         CLI_WORD_FN(cli_word_schedule), "cpu backend schedule for rung checks (default adversarial; baselines "
                          "always run the default); pct interleaves at every memory access and "
                          "reports data races (slower); it wins over a rung 5 suite's own schedule "
                          "(a rare race declares random)"),
@@ -575,8 +561,8 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                          "(KL_LAG=S); ahead:S holds every wave but one back instead; on a GPU its "
                          "async copies land at their waits; auto (default): seeds 1-4 of both on a "
                          "GPU, none on the cpu backend"),
-        CLI_OPT_CALL_DOC("--sanitizer", &o.sanitizer, take_sanitizer,
-                         "racecheck|synccheck|memcheck",
+        CLI_OPT_CALL_CHOICE_DOC("--sanitizer", &o.sanitizer, take_sanitizer,
+                         CLI_WORDS("racecheck", "synccheck", "memcheck"),
                          "cuda: run each check under NVIDIA's compute-sanitizer (PATH, "
                          "/usr/local/cuda*/bin or $KLADDER_COMPUTE_SANITIZER); its hazards become "
                          "checks of their own; limits are 20x --timeout"),

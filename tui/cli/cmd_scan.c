@@ -1,4 +1,4 @@
-/* kladder scan PATH... [-I DIR]... [-D X[=V]]... [--backend cpu|hip|cuda] [--target T]
+/* kladder scan PATH... [-I DIR]... [-D X[=V]]... [--backend B] [--target T]
  *                      [--jobs N] [--timeout S] [--json]
  *
  * A folder of one's own sources, taken as they ship: every translation unit under the paths
@@ -25,8 +25,9 @@
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder scan PATH... [-I DIR]... [-D NAME[=VALUE]]... [--backend cpu|hip|cuda]\n"
-           "                    [--target TARGET] [--jobs N] [--timeout S] [--json]\n\n"
+    static const char *const forms[] = {"PATH... %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Takes every translation unit under each PATH as it ships (a .cu or .hip file, or a\n"
            ".cpp, .cc or .cxx file with a __global__ function; headers are read where a unit\n"
            "includes them) and compiles it whole as a plain source, as `kladder run` compiles a\n"
@@ -177,8 +178,8 @@ int cmd_scan(int argc, char **argv, const struct cli_global *g)
                                             "(repeatable)"),
         CLI_OPT_LIST_DOC("-D", &def, "NAME[=VALUE]", "a macro defined for every file "
                                                      "(repeatable)"),
-        CLI_OPT_STRING_DOC("--backend", &backend, "cpu|hip|cuda", "the compiler's backend "
-                                                                  "(cpu)"),
+        CLI_OPT_STRING_CHOICE_DOC("--backend", &backend, CLI_WORD_FN(cli_word_backend),
+                                  "the compiler's backend (cpu)"),
         CLI_OPT_STRING_DOC("--target", &target, "TARGET", "cpu-wave32 (cpu), gfx1250 (hip), "
                                                           "sm_90 (cuda), or another"),
         CLI_OPT_INT_DOC("--jobs", &jobs, 1, 64, "N", "files compiled at once (the cores here)"),
@@ -192,8 +193,8 @@ int cmd_scan(int argc, char **argv, const struct cli_global *g)
     if (status == CLI_PARSED) {
         const struct eng_backend *b = eng_backend_find(backend);
         char **flags = NULL;
-        if (!b)
-            status = cli_usage_error("scan", "--backend expects cpu, hip or cuda");
+        if (!b) /* the choices are the backend table's names */
+            status = 2;
         else if (paths.n == 0)
             status = cli_usage_error("scan", "needs at least one PATH (a folder or a file)");
         else if ((flags = build_flags(&inc, &def, &status)) != NULL)

@@ -127,7 +127,9 @@ static void print_case(struct cdb *db, const struct cdb_case *c, bool zh)
 
 static void print_help(const struct cli_parser *p)
 {
-    printf("usage: kladder show ID [--json] [--lang en|zh]\n\n"
+    static const char *const forms[] = {"ID %o", NULL};
+    cli_print_usage(stdout, p, forms);
+    printf("\n"
            "Shows one case of the index (kladder cases lists them): its gap and rung, summary,\n"
            "the test that catches it, references and reproducer.\n\n"
            "options:\n");
@@ -136,9 +138,7 @@ static void print_help(const struct cli_parser *p)
 
 static int take_lang(const struct cli_opt *opt, const char *v, void *ctx)
 {
-    (void)ctx;
-    if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
-        return cli_usage_error("show", "--lang expects en or zh");
+    (void)ctx; /* en or zh: the parser took only the choices */
     *(bool *)opt->dest = strcmp(v, "zh") == 0;
     return CLI_PARSED;
 }
@@ -153,7 +153,7 @@ int cmd_show(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_FLAG_DOC("--json", &json,
                          "print the case object with the fields of data/cases.json"),
         {.name = "--lang", .kind = CLI_CALL, .dest = &zh, .call = take_lang,
-         .missing = "--lang expects en or zh", .arg = "en|zh",
+         .missing = "--lang expects en or zh", .choices = CLI_WORD_FN(cli_word_lang),
          .about = "the language of the text (default en)"},
     };
     const struct cli_parser p = {.verb = "show", .opts = opts, .nopts = CLI_COUNT(opts),

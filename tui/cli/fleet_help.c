@@ -6,14 +6,12 @@
 
 void fleet_print_help(const struct cli_parser *p)
 {
+    static const char *const forms[] = {
+        "submit {--out} ({--nodes} | {--partition}) ({--suite} | {--case}) %o", "collect DIR",
+        "status JOB|DIR", NULL};
+    cli_print_usage(stdout, p, forms);
     printf(
-        "usage: kladder fleet submit --out DIR (--nodes LIST | --partition LIST)\n"
-        "                            (--suite NAME | --case ID) [--rung N] [--backend B]\n"
-        "                            [--variant V] [--run-arg ARG]... [--time LIMIT]\n"
-        "                            [--sbatch OPTION]... [--kladder PATH] [--no-collect]\n"
-        "                            [--dry-run]\n"
-        "       kladder fleet collect DIR\n"
-        "       kladder fleet status JOB|DIR\n\n"
+        "\n"
         "Runs the ladder on every node of a Slurm cluster through sbatch: a job array of one\n"
         "task per target, each running `kladder run` into a private database and exporting\n"
         "it to DIR (a folder every node can write) as LABEL.json; a collect job, started\n"

@@ -42,6 +42,16 @@ struct cli_list {
 
 struct cli_parser;
 
+/* The words an option's value may be, one source for the parser, its help, --options, the man
+ * page and the shell completions: a fixed list (words, NULL-terminated), or a list read from a
+ * table when asked (word(i): the i-th word, NULL past the last; the backends, the schedules,
+ * the languages). A value that is none of them is refused by cli_parse before the option's
+ * call or store sees it ("--x expects a, b or c, not 'v'"). Empty (both NULL): any value. */
+struct cli_choices {
+    const char *const *words;
+    const char *(*word)(size_t i);
+};
+
 struct cli_opt {
     const char *name;    /* "--rung", as typed; NULL for CLI_TAKE and the args entry */
     enum cli_kind kind;
@@ -63,6 +73,8 @@ struct cli_opt {
     const char *arg;   /* help: the value's name ("PATH"); NULL for an option without one */
     const char *about; /* help: one line saying what it does; NULL: cli_print_help leaves the
                         * option out (a second spelling, an internal one) */
+    struct cli_choices choices; /* what the value may be; help shows them as its arg ("a|b|c")
+                                 * where arg is NULL */
 };
 
 /* How an argument no entry takes is refused: the verbs said it in four ways, kept as they
@@ -119,8 +131,19 @@ struct cli_parser {
      .about = (t)}
 #define CLI_OPT_DO_DOC(n, d, fn, t)                                                               \
     {.name = (n), .kind = CLI_DO, .dest = (d), .call = (fn), .about = (t)}
+/* An option whose value is one of a list (a struct cli_choices: CLI_WORDS or CLI_WORD_FN):
+ * help, the man page and the completions show the choices as its value; the parser refuses any
+ * other value before it stores it (STRING) or calls fn (CALL). */
+#define CLI_OPT_STRING_CHOICE_DOC(n, d, ch, t)                                                    \
+    {.name = (n), .kind = CLI_STRING, .dest = (d), .choices = ch, .about = (t)}
+#define CLI_OPT_CALL_CHOICE_DOC(n, d, fn, ch, t)                                                  \
+    {.name = (n), .kind = CLI_CALL, .dest = (d), .call = (fn), .choices = ch, .about = (t)}
 /* An option a CLI_TAKE's helper knows, for its .takes list: all that --options and help read */
 #define CLI_TAKES(n, a, t) {.name = (n), .arg = (a), .about = (t)}
+
+/* .choices of a fixed list: CLI_WORDS("fixed", "buggy", "both"); of a table: CLI_WORD_FN(fn) */
+#define CLI_WORDS(...) {.words = (const char *const[]){__VA_ARGS__, NULL}}
+#define CLI_WORD_FN(fn) {.word = (fn)}
 
 #define CLI_COUNT(table) (sizeof (table) / sizeof (table)[0])
 
@@ -130,14 +153,46 @@ struct cli_parser {
  *
  * `--options` as the only argument, on a table that has no such option of its own, prints the
  * table instead (cli_print_options) and returns 0: the shell completions read every verb's
- * options, their kinds and ranges from there, so they follow the tables. */
+ * options, their kinds and ranges from there, so they follow the tables. `--man-options` alone
+ * prints the documented options as man page source (cli_print_man) and returns 0. */
 int cli_parse(const struct cli_parser *p, int argc, char **argv, void *ctx);
 
+/* Whether argv[1] asks a verb of subcommands about its table before any subcommand: --help or
+ * -h, or --options or --man-options alone; such a verb hands these to cli_parse whole. */
+bool cli_asks_table(int argc, char **argv);
+
 /* The table of p, one option a line, tab-separated: its name, its kind (flag, string, int,
- * long, list, value, do, help; take for those a CLI_TAKE's helper knows) and for int and long
- * the range ("--rung\tint\t1\t8"); then
- * "ARGS\tKIND" for what the verb takes besides its options (none, string, list, value). */
+ * long, list, value, do, help; take for those a CLI_TAKE's helper knows), for int and long
+ * the range ("--rung\tint\t1\t8"), then its choices, space-separated, and the name of its
+ * value ("PATH"); fields after the kind are empty where they do not apply, and empty ones at
+ * the end are left out ("--backend\tvalue\t\t\thip cuda cpu", "--db\tstring\t\t\t\tPATH");
+ * then "ARGS\tKIND" for what the verb takes besides its options (none, string, list, value). */
 void cli_print_options(const struct cli_parser *p);
+
+/* The i-th word o's value may be (o->choices), NULL past the last or when any value goes. */
+const char *cli_choice(const struct cli_opt *o, size_t i);
+
+/* o's choices as one text into buf: "a|b|c" with sep "|", "a, b or c" with sep NULL */
+void cli_choice_list(const struct cli_opt *o, const char *sep, char *buf, size_t len);
+
+/* CLI_PARSED when o takes any value or v is one of its choices; else the usage message
+ * "OPTION expects a, b or c, not 'v'" (v escaped) and 2. */
+int cli_check_choice(const char *verb, const struct cli_opt *o, const char *v);
+
+/* p's options as man page source (roff), one tagged paragraph each for those help says: the
+ * name in bold, its value (or choices) in italics, the help line; `make man` writes them into
+ * docs/kladder.1 between the marks of the verb (tests/importers/options_drift.sh checks). */
+void cli_print_man(const struct cli_parser *p);
+
+/* The usage lines of a verb: "usage: kladder VERB FORM", then "       kladder VERB FORM" for
+ * each further form (forms NULL-terminated; NULL: one form, "%o"). A form is words: %o stands
+ * for the documented options of p's table that the form does not name, each bracketed with its
+ * value as help writes it ("[--lang en|zh]", "[--lib PATH]..."), or "[options]" when they are
+ * more than CLI_USAGE_MAX; {NAME} for option NAME as help writes it ("--backend hip|cuda|cpu");
+ * other words as they are. Lines are wrapped at 100 columns under the first word of the form.
+ * A form without %o gets no options (a subcommand that takes none). */
+#define CLI_USAGE_MAX 10
+void cli_print_usage(FILE *f, const struct cli_parser *p, const char *const *forms);
 
 /* The options of p that say what they do (about), those a CLI_TAKE's helper knows among them
  * in table order, for a help text: "  --db PATH        the database ...". The name and its
