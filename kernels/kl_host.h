@@ -1151,6 +1151,14 @@ struct cudalibraryHostUniversalFunctionAndDataTable {
 };
 typedef struct CUlib_st *cudaLibrary_t;
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+struct cudaKernelNodeParams {
+    void* func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
 struct cudaConditionalNodeParams {
     cudaGraphConditionalHandle handle;
     enum cudaGraphConditionalNodeType type;

@@ -74,7 +74,7 @@ LEGACY_MEMBERS = {
 }
 BUILTIN = {"char", "short", "int", "long", "float", "double", "size_t", "void", "bool"}
 FIELD = re.compile(r"(?:const\s+)?(?:(?:unsigned|signed)\s+)?(?:(struct|enum)\s+)?(\w+(?:\s+(?:long|int|char|short))*)"
-                   r"\s*(\*\s*)?(\w+)((?:\s*\[\s*\w+\s*\])*)")
+                   r"\s*((?:\*\s*)*)(\w+)((?:\s*\[\s*\w+\s*\])*)")
 
 
 def types(include, hand, enum_names):
@@ -101,7 +101,8 @@ def types(include, hand, enum_names):
                 items.append((h, m.start(), kind, m.groups()))
     order = {h: i for i, h in enumerate(TYPE_HEADERS)}
     items.sort(key=lambda it: (order[it[0]], it[1]))
-    known = set(BUILTIN) | set(enum_names)
+    # kl_host.h declares dim3 by hand ahead of the generated blocks
+    known = set(BUILTIN) | set(enum_names) | {"dim3"}
     lines, structs = [], set()
     for _, _, kind, g in items:
         if kind == "define":

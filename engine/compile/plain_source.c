@@ -105,6 +105,7 @@ struct walk {
     /* The names of the __global__ functions defined or declared (templates too), and whether a
      * macro defines kernels (then the names a manifest gives are not checked against them). */
     bool kernel_named, macro_kernels;
+    bool head_recorded; /* this head's kernel is the last of kernels[] (a prototype drops it) */
     char **kernels;
     size_t nkernels;
     /* Beside each of kernels: for a template, an example of its template arguments for the
@@ -408,9 +409,17 @@ static void track_kernel(struct walk *w, char c)
         w->params_ok = true;
         w->in_default = false;
     } else if (c == ';' && w->code_depth == 0) {
-        w->kernel_pending = false; /* a declaration only */
+        w->kernel_pending = false; /* a declaration only: no entry of this file (a prototype of
+                                    * a kernel another file defines) */
+        if (w->head_recorded && w->nkernels > 0) {
+            w->nkernels--;
+            free(w->kernels[w->nkernels]);
+            free(w->kernel_targs[w->nkernels]);
+        }
+        w->head_recorded = false;
     } else if (c == '}' && w->code_depth == 0) {
         w->kernel_pending = false;
+        w->head_recorded = false;
         w->emit_ref = w->kernel_name[0] && !w->kernel_template;
     }
 }
@@ -533,6 +542,7 @@ static void after_kernel_head(struct walk *w, struct text *t)
         w->kernel_targs = xrealloc(w->kernel_targs, (w->nkernels + 1) * sizeof *w->kernel_targs);
         w->kernel_targs[w->nkernels] = w->kernel_template ? xstrdup(w->kernel_example) : NULL;
         w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
+        w->head_recorded = true;
     }
     if (!w->emit_ref)
         return;
@@ -651,6 +661,7 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             !ident_char(s[10])) {
             w->head[w->head_len] = '\0';
             w->kernel_pending = true;
+            w->head_recorded = false;
             w->kernel_template = strstr(w->head, "template") != NULL;
             template_example(w->head, w->kernel_example, sizeof w->kernel_example);
             w->kernel_name[0] = '\0';

@@ -300,3 +300,22 @@ rc=$?
 tap_check "without -I: a missing header, named (exit $rc)" \
     sh -c "test $rc -eq 1 && grep -q 'util_common.h' '$KL_TMP/noinc.txt'"
 echo "1..$_tap_n"
+
+# ---- a prototype is no entry ------------------------------------------------------------------
+# A kernel another file defines, declared in a shared header and launched here, is not one of
+# this file's entries; a template declared first and defined after, instantiated explicitly,
+# counts once for its instance.
+proto=$KL_TMP/proto
+mkdir -p "$proto"
+printf '%s\n' '__global__ void spin(volatile unsigned *latch);' \
+    'template <int N> __global__ void fill(int *x);' >"$proto/k.cuh"
+printf '%s\n' '#include "k.cuh"' \
+    '__global__ void scale(float *y, float a, int n) { int i = threadIdx.x; if (i < n) y[i] *= a; }' \
+    'template <int N> __global__ void fill(int *x) { x[threadIdx.x] = N; }' \
+    'template __global__ void fill<3>(int *);' \
+    'int main() { unsigned *l = 0; spin<<<1, 1>>>(l); return 0; }' >"$proto/main.cu"
+"$KLADDER" scan "$proto" >"$KL_TMP/proto.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/proto.txt"
+tap_check "a kernel only declared here is no entry; the file goes in with scale and fill<3> (exit $rc)" \
+    sh -c "test $rc -eq 0 && grep -q '^ok .*main.cu (2 entries launchable): scale, fill<3>$' '$KL_TMP/proto.txt'"
