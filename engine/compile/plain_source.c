@@ -106,6 +106,8 @@ struct walk {
      * macro defines kernels (then the names a manifest gives are not checked against them). */
     bool kernel_named, macro_kernels;
     bool head_recorded; /* this head's kernel is the last of kernels[] (a prototype drops it) */
+    bool emit_seen;     /* where kladder's headers serve: a kernel's body just ended */
+    size_t head_index;  /* the index in kernels[] of the head's kernel */
     char **kernels;
     size_t nkernels;
     /* Beside each of kernels: for a template, an example of its template arguments for the
@@ -419,6 +421,7 @@ static void track_kernel(struct walk *w, char c)
         w->head_recorded = false;
     } else if (c == '}' && w->code_depth == 0) {
         w->kernel_pending = false;
+        w->emit_seen = w->own_headers && w->head_recorded && !w->kernel_template;
         w->head_recorded = false;
         w->emit_ref = w->kernel_name[0] && !w->kernel_template;
     }
@@ -541,8 +544,22 @@ static void after_kernel_head(struct walk *w, struct text *t)
         w->kernels = xrealloc(w->kernels, (w->nkernels + 1) * sizeof *w->kernels);
         w->kernel_targs = xrealloc(w->kernel_targs, (w->nkernels + 1) * sizeof *w->kernel_targs);
         w->kernel_targs[w->nkernels] = w->kernel_template ? xstrdup(w->kernel_example) : NULL;
+        w->head_index = w->nkernels;
         w->kernels[w->nkernels++] = xstrdup(w->kernel_name);
         w->head_recorded = true;
+    }
+    /* After a kernel's body, a function of no use but its name: it is in the object exactly
+     * when the kernel is, so that a kernel missing from it is told apart as one under a
+     * preprocessor branch not taken (ENG_PLAIN_SEEN_PREFIX, scan_unit.c). Same line: no line
+     * number moves. */
+    if (w->emit_seen) {
+        w->emit_seen = false;
+        bool plain = w->kernel_name[0] != '\0';
+        for (const char *c = w->kernel_name; *c; c++)
+            plain = plain && ident_char(*c);
+        if (plain) /* the name and a number: two definitions of one name are two functions */
+            putf(t, " __attribute__((used)) static void " ENG_PLAIN_SEEN_PREFIX "%s_%zu(void) {}",
+                 w->kernel_name, w->head_index);
     }
     if (!w->emit_ref)
         return;

@@ -61,6 +61,12 @@ struct eng_plain_kernels {
     bool by_macro;
 };
 
+/* Where kladder's headers serve, each kernel that is no template is followed (on its last
+ * line) by a function of no use named this prefix, its name, '_' and a number: in the object
+ * exactly when the kernel's definition is, so that a kernel missing from an object can be told
+ * apart as one under a preprocessor branch not taken. */
+#define ENG_PLAIN_SEEN_PREFIX "kl_cpu_seen_"
+
 /* Fills out (free with eng_plain_kernels_free, also after a failure). 0, or -1 with
  * "FILE:LINE: what" in err when the source or a local include cannot be read. */
 int eng_plain_kernels(const struct eng_manifest *m, bool own_headers, struct eng_plain_kernels *out,

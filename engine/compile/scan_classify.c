@@ -21,6 +21,14 @@ static const char *const cause_names[ENG_SCAN_NCAUSES] = {
     [ENG_SCAN_UNREADABLE] = "unreadable",
 };
 
+const char *eng_scan_state_name(enum eng_scan_state s)
+{
+    static const char *const names[ENG_SCAN_NSTATES] = {
+        [ENG_SCAN_LAUNCHABLE] = "launchable", [ENG_SCAN_NO_INSTANCE] = "no-instance",
+        [ENG_SCAN_NOT_IN_OBJECT] = "not-in-object", [ENG_SCAN_INACTIVE] = "inactive"};
+    return (unsigned)s < ENG_SCAN_NSTATES ? names[s] : "not-in-object";
+}
+
 const char *eng_scan_cause_name(enum eng_scan_cause c)
 {
     return (unsigned)c < ENG_SCAN_NCAUSES ? cause_names[c] : "?";

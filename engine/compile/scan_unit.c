@@ -40,7 +40,24 @@ struct object_scan {
     const struct eng_plain_kernels *k;
     size_t *found;      /* per kernel: how many functions of the object have its name */
     char ***instances;  /* per template kernel: the instances found (comparable names) */
+    bool *seen;         /* per kernel: its definition's ENG_PLAIN_SEEN_PREFIX function is there */
 };
+
+/* A function ENG_PLAIN_SEEN_PREFIX NAME _N: the kernel NAME's definition was compiled. */
+static bool seen_marker(struct object_scan *o, const char *base)
+{
+    size_t pre = strlen(ENG_PLAIN_SEEN_PREFIX);
+    if (strncmp(base, ENG_PLAIN_SEEN_PREFIX, pre) != 0)
+        return false;
+    const char *name = base + pre, *us = strrchr(name, '_');
+    if (!us || us == name || !us[1] || strspn(us + 1, "0123456789") != strlen(us + 1))
+        return false;
+    for (size_t i = 0; i < o->k->n; i++)
+        if (strlen(o->k->names[i]) == (size_t)(us - name) &&
+            !strncmp(o->k->names[i], name, (size_t)(us - name)))
+            o->seen[i] = true;
+    return true;
+}
 
 static int visit(const char *symbol, void *arg)
 {
@@ -49,6 +66,11 @@ static int visit(const char *symbol, void *arg)
     char *key = eng_plain_name_key(d ? d : symbol);
     char base[256];
     base_name(key, base, sizeof base);
+    if (seen_marker(o, base)) {
+        free(key);
+        free(d);
+        return 0;
+    }
     for (size_t i = 0; i < o->k->n; i++) {
         if (strcmp(base, o->k->names[i]) != 0)
             continue;
@@ -81,9 +103,12 @@ static void add_entry(struct eng_scan_result *r, const char *kernel, char *insta
         .kernel = xstrdup(kernel), .instance = instance, .state = state};
 }
 
-/* The entries of the compiled file: each kernel the source defines, against the object. */
-static void judge_entries(const struct eng_manifest *m, const void *code, size_t len,
-                          struct eng_scan_result *r)
+/* The entries of the compiled file: each kernel the source defines, against the object.
+ * emulated: kladder's headers served the compile, so each compiled kernel definition left its
+ * ENG_PLAIN_SEEN_PREFIX function, and a kernel missing with its function was under a
+ * preprocessor branch not taken: no entry of this build. */
+static void judge_entries(const struct eng_manifest *m, bool emulated, const void *code,
+                          size_t len, struct eng_scan_result *r)
 {
     char err[1024];
     struct eng_plain_kernels k;
@@ -94,15 +119,20 @@ static void judge_entries(const struct eng_manifest *m, const void *code, size_t
         return;
     }
     struct object_scan o = {.k = &k, .found = xcalloc(k.n + 1, sizeof *o.found),
-                            .instances = xcalloc(k.n + 1, sizeof *o.instances)};
+                            .instances = xcalloc(k.n + 1, sizeof *o.instances),
+                            .seen = xcalloc(k.n + 1, sizeof *o.seen)};
     int rc = eng_elf_each_function(code, len, visit, &o);
     r->cause = ENG_SCAN_OK;
+    size_t inactive = 0;
     for (size_t i = 0; i < k.n; i++) {
         if (k.templates[i]) {
             for (size_t j = 0; j < o.found[i]; j++)
                 add_entry(r, k.names[i], o.instances[i][j], ENG_SCAN_LAUNCHABLE);
             if (!o.found[i])
                 add_entry(r, k.names[i], NULL, ENG_SCAN_NO_INSTANCE);
+        } else if (!o.found[i] && emulated && rc >= 0 && !o.seen[i]) {
+            add_entry(r, k.names[i], NULL, ENG_SCAN_INACTIVE);
+            inactive++;
         } else {
             add_entry(r, k.names[i], NULL,
                       o.found[i] ? ENG_SCAN_LAUNCHABLE : ENG_SCAN_NOT_IN_OBJECT);
@@ -119,7 +149,12 @@ static void judge_entries(const struct eng_manifest *m, const void *code, size_t
     if (k.n == 0 && !k.by_macro) {
         r->cause = ENG_SCAN_NO_KERNEL;
         r->message = xstrdup("no __global__ function in the file or its local includes");
+    } else if (k.n > 0 && inactive == k.n && !k.by_macro && r->cause == ENG_SCAN_OK) {
+        r->cause = ENG_SCAN_NO_KERNEL;
+        r->message = xasprintf("no __global__ function this build compiles: %zu under "
+                               "preprocessor branches not taken", inactive);
     }
+    free(o.seen);
     free(o.found);
     free(o.instances);
     eng_plain_kernels_free(&k);
@@ -168,7 +203,7 @@ int eng_scan_unit(const struct eng_backend *b, const char *target, const char *r
                                &len, &r->cached, log, loglen) != 0)
             eng_scan_classify(log, r);
         else
-            judge_entries(&m, code, len, r);
+            judge_entries(&m, b->caps.emulated, code, len, r);
         free(code);
         free(log);
         free(source);

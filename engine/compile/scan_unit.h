@@ -36,7 +36,14 @@ enum eng_scan_state {
     ENG_SCAN_LAUNCHABLE,    /* its symbol is in the object */
     ENG_SCAN_NO_INSTANCE,   /* a template the file never instantiates: nothing to launch */
     ENG_SCAN_NOT_IN_OBJECT, /* declared or defined, but the object has no such function */
+    ENG_SCAN_INACTIVE,      /* defined under a preprocessor branch the build does not take
+                             * (known where kladder's headers serve: the cpu backend) */
+    ENG_SCAN_NSTATES
 };
+
+/* "launchable", "no-instance", "not-in-object", "inactive": the state as the report and its
+ * JSON name it. */
+const char *eng_scan_state_name(enum eng_scan_state s);
 
 struct eng_scan_entry {
     char *kernel;   /* the name it is defined with */

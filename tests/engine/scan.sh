@@ -319,3 +319,28 @@ rc=$?
 sed 's/^/# /' "$KL_TMP/proto.txt"
 tap_check "a kernel only declared here is no entry; the file goes in with scale and fill<3> (exit $rc)" \
     sh -c "test $rc -eq 0 && grep -q '^ok .*main.cu (2 entries launchable): scale, fill<3>$' '$KL_TMP/proto.txt'"
+
+# ---- kernels under preprocessor branches --------------------------------------------------------
+# A kernel the build's own #if leaves out is no entry of that build: on the cpu backend it is
+# listed as under a branch not taken, never as not launchable; -D picks the other branch; a
+# file whose every kernel is left out has no kernel to scan.
+cond=$KL_TMP/cond
+mkdir -p "$cond"
+printf '%s\n' '#ifdef USE_FAST' '__global__ void fast_k(float *x) { x[threadIdx.x] = 1.f; }' '#else' \
+    '__global__ void slow_k(float *x) { x[threadIdx.x] = 2.f; }' '#endif' '#if 0' \
+    '__global__ void never(float *x) { x[0] = 0; }' '#endif' \
+    '__global__ void always(float *x) { x[0] = 3; }' >"$cond/cond.cu"
+printf '%s\n' '#ifdef HAVE_NOTHING' '__global__ void gone(float *x) { x[0] = 0; }' '#endif' \
+    'int host_only(void) { return 0; }' >"$cond/gone.cu"
+"$KLADDER" scan --json "$cond" >"$KL_TMP/cond.json" 2>&1
+rc=$?
+states() { python3 -c 'import json,sys
+for f in json.load(open(sys.argv[1]))["files"]:
+    if f["path"].endswith(sys.argv[2]): print(f["cause"], *[e["kernel"] + ":" + e["state"] for e in f.get("entries", [])])' "$@"; }
+tap_check "a kernel left out by #ifdef and one by #if 0: inactive; the others launchable ($(states "$KL_TMP/cond.json" cond.cu))" \
+    test "$(states "$KL_TMP/cond.json" cond.cu)" = "ok fast_k:inactive slow_k:launchable never:inactive always:launchable"
+tap_check "every kernel left out: no kernel, and the file is the only refusal (exit $rc)" \
+    sh -c "test $rc -eq 1 && test \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"files\"][1][\"cause\"])' '$KL_TMP/cond.json')\" = no-kernel"
+"$KLADDER" scan -D USE_FAST --json "$cond/cond.cu" >"$KL_TMP/cond2.json" 2>&1
+tap_check "-D USE_FAST takes the other branch" \
+    test "$(states "$KL_TMP/cond2.json" cond.cu)" = "ok fast_k:launchable slow_k:inactive never:inactive always:launchable"

@@ -14,7 +14,6 @@
 
 #include "common/xalloc.h"
 
-static const char *const state_names[] = {"launchable", "no-instance", "not-in-object"};
 
 static void put_str(cJSON *o, const char *key, const char *value)
 {
@@ -35,7 +34,7 @@ static char *result_json(const struct eng_scan_result *r)
         cJSON *e = cJSON_CreateObject();
         put_str(e, "kernel", r->entries[i].kernel);
         put_str(e, "instance", r->entries[i].instance);
-        cJSON_AddStringToObject(e, "state", state_names[r->entries[i].state]);
+        cJSON_AddStringToObject(e, "state", eng_scan_state_name(r->entries[i].state));
         cJSON_AddItemToArray(entries, e);
     }
     char *text = cJSON_PrintUnformatted(o);
@@ -70,8 +69,8 @@ static bool result_parse(const char *text, struct eng_scan_result *r)
     {
         char *state = get_str(e, "state");
         enum eng_scan_state s = ENG_SCAN_NOT_IN_OBJECT;
-        for (int i = 0; i < 3; i++)
-            if (state && !strcmp(state, state_names[i]))
+        for (int i = 0; i < ENG_SCAN_NSTATES; i++)
+            if (state && !strcmp(state, eng_scan_state_name((enum eng_scan_state)i)))
                 s = (enum eng_scan_state)i;
         free(state);
         r->entries = xrealloc(r->entries, (r->nentries + 1) * sizeof *r->entries);

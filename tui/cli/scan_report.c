@@ -79,7 +79,9 @@ void scan_report_line(FILE *f, const struct scan_file *file, const struct eng_sc
         const struct eng_scan_entry *e = &r->entries[i];
         char *name = clean(e->instance ? e->instance : e->kernel);
         fprintf(f, "%s%s%s", i ? ", " : ": ", name,
-                e->state == ENG_SCAN_NO_INSTANCE ? " (template, no instance)" : "");
+                e->state == ENG_SCAN_NO_INSTANCE ? " (template, no instance)"
+                : e->state == ENG_SCAN_INACTIVE  ? " (under a preprocessor branch not taken)"
+                                                 : "");
         free(name);
     }
     fprintf(f, "\n");
@@ -169,7 +171,6 @@ void scan_report_json(FILE *f, const char *backend, const char *target,
                       const char *const *flags, const struct scan_files *files,
                       const struct eng_scan_result *r)
 {
-    static const char *const states[] = {"launchable", "no-instance", "not-in-object"};
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "backend", backend);
     add_clean(doc, "target", target);
@@ -193,7 +194,7 @@ void scan_report_json(FILE *f, const char *backend, const char *target,
             cJSON *e = cJSON_CreateObject();
             add_clean(e, "kernel", r[i].entries[k].kernel);
             add_clean(e, "instance", r[i].entries[k].instance);
-            cJSON_AddStringToObject(e, "state", states[r[i].entries[k].state]);
+            cJSON_AddStringToObject(e, "state", eng_scan_state_name(r[i].entries[k].state));
             cJSON_AddItemToArray(entries, e);
         }
         cJSON_AddItemToArray(arr, o);
