@@ -354,5 +354,76 @@ static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t
  * its main() by name, and a fault's report names the kernel it was in. */
 #pragma GCC visibility push(default)
 
+/* Texture objects and arrays (the fetches: kernels/kl_host.h). An array is host memory of its
+ * own, row after row, outside the guarded allocations (a kernel reaches it only through a
+ * texture); a texture object is a copy of its descriptions. */
+static inline cudaError_t cudaMallocArray(cudaArray_t *out, const struct cudaChannelFormatDesc *desc,
+                                          size_t width, size_t height = 0, unsigned = 0)
+{
+    if (!out || !desc || !width)
+        return cudaErrorInvalidValue;
+    struct cudaArray *a = new struct cudaArray();
+    a->desc = *desc;
+    a->width = width, a->height = height, a->depth = 0;
+    a->bytes = (size_t)(desc->x + desc->y + desc->z + desc->w) / 8;
+    a->data = new unsigned char[a->bytes * width * (height ? height : 1)]();
+    *out = a;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaFreeArray(cudaArray_t a)
+{
+    if (a) {
+        delete[] a->data;
+        delete a;
+    }
+    return cudaSuccess;
+}
+/* rows of width bytes from src (spitch apart) into the array at (wOffset bytes, hOffset) */
+static inline cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                              const void *src, size_t spitch, size_t width,
+                                              size_t height, enum cudaMemcpyKind)
+{
+    const size_t row = dst ? dst->width * dst->bytes : 0, rows = dst && dst->height ? dst->height : 1;
+    if (!dst || !src || wOffset + width > row || hOffset + height > rows)
+        return cudaErrorInvalidValue;
+    for (size_t r = 0; r < height; r++)
+        __builtin_memcpy(dst->data + (hOffset + r) * row + wOffset,
+                         (const unsigned char *)src + r * spitch, width);
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                            const void *src, size_t count, enum cudaMemcpyKind k)
+{
+    const size_t row = dst ? dst->width * dst->bytes : 0;
+    if (!dst || !row)
+        return cudaErrorInvalidValue;
+    size_t done = 0;
+    for (size_t r = hOffset; done < count; r++, wOffset = 0) { /* row by row from the offset */
+        const size_t n = count - done < row - wOffset ? count - done : row - wOffset;
+        cudaError_t e = cudaMemcpy2DToArray(dst, wOffset, r, (const unsigned char *)src + done, n, n, 1, k);
+        if (e != cudaSuccess)
+            return e;
+        done += n;
+    }
+    return cudaSuccess;
+}
+static inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t *out,
+                                                  const struct cudaResourceDesc *res,
+                                                  const struct cudaTextureDesc *tex,
+                                                  const struct cudaResourceViewDesc *)
+{
+    if (!out || !res || !tex)
+        return cudaErrorInvalidValue;
+    struct kl_tex_object *o = new struct kl_tex_object();
+    o->res = *res;
+    o->tex = *tex;
+    *out = (cudaTextureObject_t)(uintptr_t)o;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t)
+{
+    delete (struct kl_tex_object *)(uintptr_t)t;
+    return cudaSuccess;
+}
 #endif /* KL_EXEC && !KL_EXEC_ABI_ONLY */
 #endif

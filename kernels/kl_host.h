@@ -1215,6 +1215,272 @@ typedef unsigned long long cudaTextureObject_t;
 #define cudaSurfaceTypeCubemapLayered 0xFC
 typedef unsigned long long cudaSurfaceObject_t;
 /* ---- cuda toolkit types: end of the generated block ---- */
+/* ---- texture objects ---------------------------------------------------------------------
+ * The resource a texture object reads (a union in the toolkit, so written here), the channel
+ * descriptions, and on the cpu backend the fetches themselves: a texture object is the address
+ * of a kl_tex_object that cudaCreateTextureObject fills (kernels/kl_exec_rt.h, under `kladder
+ * exec`; elsewhere host code does not run). A fetch reads the texels the address mode reaches
+ * (clamp, border, wrap and mirror on normalized coordinates), filters as the hardware does
+ * (nearest texel, or the 2^d texels around the point weighted in 1/256 steps, texel centres at
+ * i + 0.5) and converts as the read mode says (8- and 16-bit integers to [0, 1] or [-1, 1]). */
+struct cudaResourceDesc {
+    enum cudaResourceType resType;
+    union {
+        struct {
+            cudaArray_t array;
+        } array;
+        struct {
+            cudaMipmappedArray_t mipmap;
+        } mipmap;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+    } res;
+};
+static inline struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                                 enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = {x, y, z, w, f};
+    return d;
+}
+template <typename T>
+struct kl_channel_of {
+    enum { n = 1, bits = 8 * (int)sizeof(T), kind = cudaChannelFormatKindNone };
+};
+#define KL_CHANNEL_OF(T, N, BITS, KIND)                                                         \
+    template <>                                                                                 \
+    struct kl_channel_of<T> {                                                                   \
+        enum { n = N, bits = BITS, kind = KIND };                                               \
+    };
+#define KL_CHANNELS_OF(T, V, BITS, KIND)                                                        \
+    KL_CHANNEL_OF(T, 1, BITS, KIND) KL_CHANNEL_OF(V##1, 1, BITS, KIND)                          \
+    KL_CHANNEL_OF(V##2, 2, BITS, KIND) KL_CHANNEL_OF(V##4, 4, BITS, KIND)
+KL_CHANNELS_OF(float, float, 32, cudaChannelFormatKindFloat)
+KL_CHANNELS_OF(int, int, 32, cudaChannelFormatKindSigned)
+KL_CHANNELS_OF(unsigned int, uint, 32, cudaChannelFormatKindUnsigned)
+KL_CHANNELS_OF(short, short, 16, cudaChannelFormatKindSigned)
+KL_CHANNELS_OF(unsigned short, ushort, 16, cudaChannelFormatKindUnsigned)
+KL_CHANNELS_OF(signed char, char, 8, cudaChannelFormatKindSigned)
+KL_CHANNELS_OF(unsigned char, uchar, 8, cudaChannelFormatKindUnsigned)
+KL_CHANNEL_OF(char, 1, 8, cudaChannelFormatKindSigned)
+#undef KL_CHANNELS_OF
+#undef KL_CHANNEL_OF
+template <typename T>
+static inline struct cudaChannelFormatDesc cudaCreateChannelDesc(void)
+{
+    typedef kl_channel_of<T> c;
+    return cudaCreateChannelDesc(c::bits, c::n > 1 ? (int)c::bits : 0, c::n > 2 ? (int)c::bits : 0,
+                                 c::n > 3 ? (int)c::bits : 0, (enum cudaChannelFormatKind)c::kind);
+}
+#if defined(KL_CPU)
+/* An array's texels, row after row (cudaMallocArray, kernels/kl_exec_rt.h) */
+struct cudaArray {
+    struct cudaChannelFormatDesc desc;
+    size_t width, height, depth, bytes; /* bytes: one texel's */
+    unsigned char *data;
+};
+struct kl_tex_object {
+    struct cudaResourceDesc res;
+    struct cudaTextureDesc tex;
+};
+/* The layout of a texture object's texels: where texel (x, y, z) lies and how it reads. */
+struct kl_tex_view {
+    const unsigned char *base;
+    struct cudaChannelFormatDesc desc;
+    size_t w, h, d, pitch, slice, bytes; /* pitch, slice: bytes between rows and planes */
+};
+static inline struct kl_tex_view kl_tex_view_of(const struct kl_tex_object *o)
+{
+    struct kl_tex_view v = {};
+    const struct cudaResourceDesc *r = &o->res;
+    const struct cudaChannelFormatDesc *d = &r->res.linear.desc;
+    if (r->resType == cudaResourceTypeArray && r->res.array.array) {
+        const struct cudaArray *a = r->res.array.array;
+        v.base = a->data, v.desc = a->desc, v.w = a->width;
+        v.h = a->height ? a->height : 1, v.d = a->depth ? a->depth : 1;
+    } else if (r->resType == cudaResourceTypePitch2D) {
+        d = &r->res.pitch2D.desc;
+        v.base = (const unsigned char *)r->res.pitch2D.devPtr, v.desc = *d;
+        v.w = r->res.pitch2D.width, v.h = r->res.pitch2D.height, v.d = 1;
+    } else if (r->resType == cudaResourceTypeLinear) {
+        v.base = (const unsigned char *)r->res.linear.devPtr, v.desc = *d, v.h = 1, v.d = 1;
+    }
+    v.bytes = (size_t)(v.desc.x + v.desc.y + v.desc.z + v.desc.w) / 8;
+    if (r->resType == cudaResourceTypeLinear && v.bytes)
+        v.w = r->res.linear.sizeInBytes / v.bytes;
+    v.pitch = r->resType == cudaResourceTypePitch2D ? r->res.pitch2D.pitchInBytes : v.w * v.bytes;
+    v.slice = v.pitch * v.h;
+    return v;
+}
+/* One texel's channels as doubles, converted as the read mode says; false past the edge. */
+static inline bool kl_tex_texel(const struct kl_tex_view *v, long x, long y, long z, bool normalized,
+                                double out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = 0;
+    if (!v->base || x < 0 || y < 0 || z < 0 || (size_t)x >= v->w || (size_t)y >= v->h ||
+        (size_t)z >= v->d)
+        return false;
+    const unsigned char *p = v->base + (size_t)z * v->slice + (size_t)y * v->pitch + (size_t)x * v->bytes;
+    const int bits[4] = {v->desc.x, v->desc.y, v->desc.z, v->desc.w};
+    for (int c = 0; c < 4 && bits[c]; p += bits[c] / 8, c++) {
+        const bool sgn = v->desc.f == cudaChannelFormatKindSigned;
+        if (v->desc.f == cudaChannelFormatKindFloat && bits[c] == 32) {
+            float f;
+            std::memcpy(&f, p, 4);
+            out[c] = f;
+        } else if (v->desc.f == cudaChannelFormatKindFloat && bits[c] == 16) {
+            unsigned short h;
+            std::memcpy(&h, p, 2);
+            out[c] = (float)__ushort_as_half(h);
+        } else if (bits[c] == 8) {
+            out[c] = sgn ? (double)*(const signed char *)p : (double)*p;
+        } else if (bits[c] == 16) {
+            unsigned short u;
+            std::memcpy(&u, p, 2);
+            out[c] = sgn ? (double)(short)u : (double)u;
+        } else if (bits[c] == 32) {
+            unsigned u;
+            std::memcpy(&u, p, 4);
+            out[c] = sgn ? (double)(int)u : (double)u;
+        }
+        if (normalized && v->desc.f != cudaChannelFormatKindFloat && bits[c] <= 16) {
+            const double top = sgn ? (double)((1L << (bits[c] - 1)) - 1) : (double)((1L << bits[c]) - 1);
+            out[c] = out[c] / top < -1.0 ? -1.0 : out[c] / top;
+        }
+    }
+    return true;
+}
+/* The texel index a coordinate (already in texels) reads along one axis of n texels, by the
+ * address mode; -1 for a border texel. */
+static inline long kl_tex_index(long i, size_t n, enum cudaTextureAddressMode mode)
+{
+    const long len = (long)n;
+    if (len <= 0)
+        return -1;
+    if (mode == cudaAddressModeWrap)
+        return ((i % len) + len) % len;
+    if (mode == cudaAddressModeMirror) {
+        long m = ((i % (2 * len)) + 2 * len) % (2 * len);
+        return m < len ? m : 2 * len - 1 - m;
+    }
+    if (mode == cudaAddressModeBorder)
+        return i < 0 || i >= len ? -1 : i;
+    return i < 0 ? 0 : i >= len ? len - 1 : i;
+}
+static inline void kl_tex_read(const struct kl_tex_object *o, int dims, float fx, float fy, float fz,
+                               bool integer_fetch, double out[4])
+{
+    const struct kl_tex_view v = kl_tex_view_of(o);
+    const bool norm_read = o->tex.readMode == cudaReadModeNormalizedFloat;
+    const size_t n[3] = {v.w, v.h, v.d};
+    double c[3] = {fx, fy, fz};
+    for (int a = 0; a < dims; a++)
+        if (o->tex.normalizedCoords && !integer_fetch)
+            c[a] *= (double)n[a];
+    const bool linear = o->tex.filterMode == cudaFilterModeLinear && !integer_fetch;
+    long i0[3] = {0, 0, 0};
+    double frac[3] = {0, 0, 0};
+    for (int a = 0; a < dims; a++) {
+        double x = linear ? c[a] - 0.5 : c[a];
+        double f = std::floor(x);
+        i0[a] = (long)f;
+        /* the hardware's weights: 8 fractional bits */
+        frac[a] = linear ? std::round((x - f) * 256.0) / 256.0 : 0.0;
+    }
+    out[0] = out[1] = out[2] = out[3] = 0;
+    const int corners = linear ? 1 << dims : 1;
+    for (int k = 0; k < corners; k++) {
+        double wgt = 1.0;
+        long idx[3] = {0, 0, 0};
+        bool border = false;
+        for (int a = 0; a < dims; a++) {
+            const int up = (k >> a) & 1;
+            wgt *= up ? frac[a] : 1.0 - frac[a];
+            idx[a] = integer_fetch ? i0[a] : kl_tex_index(i0[a] + up, n[a], o->tex.addressMode[a]);
+            border = border || idx[a] < 0;
+        }
+        if (wgt == 0.0)
+            continue;
+        double t[4] = {0, 0, 0, 0};
+        if (border) {
+            for (int q = 0; q < 4; q++)
+                t[q] = o->tex.borderColor[q];
+        } else {
+            kl_tex_texel(&v, idx[0], idx[1], idx[2], norm_read, t);
+        }
+        for (int q = 0; q < 4; q++)
+            out[q] += wgt * t[q];
+    }
+}
+/* The fetched channels as the type asked for: a scalar takes the first, a vector its own. */
+template <typename T>
+struct kl_tex_as {
+    static T get(const double v[4]) { return (T)v[0]; }
+};
+#define KL_TEX_AS(V, S)                                                                         \
+    template <>                                                                                 \
+    struct kl_tex_as<V##1> {                                                                    \
+        static V##1 get(const double v[4]) { return make_##V##1((S)v[0]); }                     \
+    };                                                                                          \
+    template <>                                                                                 \
+    struct kl_tex_as<V##2> {                                                                    \
+        static V##2 get(const double v[4]) { return make_##V##2((S)v[0], (S)v[1]); }            \
+    };                                                                                          \
+    template <>                                                                                 \
+    struct kl_tex_as<V##4> {                                                                    \
+        static V##4 get(const double v[4]) { return make_##V##4((S)v[0], (S)v[1], (S)v[2], (S)v[3]); } \
+    };
+KL_TEX_AS(float, float) KL_TEX_AS(int, int) KL_TEX_AS(uint, unsigned) KL_TEX_AS(short, short)
+KL_TEX_AS(ushort, unsigned short) KL_TEX_AS(char, signed char) KL_TEX_AS(uchar, unsigned char)
+#undef KL_TEX_AS
+#define KL_TEX_OBJ(t) ((const struct kl_tex_object *)(uintptr_t)(t))
+template <typename T>
+static inline T tex1Dfetch(cudaTextureObject_t t, int x)
+{
+    double v[4];
+    kl_tex_read(KL_TEX_OBJ(t), 1, (float)x, 0, 0, true, v);
+    return kl_tex_as<T>::get(v);
+}
+template <typename T>
+static inline T tex1D(cudaTextureObject_t t, float x)
+{
+    double v[4];
+    kl_tex_read(KL_TEX_OBJ(t), 1, x, 0, 0, false, v);
+    return kl_tex_as<T>::get(v);
+}
+template <typename T>
+static inline T tex2D(cudaTextureObject_t t, float x, float y)
+{
+    double v[4];
+    kl_tex_read(KL_TEX_OBJ(t), 2, x, y, 0, false, v);
+    return kl_tex_as<T>::get(v);
+}
+template <typename T>
+static inline T tex3D(cudaTextureObject_t t, float x, float y, float z)
+{
+    double v[4];
+    kl_tex_read(KL_TEX_OBJ(t), 3, x, y, z, false, v);
+    return kl_tex_as<T>::get(v);
+}
+/* HIP's forms that write through a pointer */
+template <typename T>
+static inline void tex1Dfetch(T *out, cudaTextureObject_t t, int x) { *out = tex1Dfetch<T>(t, x); }
+template <typename T>
+static inline void tex1D(T *out, cudaTextureObject_t t, float x) { *out = tex1D<T>(t, x); }
+template <typename T>
+static inline void tex2D(T *out, cudaTextureObject_t t, float x, float y) { *out = tex2D<T>(t, x, y); }
+template <typename T>
+static inline void tex3D(T *out, cudaTextureObject_t t, float x, float y, float z) { *out = tex3D<T>(t, x, y, z); }
+#undef KL_TEX_OBJ
+#endif
+/* ---- end of texture objects ---- */
 typedef enum cudaError cudaError_t;
 /* the calling convention of a host callback (empty off Windows) and the callbacks' types */
 #ifndef CUDART_CB
@@ -1280,14 +1546,16 @@ KL_HOST_CUDA_RT(cudaGetLastError) KL_HOST_CUDA_RT(cudaPeekAtLastError)
 KL_HOST_CUDA(cudaLaunchKernel) KL_HOST_CUDA(cudaLaunchCooperativeKernel)
 KL_HOST_CUDA(cudaRuntimeGetVersion) KL_HOST_CUDA(cudaDriverGetVersion)
 KL_HOST_CUDA(cudaProfilerStart) KL_HOST_CUDA(cudaProfilerStop)
+KL_HOST_CUDA_RT(cudaMallocArray) KL_HOST_CUDA_RT(cudaFreeArray) KL_HOST_CUDA_RT(cudaMemcpy2DToArray)
+KL_HOST_CUDA_RT(cudaMemcpyToArray) KL_HOST_CUDA_RT(cudaCreateTextureObject)
+KL_HOST_CUDA_RT(cudaDestroyTextureObject)
 /* every other runtime function of the toolkit that returns an error code */
 /* ---- cuda toolkit functions: generated by scripts/cuda_host_inventory.py ---- */
 KL_HOST_CUDA(cudaArrayGetInfo) KL_HOST_CUDA(cudaArrayGetMemoryRequirements)
 KL_HOST_CUDA(cudaArrayGetPlane) KL_HOST_CUDA(cudaArrayGetSparseProperties)
 KL_HOST_CUDA(cudaChooseDevice) KL_HOST_CUDA(cudaCreateSurfaceObject)
-KL_HOST_CUDA(cudaCreateTextureObject) KL_HOST_CUDA(cudaCtxResetPersistingL2Cache)
-KL_HOST_CUDA(cudaDestroyExternalMemory) KL_HOST_CUDA(cudaDestroyExternalSemaphore)
-KL_HOST_CUDA(cudaDestroySurfaceObject) KL_HOST_CUDA(cudaDestroyTextureObject)
+KL_HOST_CUDA(cudaCtxResetPersistingL2Cache) KL_HOST_CUDA(cudaDestroyExternalMemory)
+KL_HOST_CUDA(cudaDestroyExternalSemaphore) KL_HOST_CUDA(cudaDestroySurfaceObject)
 KL_HOST_CUDA(cudaDeviceDisablePeerAccess) KL_HOST_CUDA(cudaDeviceFlushGPUDirectRDMAWrites)
 KL_HOST_CUDA(cudaDeviceGetByPCIBusId) KL_HOST_CUDA(cudaDeviceGetCacheConfig)
 KL_HOST_CUDA(cudaDeviceGetDefaultMemPool) KL_HOST_CUDA(cudaDeviceGetGraphMemAttribute)
@@ -1300,12 +1568,12 @@ KL_HOST_CUDA(cudaDeviceRegisterAsyncNotification) KL_HOST_CUDA(cudaDeviceSetGrap
 KL_HOST_CUDA(cudaDeviceSetMemPool) KL_HOST_CUDA(cudaDeviceSetSharedMemConfig)
 KL_HOST_CUDA(cudaDeviceUnregisterAsyncNotification) KL_HOST_CUDA(cudaEventRecordWithFlags)
 KL_HOST_CUDA(cudaExternalMemoryGetMappedBuffer)
-KL_HOST_CUDA(cudaExternalMemoryGetMappedMipmappedArray) KL_HOST_CUDA(cudaFreeArray)
-KL_HOST_CUDA(cudaFreeMipmappedArray) KL_HOST_CUDA(cudaFuncGetName)
-KL_HOST_CUDA(cudaFuncGetParamInfo) KL_HOST_CUDA(cudaFuncSetSharedMemConfig)
-KL_HOST_CUDA(cudaGetChannelDesc) KL_HOST_CUDA(cudaGetDeviceFlags)
-KL_HOST_CUDA(cudaGetDriverEntryPoint) KL_HOST_CUDA(cudaGetDriverEntryPointByVersion)
-KL_HOST_CUDA(cudaGetExportTable) KL_HOST_CUDA(cudaGetFuncBySymbol) KL_HOST_CUDA(cudaGetKernel)
+KL_HOST_CUDA(cudaExternalMemoryGetMappedMipmappedArray) KL_HOST_CUDA(cudaFreeMipmappedArray)
+KL_HOST_CUDA(cudaFuncGetName) KL_HOST_CUDA(cudaFuncGetParamInfo)
+KL_HOST_CUDA(cudaFuncSetSharedMemConfig) KL_HOST_CUDA(cudaGetChannelDesc)
+KL_HOST_CUDA(cudaGetDeviceFlags) KL_HOST_CUDA(cudaGetDriverEntryPoint)
+KL_HOST_CUDA(cudaGetDriverEntryPointByVersion) KL_HOST_CUDA(cudaGetExportTable)
+KL_HOST_CUDA(cudaGetFuncBySymbol) KL_HOST_CUDA(cudaGetKernel)
 KL_HOST_CUDA(cudaGetMipmappedArrayLevel) KL_HOST_CUDA(cudaGetSurfaceObjectResourceDesc)
 KL_HOST_CUDA(cudaGetSymbolAddress) KL_HOST_CUDA(cudaGetSymbolSize)
 KL_HOST_CUDA(cudaGetTextureObjectResourceDesc) KL_HOST_CUDA(cudaGetTextureObjectResourceViewDesc)
@@ -1369,11 +1637,10 @@ KL_HOST_CUDA(cudaLibraryLoadData) KL_HOST_CUDA(cudaLibraryLoadFromFile)
 KL_HOST_CUDA(cudaLibraryUnload) KL_HOST_CUDA(cudaLogsCurrent) KL_HOST_CUDA(cudaLogsDumpToFile)
 KL_HOST_CUDA(cudaLogsDumpToMemory) KL_HOST_CUDA(cudaLogsRegisterCallback)
 KL_HOST_CUDA(cudaLogsUnregisterCallback) KL_HOST_CUDA(cudaMalloc3D) KL_HOST_CUDA(cudaMalloc3DArray)
-KL_HOST_CUDA(cudaMallocArray) KL_HOST_CUDA(cudaMallocFromPoolAsync)
-KL_HOST_CUDA(cudaMallocMipmappedArray) KL_HOST_CUDA(cudaMemAdvise)
-KL_HOST_CUDA(cudaMemDiscardAndPrefetchBatchAsync) KL_HOST_CUDA(cudaMemDiscardBatchAsync)
-KL_HOST_CUDA(cudaMemGetDefaultMemPool) KL_HOST_CUDA(cudaMemGetMemPool)
-KL_HOST_CUDA(cudaMemPoolCreate) KL_HOST_CUDA(cudaMemPoolDestroy)
+KL_HOST_CUDA(cudaMallocFromPoolAsync) KL_HOST_CUDA(cudaMallocMipmappedArray)
+KL_HOST_CUDA(cudaMemAdvise) KL_HOST_CUDA(cudaMemDiscardAndPrefetchBatchAsync)
+KL_HOST_CUDA(cudaMemDiscardBatchAsync) KL_HOST_CUDA(cudaMemGetDefaultMemPool)
+KL_HOST_CUDA(cudaMemGetMemPool) KL_HOST_CUDA(cudaMemPoolCreate) KL_HOST_CUDA(cudaMemPoolDestroy)
 KL_HOST_CUDA(cudaMemPoolExportPointer) KL_HOST_CUDA(cudaMemPoolExportToShareableHandle)
 KL_HOST_CUDA(cudaMemPoolGetAccess) KL_HOST_CUDA(cudaMemPoolGetAttribute)
 KL_HOST_CUDA(cudaMemPoolImportFromShareableHandle) KL_HOST_CUDA(cudaMemPoolImportPointer)
@@ -1382,13 +1649,12 @@ KL_HOST_CUDA(cudaMemPoolTrimTo) KL_HOST_CUDA(cudaMemPrefetchBatchAsync)
 KL_HOST_CUDA(cudaMemRangeGetAttribute) KL_HOST_CUDA(cudaMemRangeGetAttributes)
 KL_HOST_CUDA(cudaMemSetMemPool) KL_HOST_CUDA(cudaMemcpy2DArrayToArray)
 KL_HOST_CUDA(cudaMemcpy2DAsync) KL_HOST_CUDA(cudaMemcpy2DFromArray)
-KL_HOST_CUDA(cudaMemcpy2DFromArrayAsync) KL_HOST_CUDA(cudaMemcpy2DToArray)
-KL_HOST_CUDA(cudaMemcpy2DToArrayAsync) KL_HOST_CUDA(cudaMemcpy3D) KL_HOST_CUDA(cudaMemcpy3DAsync)
-KL_HOST_CUDA(cudaMemcpy3DBatchAsync) KL_HOST_CUDA(cudaMemcpy3DPeer)
-KL_HOST_CUDA(cudaMemcpy3DPeerAsync) KL_HOST_CUDA(cudaMemcpyArrayToArray)
-KL_HOST_CUDA(cudaMemcpyBatchAsync) KL_HOST_CUDA(cudaMemcpyFromArray)
-KL_HOST_CUDA(cudaMemcpyFromArrayAsync) KL_HOST_CUDA(cudaMemcpyFromSymbolAsync)
-KL_HOST_CUDA(cudaMemcpyPeerAsync) KL_HOST_CUDA(cudaMemcpyToArray)
+KL_HOST_CUDA(cudaMemcpy2DFromArrayAsync) KL_HOST_CUDA(cudaMemcpy2DToArrayAsync)
+KL_HOST_CUDA(cudaMemcpy3D) KL_HOST_CUDA(cudaMemcpy3DAsync) KL_HOST_CUDA(cudaMemcpy3DBatchAsync)
+KL_HOST_CUDA(cudaMemcpy3DPeer) KL_HOST_CUDA(cudaMemcpy3DPeerAsync)
+KL_HOST_CUDA(cudaMemcpyArrayToArray) KL_HOST_CUDA(cudaMemcpyBatchAsync)
+KL_HOST_CUDA(cudaMemcpyFromArray) KL_HOST_CUDA(cudaMemcpyFromArrayAsync)
+KL_HOST_CUDA(cudaMemcpyFromSymbolAsync) KL_HOST_CUDA(cudaMemcpyPeerAsync)
 KL_HOST_CUDA(cudaMemcpyToArrayAsync) KL_HOST_CUDA(cudaMemcpyToSymbolAsync)
 KL_HOST_CUDA(cudaMemset2D) KL_HOST_CUDA(cudaMemset2DAsync) KL_HOST_CUDA(cudaMemset3D)
 KL_HOST_CUDA(cudaMemset3DAsync) KL_HOST_CUDA(cudaMipmappedArrayGetMemoryRequirements)

@@ -10,7 +10,9 @@
 # sentinels), and a kernel read of freed memory. The correct twin of each runs clean with exit 0
 # (one of them on a stream between events, asking the device's wave size and seeing a launch of
 # too many threads refused). Bad input: no main() and a compile error (exit 2), a hang (exit 3),
-# a crash and an exit 7 (exit 1, kladder itself unharmed). --json says the same.
+# a crash and an exit 7 (exit 1, kladder itself unharmed). --json says the same. Texture
+# objects over CUDA arrays and a linear buffer (texture_ok.cu) give the filtered values the
+# program computes itself, and an address mode mixed up is its own check's failure.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
@@ -23,7 +25,7 @@ run() {
 has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
-for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu oob_ok.hip; do
+for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu oob_ok.hip texture_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -31,6 +33,16 @@ for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu oob_
 done
 run "$fx/oob_ok.hip"
 tap_check "a .hip program sees a wave-64 device" has "(cpu, wave 64, schedule pct"
+
+# texture objects: the values texture_ok.cu checks tell the address modes apart (expecting the
+# border's values from the clamped texture fails the program's own check)
+mkdir -p "$KL_TMP/tex"
+cp "$fx/common.h" "$KL_TMP/tex/"
+sed 's/const float want\[5\] = {bilinear(at\[i\].x, at\[i\].y, 0)/const float want[5] = {bilinear(at[i].x, at[i].y, 1)/' \
+    "$fx/texture_ok.cu" >"$KL_TMP/tex/texture_mixed.cu"
+run "$KL_TMP/tex/texture_mixed.cu"
+tap_check "a clamped texture read where a border was expected: the program's own check fails (exit $rc)" \
+    bash -c 'test "$1" -eq 1 && grep -q "^FAIL: query .* value 0" <<<"$2"' _ "$rc" "$out"
 
 # ---- the defects ----
 run "$fx/reduce_nosync.cu"
