@@ -62,7 +62,7 @@ int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);
 /* Filter for case queries. Zero/NULL fields do not filter. */
 struct cdb_case_filter {
     int gap;             /* primary gap 1..7 */
-    int rung;            /* 1..8 */
+    int rung;            /* 1..CDB_RUNG_MAX */
     const char *repo;    /* "aiter", "flydsl", "sglang", "atom": the case's own repository */
     const char *mentions; /* a repository any of the case's references is in (a case of aiter
                              whose fix went into FlyDSL mentions flydsl) */
