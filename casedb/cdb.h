@@ -23,8 +23,6 @@ int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen);
  * ":memory:" cannot be shared and is refused too. */
 int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen);
 void cdb_close(struct cdb *db);
-/* True when db was opened read-only (cdb_open_reader) or SQLite cannot write its file. */
-bool cdb_is_readonly(struct cdb *db);
 /* The path the database was opened with. */
 const char *cdb_path(const struct cdb *db);
 /* Makes the statement running on db's connection stop soon with an error; safe to call from
