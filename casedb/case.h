@@ -53,7 +53,7 @@ struct cdb_case {
     int gap;          /* primary gap 1..7 */
     int *gaps;        /* secondary gaps, each 1..7, never the primary */
     size_t n_gaps;
-    int rung;         /* lowest rung 1..8 that catches it */
+    int rung;         /* lowest rung that catches it, 1..CDB_RUNG_MAX */
     char **symptoms;  /* tags from the fixed list (cdb_symptom_tags) */
     size_t n_symptoms;
     char **models;    /* model names, may be empty */
@@ -82,7 +82,7 @@ struct cdb_gap {
 };
 
 struct cdb_rung {
-    int n;            /* 1..8 */
+    int n;            /* 1..CDB_RUNG_MAX */
     char *key;        /* "boundary", ... */
     char *name_en, *name_zh;
     char *runs_en, *runs_zh;   /* what the rung runs */

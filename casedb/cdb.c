@@ -186,11 +186,6 @@ int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen
     return 0;
 }
 
-bool cdb_is_readonly(struct cdb *db)
-{
-    return sqlite3_db_readonly(db->h, "main") == 1;
-}
-
 const char *cdb_path(const struct cdb *db)
 {
     return db->path;

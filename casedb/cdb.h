@@ -23,8 +23,6 @@ int cdb_open(const char *path, struct cdb **out, char *err, size_t errlen);
  * ":memory:" cannot be shared and is refused too. */
 int cdb_open_reader(const char *path, struct cdb **out, char *err, size_t errlen);
 void cdb_close(struct cdb *db);
-/* True when db was opened read-only (cdb_open_reader) or SQLite cannot write its file. */
-bool cdb_is_readonly(struct cdb *db);
 /* The path the database was opened with. */
 const char *cdb_path(const struct cdb *db);
 /* Makes the statement running on db's connection stop soon with an error; safe to call from
@@ -62,7 +60,7 @@ int cdb_case_count(struct cdb *db, int *count, char *err, size_t errlen);
 /* Filter for case queries. Zero/NULL fields do not filter. */
 struct cdb_case_filter {
     int gap;             /* primary gap 1..7 */
-    int rung;            /* 1..8 */
+    int rung;            /* 1..CDB_RUNG_MAX */
     const char *repo;    /* "aiter", "flydsl", "sglang", "atom": the case's own repository */
     const char *mentions; /* a repository any of the case's references is in (a case of aiter
                              whose fix went into FlyDSL mentions flydsl) */

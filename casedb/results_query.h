@@ -40,8 +40,8 @@ struct cdb_run_filter {
     const char *host;       /* the host a run was pulled under (runs.origin); "local": runs
                              * made here. A machine's own host name never matches: two
                              * machines called "vm" stay apart */
-    int rung;               /* -1 any; 1..8: the runs of that rung, and the runs of several
-                             * rungs that ran some check of it */
+    int rung;               /* -1 any; 1..CDB_RUNG_MAX: the runs of that rung, and the runs of
+                             * several rungs that ran some check of it */
     int verdict;            /* -1 any, else enum cdb_verdict */
     bool local_only;        /* only runs made here (origin NULL) */
     bool finished_only;     /* leave out runs still running */

@@ -194,8 +194,9 @@ int cdb_writer_run(struct cdb_writer *w, const struct cdb_run *r, const char *or
     return 0;
 }
 
-int cdb_writer_run_id(struct cdb_writer *w, const char *uuid, sqlite3_int64 *id, char *err,
-                      size_t errlen)
+/* The row id of the run with this uuid: 1 found, 0 not stored, -1 error. */
+static int cdb_writer_run_id(struct cdb_writer *w, const char *uuid, sqlite3_int64 *id, char *err,
+                             size_t errlen)
 {
     sqlite3_stmt *st = ready(w, W_RUN_ID, err, errlen);
     if (!st)
@@ -256,8 +257,9 @@ int cdb_writer_check(struct cdb_writer *w, sqlite3_int64 run_id, const struct cd
     return done(w, W_CHECK, err, errlen);
 }
 
-int cdb_writer_count(struct cdb_writer *w, sqlite3_int64 run_id, enum cdb_verdict v, char *err,
-                     size_t errlen)
+/* Adds one to run run_id's count of verdict v (CDB_RUNNING counts nowhere). */
+static int cdb_writer_count(struct cdb_writer *w, sqlite3_int64 run_id, enum cdb_verdict v,
+                            char *err, size_t errlen)
 {
     sqlite3_stmt *st = ready(w, W_COUNT, err, errlen);
     if (!st)
@@ -267,8 +269,9 @@ int cdb_writer_count(struct cdb_writer *w, sqlite3_int64 run_id, enum cdb_verdic
     return done(w, W_COUNT, err, errlen);
 }
 
-int cdb_writer_finish(struct cdb_writer *w, const char *uuid, const char *finished,
-                      enum cdb_verdict v, char *err, size_t errlen)
+/* Sets finished and verdict of the run with this uuid; a uuid not stored changes nothing. */
+static int cdb_writer_finish(struct cdb_writer *w, const char *uuid, const char *finished,
+                             enum cdb_verdict v, char *err, size_t errlen)
 {
     sqlite3_stmt *st = ready(w, W_FINISH, err, errlen);
     if (!st)

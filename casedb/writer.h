@@ -37,18 +37,9 @@ int cdb_writer_machine(struct cdb_writer *w, const struct cdb_machine *m, bool *
  * *id gets the run's row id, which checks refer to. */
 int cdb_writer_run(struct cdb_writer *w, const struct cdb_run *r, const char *origin,
                    const int *counts, sqlite3_int64 *id, char *err, size_t errlen);
-/* The row id of the run with this uuid: 1 found, 0 not stored, -1 error. */
-int cdb_writer_run_id(struct cdb_writer *w, const char *uuid, sqlite3_int64 *id, char *err,
-                      size_t errlen);
 /* Inserts c as a check of run row run_id (c->run_uuid is not read), giving its key an id when
  * the key is new. The run's counts are not touched: see cdb_writer_count. */
 int cdb_writer_check(struct cdb_writer *w, sqlite3_int64 run_id, const struct cdb_check *c,
                      char *err, size_t errlen);
-/* Adds one to run run_id's count of verdict v (CDB_RUNNING counts nowhere). */
-int cdb_writer_count(struct cdb_writer *w, sqlite3_int64 run_id, enum cdb_verdict v, char *err,
-                     size_t errlen);
-/* Sets finished and verdict of the run with this uuid; a uuid not stored changes nothing. */
-int cdb_writer_finish(struct cdb_writer *w, const char *uuid, const char *finished,
-                      enum cdb_verdict v, char *err, size_t errlen);
 
 #endif

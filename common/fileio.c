@@ -10,7 +10,10 @@
 
 #include "common/xalloc.h"
 
-int file_open_regular(const char *path, char *err, size_t errlen)
+/* Opens path for reading only when it is a regular file: without blocking on a FIFO (whose
+ * open would wait for a writer forever), refusing a device, a folder or a socket with
+ * "PATH: not a regular file". Returns the descriptor (blocking again), or -1 with err. */
+static int file_open_regular(const char *path, char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -16,11 +16,6 @@ char *file_read_max(const char *path, size_t max, size_t *len, char *err, size_t
 /* The same from an open descriptor, which it closes whatever happens; path names it in err. */
 char *file_read_fd(int fd, const char *path, size_t max, size_t *len, char *err, size_t errlen);
 
-/* Opens path for reading only when it is a regular file: without blocking on a FIFO (whose
- * open would wait for a writer forever), refusing a device, a folder or a socket with
- * "PATH: not a regular file". Returns the descriptor (blocking again), or -1 with err. */
-int file_open_regular(const char *path, char *err, size_t errlen);
-
 /* Writes len bytes to path atomically: a temp file in the same folder, fsync, rename, fsync of
  * the folder. The file's mode is 0666 less the umask, as for any file the user creates.
  * Returns 0, or -1 with "PATH: reason" in err (the old file is then untouched). */

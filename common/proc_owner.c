@@ -46,7 +46,9 @@ static int64_t read_stat(int64_t pid, int *ended)
     return start;
 }
 
-int64_t kl_proc_start_ticks(int64_t pid)
+/* Start time of process pid in ticks after boot, or -1 when it does not exist (or /proc cannot
+ * say). */
+static int64_t kl_proc_start_ticks(int64_t pid)
 {
     int ended;
     return read_stat(pid, &ended);

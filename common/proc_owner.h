@@ -32,8 +32,4 @@ enum kl_owner_state {
  * same host can be judged; a different boot id there means a reboot ended it. */
 enum kl_owner_state kl_owner_state(const struct kl_owner *o, const struct kl_owner *here);
 
-/* Start time of process pid in ticks after boot, or -1 when it does not exist (or /proc cannot
- * say). */
-int64_t kl_proc_start_ticks(int64_t pid);
-
 #endif

@@ -121,9 +121,6 @@ struct eng_timer {
  * (a reused buffer). */
 enum eng_out_style { ENG_OUT_SENTINEL, ENG_OUT_ZEROS, ENG_OUT_GARBAGE };
 
-/* The wave width the check runs at: the spec's on an emulating backend, the device's on a GPU. */
-int eng_exec_run_wave(const struct eng_exec *e);
-
 void eng_exec_note(struct eng_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A utility kernel over `work` items on stream s (NULL: the default stream). */

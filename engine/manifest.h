@@ -231,7 +231,6 @@ void eng_manifest_free(struct eng_manifest *m);
  * block.y block.z shared_bytes (a parameter of the same name wins). eng_launch_name_index
  * gives a name's index, or -1. */
 #define ENG_LAUNCH_NAMES 7
-extern const char *const eng_launch_names[ENG_LAUNCH_NAMES];
 int eng_launch_name_index(const char *name, size_t len);
 
 /* Every parameter's value at a shape: defaults overridden by the shape's keys (in order). */
@@ -242,7 +241,7 @@ struct eng_values {
     double *reals;
     /* The variant's launch at these values, for expressions other than "launch" itself (a
      * reference's arguments, a scratch buffer per block): grid.x/y/z, block.x/y/z and
-     * shared_bytes (eng_launch_names). has_launch is false where "launch" does not evaluate
+     * shared_bytes (eng_launch_name_index). has_launch is false where "launch" does not evaluate
      * (its error is reported by eng_launch_eval). */
     bool has_launch;
     int64_t launch[ENG_LAUNCH_NAMES];

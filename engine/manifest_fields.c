@@ -168,7 +168,7 @@ bool eng_mp_number(struct eng_mparse *p, const cJSON *obj, const char *key, cons
     return true;
 }
 
-const char *const eng_launch_names[ENG_LAUNCH_NAMES] = {
+static const char *const eng_launch_names[ENG_LAUNCH_NAMES] = {
     "grid.x", "grid.y", "grid.z", "block.x", "block.y", "block.z", "shared_bytes"};
 
 int eng_launch_name_index(const char *name, size_t len)

@@ -26,7 +26,7 @@ struct eng_mparse {
 /* An expression name check (engine/values/expr.h) that knows the manifest's parameters (ctx is the
  * struct eng_manifest); every known name reads as 1. */
 bool eng_mp_param_known(const void *ctx, const char *name, size_t len, int64_t *value);
-/* The same, and the variant's launch (eng_launch_names): every other expression's names. */
+/* The same, and the variant's launch (eng_launch_name_index): every other expression's names. */
 bool eng_mp_name_known(const void *ctx, const char *name, size_t len, int64_t *value);
 
 bool eng_mp_bad(struct eng_mparse *p, const char *field, const char *fmt, ...)

@@ -113,7 +113,9 @@ void eng_plan_set_kind(struct eng_plan_builder *b, size_t first, enum eng_check_
     }
 }
 
-size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS])
+/* The lag seeds of a run (struct eng_plan_opts): out gets up to ENG_LAG_MAX_SEEDS; returns how
+ * many. */
+static size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS])
 {
     if (!o->lag_auto) {
         size_t n = o->nlag < ENG_LAG_MAX_SEEDS ? o->nlag : ENG_LAG_MAX_SEEDS;

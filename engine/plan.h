@@ -115,10 +115,6 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
 void eng_plan_set_kind(struct eng_plan_builder *b, size_t first, enum eng_check_kind kind,
                        const char *target);
 
-/* The lag seeds of a run (struct eng_plan_opts): out gets up to ENG_LAG_MAX_SEEDS; returns how
- * many. */
-size_t eng_plan_lag_seeds(const struct eng_plan_opts *o, uint32_t out[ENG_LAG_MAX_SEEDS]);
-
 /* Adds, for each lag seed S of the run, a copy of every rung check (not baseline) planned from
  * index first on: named NAME-lagS, built with KL_LAG=S (NAME-aheadS, with KL_LAG_MODE=1 too, for
  * a seed carrying ENG_LAG_AHEAD), with at most max_repeats repeats

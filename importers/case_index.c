@@ -619,7 +619,10 @@ static char *read_doc(const char *path, const char *builtin, bool fallback, char
     return embed_load(NULL, builtin, NULL, err, errlen);
 }
 
-int imp_index_load(const char *cases_path, struct imp_index *out, char *err, size_t errlen)
+/* Reads the three files and parses them. cases_path NULL: the built-in copies. Otherwise
+ * gaps.json and rungs.json are taken from the folder of cases_path when they exist there, and
+ * from the built-in copies when they do not. */
+static int imp_index_load(const char *cases_path, struct imp_index *out, char *err, size_t errlen)
 {
     char *gaps_path = NULL, *rungs_path = NULL;
     if (cases_path) {

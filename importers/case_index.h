@@ -36,11 +36,6 @@ int imp_index_parse(const char *cases_json, const char *name_cases, const char *
                     struct imp_index *out, char *err, size_t errlen);
 void imp_index_free(struct imp_index *ix);
 
-/* Reads the three files and parses them. cases_path NULL: the built-in copies. Otherwise
- * gaps.json and rungs.json are taken from the folder of cases_path when they exist there, and
- * from the built-in copies when they do not. */
-int imp_index_load(const char *cases_path, struct imp_index *out, char *err, size_t errlen);
-
 /* Replaces the database's index with ix in one transaction. */
 int imp_index_store(struct cdb *db, const struct imp_index *ix, char *err, size_t errlen);
 

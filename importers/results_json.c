@@ -39,7 +39,9 @@ bool imp_iso_time_valid(const char *s)
            h <= 23 && mi <= 59 && se <= 60;
 }
 
-void imp_time_limit(char out[21])
+/* The latest time a pulled run may carry, as an ISO time: a day past this machine's clock (the
+ * slack for clocks that disagree). */
+static void imp_time_limit(char out[21])
 {
     time_t t = time(NULL) + 24 * 3600;
     struct tm tm;

@@ -68,9 +68,6 @@ void imp_results_doc_free(struct imp_results_doc *d);
 
 /* True for "YYYY-MM-DDTHH:MM:SSZ" with valid ranges. */
 bool imp_iso_time_valid(const char *s);
-/* The latest time a pulled run may carry, as an ISO time: a day past this machine's clock (the
- * slack for clocks that disagree). */
-void imp_time_limit(char out[21]);
 /* True for a lower-case RFC 4122 text UUID (8-4-4-4-12 hex digits). */
 bool imp_uuid_valid(const char *s);
 

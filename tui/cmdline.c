@@ -33,7 +33,9 @@ char *tui_shell_quote(const char *word)
     return out;
 }
 
-char *tui_cmdline_quoted(const char *argv_text)
+/* The recorded command, each word quoted, control characters replaced, without the
+ * " --events N" the interface adds to talk to its child. "" when nothing was recorded. malloc'd. */
+static char *tui_cmdline_quoted(const char *argv_text)
 {
     char *clean = text_sanitize(argv_text ? argv_text : "", false);
     size_t len = strlen(clean) + 1;

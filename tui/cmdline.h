@@ -14,10 +14,6 @@
  * specially, else in single quotes (a quote inside as '\''). malloc'd. */
 char *tui_shell_quote(const char *word);
 
-/* The recorded command, each word quoted, control characters replaced, without the
- * " --events N" the interface adds to talk to its child. "" when nothing was recorded. malloc'd. */
-char *tui_cmdline_quoted(const char *argv_text);
-
 /* The command as this host gives it to be run again. origin NULL (a run made here): the quoted
  * command. A pulled run: "# pulled from ORIGIN, not verified here: " and the quoted command, one
  * line, a comment. "" when nothing was recorded. malloc'd. */

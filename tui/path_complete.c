@@ -44,7 +44,11 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t tui_path_matches(const char *typed, size_t max, char ***out)
+/* The entries of typed's folder whose names start with its last component, each as typed
+ * would read completed to it (the folder part kept as typed, "~" included), a folder's with a
+ * trailing '/'; sorted; hidden entries only when the component starts with '.'. Returns how
+ * many (at most max); *out is malloc'd, free with tui_path_matches_free. */
+static size_t tui_path_matches(const char *typed, size_t max, char ***out)
 {
     *out = NULL;
     const char *slash = strrchr(typed, '/');
@@ -78,7 +82,7 @@ size_t tui_path_matches(const char *typed, size_t max, char ***out)
     return n;
 }
 
-void tui_path_matches_free(char **m, size_t n)
+static void tui_path_matches_free(char **m, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         free(m[i]);

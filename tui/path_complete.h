@@ -10,13 +10,6 @@
  * "~user/..." that user's home; anything else unchanged. malloc'd. */
 char *tui_path_expand(const char *typed);
 
-/* The entries of typed's folder whose names start with its last component, each as typed
- * would read completed to it (the folder part kept as typed, "~" included), a folder's with a
- * trailing '/'; sorted; hidden entries only when the component starts with '.'. Returns how
- * many (at most max); *out is malloc'd, free with tui_path_matches_free. */
-size_t tui_path_matches(const char *typed, size_t max, char ***out);
-void tui_path_matches_free(char **m, size_t n);
-
 /* What Tab makes of typed, the nth Tab in a row (0 the first) since it was typed: one match,
  * that match; several, their longest common start where it is longer than typed, else (the
  * next Tabs) each match in turn. Writes into out (len bytes); returns 1 when the match was the

@@ -125,11 +125,6 @@ void tui_fmt_verdict_lang(int v, bool zh, char *buf, size_t len)
     snprintf(buf, len, "%s %s", tui_verdict_glyph(v), tui_verdict_word(v, zh));
 }
 
-void tui_fmt_verdict(int v, char *buf, size_t len)
-{
-    tui_fmt_verdict_lang(v, false, buf, len);
-}
-
 void tui_fmt_us(double us, char *buf, size_t len)
 {
     if (isnan(us))
@@ -140,12 +135,4 @@ void tui_fmt_us(double us, char *buf, size_t len)
         snprintf(buf, len, "%.3g ms", us / 1e3);
     else
         snprintf(buf, len, "%.3g s", us / 1e6);
-}
-
-void tui_fmt_ratio(double ratio, int decimals, char *buf, size_t len)
-{
-    if (isnan(ratio))
-        snprintf(buf, len, "n/a");
-    else
-        snprintf(buf, len, "%.*f×", decimals, ratio);
 }

@@ -15,9 +15,8 @@ const char *tui_verdict_glyph(int verdict);
 /* The theme role that colours it: ok for pass, fail for fail/hang/error, warn for
  * cancelled/running, dim for the rest. */
 enum tui_role tui_verdict_role(int verdict);
-/* The glyph and the name, as verdict columns show them: "✓ pass". */
-void tui_fmt_verdict(int verdict, char *buf, size_t len);
-/* The same in a language: zh gives the Chinese word ("✓ 通过"). */
+/* The glyph and the name, as verdict columns show them: "✓ pass", or with zh the Chinese word
+ * ("✓ 通过"). */
 void tui_fmt_verdict_lang(int verdict, bool zh, char *buf, size_t len);
 /* The verdict's word alone, in English or Chinese ("pass", "通过"); "?" for no verdict. */
 const char *tui_verdict_word(int verdict, bool zh);
@@ -43,7 +42,5 @@ void tui_fmt_rungs(unsigned rungs, char *buf, size_t len);
 
 /* Microseconds as a short text: "12.3 us", "4.56 ms", "1.20 s"; "n/a" for NAN (not measured). */
 void tui_fmt_us(double us, char *buf, size_t len);
-/* A ratio with `decimals` decimals and a times sign: "1.23×"; "n/a" for NAN. */
-void tui_fmt_ratio(double ratio, int decimals, char *buf, size_t len);
 
 #endif

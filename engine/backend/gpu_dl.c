@@ -118,15 +118,6 @@ void gpu_dl_realpath(const char *path, char *buf, size_t buflen)
     free(real);
 }
 
-void gpu_dl_find_file(const char *const *candidates, const char *symbol, char *buf, size_t buflen)
-{
-    gpu_dl_copy(buf, buflen, "");
-    void *h = gpu_dl_open_first(candidates, NULL, NULL, 0);
-    if (!h)
-        return;
-    gpu_dl_path_of(h, symbol, buf, buflen);
-}
-
 int gpu_dl_read_line(const char *path, char *out, size_t outlen)
 {
     gpu_dl_copy(out, outlen, "");

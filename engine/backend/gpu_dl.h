@@ -40,10 +40,6 @@ int gpu_dl_bind(void *lib, const char *libname, const struct gpu_dl_sym *syms, s
  * its symbols; "" when unknown. Used to say which copy of a library was picked (several CUDA toolkits may coexist). */
 void gpu_dl_path_of(void *lib, const char *symbol, char *buf, size_t buflen);
 
-/* The real file (symlinks resolved) of the first candidate library that opens, or "" when none
- * does; the library stays loaded. For compiler identities: "libamd_comgr.so.2.4.0". */
-void gpu_dl_find_file(const char *const *candidates, const char *symbol, char *buf, size_t buflen);
-
 /* snprintf into buf that never overflows and tolerates buf == NULL or len == 0. */
 void gpu_dl_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -30,7 +30,8 @@ static const struct {
     {0x5b, "gfx12-5-generic"},
 };
 
-const char *amdgpu_mach_name(unsigned mach)
+/* "gfx1250" for EF_AMDGPU_MACH value mach, or NULL when not in the table. */
+static const char *amdgpu_mach_name(unsigned mach)
 {
     for (size_t i = 0; i < sizeof machs / sizeof *machs; i++)
         if (machs[i].mach == mach)

@@ -57,9 +57,6 @@ int amdgpu_co_read(const void *data, size_t len, struct amdgpu_co *out, char *er
                    size_t errlen);
 void amdgpu_co_free(struct amdgpu_co *co);
 
-/* "gfx1250" for EF_AMDGPU_MACH value mach, or NULL when not in the table. */
-const char *amdgpu_mach_name(unsigned mach);
-
 /* The wave size a processor runs by default: 64 for gfx9 (gfx90a, gfx942, gfx950), 32 for gfx10
  * and later; 0 when it cannot tell. */
 int amdgpu_default_wave(const char *processor);

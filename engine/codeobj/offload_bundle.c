@@ -110,7 +110,8 @@ static int list_one(const struct entry *e, void *arg)
     return 0;
 }
 
-int offload_bundle_list(const void *data, size_t len, char *out, size_t n)
+/* The AMD device processors the bundle holds, comma-separated, into out; 0 or -1 (unreadable). */
+static int offload_bundle_list(const void *data, size_t len, char *out, size_t n)
 {
     struct listing l = {.out = out, .n = n};
     if (n)

@@ -23,7 +23,4 @@ bool offload_bundle_is(const void *data, size_t len);
 int offload_bundle_pick(const void *data, size_t len, const char *processor, const void **code,
                         size_t *code_len, char *picked, size_t n, char *err, size_t errlen);
 
-/* The AMD device processors the bundle holds, comma-separated, into out; 0 or -1 (unreadable). */
-int offload_bundle_list(const void *data, size_t len, char *out, size_t n);
-
 #endif

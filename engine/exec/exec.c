@@ -74,7 +74,8 @@ void eng_exec_ready(struct eng_exec *e)
     e->ready = NULL;
 }
 
-int eng_exec_run_wave(const struct eng_exec *e)
+/* The wave width the check runs at: the spec's on an emulating backend, the device's on a GPU. */
+static int eng_exec_run_wave(const struct eng_exec *e)
 {
     return e->B->caps.emulated ? (e->s->wave == 64 ? 64 : 32) : e->info.wave_size;
 }

@@ -23,7 +23,7 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-bool eng_phase_on(void)
+static bool eng_phase_on(void)
 {
     static int on = -1;
     if (on < 0) {

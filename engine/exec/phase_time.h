@@ -7,7 +7,6 @@
 
 #include <stdbool.h>
 
-bool eng_phase_on(void);
 /* The time since the previous mark (or start) goes to phase name. */
 void eng_phase_mark(const char *name);
 /* A new check: the clock starts, nothing is accumulated. */

@@ -69,9 +69,11 @@ static void add(const struct eng_manifest *m, const char *suite_ref,
     }
 }
 
-int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
-                   const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
-                   char *err, size_t errlen)
+/* Appends rung 6's checks (and the plain baseline when o->baseline) for suite m. Returns 0 or
+ * -1 with a message (the suite lacks a parameter rung 6 needs). */
+static int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
+                          const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
+                          char *err, size_t errlen)
 {
     int max_ranks = 0;
     bool dispatch = false; /* the suite's "pattern": 1 is the EP dispatch, else the all-reduce */

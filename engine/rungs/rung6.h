@@ -25,12 +25,6 @@
 #include "engine/manifest.h"
 #include "engine/plan.h"
 
-/* Appends rung 6's checks (and the plain baseline when o->baseline) for suite m. Returns 0 or
- * -1 with a message (the suite lacks a parameter rung 6 needs). */
-int eng_rung6_plan(const struct eng_manifest *m, const char *suite_ref,
-                   const struct eng_plan_opts *o, struct eng_planned **list, size_t *n,
-                   char *err, size_t errlen);
-
 /* Runs one rung 6 check in this process (the worker side of eng_check_run). */
 void eng_rung6_run(const struct eng_check_spec *s, const struct eng_manifest *m,
                    void (*ready)(void *), void *arg, struct eng_check_result *out);

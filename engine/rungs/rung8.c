@@ -40,8 +40,10 @@ static struct eng_planned *add_check(const struct eng_plan_opts *o, struct eng_p
     return p;
 }
 
-void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
-                        struct eng_planned **list, size_t *n)
+/* Appends the one check of a user evaluation e for the options o (backend, device, time
+ * limit): variant "user", oracle score. */
+static void eng_rung8_plan_e2e(const struct eng_e2e *e, const struct eng_plan_opts *o,
+                               struct eng_planned **list, size_t *n)
 {
     char name[96];
     eng_e2e_check_name(e, name, sizeof name);
@@ -107,8 +109,14 @@ static void plan_unit_baseline(const struct eng_model_swap *sw, const struct eng
     free(files);
 }
 
-int eng_rung8_plan_model(const char *case_id, bool large, const struct eng_plan_opts *o,
-                         struct eng_planned **list, size_t *n, char *err, size_t errlen)
+/* Appends the built-in model's checks, of the large configuration with large: model:fixed (the fixed kernels against the reference
+ * kernels; must pass), and with case_id one model:swap:ENTRY per buggy kernel of that case the
+ * model uses (must fail, or is skipped with the reason the small model cannot reach it), each
+ * reachable one after the plain unit test of the built-in suite whose buggy variant it is
+ * (baseline-buggy, must pass). 0, or -1 with a message when the model uses no kernel of
+ * case_id. */
+static int eng_rung8_plan_model(const char *case_id, bool large, const struct eng_plan_opts *o,
+                                struct eng_planned **list, size_t *n, char *err, size_t errlen)
 {
     size_t ns = 0;
     const struct eng_model_swap *sw = case_id ? eng_model_swaps(case_id, &ns) : NULL;

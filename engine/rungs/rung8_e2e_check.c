@@ -85,8 +85,10 @@ char *eng_e2e_json(const struct eng_e2e *e)
     return t;
 }
 
-int eng_e2e_parse(const char *json, struct eng_e2e *out, cJSON **holder, char *err,
-                  size_t errlen)
+/* The worker's reading of eng_e2e_json's text (strings point into *holder, which the caller
+ * frees with cJSON_Delete). 0, or -1 with a message. */
+static int eng_e2e_parse(const char *json, struct eng_e2e *out, cJSON **holder, char *err,
+                         size_t errlen)
 {
     memset(out, 0, sizeof *out);
     cJSON *j = cJSON_Parse(json);

@@ -27,12 +27,8 @@ struct eng_e2e {
 int eng_e2e_baseline(const char *text, const struct eng_score_format *f, double *out, char *err,
                      size_t errlen);
 
-/* JSON text for eng_check_spec.e2e (malloc'd), and the worker's reading of it (strings point
- * into *holder, which the caller frees with cJSON_Delete). 0, or -1 with a message. */
+/* JSON text for eng_check_spec.e2e (malloc'd). */
 char *eng_e2e_json(const struct eng_e2e *e);
-struct cJSON;
-int eng_e2e_parse(const char *json, struct eng_e2e *out, struct cJSON **holder, char *err,
-                  size_t errlen);
 
 /* The check's check name: "score:lm-eval:gsm8k", "score:sglang", "score:regex". */
 void eng_e2e_check_name(const struct eng_e2e *e, char *out, size_t n);

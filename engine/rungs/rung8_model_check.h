@@ -30,10 +30,6 @@ void eng_model_cases(char *out, size_t n);
  * large configuration. malloc'd. */
 char *eng_model_check_json(const struct eng_model_swap *swap, bool large);
 
-/* The large configuration's device memory and run in words, for the run's report: "logits
- * 8,192 x 151,936 bf16 = 2.49 GB (2^31 = 2.15 GB) ...". */
-void eng_model_large_sizes(char *out, size_t n);
-
 /* Worker side: runs the model check s (s->model set). */
 void eng_model_run(const struct eng_check_spec *s, void (*ready)(void *), void *arg,
                    struct eng_check_result *out);

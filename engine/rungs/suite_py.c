@@ -28,7 +28,8 @@ char *eng_suite_file_read(const struct eng_manifest *m, const char *path, size_t
     return text;
 }
 
-bool eng_suite_path_ok(const char *path)
+/* Whether path is one a suite may name: relative, no "..", no control characters. */
+static bool eng_suite_path_ok(const char *path)
 {
     if (!path[0] || path[0] == '/' || !text_is_clean(path, NULL))
         return false;

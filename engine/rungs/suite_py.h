@@ -28,9 +28,6 @@ struct eng_suite_py {
 char *eng_suite_file_read(const struct eng_manifest *m, const char *path, size_t *len, char *err,
                           size_t errlen);
 
-/* Whether path is one a suite may name: relative, no "..", no control characters. */
-bool eng_suite_path_ok(const char *path);
-
 /* j as a path the suite names (eng_suite_path_ok), malloc'd; NULL with a message naming field. */
 char *eng_suite_path(struct eng_mparse *p, const cJSON *j, const char *field);
 

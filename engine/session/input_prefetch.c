@@ -44,7 +44,8 @@ static void settle(void)
     pending = false;
 }
 
-void eng_prefetch_drop(void)
+/* Waits for the fills under way and gives back every buffer not taken. */
+static void eng_prefetch_drop(void)
 {
     settle();
     for (size_t i = 0; i < nent; i++)

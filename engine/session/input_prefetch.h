@@ -39,9 +39,6 @@ void eng_prefetch_start(const struct eng_fill_key *keys, size_t nkeys);
  * NULL when none was started for it or it could not be made in this process. */
 void *eng_prefetch_take(const struct eng_fill_key *k);
 
-/* Waits for the fills under way and gives back every buffer not taken. */
-void eng_prefetch_drop(void);
-
 /* A run's end on the host: eng_prefetch_drop, then the session's kept host buffers freed
  * (eng_session_host_trim), so that none is left with the fill threads or kept after. */
 void eng_prefetch_trim(void);

@@ -6,7 +6,7 @@
 static const struct eng_backend *const backends[] = {&eng_backend_hip, &eng_backend_cuda,
                                                      &eng_backend_cpu, NULL};
 
-void eng_backends_install(void) { eng_backend_use_table(backends); }
+static void eng_backends_install(void) { eng_backend_use_table(backends); }
 
 void eng_tables_install(void)
 {

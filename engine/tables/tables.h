@@ -12,8 +12,7 @@
  * point may call it. */
 void eng_tables_install(void);
 
-/* The two halves, for a program that wants one table only. */
+/* The built-in rungs alone, for a program that wants that table only. */
 void eng_ladder_install(void);
-void eng_backends_install(void);
 
 #endif

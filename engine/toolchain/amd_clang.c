@@ -166,7 +166,9 @@ int amd_clang_compile(const char *target, const char *source, const char *name,
     return run_clang(target, source, name, fixed_opts, flags, code, code_len, log, loglen);
 }
 
-bool amd_clang_rocm(char *root, size_t rootlen)
+/* ROCm's root (the folder whose include/hip/hip_runtime.h exists: $ROCM_PATH, else
+ * /opt/rocm) into root; false when there is none. */
+static bool amd_clang_rocm(char *root, size_t rootlen)
 {
     const char *env = eng_compile_getenv("ROCM_PATH");
     const char *roots[] = {env && *env ? env : NULL, "/opt/rocm"};

@@ -26,10 +26,6 @@ int amd_clang_compile(const char *target, const char *source, const char *name,
                       const char *const *flags, void **code, size_t *code_len, char *log,
                       size_t loglen);
 
-/* ROCm's root (the folder whose include/hip/hip_runtime.h exists: $ROCM_PATH, else
- * /opt/rocm) into root; false when there is none. */
-bool amd_clang_rocm(char *root, size_t rootlen);
-
 /* A plain source compiled whole (docs/kernels.md): the identity of the compile below for cache
  * keys (amd_clang_id plus the header mode), NULL without clang; static storage. */
 const char *amd_clang_whole_id(void);

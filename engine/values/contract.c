@@ -18,7 +18,9 @@ const char *eng_nonfinite_name(enum eng_nonfinite n)
     return (unsigned)n < ENG_NF_COUNT ? nf_names[n] : "?";
 }
 
-double eng_unit_roundoff(enum eng_dtype d, bool f64)
+/* The unit roundoff of a dtype (2^-24 for f32, 2^-8 bf16, 2^-4 fp8 e4m3; 2^-53 for f64 when
+ * f64 is true); 0 for integers. */
+static double eng_unit_roundoff(enum eng_dtype d, bool f64)
 {
     if (f64)
         return ldexp(1.0, -53);
@@ -37,7 +39,8 @@ double eng_gamma(double n, double u)
     return nu < 1 ? nu / (1 - nu) : (double)INFINITY;
 }
 
-double eng_dtype_spacing(enum eng_dtype d, double x)
+/* The spacing of dtype d's values at magnitude |x| (one code of an fp8 output). */
+static double eng_dtype_spacing(enum eng_dtype d, double x)
 {
     int mant = d == ENG_F32 ? 23 : d == ENG_BF16 ? 7 : d == ENG_F16 ? 10 : d == ENG_FP8E4M3 ? 3 : 0;
     int emin = d == ENG_F32 || d == ENG_BF16 ? -126 : d == ENG_F16 ? -14 : -6;

@@ -48,13 +48,8 @@ struct eng_out_contract {
 const char *eng_kind_name(enum eng_kind k);
 const char *eng_nonfinite_name(enum eng_nonfinite n);
 
-/* The unit roundoff of a dtype (2^-24 for f32, 2^-8 bf16, 2^-4 fp8 e4m3; 2^-53 for f64 when
- * f64 is true); 0 for integers. */
-double eng_unit_roundoff(enum eng_dtype d, bool f64);
 /* gamma_n = n u / (1 - n u), or +Inf when n u >= 1. */
 double eng_gamma(double n, double u);
-/* The spacing of dtype d's values at magnitude |x| (one code of an fp8 output). */
-double eng_dtype_spacing(enum eng_dtype d, double x);
 
 /* The bound on |kernel - reference| at one element: the suite's floor (abs + rel |ref|) plus,
  * by kind, the error two correct implementations of the contract may each make:

@@ -104,11 +104,6 @@ struct eng_worker {
 
 #define LINE_CAP ((size_t)1 << 16)
 
-struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen)
-{
-    return eng_worker_start_under(NULL, exe, err, errlen);
-}
-
 struct eng_worker *eng_worker_start_under(char *const *prefix, const char *exe, char *err,
                                           size_t errlen)
 {
@@ -382,23 +377,4 @@ int eng_worker_stop(struct eng_worker *w, double grace_s, char *tail, size_t tai
     free(w->buf);
     free(w);
     return status;
-}
-
-int eng_worker_run(const char *exe, const char *job, double setup_limit_s, double limit_s,
-                   struct eng_worker_result *r, char *err, size_t errlen)
-{
-    struct eng_worker *w = eng_worker_start(exe, err, errlen);
-    if (!w)
-        return -1;
-    int rc = eng_worker_job(w, job, setup_limit_s, limit_s, r, err, errlen);
-    char tail[sizeof r->stderr_tail];
-    bool clean = !w->reaped;
-    int status = eng_worker_stop(w, 30, tail, sizeof tail);
-    if (rc == 0 && clean) {
-        /* what it said on the way out (a sanitizer's report) belongs to this job */
-        r->status = status;
-        size_t l = strlen(r->stderr_tail);
-        snprintf(r->stderr_tail + l, sizeof r->stderr_tail - l, "%s", tail);
-    }
-    return rc;
 }

@@ -30,13 +30,10 @@ const char *eng_self_exe(const char *argv0);
 
 struct eng_worker; /* a running worker process */
 
-/* Starts a worker, or NULL with a message. */
-struct eng_worker *eng_worker_start(const char *exe, char *err, size_t errlen);
-
 /* Starts a worker under another program: prefix (NULL-terminated, prefix[0] a path) is run
  * with the worker's argv after its own words, and must run that command with the same standard
  * input, output and error (compute-sanitizer does). The group that a limit kills is the
- * prefix's, the worker inside it. NULL or an empty prefix: eng_worker_start. */
+ * prefix's, the worker inside it. NULL or an empty prefix: the worker alone. */
 struct eng_worker *eng_worker_start_under(char *const *prefix, const char *exe, char *err,
                                           size_t errlen);
 
@@ -53,10 +50,6 @@ bool eng_worker_ended(const struct eng_worker *w);
  * when it had ended already) and copies what it wrote on stderr while ending into tail. */
 int eng_worker_stop(struct eng_worker *w, double grace_s, char *tail, size_t taillen);
 
-/* One job in a worker of its own: start, job, stop. The worker's exit status and what it said
- * on the way out (a sanitizer's report) are the job's. */
-int eng_worker_run(const char *exe, const char *job, double setup_limit_s, double limit_s,
-                   struct eng_worker_result *r, char *err, size_t errlen);
 void eng_worker_result_free(struct eng_worker_result *r);
 
 /* Waits for workers that were killed but had not died yet (call before exiting). */

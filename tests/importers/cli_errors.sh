@@ -1,8 +1,8 @@
-# Messages and exit codes of the CLI: an unknown option is named as such, a bad run id is quoted
-# as typed (control characters escaped), a URL of another scheme is a usage error, an HTML page
-# pulled instead of a document says so once, every error of `pull` goes to standard error, a
-# read-only database serves the reading verbs and refuses the writing ones by name, and an empty
-# --db is refused.
+# Messages and exit codes of the CLI: an unknown option or a stray argument is named in one
+# wording in every verb, a bad run id is quoted as typed (control characters escaped), a URL of
+# another scheme is a usage error, an HTML page pulled instead of a document says so once, every
+# error of `pull` goes to standard error, a read-only database serves the reading verbs and
+# refuses the writing ones by name, and an empty --db is refused.
 . tests/tap.sh
 db=$KL_TMP/e.db
 k() { "$KLADDER" --db "$db" "$@"; }
@@ -23,6 +23,15 @@ tap_check "a known option without its value still says so" grep -q "^kladder cas
 k cases "--fr${esc}[2Job" >/dev/null 2>"$KL_TMP/err"
 tap_check "an unknown option is escaped as typed" grep -qF 'unknown option --fr\x1b[2Job' "$KL_TMP/err"
 tap_check "and no escape byte reaches the terminal" bash -c "! grep -q \"$esc\" '$KL_TMP/err'"
+# every verb words a stray argument alike: an unknown option, or an unexpected argument
+for verb in show compare inspect check-config ci-audit; do
+    k $verb --frob >/dev/null 2>"$KL_TMP/err"
+    tap_check "$verb --frob: says unknown option --frob" grep -q "^kladder $verb: unknown option --frob$" "$KL_TMP/err"
+done
+k show a b >/dev/null 2>"$KL_TMP/err"
+tap_check "show a b: says unexpected argument 'b'" grep -q "^kladder show: unexpected argument 'b'$" "$KL_TMP/err"
+k hosts list x >/dev/null 2>"$KL_TMP/err"
+tap_check "hosts list x: says unexpected argument 'x'" grep -q "^kladder hosts: unexpected argument 'x'$" "$KL_TMP/err"
 
 # ---- a bad run id ----------------------------------------------------------------------------
 k results zz >/dev/null 2>"$KL_TMP/err"

@@ -149,7 +149,7 @@ int cmd_check_config(int argc, char **argv, const struct cli_global *g)
                            "keep the merge of several FILEs (without --merged)"),
     };
     const struct cli_parser p = {.verb = "check-config", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .args = CLI_OPT_LIST(NULL, &files), .stray = CLI_STRAY_OPTION};
+                                 .args = CLI_OPT_LIST(NULL, &files)};
     int status = cli_parse(&p, argc, argv, NULL);
     if (status == CLI_PARSED) {
         if (!schema_path || files.n == 0)

@@ -69,7 +69,7 @@ int cmd_ci_audit(int argc, char **argv, const struct cli_global *g)
     /* a report may be named "-" or "-x": only "--..." is an option */
     const struct cli_parser p = {.verb = "ci-audit", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = CLI_OPT_CALL(NULL, &reports, take_report),
-                                 .stray = CLI_STRAY_OPTION, .long_only = true};
+                                 .long_only = true};
     int status = cli_parse(&p, argc, argv, NULL);
     if (status == CLI_PARSED && reports.n == 0) {
         status = cli_usage_error("ci-audit", "give at least one REPORT");

@@ -273,8 +273,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
                            "rows whose suite, check, shape or variant contains TEXT"),
     };
     const struct cli_parser p = {.verb = "compare", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .args = {.kind = CLI_LIST, .dest = &spec, .hi = MAX_HOSTS},
-                                 .stray = CLI_STRAY_UNKNOWN};
+                                 .args = {.kind = CLI_LIST, .dest = &spec, .hi = MAX_HOSTS}};
     int rc = cli_parse(&p, argc, argv, NULL);
     if (rc == CLI_PARSED && spec.n < 2)
         rc = cli_usage_error("compare", "expects two sides or more: A B [C ...] (host names, "

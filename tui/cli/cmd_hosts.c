@@ -105,7 +105,7 @@ static int hosts_do(const struct cli_global *g, const char *sub, const char *con
             return cli_usage_error("hosts", "rm expects NAME");
     } else if (strcmp(sub, "list") == 0) {
         if (npos != 0)
-            return cli_usage_error("hosts", "list takes no names");
+            return cli_unknown("hosts", pos[0]);
     } else if (strcmp(sub, "rename") == 0) {
         if (npos != 2)
             return cli_usage_error("hosts", "rename expects OLD NEW");

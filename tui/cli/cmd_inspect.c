@@ -338,7 +338,7 @@ int cmd_inspect(int argc, char **argv, const struct cli_global *g)
                            "\"launch\""),
     };
     const struct cli_parser p = {.verb = "inspect", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .args = CLI_OPT_LIST(NULL, &files), .stray = CLI_STRAY_OPTION};
+                                 .args = CLI_OPT_LIST(NULL, &files)};
     int status = cli_parse(&p, argc, argv, NULL);
     if (status == CLI_PARSED)
         status = suite && files.n ? cli_usage_error("inspect", "--suite reads its manifest's "

@@ -105,8 +105,7 @@ int cmd_pin(int argc, char **argv, const struct cli_global *g)
                          "a shared library the results depend on: its ELF build id is recorded "
                          "(repeatable)"),
     };
-    const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .stray = CLI_STRAY_OPTION};
+    const struct cli_parser p = {.verb = "pin", .opts = opts, .nopts = CLI_COUNT(opts)};
     /* --help, and --options for the completions, before a subcommand: the table answers them */
     if (cli_asks_table(argc, argv)) {
         int rc = cli_parse(&p, 2, argv, NULL);

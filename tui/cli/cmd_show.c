@@ -157,7 +157,7 @@ int cmd_show(int argc, char **argv, const struct cli_global *g)
          .about = "the language of the text (default en)"},
     };
     const struct cli_parser p = {.verb = "show", .opts = opts, .nopts = CLI_COUNT(opts),
-                                 .args = CLI_OPT_STRING(NULL, &id), .stray = CLI_STRAY_ARGUMENT};
+                                 .args = CLI_OPT_STRING(NULL, &id)};
     int rc = cli_parse(&p, argc, argv, NULL);
     if (rc != CLI_PARSED)
         return rc;

@@ -49,7 +49,8 @@ cJSON *compare_json_key(int rung, const char *suite, const char *check, const ch
     return o;
 }
 
-const char *compare_json_timing(enum cdb_timing t)
+/* "flagged", "noise", "too-few-repeats", or NULL (no ratio). */
+static const char *compare_json_timing(enum cdb_timing t)
 {
     switch (t) {
     case CDB_TIMING_FLAGGED:

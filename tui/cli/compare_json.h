@@ -10,8 +10,6 @@
 /* {verdict, time_us: {median, min, max}, repeats, run_id, seq[, score]}, or null when the
  * check did not run on that side (c NULL or not present). */
 cJSON *compare_json_side(const struct cdb_compare_cell *c);
-/* "flagged", "noise", "too-few-repeats", or NULL (no ratio). */
-const char *compare_json_timing(enum cdb_timing t);
 /* s sanitised (text_sanitize) under key; NULL is "". */
 void compare_json_add_text(cJSON *o, const char *key, const char *s);
 /* A new object with a row's key: rung, suite, check, shape, variant (sanitised). */

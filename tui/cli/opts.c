@@ -28,28 +28,13 @@ static void make_lists(const struct cli_parser *p, int argc)
     }
 }
 
-static int refuse(const struct cli_parser *p, const char *arg)
-{
-    switch (p->stray) {
-    case CLI_STRAY_OPTION:
-        return cli_usage_error(p->verb, "unknown option '%s'", arg);
-    case CLI_STRAY_ARGUMENT:
-        return cli_usage_error(p->verb, "unexpected argument '%s'", arg);
-    case CLI_STRAY_UNKNOWN:
-        return cli_usage_error(p->verb, "unknown argument '%s'", arg);
-    case CLI_STRAY_ESCAPED:
-        break;
-    }
-    return cli_unknown(p->verb, arg);
-}
-
 /* An argument that names no option: the verb's own (args), or refused. */
 static int take_arg(const struct cli_parser *p, const char *arg, void *ctx)
 {
     bool option = p->long_only ? strncmp(arg, "--", 2) == 0 : arg[0] == '-';
     const struct cli_opt *a = &p->args;
     if (option)
-        return refuse(p, arg);
+        return cli_unknown(p->verb, arg);
     if (a->kind == CLI_STRING && !*(const char **)a->dest) {
         *(const char **)a->dest = arg;
         return CLI_PARSED;
@@ -57,13 +42,13 @@ static int take_arg(const struct cli_parser *p, const char *arg, void *ctx)
     if (a->kind == CLI_LIST) {
         struct cli_list *l = a->dest;
         if (a->hi > 0 && l->n >= (size_t)a->hi)
-            return refuse(p, arg);
+            return cli_unknown(p->verb, arg);
         l->v[l->n++] = arg;
         return CLI_PARSED;
     }
     if (a->kind == CLI_CALL)
         return a->call(a, arg, ctx);
-    return refuse(p, arg);
+    return cli_unknown(p->verb, arg);
 }
 
 const char *cli_choice(const struct cli_opt *o, size_t i)

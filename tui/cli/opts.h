@@ -77,22 +77,12 @@ struct cli_opt {
                                  * where arg is NULL */
 };
 
-/* How an argument no entry takes is refused: the verbs said it in four ways, kept as they
- * were because scripts and tests read them. */
-enum cli_stray {
-    CLI_STRAY_ESCAPED,  /* cli_unknown: "unknown option --x" or "unexpected argument 'x'" */
-    CLI_STRAY_OPTION,   /* "unknown option 'x'", as typed */
-    CLI_STRAY_ARGUMENT, /* "unexpected argument 'x'", as typed */
-    CLI_STRAY_UNKNOWN,  /* "unknown argument 'x'", as typed */
-};
-
 struct cli_parser {
     const char *verb;          /* "kladder VERB: ..." in every message */
     const struct cli_opt *opts;
     size_t nopts;
     struct cli_opt args;       /* what takes an argument that is no option (CLI_STRING,
                                 * CLI_LIST or CLI_CALL; CLI_NONE: none is taken) */
-    enum cli_stray stray;
     bool long_only;            /* only "--..." is an option; "-" and "-x" are arguments */
     int *first_arg;            /* non-NULL: parsing stops at the first argument that does not
                                 * start with '-' (the global options before a verb), its index

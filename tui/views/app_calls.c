@@ -127,7 +127,8 @@ bool tui_app_watch(struct tui_app *app, const struct tui_job *job)
     return true;
 }
 
-bool tui_app_wait(struct tui_app *app, const struct tui_wait *w)
+/* Watches a descriptor (see struct tui_wait); false when the table is full. */
+static bool tui_app_wait(struct tui_app *app, const struct tui_wait *w)
 {
     if (app->n_waits == TUI_WAITS_MAX)
         return false;
@@ -202,8 +203,11 @@ void tui_app_refuse_search(struct tui_app *app)
                                       "此视图不支持搜索：Enter 或 Esc 之前的输入将被忽略"));
 }
 
-void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
-                 void (*done)(struct tui_app *app, const char *text))
+/* Opens the prompt as a question (a path to type, say): label (static text) leads it, the text
+ * starts as the first of the n choices (none: empty), Up and Down step through them, Enter
+ * calls done with what was typed. The choices are copied (at most TUI_PROMPT_CHOICES). */
+static void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
+                        void (*done)(struct tui_app *app, const char *text))
 {
     if (n > TUI_PROMPT_CHOICES)
         n = TUI_PROMPT_CHOICES;

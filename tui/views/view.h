@@ -214,13 +214,10 @@ void tui_app_prompt_open(struct tui_app *app);
 /* `/` where there is nothing to search: says so, and what is typed next up to Enter or Esc is
  * swallowed (it is the search the person meant, and its digits would switch views). */
 void tui_app_refuse_search(struct tui_app *app);
-/* Opens the prompt as a question (a path to type, say): label (static text) leads it, the text
- * starts as the first of the n choices (none: empty), Up and Down step through them, Enter
- * calls done with what was typed. The choices are copied (at most TUI_PROMPT_CHOICES). */
-void tui_app_ask(struct tui_app *app, const char *label, char *const *choices, size_t n,
-                 void (*done)(struct tui_app *app, const char *text));
-/* The same for a file path: the offered text is replaced by what is typed, Tab completes it,
- * and done gets it with a leading ~ expanded. */
+/* Opens the prompt as a question for a file path: label (static text) leads it, the text starts
+ * as the first of the n choices (none: empty) and is replaced by what is typed, Up and Down step
+ * through them, Tab completes it, Enter calls done with it, a leading ~ expanded. The choices
+ * are copied (at most TUI_PROMPT_CHOICES). */
 void tui_app_ask_path(struct tui_app *app, const char *label, char *const *choices, size_t n,
                       void (*done)(struct tui_app *app, const char *text));
 
@@ -239,9 +236,7 @@ void tui_app_copy(struct tui_app *app, const char *text);
 /* Watches a child from the event loop (see struct tui_job). Returns false when the table is
  * full. */
 bool tui_app_watch(struct tui_app *app, const struct tui_job *job);
-/* Watches a descriptor (see struct tui_wait); false when the table is full. unwait forgets it
- * before it was ready (a read abandoned). */
-bool tui_app_wait(struct tui_app *app, const struct tui_wait *w);
+/* Forgets a descriptor watched (struct tui_wait) before it was ready (a read abandoned). */
 void tui_app_unwait(struct tui_app *app, int fd);
 /* A read of the database on a worker (tui/bgread.h) whose end the loop reports by calling
  * ready(app, ctx); ready takes the result with tui_bgread_take. Returns NULL when no worker can

@@ -1,6 +1,7 @@
 /* Help: generated from the action table (tui/actions.def), grouped by where the keys work, then
- * a glossary (the seven gaps and eight rungs from the database, what each verdict glyph and each
- * mark of the dashboard and Compare means), then a few notes on search, the mouse and colours.
+ * a glossary (the seven gaps and the ladder's rungs from the database, what each verdict glyph
+ * and each mark of the dashboard and Compare means), then a few notes on search, the mouse and
+ * colours.
  * `/` finds text, n/N jump between matches. */
 #include <stdio.h>
 #include <stdlib.h>
