@@ -35,8 +35,8 @@ tap_check "kladder builds with rung9.c as its one new file" test $rc -eq 0
 k9=$KL_TMP/kladder9
 
 tap_check "run --rung takes 1 to 9 (its option table)" \
-    grep -qxF -e "--rung	int	1	9" <("$k9" run --options)
-tap_check "the tree's own kladder still has 8" grep -qxF -e "--rung	int	1	8" <("$KLADDER" run --options)
+    grep -qE -e "^--rung	int	1	9(	|$)" <("$k9" run --options)
+tap_check "the tree's own kladder still has 8" grep -qE -e "^--rung	int	1	8(	|$)" <("$KLADDER" run --options)
 
 cp tests/fixtures/rung9/nine.json kernels/flydsl_1199.kl "$KL_TMP/"
 "$k9" --db "$KL_TMP/k.db" run --rung 9 --suite "$KL_TMP/nine.json" --backend cpu --variant both \
