@@ -1300,17 +1300,16 @@ static inline struct kl_tex_view kl_tex_view_of(const struct kl_tex_object *o)
 {
     struct kl_tex_view v = {};
     const struct cudaResourceDesc *r = &o->res;
-    const struct cudaChannelFormatDesc *d = &r->res.linear.desc;
     if (r->resType == cudaResourceTypeArray && r->res.array.array) {
         const struct cudaArray *a = r->res.array.array;
         v.base = a->data, v.desc = a->desc, v.w = a->width;
         v.h = a->height ? a->height : 1, v.d = a->depth ? a->depth : 1;
     } else if (r->resType == cudaResourceTypePitch2D) {
-        d = &r->res.pitch2D.desc;
-        v.base = (const unsigned char *)r->res.pitch2D.devPtr, v.desc = *d;
+        v.base = (const unsigned char *)r->res.pitch2D.devPtr, v.desc = r->res.pitch2D.desc;
         v.w = r->res.pitch2D.width, v.h = r->res.pitch2D.height, v.d = 1;
     } else if (r->resType == cudaResourceTypeLinear) {
-        v.base = (const unsigned char *)r->res.linear.devPtr, v.desc = *d, v.h = 1, v.d = 1;
+        v.base = (const unsigned char *)r->res.linear.devPtr, v.desc = r->res.linear.desc;
+        v.h = 1, v.d = 1;
     }
     v.bytes = (size_t)(v.desc.x + v.desc.y + v.desc.z + v.desc.w) / 8;
     if (r->resType == cudaResourceTypeLinear && v.bytes)

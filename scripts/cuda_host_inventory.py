@@ -165,7 +165,8 @@ def outside_blocks(text):
 def render(include, text):
     hand = outside_blocks(text)
     enums = []
-    for name, items in enumerations(include):
+    toolkit_enums = enumerations(include)
+    for name, items in toolkit_enums:
         if re.search(r"\benum\s+%s\s*\{" % name, hand):
             sys.exit("cuda_host_inventory: kl_host.h declares enum %s by hand; remove it (the "
                      "toolkit's is generated)" % name)
@@ -175,7 +176,7 @@ def render(include, text):
         lines.append("};")
         enums.append("\n".join(lines))
     enum_block = "\n".join([ENUM_BEGIN] + enums + [ENUM_END])
-    type_block = "\n".join([TYPE_BEGIN] + types(include, hand, [n for n, _ in enumerations(include)])
+    type_block = "\n".join([TYPE_BEGIN] + types(include, hand, [n for n, _ in toolkit_enums])
                            + [TYPE_END])
     declared = set(re.findall(r"KL_HOST_CUDA\w*\((cuda\w+)\)", hand))
     declared |= set(re.findall(r"\b(cuda\w+)\s*\(", hand))
