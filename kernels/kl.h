@@ -471,6 +471,76 @@ extern "C" KL_CPU_NOSAN void __tsan_vptr_read(void **) {}
 #define KL_CPU_RMW (KL_CPU_ACC_READ | KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC | KL_CPU_ACC_ACQUIRE)
 #define KL_CPU_RMW_DEV KL_CPU_SCOPED(KL_CPU_RMW, KL_SCOPE_DEVICE)
 
+/* C++ atomics (std::atomic in host code, in a library the file includes such as Thrust, or in
+ * a kernel) are instrumented as calls too: done here with the compiler's own builtins, in the
+ * order asked (the sanitizer's memory orders are the builtins' numbers), and noted as atomic
+ * system-scope accesses, acquiring on a read and releasing on a write where the order says so. */
+#define KL_CPU_TSAN_ORDER(mo, base)                                                             \
+    KL_CPU_SCOPED((base) | ((mo) == 2 || (mo) >= 4 ? KL_CPU_ACC_ACQUIRE : 0) |                  \
+                      ((mo) >= 3 ? KL_CPU_ACC_RELEASE : 0), KL_SCOPE_SYSTEM)
+#define KL_CPU_TSAN_RMW(bits, T, op, builtin)                                                   \
+    extern "C" KL_CPU_NOSAN T __tsan_atomic##bits##_##op(volatile T *a, T v, int mo)            \
+    {                                                                                           \
+        kl_cpu_note((const void *)a, sizeof(T),                                                 \
+                    KL_CPU_TSAN_ORDER(mo, KL_CPU_ACC_READ | KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC), \
+                    KL_CPU_PC);                                                                 \
+        return builtin(a, v, __ATOMIC_SEQ_CST);                                                 \
+    }
+#define KL_CPU_TSAN_ATOMIC(bits, T)                                                             \
+    extern "C" KL_CPU_NOSAN T __tsan_atomic##bits##_load(const volatile T *a, int mo)           \
+    {                                                                                           \
+        kl_cpu_note((const void *)a, sizeof(T),                                                 \
+                    KL_CPU_TSAN_ORDER(mo == 3 ? 0 : mo, KL_CPU_ACC_READ | KL_CPU_ACC_ATOMIC),    \
+                    KL_CPU_PC);                                                                 \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)        \
+    {                                                                                           \
+        kl_cpu_note((const void *)a, sizeof(T),                                                 \
+                    KL_CPU_TSAN_ORDER(mo == 2 ? 0 : mo, KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC) &  \
+                        ~(unsigned)KL_CPU_ACC_ACQUIRE,                                          \
+                    KL_CPU_PC);                                                                 \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
+    }                                                                                           \
+    KL_CPU_TSAN_RMW(bits, T, exchange, __atomic_exchange_n)                                     \
+    KL_CPU_TSAN_RMW(bits, T, fetch_add, __atomic_fetch_add)                                     \
+    KL_CPU_TSAN_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                     \
+    KL_CPU_TSAN_RMW(bits, T, fetch_and, __atomic_fetch_and)                                     \
+    KL_CPU_TSAN_RMW(bits, T, fetch_or, __atomic_fetch_or)                                       \
+    KL_CPU_TSAN_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                     \
+    KL_CPU_TSAN_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                   \
+    extern "C" KL_CPU_NOSAN int __tsan_atomic##bits##_compare_exchange_strong(                  \
+        volatile T *a, T *c, T v, int mo, int)                                                  \
+    {                                                                                           \
+        kl_cpu_note((const void *)a, sizeof(T),                                                 \
+                    KL_CPU_TSAN_ORDER(mo, KL_CPU_ACC_READ | KL_CPU_ACC_WRITE | KL_CPU_ACC_ATOMIC), \
+                    KL_CPU_PC);                                                                 \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN int __tsan_atomic##bits##_compare_exchange_weak(                    \
+        volatile T *a, T *c, T v, int mo, int fmo)                                              \
+    {                                                                                           \
+        return __tsan_atomic##bits##_compare_exchange_strong(a, c, v, mo, fmo);                 \
+    }                                                                                           \
+    extern "C" KL_CPU_NOSAN T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c,    \
+                                                                         T v, int mo, int fmo)  \
+    {                                                                                           \
+        __tsan_atomic##bits##_compare_exchange_strong(a, &c, v, mo, fmo);                       \
+        return c;                                                                               \
+    }
+KL_CPU_TSAN_ATOMIC(8, char)
+KL_CPU_TSAN_ATOMIC(16, short)
+KL_CPU_TSAN_ATOMIC(32, int)
+KL_CPU_TSAN_ATOMIC(64, long)
+#undef KL_CPU_TSAN_ATOMIC
+#undef KL_CPU_TSAN_RMW
+extern "C" KL_CPU_NOSAN void __tsan_atomic_thread_fence(int mo)
+{
+    if (mo != 0)
+        kl_cpu_note(nullptr, 0, KL_CPU_SCOPED(KL_CPU_ACC_FENCE, KL_SCOPE_SYSTEM), KL_CPU_PC);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+extern "C" KL_CPU_NOSAN void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 /* Atomics: real host atomics (blocks may run on several OS threads). atomicAdd and friends are
  * relaxed device-scope operations, as on the GPUs: a release needs a fence before them. */
 #define KL_CPU_ATOMIC_INT(T)                                                                     \

@@ -32,6 +32,13 @@
 #define KL_VENDOR_H
 
 #if defined(KL_CPU)
+/* Thrust, where the compiler finds it (the CUDA toolkit's CCCL folder, engine/cpu/backend_cpu.c,
+ * or a system-wide one), runs its device algorithms on the host: device memory is host memory
+ * here, so thrust::device_vector, thrust::device_ptr over cudaMalloc'd memory and
+ * thrust::sort(thrust::device, ...) mean what they mean on a GPU. */
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
 #include <cassert>
 #include <cfloat>
 #include <climits>

@@ -755,6 +755,15 @@ static void keep_angle(struct walk *w, struct text *t, const char *file, int lin
         putf(t, "#include <%.*s>", (int)n, name);
         return;
     }
+    if (n > 4 && !strncmp(name, "cub/", 4)) {
+        /* CUB's block, warp and device algorithms are written for a GPU only (PTX, the
+         * hardware's registers): where the compiler finds the toolkit's copy beside Thrust,
+         * it would compile to code that does nothing on the host. Named, not compiled. */
+        putf(t, "#line %d \"%s\"\n#error \"%.*s\" is not supported on the cpu backend: CUB "
+             "runs on a GPU only (docs/kernels.md)\n#line %d \"%s\"", lineno, file, (int)n,
+             name, lineno + 1, file);
+        return;
+    }
     putf(t, "#if __has_include(<%.*s>)\n", (int)n, name);
     for (size_t i = 0; device_macros[i]; i++)
         putf(t, "#pragma push_macro(\"%s\")\n#undef %s\n", device_macros[i], device_macros[i]);

@@ -97,6 +97,41 @@ static const char *cpu_compiler_id(void)
     return cxx_id[0] ? cxx_id : "c++ (not found)";
 }
 
+/* Thrust for the cpu backend: the vendor's own library with its host (CPP) device system, which
+ * kernels/kl_vendor.h selects. Its folder is $KLADDER_THRUST ("off": none), else the CUDA
+ * toolkit's CCCL folder ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda: include/cccl), taken only
+ * where it holds thrust/ and none of the toolkit's runtime headers, which would shadow
+ * kladder's own. A system-wide Thrust (Debian's libthrust-dev) is on the compiler's own path
+ * already. "" where there is none. */
+static const char *cpu_thrust_root(void)
+{
+    static char root[512];
+    static bool looked;
+    if (looked)
+        return root;
+    looked = true;
+    const char *env = eng_compile_getenv("KLADDER_THRUST");
+    if (env && *env) {
+        if (strcmp(env, "off") != 0)
+            snprintf(root, sizeof root, "%s", env);
+        return root;
+    }
+    const char *homes[] = {eng_compile_getenv("CUDA_HOME"), eng_compile_getenv("CUDA_PATH"),
+                           "/usr/local/cuda"};
+    for (size_t i = 0; i < sizeof homes / sizeof *homes; i++) {
+        if (!homes[i] || !*homes[i])
+            continue;
+        char probe[600], shadow[600];
+        snprintf(probe, sizeof probe, "%s/include/cccl/thrust/version.h", homes[i]);
+        snprintf(shadow, sizeof shadow, "%s/include/cccl/cuda_runtime_api.h", homes[i]);
+        if (access(probe, R_OK) == 0 && access(shadow, F_OK) != 0) {
+            snprintf(root, sizeof root, "%s/include/cccl", homes[i]);
+            return root;
+        }
+    }
+    return root;
+}
+
 /* A "+access" target: built with the access hooks the pct schedule interleaves at. */
 static bool access_target(const char *target)
 {
@@ -120,12 +155,13 @@ static bool cpu_gnu_unique_option(void)
 
 static const char *cpu_compiler_for(const char *target)
 {
-    static char id[sizeof cxx_id + 180];
+    static char id[sizeof cxx_id + 500];
     bool hooks = access_target(target);
+    const char *thrust = cpu_thrust_root();
     snprintf(id, sizeof id, "%s [-std=c++17 -DKL_CPU -O2 -fPIC -fvisibility=hidden%s -w -g1 "
-             "-ffile-prefix-map=TMP=.%s; -shared]",
+             "-ffile-prefix-map=TMP=.%s%s%.300s; -shared]",
              cpu_compiler_id(), cpu_gnu_unique_option() ? " -fno-gnu-unique" : "",
-             hooks ? " -fsanitize=thread" : "");
+             hooks ? " -fsanitize=thread" : "", *thrust ? " -isystem " : "", thrust);
     return id;
 }
 
@@ -310,7 +346,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     while (flags && flags[nflags])
         nflags++;
     char *o_file = xasprintf("%s/kernel.o", dir);
-    char **argv = xcalloc(nflags + 20, sizeof *argv); /* the fixed options, -include, the rest */
+    char **argv = xcalloc(nflags + 24, sizeof *argv); /* the fixed options, -include, the rest */
     size_t a = 0;
     /* The fixed options; the cache key includes them through compiler_id and the flags.
      * -fsanitize=thread is there for its instrumentation only: kl.h defines the callbacks it
@@ -325,13 +361,19 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     /* the temporary folder is no part of the object: a warm cache and a cold compile give the
      * same bytes (engine/cache/cache_warm_cold.h) although the line tables name the source */
     char *o_map = xasprintf("-ffile-prefix-map=%s=.", dir);
-    /* the last two are optional: -fno-gnu-unique (GCC only), the access hooks */
-    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan, o_tsan};
-    size_t nfixed = sizeof fixed / sizeof *fixed - 2;
+    /* the last four are optional: -fno-gnu-unique (GCC only), the access hooks, Thrust's folder */
+    static char o_isystem[] = "-isystem";
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan, o_tsan, o_tsan, o_tsan};
+    size_t nfixed = sizeof fixed / sizeof *fixed - 4;
     if (cpu_gnu_unique_option())
         fixed[nfixed++] = o_unique;
     if (access_hooks)
         fixed[nfixed++] = o_tsan;
+    char *thrust = xstrdup(cpu_thrust_root());
+    if (*thrust) {
+        fixed[nfixed++] = o_isystem;
+        fixed[nfixed++] = thrust;
+    }
     /* the same options but the temporary folder's: what the precompiled headers are built with */
     char *pch_opts[sizeof fixed / sizeof *fixed];
     size_t npch = 0;
@@ -377,6 +419,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     }
     free(argv);
     free(o_map);
+    free(thrust);
     unlink(o_file);
     free(o_file);
     if (st != 0) {

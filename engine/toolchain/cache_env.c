@@ -20,6 +20,7 @@ const struct eng_env_entry eng_cache_env[] = {
     {"COMPILER_PATH", ENG_ENV_KEY, "selects the compiler's sub-programs"},
     {"LIBRARY_PATH", ENG_ENV_KEY, "folders the linker searches for the shared object it writes"},
     {"SOURCE_DATE_EPOCH", ENG_ENV_KEY, "changes __DATE__ and __TIME__ in the object"},
+    {"KLADDER_THRUST", ENG_ENV_KEY, "chooses the Thrust the cpu backend compiles against (off: none)"},
     /* hip: hipRTC and comgr, in this process */
     {"ROCM_PATH", ENG_ENV_KEY, "chooses which hipRTC (and device libraries) compile"},
     {"KLADDER_HIPRTC_LIBRARY", ENG_ENV_KEY, "chooses the hipRTC library that compiles"},
