@@ -1215,6 +1215,22 @@ typedef unsigned long long cudaTextureObject_t;
 #define cudaSurfaceTypeCubemapLayered 0xFC
 typedef unsigned long long cudaSurfaceObject_t;
 /* ---- cuda toolkit types: end of the generated block ---- */
+/* driver_functions.h's makers of the 3-D copy structures above, as the toolkit defines them */
+static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz)
+{
+    struct cudaPitchedPtr s = {d, p, xsz, ysz};
+    return s;
+}
+static inline struct cudaPos make_cudaPos(size_t x, size_t y, size_t z)
+{
+    struct cudaPos p = {x, y, z};
+    return p;
+}
+static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d)
+{
+    struct cudaExtent e = {w, h, d};
+    return e;
+}
 /* ---- texture objects ---------------------------------------------------------------------
  * The resource a texture object reads (a union in the toolkit, so written here), the channel
  * descriptions, and on the cpu backend the fetches themselves: a texture object is the address
@@ -1490,6 +1506,15 @@ typedef enum cudaError cudaError_t;
 #endif
 typedef void(CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 typedef void(CUDART_CB *cudaHostFn_t)(void *userData);
+/* a host node's parameters: the structures the generated block leaves out (they hold a callback) */
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+struct cudaHostNodeParamsV2 {
+    cudaHostFn_t fn;
+    void *userData;
+};
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 enum cudaDataType_t {

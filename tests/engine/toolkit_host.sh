@@ -3,7 +3,7 @@
 # (tests/engine/fixtures/toolkit): host_api.cu (a CUDART_CB stream callback, cudaMemAttachHost,
 # cudaDeviceProp's uuid and the members CUDA 13 dropped, a memory pool's properties, graph nodes,
 # a cudaTextureObject_t argument, a host helper's own rsqrtf) and complex_rotate.hip
-# (hip/hip_complex.h) go in whole on the cpu backend, and for gfx1250 where clang-22 is
+# (hip/hip_complex.h) and graph_host.cu (a graph built by hand: 3-D copy makers, a host node) go in whole on the cpu backend, and for gfx1250 where clang-22 is
 # installed; a member no toolkit has is still the compiler's error, named. The values of the
 # complex functions are checked in api_cpu.sh, a kernel using them in plain_sources.sh
 # (complex_filter.cu, with its own host rsqrtf).
@@ -23,6 +23,8 @@ tap_check "cpu: host_api.cu goes in with scale_rows ($(cause "$KL_TMP/cpu.json" 
     test "$(cause "$KL_TMP/cpu.json" host_api.cu)" = "ok scale_rows"
 tap_check "cpu: complex_rotate.hip goes in with rotate_acc" \
     test "$(cause "$KL_TMP/cpu.json" complex_rotate.hip)" = "ok rotate_acc"
+tap_check "cpu: graph_host.cu (make_cudaPos/Extent/PitchedPtr, cudaHostNodeParams) goes in with add_one" \
+    test "$(cause "$KL_TMP/cpu.json" graph_host.cu)" = "ok add_one"
 
 # the other side: a member no toolkit declares is refused with the compiler's words
 mkdir -p "$KL_TMP/bad"
