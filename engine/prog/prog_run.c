@@ -167,6 +167,23 @@ static int temp_fd(void)
     return fd;
 }
 
+/* The name in the dynamic loader's "symbol lookup error: ...: undefined symbol: NAME" among the
+ * program's output, printable characters only; NULL when there is none. */
+static char *undefined_symbol(const char *out, size_t len)
+{
+    static const char tag[] = "undefined symbol: ";
+    if (!out || !memmem(out, len, "symbol lookup error", strlen("symbol lookup error")))
+        return NULL;
+    const char *p = memmem(out, len, tag, strlen(tag));
+    if (!p)
+        return NULL;
+    p += strlen(tag);
+    size_t n = 0;
+    while (p + n < out + len && n < 200 && p[n] > ' ' && p[n] < 0x7f)
+        n++;
+    return n ? xasprintf("%.*s", (int)n, p) : NULL;
+}
+
 int eng_prog_run(const struct eng_prog_opts *o, struct eng_prog_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -242,9 +259,20 @@ int eng_prog_run(const struct eng_prog_opts *o, struct eng_prog_result *r)
     else if (WIFSIGNALED(status))
         r->signal = WTERMSIG(status);
     r->stopped = !hang && r->nfindings && r->exit_status == ENG_WORKER_EXIT_FINDING;
+    char *unresolved = NULL;
     if (setup && r->exit_status == ENG_PROG_EXIT_SETUP)
         r->verdict = ENG_PROG_ERROR;
-    else if (r->nfindings)
+    else if (!r->nfindings && !hang && r->exit_status == 127 &&
+             (unresolved = undefined_symbol(r->output, r->output_len)) != NULL) {
+        /* the dynamic loader ended the program at its first call of a function nobody
+         * defines: kladder's, not the program's own failure */
+        r->verdict = ENG_PROG_ERROR;
+        free(r->error);
+        r->error = xasprintf("the program calls %s, which neither the file nor kladder defines "
+                             "(a function of another file of the program, or of a library "
+                             "kladder does not stand in for)", unresolved);
+        free(unresolved);
+    } else if (r->nfindings)
         r->verdict = ENG_PROG_FINDING;
     else if (hang)
         r->verdict = ENG_PROG_HANG;
