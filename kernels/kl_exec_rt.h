@@ -290,7 +290,41 @@ static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d
     case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
-    default: return (cudaError_t)kl_exec_note(1);
+    case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
+    case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
+    case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMemoryClockRate: *v = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
+    case cudaDevAttrMaxPitch: *v = 2147483647; break;
+    case cudaDevAttrTextureAlignment: *v = 512; break;
+    case cudaDevAttrTexturePitchAlignment: *v = 32; break;
+    case cudaDevAttrSurfaceAlignment: *v = 512; break;
+    case cudaDevAttrAsyncEngineCount: *v = 1; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *v = 2; break;
+    /* what this device can do: one device, host memory mappable and unified, managed memory
+     * (it is host memory), cooperative launches, memory pools, stream priorities */
+    case cudaDevAttrGpuOverlap: case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentKernels:
+    case cudaDevAttrUnifiedAddressing: case cudaDevAttrManagedMemory:
+    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrCooperativeLaunch:
+    case cudaDevAttrStreamPrioritiesSupported: case cudaDevAttrGlobalL1CacheSupported:
+    case cudaDevAttrLocalL1CacheSupported: case cudaDevAttrComputePreemptionSupported:
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: case cudaDevAttrHostRegisterSupported:
+    case cudaDevAttrMemoryPoolsSupported:
+        *v = 1;
+        break;
+    default:
+        /* any other attribute the runtime knows (the compute mode: default, a kernel time
+         * limit, ECC, TCC, PCI numbers, texture and surface limits, peer and NUMA features)
+         * answers 0, as a plain discrete GPU without those features would; a number past the
+         * enumeration is the runtime's invalid value */
+        if ((int)a <= 0 || (int)a >= (int)cudaDevAttrMax)
+            return (cudaError_t)kl_exec_note(1);
+        *v = 0;
     }
     return cudaSuccess;
 }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `kladder exec`: what programs ask of the runtime before and around their launches answers as a
+# plain GPU would (tests/engine/fixtures/exec): device_query.cu reads the attributes sample
+# programs read (the compute mode first) and checks their values itself; an attribute number
+# past the enumeration is the runtime's invalid value. Each program prints PASS only when every
+# answer is the expected one.
+. tests/tap.sh
+set -u
+export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
+fx=tests/engine/fixtures/exec
+
+for prog in device_query; do
+    out=$("$KLADDER" exec "$fx/$prog.cu" 2>&1)
+    rc=$?
+    sed 's/^/# /' <<<"$out" | head -n 3
+    tap_check "$prog.cu: the program's own PASS under exec (exit $rc)" \
+        sh -c "test $rc -eq 0 && printf '%s' \"\$1\" | grep -q ': PASS$'" _ "$out"
+done
