@@ -7,6 +7,7 @@
 # missing header. CUB is named as unsupported at the include the preprocessor reaches, never
 # at one under a branch not taken. Host code using std::atomic loads and runs (the access
 # hooks of atomics are kladder's own).
+# kl-test: once (the host compiler and Thrust are the work here; the scan and exec paths it drives are sanitised in scan.sh and exec.sh)
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
