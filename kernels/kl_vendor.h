@@ -553,6 +553,39 @@ static inline T reduce(const thread_block_tile<N> &g, T v, Op op)
         v = op(v, g.shfl_xor(v, (int)m));
     return v;
 }
+/* cooperative_groups/scan.h: each thread of the tile gets op over the values of the threads of
+ * rank up to its own (inclusive) or below it (exclusive; rank 0 gets T's value-initialised
+ * value), in rank order, so a non-commutative op keeps its order. */
+template <unsigned N, typename T, typename Op>
+static inline T inclusive_scan(const thread_block_tile<N> &g, T v, Op op)
+{
+    if (N > 64)
+        kl_cpu_multi_wave_tile(N);
+    unsigned r = g.thread_rank();
+    for (unsigned d = 1; d < N; d *= 2) {
+        T below = g.shfl_up(v, d);
+        if (r >= d)
+            v = op(below, v);
+    }
+    return v;
+}
+template <unsigned N, typename T>
+static inline T inclusive_scan(const thread_block_tile<N> &g, T v)
+{
+    return inclusive_scan(g, v, plus<T>());
+}
+template <unsigned N, typename T, typename Op>
+static inline T exclusive_scan(const thread_block_tile<N> &g, T v, Op op)
+{
+    T inc = inclusive_scan(g, v, op);
+    T below = g.shfl_up(inc, 1);
+    return g.thread_rank() == 0 ? T() : below;
+}
+template <unsigned N, typename T>
+static inline T exclusive_scan(const thread_block_tile<N> &g, T v)
+{
+    return exclusive_scan(g, v, plus<T>());
+}
 } // namespace cooperative_groups
 
 /* ==== the API inventory's additions (cpu backend) ==========================================

@@ -27,6 +27,7 @@ static const char *const runtime_headers[] = {
     "cstdlib", "stdlib.h", "cstring", "string.h", "type_traits", NULL};
 static const char *const vendor_headers[] = {
     "cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
+    "cooperative_groups/scan.h",
     "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_bfloat16.h", "hip/hip_cooperative_groups.h",
     "hip/amd_detail/amd_warp_functions.h", "vector_types.h", "cuComplex.h", "hip/hip_complex.h",
     NULL};

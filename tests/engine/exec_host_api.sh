@@ -3,13 +3,15 @@
 # plain GPU would (tests/engine/fixtures/exec): device_query.cu reads the attributes sample
 # programs read (the compute mode first) and checks their values itself; an attribute number
 # past the enumeration is the runtime's invalid value. Each program prints PASS only when every
-# answer is the expected one.
+# answer is the expected one. tile_scan.cu: cooperative_groups/scan.h's tile scans (a sum, an
+# exclusive max, an associative op that does not commute) agree with a host fold and with a
+# second implementation in the kernel.
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
 
-for prog in device_query; do
+for prog in device_query tile_scan; do
     out=$("$KLADDER" exec "$fx/$prog.cu" 2>&1)
     rc=$?
     sed 's/^/# /' <<<"$out" | head -n 3
