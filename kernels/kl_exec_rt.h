@@ -459,5 +459,117 @@ static inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t)
     delete (struct kl_tex_object *)(uintptr_t)t;
     return cudaSuccess;
 }
+
+/* ---- what programs ask around their launches ----------------------------------------------
+ * Answers of the plausible device above, for calls that change nothing the emulator models:
+ * every launch and copy is synchronous here, so a stream's wait and an event's query are done
+ * at once; the profiler's range, caches and limits have nothing to steer. Occupancy is the
+ * device's threads per multiprocessor over the block size, bounded by its blocks and its shared
+ * memory, as the runtime computes it without register counts. */
+static inline cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+static inline cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+static inline cudaError_t cudaRuntimeGetVersion(int *v)
+{
+    if (!v)
+        return (cudaError_t)kl_exec_note(1);
+    *v = 13000; /* the toolkit whose runtime API kl_host.h declares */
+    return cudaSuccess;
+}
+static inline cudaError_t cudaDriverGetVersion(int *v) { return cudaRuntimeGetVersion(v); }
+static inline int kl_exec_blocks_per_sm(int block, size_t shared)
+{
+    if (block <= 0 || block > 1024)
+        return 0;
+    int n = 2048 / block;
+    if (n > 32)
+        n = 32;
+    if (shared && (size_t)n * shared > ((size_t)100 << 10))
+        n = (int)(((size_t)100 << 10) / shared);
+    return n;
+}
+template <typename F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int block,
+                                                                        size_t shared)
+{
+    if (!n || block <= 0)
+        return (cudaError_t)kl_exec_note(1);
+    *n = kl_exec_blocks_per_sm(block, shared);
+    return cudaSuccess;
+}
+template <typename F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, F,
+                                                             size_t shared = 0, int limit = 0)
+{
+    if (!min_grid || !block)
+        return (cudaError_t)kl_exec_note(1);
+    int best = 0, best_threads = 0;
+    for (int b = 32; b <= 1024 && (limit <= 0 || b <= limit); b += 32) {
+        int threads = b * kl_exec_blocks_per_sm(b, shared);
+        if (threads > best_threads)
+            best = b, best_threads = threads;
+    }
+    if (!best)
+        return (cudaError_t)kl_exec_note(1);
+    *block = best;
+    *min_grid = 8 * kl_exec_blocks_per_sm(best, shared); /* the device's 8 multiprocessors */
+    return cudaSuccess;
+}
+template <typename F, typename V>
+static inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, V) { return cudaSuccess; }
+template <typename F>
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F)
+{
+    if (!a)
+        return (cudaError_t)kl_exec_note(1);
+    __builtin_memset(a, 0, sizeof *a);
+    a->maxThreadsPerBlock = 1024;
+    a->numRegs = 32;
+    a->ptxVersion = a->binaryVersion = 80;
+    a->maxDynamicSharedSizeBytes = 48 << 10;
+    return cudaSuccess;
+}
+template <typename F>
+static inline cudaError_t cudaFuncSetCacheConfig(F, cudaFuncCache) { return cudaSuccess; }
+static inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+static size_t kl_exec_limits[8] = {1024, (size_t)1 << 20, (size_t)8 << 20, 2, 2048, 32, 0, 0};
+static inline cudaError_t cudaDeviceSetLimit(cudaLimit l, size_t v)
+{
+    if ((unsigned)l >= 8)
+        return (cudaError_t)kl_exec_note(1);
+    kl_exec_limits[(unsigned)l] = v;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit l)
+{
+    if (!v || (unsigned)l >= 8)
+        return (cudaError_t)kl_exec_note(1);
+    *v = kl_exec_limits[(unsigned)l];
+    return cudaSuccess;
+}
+template <typename... A>
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, A...) { return cudaSuccess; }
+static inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+static inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+static inline cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
+{
+    if (!free_b || !total_b)
+        return (cudaError_t)kl_exec_note(1);
+    *total_b = (size_t)16 << 30;
+    *free_b = (size_t)15 << 30;
+    return cudaSuccess;
+}
+template <typename... A>
+static inline cudaError_t cudaMemPrefetchAsync(const void *, size_t, A...) { return cudaSuccess; }
+static inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned, int)
+{
+    return cudaStreamCreate(s);
+}
+static inline cudaError_t cudaDeviceCanAccessPeer(int *can, int, int)
+{
+    if (!can)
+        return (cudaError_t)kl_exec_note(1);
+    *can = 0; /* one device */
+    return cudaSuccess;
+}
 #endif /* KL_EXEC && !KL_EXEC_ABI_ONLY */
 #endif

@@ -370,6 +370,8 @@ static inline float kl_cpu_f16_to_f32(unsigned short h)
     }                                                                                           \
     struct KL_CPU_ALIAS NAME##2 {                                                               \
         NAME x, y;                                                                              \
+        NAME##2() = default;                                                                    \
+        NAME##2(NAME a, NAME b) : x(a), y(b) {} /* CUDA's: (float, float) converts each */      \
     };                                                                                          \
     static inline NAME##2 operator+(NAME##2 a, NAME##2 b) { return {a.x + b.x, a.y + b.y}; }    \
     static inline NAME##2 operator*(NAME##2 a, NAME##2 b) { return {a.x * b.x, a.y * b.y}; }    \

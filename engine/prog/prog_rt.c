@@ -13,6 +13,7 @@
  * Launches run on the cpu backend (eng_cpu_kernel_wrap, then its launch and stream_sync): the
  * block scheduler, the chosen schedule and, for pct, the race check and weak memory. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -391,6 +392,11 @@ void eng_prog_child(const void *code, size_t len, const struct eng_prog_opts *o,
     struct eng_open_opts opts = {.wave_size = o->wave, .schedule = o->schedule, .seed = o->seed};
     if (!rt.b || rt.b->open(0, &opts, &rt.ctx, err, sizeof err) != 0)
         setup_failed("the cpu backend did not open: %s", rt.b ? err : "not built in");
+    /* OpenMP's runtime for host code that calls it (omp_get_num_procs, omp_get_wtime): the
+     * object is compiled without -fopenmp, so its pragmas run serially and only its calls need
+     * the library. Where libgomp is not installed such a call stays unresolved, and the run
+     * ends as an error naming it. */
+    (void)dlopen("libgomp.so.1", RTLD_LAZY | RTLD_GLOBAL);
     if (rt.b->module_load(rt.ctx, code, len, &rt.mod, err, sizeof err) != 0)
         setup_failed("%s", err);
     void *slot = NULL, *main_fn = NULL, *current = NULL;
