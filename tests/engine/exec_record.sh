@@ -98,6 +98,7 @@ tap_check "a second pull of them all finds them the same" \
 tap_check "pulled, the runs and checks export again as they were, exec facts and all" bash -c \
     'test "$(jq -S "[.runs[] | del(.exported_by)], .checks" "$1")" = "$(jq -S "[.runs[] | del(.exported_by)], .checks" "$2")"' _ \
     "$KL_TMP/a.json" "$KL_TMP/b.json"
+rm -f "$KL_TMP/c.db"
 q "$b" "VACUUM INTO '$KL_TMP/c.db'" # a copy with what the WAL holds
 q "$KL_TMP/c.db" "UPDATE checks SET facts = json_set(facts, '\$.exec.exit_status', 9)
                    WHERE seq = 0 AND run_id = (SELECT id FROM runs WHERE suite = 'reduce_ok.cu')"
