@@ -515,7 +515,8 @@ static int parse_exec(struct ctx *x, const cJSON *o, char **out)
     cJSON_AddNumberToObject(e, "signal", (double)n);
     for (int i = 7; i <= 8; i++) {
         if (!cJSON_IsBool(v[i])) {
-            fail(x, exec_names[i], "expected true or false, got %s", imp_json_type_name(v[i]));
+            fail(x, i == 7 ? "exec.stopped" : "exec.timed_out", "expected true or false, got %s",
+                 imp_json_type_name(v[i]));
             goto done;
         }
         cJSON_AddBoolToObject(e, exec_names[i], cJSON_IsTrue(v[i]));
