@@ -171,9 +171,8 @@ static int machine(const struct eng_prog_opts *o, struct eng_machine *m, char *e
     return 0;
 }
 
-int eng_prog_record(struct cdb *db, const struct eng_prog_opts *o,
-                    const struct eng_prog_result *r, struct eng_prog_run_info *run, char *err,
-                    size_t errlen)
+int eng_prog_record_start(struct cdb *db, const struct eng_prog_opts *o,
+                          struct eng_prog_run_info *run, char *err, size_t errlen)
 {
     struct eng_machine m;
     if (machine(o, &m, err, errlen) != 0)
@@ -182,9 +181,39 @@ int eng_prog_record(struct cdb *db, const struct eng_prog_opts *o,
     char abs[PATH_MAX];
     const char *path = realpath(o->path, abs) ? abs : o->path;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char *suite = clean(base, false, RECORD_MAX_NAME);
+    char *argv_text = clean(run->argv_text, false, RECORD_MAX_TEXT);
+    struct kl_owner self;
+    kl_owner_self(&self);
+    struct cdb_run row = {.uuid = run->uuid, .machine_id = m.m.id, .host = m.m.host, .rung = 0,
+                          .suite = suite, .variant = "exec", .argv = argv_text,
+                          .started = run->started, .finished = NULL, .verdict = CDB_RUNNING,
+                          .owner = &self};
+    /* the machine and the run land together: a run row never names a machine not stored */
+    int rc = -1;
+    if (cdb_tx_begin(db, err, errlen) == 0) {
+        if (cdb_machine_put(db, &m.m, err, errlen) == 0 && cdb_run_put(db, &row, err, errlen) == 0 &&
+            cdb_tx_commit(db, err, errlen) == 0)
+            rc = 0;
+        else
+            cdb_tx_rollback(db);
+    }
+    free(suite);
+    free(argv_text);
+    if (rc != 0)
+        run->uuid[0] = '\0';
+    return rc;
+}
+
+int eng_prog_record_end(struct cdb *db, const struct eng_prog_opts *o,
+                        const struct eng_prog_result *r, const struct eng_prog_run_info *run,
+                        char *err, size_t errlen)
+{
+    char abs[PATH_MAX];
+    const char *path = realpath(o->path, abs) ? abs : o->path;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     char *file = clean(path, false, RECORD_MAX_TEXT), *suite = clean(base, false, RECORD_MAX_NAME);
     char *shape = args_line(o), *facts = program_facts(o, r, file);
-    char *argv_text = clean(run->argv_text, false, RECORD_MAX_TEXT);
     char phrase[160], *detail;
     program_phrase(o, r, phrase, sizeof phrase);
     if (r->verdict == ENG_PROG_ERROR) {
@@ -195,12 +224,6 @@ int eng_prog_record(struct cdb *db, const struct eng_prog_opts *o,
     }
     /* a finding outweighs whatever the program did, as the checks say it (a failing check) */
     enum cdb_verdict verdict = r->nfindings ? CDB_FAIL : eng_prog_cdb_verdict(r->verdict);
-    struct kl_owner self;
-    kl_owner_self(&self);
-    struct cdb_run row = {.uuid = run->uuid, .machine_id = m.m.id, .host = m.m.host, .rung = 0,
-                          .suite = suite, .variant = "exec", .argv = argv_text,
-                          .started = run->started, .finished = run->finished, .verdict = verdict,
-                          .owner = &self};
     struct cdb_check c = {.run_uuid = run->uuid, .seq = 0, .rung = 0, .suite = suite,
                           .variant = "exec", .check = "program", .shape = shape,
                           .oracle = "exec", .verdict = eng_prog_cdb_verdict(r->verdict),
@@ -212,8 +235,7 @@ int eng_prog_record(struct cdb *db, const struct eng_prog_opts *o,
     int rc = -1;
     if (cdb_tx_begin(db, err, errlen) != 0)
         goto out;
-    if (cdb_machine_put(db, &m.m, err, errlen) != 0 || cdb_run_put(db, &row, err, errlen) != 0 ||
-        cdb_check_put(db, &c, err, errlen) != 0)
+    if (cdb_check_put(db, &c, err, errlen) != 0)
         goto rollback;
     for (size_t i = 0; i < r->nfindings; i++) {
         char *kind = clean(r->findings[i].kind, false, 64);
@@ -240,7 +262,8 @@ int eng_prog_record(struct cdb *db, const struct eng_prog_opts *o,
         if (frc != 0)
             goto rollback;
     }
-    if (cdb_tx_commit(db, err, errlen) == 0) {
+    if (cdb_run_finish(db, run->uuid, run->finished, verdict, err, errlen) == 0 &&
+        cdb_tx_commit(db, err, errlen) == 0) {
         rc = 0;
         goto out;
     }
@@ -251,7 +274,6 @@ out:
     free(suite);
     free(shape);
     free(facts);
-    free(argv_text);
     free(detail);
     return rc;
 }

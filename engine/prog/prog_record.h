@@ -22,7 +22,7 @@ struct cdb;
 
 /* The run as a whole: when it ran and how it was asked for. */
 struct eng_prog_run_info {
-    char uuid[37];          /* filled by eng_prog_record */
+    char uuid[37];          /* filled by eng_prog_record_start */
     char started[21], finished[21];
     const char *argv_text;  /* "kladder exec /abs/FILE.cu -- ARGS", for reproducing */
 };
@@ -31,11 +31,17 @@ struct eng_prog_run_info {
  * a crash), hang, error. */
 enum cdb_verdict eng_prog_cdb_verdict(enum eng_prog_verdict v);
 
-/* Records the run o and r describe in db, in one transaction: the machine, the run and its
- * checks, all or nothing. Fills run->uuid. 0, or -1 with err. */
-int eng_prog_record(struct cdb *db, const struct eng_prog_opts *o,
-                    const struct eng_prog_result *r, struct eng_prog_run_info *run, char *err,
-                    size_t errlen);
+/* Records the run as `kladder run` does, in two steps. Before the program runs: the machine
+ * and the run (verdict running, this process its owner) in one transaction; fills run->uuid
+ * (left "" on failure). A kladder killed while its program runs leaves the run to be reaped as
+ * interrupted, as a `kladder run` killed is (casedb/runs_reap.h). 0, or -1 with err. */
+int eng_prog_record_start(struct cdb *db, const struct eng_prog_opts *o,
+                          struct eng_prog_run_info *run, char *err, size_t errlen);
+/* After it: its checks, then its verdict and end time, in one transaction, all or nothing (the
+ * run then stays running, to be reaped as interrupted). 0, or -1 with err. */
+int eng_prog_record_end(struct cdb *db, const struct eng_prog_opts *o,
+                        const struct eng_prog_result *r, const struct eng_prog_run_info *run,
+                        char *err, size_t errlen);
 
 /* Writes JUnit XML to path atomically: one testsuite "kladder exec", one testcase "program"
  * that fails unless the verdict is pass (an error is an <error>), and one failing testcase per

@@ -4,8 +4,9 @@
 # ours that writes escape sequences and exits 3 (failed) and a file that does not compile
 # (error) each land in the database with the cpu machine, the file, the arguments, schedule,
 # seed and wave, the findings with their reports and the program's exit status and output
-# tail, its control characters replaced. --junit writes valid XML with one failure per finding
-# and one for a program that did not pass. The rows survive export, a pull into a second
+# tail, its control characters replaced; a kladder killed while its program runs leaves the run
+# interrupted. --junit writes valid XML with one failure per finding and one for a program that
+# did not pass. The rows survive export, a pull into a second
 # database (a second pull finds them the same) and line up in a comparison with the same
 # programs run there.
 . tests/lib.sh
@@ -83,6 +84,22 @@ tap_check "a file that does not compile exits 2 ($rc) and is recorded as an erro
                JOIN checks c ON c.run_id = r.id WHERE r.suite = 'bad_compile.cu'")"
 tap_check "JUnit of it: valid XML, an error" bash -c \
     'xmllint --noout "$1" && grep -q "failures=\"0\" errors=\"1\"" "$1"' _ "$KL_TMP/bad.xml"
+
+# ---- a kladder killed while its program runs: the run reads interrupted, as a killed run's ----
+"$KLADDER" --db "$a" exec "$fx/hang.cu" --timeout 60 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do
+    [ "$(q "$a" "SELECT verdict FROM runs WHERE suite = 'hang.cu'")" = running ] && break
+    sleep 0.05
+done
+state=$(q "$a" "SELECT verdict FROM runs WHERE suite = 'hang.cu'")
+kill -STOP "$pid" # no new child after the list is taken
+kids=$(pgrep -P "$pid")
+{ kill -9 "$pid"; wait "$pid"; } 2>/dev/null # the shell's "Killed" too
+for k in $kids; do kill -9 -- "-$k" 2>/dev/null || kill -9 "$k" 2>/dev/null; done
+"$KLADDER" --db "$a" results >/dev/null 2>&1 # opening the database reaps it
+tap_check "the run is recorded as running while its program runs, interrupted once killed" test     "$state|$(q "$a" "SELECT verdict FROM runs WHERE suite = 'hang.cu'")" = "running|interrupted"
+q "$a" "DELETE FROM runs WHERE suite = 'hang.cu'" # an unfinished run is not exported anyway
 
 # ---- export, pull into a second database, compare ----
 "$KLADDER" --db "$a" export --out "$KL_TMP/a.json" 2>>"$KL_TMP/err"

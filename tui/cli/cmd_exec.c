@@ -246,26 +246,48 @@ static char *command_line(int argc, char **argv, int file_at)
     return cmd;
 }
 
-/* Records the run in the database and writes --junit; 0, or 2 after saying what was lost. */
-static int record(const struct cli_global *g, const struct eng_prog_opts *o,
-                  const struct eng_prog_result *r, struct eng_prog_run_info *run,
-                  const char *junit)
+/* Says why the run is not (wholly) recorded; returns 2, the exit status. */
+static int not_recorded(const struct cdb *db, const char *what, const char *err)
+{
+    char *shown = text_sanitize(err, false);
+    fprintf(stderr, "kladder exec: %s %s: %s\n", what, cdb_path(db), shown);
+    free(shown);
+    return 2;
+}
+
+/* Runs the program between the two steps of its record (engine/prog/prog_record.h), then
+ * writes --junit. The database is closed while the program runs: the child it runs in never
+ * holds kladder's connection, nor the mapping of its write-ahead log's index, where a stray
+ * store of a program under test could land. Fills r and run->uuid ("" when the run is not
+ * recorded); returns 0, or 2 after saying what was not recorded or written (the program runs
+ * all the same), or -1 when the database does not open (it said why; nothing ran). */
+static int run_recorded(const struct cli_global *g, const struct eng_prog_opts *o,
+                        struct eng_prog_result *r, struct eng_prog_run_info *run,
+                        const char *junit)
 {
     char err[1024];
     int status = 0;
     struct cdb *db = cli_open_db_write(g, "exec");
-    if (!db) {
-        status = 2;
-    } else {
-        if (eng_prog_record(db, o, r, run, err, sizeof err) != 0) {
-            char *shown = text_sanitize(err, false);
-            fprintf(stderr, "kladder exec: the run is not recorded in %s: %s\n", cdb_path(db),
-                    shown);
-            free(shown);
-            run->uuid[0] = '\0';
+    if (!db)
+        return -1;
+    cdb_now_iso(run->started);
+    if (eng_prog_record_start(db, o, run, err, sizeof err) != 0)
+        status = not_recorded(db, "the run is not recorded in", err);
+    cdb_close(db);
+    if (eng_prog_run(o, r) != 0 && r->verdict != ENG_PROG_ERROR)
+        r->verdict = ENG_PROG_ERROR;
+    cdb_now_iso(run->finished);
+    if (run->uuid[0]) {
+        if (!(db = cli_open_db_write(g, "exec"))) {
             status = 2;
+        } else {
+            if (eng_prog_record_end(db, o, r, run, err, sizeof err) != 0)
+                status = not_recorded(db, "the end of the run (its checks and verdict) is not "
+                                      "recorded in", err);
+            cdb_close(db);
         }
-        cdb_close(db);
+        if (status)
+            run->uuid[0] = '\0'; /* left running: it will read as interrupted */
     }
     if (junit && eng_prog_junit(junit, o, r, run, err, sizeof err) != 0) {
         char *shown = text_sanitize(err, false);
@@ -336,21 +358,20 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
                 .seed = (uint64_t)seed, .wave = dot && !strcmp(dot, ".hip") ? 64 : 32,
                 .timeout_s = timeout_s, .argv = pargv, .argc = 1 + argc - rest};
             struct eng_prog_result r;
-            struct eng_prog_run_info run = {.argv_text = NULL};
-            cdb_now_iso(run.started);
-            if (eng_prog_run(&o, &r) != 0 && r.verdict != ENG_PROG_ERROR)
-                r.verdict = ENG_PROG_ERROR;
-            cdb_now_iso(run.finished);
             char *cmd = command_line(argc, argv, file_index(ours, argv, path));
-            run.argv_text = cmd;
-            int recorded = record(g, &o, &r, &run, junit);
-            if (json)
-                print_json(&o, &r, run.uuid[0] ? run.uuid : NULL);
-            else
-                print_text(&o, &r, run.uuid[0] ? run.uuid : NULL);
-            status = recorded ? recorded : exit_of(&r);
+            struct eng_prog_run_info run = {.argv_text = cmd};
+            int recorded = run_recorded(g, &o, &r, &run, junit);
+            if (recorded < 0) {
+                status = 2;
+            } else {
+                if (json)
+                    print_json(&o, &r, run.uuid[0] ? run.uuid : NULL);
+                else
+                    print_text(&o, &r, run.uuid[0] ? run.uuid : NULL);
+                status = recorded ? recorded : exit_of(&r);
+                eng_prog_result_free(&r);
+            }
             free(cmd);
-            eng_prog_result_free(&r);
             free(pargv);
             free(name);
         }
