@@ -30,7 +30,8 @@ static const char *const sql[ST_COUNT] = {
                       " c.verdict, c.detail, c.first_bad, c.bad_count, c.max_err, c.time_median_us,"
                       " c.time_min_us, c.time_max_us, c.repeats, c.limit_s, "
                       CDB_FACT("c.", "score.value") ", " CDB_FACT("c.", "score.baseline") ", "
-                      CDB_FACT("c.", "score.samples") ", " CDB_FACT("c.", "score.diverge_step")
+                      CDB_FACT("c.", "score.samples") ", " CDB_FACT("c.", "score.diverge_step") ", "
+                      CDB_FACT("c.", "exec")
                       " FROM checks c JOIN check_keys k ON k.id = c.key_id"
                       " WHERE c.run_id = ?1 ORDER BY c.seq",
     /* a relayed run replaced by its own host's (foreign keys are off during a merge, so its
@@ -185,6 +186,8 @@ static const char *check_differs(sqlite3_stmt *st, const struct cdb_check *c)
         !same_i64(sc->set ? sc->samples : -1, st, 19) ||
         !same_i64(sc->set ? sc->diverge_step : -1, st, 20))
         return "score";
+    if (!same_str(c->exec, TXT(st, 21)))
+        return "exec";
     return NULL;
 }
 

@@ -107,6 +107,9 @@ struct cdb_check {
      * "peaked;V=ones", "replay..."); NULL: the manifest's own inits. */
     const char *value_class;
     struct cdb_score score;
+    /* A check of a `kladder exec` run: its exec facts as one compact JSON object
+     * (casedb/check_facts.h); NULL for every check of the ladder. */
+    const char *exec;
 };
 
 /* Each call lands on its own; to make several land together, wrap them in cdb_tx_begin and

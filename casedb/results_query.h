@@ -32,6 +32,9 @@ struct cdb_run_info {
     /* The rungs its checks ran, bit r for rung r: one bit for a run of one rung; for a run of
      * several (run.rung 0, `run --suite` of every rung it lists) each rung it ran. */
     unsigned rungs;
+    /* A `kladder exec` run (run.variant "exec"): the program's verdict as exec says it
+     * ("pass", "finding", "failed", "crash", "hang", "error"); NULL for a run of the ladder. */
+    const char *exec_verdict;
 };
 
 /* NULL and false fields do not filter; rung and verdict take -1 for "any" (0 is rung 0 and

@@ -85,7 +85,13 @@ static void bind_filter(sqlite3_stmt *st, const struct cdb_run_filter *f)
  * reads none. */
 #define RUN_RUNGS                                                                               \
     " CASE WHEN r.rung != 0 THEN 1 << r.rung ELSE (SELECT coalesce(sum(DISTINCT 1 << k.rung), 0)" \
-    " FROM checks c JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id) END, r.exported_verdict"
+    " FROM checks c JOIN check_keys k ON k.id = c.key_id WHERE c.run_id = r.id) END, r.exported_verdict," \
+    RUN_EXEC_VERDICT
+/* A `kladder exec` run's own verdict word, from its program check (seq 0); NULL for the
+ * ladder's runs, which read no check for it. */
+#define RUN_EXEC_VERDICT                                                                        \
+    " CASE WHEN r.variant = 'exec' THEN (SELECT " CDB_FACT("c.", "exec.verdict")               \
+    " FROM checks c WHERE c.run_id = r.id AND c.seq = 0) END"
 #define RUN_FROM " FROM runs r JOIN machines m ON m.id = r.machine_id "
 
 /* The machine columns host .. kladder_commit, in the order of the machines table, from column
@@ -138,6 +144,7 @@ static void read_run(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_run_info *
     ri->rungs = (unsigned)sqlite3_column_int(st, 26 + CDB_CANCELLED + 4);
     ri->n_checks += ri->counts[CDB_DOUBT];
     r->exported_verdict = cdb_pool_col(p, st, 26 + CDB_CANCELLED + 5); /* migration 8 */
+    ri->exec_verdict = cdb_pool_col(p, st, 26 + CDB_CANCELLED + 6);
 }
 
 static int runs_query(struct cdb *db, const struct cdb_run_filter *f, const char *order,
@@ -206,7 +213,8 @@ int cdb_run_exists(struct cdb *db, const char *uuid, char *err, size_t errlen)
     " c.time_max_us, c.repeats, c.limit_s, " CDB_FACT("c.", "seam.what") ","                     \
     " " CDB_FACT("c.", "seam.a") ", " CDB_FACT("c.", "seam.b") ", c.value_class, "                \
     CDB_FACT("c.", "score.value") ", " CDB_FACT("c.", "score.baseline") ", "                     \
-    CDB_FACT("c.", "score.samples") ", " CDB_FACT("c.", "score.diverge_step")
+    CDB_FACT("c.", "score.samples") ", " CDB_FACT("c.", "score.diverge_step") ", "               \
+    CDB_FACT("c.", "exec")
 /* CHECK_COLUMNS read from runs r and checks c joined with their key */
 #define CHECK_KEY_JOIN " JOIN check_keys k ON k.id = c.key_id "
 
@@ -228,6 +236,7 @@ static void read_check(struct cdb_pool *p, sqlite3_stmt *st, struct cdb_check *c
     c->seam_a = S(19);
     c->seam_b = S(20);
     c->value_class = S(21);
+    c->exec = S(26);
 #undef S
     c->first_bad = col_int64_or(st, 10, -1);
     c->bad_count = col_int64_or(st, 11, -1);

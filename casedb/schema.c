@@ -384,7 +384,7 @@ static const char migration_10_results[] =
     "ALTER TABLE checks ADD COLUMN facts TEXT CHECK (facts IS NULL OR json_valid(facts));"
     "UPDATE checks SET facts = " CDB_FACTS_JSON("seam", "seam_a", "seam_b", "score",
                                                 "score_baseline", "score_samples",
-                                                "score_diverge_step") ";"
+                                                "score_diverge_step", "NULL") ";"
     "ALTER TABLE checks DROP COLUMN seam;"
     "ALTER TABLE checks DROP COLUMN seam_a;"
     "ALTER TABLE checks DROP COLUMN seam_b;"

@@ -40,7 +40,7 @@ static const struct {
                  " bad_count, max_err, time_median_us, time_min_us, time_max_us, repeats,"
                  " limit_s, value_class, facts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
                  " ?10, ?11, ?12, ?13, ?14, ?18, "
-                 CDB_FACTS_JSON("?15", "?16", "?17", "?19", "?20", "?21", "?22") ")",
+                 CDB_FACTS_JSON("?15", "?16", "?17", "?19", "?20", "?21", "?22", "?23") ")",
                  "storing a check"},
     [W_COUNT] = {"UPDATE runs SET n_pass = n_pass + (?2 = 0), n_fail = n_fail + (?2 = 1),"
                  " n_hang = n_hang + (?2 = 2), n_error = n_error + (?2 = 3),"
@@ -254,6 +254,7 @@ int cdb_writer_check(struct cdb_writer *w, sqlite3_int64 run_id, const struct cd
         bind_count(st, 21, sc->samples);
         bind_count(st, 22, sc->diverge_step);
     }
+    bind_str(st, 23, c->exec);
     return done(w, W_CHECK, err, errlen);
 }
 

@@ -428,20 +428,145 @@ static int parse_score(struct ctx *x, const cJSON *o, struct cdb_score *s)
     return 0;
 }
 
-static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c, const char **word)
+/* The members of a `kladder exec` program check's "exec" object, in the order the engine writes
+ * them (engine/prog/prog_record.c): a pull writes them back in this order, so the stored text
+ * of a pulled check is the text its own host stored and a second pull finds it the same. Every
+ * one but exit_status (left out when the program did not exit) is required. */
+static const char *const exec_names[] = {"verdict", "file", "args", "schedule", "seed", "wave",
+                                         "signal", "stopped", "timed_out", "timeout_s",
+                                         "output_tail", "output_cut", "exit_status"};
+#define EXEC_NAMES (sizeof exec_names / sizeof exec_names[0])
+#define EXEC_MAX_ARGS 1024
+
+static bool exec_verdict_known(const char *w)
 {
-    /* score came with schema 5: optional, so documents written before it still read */
+    static const char *const words[] = {"pass", "finding", "failed", "crash", "hang", "error"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(w, words[i]))
+            return true;
+    return false;
+}
+
+/* A check's optional "exec" (a `kladder exec` run's check: docs/exec.md): a finding's {"kind"},
+ * or the program check's members above, each of its type. *out gets the object as compact JSON
+ * text, rebuilt from the members read (malloc'd), for checks.facts. */
+static int parse_exec(struct ctx *x, const cJSON *o, char **out)
+{
+    *out = NULL;
+    cJSON *e = cJSON_CreateObject();
+    int rc = -1;
+    const char *str;
+    if (cJSON_IsObject(o) && cJSON_GetObjectItemCaseSensitive(o, "kind")) {
+        static const char *const kn[] = {"kind"};
+        const cJSON *kv[1];
+        if (take(x, "exec", o, kn, 1, kv) || get_str(x, kv[0], "exec.kind", S_NAME, &str))
+            goto done;
+        cJSON_AddStringToObject(e, "kind", str);
+        rc = 0;
+        goto done;
+    }
+    const cJSON *v[EXEC_NAMES];
+    int64_t n;
+    if (take_some(x, "exec", o, exec_names, EXEC_NAMES, EXEC_NAMES - 1, v) != 0)
+        goto done;
+    if (get_str(x, v[0], "exec.verdict", S_NAME, &str))
+        goto done;
+    if (!exec_verdict_known(str)) {
+        char *q = quote(str);
+        fail(x, "exec.verdict", "expected pass, finding, failed, crash, hang or error, not '%s'",
+             q);
+        free(q);
+        goto done;
+    }
+    cJSON_AddStringToObject(e, "verdict", str);
+    if (get_str(x, v[1], "exec.file", S_TEXT, &str))
+        goto done;
+    cJSON_AddStringToObject(e, "file", str);
+    if (!cJSON_IsArray(v[2])) {
+        fail(x, "exec.args", "expected an array of strings, got %s", imp_json_type_name(v[2]));
+        goto done;
+    }
+    cJSON *args = cJSON_AddArrayToObject(e, "args");
+    size_t na = 0;
+    for (const cJSON *a = v[2]->child; a; a = a->next) {
+        if (++na > EXEC_MAX_ARGS) {
+            fail(x, "exec.args", "expected at most %d arguments", EXEC_MAX_ARGS);
+            goto done;
+        }
+        if (get_str(x, a, "exec.args[]", S_TEXT, &str))
+            goto done;
+        cJSON_AddItemToArray(args, cJSON_CreateString(str));
+    }
+    if (get_str(x, v[3], "exec.schedule", S_NAME, &str))
+        goto done;
+    cJSON_AddStringToObject(e, "schedule", str);
+    if (get_int(x, v[4], "exec.seed", 0, 9007199254740992.0, false, &n))
+        goto done;
+    cJSON_AddNumberToObject(e, "seed", (double)n);
+    if (get_int(x, v[5], "exec.wave", 32, 64, false, &n))
+        goto done;
+    if (n != 32 && n != 64) {
+        fail(x, "exec.wave", "expected 32 or 64");
+        goto done;
+    }
+    cJSON_AddNumberToObject(e, "wave", (double)n);
+    if (get_int(x, v[6], "exec.signal", 0, 127, false, &n))
+        goto done;
+    cJSON_AddNumberToObject(e, "signal", (double)n);
+    for (int i = 7; i <= 8; i++) {
+        if (!cJSON_IsBool(v[i])) {
+            fail(x, i == 7 ? "exec.stopped" : "exec.timed_out", "expected true or false, got %s",
+                 imp_json_type_name(v[i]));
+            goto done;
+        }
+        cJSON_AddBoolToObject(e, exec_names[i], cJSON_IsTrue(v[i]));
+    }
+    if (get_int(x, v[9], "exec.timeout_s", 1, 86400, false, &n))
+        goto done;
+    cJSON_AddNumberToObject(e, "timeout_s", (double)n);
+    if (get_str(x, v[10], "exec.output_tail", S_TEXT, &str))
+        goto done;
+    cJSON_AddStringToObject(e, "output_tail", str);
+    if (!cJSON_IsBool(v[11])) {
+        fail(x, "exec.output_cut", "expected true or false, got %s", imp_json_type_name(v[11]));
+        goto done;
+    }
+    cJSON_AddBoolToObject(e, "output_cut", cJSON_IsTrue(v[11]));
+    if (v[12]) {
+        if (get_int(x, v[12], "exec.exit_status", 0, 255, false, &n))
+            goto done;
+        cJSON_AddNumberToObject(e, "exit_status", (double)n);
+    }
+    rc = 0;
+done:
+    if (rc == 0)
+        *out = cJSON_PrintUnformatted(e);
+    cJSON_Delete(e);
+    if (rc == 0 && !*out)
+        return fail(x, "exec", "out of memory");
+    return rc;
+}
+
+static int parse_check(struct ctx *x, const cJSON *o, struct cdb_check *c, const char **word,
+                       char **exec)
+{
+    /* score came with schema 5, exec with kladder exec's records: optional, so documents
+     * written before them still read */
     static const char *const names[] = {"run_id", "seq", "rung", "suite", "variant", "check",
                                         "shape", "oracle", "verdict", "detail", "first_bad",
                                         "bad_count", "max_err", "time_us", "repeats", "limit_s",
-                                        "score"};
-    const cJSON *v[17];
-    if (take_some(x, NULL, o, names, 17, 16, v) != 0)
+                                        "score", "exec"};
+    const cJSON *v[18];
+    *exec = NULL;
+    if (take_some(x, NULL, o, names, 18, 16, v) != 0)
         return -1;
     c->score = (struct cdb_score){.set = false, .value = NAN, .baseline = NAN, .samples = -1,
                                   .diverge_step = -1};
     if (v[16] && parse_score(x, v[16], &c->score) != 0)
         return -1;
+    if (v[17] && parse_exec(x, v[17], exec) != 0)
+        return -1;
+    c->exec = *exec;
     if (get_str(x, v[0], "run_id", S_NAME, &c->run_uuid) != 0)
         return -1;
     x->id = c->run_uuid;
@@ -619,7 +744,7 @@ static int parse_runs(struct parse_state *ps, const cJSON *arr, size_t nr,
 
 /* "checks" in document order, each of a run of the document, counted per run. */
 static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, size_t nr,
-                        const struct imp_results_doc *out)
+                        struct imp_results_doc *out)
 {
     struct ctx *x = &ps->x;
     ps->pend = xcalloc(nc + 1, sizeof *ps->pend);
@@ -629,7 +754,13 @@ static int parse_checks(struct parse_state *ps, const cJSON *arr, size_t nc, siz
     for (const cJSON *e = arr->child; e; e = e->next, x->index++) {
         x->id = NULL;
         struct pending_check *p = &ps->pend[x->index];
-        if (parse_check(x, e, &p->c, &p->word) != 0)
+        char *exec;
+        int rc = parse_check(x, e, &p->c, &p->word, &exec);
+        if (exec) { /* the document owns it, read or not */
+            out->owned = xrealloc(out->owned, (out->n_owned + 1) * sizeof *out->owned);
+            out->owned[out->n_owned++] = exec;
+        }
+        if (rc != 0)
             return -1;
         p->run = index_find(&ps->rix, p->c.run_uuid, SIZE_MAX, run_key, out->runs);
         if (p->run == SIZE_MAX)
@@ -816,6 +947,10 @@ cJSON *imp_check_to_json(const struct cdb_check *c, bool with_run_id)
         else
             cJSON_AddNullToObject(sc, "diverge_step");
     }
+    /* only a check of a `kladder exec` run carries "exec", as its facts hold it */
+    cJSON *exec = c->exec ? cJSON_Parse(c->exec) : NULL;
+    if (exec)
+        cJSON_AddItemToObject(o, "exec", exec);
     return o;
 }
 

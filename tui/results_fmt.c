@@ -125,6 +125,14 @@ void tui_fmt_verdict_lang(int v, bool zh, char *buf, size_t len)
     snprintf(buf, len, "%s %s", tui_verdict_glyph(v), tui_verdict_word(v, zh));
 }
 
+void tui_fmt_run_verdict(int v, const char *exec_verdict, bool zh, char *buf, size_t len)
+{
+    if (exec_verdict)
+        snprintf(buf, len, "%s %s", tui_verdict_glyph(v), exec_verdict);
+    else
+        tui_fmt_verdict_lang(v, zh, buf, len);
+}
+
 void tui_fmt_us(double us, char *buf, size_t len)
 {
     if (isnan(us))

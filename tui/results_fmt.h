@@ -18,6 +18,10 @@ enum tui_role tui_verdict_role(int verdict);
 /* The glyph and the name, as verdict columns show them: "✓ pass", or with zh the Chinese word
  * ("✓ 通过"). */
 void tui_fmt_verdict_lang(int verdict, bool zh, char *buf, size_t len);
+/* A run's verdict as verdict columns show it: tui_fmt_verdict_lang's, or for a `kladder exec`
+ * run (exec_verdict not NULL: results_query.h) the run's glyph with exec's own word, "✗
+ * finding", "✗ crash", which says more than "fail". */
+void tui_fmt_run_verdict(int verdict, const char *exec_verdict, bool zh, char *buf, size_t len);
 /* The verdict's word alone, in English or Chinese ("pass", "通过"); "?" for no verdict. */
 const char *tui_verdict_word(int verdict, bool zh);
 /* Checks per verdict (counts indexed by enum cdb_verdict, CDB_VERDICT_COUNT entries) in words,

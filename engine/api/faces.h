@@ -36,6 +36,7 @@
 #include "engine/rungs/rung8_e2e_check.h"
 #include "engine/rungs/rung8_e2e_cmd.h"
 #include "engine/prog/prog.h"
+#include "engine/prog/prog_record.h"
 #include "engine/toolchain/sanitizer_run.h"
 #include "engine/toolchain/source_includes.h"
 #include "engine/toolchain/tool_run.h"

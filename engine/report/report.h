@@ -2,6 +2,8 @@
 #ifndef KL_ENGINE_REPORT_REPORT_H
 #define KL_ENGINE_REPORT_REPORT_H
 
+#include <stdio.h>
+
 #include <cJSON.h>
 
 #include "engine/reporter.h"
@@ -15,6 +17,11 @@ struct eng_reporter *eng_report_junit(const char *path);    /* written atomicall
 struct eng_reporter *eng_report_events(int fd, char *err, size_t errlen); /* JSON lines */
 struct eng_reporter *eng_report_progress(void);             /* a bar on stderr */
 struct eng_reporter *eng_report_db(struct cdb *db);         /* run, machine and checks */
+
+/* s as XML text or attribute content: the five special characters as entities, and the control
+ * characters XML 1.0 forbids even as references as '?' (JUnit files, `kladder exec --junit`
+ * too). NULL writes nothing. */
+void eng_xml_escaped(FILE *f, const char *s);
 
 /* The JSON form of a check that the JSON report and the event stream share. Caller owns it.
  * (A machine is written by importers/machine_json.h, the serializer `kladder export` uses, so

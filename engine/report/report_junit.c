@@ -18,7 +18,7 @@ struct junit {
     char *path;
 };
 
-static void xml_escaped(FILE *f, const char *s)
+void eng_xml_escaped(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -67,61 +67,61 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
     fprintf(f, "  <testsuite name=\"kladder\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" "
                "time=\"%.6f\" timestamp=\"",
             n + 2, failures, errors, skipped, total);
-    xml_escaped(f, run->started);
+    eng_xml_escaped(f, run->started);
     fprintf(f, "\" hostname=\"");
-    xml_escaped(f, run->mach.m.host);
+    eng_xml_escaped(f, run->mach.m.host);
     fprintf(f, "\">\n");
     for (size_t i = 0; i < n; i++) {
         const struct eng_done *d = &checks[i];
         const struct eng_check_spec *sp = &d->p->spec;
         fprintf(f, "    <testcase classname=\"");
-        xml_escaped(f, eng_planned_suite(d->p));
+        eng_xml_escaped(f, eng_planned_suite(d->p));
         fprintf(f, ".%s\" name=\"rung%d.", d->p->label, sp->rung);
-        xml_escaped(f, sp->name);
+        eng_xml_escaped(f, sp->name);
         fprintf(f, "\" time=\"%.6f\">\n", isnan(d->r.t_med_us) ? 0.0 : d->r.t_med_us / 1e6);
         if (d->r.verdict == CDB_SKIP) {
             fprintf(f, "      <skipped message=\"");
-            xml_escaped(f, d->r.detail);
+            eng_xml_escaped(f, d->r.detail);
             fprintf(f, "\"/>\n");
         } else if (d->r.verdict == CDB_DOUBT) {
             /* JUnit has no word for doubt, and a skip reads as green to CI while the run
              * exits 3: a failure of its own type, saying what would settle it */
             fprintf(f, "      <failure type=\"doubt\" message=\"in doubt: ");
-            xml_escaped(f, d->r.detail);
+            eng_xml_escaped(f, d->r.detail);
             fprintf(f, "\">");
-            xml_escaped(f, d->r.detail);
+            eng_xml_escaped(f, d->r.detail);
             fprintf(f, "</failure>\n");
         } else if (d->r.verdict == CDB_CANCELLED) { /* not run: the run was interrupted */
             fprintf(f, "      <error message=\"cancelled\">");
-            xml_escaped(f, d->r.detail);
+            eng_xml_escaped(f, d->r.detail);
             fprintf(f, "</error>\n");
         } else if (!d->met) {
             fprintf(f, "      <%s message=\"%s (expected %s)\">", d->r.verdict == CDB_ERROR ? "error" : "failure",
                     cdb_verdict_name(d->r.verdict), d->p->expect_fail ? "fail" : "pass");
-            xml_escaped(f, d->r.detail);
+            eng_xml_escaped(f, d->r.detail);
             fprintf(f, "</%s>\n", d->r.verdict == CDB_ERROR ? "error" : "failure");
         }
         fprintf(f, "      <system-out>verdict: %s, expected: %s%s; ", cdb_verdict_name(d->r.verdict),
                 d->p->expect_fail ? "fail" : "pass",
                 d->p->expect_fail && d->r.verdict == CDB_PASS ? " (not reached here)" : "");
-        xml_escaped(f, d->r.shape);
+        eng_xml_escaped(f, d->r.shape);
         fprintf(f, "; ");
-        xml_escaped(f, d->r.detail);
+        eng_xml_escaped(f, d->r.detail);
         if (strcmp(sp->suite, eng_planned_suite(d->p)) != 0) { /* the manifest file, a detail */
             fprintf(f, "; suite file: ");
-            xml_escaped(f, sp->suite);
+            eng_xml_escaped(f, sp->suite);
         }
         fprintf(f, "</system-out>\n    </testcase>\n");
     }
     fprintf(f, "    <testcase classname=\"kladder\" name=\"buggy-variants-caught\" time=\"0\">\n");
     if (s->escaped[0]) {
         fprintf(f, "      <failure message=\"buggy variant not caught\">");
-        xml_escaped(f, s->escaped);
+        eng_xml_escaped(f, s->escaped);
         fprintf(f, "</failure>\n");
     } else if (s->inconclusive[0]) {
         /* not shown either way is not green */
         fprintf(f, "      <failure message=\"inconclusive: the checks that reach the bug were skipped\">");
-        xml_escaped(f, s->inconclusive);
+        eng_xml_escaped(f, s->inconclusive);
         fprintf(f, "</failure>\n");
     }
     fprintf(f, "    </testcase>\n");
@@ -129,7 +129,7 @@ static int junit_end(struct eng_reporter *rep, const struct eng_run_info *run,
     fprintf(f, "    <testcase classname=\"kladder\" name=\"checks-executed\" time=\"0\">\n");
     if (s->none_executed[0]) {
         fprintf(f, "      <failure message=\"no check executed\">");
-        xml_escaped(f, s->none_executed);
+        eng_xml_escaped(f, s->none_executed);
         fprintf(f, "</failure>\n");
     }
     fprintf(f, "    </testcase>\n  </testsuite>\n</testsuites>\n");

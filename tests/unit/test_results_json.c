@@ -375,6 +375,65 @@ static void test_validator_refuses(void **state)
     }
 }
 
+/* A `kladder exec` check's "exec" object: read member by member, written back in the engine's
+ * order (whatever the document's), and refused when a member is unknown, missing, of the wrong
+ * type or holds a control character. */
+static void test_exec_facts(void **state)
+{
+    (void)state;
+    struct imp_results_doc d;
+    char err[1024];
+    static const char program[] =
+        ",\"exec\":{\"file\":\"/src/race.cu\",\"verdict\":\"finding\",\"args\":[\"8\",\"a b\"],"
+        "\"schedule\":\"pct\",\"seed\":3,\"wave\":32,\"signal\":0,\"stopped\":false,"
+        "\"timed_out\":false,\"timeout_s\":60,\"output_tail\":\"sum 7: FAIL\\n\","
+        "\"output_cut\":false,\"exit_status\":1}}]}";
+    char *doc = xasprintf("%.*s%s", (int)(strlen(base) - 3), base, program);
+    if (imp_results_parse(doc, strlen(doc), "exec", &d, err, sizeof err) != 0)
+        fail_msg("an exec check refused: %s", err);
+    assert_string_equal(d.runs[0].checks[0].exec,
+                        "{\"verdict\":\"finding\",\"file\":\"/src/race.cu\",\"args\":[\"8\",\"a b\"],"
+                        "\"schedule\":\"pct\",\"seed\":3,\"wave\":32,\"signal\":0,"
+                        "\"stopped\":false,\"timed_out\":false,\"timeout_s\":60,"
+                        "\"output_tail\":\"sum 7: FAIL\\n\",\"output_cut\":false,\"exit_status\":1}");
+    imp_results_doc_free(&d);
+    /* a finding's check carries its kind; a check of the ladder none */
+    char *finding = xasprintf("%.*s,\"exec\":{\"kind\":\"race\"}}]}", (int)(strlen(base) - 3), base);
+    assert_int_equal(imp_results_parse(finding, strlen(finding), "f", &d, err, sizeof err), 0);
+    assert_string_equal(d.runs[0].checks[0].exec, "{\"kind\":\"race\"}");
+    imp_results_doc_free(&d);
+    free(finding);
+    assert_int_equal(imp_results_parse(base, strlen(base), "base", &d, err, sizeof err), 0);
+    assert_null(d.runs[0].checks[0].exec);
+    imp_results_doc_free(&d);
+    static const struct {
+        const char *from, *to, *want;
+    } cases[] = {
+        {"\"wave\":32", "\"wave\":48", "field 'exec.wave': expected 32 or 64"},
+        {"\"verdict\":\"finding\"", "\"verdict\":\"fine\"", "field 'exec.verdict'"},
+        {"\"seed\":3", "\"seed\":3,\"pid\":4", "is not a known field of exec"},
+        {"\"seed\":3,", "", "field 'seed': is required"},
+        {"\"output_tail\":\"sum 7: FAIL\\n\"", "\"output_tail\":\"\\u001b[2Jsum\"",
+         "field 'exec.output_tail': contains a control character"},
+        {"\"args\":[\"8\",\"a b\"]", "\"args\":[\"8\",\"\\u009b\"]", "field 'exec.args[]'"},
+        {"\"args\":[\"8\",\"a b\"]", "\"args\":\"8\"", "field 'exec.args': expected an array"},
+        {"\"exit_status\":1", "\"exit_status\":300", "field 'exec.exit_status'"},
+        {"\"stopped\":false", "\"stopped\":0", "field 'exec.stopped': expected true or false"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *at = strstr(doc, cases[i].from);
+        assert_non_null(at);
+        char *bad = xasprintf("%.*s%s%s", (int)(at - doc), doc, cases[i].to,
+                              at + strlen(cases[i].from));
+        int rc = imp_results_parse(bad, strlen(bad), "doc.json", &d, err, sizeof err);
+        if (rc == 0 || !strstr(err, cases[i].want) || strchr(err, '\x1b'))
+            fail_msg("case %zu: rc %d, message '%s', wanted '%s'", i, rc, err, cases[i].want);
+        assert_null(d.runs);
+        free(bad);
+    }
+    free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_export_parse_merge_roundtrip),
         cmocka_unit_test(test_validator_refuses),
+        cmocka_unit_test(test_exec_facts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,13 @@
 /* kladder exec FILE.cu|FILE.hip [-I DIR]... [-D X[=V]]... [--schedule S] [--seed N]
- *                                [--timeout S] [--json] [-- ARGS...]
+ *                                [--timeout S] [--json] [--junit FILE] [-- ARGS...]
  *
  * A CUDA or HIP program as it ships, its own main() run on the cpu emulator with every launch
  * under kladder's guards (engine/prog/prog.h). Prints what the program wrote, then the findings
- * as a sanitizer prints them and the verdict; --json writes one document instead. Exit 0 pass,
- * 1 a finding or the program's own failure (non-zero exit, a crash), 2 a usage or compile
- * error (no main() included), 3 a hang (the time limit). */
+ * as a sanitizer prints them and the verdict; --json writes one document instead. The run is
+ * recorded in the results database as `kladder run` records its runs, and --junit writes it
+ * as JUnit XML (engine/prog/prog_record.h). Exit 0 pass, 1 a finding or the program's own
+ * failure (non-zero exit, a crash), 2 a usage or compile error (no main() included) or a run
+ * that could not be recorded, 3 a hang (the time limit). */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 
 #include <cJSON.h>
 
+#include "casedb/cdb.h"
 #include "common/text.h"
 #include "common/xalloc.h"
 #include "engine/api/faces.h"
@@ -39,8 +42,10 @@ static void print_help(const struct cli_parser *p)
            "ordered); device allocations have guard pages and sentinels: an access past one,\n"
            "a copy past one, a use after free are findings. The program's output comes first,\n"
            "then the findings and the verdict: pass, finding, failed (its own check), crash,\n"
-           "hang, error. Exit 0 pass, 1 finding, failed or crash, 2 usage or compile error\n"
-           "(no main() included), 3 hang.\n\n"
+           "hang, error. The run is recorded in the results database like every `kladder\n"
+           "run` (`kladder results`, the Runs view, export, pull and compare show it).\n"
+           "Exit 0 pass, 1 finding, failed or crash, 2 usage or compile error (no main()\n"
+           "included) or a run not recorded, 3 hang.\n\n"
            "options:\n");
     cli_print_help(stdout, p);
 }
@@ -108,7 +113,8 @@ static int exit_of(const struct eng_prog_result *r)
     }
 }
 
-static void print_text(const struct eng_prog_opts *o, const struct eng_prog_result *r)
+static void print_text(const struct eng_prog_opts *o, const struct eng_prog_result *r,
+                       const char *run_id)
 {
     if (r->verdict == ENG_PROG_ERROR) {
         char *clean = text_sanitize(r->error ? r->error : "?", false);
@@ -158,11 +164,18 @@ static void print_text(const struct eng_prog_opts *o, const struct eng_prog_resu
         why = " (the program crashed; kladder found nothing)";
     printf("========= %s: %zu finding%s; the program: %s%s\n", eng_prog_verdict_name(r->verdict),
            r->nfindings, r->nfindings == 1 ? "" : "s", program, why);
+    if (run_id)
+        printf("========= recorded as run %s\n", run_id);
 }
 
-static void print_json(const struct eng_prog_opts *o, const struct eng_prog_result *r)
+static void print_json(const struct eng_prog_opts *o, const struct eng_prog_result *r,
+                       const char *run_id)
 {
     cJSON *doc = cJSON_CreateObject();
+    if (run_id)
+        cJSON_AddStringToObject(doc, "run_id", run_id);
+    else
+        cJSON_AddNullToObject(doc, "run_id");
     char *file = text_sanitize(o->path, false);
     cJSON_AddStringToObject(doc, "file", file);
     free(file);
@@ -215,9 +228,87 @@ static void print_json(const struct eng_prog_opts *o, const struct eng_prog_resu
     cJSON_Delete(doc);
 }
 
+/* "kladder exec ARGV...", recorded with the run: the file by its absolute path, so the command
+ * reruns from any folder. */
+static char *command_line(int argc, char **argv, int file_at)
+{
+    char *abs = file_at > 0 ? realpath(argv[file_at], NULL) : NULL;
+    size_t len = sizeof "kladder";
+    for (int i = 0; i < argc; i++)
+        len += strlen(i == file_at && abs ? abs : argv[i]) + 1;
+    char *cmd = xmalloc(len);
+    strcpy(cmd, "kladder");
+    for (int i = 0; i < argc; i++) {
+        strcat(cmd, " ");
+        strcat(cmd, i == file_at && abs ? abs : argv[i]);
+    }
+    free(abs);
+    return cmd;
+}
+
+/* Says why the run is not (wholly) recorded; returns 2, the exit status. */
+static int not_recorded(const struct cdb *db, const char *what, const char *err)
+{
+    char *shown = text_sanitize(err, false);
+    fprintf(stderr, "kladder exec: %s %s: %s\n", what, cdb_path(db), shown);
+    free(shown);
+    return 2;
+}
+
+/* Runs the program between the two steps of its record (engine/prog/prog_record.h), then
+ * writes --junit. The database is closed while the program runs: the child it runs in never
+ * holds kladder's connection, nor the mapping of its write-ahead log's index, where a stray
+ * store of a program under test could land. Fills r and run->uuid ("" when the run is not
+ * recorded); returns 0, or 2 after saying what was not recorded or written (the program runs
+ * all the same), or -1 when the database does not open (it said why; nothing ran). */
+static int run_recorded(const struct cli_global *g, const struct eng_prog_opts *o,
+                        struct eng_prog_result *r, struct eng_prog_run_info *run,
+                        const char *junit)
+{
+    char err[1024];
+    int status = 0;
+    struct cdb *db = cli_open_db_write(g, "exec");
+    if (!db)
+        return -1;
+    cdb_now_iso(run->started);
+    if (eng_prog_record_start(db, o, run, err, sizeof err) != 0)
+        status = not_recorded(db, "the run is not recorded in", err);
+    cdb_close(db);
+    if (eng_prog_run(o, r) != 0 && r->verdict != ENG_PROG_ERROR)
+        r->verdict = ENG_PROG_ERROR;
+    cdb_now_iso(run->finished);
+    if (run->uuid[0]) {
+        if (!(db = cli_open_db_write(g, "exec"))) {
+            status = 2;
+        } else {
+            if (eng_prog_record_end(db, o, r, run, err, sizeof err) != 0)
+                status = not_recorded(db, "the end of the run (its checks and verdict) is not "
+                                      "recorded in", err);
+            cdb_close(db);
+        }
+        if (status)
+            run->uuid[0] = '\0'; /* left running: it will read as interrupted */
+    }
+    if (junit && eng_prog_junit(junit, o, r, run, err, sizeof err) != 0) {
+        char *shown = text_sanitize(err, false);
+        fprintf(stderr, "kladder exec: %s\n", shown);
+        free(shown);
+        status = 2;
+    }
+    return status;
+}
+
+/* The index in argv of the FILE argument (before `--`), or -1. */
+static int file_index(int ours, char **argv, const char *file)
+{
+    for (int i = ours - 1; i >= 1; i--)
+        if (argv[i] == file)
+            return i;
+    return -1;
+}
+
 int cmd_exec(int argc, char **argv, const struct cli_global *g)
 {
-    (void)g;
     /* everything after `--` belongs to the program */
     int ours = argc, rest = argc;
     for (int i = 1; i < argc; i++)
@@ -228,6 +319,7 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
         }
     struct exec_opts eo = {.schedule = ENG_SCHED_PCT};
     bool json = false;
+    const char *junit = NULL;
     int timeout_s = 60;
     long seed = 1;
     struct cli_list files, inc, def;
@@ -244,6 +336,7 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_INT_DOC("--timeout", &timeout_s, 1, 86400, "S", "seconds the program may run, "
                                                                 "compile excluded (60)"),
         CLI_OPT_FLAG_DOC("--json", &json, "write the verdict, findings and output as JSON"),
+        CLI_OPT_STRING_DOC("--junit", &junit, "FILE", "also write JUnit XML"),
     };
     const struct cli_parser p = {.verb = "exec", .opts = opts, .nopts = CLI_COUNT(opts),
                                  .args = {.kind = CLI_LIST, .dest = &files, .hi = 1}};
@@ -265,14 +358,20 @@ int cmd_exec(int argc, char **argv, const struct cli_global *g)
                 .seed = (uint64_t)seed, .wave = dot && !strcmp(dot, ".hip") ? 64 : 32,
                 .timeout_s = timeout_s, .argv = pargv, .argc = 1 + argc - rest};
             struct eng_prog_result r;
-            if (eng_prog_run(&o, &r) != 0 && r.verdict != ENG_PROG_ERROR)
-                r.verdict = ENG_PROG_ERROR;
-            if (json)
-                print_json(&o, &r);
-            else
-                print_text(&o, &r);
-            status = exit_of(&r);
-            eng_prog_result_free(&r);
+            char *cmd = command_line(argc, argv, file_index(ours, argv, path));
+            struct eng_prog_run_info run = {.argv_text = cmd};
+            int recorded = run_recorded(g, &o, &r, &run, junit);
+            if (recorded < 0) {
+                status = 2;
+            } else {
+                if (json)
+                    print_json(&o, &r, run.uuid[0] ? run.uuid : NULL);
+                else
+                    print_text(&o, &r, run.uuid[0] ? run.uuid : NULL);
+                status = recorded ? recorded : exit_of(&r);
+                eng_prog_result_free(&r);
+            }
+            free(cmd);
             free(pargv);
             free(name);
         }

@@ -6,11 +6,14 @@
  * screen (tui/columns.h): the shape first, then the check shrinks; the variant stays whole.
  * p turns the paired layout on and off (tui/views/run_pair.h): one row per check with the fixed
  * variant's verdict and median beside the buggy one's, and what the pair shows ("buggy
- * caught"); the detail below is then the row's buggy check. */
+ * caught"); the detail below is then the row's buggy check. A check of a `kladder exec` run
+ * shows the program instead of errors and times: how it ended and the tail of its output. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cJSON.h>
 
 #include "casedb/results_query.h"
 #include "common/fileio.h"
@@ -396,6 +399,78 @@ static void describe_values(const char *v, char *out, size_t n)
     }
 }
 
+/* The program check of a `kladder exec` run (its exec facts, casedb/check_facts.h): exec's
+ * verdict, how the program ended, how it ran, then the tail of what it wrote, as many of its
+ * last lines as fit. A finding's check has only its kind there: its report is the detail,
+ * already drawn. Every string goes through the draw helpers, which replace control
+ * characters. Returns the next line. */
+static int draw_exec(struct tui_app *app, const struct cdb_check *k, int y, int x, int w,
+                     int ymax)
+{
+    cJSON *e = cJSON_Parse(k->exec);
+    const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(e, "verdict");
+    if (!cJSON_IsString(verdict)) {
+        cJSON_Delete(e);
+        return y;
+    }
+    char buf[512], how[96];
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "exit_status"),
+                *sig = cJSON_GetObjectItemCaseSensitive(e, "signal");
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "timed_out")))
+        snprintf(how, sizeof how, "%s", tui_tr(app, "killed at the time limit", "超时被终止"));
+    else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "stopped")))
+        snprintf(how, sizeof how, "%s", tui_tr(app, "stopped by kladder at the finding",
+                                               "在发现处被 kladder 停止"));
+    else if (cJSON_IsNumber(sig) && sig->valueint)
+        snprintf(how, sizeof how, "%s %d", tui_tr(app, "killed by signal", "被信号终止"),
+                 sig->valueint);
+    else if (cJSON_IsNumber(st))
+        snprintf(how, sizeof how, "%s %d", tui_tr(app, "exit status", "退出状态"), st->valueint);
+    else
+        snprintf(how, sizeof how, "%s", tui_tr(app, "did not run", "未运行"));
+    const cJSON *sched = cJSON_GetObjectItemCaseSensitive(e, "schedule"),
+                *seed = cJSON_GetObjectItemCaseSensitive(e, "seed"),
+                *wave = cJSON_GetObjectItemCaseSensitive(e, "wave");
+    snprintf(buf, sizeof buf, "%s · %s · %s %s, %s %.0f, %s %d", verdict->valuestring, how,
+             tui_tr(app, "schedule", "调度"), cJSON_IsString(sched) ? sched->valuestring : "?",
+             tui_tr(app, "seed", "种子"), cJSON_IsNumber(seed) ? seed->valuedouble : 0.0,
+             tui_tr(app, "wave", "波宽"), cJSON_IsNumber(wave) ? wave->valueint : 0);
+    if (y < ymax)
+        y = line_kv(y, x, w, tui_tr(app, "Program", "程序"), buf,
+                    tui_verdict_role(k->verdict));
+    const cJSON *tail = cJSON_GetObjectItemCaseSensitive(e, "output_tail");
+    if (y < ymax && cJSON_IsString(tail)) {
+        bool cut = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "output_cut"));
+        size_t n;
+        char **lines = text_wrap(tail->valuestring, w - 8, &n);
+        while (n > 0 && !lines[n - 1][0]) /* the last newline opens no line of its own */
+            free(lines[--n]);
+        y = line_kv(y, x, w, tui_tr(app, "Output", "输出"),
+                    !n ? tui_tr(app, "(none)", "（无）")
+                    : cut ? tui_tr(app, "(its last lines)", "（最后几行）") : "",
+                    TUI_ROLE_DIM);
+        size_t room = (size_t)(ymax > y ? ymax - y : 0), from = n > room ? n - room : 0;
+        for (size_t i = from; i < n && y < ymax; i++)
+            y = line_kv(y, x, w, "      ", lines[i], TUI_ROLE_NORMAL);
+        text_lines_free(lines, n);
+    }
+    cJSON_Delete(e);
+    return y;
+}
+
+/* Lines the program check of an exec run wants beyond the detail's own (its Program and Output
+ * headings take the place of errors and times): the output's lines, a newline being written
+ * "\n" in its facts' JSON, at most max. */
+static int exec_lines(const struct cdb_check *k, int max)
+{
+    if (!k->exec || !strstr(k->exec, "\"output_tail\""))
+        return 0;
+    int n = 0;
+    for (const char *p = k->exec; (p = strstr(p, "\\n")) && n < max; p += 2)
+        n++;
+    return n < max ? n : max;
+}
+
 /* The selected check in full, below the list; returns the next line. */
 static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int x, int w,
                        int ymax)
@@ -435,6 +510,8 @@ static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int
                         TUI_ROLE_NORMAL);
         text_lines_free(lines, n);
     }
+    if (k->exec) /* a check of a `kladder exec` run: the program, not a kernel's numbers */
+        return draw_exec(app, k, y, x, w, ymax);
     if (y < ymax) {
         if (k->first_bad >= 0)
             snprintf(a, sizeof a, "%lld", (long long)k->first_bad);
@@ -487,7 +564,8 @@ static void run_draw(struct tui_app *app, void *state)
     tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict,
                        app->lang == TUI_LANG_ZH, counts, sizeof counts);
     char verdict[48];
-    tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
+    tui_fmt_run_verdict(ri->run.verdict, ri->exec_verdict, app->lang == TUI_LANG_ZH, verdict,
+                        sizeof verdict);
     snprintf(buf, sizeof buf, "%s · %s %s%s%s · %s", verdict, tui_tr(app, "run", "运行"),
              ri->run.uuid, ri->origin ? " · " : "", ri->origin ? ri->origin : "",
              counts);
@@ -537,7 +615,8 @@ static void run_draw(struct tui_app *app, void *state)
     }
     y++;
     size_t sel = selected_check(s);
-    int detail_h = 7 + tui_seam_lines(s->d.checks, s->d.n_checks, sel);
+    int detail_h = 7 + tui_seam_lines(s->d.checks, s->d.n_checks, sel) +
+                   exec_lines(&s->d.checks[sel], (ymax - y) / 2);
     int list_h = ymax - y - detail_h;
     if (list_h < 3)
         list_h = ymax - y, detail_h = 0;

@@ -2,7 +2,8 @@
  * host, machine, rung, suite, verdict and the count of checks per verdict. H, R and V cycle the
  * host, rung and verdict filters, / searches (case, suite, verdict, host: every word must occur
  * in one of them), x clears them all; s sorts by the next column, S reverses; Enter opens a
- * run's checks, m its machine.
+ * run's checks, m its machine. A `kladder exec` run reads "exec" where a rung would be, and
+ * exec's own verdict (finding, failed, crash...) after the run's glyph.
  *
  * Also here: P, the pull of every host. It runs `kladder pull` as a child (the transfers and
  * their time limits stay out of this process) and shows one line per host as they finish. */
@@ -81,15 +82,16 @@ static bool field_has(const char *field, const char *term, size_t n)
 }
 
 /* Every whitespace-separated word of the search occurs in the run's case, suite, verdict (its
- * English name or the one on screen) or host. */
+ * English name or the one on screen) or host, or is "exec" for a `kladder exec` run. */
 static bool matches_search(const struct tui_app *app, const char *search,
                            const struct cdb_run_info *ri)
 {
     char verdict[64];
-    tui_fmt_verdict_lang(ri->run.verdict, app->lang == TUI_LANG_ZH, verdict, sizeof verdict);
+    tui_fmt_run_verdict(ri->run.verdict, ri->exec_verdict, app->lang == TUI_LANG_ZH, verdict,
+                        sizeof verdict);
     const char *fields[] = {ri->run.case_id, ri->run.suite,
                             cdb_verdict_name(ri->run.verdict), verdict, ri->run.host,
-                            ri->origin};
+                            ri->origin, ri->exec_verdict ? "exec" : NULL};
     for (const char *p = search; *p;) {
         p += strspn(p, " \t");
         size_t n = strcspn(p, " \t");
@@ -360,9 +362,14 @@ static void machine_text(const struct cdb_run_info *ri, char *buf, size_t len)
              ri->machine.target ? ri->machine.target : "");
 }
 
-/* "R5", or the rungs a run of several ran: "R1,2,3,5". */
+/* "R5", or the rungs a run of several ran: "R1,2,3,5"; "exec" for a program run whole by
+ * `kladder exec`, which is on no rung. */
 static void rung_text(const struct cdb_run_info *ri, char *buf, size_t len)
 {
+    if (ri->exec_verdict) {
+        snprintf(buf, len, "exec");
+        return;
+    }
     char r[48];
     tui_fmt_rungs(ri->run.rung > 0 ? 1u << ri->run.rung : ri->rungs, r, sizeof r);
     snprintf(buf, len, "%s%s", strcmp(r, "-") ? "R" : "", r);
@@ -398,7 +405,7 @@ static void draw_row(size_t row, int line, bool selected, void *vctx)
         tui_draw_pad(y, x + col[COL_RUNG].x, col[COL_RUNG].w, base, buf);
     if (col[COL_SUITE].w)
         tui_draw_pad(y, x + col[COL_SUITE].x, col[COL_SUITE].w, base, suite_text(ri));
-    tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
+    tui_fmt_run_verdict(ri->run.verdict, ri->exec_verdict, zh, buf, sizeof buf);
     if (col[COL_VERDICT].w)
         tui_draw_pad(y, x + col[COL_VERDICT].x, col[COL_VERDICT].w,
                      selected ? base : tui_verdict_role(ri->run.verdict), buf);
@@ -432,7 +439,7 @@ static void measure_widths(struct tui_app *app, struct runs_state *s, const char
         rung_text(ri, buf, sizeof buf);
         want[COL_RUNG] = max_int(want[COL_RUNG], text_width(buf));
         want[COL_SUITE] = max_int(want[COL_SUITE], text_width(suite_text(ri)));
-        tui_fmt_verdict_lang(ri->run.verdict, zh, buf, sizeof buf);
+        tui_fmt_run_verdict(ri->run.verdict, ri->exec_verdict, zh, buf, sizeof buf);
         want[COL_VERDICT] = max_int(want[COL_VERDICT], text_width(buf));
         tui_fmt_run_counts(ri->counts, ri->caught_fail, ri->caught_hang, ri->run.verdict, zh,
                            buf, sizeof buf);
