@@ -28,6 +28,7 @@ struct kl_cpu_sig;
 struct kl_exec_api {
     int abi;  /* KL_EXEC_ABI_VERSION */
     int wave; /* the emulated wave width: 32, or 64 */
+    /* host: 0 device memory, 1 pinned host memory, 2 managed memory */
     int (*alloc)(void **p, unsigned long bytes, int host, const char *file, int line);
     int (*release)(void *p, int host, const char *file, int line);
     /* kind: cudaMemcpyKind's values */
@@ -148,7 +149,7 @@ static inline int kl_exec_sync(const char *file, int line)
 
 #define KL_EXEC_HERE __FILE__, __LINE__
 #define cudaMalloc(p, n) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
-#define cudaMallocManaged(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
+#define cudaMallocManaged(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 2, KL_EXEC_HERE))
 #define cudaMallocHost(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))
 #define cudaHostAlloc(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))
 #define cudaFree(p) ((cudaError_t)kl_exec_release((p), 0, KL_EXEC_HERE))
@@ -163,7 +164,7 @@ static inline int kl_exec_sync(const char *file, int line)
 #define cudaEventSynchronize(e) ((void)(e), (cudaError_t)kl_exec_sync(KL_EXEC_HERE))
 
 #define hipMalloc(p, n) ((hipError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
-#define hipMallocManaged(p, n, ...) ((hipError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
+#define hipMallocManaged(p, n, ...) ((hipError_t)kl_exec_alloc((void **)(p), (n), 2, KL_EXEC_HERE))
 #define hipHostMalloc(p, n, ...) ((hipError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))
 #define hipFree(p) ((hipError_t)kl_exec_release((p), 0, KL_EXEC_HERE))
 #define hipHostFree(p) ((hipError_t)kl_exec_release((p), 1, KL_EXEC_HERE))

@@ -7,8 +7,10 @@
  * (its pages are made inaccessible and never reused) faults, and the fault hook names the
  * allocation. The slack around the data is filled with a sentinel byte and checked after every
  * launch, at each synchronisation and at free: a write that lands there is a finding too. New
- * allocations hold 0xff bytes (NaN, -1), as a GPU's fresh memory holds garbage, so a read of
- * memory never written shows in the program's results rather than reading zeros by luck.
+ * allocations hold 0xff bytes (NaN, -1), as a GPU's fresh memory holds garbage, and a device
+ * allocation carries a bitmap of the bytes written (prog_shadow.h): a kernel's read of a byte
+ * never written is a finding, one per allocation and launch with the count of the others.
+ * Pinned host and managed memory are the host's to write directly, so they are not tracked.
  * Copies and memsets are checked against the allocations they touch before they run.
  * Launches run on the cpu backend (eng_cpu_kernel_wrap, then its launch and stream_sync): the
  * block scheduler, the chosen schedule and, for pct, the race check and weak memory. */
@@ -30,6 +32,7 @@
 #include "engine/cpu/cpu_exec.h"
 #include "engine/cpu/cpu_guard.h"
 #include "engine/prog/prog.h"
+#include "engine/prog/prog_shadow.h"
 
 #define PAGE ((size_t)4096)
 #define SENTINEL 0xa5
@@ -40,9 +43,18 @@ struct dev_alloc {
     char *user;      /* what the program got */
     size_t bytes;    /* what it asked for */
     bool host;       /* cudaMallocHost and the like */
+    bool managed;    /* cudaMallocManaged: host code writes it directly */
     bool freed;
     const char *file, *free_file; /* the module's strings (__FILE__) */
     int line, free_line;
+    unsigned char *written; /* the bytes written (prog_shadow.h); NULL: not tracked */
+    /* the launch's reads of never-written bytes: how many, and the first one's report (filled
+     * by the thread that counted it first, then ready set) */
+    unsigned long uninit_reads;
+    int uninit_ready;
+    size_t uninit_off;
+    unsigned uninit_size;
+    char uninit_who[80], uninit_code[400];
 };
 
 static struct {
@@ -96,7 +108,7 @@ static struct dev_alloc *find_alloc(const void *p)
 static void alloc_name(const struct dev_alloc *a, char *out, size_t n)
 {
     snprintf(out, n, "the %zu-byte %s allocation made at %s:%d", a->bytes,
-             a->host ? "pinned host" : "device", a->file, a->line);
+             a->host ? "pinned host" : a->managed ? "managed" : "device", a->file, a->line);
 }
 
 /* "kernel k<<<(4,1,1),(256,1,1)>>> launched at f.cu:40 (launch 2)" */
@@ -167,8 +179,15 @@ static int api_alloc(void **p, unsigned long bytes, int host, const char *file, 
     memset(user, 0xff, bytes);
     if (rt.nallocs == rt.cap)
         rt.allocs = xrealloc(rt.allocs, (rt.cap = rt.cap * 2 + 16) * sizeof *rt.allocs);
+    /* host: 1 pinned host memory, 2 managed; neither is tracked (host code writes them) */
+    unsigned char *written = NULL;
+    if (host == 0 && !(written = prog_shadow_new(bytes))) {
+        munmap(map, len);
+        return 2;
+    }
     rt.allocs[rt.nallocs++] = (struct dev_alloc){.map = map, .map_len = len, .user = user,
-                                                 .bytes = bytes, .host = host != 0,
+                                                 .bytes = bytes, .host = host == 1,
+                                                 .managed = host == 2, .written = written,
                                                  .file = file, .line = line};
     *p = user;
     span_lo = (uintptr_t)map < span_lo ? (uintptr_t)map : span_lo;
@@ -201,6 +220,8 @@ static int api_release(void *p, int host, const char *file, int line)
     a->free_file = file;
     a->free_line = line;
     mprotect(a->map, a->map_len, PROT_NONE); /* kept mapped: a later access is a use after free */
+    prog_shadow_free(a->written, a->bytes);
+    a->written = NULL;
     return 0;
 }
 
@@ -238,6 +259,22 @@ static int check_side(const char *call, const char *side, const void *p, size_t 
     return 0;
 }
 
+/* After a checked copy of bytes from src (NULL: a memset) into dst: a tracked destination's
+ * bytes take the state of a tracked source's (never-written bytes stay so, wherever they are
+ * copied to), else they are written now. */
+static void mark_copied(void *dst, const void *src, size_t bytes)
+{
+    struct dev_alloc *d = find_alloc(dst), *s = src ? find_alloc(src) : NULL;
+    if (!d || !d->written)
+        return;
+    size_t doff = (size_t)((char *)dst - d->user);
+    if (s && s->written)
+        prog_shadow_copy(d->written, doff, s->written, (size_t)((const char *)src - s->user),
+                         bytes);
+    else
+        prog_shadow_mark(d->written, doff, bytes);
+}
+
 static int api_copy(void *dst, const void *src, unsigned long bytes, int kind, const char *file,
                     int line)
 {
@@ -252,6 +289,7 @@ static int api_copy(void *dst, const void *src, unsigned long bytes, int kind, c
         check_side("copy", "source", src, bytes, src_dev, file, line))
         return 1;
     memmove(dst, src, bytes);
+    mark_copied(dst, src, bytes);
     return 0;
 }
 
@@ -262,7 +300,34 @@ static int api_fill(void *dst, int value, unsigned long bytes, const char *file,
     if (check_side("memset", "destination", dst, bytes, true, file, line))
         return 1;
     memset(dst, value, bytes);
+    mark_copied(dst, NULL, bytes);
     return 0;
+}
+
+/* The finding of each allocation the launch under way read never-written bytes of, then the
+ * counts start again for the next launch. */
+static void report_uninit(void)
+{
+    char ln[400];
+    launch_name(ln, sizeof ln);
+    for (size_t i = 0; i < rt.nallocs; i++) {
+        struct dev_alloc *a = &rt.allocs[i];
+        unsigned long n = __atomic_load_n(&a->uninit_reads, __ATOMIC_ACQUIRE);
+        if (!n || !__atomic_load_n(&a->uninit_ready, __ATOMIC_ACQUIRE))
+            continue;
+        char an[300], more[120] = "";
+        alloc_name(a, an, sizeof an);
+        if (n > 1)
+            snprintf(more, sizeof more, "\n  and %lu more read%s of never-written bytes of it in "
+                     "this launch", n - 1, n == 2 ? "" : "s");
+        record(ENG_PROG_KIND_UNINIT, "a read of %u byte%s at byte %zu of %s, never written (no "
+               "copy, memset or kernel store reached it): %s\n  at %s\n  in %s%s",
+               a->uninit_size, a->uninit_size == 1 ? "" : "s", a->uninit_off, an,
+               a->uninit_who[0] ? a->uninit_who : "by an emulated thread",
+               a->uninit_code[0] ? a->uninit_code : "(no kernel line)", ln, more);
+        __atomic_store_n(&a->uninit_ready, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&a->uninit_reads, 0, __ATOMIC_RELAXED);
+    }
 }
 
 static int api_sync(const char *file, int line)
@@ -297,6 +362,7 @@ static int api_launch(void (*entry)(struct kl_cpu_thread *, void **),
     char ln[400];
     launch_name(ln, sizeof ln);
     if (rt.b->stream_sync(rt.ctx, NULL, err, sizeof err) != 0) {
+        report_uninit();
         record("launch", "%s: %s", ln, err);
         rt.kernel = NULL;
         return 999;
@@ -304,6 +370,7 @@ static int api_launch(void (*entry)(struct kl_cpu_thread *, void **),
     char race[4096];
     if (rt.b->race_take && rt.b->race_take(rt.ctx, race, sizeof race) > 0)
         record("race", "%s:\n%s", ln, race);
+    report_uninit();
     check_sentinels("after the launch", file, line);
     rt.kernel = NULL;
     return 0;
@@ -322,6 +389,23 @@ static void on_fault(const void *addr, int is_write, const char *code)
     report_access(a, addr, is_write, code);
 }
 
+/* A kernel's read of never-written bytes [off, off + size) of a: counted; the first of the
+ * launch is described for its finding (report_uninit). */
+static void note_uninit(struct dev_alloc *a, size_t off, unsigned size, const void *ret_pc)
+{
+    if (__atomic_fetch_add(&a->uninit_reads, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    a->uninit_off = off;
+    a->uninit_size = size;
+    unsigned t[6];
+    a->uninit_who[0] = '\0';
+    if (rt.current && rt.current(t))
+        snprintf(a->uninit_who, sizeof a->uninit_who, "by thread (%u,%u,%u) of block (%u,%u,%u)",
+                 t[3], t[4], t[5], t[0], t[1], t[2]);
+    cpu_guard_describe(ret_pc, a->uninit_code, sizeof a->uninit_code);
+    __atomic_store_n(&a->uninit_ready, 1, __ATOMIC_RELEASE);
+}
+
 static void on_access(const void *addr, unsigned size, int is_write, const void *ret_pc)
 {
     uintptr_t x = (uintptr_t)addr;
@@ -333,6 +417,13 @@ static void on_access(const void *addr, unsigned size, int is_write, const void 
     const char *c = addr;
     bool inside = !a->freed && c >= a->user && c + size <= a->user + a->bytes;
     bool in_pages = !a->freed && c >= a->map + PAGE && c + size <= a->map + a->map_len - PAGE;
+    if (inside && a->written) {
+        size_t off = (size_t)(c - a->user);
+        if (is_write) /* a store, or an atomic: either leaves the bytes written */
+            prog_shadow_mark(a->written, off, size);
+        else if (prog_shadow_first_unwritten(a->written, off, size) != (size_t)-1)
+            note_uninit(a, off, size, ret_pc);
+    }
     if (inside || in_pages)
         return; /* the slack before the guards: a write there is the sentinels' to find */
     char code[400];
@@ -353,6 +444,7 @@ static void report_access(struct dev_alloc *a, const void *addr, int is_write, c
     const char *acc = is_write == 1 ? "write" : is_write == 0 ? "read" : "access";
     const char *c = addr;
     const char *kind = "out-of-bounds";
+    report_uninit(); /* what the launch read before it stops here */
     if (a->freed) {
         kind = "use-after-free";
         snprintf(what, sizeof what, "a %s at byte %ld of it, freed at %s:%d", acc,

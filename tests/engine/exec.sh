@@ -4,8 +4,9 @@
 # kladder can catch it: a missing barrier before reading shared memory (race), a copy one
 # element past an allocation, every block's plain increment of one counter (global race, the
 # program's own check fails), a last-block sum without __threadfence (race on the partial sums
-# under pct), and a read of memory never written (no finding: the program's own check fails on
-# the 0xff bytes a fresh allocation holds, and exec says so). Three more guards: a kernel write
+# under pct), and reads of memory never written (half an input never copied, a halo cell never
+# staged then copied device to device, a memset of half the sums; under every schedule, one
+# finding per allocation and launch with its count). Three more guards: a kernel write
 # past an allocation (HIP, hipLaunchKernelGGL), one into the slack before the guard page (the
 # sentinels), and a kernel read of freed memory. The correct twin of each runs clean with exit 0
 # (one of them on a stream between events, asking the device's wave size and seeing a launch of
@@ -25,7 +26,8 @@ run() {
 has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
-for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu oob_ok.hip texture_ok.cu; do
+for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu stencil_ok.cu \
+    init_by_kernel_ok.cu oob_ok.hip texture_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -72,8 +74,32 @@ tap_check "no fence: the partial sum's store and the last block's read race" bas
 
 run "$fx/uninit_read.cu"
 tap_check "read of never-written memory: exit 1 ($rc)" test $rc -eq 1
-tap_check "never-written memory: no finding, the program's own failure said so" has \
-    "========= failed: 0 findings; the program: exit status 1 (the program's own check failed; kladder found nothing)"
+tap_check "never-written memory: the allocation, the read's thread and line, the launch, the count" bash -c \
+    'grep -q "^========= uninitialised-read: a read of 4 bytes at byte [0-9]* of the 1024-byte device allocation made at uninit_ok.cu:24, never written (no copy, memset or kernel store reached it): by thread ([0-9]*,0,0) of block ([0-9]*,0,0)" <<<"$1" &&
+     grep -q "at square (uninit_ok.cu:14" <<<"$1" &&
+     grep -q "in kernel square<<<(4,1,1),(64,1,1)>>> launched at uninit_ok.cu:27 (launch 1)" <<<"$1" &&
+     grep -q "and 127 more reads of never-written bytes of it in this launch" <<<"$1" &&
+     grep -q "^========= finding: 1 finding; the program: exit status 1" <<<"$1"' _ "$out"
+tap_check "never-written memory: copying the half never written back to the host is no finding" \
+    bash -c 'test "$(grep -c "^========= uninitialised-read" <<<"$1")" -eq 1' _ "$out"
+# a device-to-device copy carries never-written bytes along: the stencil's missing right halo
+# cell is staged on the device first, then copied whole into the stencil's input
+for s in pct default random; do
+    run --schedule $s "$fx/stencil_halo.cu"
+    tap_check "schedule $s: a halo cell never staged, copied device to device, then read: exit 1 ($rc)" \
+        test $rc -eq 1
+    tap_check "schedule $s: the halo read names the input's allocation, its last cell and the stencil's line" bash -c \
+        'grep -q "^========= uninitialised-read: a read of 4 bytes at byte 2004 of the 2008-byte device allocation made at stencil_ok.cu:27" <<<"$1" &&
+         grep -q "at smooth (stencil_ok.cu:16" <<<"$1" &&
+         grep -q "in kernel smooth<<<(4,1,1),(128,1,1)>>> launched at stencil_ok.cu:31 (launch 1)$" <<<"$1"' _ "$out"
+done
+run --schedule adversarial "$fx/memset_short.cu"
+tap_check "a memset of half the sums: exit 1 ($rc)" test $rc -eq 1
+tap_check "a short memset: the second launch's reads of the sums never zeroed, counted" bash -c \
+    'grep -q "^========= uninitialised-read: a read of 4 bytes at byte \(6[4-9]\|[7-9][0-9]\|1[0-2][0-9]\) of the 128-byte device allocation made at init_by_kernel_ok.cu:37" <<<"$1" &&
+     grep -q "at add_odd (init_by_kernel_ok.cu:25" <<<"$1" &&
+     grep -q "launched at init_by_kernel_ok.cu:42 (launch 2)" <<<"$1" &&
+     grep -q "and 15 more reads of never-written bytes of it in this launch" <<<"$1"' _ "$out"
 
 run "$fx/oob_write.hip"
 tap_check "kernel write past an allocation: exit 1 ($rc)" test $rc -eq 1
@@ -102,6 +128,8 @@ tap_check "a slack write: the sentinels name the allocation and the launch" bash
 for s in default adversarial random; do
     run --schedule $s "$fx/lastblock_ok.cu"
     tap_check "schedule $s: the correct last-block sum passes ($rc)" test $rc -eq 0
+    run --schedule $s "$fx/init_by_kernel_ok.cu"
+    tap_check "schedule $s: memory a kernel and memsets wrote, read and added to, passes ($rc)" test $rc -eq 0
 done
 run --schedule default "$fx/copy_past.cu"
 tap_check "schedule default: the copy past an allocation is caught ($rc)" test $rc -eq 1
