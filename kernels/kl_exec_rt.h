@@ -17,7 +17,7 @@
 #ifndef KL_EXEC_RT_H
 #define KL_EXEC_RT_H
 
-#define KL_EXEC_ABI_VERSION 1
+#define KL_EXEC_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +42,14 @@ struct kl_exec_api {
                   unsigned long shared, const char *kernel, const char *file, int line);
     /* checks the allocations' sentinels now (a synchronisation point) */
     int (*sync)(const char *file, int line);
+    /* a __device__ or __constant__ variable of size bytes at sym, named as the call spelled it:
+     * made known as device memory (copies may name addresses inside it) */
+    void (*symbol)(void *sym, unsigned long size, const char *name);
+    /* count bytes between the symbol at byte offset and buf (to_symbol: buf is the source),
+     * checked against the symbol's size and, by kind, buf's allocation */
+    int (*symcopy)(void *sym, unsigned long size, const char *name, unsigned long offset,
+                   void *buf, unsigned long count, int to_symbol, int kind, const char *file,
+                   int line);
 };
 #ifdef __cplusplus
 }
@@ -176,6 +184,68 @@ static inline int kl_exec_sync(const char *file, int line)
 #define hipDeviceSynchronize() ((hipError_t)kl_exec_sync(KL_EXEC_HERE))
 #define hipStreamSynchronize(s) ((void)(s), (hipError_t)kl_exec_sync(KL_EXEC_HERE))
 #define hipEventSynchronize(e) ((void)(e), (hipError_t)kl_exec_sync(KL_EXEC_HERE))
+
+/* ---- __device__ and __constant__ symbols ----------------------------------------------------
+ * On the emulator a symbol is the variable itself (host memory that kernels read and write).
+ * The symbol argument is the variable, as CUDA's C++ API takes it (`cudaMemcpyToSymbol(c_taps,
+ * h, n)`), or HIP_SYMBOL(variable); the kind defaults as the vendors' do; a stream after the
+ * kind (the ...Async calls) is ignored: everything is synchronous. */
+#ifndef HIP_SYMBOL
+#define HIP_SYMBOL(x) x
+#endif
+template <typename T, typename... S>
+static inline int kl_exec_to_symbol(T &sym, const char *name, const char *file, int line,
+                                    const void *src, size_t count, size_t offset = 0,
+                                    int kind = 1 /* host to device */, S...)
+{
+    return kl_exec_note(kl_exec_api->symcopy((void *)&sym, sizeof(T), name, offset, (void *)src,
+                                             count, 1, kind, file, line));
+}
+template <typename T, typename... S>
+static inline int kl_exec_from_symbol(T &sym, const char *name, const char *file, int line,
+                                      void *dst, size_t count, size_t offset = 0,
+                                      int kind = 2 /* device to host */, S...)
+{
+    return kl_exec_note(kl_exec_api->symcopy((void *)&sym, sizeof(T), name, offset, dst, count,
+                                             0, kind, file, line));
+}
+template <typename T>
+static inline int kl_exec_symbol_address(void **out, T &sym, const char *name)
+{
+    if (!out)
+        return kl_exec_note(1);
+    kl_exec_api->symbol((void *)&sym, sizeof(T), name);
+    *out = (void *)&sym;
+    return 0;
+}
+template <typename T>
+static inline int kl_exec_symbol_size(size_t *out, T &)
+{
+    if (!out)
+        return kl_exec_note(1);
+    *out = sizeof(T);
+    return 0;
+}
+#define cudaMemcpyToSymbol(sym, ...)                                                             \
+    ((cudaError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemcpyToSymbolAsync(sym, ...)                                                        \
+    ((cudaError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemcpyFromSymbol(dst, sym, ...)                                                      \
+    ((cudaError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define cudaMemcpyFromSymbolAsync(dst, sym, ...)                                                 \
+    ((cudaError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define cudaGetSymbolAddress(p, sym) ((cudaError_t)kl_exec_symbol_address((void **)(p), (sym), #sym))
+#define cudaGetSymbolSize(p, sym) ((cudaError_t)kl_exec_symbol_size((p), (sym)))
+#define hipMemcpyToSymbol(sym, ...)                                                              \
+    ((hipError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemcpyToSymbolAsync(sym, ...)                                                         \
+    ((hipError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemcpyFromSymbol(dst, sym, ...)                                                       \
+    ((hipError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define hipMemcpyFromSymbolAsync(dst, sym, ...)                                                  \
+    ((hipError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define hipGetSymbolAddress(p, sym) ((hipError_t)kl_exec_symbol_address((void **)(p), (sym), #sym))
+#define hipGetSymbolSize(p, sym) ((hipError_t)kl_exec_symbol_size((p), (sym)))
 
 /* ---- errors ------------------------------------------------------------------------------ */
 static inline const char *kl_exec_error_name(int e, bool hip)

@@ -57,6 +57,14 @@ struct dev_alloc {
     char uninit_who[80], uninit_code[400];
 };
 
+/* A __device__ or __constant__ variable a copy or cudaGetSymbolAddress named: device memory
+ * that is no allocation (the module's own variable; not tracked for never-written bytes). */
+struct dev_symbol {
+    char *addr;
+    size_t size;
+    char name[80];
+};
+
 static struct {
     const struct eng_backend *b;
     struct eng_ctx *ctx;
@@ -64,6 +72,8 @@ static struct {
     int fd;
     struct dev_alloc *allocs;
     size_t nallocs, cap;
+    struct dev_symbol *syms;
+    size_t nsyms, syms_cap;
     int (*current)(unsigned out[6]);
     /* the launch under way, for a fault's report */
     const char *kernel, *file;
@@ -225,12 +235,56 @@ static int api_release(void *p, int host, const char *file, int line)
     return 0;
 }
 
-/* Checks one side of a copy: 0 when [p, p+n) is host memory or inside a live allocation,
- * else 1 after the finding. dev: the call says p is device memory. */
+static struct dev_symbol *find_symbol(const void *p)
+{
+    const char *c = p;
+    for (size_t i = 0; i < rt.nsyms; i++)
+        if (c >= rt.syms[i].addr && c < rt.syms[i].addr + rt.syms[i].size)
+            return &rt.syms[i];
+    return NULL;
+}
+
+/* "the 20-byte symbol c_taps" (HIP_SYMBOL(x) named as x) */
+static void symbol_name(const struct dev_symbol *s, char *out, size_t n)
+{
+    snprintf(out, n, "the %zu-byte symbol %s", s->size, s->name);
+}
+
+static void api_symbol(void *sym, unsigned long size, const char *name)
+{
+    for (size_t i = 0; i < rt.nsyms; i++)
+        if (rt.syms[i].addr == sym)
+            return;
+    if (rt.nsyms == rt.syms_cap)
+        rt.syms = xrealloc(rt.syms, (rt.syms_cap = rt.syms_cap * 2 + 8) * sizeof *rt.syms);
+    struct dev_symbol *s = &rt.syms[rt.nsyms++];
+    *s = (struct dev_symbol){.addr = sym, .size = size};
+    const char *hs = "HIP_SYMBOL(";
+    size_t k = strlen(hs), len = strlen(name);
+    if (strncmp(name, hs, k) == 0 && len > k && name[len - 1] == ')')
+        snprintf(s->name, sizeof s->name, "%.*s", (int)(len - k - 1), name + k);
+    else
+        snprintf(s->name, sizeof s->name, "%s", name);
+}
+
+/* Checks one side of a copy: 0 when [p, p+n) is host memory or inside a live allocation or a
+ * known symbol, else 1 after the finding. dev: the call says p is device memory. */
 static int check_side(const char *call, const char *side, const void *p, size_t n, bool dev,
                       const char *file, int line)
 {
     struct dev_alloc *a = find_alloc(p);
+    struct dev_symbol *sym = a ? NULL : find_symbol(p);
+    if (sym) {
+        const char *c = p;
+        if (c + n <= sym->addr + sym->size)
+            return 0;
+        char sn[160];
+        symbol_name(sym, sn, sizeof sn);
+        record("copy-out-of-bounds", "%s of %zu bytes at %s:%d: the %s runs %zu bytes past the "
+               "end of %s (it starts at byte %zu)", call, n, file, line, side,
+               (size_t)(c + n - (sym->addr + sym->size)), sn, (size_t)(c - sym->addr));
+        return 1;
+    }
     if (!a) {
         if (!dev)
             return 0;
@@ -301,6 +355,39 @@ static int api_fill(void *dst, int value, unsigned long bytes, const char *file,
         return 1;
     memset(dst, value, bytes);
     mark_copied(dst, NULL, bytes);
+    return 0;
+}
+
+static int api_symcopy(void *sym, unsigned long size, const char *name, unsigned long offset,
+                       void *buf, unsigned long count, int to_symbol, int kind,
+                       const char *file, int line)
+{
+    api_symbol(sym, size, name);
+    struct dev_symbol *s = find_symbol(sym);
+    const char *call = to_symbol ? "copy to a symbol" : "copy from a symbol";
+    if (!count)
+        return 0;
+    if (!buf || kind < 0 || kind > 4)
+        return 1;
+    if (offset > size || count > size - offset) {
+        char sn[160];
+        symbol_name(s, sn, sizeof sn);
+        record("copy-out-of-bounds", "%s of %lu bytes at %s:%d: the %s runs %lu bytes past the "
+               "end of %s (it starts at byte %lu)", call, count, file, line,
+               to_symbol ? "destination" : "source", offset + count - size, sn, offset);
+        return 1;
+    }
+    /* the other side is device memory only in a device-to-device copy (or by lookup) */
+    if (check_side(call, to_symbol ? "source" : "destination", buf, count, kind == 3, file,
+                   line))
+        return 1;
+    char *at = (char *)sym + offset;
+    if (to_symbol) {
+        memmove(at, buf, count);
+    } else {
+        memmove(buf, at, count);
+        mark_copied(buf, at, count);
+    }
     return 0;
 }
 
@@ -495,7 +582,8 @@ void eng_prog_child(const void *code, size_t len, const struct eng_prog_opts *o,
         *(void **)&rt.current = current;
     static struct kl_exec_api api = {.abi = KL_EXEC_ABI_VERSION, .alloc = api_alloc,
                                      .release = api_release, .copy = api_copy,
-                                     .fill = api_fill, .launch = api_launch, .sync = api_sync};
+                                     .fill = api_fill, .launch = api_launch, .sync = api_sync,
+                                     .symbol = api_symbol, .symcopy = api_symcopy};
     api.wave = o->wave;
     *(const struct kl_exec_api **)slot = &api;
     if (rt.b->race_take) { /* keep race reports for us to take after each launch */

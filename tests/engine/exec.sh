@@ -13,7 +13,9 @@
 # too many threads refused). Bad input: no main() and a compile error (exit 2), a hang (exit 3),
 # a crash and an exit 7 (exit 1, kladder itself unharmed). --json says the same. Texture
 # objects over CUDA arrays and a linear buffer (texture_ok.cu) give the filtered values the
-# program computes itself, and an address mode mixed up is its own check's failure.
+# program computes itself, and an address mode mixed up is its own check's failure. Symbols
+# (__constant__ and __device__, CUDA's and HIP_SYMBOL) are copied to and from, at an offset and
+# through their address, and a copy past one is caught with the symbol's name and size.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
@@ -27,7 +29,7 @@ has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
 for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu stencil_ok.cu \
-    init_by_kernel_ok.cu oob_ok.hip texture_ok.cu; do
+    init_by_kernel_ok.cu symbols_ok.cu symbols_ok.hip oob_ok.hip texture_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -58,6 +60,21 @@ tap_check "copy past an allocation: exit 1 ($rc)" test $rc -eq 1
 tap_check "copy past an allocation: the call, the overrun and the allocation's line" has \
     "copy-out-of-bounds: copy of 1204 bytes at copy_ok.cu:28: the source runs 4 bytes past the end of the 1200-byte device allocation made at copy_ok.cu:24"
 tap_check "copy past an allocation: the call fails, the program says so" has "copy_ok.cu:28: error 1"
+
+# symbols: a copy at an offset that runs past a __constant__ array, and a cudaMemcpy through
+# cudaGetSymbolAddress's pointer past a __device__ float
+run "$fx/symbol_past.cu"
+tap_check "a copy past a __constant__ array: exit 1 ($rc)" test $rc -eq 1
+tap_check "a copy past a symbol: the call's line, the overrun, the symbol and its size" has \
+    "copy-out-of-bounds: copy to a symbol of 20 bytes at symbols_ok.cu:42: the destination runs 8 bytes past the end of the 20-byte symbol c_taps (it starts at byte 8)"
+tap_check "a copy past a symbol: the call fails, the program says so" has "symbols_ok.cu:42: error 1"
+mkdir -p "$KL_TMP/sym"
+cp "$fx/common.h" "$KL_TMP/sym/"
+sed 's/cudaMemcpy(scale, &quarter, sizeof quarter,/cudaMemcpy(scale, taps, 2 * sizeof quarter,/' \
+    "$fx/symbols_ok.cu" >"$KL_TMP/sym/symbol_address_past.cu"
+run "$KL_TMP/sym/symbol_address_past.cu"
+tap_check "a cudaMemcpy past a __device__ float through its symbol's address: the symbol named ($rc)" \
+    bash -c 'test "$2" -eq 1 && grep -q "copy-out-of-bounds: copy of 8 bytes at symbol_address_past.cu:47: the destination runs 4 bytes past the end of the 4-byte symbol d_scale (it starts at byte 0)" <<<"$1"' _ "$out" "$rc"
 
 run "$fx/counter_race.cu"
 tap_check "plain increment of one counter: exit 1 ($rc)" test $rc -eq 1
