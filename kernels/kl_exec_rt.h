@@ -50,6 +50,12 @@ struct kl_exec_api {
     int (*symcopy)(void *sym, unsigned long size, const char *name, unsigned long offset,
                    void *buf, unsigned long count, int to_symbol, int kind, const char *file,
                    int line);
+    /* height rows of width bytes, pitch bytes apart on each side (cudaMemcpy2D, cudaMemset2D) */
+    int (*copy2d)(void *dst, unsigned long dpitch, const void *src, unsigned long spitch,
+                  unsigned long width, unsigned long height, int kind, const char *file,
+                  int line);
+    int (*fill2d)(void *dst, unsigned long pitch, int value, unsigned long width,
+                  unsigned long height, const char *file, int line);
 };
 #ifdef __cplusplus
 }
@@ -93,6 +99,25 @@ static __attribute__((no_sanitize_thread)) void kl_exec_tramp(struct kl_cpu_thre
     kl_cpu_invoke(k, self, args);
 }
 
+/* Runs k over the grid with args[i] pointing at its i-th argument, args[sizeof...(P)] at k. */
+template <typename... P>
+static inline int kl_exec_run(void (*k)(P...), const char *name, const char *file, int line,
+                              dim3 grid, dim3 block, unsigned long shared, void **args)
+{
+    static_assert(sizeof...(P) + 1 <= KL_CPU_MAX_ARGS, "too many kernel arguments");
+    static const struct kl_cpu_sig sig = {KL_CPU_ABI_VERSION, (int)sizeof...(P) + 1,
+                                          {(unsigned)sizeof(P)..., (unsigned)sizeof(void *)}};
+    (void)k;
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    int e = kl_exec_note(kl_exec_api->launch(&kl_exec_tramp<P...>, &sig, args, g, b, shared,
+                                             name, file, line));
+    /* host code again: the schedulers leave this OS thread's emulated-thread pointer behind
+     * (the pct one swaps the module's thread storage per block), and the access hooks of a
+     * "+access" build would take host code for that thread */
+    kl_cpu_cur = nullptr;
+    return e;
+}
+
 template <typename... P>
 struct kl_exec_launch_t {
     void (*k)(P...);
@@ -103,20 +128,36 @@ struct kl_exec_launch_t {
     /* the arguments convert to the kernel's parameters as in a call */
     void operator()(P... p) const
     {
-        static_assert(sizeof...(P) + 1 <= KL_CPU_MAX_ARGS, "too many kernel arguments");
-        static const struct kl_cpu_sig sig = {KL_CPU_ABI_VERSION, (int)sizeof...(P) + 1,
-                                              {(unsigned)sizeof(P)..., (unsigned)sizeof(void *)}};
         void (*kp)(P...) = k;
         void *args[sizeof...(P) + 1] = {(void *)&p..., (void *)&kp};
-        const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-        kl_exec_note(kl_exec_api->launch(&kl_exec_tramp<P...>, &sig, args, g, b, shared, name,
-                                         file, line));
-        /* host code again: the schedulers leave this OS thread's emulated-thread pointer
-         * behind (the pct one swaps the module's thread storage per block), and the access
-         * hooks of a "+access" build would take host code for that thread */
-        kl_cpu_cur = nullptr;
+        kl_exec_run(k, name, file, line, grid, block, shared, args);
     }
 };
+
+/* cudaLaunchKernel and hipLaunchKernel: the kernel as itself (CUDA's C++ form), so that its
+ * parameter types say what each args[i] points at. A kernel passed as a void pointer has lost
+ * them: that launch answers "not supported". */
+template <typename... P, typename... S>
+static inline int kl_exec_launch_kernel(void (*k)(P...), const char *name, const char *file,
+                                        int line, dim3 grid, dim3 block, void **args,
+                                        unsigned long shared = 0, S...)
+{
+    if (!args && sizeof...(P))
+        return kl_exec_note(1);
+    void (*kp)(P...) = k;
+    void *all[sizeof...(P) + 1];
+    for (unsigned i = 0; i < sizeof...(P); i++)
+        all[i] = args[i];
+    all[sizeof...(P)] = (void *)&kp;
+    return kl_exec_run(k, name, file, line, grid, block, shared, all);
+}
+template <typename... S>
+static inline int kl_exec_launch_kernel(const void *, const char *, const char *, int, S...)
+{
+    return kl_exec_note(801);
+}
+#define cudaLaunchKernel(k, ...) ((cudaError_t)kl_exec_launch_kernel((k), #k, KL_EXEC_HERE, __VA_ARGS__))
+#define hipLaunchKernel(k, ...) ((hipError_t)kl_exec_launch_kernel((k), #k, KL_EXEC_HERE, __VA_ARGS__))
 
 template <typename S = int, typename... P>
 static inline kl_exec_launch_t<P...> kl_exec_launcher(void (*k)(P...), const char *name,
@@ -155,7 +196,44 @@ static inline int kl_exec_sync(const char *file, int line)
     return kl_exec_note(kl_exec_api->sync(file, line));
 }
 
+/* Rows padded to 512 bytes, as the vendors' runtimes pad them (the padding is never written:
+ * a kernel that reads it reads never-written bytes). */
+static inline int kl_exec_alloc_pitch(void **p, size_t *pitch, size_t width, size_t height,
+                                      const char *file, int line)
+{
+    if (!p || !pitch)
+        return kl_exec_note(1);
+    *pitch = (width + 511) / 512 * 512;
+    return kl_exec_alloc(p, (unsigned long)(*pitch * height), 0, file, line);
+}
+template <typename... S>
+static inline int kl_exec_copy2d(const char *file, int line, void *dst, size_t dpitch,
+                                 const void *src, size_t spitch, size_t width, size_t height,
+                                 int kind, S...)
+{
+    return kl_exec_note(kl_exec_api->copy2d(dst, dpitch, src, spitch, width, height, kind, file,
+                                            line));
+}
+template <typename... S>
+static inline int kl_exec_fill2d(const char *file, int line, void *dst, size_t pitch, int value,
+                                 size_t width, size_t height, S...)
+{
+    return kl_exec_note(kl_exec_api->fill2d(dst, pitch, value, width, height, file, line));
+}
+
 #define KL_EXEC_HERE __FILE__, __LINE__
+#define cudaMallocPitch(p, pitch, w, h)                                                          \
+    ((cudaError_t)kl_exec_alloc_pitch((void **)(p), (pitch), (w), (h), KL_EXEC_HERE))
+#define cudaMemcpy2D(...) ((cudaError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemcpy2DAsync(...) ((cudaError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemset2D(...) ((cudaError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemset2DAsync(...) ((cudaError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMallocPitch(p, pitch, w, h)                                                           \
+    ((hipError_t)kl_exec_alloc_pitch((void **)(p), (pitch), (w), (h), KL_EXEC_HERE))
+#define hipMemcpy2D(...) ((hipError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemcpy2DAsync(...) ((hipError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemset2D(...) ((hipError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemset2DAsync(...) ((hipError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
 #define cudaMalloc(p, n) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
 #define cudaMallocManaged(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 2, KL_EXEC_HERE))
 #define cudaMallocHost(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))

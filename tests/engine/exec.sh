@@ -15,7 +15,9 @@
 # objects over CUDA arrays and a linear buffer (texture_ok.cu) give the filtered values the
 # program computes itself, and an address mode mixed up is its own check's failure. Symbols
 # (__constant__ and __device__, CUDA's and HIP_SYMBOL) are copied to and from, at an offset and
-# through their address, and a copy past one is caught with the symbol's name and size.
+# through their address, and a copy past one is caught with the symbol's name and size. Pitched
+# memory (cudaMallocPitch, cudaMemset2D, cudaMemcpy2D) and cudaLaunchKernel/hipLaunchKernel
+# run; a 2D copy past its allocation and a kernel stepping by the width are caught.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
@@ -29,7 +31,7 @@ has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
 for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu stencil_ok.cu \
-    init_by_kernel_ok.cu symbols_ok.cu symbols_ok.hip oob_ok.hip texture_ok.cu; do
+    init_by_kernel_ok.cu symbols_ok.cu symbols_ok.hip pitched_ok.cu oob_ok.hip texture_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -75,6 +77,27 @@ sed 's/cudaMemcpy(scale, &quarter, sizeof quarter,/cudaMemcpy(scale, taps, 2 * s
 run "$KL_TMP/sym/symbol_address_past.cu"
 tap_check "a cudaMemcpy past a __device__ float through its symbol's address: the symbol named ($rc)" \
     bash -c 'test "$2" -eq 1 && grep -q "copy-out-of-bounds: copy of 8 bytes at symbol_address_past.cu:47: the destination runs 4 bytes past the end of the 4-byte symbol d_scale (it starts at byte 0)" <<<"$1"' _ "$out" "$rc"
+
+# pitched memory: a 2D copy of one row too many, a kernel that steps by the width, not the
+# pitch (it reads the rows' padding, which nothing wrote), and a launch through a void pointer
+run "$fx/pitch_rows_past.cu"
+tap_check "a 2D copy of one row too many: exit 1 ($rc)" test $rc -eq 1
+tap_check "a 2D copy past a pitched allocation: the rows, the overrun and the allocation's line" has \
+    "copy-out-of-bounds: 2D copy (38 rows of 400 bytes) of 19344 bytes at pitched_ok.cu:41: the source runs 400 bytes past the end of the 18944-byte device allocation made at pitched_ok.cu:33 (it starts at byte 0)"
+run --schedule default "$fx/stride_not_pitch.cu"
+tap_check "rows stepped by the width, not the pitch: exit 1 ($rc)" test $rc -eq 1
+tap_check "stepping by the width: the padding's never-written bytes read at the kernel's line" bash -c \
+    'grep -q "^========= uninitialised-read: a read of 4 bytes at byte [0-9]* of the 18944-byte device allocation made at pitched_ok.cu:33" <<<"$1" &&
+     grep -q "at scale_rows (pitched_ok.cu:20" <<<"$1" &&
+     grep -q "in kernel scale_rows<<<(4,37,1),(32,1,1)>>> launched at pitched_ok.cu:39 (launch 1)" <<<"$1" &&
+     grep -q "and 799 more reads of never-written bytes of it in this launch" <<<"$1"' _ "$out"
+mkdir -p "$KL_TMP/launch"
+cp "$fx/common.h" "$KL_TMP/launch/"
+sed 's/cudaLaunchKernel(scale_rows,/cudaLaunchKernel((const void *)scale_rows,/' \
+    "$fx/pitched_ok.cu" >"$KL_TMP/launch/launch_void.cu"
+run "$KL_TMP/launch/launch_void.cu"
+tap_check "cudaLaunchKernel of a kernel cast to a void pointer: not supported, the program says so ($rc)" \
+    bash -c 'test "$2" -eq 1 && grep -q "launch_void.cu:39: error 801" <<<"$1"' _ "$out" "$rc"
 
 run "$fx/counter_race.cu"
 tap_check "plain increment of one counter: exit 1 ($rc)" test $rc -eq 1
