@@ -63,6 +63,8 @@ struct kl_exec_api {
 
 #if defined(KL_EXEC) && !defined(KL_EXEC_ABI_ONLY)
 #include <time.h>
+#include <type_traits>
+#include <utility>
 
 extern "C" __attribute__((visibility("default"))) const struct kl_exec_api *kl_exec_api;
 const struct kl_exec_api *kl_exec_api = nullptr;
@@ -133,6 +135,36 @@ struct kl_exec_launch_t {
         kl_exec_run(k, name, file, line, grid, block, shared, args);
     }
 };
+
+/* A template kernel launched with its template arguments deduced (`k<<<g, b>>>(x)`): lam is
+ * `[](auto... a) { k(a...); }` (engine/compile/plain_source.c writes it). The call's arguments,
+ * decayed, are the parameters of lam's instance, which runs as the kernel: the call k(a...)
+ * inside it picks k's instance and converts the arguments as the launch would have. */
+template <typename L>
+struct kl_exec_deduced_t {
+    L lam;
+    const char *name, *file;
+    int line;
+    dim3 grid, block;
+    unsigned long shared;
+    template <typename... A>
+    void operator()(A &&...a) const
+    {
+        void (*k)(typename std::decay<A>::type...) = lam;
+        kl_exec_launch_t<typename std::decay<A>::type...>{k, name, file, line, grid, block,
+                                                         shared}(std::forward<A>(a)...);
+    }
+};
+template <typename L, typename S = int>
+static inline kl_exec_deduced_t<L> kl_exec_launcher_deduced(L lam, const char *name,
+                                                            const char *file, int line,
+                                                            dim3 grid, dim3 block,
+                                                            unsigned long shared = 0,
+                                                            S stream = S())
+{
+    (void)stream;
+    return kl_exec_deduced_t<L>{lam, name, file, line, grid, block, shared};
+}
 
 /* cudaLaunchKernel and hipLaunchKernel: the kernel as itself (CUDA's C++ form), so that its
  * parameter types say what each args[i] points at. A kernel passed as a void pointer has lost

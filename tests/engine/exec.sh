@@ -17,7 +17,9 @@
 # (__constant__ and __device__, CUDA's and HIP_SYMBOL) are copied to and from, at an offset and
 # through their address, and a copy past one is caught with the symbol's name and size. Pitched
 # memory (cudaMallocPitch, cudaMemset2D, cudaMemcpy2D) and cudaLaunchKernel/hipLaunchKernel
-# run; a 2D copy past its allocation and a kernel stepping by the width are caught.
+# run; a 2D copy past its allocation and a kernel stepping by the width are caught. Template
+# kernels launched with their template arguments deduced run, and a read past one's input is
+# caught at its line.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
@@ -31,7 +33,8 @@ has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
 for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu stencil_ok.cu \
-    init_by_kernel_ok.cu symbols_ok.cu symbols_ok.hip pitched_ok.cu oob_ok.hip texture_ok.cu; do
+    init_by_kernel_ok.cu symbols_ok.cu symbols_ok.hip pitched_ok.cu template_deduced_ok.cu \
+    oob_ok.hip texture_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -98,6 +101,14 @@ sed 's/cudaLaunchKernel(scale_rows,/cudaLaunchKernel((const void *)scale_rows,/'
 run "$KL_TMP/launch/launch_void.cu"
 tap_check "cudaLaunchKernel of a kernel cast to a void pointer: not supported, the program says so ($rc)" \
     bash -c 'test "$2" -eq 1 && grep -q "launch_void.cu:39: error 801" <<<"$1"' _ "$out" "$rc"
+
+# a template kernel launched with its arguments deduced, one element past its input
+run -D PAST=1 "$fx/template_deduced_ok.cu"
+tap_check "a deduced template kernel's read past its input: exit 1 ($rc)" test $rc -eq 1
+tap_check "a deduced template kernel's read past its input: the allocation, the kernel's line, the launch" bash -c \
+    'grep -q "out-of-bounds: a read 0 bytes past its end, in the 800-byte device allocation made at template_deduced_ok.cu:37" <<<"$1" &&
+     grep -q "(template_deduced_ok.cu:17" <<<"$1" &&
+     grep -q "in kernel scaled_copy<<<(4,1,1),(64,1,1)>>> launched at template_deduced_ok.cu:43 (launch 1)" <<<"$1"' _ "$out"
 
 run "$fx/counter_race.cu"
 tap_check "plain increment of one counter: exit 1 ($rc)" test $rc -eq 1
