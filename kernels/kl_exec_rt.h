@@ -167,8 +167,8 @@ static inline kl_exec_deduced_t<L> kl_exec_launcher_deduced(L lam, const char *n
 }
 
 /* cudaLaunchKernel and hipLaunchKernel: the kernel as itself (CUDA's C++ form), so that its
- * parameter types say what each args[i] points at. A kernel passed as a void pointer has lost
- * them: that launch answers "not supported". */
+ * parameter types say what each args[i] points at, or as a void pointer to a kernel the file
+ * defines (below); a template kernel's instance as a void pointer answers "not supported". */
 template <typename... P, typename... S>
 static inline int kl_exec_launch_kernel(void (*k)(P...), const char *name, const char *file,
                                         int line, dim3 grid, dim3 block, void **args,
@@ -183,10 +183,39 @@ static inline int kl_exec_launch_kernel(void (*k)(P...), const char *name, const
     all[sizeof...(P)] = (void *)&kp;
     return kl_exec_run(k, name, file, line, grid, block, shared, all);
 }
-template <typename... S>
-static inline int kl_exec_launch_kernel(const void *, const char *, const char *, int, S...)
+/* The kernels of the file by address (engine/compile/plain_source.c registers each plain
+ * kernel after its body): a kernel passed as a void pointer is launched with its own types. */
+struct kl_exec_kernel_reg {
+    const void *k;
+    const char *name;
+    int (*launch)(const void *k, const char *name, const char *file, int line, dim3 grid,
+                  dim3 block, void **args, unsigned long shared);
+};
+static struct kl_exec_kernel_reg kl_exec_kernels[512];
+static unsigned kl_exec_nkernels;
+template <typename... P>
+static int kl_exec_launch_typed(const void *k, const char *name, const char *file, int line,
+                                dim3 grid, dim3 block, void **args, unsigned long shared)
 {
-    return kl_exec_note(801);
+    return kl_exec_launch_kernel((void (*)(P...))k, name, file, line, grid, block, args, shared);
+}
+template <typename... P>
+static inline int kl_exec_register(void (*k)(P...), const char *name)
+{
+    if (kl_exec_nkernels < sizeof kl_exec_kernels / sizeof *kl_exec_kernels)
+        kl_exec_kernels[kl_exec_nkernels++] = {(const void *)k, name, &kl_exec_launch_typed<P...>};
+    return 0;
+}
+template <typename... S>
+static inline int kl_exec_launch_kernel(const void *k, const char *, const char *file, int line,
+                                        dim3 grid, dim3 block, void **args,
+                                        unsigned long shared = 0, S...)
+{
+    for (unsigned i = 0; i < kl_exec_nkernels; i++)
+        if (kl_exec_kernels[i].k == k)
+            return kl_exec_kernels[i].launch(k, kl_exec_kernels[i].name, file, line, grid, block,
+                                             args, shared);
+    return kl_exec_note(801); /* a template's instance, or a kernel the file does not define */
 }
 #define cudaLaunchKernel(k, ...) ((cudaError_t)kl_exec_launch_kernel((k), #k, KL_EXEC_HERE, __VA_ARGS__))
 #define hipLaunchKernel(k, ...) ((hipError_t)kl_exec_launch_kernel((k), #k, KL_EXEC_HERE, __VA_ARGS__))

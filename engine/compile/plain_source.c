@@ -574,6 +574,19 @@ static void after_kernel_head(struct walk *w, struct text *t)
     if (!w->emit_ref)
         return;
     w->emit_ref = false;
+    /* `kladder exec`: each kernel's parameter types, known by its address, for a launch that
+     * passes the kernel as a void pointer (cudaLaunchKernel((void *)k, ...), kl_exec_rt.h).
+     * The pointer's declared type picks the kernel among overloads of its name. */
+    if (w->exec_host && w->params_ok && w->params_depth == 0) {
+        bool plain = w->kernel_name[0] != '\0';
+        for (const char *c = w->kernel_name; *c; c++)
+            plain = plain && ident_char(*c);
+        if (plain)
+            putf(t, " static void (*const kl_exec_kp_%s_%zu)(%s) = &%s; static const int "
+                 "kl_exec_kreg_%s_%zu = kl_exec_register(kl_exec_kp_%s_%zu, \"%s\");",
+                 w->kernel_name, w->head_index, w->kernel_params, w->kernel_name,
+                 w->kernel_name, w->head_index, w->kernel_name, w->head_index, w->kernel_name);
+    }
     if (w->own_headers && names_entry(w->m, w->kernel_name)) {
         if (w->params_ok && w->params_depth == 0)
             putf(t, " static void (*const kl_cpu_kernel_ref_%s)(%s) = &%s;", w->kernel_name,

@@ -94,13 +94,35 @@ tap_check "stepping by the width: the padding's never-written bytes read at the 
      grep -q "at scale_rows (pitched_ok.cu:20" <<<"$1" &&
      grep -q "in kernel scale_rows<<<(4,37,1),(32,1,1)>>> launched at pitched_ok.cu:39 (launch 1)" <<<"$1" &&
      grep -q "and 799 more reads of never-written bytes of it in this launch" <<<"$1"' _ "$out"
+# the kernel as a void pointer: found by its address, run with its own parameter types
 mkdir -p "$KL_TMP/launch"
-cp "$fx/common.h" "$KL_TMP/launch/"
+cp "$fx/common.h" "$fx/stride_not_pitch.cu" "$KL_TMP/launch/"
 sed 's/cudaLaunchKernel(scale_rows,/cudaLaunchKernel((const void *)scale_rows,/' \
-    "$fx/pitched_ok.cu" >"$KL_TMP/launch/launch_void.cu"
-run "$KL_TMP/launch/launch_void.cu"
-tap_check "cudaLaunchKernel of a kernel cast to a void pointer: not supported, the program says so ($rc)" \
-    bash -c 'test "$2" -eq 1 && grep -q "launch_void.cu:39: error 801" <<<"$1"' _ "$out" "$rc"
+    "$fx/pitched_ok.cu" >"$KL_TMP/launch/pitched_ok.cu"
+run "$KL_TMP/launch/pitched_ok.cu"
+tap_check "cudaLaunchKernel of a kernel cast to a void pointer runs it ($rc)" \
+    bash -c 'test "$2" -eq 0 && grep -q "^pitch 512, 0 wrong: PASS" <<<"$1"' _ "$out" "$rc"
+run "$KL_TMP/launch/stride_not_pitch.cu"
+tap_check "a kernel launched as a void pointer: its finding names it and its line ($rc)" bash -c \
+    'test "$2" -eq 1 && grep -q "at scale_rows (pitched_ok.cu:20" <<<"$1" &&
+     grep -q "in kernel scale_rows<<<(4,37,1),(32,1,1)>>> launched at pitched_ok.cu:39" <<<"$1"' _ "$out" "$rc"
+cat >"$KL_TMP/launch/template_void.cu" <<'EOF'
+#include <cstdio>
+#include <cuda_runtime.h>
+template <int N> __global__ void fill(int *v) { v[threadIdx.x] = N; }
+int main()
+{
+    int *v;
+    cudaMalloc(&v, 32 * sizeof(int));
+    void *args[] = {&v};
+    cudaError_t e = cudaLaunchKernel((const void *)fill<3>, dim3(1), dim3(32), args, 0, 0);
+    printf("launch: %s\n", cudaGetErrorName(e));
+    return e != cudaSuccess;
+}
+EOF
+run "$KL_TMP/launch/template_void.cu"
+tap_check "a template kernel's instance as a void pointer: not supported, said by the call ($rc)" \
+    bash -c 'test "$2" -eq 1 && grep -q "^launch: cudaErrorNotSupported" <<<"$1"' _ "$out" "$rc"
 
 # a template kernel launched with its arguments deduced, one element past its input
 run -D PAST=1 "$fx/template_deduced_ok.cu"
