@@ -105,12 +105,21 @@ static void record(const char *kind, const char *fmt, ...)
 /* The lowest and highest address of every mapping made: most accesses are outside. */
 static uintptr_t span_lo = UINTPTR_MAX, span_hi;
 
+/* The allocation found last on this OS thread: a kernel's accesses mostly stay in one. Mappings
+ * are never reused (a freed one stays mapped), so an address lies in one allocation at most. */
+static _Thread_local size_t alloc_hint;
+
 static struct dev_alloc *find_alloc(const void *p)
 {
     const char *a = p;
+    size_t h = alloc_hint;
+    if (h < rt.nallocs && a >= rt.allocs[h].map && a < rt.allocs[h].map + rt.allocs[h].map_len)
+        return &rt.allocs[h];
     for (size_t i = rt.nallocs; i-- > 0;)
-        if (a >= rt.allocs[i].map && a < rt.allocs[i].map + rt.allocs[i].map_len)
+        if (a >= rt.allocs[i].map && a < rt.allocs[i].map + rt.allocs[i].map_len) {
+            alloc_hint = i;
             return &rt.allocs[i];
+        }
     return NULL;
 }
 
