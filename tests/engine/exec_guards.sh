@@ -46,6 +46,16 @@ for s in pct default random; do
          grep -q "at smooth (stencil_ok.cu:16" <<<"$1" &&
          grep -q "in kernel smooth<<<(4,1,1),(128,1,1)>>> launched at stencil_ok.cu:31 (launch 1)$" <<<"$1"' _ "$out"
 done
+run --json "$fx/stencil_halo.cu"
+tap_check "--json: the never-written read is one finding of kind uninitialised-read ($rc)" \
+    python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["verdict"] == "finding", d["verdict"]
+assert [f["kind"] for f in d["findings"]] == ["uninitialised-read"], d["findings"]
+assert "stencil_ok.cu:16" in d["findings"][0]["report"]
+assert d["program"]["exit_status"] == 1
+' "$out"
 run --schedule adversarial "$fx/memset_short.cu"
 tap_check "a memset of half the sums: exit 1 ($rc)" test $rc -eq 1
 tap_check "a short memset: the second launch's reads of the sums never zeroed, counted" bash -c \
