@@ -337,6 +337,8 @@ static inline int kl_exec_to_symbol(T &sym, const char *name, const char *file, 
                                     const void *src, size_t count, size_t offset = 0,
                                     int kind = 1 /* host to device */, S...)
 {
+    static_assert(!std::is_const<T>::value, "kladder exec: the symbol of cudaMemcpyToSymbol is "
+                  "the variable itself (a symbol named by a string, or a const one, is no such)");
     return kl_exec_note(kl_exec_api->symcopy((void *)&sym, sizeof(T), name, offset, (void *)src,
                                              count, 1, kind, file, line));
 }
@@ -345,6 +347,10 @@ static inline int kl_exec_from_symbol(T &sym, const char *name, const char *file
                                       void *dst, size_t count, size_t offset = 0,
                                       int kind = 2 /* device to host */, S...)
 {
+    static_assert(!std::is_same<typename std::remove_extent<T>::type, const char>::value ||
+                      !std::is_array<T>::value,
+                  "kladder exec: the symbol of cudaMemcpyFromSymbol is the variable itself, not "
+                  "its name as a string");
     return kl_exec_note(kl_exec_api->symcopy((void *)&sym, sizeof(T), name, offset, dst, count,
                                              0, kind, file, line));
 }

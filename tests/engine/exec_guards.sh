@@ -131,4 +131,14 @@ tap_check "a deduced template kernel's read past its input: the allocation, the 
      grep -q "(template_deduced_ok.cu:17" <<<"$1" &&
      grep -q "in kernel scaled_copy<<<(4,1,1),(64,1,1)>>> launched at template_deduced_ok.cu:43 (launch 1)" <<<"$1"' _ "$out"
 
+# a symbol named by a string (the old API): a compile error that says so, never a copy into
+# the string literal
+mkdir -p "$KL_TMP/strsym"
+printf '%s\n' '#include <cuda_runtime.h>' '__constant__ float c_k[4];' \
+    'int main() { float h[4] = {0}; return (int)cudaMemcpyToSymbol("c_k", h, sizeof h); }' \
+    >"$KL_TMP/strsym/by_name.cu"
+run "$KL_TMP/strsym/by_name.cu"
+tap_check "a symbol named by a string: exit 2 ($rc), the compile error says the symbol is the variable" \
+    bash -c 'test "$1" -eq 2 && grep -q "by_name.cu does not compile.*the symbol of cudaMemcpyToSymbol is the variable itself" "$2"' _ "$rc" "$KL_TMP/err"
+
 echo "1..$_tap_n"
