@@ -27,11 +27,13 @@ void prog_shadow_free(unsigned char *sh, size_t bytes)
         munmap(sh, bytes / 8 + 1);
 }
 
-/* the bits of byte off / 8 for [off, off + n) that fall in it, n > 0 */
-static unsigned char head_mask(size_t off, size_t n)
+/* the bits of byte off / 8 for [off, off + n) that fall in it, n > 0; *took: how many (no
+ * popcount: without -mpopcnt it is a library call, on the path of every kernel access) */
+static unsigned char head_mask(size_t off, size_t n, size_t *took)
 {
     unsigned lo = (unsigned)(off & 7), hi = lo + (n < 8 ? (unsigned)n : 8);
     hi = hi > 8 ? 8 : hi;
+    *took = hi - lo;
     return (unsigned char)(((1u << hi) - 1) & ~((1u << lo) - 1));
 }
 
@@ -52,9 +54,9 @@ void prog_shadow_mark(unsigned char *sh, size_t off, size_t n)
             n -= whole * 8;
             continue;
         }
-        unsigned char m = head_mask(off, n);
+        size_t took;
+        unsigned char m = head_mask(off, n, &took);
         set_bits(sh + off / 8, m);
-        size_t took = (size_t)__builtin_popcount(m);
         off += took;
         n -= took;
     }
@@ -63,13 +65,13 @@ void prog_shadow_mark(unsigned char *sh, size_t off, size_t n)
 size_t prog_shadow_first_unwritten(const unsigned char *sh, size_t off, size_t n)
 {
     while (n) {
-        unsigned char m = head_mask(off, n);
+        size_t took;
+        unsigned char m = head_mask(off, n, &took);
         unsigned char have = __atomic_load_n(sh + off / 8, __ATOMIC_RELAXED);
         if ((have & m) != m) {
             unsigned missing = (unsigned)(m & ~have);
             return off / 8 * 8 + (size_t)__builtin_ctz(missing);
         }
-        size_t took = (size_t)__builtin_popcount(m);
         off += took;
         n -= took;
     }
