@@ -62,6 +62,7 @@ struct kl_exec_api {
 #endif
 
 #if defined(KL_EXEC) && !defined(KL_EXEC_ABI_ONLY)
+#include <string.h>
 #include <time.h>
 #include <type_traits>
 #include <utility>
@@ -565,6 +566,50 @@ static inline hipError_t hipEventDestroy(hipEvent_t e) { delete e; return hipSuc
 template <typename... A>
 static inline hipError_t hipEventRecord(hipEvent_t e, A...) { if (!e) return hipErrorInvalidValue; e->ms = kl_exec_now_ms(); return hipSuccess; }
 static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b) { if (!ms || !a || !b) return hipErrorInvalidValue; *ms = (float)(b->ms - a->ms); return hipSuccess; }
+
+/* A kernel's memcpy, memmove and memset of a size the compiler does not know are calls into
+ * the C library, which the access hooks never see: the bytes they wrote would count as never
+ * written, and their accesses would go unguarded. From here on (the program's own text) the
+ * names are these, which report both ranges as the hooks do and then call the library's; host
+ * code passes through (kl_cpu_note ignores an access with no emulated thread running).
+ * Object-like macros, so that std::memcpy and &memcpy name them too. */
+static inline __attribute__((no_sanitize_thread)) void kl_exec_note_range(const void *p, size_t n,
+                                                                          unsigned how,
+                                                                          const void *pc)
+{
+    if (n)
+        kl_cpu_note(p, n > 0xffffffffu ? 0xffffffffu : (unsigned)n, how, pc);
+}
+extern "C" {
+static inline __attribute__((no_sanitize_thread, noinline)) void *
+kl_exec_memcpy(void *d, const void *s, size_t n) noexcept
+{
+    kl_exec_note_range(s, n, KL_CPU_ACC_READ, __builtin_return_address(0));
+    kl_exec_note_range(d, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+    return __builtin_memcpy(d, s, n);
+}
+static inline __attribute__((no_sanitize_thread, noinline)) void *
+kl_exec_memmove(void *d, const void *s, size_t n) noexcept
+{
+    kl_exec_note_range(s, n, KL_CPU_ACC_READ, __builtin_return_address(0));
+    kl_exec_note_range(d, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+    return __builtin_memmove(d, s, n);
+}
+static inline __attribute__((no_sanitize_thread, noinline)) void *
+kl_exec_memset(void *d, int c, size_t n) noexcept
+{
+    kl_exec_note_range(d, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+    return __builtin_memset(d, c, n);
+}
+}
+namespace std {
+using ::kl_exec_memcpy;
+using ::kl_exec_memmove;
+using ::kl_exec_memset;
+}
+#define memcpy kl_exec_memcpy
+#define memmove kl_exec_memmove
+#define memset kl_exec_memset
 
 /* The program's own code is exported (the module is built -fvisibility=hidden): kladder finds
  * its main() by name, and a fault's report names the kernel it was in. */

@@ -581,8 +581,8 @@ static void on_access(const void *addr, unsigned size, int is_write, const void 
         return; /* the slack before the guards: a write there is the sentinels' to find */
     char code[400];
     cpu_guard_describe(ret_pc, code, sizeof code);
-    report_access(a, c < a->user + a->bytes || a->freed ? addr : a->user + a->bytes, is_write,
-                  code);
+    /* one that starts inside and runs past the end (a range: memcpy) is told at the end */
+    report_access(a, c < a->user || a->freed ? addr : a->user + a->bytes, is_write, code);
 }
 
 static void report_access(struct dev_alloc *a, const void *addr, int is_write, const char *code)

@@ -9,7 +9,8 @@
 # cudaMemcpy2D) and cudaLaunchKernel/hipLaunchKernel, the kernel as itself or as a void pointer;
 # a 2D copy past its allocation and a kernel stepping by the width (into the padding never
 # written) are caught. Template kernels launched with their template arguments deduced run, and
-# a read past one's input is caught at its line.
+# a read past one's input is caught at its line. A kernel's own memset and memcpy (of a size
+# known at run time only) write as its stores do, and a memcpy past its input is caught.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
@@ -23,7 +24,7 @@ has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
 for f in stencil_ok.cu init_by_kernel_ok.cu symbols_ok.cu symbols_ok.hip pitched_ok.cu \
-    template_deduced_ok.cu; do
+    template_deduced_ok.cu device_memcpy_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -32,7 +33,16 @@ done
 for s in default adversarial random; do
     run --schedule $s "$fx/init_by_kernel_ok.cu"
     tap_check "schedule $s: memory a kernel and memsets wrote, read and added to, passes ($rc)" test $rc -eq 0
+    run --schedule $s "$fx/device_memcpy_ok.cu"
+    tap_check "schedule $s: memory a kernel's own memset and memcpy wrote counts as written ($rc)" test $rc -eq 0
 done
+# a kernel's own memcpy is guarded too: one element past its input, caught at its line
+run "$fx/device_memcpy_past.cu"
+tap_check "a kernel's memcpy past its input: exit 1 ($rc)" test $rc -eq 1
+tap_check "a kernel's memcpy past its input: the allocation, the memcpy's line, the launch" bash -c \
+    'grep -q "out-of-bounds: a read 0 bytes past its end, in the 1200-byte device allocation made at device_memcpy_ok.cu:39: by thread (0,0,0) of block (5,0,0)" <<<"$1" &&
+     grep -q "at copy_segments (device_memcpy_ok.cu:22" <<<"$1" &&
+     grep -q "in kernel copy_segments<<<(6,1,1),(32,1,1)>>> launched at device_memcpy_ok.cu:44 (launch 2)" <<<"$1"' _ "$out"
 
 # ---- reads of never-written memory ----
 # a device-to-device copy carries never-written bytes along: the stencil's missing right halo
