@@ -17,7 +17,7 @@
 #ifndef KL_EXEC_RT_H
 #define KL_EXEC_RT_H
 
-#define KL_EXEC_ABI_VERSION 1
+#define KL_EXEC_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +28,7 @@ struct kl_cpu_sig;
 struct kl_exec_api {
     int abi;  /* KL_EXEC_ABI_VERSION */
     int wave; /* the emulated wave width: 32, or 64 */
+    /* host: 0 device memory, 1 pinned host memory, 2 managed memory */
     int (*alloc)(void **p, unsigned long bytes, int host, const char *file, int line);
     int (*release)(void *p, int host, const char *file, int line);
     /* kind: cudaMemcpyKind's values */
@@ -41,13 +42,30 @@ struct kl_exec_api {
                   unsigned long shared, const char *kernel, const char *file, int line);
     /* checks the allocations' sentinels now (a synchronisation point) */
     int (*sync)(const char *file, int line);
+    /* a __device__ or __constant__ variable of size bytes at sym, named as the call spelled it:
+     * made known as device memory (copies may name addresses inside it) */
+    void (*symbol)(void *sym, unsigned long size, const char *name);
+    /* count bytes between the symbol at byte offset and buf (to_symbol: buf is the source),
+     * checked against the symbol's size and, by kind, buf's allocation */
+    int (*symcopy)(void *sym, unsigned long size, const char *name, unsigned long offset,
+                   void *buf, unsigned long count, int to_symbol, int kind, const char *file,
+                   int line);
+    /* height rows of width bytes, pitch bytes apart on each side (cudaMemcpy2D, cudaMemset2D) */
+    int (*copy2d)(void *dst, unsigned long dpitch, const void *src, unsigned long spitch,
+                  unsigned long width, unsigned long height, int kind, const char *file,
+                  int line);
+    int (*fill2d)(void *dst, unsigned long pitch, int value, unsigned long width,
+                  unsigned long height, const char *file, int line);
 };
 #ifdef __cplusplus
 }
 #endif
 
 #if defined(KL_EXEC) && !defined(KL_EXEC_ABI_ONLY)
+#include <string.h>
 #include <time.h>
+#include <type_traits>
+#include <utility>
 
 extern "C" __attribute__((visibility("default"))) const struct kl_exec_api *kl_exec_api;
 const struct kl_exec_api *kl_exec_api = nullptr;
@@ -84,6 +102,25 @@ static __attribute__((no_sanitize_thread)) void kl_exec_tramp(struct kl_cpu_thre
     kl_cpu_invoke(k, self, args);
 }
 
+/* Runs k over the grid with args[i] pointing at its i-th argument, args[sizeof...(P)] at k. */
+template <typename... P>
+static inline int kl_exec_run(void (*k)(P...), const char *name, const char *file, int line,
+                              dim3 grid, dim3 block, unsigned long shared, void **args)
+{
+    static_assert(sizeof...(P) + 1 <= KL_CPU_MAX_ARGS, "too many kernel arguments");
+    static const struct kl_cpu_sig sig = {KL_CPU_ABI_VERSION, (int)sizeof...(P) + 1,
+                                          {(unsigned)sizeof(P)..., (unsigned)sizeof(void *)}};
+    (void)k;
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    int e = kl_exec_note(kl_exec_api->launch(&kl_exec_tramp<P...>, &sig, args, g, b, shared,
+                                             name, file, line));
+    /* host code again: the schedulers leave this OS thread's emulated-thread pointer behind
+     * (the pct one swaps the module's thread storage per block), and the access hooks of a
+     * "+access" build would take host code for that thread */
+    kl_cpu_cur = nullptr;
+    return e;
+}
+
 template <typename... P>
 struct kl_exec_launch_t {
     void (*k)(P...);
@@ -94,20 +131,95 @@ struct kl_exec_launch_t {
     /* the arguments convert to the kernel's parameters as in a call */
     void operator()(P... p) const
     {
-        static_assert(sizeof...(P) + 1 <= KL_CPU_MAX_ARGS, "too many kernel arguments");
-        static const struct kl_cpu_sig sig = {KL_CPU_ABI_VERSION, (int)sizeof...(P) + 1,
-                                              {(unsigned)sizeof(P)..., (unsigned)sizeof(void *)}};
         void (*kp)(P...) = k;
         void *args[sizeof...(P) + 1] = {(void *)&p..., (void *)&kp};
-        const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-        kl_exec_note(kl_exec_api->launch(&kl_exec_tramp<P...>, &sig, args, g, b, shared, name,
-                                         file, line));
-        /* host code again: the schedulers leave this OS thread's emulated-thread pointer
-         * behind (the pct one swaps the module's thread storage per block), and the access
-         * hooks of a "+access" build would take host code for that thread */
-        kl_cpu_cur = nullptr;
+        kl_exec_run(k, name, file, line, grid, block, shared, args);
     }
 };
+
+/* A template kernel launched with its template arguments deduced (`k<<<g, b>>>(x)`): lam is
+ * `[](auto... a) { k(a...); }` (engine/compile/plain_source.c writes it). The call's arguments,
+ * decayed, are the parameters of lam's instance, which runs as the kernel: the call k(a...)
+ * inside it picks k's instance and converts the arguments as the launch would have. */
+template <typename L>
+struct kl_exec_deduced_t {
+    L lam;
+    const char *name, *file;
+    int line;
+    dim3 grid, block;
+    unsigned long shared;
+    template <typename... A>
+    void operator()(A &&...a) const
+    {
+        void (*k)(typename std::decay<A>::type...) = lam;
+        kl_exec_launch_t<typename std::decay<A>::type...>{k, name, file, line, grid, block,
+                                                         shared}(std::forward<A>(a)...);
+    }
+};
+template <typename L, typename S = int>
+static inline kl_exec_deduced_t<L> kl_exec_launcher_deduced(L lam, const char *name,
+                                                            const char *file, int line,
+                                                            dim3 grid, dim3 block,
+                                                            unsigned long shared = 0,
+                                                            S stream = S())
+{
+    (void)stream;
+    return kl_exec_deduced_t<L>{lam, name, file, line, grid, block, shared};
+}
+
+/* cudaLaunchKernel and hipLaunchKernel: the kernel as itself (CUDA's C++ form), so that its
+ * parameter types say what each args[i] points at, or as a void pointer to a kernel the file
+ * defines (below); a template kernel's instance as a void pointer answers "not supported". */
+template <typename... P, typename... S>
+static inline int kl_exec_launch_kernel(void (*k)(P...), const char *name, const char *file,
+                                        int line, dim3 grid, dim3 block, void **args,
+                                        unsigned long shared = 0, S...)
+{
+    if (!args && sizeof...(P))
+        return kl_exec_note(1);
+    void (*kp)(P...) = k;
+    void *all[sizeof...(P) + 1];
+    for (unsigned i = 0; i < sizeof...(P); i++)
+        all[i] = args[i];
+    all[sizeof...(P)] = (void *)&kp;
+    return kl_exec_run(k, name, file, line, grid, block, shared, all);
+}
+/* The kernels of the file by address (engine/compile/plain_source.c registers each plain
+ * kernel after its body): a kernel passed as a void pointer is launched with its own types. */
+struct kl_exec_kernel_reg {
+    const void *k;
+    const char *name;
+    int (*launch)(const void *k, const char *name, const char *file, int line, dim3 grid,
+                  dim3 block, void **args, unsigned long shared);
+};
+static struct kl_exec_kernel_reg kl_exec_kernels[512];
+static unsigned kl_exec_nkernels;
+template <typename... P>
+static int kl_exec_launch_typed(const void *k, const char *name, const char *file, int line,
+                                dim3 grid, dim3 block, void **args, unsigned long shared)
+{
+    return kl_exec_launch_kernel((void (*)(P...))k, name, file, line, grid, block, args, shared);
+}
+template <typename... P>
+static inline int kl_exec_register(void (*k)(P...), const char *name)
+{
+    if (kl_exec_nkernels < sizeof kl_exec_kernels / sizeof *kl_exec_kernels)
+        kl_exec_kernels[kl_exec_nkernels++] = {(const void *)k, name, &kl_exec_launch_typed<P...>};
+    return 0;
+}
+template <typename... S>
+static inline int kl_exec_launch_kernel(const void *k, const char *, const char *file, int line,
+                                        dim3 grid, dim3 block, void **args,
+                                        unsigned long shared = 0, S...)
+{
+    for (unsigned i = 0; i < kl_exec_nkernels; i++)
+        if (kl_exec_kernels[i].k == k)
+            return kl_exec_kernels[i].launch(k, kl_exec_kernels[i].name, file, line, grid, block,
+                                             args, shared);
+    return kl_exec_note(801); /* a template's instance, or a kernel the file does not define */
+}
+#define cudaLaunchKernel(k, ...) ((cudaError_t)kl_exec_launch_kernel((k), #k, KL_EXEC_HERE, __VA_ARGS__))
+#define hipLaunchKernel(k, ...) ((hipError_t)kl_exec_launch_kernel((k), #k, KL_EXEC_HERE, __VA_ARGS__))
 
 template <typename S = int, typename... P>
 static inline kl_exec_launch_t<P...> kl_exec_launcher(void (*k)(P...), const char *name,
@@ -146,9 +258,46 @@ static inline int kl_exec_sync(const char *file, int line)
     return kl_exec_note(kl_exec_api->sync(file, line));
 }
 
+/* Rows padded to 512 bytes, as the vendors' runtimes pad them (the padding is never written:
+ * a kernel that reads it reads never-written bytes). */
+static inline int kl_exec_alloc_pitch(void **p, size_t *pitch, size_t width, size_t height,
+                                      const char *file, int line)
+{
+    if (!p || !pitch)
+        return kl_exec_note(1);
+    *pitch = (width + 511) / 512 * 512;
+    return kl_exec_alloc(p, (unsigned long)(*pitch * height), 0, file, line);
+}
+template <typename... S>
+static inline int kl_exec_copy2d(const char *file, int line, void *dst, size_t dpitch,
+                                 const void *src, size_t spitch, size_t width, size_t height,
+                                 int kind, S...)
+{
+    return kl_exec_note(kl_exec_api->copy2d(dst, dpitch, src, spitch, width, height, kind, file,
+                                            line));
+}
+template <typename... S>
+static inline int kl_exec_fill2d(const char *file, int line, void *dst, size_t pitch, int value,
+                                 size_t width, size_t height, S...)
+{
+    return kl_exec_note(kl_exec_api->fill2d(dst, pitch, value, width, height, file, line));
+}
+
 #define KL_EXEC_HERE __FILE__, __LINE__
+#define cudaMallocPitch(p, pitch, w, h)                                                          \
+    ((cudaError_t)kl_exec_alloc_pitch((void **)(p), (pitch), (w), (h), KL_EXEC_HERE))
+#define cudaMemcpy2D(...) ((cudaError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemcpy2DAsync(...) ((cudaError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemset2D(...) ((cudaError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemset2DAsync(...) ((cudaError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMallocPitch(p, pitch, w, h)                                                           \
+    ((hipError_t)kl_exec_alloc_pitch((void **)(p), (pitch), (w), (h), KL_EXEC_HERE))
+#define hipMemcpy2D(...) ((hipError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemcpy2DAsync(...) ((hipError_t)kl_exec_copy2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemset2D(...) ((hipError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemset2DAsync(...) ((hipError_t)kl_exec_fill2d(KL_EXEC_HERE, __VA_ARGS__))
 #define cudaMalloc(p, n) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
-#define cudaMallocManaged(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
+#define cudaMallocManaged(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 2, KL_EXEC_HERE))
 #define cudaMallocHost(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))
 #define cudaHostAlloc(p, n, ...) ((cudaError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))
 #define cudaFree(p) ((cudaError_t)kl_exec_release((p), 0, KL_EXEC_HERE))
@@ -163,7 +312,7 @@ static inline int kl_exec_sync(const char *file, int line)
 #define cudaEventSynchronize(e) ((void)(e), (cudaError_t)kl_exec_sync(KL_EXEC_HERE))
 
 #define hipMalloc(p, n) ((hipError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
-#define hipMallocManaged(p, n, ...) ((hipError_t)kl_exec_alloc((void **)(p), (n), 0, KL_EXEC_HERE))
+#define hipMallocManaged(p, n, ...) ((hipError_t)kl_exec_alloc((void **)(p), (n), 2, KL_EXEC_HERE))
 #define hipHostMalloc(p, n, ...) ((hipError_t)kl_exec_alloc((void **)(p), (n), 1, KL_EXEC_HERE))
 #define hipFree(p) ((hipError_t)kl_exec_release((p), 0, KL_EXEC_HERE))
 #define hipHostFree(p) ((hipError_t)kl_exec_release((p), 1, KL_EXEC_HERE))
@@ -175,6 +324,74 @@ static inline int kl_exec_sync(const char *file, int line)
 #define hipDeviceSynchronize() ((hipError_t)kl_exec_sync(KL_EXEC_HERE))
 #define hipStreamSynchronize(s) ((void)(s), (hipError_t)kl_exec_sync(KL_EXEC_HERE))
 #define hipEventSynchronize(e) ((void)(e), (hipError_t)kl_exec_sync(KL_EXEC_HERE))
+
+/* ---- __device__ and __constant__ symbols ----------------------------------------------------
+ * On the emulator a symbol is the variable itself (host memory that kernels read and write).
+ * The symbol argument is the variable, as CUDA's C++ API takes it (`cudaMemcpyToSymbol(c_taps,
+ * h, n)`), or HIP_SYMBOL(variable); the kind defaults as the vendors' do; a stream after the
+ * kind (the ...Async calls) is ignored: everything is synchronous. */
+#ifndef HIP_SYMBOL
+#define HIP_SYMBOL(x) x
+#endif
+template <typename T, typename... S>
+static inline int kl_exec_to_symbol(T &sym, const char *name, const char *file, int line,
+                                    const void *src, size_t count, size_t offset = 0,
+                                    int kind = 1 /* host to device */, S...)
+{
+    static_assert(!std::is_const<T>::value, "kladder exec: the symbol of cudaMemcpyToSymbol is "
+                  "the variable itself (a symbol named by a string, or a const one, is no such)");
+    return kl_exec_note(kl_exec_api->symcopy((void *)&sym, sizeof(T), name, offset, (void *)src,
+                                             count, 1, kind, file, line));
+}
+template <typename T, typename... S>
+static inline int kl_exec_from_symbol(T &sym, const char *name, const char *file, int line,
+                                      void *dst, size_t count, size_t offset = 0,
+                                      int kind = 2 /* device to host */, S...)
+{
+    static_assert(!std::is_same<typename std::remove_extent<T>::type, const char>::value ||
+                      !std::is_array<T>::value,
+                  "kladder exec: the symbol of cudaMemcpyFromSymbol is the variable itself, not "
+                  "its name as a string");
+    return kl_exec_note(kl_exec_api->symcopy((void *)&sym, sizeof(T), name, offset, dst, count,
+                                             0, kind, file, line));
+}
+template <typename T>
+static inline int kl_exec_symbol_address(void **out, T &sym, const char *name)
+{
+    if (!out)
+        return kl_exec_note(1);
+    kl_exec_api->symbol((void *)&sym, sizeof(T), name);
+    *out = (void *)&sym;
+    return 0;
+}
+template <typename T>
+static inline int kl_exec_symbol_size(size_t *out, T &)
+{
+    if (!out)
+        return kl_exec_note(1);
+    *out = sizeof(T);
+    return 0;
+}
+#define cudaMemcpyToSymbol(sym, ...)                                                             \
+    ((cudaError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemcpyToSymbolAsync(sym, ...)                                                        \
+    ((cudaError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define cudaMemcpyFromSymbol(dst, sym, ...)                                                      \
+    ((cudaError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define cudaMemcpyFromSymbolAsync(dst, sym, ...)                                                 \
+    ((cudaError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define cudaGetSymbolAddress(p, sym) ((cudaError_t)kl_exec_symbol_address((void **)(p), (sym), #sym))
+#define cudaGetSymbolSize(p, sym) ((cudaError_t)kl_exec_symbol_size((p), (sym)))
+#define hipMemcpyToSymbol(sym, ...)                                                              \
+    ((hipError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemcpyToSymbolAsync(sym, ...)                                                         \
+    ((hipError_t)kl_exec_to_symbol((sym), #sym, KL_EXEC_HERE, __VA_ARGS__))
+#define hipMemcpyFromSymbol(dst, sym, ...)                                                       \
+    ((hipError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define hipMemcpyFromSymbolAsync(dst, sym, ...)                                                  \
+    ((hipError_t)kl_exec_from_symbol((sym), #sym, KL_EXEC_HERE, (dst), __VA_ARGS__))
+#define hipGetSymbolAddress(p, sym) ((hipError_t)kl_exec_symbol_address((void **)(p), (sym), #sym))
+#define hipGetSymbolSize(p, sym) ((hipError_t)kl_exec_symbol_size((p), (sym)))
 
 /* ---- errors ------------------------------------------------------------------------------ */
 static inline const char *kl_exec_error_name(int e, bool hip)
@@ -383,6 +600,50 @@ static inline hipError_t hipEventDestroy(hipEvent_t e) { delete e; return hipSuc
 template <typename... A>
 static inline hipError_t hipEventRecord(hipEvent_t e, A...) { if (!e) return hipErrorInvalidValue; e->ms = kl_exec_now_ms(); return hipSuccess; }
 static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b) { if (!ms || !a || !b) return hipErrorInvalidValue; *ms = (float)(b->ms - a->ms); return hipSuccess; }
+
+/* A kernel's memcpy, memmove and memset of a size the compiler does not know are calls into
+ * the C library, which the access hooks never see: the bytes they wrote would count as never
+ * written, and their accesses would go unguarded. From here on (the program's own text) the
+ * names are these, which report both ranges as the hooks do and then call the library's; host
+ * code passes through (kl_cpu_note ignores an access with no emulated thread running).
+ * Object-like macros, so that std::memcpy and &memcpy name them too. */
+static inline __attribute__((no_sanitize_thread)) void kl_exec_note_range(const void *p, size_t n,
+                                                                          unsigned how,
+                                                                          const void *pc)
+{
+    if (n)
+        kl_cpu_note(p, n > 0xffffffffu ? 0xffffffffu : (unsigned)n, how, pc);
+}
+extern "C" {
+static inline __attribute__((no_sanitize_thread, noinline)) void *
+kl_exec_memcpy(void *d, const void *s, size_t n) noexcept
+{
+    kl_exec_note_range(s, n, KL_CPU_ACC_READ, __builtin_return_address(0));
+    kl_exec_note_range(d, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+    return __builtin_memcpy(d, s, n);
+}
+static inline __attribute__((no_sanitize_thread, noinline)) void *
+kl_exec_memmove(void *d, const void *s, size_t n) noexcept
+{
+    kl_exec_note_range(s, n, KL_CPU_ACC_READ, __builtin_return_address(0));
+    kl_exec_note_range(d, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+    return __builtin_memmove(d, s, n);
+}
+static inline __attribute__((no_sanitize_thread, noinline)) void *
+kl_exec_memset(void *d, int c, size_t n) noexcept
+{
+    kl_exec_note_range(d, n, KL_CPU_ACC_WRITE, __builtin_return_address(0));
+    return __builtin_memset(d, c, n);
+}
+}
+namespace std {
+using ::kl_exec_memcpy;
+using ::kl_exec_memmove;
+using ::kl_exec_memset;
+}
+#define memcpy kl_exec_memcpy
+#define memmove kl_exec_memmove
+#define memset kl_exec_memset
 
 /* The program's own code is exported (the module is built -fvisibility=hidden): kladder finds
  * its main() by name, and a fault's report names the kernel it was in. */

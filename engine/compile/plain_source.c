@@ -468,11 +468,16 @@ static const char *launch_close(const char *s, const char *end)
     return NULL;
 }
 
+static const char *template_only(const struct walk *w, const char *entry);
+
 /* `kladder exec`: the kernel expression just written before a `<<<` (`k`, `ns::k<T, 4>`,
  * `(f)`) is wrapped as `kl_exec_launcher(k, "k", __FILE__, __LINE__, ` so that the launch
- * configuration and `>>>`'s `)` complete the call (kernels/kl_exec_rt.h). False (nothing
- * written) when no kernel expression ends the text. */
-static bool exec_launch_open(struct text *t)
+ * configuration and `>>>`'s `)` complete the call (kernels/kl_exec_rt.h). A name with no
+ * template arguments that names only template kernels is an overload set that no function
+ * pointer deduces from: it is wrapped as `kl_exec_launcher_deduced([](auto... a) { k(a...); },
+ * "k", ...`, whose call deduces the instance from the arguments as the launch would. False
+ * (nothing written) when no kernel expression ends the text. */
+static bool exec_launch_open(const struct walk *w, struct text *t)
 {
     size_t e = t->len;
     while (e > 0 && (t->s[e - 1] == ' ' || t->s[e - 1] == '\t'))
@@ -514,7 +519,12 @@ static bool exec_launch_open(struct text *t)
             put(&name, &t->s[i], 1);
     char *kernel = xasprintf("%.*s", (int)(e - b), t->s + b);
     t->len = b;
-    putf(t, "kl_exec_launcher(%s, \"%s\", __FILE__, __LINE__, ", kernel, name.s ? name.s : "");
+    if (template_only(w, kernel))
+        putf(t, "kl_exec_launcher_deduced([](auto... kl_a) { %s(kl_a...); }, \"%s\", __FILE__, "
+             "__LINE__, ", kernel, name.s ? name.s : "");
+    else
+        putf(t, "kl_exec_launcher(%s, \"%s\", __FILE__, __LINE__, ", kernel,
+             name.s ? name.s : "");
     free(kernel);
     free(name.s);
     return true;
@@ -565,6 +575,19 @@ static void after_kernel_head(struct walk *w, struct text *t)
     if (!w->emit_ref)
         return;
     w->emit_ref = false;
+    /* `kladder exec`: each kernel's parameter types, known by its address, for a launch that
+     * passes the kernel as a void pointer (cudaLaunchKernel((void *)k, ...), kl_exec_rt.h).
+     * The pointer's declared type picks the kernel among overloads of its name. */
+    if (w->exec_host && w->params_ok && w->params_depth == 0) {
+        bool plain = w->kernel_name[0] != '\0';
+        for (const char *c = w->kernel_name; *c; c++)
+            plain = plain && ident_char(*c);
+        if (plain)
+            putf(t, " static void (*const kl_exec_kp_%s_%zu)(%s) = &%s; static const int "
+                 "kl_exec_kreg_%s_%zu = kl_exec_register(kl_exec_kp_%s_%zu, \"%s\");",
+                 w->kernel_name, w->head_index, w->kernel_params, w->kernel_name,
+                 w->kernel_name, w->head_index, w->kernel_name, w->head_index, w->kernel_name);
+    }
     if (w->own_headers && names_entry(w->m, w->kernel_name)) {
         if (w->params_ok && w->params_depth == 0)
             putf(t, " static void (*const kl_cpu_kernel_ref_%s)(%s) = &%s;", w->kernel_name,
@@ -636,7 +659,7 @@ static void put_code_line(struct walk *w, struct text *t, const char *line, size
             continue;
         }
         if (w->own_headers && w->exec_host && end - s >= 3 && !strncmp(s, "<<<", 3) &&
-            exec_launch_open(t)) {
+            exec_launch_open(w, t)) {
             w->in_launch = true;
             s += 3;
             continue;

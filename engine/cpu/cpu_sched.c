@@ -87,7 +87,19 @@ static void *cpu_static_shared(struct kl_cpu_thread *t, const char *key, unsigne
     return cpu_statics_get(&tl_worker->statics, key, bytes, align);
 }
 
-static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = NULL, .shared = cpu_static_shared};
+/* A module built with the access hooks ("+access", as kladder exec builds one for every
+ * schedule) reports each access here: no interleaving, only the guards' owner's hook
+ * (cpu_guard.h), which judges it. Modules built without them never call this. */
+static void cpu_access(struct kl_cpu_thread *t, const void *addr, unsigned size, unsigned how,
+                       const void *pc)
+{
+    (void)t;
+    if (!(how & KL_CPU_ACC_FENCE))
+        cpu_guard_access(addr, size, (how & KL_CPU_ACC_WRITE) != 0, pc);
+}
+
+static const struct kl_cpu_rt cpu_rt = {.wait = cpu_wait, .access = cpu_access,
+                                        .shared = cpu_static_shared};
 
 static void thread_entry(void)
 {

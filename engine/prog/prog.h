@@ -40,9 +40,23 @@ struct eng_prog_opts {
     int argc;
 };
 
+/* The kinds of finding, as a finding's kind and --json's "kind" spell them:
+ *   race                a data race the pct schedule's race check saw (both accesses named)
+ *   out-of-bounds       a kernel access past, or before, a device allocation (a guard page, or
+ *                       the sentinels around the data)
+ *   use-after-free      a kernel access, a copy or a memset inside a freed allocation
+ *   copy-out-of-bounds  a copy or memset whose device side leaves its allocation (or a
+ *                       __device__/__constant__ symbol's size), or is no allocation at all
+ *   uninitialised-read  a kernel read of device bytes nothing ever wrote
+ *   bad-free            a double free, or a free of no allocation's start
+ *   launch              the scheduler's own error (a deadlock at a barrier, say) */
+#define ENG_PROG_KIND_UNINIT "uninitialised-read"
+#define ENG_PROG_FINDING_KINDS                                                                   \
+    {"race", "out-of-bounds", "use-after-free", "copy-out-of-bounds", ENG_PROG_KIND_UNINIT,      \
+     "bad-free", "launch"}
+
 struct eng_prog_finding {
-    char *kind; /* "race", "out-of-bounds", "copy-out-of-bounds", "use-after-free",
-                 * "bad-free", "sentinel", "launch" */
+    char *kind; /* one of ENG_PROG_FINDING_KINDS */
     char *text; /* the report, lines separated by '\n'; from the program: sanitise to print */
 };
 

@@ -7,8 +7,10 @@
  * (its pages are made inaccessible and never reused) faults, and the fault hook names the
  * allocation. The slack around the data is filled with a sentinel byte and checked after every
  * launch, at each synchronisation and at free: a write that lands there is a finding too. New
- * allocations hold 0xff bytes (NaN, -1), as a GPU's fresh memory holds garbage, so a read of
- * memory never written shows in the program's results rather than reading zeros by luck.
+ * allocations hold 0xff bytes (NaN, -1), as a GPU's fresh memory holds garbage, and a device
+ * allocation carries a bitmap of the bytes written (prog_shadow.h): a kernel's read of a byte
+ * never written is a finding, one per allocation and launch with the count of the others.
+ * Pinned host and managed memory are the host's to write directly, so they are not tracked.
  * Copies and memsets are checked against the allocations they touch before they run.
  * Launches run on the cpu backend (eng_cpu_kernel_wrap, then its launch and stream_sync): the
  * block scheduler, the chosen schedule and, for pct, the race check and weak memory. */
@@ -31,6 +33,7 @@
 #include "engine/cpu/cpu_exec.h"
 #include "engine/cpu/cpu_guard.h"
 #include "engine/prog/prog.h"
+#include "engine/prog/prog_shadow.h"
 
 #define PAGE ((size_t)4096)
 #define SENTINEL 0xa5
@@ -41,9 +44,26 @@ struct dev_alloc {
     char *user;      /* what the program got */
     size_t bytes;    /* what it asked for */
     bool host;       /* cudaMallocHost and the like */
+    bool managed;    /* cudaMallocManaged: host code writes it directly */
     bool freed;
     const char *file, *free_file; /* the module's strings (__FILE__) */
     int line, free_line;
+    unsigned char *written; /* the bytes written (prog_shadow.h); NULL: not tracked */
+    /* the launch's reads of never-written bytes: how many, and the first one's report (filled
+     * by the thread that counted it first, then ready set) */
+    unsigned long uninit_reads;
+    int uninit_ready;
+    size_t uninit_off;
+    unsigned uninit_size;
+    char uninit_who[80], uninit_code[400];
+};
+
+/* A __device__ or __constant__ variable a copy or cudaGetSymbolAddress named: device memory
+ * that is no allocation (the module's own variable; not tracked for never-written bytes). */
+struct dev_symbol {
+    char *addr;
+    size_t size;
+    char name[80];
 };
 
 static struct {
@@ -53,6 +73,8 @@ static struct {
     int fd;
     struct dev_alloc *allocs;
     size_t nallocs, cap;
+    struct dev_symbol *syms;
+    size_t nsyms, syms_cap;
     int (*current)(unsigned out[6]);
     /* the launch under way, for a fault's report */
     const char *kernel, *file;
@@ -84,12 +106,21 @@ static void record(const char *kind, const char *fmt, ...)
 /* The lowest and highest address of every mapping made: most accesses are outside. */
 static uintptr_t span_lo = UINTPTR_MAX, span_hi;
 
+/* The allocation found last on this OS thread: a kernel's accesses mostly stay in one. Mappings
+ * are never reused (a freed one stays mapped), so an address lies in one allocation at most. */
+static _Thread_local size_t alloc_hint;
+
 static struct dev_alloc *find_alloc(const void *p)
 {
     const char *a = p;
+    size_t h = alloc_hint;
+    if (h < rt.nallocs && a >= rt.allocs[h].map && a < rt.allocs[h].map + rt.allocs[h].map_len)
+        return &rt.allocs[h];
     for (size_t i = rt.nallocs; i-- > 0;)
-        if (a >= rt.allocs[i].map && a < rt.allocs[i].map + rt.allocs[i].map_len)
+        if (a >= rt.allocs[i].map && a < rt.allocs[i].map + rt.allocs[i].map_len) {
+            alloc_hint = i;
             return &rt.allocs[i];
+        }
     return NULL;
 }
 
@@ -97,7 +128,7 @@ static struct dev_alloc *find_alloc(const void *p)
 static void alloc_name(const struct dev_alloc *a, char *out, size_t n)
 {
     snprintf(out, n, "the %zu-byte %s allocation made at %s:%d", a->bytes,
-             a->host ? "pinned host" : "device", a->file, a->line);
+             a->host ? "pinned host" : a->managed ? "managed" : "device", a->file, a->line);
 }
 
 /* "kernel k<<<(4,1,1),(256,1,1)>>> launched at f.cu:40 (launch 2)" */
@@ -168,8 +199,15 @@ static int api_alloc(void **p, unsigned long bytes, int host, const char *file, 
     memset(user, 0xff, bytes);
     if (rt.nallocs == rt.cap)
         rt.allocs = xrealloc(rt.allocs, (rt.cap = rt.cap * 2 + 16) * sizeof *rt.allocs);
+    /* host: 1 pinned host memory, 2 managed; neither is tracked (host code writes them) */
+    unsigned char *written = NULL;
+    if (host == 0 && !(written = prog_shadow_new(bytes))) {
+        munmap(map, len);
+        return 2;
+    }
     rt.allocs[rt.nallocs++] = (struct dev_alloc){.map = map, .map_len = len, .user = user,
-                                                 .bytes = bytes, .host = host != 0,
+                                                 .bytes = bytes, .host = host == 1,
+                                                 .managed = host == 2, .written = written,
                                                  .file = file, .line = line};
     *p = user;
     span_lo = (uintptr_t)map < span_lo ? (uintptr_t)map : span_lo;
@@ -202,15 +240,61 @@ static int api_release(void *p, int host, const char *file, int line)
     a->free_file = file;
     a->free_line = line;
     mprotect(a->map, a->map_len, PROT_NONE); /* kept mapped: a later access is a use after free */
+    prog_shadow_free(a->written, a->bytes);
+    a->written = NULL;
     return 0;
 }
 
-/* Checks one side of a copy: 0 when [p, p+n) is host memory or inside a live allocation,
- * else 1 after the finding. dev: the call says p is device memory. */
+static struct dev_symbol *find_symbol(const void *p)
+{
+    const char *c = p;
+    for (size_t i = 0; i < rt.nsyms; i++)
+        if (c >= rt.syms[i].addr && c < rt.syms[i].addr + rt.syms[i].size)
+            return &rt.syms[i];
+    return NULL;
+}
+
+/* "the 20-byte symbol c_taps" (HIP_SYMBOL(x) named as x) */
+static void symbol_name(const struct dev_symbol *s, char *out, size_t n)
+{
+    snprintf(out, n, "the %zu-byte symbol %s", s->size, s->name);
+}
+
+static void api_symbol(void *sym, unsigned long size, const char *name)
+{
+    for (size_t i = 0; i < rt.nsyms; i++)
+        if (rt.syms[i].addr == sym)
+            return;
+    if (rt.nsyms == rt.syms_cap)
+        rt.syms = xrealloc(rt.syms, (rt.syms_cap = rt.syms_cap * 2 + 8) * sizeof *rt.syms);
+    struct dev_symbol *s = &rt.syms[rt.nsyms++];
+    *s = (struct dev_symbol){.addr = sym, .size = size};
+    const char *hs = "HIP_SYMBOL(";
+    size_t k = strlen(hs), len = strlen(name);
+    if (strncmp(name, hs, k) == 0 && len > k && name[len - 1] == ')')
+        snprintf(s->name, sizeof s->name, "%.*s", (int)(len - k - 1), name + k);
+    else
+        snprintf(s->name, sizeof s->name, "%s", name);
+}
+
+/* Checks one side of a copy: 0 when [p, p+n) is host memory or inside a live allocation or a
+ * known symbol, else 1 after the finding. dev: the call says p is device memory. */
 static int check_side(const char *call, const char *side, const void *p, size_t n, bool dev,
                       const char *file, int line)
 {
     struct dev_alloc *a = find_alloc(p);
+    struct dev_symbol *sym = a ? NULL : find_symbol(p);
+    if (sym) {
+        const char *c = p;
+        if (c + n <= sym->addr + sym->size)
+            return 0;
+        char sn[160];
+        symbol_name(sym, sn, sizeof sn);
+        record("copy-out-of-bounds", "%s of %zu bytes at %s:%d: the %s runs %zu bytes past the "
+               "end of %s (it starts at byte %zu)", call, n, file, line, side,
+               (size_t)(c + n - (sym->addr + sym->size)), sn, (size_t)(c - sym->addr));
+        return 1;
+    }
     if (!a) {
         if (!dev)
             return 0;
@@ -239,6 +323,22 @@ static int check_side(const char *call, const char *side, const void *p, size_t 
     return 0;
 }
 
+/* After a checked copy of bytes from src (NULL: a memset) into dst: a tracked destination's
+ * bytes take the state of a tracked source's (never-written bytes stay so, wherever they are
+ * copied to), else they are written now. */
+static void mark_copied(void *dst, const void *src, size_t bytes)
+{
+    struct dev_alloc *d = find_alloc(dst), *s = src ? find_alloc(src) : NULL;
+    if (!d || !d->written)
+        return;
+    size_t doff = (size_t)((char *)dst - d->user);
+    if (s && s->written)
+        prog_shadow_copy(d->written, doff, s->written, (size_t)((const char *)src - s->user),
+                         bytes);
+    else
+        prog_shadow_mark(d->written, doff, bytes);
+}
+
 static int api_copy(void *dst, const void *src, unsigned long bytes, int kind, const char *file,
                     int line)
 {
@@ -253,6 +353,7 @@ static int api_copy(void *dst, const void *src, unsigned long bytes, int kind, c
         check_side("copy", "source", src, bytes, src_dev, file, line))
         return 1;
     memmove(dst, src, bytes);
+    mark_copied(dst, src, bytes);
     return 0;
 }
 
@@ -263,6 +364,123 @@ static int api_fill(void *dst, int value, unsigned long bytes, const char *file,
     if (check_side("memset", "destination", dst, bytes, true, file, line))
         return 1;
     memset(dst, value, bytes);
+    mark_copied(dst, NULL, bytes);
+    return 0;
+}
+
+static int api_symcopy(void *sym, unsigned long size, const char *name, unsigned long offset,
+                       void *buf, unsigned long count, int to_symbol, int kind,
+                       const char *file, int line)
+{
+    api_symbol(sym, size, name);
+    struct dev_symbol *s = find_symbol(sym);
+    const char *call = to_symbol ? "copy to a symbol" : "copy from a symbol";
+    if (!count)
+        return 0;
+    if (!buf || kind < 0 || kind > 4)
+        return 1;
+    if (offset > size || count > size - offset) {
+        char sn[160];
+        symbol_name(s, sn, sizeof sn);
+        record("copy-out-of-bounds", "%s of %lu bytes at %s:%d: the %s runs %lu bytes past the "
+               "end of %s (it starts at byte %lu)", call, count, file, line,
+               to_symbol ? "destination" : "source", offset + count - size, sn, offset);
+        return 1;
+    }
+    /* the other side is device memory only in a device-to-device copy (or by lookup) */
+    if (check_side(call, to_symbol ? "source" : "destination", buf, count, kind == 3, file,
+                   line))
+        return 1;
+    char *at = (char *)sym + offset;
+    if (to_symbol) {
+        memmove(at, buf, count);
+    } else {
+        memmove(buf, at, count);
+        mark_copied(buf, at, count);
+    }
+    return 0;
+}
+
+/* The finding of each allocation the launch under way read never-written bytes of, then the
+ * counts start again for the next launch. */
+static void report_uninit(void)
+{
+    char ln[400];
+    launch_name(ln, sizeof ln);
+    for (size_t i = 0; i < rt.nallocs; i++) {
+        struct dev_alloc *a = &rt.allocs[i];
+        unsigned long n = __atomic_load_n(&a->uninit_reads, __ATOMIC_ACQUIRE);
+        if (!n || !__atomic_load_n(&a->uninit_ready, __ATOMIC_ACQUIRE))
+            continue;
+        char an[300], more[120] = "";
+        alloc_name(a, an, sizeof an);
+        if (n > 1)
+            snprintf(more, sizeof more, "\n  and %lu more read%s of never-written bytes of it in "
+                     "this launch", n - 1, n == 2 ? "" : "s");
+        record(ENG_PROG_KIND_UNINIT, "a read of %u byte%s at byte %zu of %s, never written (no "
+               "copy, memset or kernel store reached it): %s\n  at %s\n  in %s%s",
+               a->uninit_size, a->uninit_size == 1 ? "" : "s", a->uninit_off, an,
+               a->uninit_who[0] ? a->uninit_who : "by an emulated thread",
+               a->uninit_code[0] ? a->uninit_code : "(no kernel line)", ln, more);
+        __atomic_store_n(&a->uninit_ready, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&a->uninit_reads, 0, __ATOMIC_RELAXED);
+    }
+}
+
+/* A 2D copy's or memset's rows against pitch: a row wider than its pitch is a finding (the
+ * vendors' runtimes refuse it), else 0. */
+static int check_pitch(const char *call, const char *side, unsigned long width,
+                       unsigned long pitch, const char *file, int line)
+{
+    if (width <= pitch)
+        return 0;
+    record("copy-out-of-bounds", "%s at %s:%d: rows of %lu bytes are wider than the %s's pitch "
+           "of %lu bytes", call, file, line, width, side, pitch);
+    return 1;
+}
+
+static int api_copy2d(void *dst, unsigned long dpitch, const void *src, unsigned long spitch,
+                      unsigned long width, unsigned long height, int kind, const char *file,
+                      int line)
+{
+    if (!width || !height)
+        return 0;
+    if (!dst || !src || kind < 0 || kind > 4)
+        return 1;
+    char call[160];
+    snprintf(call, sizeof call, "2D copy (%lu rows of %lu bytes)", height, width);
+    if (check_pitch(call, "destination", width, dpitch, file, line) ||
+        check_pitch(call, "source", width, spitch, file, line))
+        return 1;
+    /* each side's extent: from its first row's start to its last row's end */
+    size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
+    bool dst_dev = kind == 1 || kind == 3, src_dev = kind == 2 || kind == 3;
+    if (check_side(call, "destination", dst, dspan, dst_dev, file, line) ||
+        check_side(call, "source", src, sspan, src_dev, file, line))
+        return 1;
+    for (unsigned long r = 0; r < height; r++) {
+        char *d = (char *)dst + r * dpitch;
+        const char *sr = (const char *)src + r * spitch;
+        memmove(d, sr, width);
+        mark_copied(d, sr, width);
+    }
+    return 0;
+}
+
+static int api_fill2d(void *dst, unsigned long pitch, int value, unsigned long width,
+                      unsigned long height, const char *file, int line)
+{
+    if (!width || !height)
+        return 0;
+    char call[160];
+    snprintf(call, sizeof call, "2D memset (%lu rows of %lu bytes)", height, width);
+    if (check_pitch(call, "destination", width, pitch, file, line) ||
+        check_side(call, "destination", dst, pitch * (height - 1) + width, true, file, line))
+        return 1;
+    for (unsigned long r = 0; r < height; r++) {
+        memset((char *)dst + r * pitch, value, width);
+        mark_copied((char *)dst + r * pitch, NULL, width);
+    }
     return 0;
 }
 
@@ -298,6 +516,7 @@ static int api_launch(void (*entry)(struct kl_cpu_thread *, void **),
     char ln[400];
     launch_name(ln, sizeof ln);
     if (rt.b->stream_sync(rt.ctx, NULL, err, sizeof err) != 0) {
+        report_uninit();
         record("launch", "%s: %s", ln, err);
         rt.kernel = NULL;
         return 999;
@@ -305,6 +524,7 @@ static int api_launch(void (*entry)(struct kl_cpu_thread *, void **),
     char race[4096];
     if (rt.b->race_take && rt.b->race_take(rt.ctx, race, sizeof race) > 0)
         record("race", "%s:\n%s", ln, race);
+    report_uninit();
     check_sentinels("after the launch", file, line);
     rt.kernel = NULL;
     return 0;
@@ -323,6 +543,23 @@ static void on_fault(const void *addr, int is_write, const char *code)
     report_access(a, addr, is_write, code);
 }
 
+/* A kernel's read of never-written bytes [off, off + size) of a: counted; the first of the
+ * launch is described for its finding (report_uninit). */
+static void note_uninit(struct dev_alloc *a, size_t off, unsigned size, const void *ret_pc)
+{
+    if (__atomic_fetch_add(&a->uninit_reads, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    a->uninit_off = off;
+    a->uninit_size = size;
+    unsigned t[6];
+    a->uninit_who[0] = '\0';
+    if (rt.current && rt.current(t))
+        snprintf(a->uninit_who, sizeof a->uninit_who, "by thread (%u,%u,%u) of block (%u,%u,%u)",
+                 t[3], t[4], t[5], t[0], t[1], t[2]);
+    cpu_guard_describe(ret_pc, a->uninit_code, sizeof a->uninit_code);
+    __atomic_store_n(&a->uninit_ready, 1, __ATOMIC_RELEASE);
+}
+
 static void on_access(const void *addr, unsigned size, int is_write, const void *ret_pc)
 {
     uintptr_t x = (uintptr_t)addr;
@@ -334,12 +571,19 @@ static void on_access(const void *addr, unsigned size, int is_write, const void 
     const char *c = addr;
     bool inside = !a->freed && c >= a->user && c + size <= a->user + a->bytes;
     bool in_pages = !a->freed && c >= a->map + PAGE && c + size <= a->map + a->map_len - PAGE;
+    if (inside && a->written) {
+        size_t off = (size_t)(c - a->user);
+        if (is_write) /* a store, or an atomic: either leaves the bytes written */
+            prog_shadow_mark(a->written, off, size);
+        else if (prog_shadow_first_unwritten(a->written, off, size) != (size_t)-1)
+            note_uninit(a, off, size, ret_pc);
+    }
     if (inside || in_pages)
         return; /* the slack before the guards: a write there is the sentinels' to find */
     char code[400];
     cpu_guard_describe(ret_pc, code, sizeof code);
-    report_access(a, c < a->user + a->bytes || a->freed ? addr : a->user + a->bytes, is_write,
-                  code);
+    /* one that starts inside and runs past the end (a range: memcpy) is told at the end */
+    report_access(a, c < a->user || a->freed ? addr : a->user + a->bytes, is_write, code);
 }
 
 static void report_access(struct dev_alloc *a, const void *addr, int is_write, const char *code)
@@ -354,6 +598,7 @@ static void report_access(struct dev_alloc *a, const void *addr, int is_write, c
     const char *acc = is_write == 1 ? "write" : is_write == 0 ? "read" : "access";
     const char *c = addr;
     const char *kind = "out-of-bounds";
+    report_uninit(); /* what the launch read before it stops here */
     if (a->freed) {
         kind = "use-after-free";
         snprintf(what, sizeof what, "a %s at byte %ld of it, freed at %s:%d", acc,
@@ -409,7 +654,9 @@ void eng_prog_child(const void *code, size_t len, const struct eng_prog_opts *o,
         *(void **)&rt.current = current;
     static struct kl_exec_api api = {.abi = KL_EXEC_ABI_VERSION, .alloc = api_alloc,
                                      .release = api_release, .copy = api_copy,
-                                     .fill = api_fill, .launch = api_launch, .sync = api_sync};
+                                     .fill = api_fill, .launch = api_launch, .sync = api_sync,
+                                     .symbol = api_symbol, .symcopy = api_symcopy,
+                                     .copy2d = api_copy2d, .fill2d = api_fill2d};
     api.wave = o->wave;
     *(const struct kl_exec_api **)slot = &api;
     if (rt.b->race_take) { /* keep race reports for us to take after each launch */

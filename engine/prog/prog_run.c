@@ -93,9 +93,11 @@ static void *compile(const struct eng_prog_opts *o, size_t *len, struct eng_prog
     if (!source) {
         set_error(r, err);
     } else {
+        /* with the access hooks under every schedule: the guards judge each access of a
+         * kernel there (reads of never-written bytes, accesses past an allocation with the
+         * kernel's line); the pct schedule interleaves at them as well */
         char target[64];
-        snprintf(target, sizeof target, "cpu-wave%d%s", o->wave,
-                 o->schedule == ENG_SCHED_PCT ? "+access" : "");
+        snprintf(target, sizeof target, "cpu-wave%d+access", o->wave);
         size_t loglen = 1 << 16;
         char *log = xmalloc(loglen);
         log[0] = '\0';

@@ -4,15 +4,15 @@
 # kladder can catch it: a missing barrier before reading shared memory (race), a copy one
 # element past an allocation, every block's plain increment of one counter (global race, the
 # program's own check fails), a last-block sum without __threadfence (race on the partial sums
-# under pct), and a read of memory never written (no finding: the program's own check fails on
-# the 0xff bytes a fresh allocation holds, and exec says so). Three more guards: a kernel write
-# past an allocation (HIP, hipLaunchKernelGGL), one into the slack before the guard page (the
-# sentinels), and a kernel read of freed memory. The correct twin of each runs clean with exit 0
-# (one of them on a stream between events, asking the device's wave size and seeing a launch of
-# too many threads refused). Bad input: no main() and a compile error (exit 2), a hang (exit 3),
-# a crash and an exit 7 (exit 1, kladder itself unharmed). --json says the same. Texture
-# objects over CUDA arrays and a linear buffer (texture_ok.cu) give the filtered values the
-# program computes itself, and an address mode mixed up is its own check's failure.
+# under pct), and a read of memory never written (half an input never copied). Three more
+# guards: a kernel write past an allocation (HIP, hipLaunchKernelGGL), one into the slack before
+# the guard page (the sentinels), and a kernel read of freed memory. The correct twin of each
+# runs clean with exit 0 (one of them on a stream between events, asking the device's wave size
+# and seeing a launch of too many threads refused). Bad input: no main() and a compile error
+# (exit 2), a hang (exit 3), a crash and an exit 7 (exit 1, kladder itself unharmed). --json
+# says the same. Texture objects over CUDA arrays and a linear buffer (texture_ok.cu) give the
+# filtered values the program computes itself, and an address mode mixed up is its own check's
+# failure. exec_guards.sh has the rest of the guards and of the runtime.
 . tests/tap.sh
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/exec
@@ -25,7 +25,8 @@ run() {
 has() { grep -qF -- "$1" <<<"$out"; }
 
 # ---- the correct programs run clean ----
-for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu oob_ok.hip texture_ok.cu; do
+for f in reduce_ok.cu copy_ok.cu counter_ok.cu lastblock_ok.cu uninit_ok.cu oob_ok.hip \
+    texture_ok.cu; do
     run "$fx/$f"
     tap_check "$f passes: exit 0 ($rc)" test $rc -eq 0
     tap_check "$f: its own PASS kept, verdict pass" bash -c \
@@ -72,9 +73,14 @@ tap_check "no fence: the partial sum's store and the last block's read race" bas
 
 run "$fx/uninit_read.cu"
 tap_check "read of never-written memory: exit 1 ($rc)" test $rc -eq 1
-tap_check "never-written memory: no finding, the program's own failure said so" has \
-    "========= failed: 0 findings; the program: exit status 1 (the program's own check failed; kladder found nothing)"
-
+tap_check "never-written memory: the allocation, the read's thread and line, the launch, the count" bash -c \
+    'grep -q "^========= uninitialised-read: a read of 4 bytes at byte [0-9]* of the 1024-byte device allocation made at uninit_ok.cu:24, never written (no copy, memset or kernel store reached it): by thread ([0-9]*,0,0) of block ([0-9]*,0,0)" <<<"$1" &&
+     grep -q "at square (uninit_ok.cu:14" <<<"$1" &&
+     grep -q "in kernel square<<<(4,1,1),(64,1,1)>>> launched at uninit_ok.cu:27 (launch 1)" <<<"$1" &&
+     grep -q "and 127 more reads of never-written bytes of it in this launch" <<<"$1" &&
+     grep -q "^========= finding: 1 finding; the program: exit status 1" <<<"$1"' _ "$out"
+tap_check "never-written memory: copying the half never written back to the host is no finding" \
+    bash -c 'test "$(grep -c "^========= uninitialised-read" <<<"$1")" -eq 1' _ "$out"
 run "$fx/oob_write.hip"
 tap_check "kernel write past an allocation: exit 1 ($rc)" test $rc -eq 1
 tap_check "kernel write past an allocation: access, allocation, thread, kernel line, launch" bash -c \
