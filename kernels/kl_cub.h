@@ -313,8 +313,8 @@ private:
 
 /* ---- WarpReduce ----------------------------------------------------------------------------- */
 /* A tree of shuffles within each logical warp (a segment of LOGICAL_WARP_THREADS lanes; 0: the
- * run's wave), as CUB does on every GPU it supports: lane l ends with the fold of lanes l ..
- * l+2^k-1 in lane order, lane 0 with the whole. Every lane of the wave must call, as with any
+ * run's wave), as CUB does on every GPU it supports: a lane l that is a multiple of 2^k ends with
+ * the fold of lanes l .. l+2^k-1 in lane order, lane 0 with the whole, other lanes their own. Every lane of the wave must call, as with any
  * shuffle. */
 template <typename T, int LOGICAL_WARP_THREADS = CUB_PTX_WARP_THREADS, int LEGACY_PTX_ARCH = 0>
 class WarpReduce {
@@ -343,9 +343,10 @@ private:
     static T fold(T x, Op op, int valid)
     {
         const int w = width(), lane = kl_lane() % w;
-        for (int d = w / 2; d > 0; d /= 2) {
+        for (int d = 1; d < w; d *= 2) {
             T y = __shfl_down_sync(~0ull, x, (unsigned)d, w);
-            /* lane + d holds lanes lane+d .. lane+2d-1; none of them valid: nothing to add */
+            /* lane + d holds the fold of lanes lane+d .. lane+2d-1 (those valid): a binomial
+             * tree, so operands stay in lane order */
             if (lane % (2 * d) == 0 && lane + d < valid)
                 x = op(x, y);
         }
