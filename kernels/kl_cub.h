@@ -643,6 +643,64 @@ struct DeviceRunLengthEncode {
 };
 #undef KL_CUB_PHASE
 
+/* CUB's fancy input iterators, enough for the algorithms above and host loops: the same value
+ * at every offset, a count from a start, and an operator applied to what another reads. */
+template <typename Self, typename Offset>
+struct input_iterator {
+    typedef Offset difference_type;
+    Offset at = 0;
+    Self operator+(Offset n) const
+    {
+        Self s = *static_cast<const Self *>(this);
+        s.at += n;
+        return s;
+    }
+    Self &operator++()
+    {
+        ++at;
+        return *static_cast<Self *>(this);
+    }
+    Self operator++(int)
+    {
+        Self s = *static_cast<const Self *>(this);
+        ++at;
+        return s;
+    }
+    Self &operator+=(Offset n)
+    {
+        at += n;
+        return *static_cast<Self *>(this);
+    }
+    Offset operator-(const Self &o) const { return at - o.at; }
+    bool operator==(const Self &o) const { return at == o.at; }
+    bool operator!=(const Self &o) const { return at != o.at; }
+};
+template <typename T, typename Offset = long long>
+struct ConstantInputIterator : input_iterator<ConstantInputIterator<T, Offset>, Offset> {
+    typedef T value_type;
+    T v;
+    ConstantInputIterator(const T &value, Offset base = 0) : v(value) { this->at = base; }
+    T operator*() const { return v; }
+    T operator[](Offset) const { return v; }
+};
+template <typename T, typename Offset = long long>
+struct CountingInputIterator : input_iterator<CountingInputIterator<T, Offset>, Offset> {
+    typedef T value_type;
+    T start;
+    explicit CountingInputIterator(const T &first) : start(first) {}
+    T operator*() const { return (T)(start + this->at); }
+    T operator[](Offset n) const { return (T)(start + this->at + n); }
+};
+template <typename Value, typename Op, typename In, typename Offset = long long>
+struct TransformInputIterator : input_iterator<TransformInputIterator<Value, Op, In, Offset>, Offset> {
+    typedef Value value_type;
+    In in;
+    Op op;
+    TransformInputIterator(In input, Op conversion) : in(input), op(conversion) {}
+    Value operator*() const { return op(in[this->at]); }
+    Value operator[](Offset n) const { return op(in[this->at + n]); }
+};
+
 /* CUB's caching allocator, without the cache: each allocation is the runtime's own, so the
  * cpu backend's guards and leak report see it. */
 struct CachingDeviceAllocator {
@@ -681,6 +739,9 @@ struct CachingDeviceAllocator {
     using kl_cub::BlockScan;                                                                   \
     using kl_cub::BlockScanAlgorithm;                                                          \
     using kl_cub::CachingDeviceAllocator;                                                      \
+    using kl_cub::ConstantInputIterator;                                                       \
+    using kl_cub::CountingInputIterator;                                                       \
+    using kl_cub::TransformInputIterator;                                                      \
     using kl_cub::KeyValuePair;                                                                \
     using kl_cub::Max;                                                                         \
     using kl_cub::Min;                                                                         \

@@ -745,19 +745,23 @@ static const char *const device_macros[] = {
     "__sinf", "__powf", "__tanhf", "__syncthreads", "__all", "__any", "__ballot", NULL};
 
 /* The CUB and hipCUB headers kernels/kl_cub.h stands in for on the cpu backend: the block
- * and warp reductions, block scans, device-wide algorithms and the utilities their callers
- * include with them. */
+ * and warp reductions, block scans, device-wide algorithms, three input iterators and the
+ * utilities their callers include with them. */
 static const char *const cub_headers[] = {
     "cub/cub.cuh", "cub/block/block_reduce.cuh", "cub/block/block_scan.cuh",
     "cub/warp/warp_reduce.cuh", "cub/device/device_reduce.cuh", "cub/device/device_scan.cuh",
     "cub/device/device_radix_sort.cuh", "cub/device/device_select.cuh",
     "cub/device/device_run_length_encode.cuh", "cub/util_allocator.cuh", "cub/util_debug.cuh",
     "cub/util_macro.cuh", "cub/util_type.cuh", "cub/thread/thread_operators.cuh",
+    "cub/iterator/constant_input_iterator.cuh", "cub/iterator/counting_input_iterator.cuh",
+    "cub/iterator/transform_input_iterator.cuh",
     "hipcub/hipcub.hpp", "hipcub/block/block_reduce.hpp", "hipcub/block/block_scan.hpp",
     "hipcub/warp/warp_reduce.hpp", "hipcub/device/device_reduce.hpp",
     "hipcub/device/device_scan.hpp", "hipcub/device/device_radix_sort.hpp",
     "hipcub/device/device_select.hpp", "hipcub/device/device_run_length_encode.hpp",
-    "hipcub/util_allocator.hpp", "hipcub/thread/thread_operators.hpp", NULL};
+    "hipcub/util_allocator.hpp", "hipcub/util_type.hpp", "hipcub/thread/thread_operators.hpp",
+    "hipcub/iterator/constant_input_iterator.hpp", "hipcub/iterator/counting_input_iterator.hpp",
+    "hipcub/iterator/transform_input_iterator.hpp", NULL};
 
 /* kernels/kl_cub.h in place of a CUB include: its text at every such include (its guard keeps
  * one copy; an include in a branch the preprocessor does not take costs nothing), the standard
