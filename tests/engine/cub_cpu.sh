@@ -4,13 +4,14 @@
 # TempStorage reused without a barrier between two reductions is a race named in the kernel;
 # the aggregate read in thread 1 (CUB gives it to thread 0 only) fails the program's own
 # check; warp reductions, block scans and the device-wide algorithms with their two-phase
-# storage protocol give the host's results; `kladder scan` finds every kernel launchable.
+# storage protocol give the host's results; hipCUB the same with the wave as a warp's width;
+# `kladder scan` finds every kernel launchable.
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
 fx=tests/engine/fixtures/cub
 
-run_exec() { # NAME FILE [OPTIONS...]: out and rc of kladder exec
+run_exec() { # [OPTIONS...] FILE: out and rc of kladder exec
     out=$("$KLADDER" exec "$@" 2>&1)
     rc=$?
     sed 's/^/# /' <<<"$out" | tail -n 4
@@ -36,6 +37,9 @@ tap_check "WarpReduce (32 and 16 lanes, valid items) and BlockScan sums, scans a
 run_exec "$fx/device_wide.cu"
 tap_check "DeviceReduce, DeviceScan, DeviceRadixSort, DeviceSelect, DeviceRunLengthEncode in two phases: PASS (exit $rc)" passes
 
+run_exec "$fx/hipcub_reduce.hip"
+tap_check "hipCUB: BlockReduce, WarpReduce over the wave (64 lanes for a .hip file), DeviceReduce with hipError_t: PASS (exit $rc)" passes
+
 "$KLADDER" scan --backend cpu --json "$fx" >"$KL_TMP/scan.json" 2>"$KL_TMP/scan.err"
 summary=$(python3 -c 'import json,sys
 fs = json.load(open(sys.argv[1]))["files"]
@@ -44,4 +48,4 @@ bad += [f["path"] + ": " + e["kernel"] + " " + e["state"] for f in fs for e in f
 print(len(fs), sum(len(f.get("entries", [])) for f in fs), "; ".join(bad) or "none")' "$KL_TMP/scan.json")
 echo "# files, kernels, not launchable: $summary"
 tap_check "scan --backend cpu: every file goes in, every kernel launchable ($summary)" \
-    test "$summary" = "3 6 none"
+    test "$summary" = "4 7 none"
