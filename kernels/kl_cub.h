@@ -32,17 +32,25 @@
 #ifndef CUB_PTX_WARP_THREADS
 #define CUB_PTX_WARP_THREADS 32
 #endif
+#ifndef CUB_NAMESPACE_BEGIN
 #define CUB_NAMESPACE_BEGIN namespace cub {
 #define CUB_NAMESPACE_END }
+#endif
+#ifndef CUB_RUNTIME_FUNCTION
 #define CUB_RUNTIME_FUNCTION
+#endif
 /* CubDebug(e): e, told on stderr when it is an error and CUB_STDERR is defined (CUB's
  * contract); CubDebugExit(e) also ends the program then. */
+#ifndef CubDebug
 #define CubDebug(e) kl_cub::debug((cudaError_t)(e), __FILE__, __LINE__)
+#endif
+#ifndef CubDebugExit
 #define CubDebugExit(e)                                                                        \
     do {                                                                                       \
         if (CubDebug(e))                                                                       \
             std::exit(1);                                                                      \
     } while (0)
+#endif
 
 namespace kl_cub {
 
@@ -343,6 +351,11 @@ private:
     static T fold(T x, Op op, int valid)
     {
         const int w = width(), lane = kl_lane() % w;
+        if (w > KL_WAVE) { /* wider than a wave: no GPU has that, CUB refuses it at compile time */
+            std::fprintf(stderr, "cub::WarpReduce: a logical warp of %d threads is wider than this "
+                                 "run's wave of %d\n", w, KL_WAVE);
+            std::abort();
+        }
         for (int d = 1; d < w; d *= 2) {
             T y = __shfl_down_sync(~0ull, x, (unsigned)d, w);
             /* lane + d holds the fold of lanes lane+d .. lane+2d-1 (those valid): a binomial
