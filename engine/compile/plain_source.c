@@ -768,6 +768,45 @@ static const char *const device_macros[] = {
     "cosf", "sqrtf", "fabs", "fabsf", "fmaxf", "fminf", "rsqrtf", "__expf", "__logf", "__cosf",
     "__sinf", "__powf", "__tanhf", "__syncthreads", "__all", "__any", "__ballot", NULL};
 
+/* The CUB and hipCUB headers kernels/kl_cub.h stands in for on the cpu backend: the block
+ * and warp reductions, block scans, device-wide algorithms, three input iterators and the
+ * utilities their callers include with them. */
+static const char *const cub_headers[] = {
+    "cub/cub.cuh", "cub/block/block_reduce.cuh", "cub/block/block_scan.cuh",
+    "cub/warp/warp_reduce.cuh", "cub/device/device_reduce.cuh", "cub/device/device_scan.cuh",
+    "cub/device/device_radix_sort.cuh", "cub/device/device_select.cuh",
+    "cub/device/device_run_length_encode.cuh", "cub/util_allocator.cuh", "cub/util_debug.cuh",
+    "cub/util_macro.cuh", "cub/util_type.cuh", "cub/thread/thread_operators.cuh",
+    "cub/iterator/constant_input_iterator.cuh", "cub/iterator/counting_input_iterator.cuh",
+    "cub/iterator/transform_input_iterator.cuh",
+    "hipcub/hipcub.hpp", "hipcub/block/block_reduce.hpp", "hipcub/block/block_scan.hpp",
+    "hipcub/warp/warp_reduce.hpp", "hipcub/device/device_reduce.hpp",
+    "hipcub/device/device_scan.hpp", "hipcub/device/device_radix_sort.hpp",
+    "hipcub/device/device_select.hpp", "hipcub/device/device_run_length_encode.hpp",
+    "hipcub/util_allocator.hpp", "hipcub/util_type.hpp", "hipcub/thread/thread_operators.hpp",
+    "hipcub/iterator/constant_input_iterator.hpp", "hipcub/iterator/counting_input_iterator.hpp",
+    "hipcub/iterator/transform_input_iterator.hpp", NULL};
+
+/* kernels/kl_cub.h in place of a CUB include: its text at every such include (its guard keeps
+ * one copy; an include in a branch the preprocessor does not take costs nothing), the standard
+ * headers it uses put in front with the source's own. */
+static void put_cub(struct walk *w, struct text *t, const char *file, int lineno)
+{
+    static const char *const std_needed[] = {"#include <algorithm>\n", "#include <limits>\n", NULL};
+    for (size_t i = 0; std_needed[i]; i++)
+        if (!w->hoisted.s || !strstr(w->hoisted.s, std_needed[i]))
+            put(&w->hoisted, std_needed[i], strlen(std_needed[i]));
+    const struct embed_file *h = embed_find("kernels/kl_cub.h");
+    if (!h) { /* the build embeds every header of kernels/: only a broken build lacks it */
+        putf(t, "#line %d \"%s\"\n#error \"kl_cub.h is not built in\"\n#line %d \"%s\"", lineno,
+             file, lineno + 1, file);
+        return;
+    }
+    putf(t, "#line 1 \"kl_cub.h\"\n");
+    put(t, (const char *)h->data, h->size);
+    putf(t, "\n#line %d \"%s\"", lineno + 1, file);
+}
+
 /* #include <name> kept where it is, for the compiler to find or not: only where the
  * preprocessor reaches it (an include in an inactive #if branch is never looked up). On the
  * cpu backend kladder's device macros are hidden from it, and a header the compiler lacks is
@@ -779,13 +818,19 @@ static void keep_angle(struct walk *w, struct text *t, const char *file, int lin
         putf(t, "#include <%.*s>", (int)n, name);
         return;
     }
-    if (n > 4 && !strncmp(name, "cub/", 4)) {
-        /* CUB's block, warp and device algorithms are written for a GPU only (PTX, the
-         * hardware's registers): where the compiler finds the toolkit's copy beside Thrust,
-         * it would compile to code that does nothing on the host. Named, not compiled. */
-        putf(t, "#line %d \"%s\"\n#error \"%.*s\" is not supported on the cpu backend: CUB "
-             "runs on a GPU only (docs/kernels.md)\n#line %d \"%s\"", lineno, file, (int)n,
-             name, lineno + 1, file);
+    bool cub = n > 4 && !strncmp(name, "cub/", 4), hipcub = n > 7 && !strncmp(name, "hipcub/", 7);
+    if ((cub || hipcub) && in_list(cub_headers, name, n)) {
+        put_cub(w, t, file, lineno);
+        return;
+    }
+    if (cub || hipcub) {
+        /* CUB's own algorithms are written for a GPU only (PTX, the hardware's registers):
+         * where the compiler finds the toolkit's copy beside Thrust, it would compile to code
+         * that does nothing on the host. A header kl_cub.h does not stand in for is named. */
+        putf(t, "#line %d \"%s\"\n#error \"%.*s\" is not supported on the cpu backend: kladder's "
+             "CUB stand-in has block and warp reductions, block scans and the device-wide "
+             "reduce, scan, radix sort, select and run-length encode only (docs/kernels.md)\n"
+             "#line %d \"%s\"", lineno, file, (int)n, name, lineno + 1, file);
         return;
     }
     putf(t, "#if __has_include(<%.*s>)\n", (int)n, name);
