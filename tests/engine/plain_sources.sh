@@ -90,11 +90,11 @@ refused() { # manifest -> exit status in $rc, stderr in $KL_TMP/err
     rc=$?
     sed 's/^/# /' "$KL_TMP/err"
 }
-sed -i 's|#include <cfloat>|#include <thrust/device_vector.h>|' "$mine/softmax.cu"
+sed -i 's|#include <cfloat>|#include <cudnn_frontend.h>|' "$mine/softmax.cu"
 refused "$mine/softmax.json"
 tap_check "a header kladder does not supply: exit 2 ($rc)" test $rc -eq 2
 tap_check "naming the file, the line and the header" \
-    grep -qF "softmax.cu:$(grep -n thrust "$mine/softmax.cu" | cut -d: -f1): error: #error \"#include <thrust/device_vector.h>: neither kladder" "$KL_TMP/err"
+    grep -qF "softmax.cu:$(grep -n cudnn_frontend "$mine/softmax.cu" | cut -d: -f1): error: #error \"#include <cudnn_frontend.h>: neither kladder" "$KL_TMP/err"
 
 rm "$mine/vec_ops.cuh"
 refused "$mine/vec-scale.json"
