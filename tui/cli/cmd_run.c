@@ -13,6 +13,7 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 #include "tui/cli/run_e2e.h"
+#include "tui/cli/run_rung_opts.h"
 
 static void print_help(const struct cli_parser *p)
 {
@@ -55,7 +56,7 @@ static int list_suites(void)
             printf("%-18s (invalid: %s)\n", name, err);
         } else {
             char rungs[32] = "";
-            for (int r = 1; r <= 8; r++)
+            for (int r = 1; r <= eng_rung_top(); r++)
                 if (m->has_rung[r])
                     snprintf(rungs + strlen(rungs), sizeof rungs - strlen(rungs), "%s%d",
                              rungs[0] ? "," : "", r);
@@ -101,7 +102,7 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
 {
     size_t cnt;
     const char **files = eng_manifest_list(&cnt);
-    *out = xcalloc(cnt * 8 + 1, sizeof **out);
+    *out = xcalloc(cnt * (size_t)eng_rung_top() + 1, sizeof **out);
     *names = xcalloc(cnt + 1, sizeof **names);
     *n = 0;
     size_t nn = 0;
@@ -112,7 +113,7 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
         struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
         if (m && m->case_id && strcmp(m->case_id, id) == 0) {
             (*names)[nn++] = name;
-            for (int r = 1; r <= 8; r++)
+            for (int r = 1; r <= eng_rung_top(); r++)
                 if (m->has_rung[r] && eng_rung_find(r))
                     (*out)[(*n)++] = (struct eng_run_target){name, r};
         } else {
@@ -133,9 +134,9 @@ static int suite_targets(const char *suite, struct eng_run_target **out, size_t 
         fprintf(stderr, "kladder run: %s\n", err);
         return -1;
     }
-    *out = xcalloc(9, sizeof **out);
+    *out = xcalloc((size_t)eng_rung_top() + 1, sizeof **out);
     *n = 0;
-    for (int r = 1; r <= 8; r++)
+    for (int r = 1; r <= eng_rung_top(); r++)
         if (m->has_rung[r] && eng_rung_find(r))
             (*out)[(*n)++] = (struct eng_run_target){suite, r};
     if (*n == 0) {
@@ -574,20 +575,30 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
                            "rung 2: replay captured tensors (safetensors or .npy) named like the "
                            "suite's input buffers"),
         CLI_OPT_DO_DOC("--no-progress", &o.progress, no_progress, "no progress bar on stderr"),
-        CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options),
     };
-    const struct cli_parser p = {.verb = "run", .opts = opts, .nopts = CLI_COUNT(opts)};
+    /* then the rungs' own options, as their entries give them, and the e2e ones last */
+    struct run_rung_opts ro;
+    run_rung_opts_init(&ro);
+    size_t nall = CLI_COUNT(opts) + ro.n + 1;
+    struct cli_opt *all = xcalloc(nall, sizeof *all);
+    memcpy(all, opts, sizeof opts);
+    memcpy(all + CLI_COUNT(opts), ro.opts, ro.n * sizeof *all);
+    all[nall - 1] = (struct cli_opt)CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options);
+    const struct cli_parser p = {.verb = "run", .opts = all, .nopts = nall};
     int status = cli_parse(&p, argc, argv, &r.e2e);
-    if (status != CLI_PARSED)
-        return status;
     o.timeout_s = timeout;
+    o.rung_args = &ro.args;
     struct eng_e2e e2e;
-    if (settle(&r, &o, &e2e) != CLI_PARSED)
-        return 2;
-    struct plan pl;
-    status = plan(&r, &pl);
-    if (status == 0)
-        status = run(g, &o, r.case_id, &pl, argc, argv);
-    plan_free(&pl);
+    if (status == CLI_PARSED)
+        status = settle(&r, &o, &e2e) != CLI_PARSED ? 2 : run_rung_opts_check(&ro, r.rungs);
+    if (status == CLI_PARSED) {
+        struct plan pl;
+        status = plan(&r, &pl);
+        if (status == 0)
+            status = run(g, &o, r.case_id, &pl, argc, argv);
+        plan_free(&pl);
+    }
+    free(all);
+    run_rung_opts_free(&ro);
     return status;
 }

@@ -9,6 +9,10 @@
  * A rung 2 target takes an inputs file or folder (--inputs: captures of one's own to replay):
  * Enter (or /) on its row opens the prompt to type the path.
  *
+ * Below them, a row for each option of the target rung's own (engine/rung.h, its entry's opts),
+ * named as `kladder run` spells it: h/l steps through its choices, Enter types any other value
+ * (a flag: h/l gives it or not). The panel names none of them itself.
+ *
  * A cell with several suites also offers them all, first: "every suite of this cell", which
  * hands the live view one command line per suite to run one after another as separate runs.
  *
@@ -61,6 +65,9 @@ static const char *const lag_names[][2] = {
     {"ahead:1-4: one wave ahead of all the others", "ahead:1-4：一个 wave 领先其余所有 wave"}};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* Rows for the target rung's own options after the fixed ones (F_COUNT + k for option k). */
+#define ROPT_MAX 8
+
 struct launch_state {
     char title[200];
     struct target *targets;
@@ -77,6 +84,10 @@ struct launch_state {
     int device;
     int variant, repeats, timeout, lag;
     char inputs[TUI_SEARCH_MAX + 1]; /* rung 2's --inputs, "" none */
+    /* the values of the rung's own options, "" not given (a flag: "1" given), for rung
+     * ropt_rung: they go with that rung's targets only */
+    int ropt_rung;
+    char ropt[ROPT_MAX][TUI_SEARCH_MAX + 1];
     enum tui_view_id back_to; /* where Esc returns */
 };
 
@@ -420,6 +431,41 @@ static bool launch_open(struct tui_app *app, void *state, const struct tui_open 
     return what->id ? open_case(app, state, what->id) : open_cell(app, state, what->gap, what->rung);
 }
 
+/* The options of rung n's own (engine/rung.h), at most ROPT_MAX; *count how many. */
+static const struct eng_rung_opt *rung_opts(int n, int *count)
+{
+    const struct eng_rung *R = n ? eng_rung_find(n) : NULL;
+    *count = 0;
+    for (const struct eng_rung_opt *x = R ? R->opts : NULL; x && x->name && *count < ROPT_MAX; x++)
+        (*count)++;
+    return R ? R->opts : NULL;
+}
+
+/* The rows of the panel: the fixed fields, then the target rung's options. Moving to a target
+ * of another rung forgets the values typed for the one before. */
+static int field_count(struct launch_state *s)
+{
+    int n, rung = s->n_targets ? s->targets[s->target].rung : 0;
+    rung_opts(rung, &n);
+    if (rung != s->ropt_rung) {
+        memset(s->ropt, 0, sizeof s->ropt);
+        s->ropt_rung = rung;
+    }
+    return F_COUNT + n;
+}
+
+/* The number of words a choice option's value steps through (its choices), 0 for one that
+ * takes any value; a flag steps between given and not. */
+static size_t choice_count(const struct eng_rung_opt *o)
+{
+    size_t n = 0;
+    if (!o->arg)
+        return 1;
+    for (const char *const *w = o->choices; w && *w; w++)
+        n++;
+    return n;
+}
+
 static const struct backend_opt *chosen_backend(const struct launch_state *s)
 {
     return s->backend > 0 && s->backend <= s->n_backends ? &s->backends[s->backend - 1] : NULL;
@@ -432,13 +478,24 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
 {
     const struct target *t = &s->targets[i];
     const struct backend_opt *b = chosen_backend(s);
+    int nro;
+    const struct eng_rung_opt *ro = rung_opts(t->rung, &nro);
+    int k = 0;
+    for (int r = 0; t->rung && t->rung == s->ropt_rung && r < nro; r++) {
+        if (!s->ropt[r][0])
+            continue;
+        cmd->extra[k++] = ro[r].name;
+        if (ro[r].arg)
+            cmd->extra[k++] = s->ropt[r];
+    }
     struct tui_run_opts o = {.target = t->args, .n_target = t->nargs,
                              .backend = b ? b->name : NULL, .device = s->device,
                              .variant = variants[s->variant],
                              .repeats = repeat_opts[s->repeats],
                              .timeout_s = timeout_opts[s->timeout],
                              .lag = lag_opts[s->lag],
-                             .inputs = t->rung == inputs_rung() ? s->inputs : NULL};
+                             .inputs = t->rung == inputs_rung() ? s->inputs : NULL,
+                             .extra = cmd->extra, .n_extra = k};
     tui_launcher_run_argv(app, &o, cmd);
 }
 
@@ -446,6 +503,34 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
 static void build_argv(struct tui_app *app, const struct launch_state *s, struct tui_argv *cmd)
 {
     build_argv_of(app, s, s->targets[s->target].every ? s->target + 1 : s->target, cmd);
+}
+
+/* One row of the panel: its name, then its value between arrows (h/l changes it). */
+static void draw_row(int y, int x, int w, bool sel, const char *name, const char *value)
+{
+    tui_draw_pad(y, x, 14, sel ? TUI_ROLE_SELECTED : TUI_ROLE_COLHEAD, name);
+    char line[300];
+    snprintf(line, sizeof line, " %s %.255s %s", tui_draw_ascii() ? "<" : "‹", value,
+             tui_draw_ascii() ? ">" : "›");
+    tui_draw_pad(y, x + 15, w - 15, sel ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL, line);
+}
+
+/* Row f, an option of the target rung's own: its name as run spells it, then its value, or
+ * whether it is given and what it does. */
+static void draw_rung_opt(struct tui_app *app, const struct launch_state *s, int f, int y, int x,
+                          int w)
+{
+    int nro;
+    const struct eng_rung_opt *o = &rung_opts(s->ropt_rung, &nro)[f - F_COUNT];
+    const char *v = s->ropt[f - F_COUNT];
+    char shown[TUI_SEARCH_MAX + 300];
+    if (v[0] && o->arg)
+        snprintf(shown, sizeof shown, "%s", v);
+    else
+        snprintf(shown, sizeof shown, "%s (%s)",
+                 v[0] ? tui_tr(app, "given", "已给出") : tui_tr(app, "not given", "未给出"),
+                 o->about ? o->about : "");
+    draw_row(y, x, w, f == s->field, o->name, shown);
 }
 
 static void launch_draw(struct tui_app *app, void *state)
@@ -506,15 +591,12 @@ static void launch_draw(struct tui_app *app, void *state)
         {"Run", "运行"}, {"Backend", "后端"}, {"Device", "设备"},
         {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"},
         {"Lag", "滞后构建"}, {"Inputs", "输入"}};
-    for (int f = 0; f < F_COUNT && y < ymax; f++, y++) {
-        bool sel = f == s->field;
-        tui_draw_pad(y, x, 14, sel ? TUI_ROLE_SELECTED : TUI_ROLE_COLHEAD,
-                     tui_tr(app, names[f][0], names[f][1]));
-        char line[300];
-        snprintf(line, sizeof line, " %s %.255s %s", tui_draw_ascii() ? "<" : "‹", val[f],
-                 tui_draw_ascii() ? ">" : "›");
-        tui_draw_pad(y, x + 15, w - 15, sel ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL, line);
-    }
+    int nfield = field_count(s);
+    for (int f = 0; f < nfield && y < ymax; f++, y++)
+        if (f >= F_COUNT)
+            draw_rung_opt(app, s, f, y, x, w);
+        else
+            draw_row(y, x, w, f == s->field, tui_tr(app, names[f][0], names[f][1]), val[f]);
     y++;
     char line[1200];
     if (!s->probed) {
@@ -580,16 +662,33 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
     int d = act == TUI_ACT_LEFT ? -1 : 1;
     switch (act) {
     case TUI_ACT_DOWN:
-        cycle(&s->field, F_COUNT, 1);
+        cycle(&s->field, field_count(s), 1);
         return TUI_R_DRAW;
     case TUI_ACT_UP:
-        cycle(&s->field, F_COUNT, -1);
+        cycle(&s->field, field_count(s), -1);
         return TUI_R_DRAW;
     case TUI_ACT_LEFT:
     case TUI_ACT_RIGHT:
+        if (s->field >= F_COUNT) { /* "not given", then each choice (a flag: given) */
+            int nro;
+            const struct eng_rung_opt *o = &rung_opts(s->ropt_rung, &nro)[s->field - F_COUNT];
+            char *v = s->ropt[s->field - F_COUNT];
+            int n = (int)choice_count(o), at = 0;
+            for (int i = 0; o->arg && i < n; i++)
+                if (!strcmp(v, o->choices[i]))
+                    at = i + 1;
+            if (!o->arg)
+                at = v[0] != '\0';
+            if (n > 0) {
+                cycle(&at, n + 1, d);
+                snprintf(v, TUI_SEARCH_MAX + 1, "%s", at == 0 ? "" : o->arg ? o->choices[at - 1] : "1");
+            }
+            return TUI_R_DRAW;
+        }
         switch ((enum field)s->field) {
         case F_TARGET:
             cycle(&s->target, s->n_targets, d);
+            field_count(s); /* another rung's options, none of this one's values */
             break;
         case F_BACKEND:
             /* auto, then the backends that load */
@@ -623,6 +722,12 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
         }
         return TUI_R_DRAW;
     case TUI_ACT_OPEN: {
+        int nro;
+        const struct eng_rung_opt *ro = rung_opts(s->ropt_rung, &nro);
+        if (s->field >= F_COUNT && ro[s->field - F_COUNT].arg) {
+            tui_app_prompt_open(app); /* the typed value lands through launch_search */
+            return TUI_R_DRAW;
+        }
         if (s->field == F_INPUTS && s->targets[s->target].rung &&
             s->targets[s->target].rung == inputs_rung()) {
             tui_app_prompt_open(app); /* the typed path lands through launch_search */
@@ -657,15 +762,21 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
     }
 }
 
-/* The prompt types rung 2's inputs path (Enter keeps it, Esc restores the one before). */
+/* The prompt types rung 2's inputs path, or the value of the rung's own option on its row
+ * (Enter keeps it, Esc restores the one before). */
+static char *typed_field(struct launch_state *s)
+{
+    return s->field >= F_COUNT && s->field - F_COUNT < ROPT_MAX ? s->ropt[s->field - F_COUNT]
+                                                                 : s->inputs;
+}
+
 static void launch_search(struct tui_app *app, void *state, const char *text)
 {
     (void)app;
-    struct launch_state *s = state;
-    snprintf(s->inputs, sizeof s->inputs, "%s", text);
+    snprintf(typed_field(state), TUI_SEARCH_MAX + 1, "%s", text);
 }
 
-static const char *launch_search_text(void *state) { return ((struct launch_state *)state)->inputs; }
+static const char *launch_search_text(void *state) { return typed_field(state); }
 
 static void launch_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
