@@ -209,6 +209,15 @@ const struct eng_rung *eng_rung_end_to_end(void)
     return first_with(offsetof(struct eng_rung, runs_end_to_end));
 }
 
+bool eng_rung_facts_line(const struct cdb_check *k, bool zh, const char **label, char *buf,
+                         size_t len)
+{
+    const struct eng_rung *R = eng_rung_find(k->rung);
+    if (len)
+        buf[0] = '\0';
+    return R && R->facts_line && R->facts_line(k, zh, label, buf, len);
+}
+
 bool eng_rung_applies(const struct eng_rung *R, const struct eng_manifest *m)
 {
     if (R->number >= 1 && R->number < ENG_RUNG_SLOTS && m->has_rung[R->number])

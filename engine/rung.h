@@ -20,6 +20,7 @@
 #include "engine/manifest_parse.h"
 #include "engine/plan.h"
 
+struct cdb_check;
 struct eng_e2e;
 
 /* An option of a rung's own on `kladder run`. The faces read a rung's options from its entry
@@ -144,6 +145,18 @@ struct eng_rung {
      * run's own options, may spell it (eng_rung_add refuses one that does, the unit tests check
      * the built-in table). */
     const struct eng_rung_opt *opts;
+
+    /* For the faces, optional: what the rung recorded of check k beside the columns every check
+     * has (casedb's checks.facts as struct cdb_check reads them: rung 8's score), in words, for
+     * `kladder results` and the run view: the line's label (static, in Chinese with zh) in
+     * *label and its text in buf; false when k has none. The faces ask eng_rung_facts_line,
+     * never the rung's number. */
+    bool (*facts_line)(const struct cdb_check *k, bool zh, const char **label, char *buf,
+                       size_t len);
+    /* For the faces: a failing check of this rung is read beside the passing one of the same
+     * suite and variant whose name is one number apart ("wave64-default" beside
+     * "wave32-default"): the two sides of a seam (rung 3). */
+    bool seam_neighbours;
 };
 
 /* The rungs the engine runs, in ladder order: eng_rung_count() of them, eng_rung_nth(0) the
@@ -188,6 +201,11 @@ const char *eng_rung_arg(const struct eng_rung_args *a, int rung, const char *na
  * none): 1 with the string copied into buf ("" for a flag), 0 when the block does not hold it,
  * -1 when the text is no such block. */
 int eng_rung_block_get(const char *block, const char *name, char *buf, size_t n);
+
+/* The facts of recorded check k in words, by its rung's own formatter (facts_line above):
+ * false when its rung is not in this build's table, has no formatter, or k has no facts. */
+bool eng_rung_facts_line(const struct cdb_check *k, bool zh, const char **label, char *buf,
+                         size_t len);
 
 /* Whether rung R plans checks for suite m: m declares it, or R runs on every suite
  * (every_suite) and m's kernels are plain device kernels (no rung it declares runs them through
