@@ -29,7 +29,6 @@ struct eng_plan_opts {
     double timeout_s;
     bool fixed, buggy;          /* which variants */
     bool baseline;              /* add the baseline checks */
-    const char *inputs;         /* captured tensors to replay (rung 2, engine/exec/replay.h), or NULL */
     /* Lag builds (kernels/kl.h, KL_LAG) that rungs 2 and 5 add beside their checks: these
      * seeds (each may carry ENG_LAG_AHEAD, engine/check.h), or with lag_auto seeds
      * 1..ENG_LAG_AUTO_SEEDS of both modes (one wave behind, one wave ahead) on a backend that

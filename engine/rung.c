@@ -194,11 +194,6 @@ static const struct eng_rung *first_with(size_t off)
     return NULL;
 }
 
-const struct eng_rung *eng_rung_taking_inputs(void)
-{
-    return first_with(offsetof(struct eng_rung, takes_inputs));
-}
-
 const struct eng_rung *eng_rung_repeating_from_rate(void)
 {
     return first_with(offsetof(struct eng_rung, repeats_from_rate));

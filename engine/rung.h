@@ -126,10 +126,8 @@ struct eng_rung {
      * left (rung 8: the evaluation's last output) in note. */
     const char *(*hang_note)(const struct eng_check_spec *s, char *note, size_t n);
 
-    /* For the faces (the CLI and the launch panel): the rung replays captured tensors given by
-     * --inputs (rung 2), and its repeats default to what the suite's failure rate asks for
-     * when --repeat is not given (rung 5). */
-    bool takes_inputs;
+    /* For the faces (the CLI and the launch panel): the rung's repeats default to what the
+     * suite's failure rate asks for when --repeat is not given (rung 5). */
     bool repeats_from_rate;
     /* The rung runs end-to-end evaluations: the built-in model (--suite model, --case ID) and
      * the user's own (--e2e COMMAND); rung 8. */
@@ -170,11 +168,9 @@ int eng_rung_top(void);
 const struct eng_rung *eng_rung_find(int n);
 
 /* The rung of the built-in table or added at run time whose field asks for this run or face
- * feature, or NULL: the one whose claim takes what the run asks, a (filling *c), the one that replays
- * --inputs, the one whose repeats default from the failure rate, the one running end-to-end
- * evaluations. */
+ * feature, or NULL: the one whose claim takes what the run asks, a (filling *c), the one whose
+ * repeats default from the failure rate, the one running end-to-end evaluations. */
 const struct eng_rung *eng_rung_claiming(const struct eng_run_ask *a, struct eng_run_claim *c);
-const struct eng_rung *eng_rung_taking_inputs(void);
 const struct eng_rung *eng_rung_repeating_from_rate(void);
 const struct eng_rung *eng_rung_end_to_end(void);
 

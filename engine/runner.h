@@ -48,7 +48,6 @@ struct eng_run_opts {
     struct cdb *db;            /* may be NULL (nothing recorded) */
     const char *argv_text;     /* the command line, recorded with the run */
     const char *case_id;       /* for --case, recorded with the run */
-    const char *inputs;        /* --inputs FILE|DIR: captures rung 2 replays, or NULL */
     uint32_t lag[ENG_LAG_MAX_SEEDS]; /* --lag: seeds of rungs 2 and 5's lag builds */
     size_t nlag;
     bool lag_auto;             /* --lag auto (the default): engine/plan.h says which */

@@ -351,12 +351,12 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
     for (int n = 1; !several && n <= eng_rung_top(); n++)
         if (r->rungs & (1u << n))
             r->rung = n;
-    if (several && (r->e2e.first || o->inputs ||
+    if (several && (r->e2e.first ||
                     (r->suite && (!strcmp(r->suite, "all") || !strcmp(r->suite, "model") ||
                                   !strcmp(r->suite, "model-large")))))
         return cli_usage_error("run", "several rungs run on one suite of one's own; with %s "
                                       "give one --rung",
-                               r->e2e.first ? "--e2e" : o->inputs ? "--inputs" : "--suite all and the built-in model");
+                               r->e2e.first ? "--e2e" : "--suite all and the built-in model");
     if (r->e2e.first) {
         if (r->suite || r->case_id)
             return cli_usage_error("run", "--e2e runs your evaluation command, not a suite: "
@@ -369,7 +369,7 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
     /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in;
      * --suite model-large the large configuration, alone or with --case */
     bool large = r->suite && !strcmp(r->suite, "model-large");
-    const struct eng_rung *e2e_rung = eng_rung_end_to_end(), *inputs = eng_rung_taking_inputs();
+    const struct eng_rung *e2e_rung = eng_rung_end_to_end();
     if (e2e_rung && r->rung == e2e_rung->number && !r->e2e.first &&
         ((r->suite && !strcmp(r->suite, "model")) || large || r->case_id)) {
         if (r->suite && r->case_id && !large)
@@ -392,10 +392,6 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
         return cli_usage_error("run", "--repeat %d contradicts --repeat auto (or --rate, "
                                       "--confidence): give a number of repeats or a rate to rule "
                                       "out, not both", o->repeats);
-    if (o->inputs && (!inputs || r->rung != inputs->number))
-        return cli_usage_error("run", "--inputs replays captured tensors on rung %d; give "
-                                      "--rung %d", inputs ? inputs->number : 0,
-                               inputs ? inputs->number : 0);
     for (int n = 1; !r->case_id && n <= eng_rung_top(); n++)
         if ((r->rungs & (1u << n)) && !eng_rung_find(n)) {
             char have[64];
@@ -571,9 +567,6 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_STRING_DOC("--junit", &o.junit, "FILE", "also write JUnit XML"),
         CLI_OPT_INT_DOC("--events", &o.events_fd, 0, 1 << 20, "FD",
                         "stream JSON lines (start, check-start, check-done, end)"),
-        CLI_OPT_STRING_DOC("--inputs", &o.inputs, "FILE|DIR",
-                           "rung 2: replay captured tensors (safetensors or .npy) named like the "
-                           "suite's input buffers"),
         CLI_OPT_DO_DOC("--no-progress", &o.progress, no_progress, "no progress bar on stderr"),
     };
     /* then the rungs' own options, as their entries give them, and the e2e ones last */

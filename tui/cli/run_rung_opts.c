@@ -57,7 +57,7 @@ void run_rung_opts_free(struct run_rung_opts *r)
 
 int run_rung_opts_check(const struct run_rung_opts *r, unsigned rungs)
 {
-    for (int n = 1; rungs && n < ENG_RUNG_SLOTS; n++)
+    for (int n = 1; n < ENG_RUNG_SLOTS; n++)
         if ((r->given & (1u << n)) && !(rungs & (1u << n)))
             return cli_usage_error("run", "%s is rung %d's own option; give --rung %d (with "
                                           "the others to run)", r->first[n], n, n);

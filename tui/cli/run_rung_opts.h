@@ -27,9 +27,9 @@ struct run_rung_opts {
 void run_rung_opts_init(struct run_rung_opts *r);
 void run_rung_opts_free(struct run_rung_opts *r);
 
-/* CLI_PARSED, or 2 after a usage message when an option of a rung was given but the run's
- * rungs (bit N for rung N; 0: the suite's or the case's own, which are not known here) leave
- * that rung out. */
+/* CLI_PARSED, or 2 after a usage message when an option of a rung was given but the rungs
+ * --rung named (bit N for rung N) leave that rung out: a rung's option asks for its rung by
+ * name, never of a suite's or a case's rungs taken whole. */
 int run_rung_opts_check(const struct run_rung_opts *r, unsigned rungs);
 
 #endif

@@ -25,7 +25,6 @@ struct tui_run_opts {
     const char *variant;  /* both, fixed or buggy */
     int repeats;          /* 0: from the suite's failure rate (rung 5) */
     int timeout_s;        /* per check, after setup */
-    const char *inputs;   /* --inputs FILE|DIR (rung 2's captures to replay); NULL or "": none */
     const char *lag;      /* --lag's value (rungs 2 and 5's lag builds); NULL: kladder run's auto */
     const char *const *extra; /* further arguments, as given (the rung's own options) */
     int n_extra;          /* at most TUI_ARGV_EXTRA */

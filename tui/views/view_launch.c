@@ -6,11 +6,9 @@
  * --events 3` command line (tui/views/launcher.h) to the live run view, which starts and follows
  * it.
  *
- * A rung 2 target takes an inputs file or folder (--inputs: captures of one's own to replay):
- * Enter (or /) on its row opens the prompt to type the path.
- *
  * Below them, a row for each option of the target rung's own (engine/rung.h, its entry's opts),
- * named as `kladder run` spells it: h/l steps through its choices, Enter types any other value
+ * named as `kladder run` spells it (rung 2's --inputs: a file or folder of captures of one's
+ * own to replay): h/l steps through its choices, Enter (or /) opens the prompt to type any value
  * (a flag: h/l gives it or not). The panel names none of them itself.
  *
  * A cell with several suites also offers them all, first: "every suite of this cell", which
@@ -51,7 +49,7 @@ struct backend_opt {
     char devices[8][96];
 };
 
-enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_LAG, F_INPUTS, F_COUNT };
+enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_LAG, F_COUNT };
 
 static const char *const variants[] = {"both", "fixed", "buggy"};
 static const int repeat_opts[] = {0, 1, 10, 100, 1000, 10000};
@@ -83,7 +81,6 @@ struct launch_state {
     int backend; /* 0 auto, else 1 + index into backends */
     int device;
     int variant, repeats, timeout, lag;
-    char inputs[TUI_SEARCH_MAX + 1]; /* rung 2's --inputs, "" none */
     /* the values of the rung's own options, "" not given (a flag: "1" given), for rung
      * ropt_rung: they go with that rung's targets only */
     int ropt_rung;
@@ -173,12 +170,6 @@ static bool engine_rung(int r) { return eng_rung_find(r) != NULL; }
 static int rate_rung(void)
 {
     const struct eng_rung *R = eng_rung_repeating_from_rate();
-    return R ? R->number : 0;
-}
-
-static int inputs_rung(void)
-{
-    const struct eng_rung *R = eng_rung_taking_inputs();
     return R ? R->number : 0;
 }
 
@@ -494,7 +485,6 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
                              .repeats = repeat_opts[s->repeats],
                              .timeout_s = timeout_opts[s->timeout],
                              .lag = lag_opts[s->lag],
-                             .inputs = t->rung == inputs_rung() ? s->inputs : NULL,
                              .extra = cmd->extra, .n_extra = k};
     tui_launcher_run_argv(app, &o, cmd);
 }
@@ -579,18 +569,10 @@ static void launch_draw(struct tui_app *app, void *state)
         snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
     snprintf(val[F_LAG], sizeof val[0], "%s",
              tui_tr(app, lag_names[s->lag][0], lag_names[s->lag][1]));
-    if (!tg->rung || tg->rung != inputs_rung())
-        snprintf(val[F_INPUTS], sizeof val[0], zh ? "仅阶梯 %d" : "rung %d only", inputs_rung());
-    else if (s->inputs[0])
-        snprintf(val[F_INPUTS], sizeof val[0], "%.200s", s->inputs);
-    else
-        snprintf(val[F_INPUTS], sizeof val[0], "%s",
-                 tui_tr(app, "none: the suite's value classes and captures (Enter types a path)",
-                        "无：套件自带的取值类别与捕获（Enter 输入路径）"));
     static const char *const names[F_COUNT][2] = {
         {"Run", "运行"}, {"Backend", "后端"}, {"Device", "设备"},
         {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"},
-        {"Lag", "滞后构建"}, {"Inputs", "输入"}};
+        {"Lag", "滞后构建"}};
     int nfield = field_count(s);
     for (int f = 0; f < nfield && y < ymax; f++, y++)
         if (f >= F_COUNT)
@@ -716,7 +698,6 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
         case F_LAG:
             cycle(&s->lag, N_OF(lag_opts), d);
             break;
-        case F_INPUTS:
         case F_COUNT:
             break;
         }
@@ -726,11 +707,6 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
         const struct eng_rung_opt *ro = rung_opts(s->ropt_rung, &nro);
         if (s->field >= F_COUNT && ro[s->field - F_COUNT].arg) {
             tui_app_prompt_open(app); /* the typed value lands through launch_search */
-            return TUI_R_DRAW;
-        }
-        if (s->field == F_INPUTS && s->targets[s->target].rung &&
-            s->targets[s->target].rung == inputs_rung()) {
-            tui_app_prompt_open(app); /* the typed path lands through launch_search */
             return TUI_R_DRAW;
         }
         tui_runs_pop(app); /* the panel gives way to the live run */
@@ -762,21 +738,27 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
     }
 }
 
-/* The prompt types rung 2's inputs path, or the value of the rung's own option on its row
- * (Enter keeps it, Esc restores the one before). */
+/* The prompt types the value of the rung's own option on its row (rung 2's --inputs path;
+ * Enter keeps it, Esc restores the one before); on another row it types nothing. */
 static char *typed_field(struct launch_state *s)
 {
     return s->field >= F_COUNT && s->field - F_COUNT < ROPT_MAX ? s->ropt[s->field - F_COUNT]
-                                                                 : s->inputs;
+                                                                 : NULL;
 }
 
 static void launch_search(struct tui_app *app, void *state, const char *text)
 {
     (void)app;
-    snprintf(typed_field(state), TUI_SEARCH_MAX + 1, "%s", text);
+    char *v = typed_field(state);
+    if (v)
+        snprintf(v, TUI_SEARCH_MAX + 1, "%s", text);
 }
 
-static const char *launch_search_text(void *state) { return typed_field(state); }
+static const char *launch_search_text(void *state)
+{
+    const char *v = typed_field(state);
+    return v ? v : "";
+}
 
 static void launch_status(struct tui_app *app, void *state, char *buf, size_t len)
 {
