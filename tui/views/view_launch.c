@@ -24,6 +24,7 @@
 #include "casedb/cdb.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/backend/backend.h"
 #include "engine/manifest.h"
 #include "engine/rung.h"
 #include "tui/child.h"
@@ -495,6 +496,20 @@ static void build_argv(struct tui_app *app, const struct launch_state *s, struct
     build_argv_of(app, s, s->targets[s->target].every ? s->target + 1 : s->target, cmd);
 }
 
+/* The Backend row's auto: the backend table's names in preference order, "auto (hip, cuda,
+ * then cpu)", so that the panel types none of them. */
+static void auto_backends(bool zh, char *buf, size_t n)
+{
+    size_t l = (size_t)snprintf(buf, n, "%s", zh ? "自动（" : "auto (");
+    for (size_t i = 0; eng_backends[i] && l < n; i++) {
+        const char *sep = i == 0 ? "" : !eng_backends[i + 1] ? (zh ? "，然后 " : ", then ")
+                                                               : (zh ? "、" : ", ");
+        l += (size_t)snprintf(buf + l, n - l, "%s%s", sep, eng_backends[i]->name);
+    }
+    if (l < n)
+        snprintf(buf + l, n - l, "%s", zh ? "）" : ")");
+}
+
 /* One row of the panel: its name, then its value between arrows (h/l changes it). */
 static void draw_row(int y, int x, int w, bool sel, const char *name, const char *value)
 {
@@ -537,8 +552,10 @@ static void launch_draw(struct tui_app *app, void *state)
     const struct target *tg_shown = &s->targets[s->target];
     snprintf(val[F_TARGET], sizeof val[0], "%.200s",
              app->lang == TUI_LANG_ZH && tg_shown->label_zh ? tg_shown->label_zh : tg_shown->label);
-    snprintf(val[F_BACKEND], sizeof val[0], "%s", b ? b->name : tui_tr(app, "auto (hip, cuda, then cpu)",
-                                                                  "自动（hip、cuda，然后 cpu）"));
+    if (b)
+        snprintf(val[F_BACKEND], sizeof val[0], "%s", b->name);
+    else
+        auto_backends(app->lang == TUI_LANG_ZH, val[F_BACKEND], sizeof val[0]);
     if (b && s->device < b->n_devices)
         snprintf(val[F_DEVICE], sizeof val[0], "%d · %s", s->device, b->devices[s->device]);
     else
