@@ -84,6 +84,8 @@ struct eng_check_spec {
                                  * JSON; or NULL */
     char *model;                /* rung 8's built-in model (engine/rungs/rung8_model_check.h),
                                  * JSON; or NULL */
+    char *rung_opts;            /* the values of the rung's own options this run was given
+                                 * (engine/rung.h, eng_rung_block_get), JSON; or NULL */
 };
 
 struct eng_check_result {

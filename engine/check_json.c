@@ -58,6 +58,7 @@ void eng_check_spec_free(struct eng_check_spec *s)
     free(s->values);
     free(s->e2e);
     free(s->model);
+    free(s->rung_opts);
     for (size_t i = 0; i < s->nshapes; i++)
         eng_shape_free(&s->shapes[i]);
     free(s->shapes);
@@ -106,6 +107,8 @@ char *eng_check_spec_json(const struct eng_check_spec *s)
         cJSON_AddStringToObject(o, "e2e", s->e2e);
     if (s->model)
         cJSON_AddStringToObject(o, "model", s->model);
+    if (s->rung_opts)
+        cJSON_AddStringToObject(o, "rung_opts", s->rung_opts);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -181,6 +184,7 @@ int eng_check_spec_parse(const char *text, struct eng_check_spec *out, char *err
     out->values = str_of(o, "values") ? xstrdup(str_of(o, "values")) : NULL;
     out->e2e = str_of(o, "e2e") ? xstrdup(str_of(o, "e2e")) : NULL;
     out->model = str_of(o, "model") ? xstrdup(str_of(o, "model")) : NULL;
+    out->rung_opts = str_of(o, "rung_opts") ? xstrdup(str_of(o, "rung_opts")) : NULL;
     out->nshapes = (size_t)cJSON_GetArraySize(shapes);
     out->shapes = xcalloc(out->nshapes + 1, sizeof *out->shapes);
     size_t i = 0;

@@ -98,9 +98,15 @@ void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mo
         s->scratch_once = vo->scratch_once;
         s->event = vo->event;
         s->timeout_s = b->o->timeout_s;
+        s->rung_opts = eng_rung_args_block(b->o->rung_args, b->rung);
         snprintf(p->label, sizeof p->label, "%s%s", baseline ? "baseline-" : "", variants[v]);
         p->expect_fail = !baseline && v == 1;
     }
+}
+
+const char *eng_plan_rung_arg(const struct eng_plan_builder *b, const char *name)
+{
+    return eng_rung_arg(b->o->rung_args, b->rung, name);
 }
 
 void eng_plan_set_kind(struct eng_plan_builder *b, size_t first, enum eng_check_kind kind,
@@ -149,6 +155,7 @@ static struct eng_planned *planned_copy(struct eng_plan_builder *b, size_t i, ch
     s->values = o->values ? xstrdup(o->values) : NULL;
     s->e2e = o->e2e ? xstrdup(o->e2e) : NULL;
     s->model = o->model ? xstrdup(o->model) : NULL;
+    s->rung_opts = o->rung_opts ? xstrdup(o->rung_opts) : NULL;
     return p;
 }
 

@@ -10,6 +10,8 @@
 #include "engine/check.h"
 #include "engine/manifest.h"
 
+struct eng_rung_args;
+
 #define ENG_LAG_MAX_SEEDS 8
 #define ENG_LAG_AUTO_SEEDS 4 /* of each mode: auto plans 2 x 4 copies */
 
@@ -27,7 +29,6 @@ struct eng_plan_opts {
     double timeout_s;
     bool fixed, buggy;          /* which variants */
     bool baseline;              /* add the baseline checks */
-    const char *inputs;         /* captured tensors to replay (rung 2, engine/exec/replay.h), or NULL */
     /* Lag builds (kernels/kl.h, KL_LAG) that rungs 2 and 5 add beside their checks: these
      * seeds (each may carry ENG_LAG_AHEAD, engine/check.h), or with lag_auto seeds
      * 1..ENG_LAG_AUTO_SEEDS of both modes (one wave behind, one wave ahead) on a backend that
@@ -36,6 +37,9 @@ struct eng_plan_opts {
     uint32_t lag[ENG_LAG_MAX_SEEDS];
     size_t nlag;
     bool lag_auto;
+    /* The values of the rungs' own options (engine/rung.h), or NULL: each check a rung plans
+     * carries its rung's block (eng_check_spec.rung_opts). */
+    const struct eng_rung_args *rung_args;
 };
 
 struct eng_planned {
@@ -109,6 +113,10 @@ struct eng_plan_builder {
  * shapes are copied. repeats: ENG_MODE_REPEAT; replays: ENG_MODE_GRAPH. */
 void eng_plan_add(struct eng_plan_builder *b, const char *name, enum eng_mode mode, bool baseline,
                   const struct eng_shape *shapes, size_t nshapes, int repeats, int replays);
+
+/* The value of the planning rung's own option name (engine/rung.h, struct eng_rung_opt) that
+ * the run was given: "" for a flag, NULL when it was not given. */
+const char *eng_plan_rung_arg(const struct eng_plan_builder *b, const char *name);
 
 /* Makes every check planned from index first on a check of kind (engine/check.h) at target
  * (ENG_CHECK_CODE: the processor; NULL otherwise), baselines included. */

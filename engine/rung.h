@@ -20,7 +20,28 @@
 #include "engine/manifest_parse.h"
 #include "engine/plan.h"
 
+struct cdb_check;
 struct eng_e2e;
+
+/* An option of a rung's own on `kladder run`. The faces read a rung's options from its entry
+ * (opts below): run's parser and its help, the man page made from the tables, the completions
+ * (run --options) and the launch panel all follow the rung file, and no face names the option.
+ * The value a run was given reaches the rung as its own block (struct eng_rung_args): its
+ * planner reads it with eng_plan_rung_arg (engine/plan.h), its worker side from each of its
+ * checks (eng_check_spec.rung_opts, read with eng_rung_block_get). */
+struct eng_rung_opt {
+    const char *name;           /* "--tail", as typed; NULL ends a rung's list */
+    const char *arg;            /* the value's name ("N", "FILE"); NULL: a flag, no value */
+    const char *about;          /* one line saying what it does (help, man page, panel) */
+    const char *const *choices; /* the words the value may be, NULL-terminated; NULL: any */
+};
+
+/* The values of the rungs' own options one run was given: for each rung number, a JSON object
+ * keyed by option name (a string value, or true for a flag), or NULL when it was given none.
+ * Zeroed is empty. */
+struct eng_rung_args {
+    cJSON *block[ENG_RUNG_SLOTS];
+};
 
 /* What a run asks for that names no suite: the part of the run's options (engine/runner.h's
  * struct eng_run_opts, which the rungs never see) a rung's claim below reads. */
@@ -105,10 +126,8 @@ struct eng_rung {
      * left (rung 8: the evaluation's last output) in note. */
     const char *(*hang_note)(const struct eng_check_spec *s, char *note, size_t n);
 
-    /* For the faces (the CLI and the launch panel): the rung replays captured tensors given by
-     * --inputs (rung 2), and its repeats default to what the suite's failure rate asks for
-     * when --repeat is not given (rung 5). */
-    bool takes_inputs;
+    /* For the faces (the CLI and the launch panel): the rung's repeats default to what the
+     * suite's failure rate asks for when --repeat is not given (rung 5). */
     bool repeats_from_rate;
     /* The rung runs end-to-end evaluations: the built-in model (--suite model, --case ID) and
      * the user's own (--e2e COMMAND); rung 8. */
@@ -118,6 +137,24 @@ struct eng_rung {
      * with its own runtime (a torch op, a Triton kernel), said to that caller; NULL when it can
      * (the rung's checks need only the device check's buffers, fills and oracles). */
     const char *op_unavailable;
+
+    /* The rung's own options on `kladder run` (struct eng_rung_opt above), ended by an entry
+     * whose name is NULL; NULL: none. A name is the rung's alone: no other rung, and none of
+     * run's own options, may spell it (eng_rung_add refuses one that does, the unit tests check
+     * the built-in table). */
+    const struct eng_rung_opt *opts;
+
+    /* For the faces, optional: what the rung recorded of check k beside the columns every check
+     * has (casedb's checks.facts as struct cdb_check reads them: rung 8's score), in words, for
+     * `kladder results` and the run view: the line's label (static, in Chinese with zh) in
+     * *label and its text in buf; false when k has none. The faces ask eng_rung_facts_line,
+     * never the rung's number. */
+    bool (*facts_line)(const struct cdb_check *k, bool zh, const char **label, char *buf,
+                       size_t len);
+    /* For the faces: a failing check of this rung is read beside the passing one of the same
+     * suite and variant whose name is one number apart ("wave64-default" beside
+     * "wave32-default"): the two sides of a seam (rung 3). */
+    bool seam_neighbours;
 };
 
 /* The rungs the engine runs, in ladder order: eng_rung_count() of them, eng_rung_nth(0) the
@@ -131,11 +168,9 @@ int eng_rung_top(void);
 const struct eng_rung *eng_rung_find(int n);
 
 /* The rung of the built-in table or added at run time whose field asks for this run or face
- * feature, or NULL: the one whose claim takes what the run asks, a (filling *c), the one that replays
- * --inputs, the one whose repeats default from the failure rate, the one running end-to-end
- * evaluations. */
+ * feature, or NULL: the one whose claim takes what the run asks, a (filling *c), the one whose
+ * repeats default from the failure rate, the one running end-to-end evaluations. */
 const struct eng_rung *eng_rung_claiming(const struct eng_run_ask *a, struct eng_run_claim *c);
-const struct eng_rung *eng_rung_taking_inputs(void);
 const struct eng_rung *eng_rung_repeating_from_rate(void);
 const struct eng_rung *eng_rung_end_to_end(void);
 
@@ -144,6 +179,29 @@ const struct eng_rung *eng_rung_end_to_end(void);
  * ENG_RUNG_SLOTS - 1. eng_rung_remove takes an added rung out again (a built-in one stays). */
 int eng_rung_add(const struct eng_rung *R, char *err, size_t errlen);
 void eng_rung_remove(int n);
+
+/* The rung of the table whose own options (opts) include name, with that option in *o; NULL
+ * when none has it. */
+const struct eng_rung *eng_rung_opt_owner(const char *name, const struct eng_rung_opt **o);
+
+/* Records value (NULL for a flag) of rung's option name in a (a second value of the same
+ * option replaces the first); eng_rung_args_free empties a again. */
+void eng_rung_args_set(struct eng_rung_args *a, int rung, const char *name, const char *value);
+void eng_rung_args_free(struct eng_rung_args *a);
+/* The block of rung as JSON text (malloc'd, one line), or NULL when a is NULL or holds none. */
+char *eng_rung_args_block(const struct eng_rung_args *a, int rung);
+/* The value of rung's option name in a: "" for a flag, NULL when it was not given (or a is
+ * NULL). */
+const char *eng_rung_arg(const struct eng_rung_args *a, int rung, const char *name);
+/* The value of option name in a rung's block (JSON text, as a check spec carries it; NULL:
+ * none): 1 with the string copied into buf ("" for a flag), 0 when the block does not hold it,
+ * -1 when the text is no such block. */
+int eng_rung_block_get(const char *block, const char *name, char *buf, size_t n);
+
+/* The facts of recorded check k in words, by its rung's own formatter (facts_line above):
+ * false when its rung is not in this build's table, has no formatter, or k has no facts. */
+bool eng_rung_facts_line(const struct cdb_check *k, bool zh, const char **label, char *buf,
+                         size_t len);
 
 /* Whether rung R plans checks for suite m: m declares it, or R runs on every suite
  * (every_suite) and m's kernels are plain device kernels (no rung it declares runs them through

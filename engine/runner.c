@@ -737,7 +737,8 @@ static int plan_all(struct run *rn, const char *backend, struct eng_manifest **m
                                .confidence = o->confidence,
                                .timeout_s = o->timeout_s > 0 ? o->timeout_s : 60,
                                .fixed = o->fixed, .buggy = o->buggy, .baseline = true,
-                               .inputs = o->inputs, .nlag = o->nlag, .lag_auto = o->lag_auto};
+                               .nlag = o->nlag, .lag_auto = o->lag_auto,
+                               .rung_args = o->rung_args};
     memcpy(po.lag, o->lag, sizeof po.lag);
     if (rn->own)
         return rn->own->plan_claimed(&rn->ask, rn->info.uuid, &po, plan, nplan, err, errlen);

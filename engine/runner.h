@@ -18,6 +18,7 @@
 
 struct cdb;
 struct eng_e2e;
+struct eng_rung_args;
 
 struct eng_run_target {
     const char *suite;  /* name or manifest path */
@@ -47,10 +48,11 @@ struct eng_run_opts {
     struct cdb *db;            /* may be NULL (nothing recorded) */
     const char *argv_text;     /* the command line, recorded with the run */
     const char *case_id;       /* for --case, recorded with the run */
-    const char *inputs;        /* --inputs FILE|DIR: captures rung 2 replays, or NULL */
     uint32_t lag[ENG_LAG_MAX_SEEDS]; /* --lag: seeds of rungs 2 and 5's lag builds */
     size_t nlag;
     bool lag_auto;             /* --lag auto (the default): engine/plan.h says which */
+    const struct eng_rung_args *rung_args; /* the values of the rungs' own options
+                                            * (engine/rung.h), each rung's its block; or NULL */
     const struct eng_e2e *e2e; /* rung 8's user evaluation (engine/rungs/rung8_e2e_check.h), or
                                 * NULL: then it is the run's one check and the targets are
                                 * ignored */

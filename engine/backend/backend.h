@@ -74,6 +74,9 @@ enum eng_schedule {
 /* A launch that fails with a message starting with this ran to its end and found a data race
  * (the cpu backend's race check): the check fails, it is not an error of the run. */
 #define ENG_RACE_PREFIX "data race"
+/* How a race check that stopped before a launch's end starts its sentence (race_note_take):
+ * a report shows it even beside a pass, which it makes a partial one. */
+#define ENG_RACE_PARTIAL "race check stopped after"
 /* A device call that fails with a message starting with this found the kernel faulted on the
  * device (an illegal address, a trap or assert, a launch that died): the GPU's counterpart of
  * a cpu kernel taking its process down. The runner counts it as a crash (docs/engine.md,
@@ -184,6 +187,10 @@ struct eng_backend {
      * oracles, and the first race since the previous call is returned here (1, its sentence,
      * starting with ENG_RACE_PREFIX, in out) or 0 when there was none. */
     int (*race_take)(struct eng_ctx *ctx, char *out, size_t n);
+    /* Optional, beside race_take: 1 with a sentence in out when the race check of a launch since
+     * the previous call stopped before the launch's end (it checks a bounded number of
+     * accesses and of memory), so that a check that found no race says it was partial; else 0. */
+    int (*race_note_take)(struct eng_ctx *ctx, char *out, size_t n);
     void (*mem_free)(struct eng_ctx *ctx, eng_dptr p);
     int (*memcpy_htod)(struct eng_ctx *ctx, eng_dptr dst, const void *src, size_t bytes,
                        struct eng_stream *s, char *err, size_t errlen);

@@ -531,6 +531,7 @@ struct eng_ctx {
     char sticky[512];         /* the first execution error; every later call reports it */
     bool races_kept;          /* a data race is kept for race_take, not an execution error */
     char race[1024];          /* the first race since the last race_take */
+    char race_note[160];      /* the first race check stopped early since the last take */
     uint64_t rng;
     uint64_t *sample;         /* the block sample of the launches that follow, or NULL */
     size_t nsample;
@@ -1033,6 +1034,10 @@ static int exec_work(struct eng_ctx *c, struct work *w, char *err, size_t errlen
             module_tls(w->k->mod, &l.tls, &l.tls_size);
             l.where = module_where;
             l.where_arg = w->k->mod;
+            if (!c->race_note[0]) { /* the first launch whose race check stops early */
+                l.note = c->race_note;
+                l.note_len = sizeof c->race_note;
+            }
         }
         /* a fault names the kernel under test and its line; the oracles' kernels are ours */
         cpu_guard_install();
@@ -1346,6 +1351,15 @@ static int cpu_race_take(struct eng_ctx *c, char *out, size_t n)
     return 1;
 }
 
+static int cpu_race_note_take(struct eng_ctx *c, char *out, size_t n)
+{
+    if (!c->race_note[0])
+        return 0;
+    snprintf(out, n, "%s", c->race_note);
+    c->race_note[0] = '\0';
+    return 1;
+}
+
 static void cpu_block_sample(struct eng_ctx *c, const uint64_t *blocks, size_t n)
 {
     free(c->sample);
@@ -1454,6 +1468,7 @@ const struct eng_backend eng_backend_cpu = {
     .mem_alloc = cpu_mem_alloc,
     .block_sample = cpu_block_sample,
     .race_take = cpu_race_take,
+    .race_note_take = cpu_race_note_take,
     .mem_free = cpu_mem_free,
     .memcpy_htod = cpu_memcpy_htod,
     .memcpy_dtoh = cpu_memcpy_dtoh,

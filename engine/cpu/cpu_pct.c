@@ -623,6 +623,10 @@ int cpu_pct_run(const struct cpu_launch *l, char *err, size_t errlen)
         free(tls_orig);
     }
     tl_pct = saved;
+    if (cpu_race_partial(p->race) && l->note && l->note_len)
+        snprintf(l->note, l->note_len,
+                 ENG_RACE_PARTIAL " %llu accesses: the rest of the launch was not checked for "
+                 "races", (unsigned long long)cpu_race_stopped_after(p->race));
     if (rc == 0 && cpu_race_count(p->race)) {
         unsigned long nr = cpu_race_count(p->race);
         snprintf(err, errlen, "%s (%lu conflicting access%s in this launch)",

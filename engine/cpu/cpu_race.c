@@ -63,6 +63,7 @@ struct cpu_race {
     unsigned long races;
     uint64_t checked;
     int partial;
+    uint64_t stopped_after; /* the accesses checked whole when partial was set */
     /* The first race, kept as found and written as a sentence when asked for. */
     struct acc first[2];
     const void *first_addr;
@@ -111,6 +112,15 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
+/* The check stops here: what the launch does from the access being checked on is unchecked
+ * (the shadow memory or the access count reached its bound). */
+static void stop(struct cpu_race *r)
+{
+    if (!r->partial)
+        r->stopped_after = r->checked ? r->checked - 1 : 0;
+    r->partial = 1;
+}
+
 static struct page *page_find(struct cpu_race *r, uint64_t key)
 {
     struct page **hint = &r->recent[key & 15];
@@ -125,7 +135,7 @@ static struct page *page_find(struct cpu_race *r, uint64_t key)
         }
         if ((r->pused + 1) * 2 <= r->pcap) {
             if (r->pused >= MAX_PAGES) {
-                r->partial = 1;
+                stop(r);
                 return NULL;
             }
             r->pused++;
@@ -168,7 +178,7 @@ static uint32_t *sync_vc(struct cpu_race *r, uint64_t key, bool add)
             return r->syncs[i].vc;
         }
         if (r->scap >= MAX_SYNC) {
-            r->partial = 1;
+            stop(r);
             return NULL;
         }
         struct sync *old = r->syncs;
@@ -253,7 +263,7 @@ int cpu_race_access(struct cpu_race *r, const struct cpu_race_who *who, const vo
     if (how & KL_CPU_ACC_FENCE)
         return 0;
     if (++r->checked > MAX_CHECKED) {
-        r->partial = 1;
+        stop(r);
         return 0;
     }
     uint32_t *mine = &r->vc[who->block * r->nblocks];
@@ -330,3 +340,5 @@ const char *cpu_race_report(struct cpu_race *r)
     return r->report;
 }
 int cpu_race_partial(const struct cpu_race *r) { return r ? r->partial : 0; }
+
+uint64_t cpu_race_stopped_after(const struct cpu_race *r) { return r ? r->stopped_after : 0; }

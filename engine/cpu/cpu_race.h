@@ -59,5 +59,7 @@ void cpu_race_set_where(struct cpu_race *r, cpu_race_where_fn where, void *arg);
 unsigned long cpu_race_count(const struct cpu_race *r);
 const char *cpu_race_report(struct cpu_race *r);
 int cpu_race_partial(const struct cpu_race *r);
+/* With cpu_race_partial: how many accesses were checked whole before the check stopped. */
+uint64_t cpu_race_stopped_after(const struct cpu_race *r);
 
 #endif

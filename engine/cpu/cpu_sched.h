@@ -47,6 +47,11 @@ struct cpu_launch {
      * (cpu_race.h, cpu_race_where_fn). */
     int (*where)(void *arg, const void *pc, char *out, size_t n);
     void *where_arg;
+    /* When non-NULL (the pct schedule's race check): note_len bytes where a race check that
+     * stopped before the launch's end says so ("race check stopped after N accesses ..."),
+     * left as it was when the check ran to the end. */
+    char *note;
+    size_t note_len;
 };
 
 /* Runs the launch to completion. Returns 0, or -1 with a message (a deadlock: threads waiting

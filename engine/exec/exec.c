@@ -67,6 +67,17 @@ static void race_found(struct eng_exec *e, int rc)
     eng_check_defect(e->out, "race");
 }
 
+/* A race check that stopped before a launch's end is said in the check's detail, after what
+ * it found: a pass then reads as a partial one. */
+static void race_note(struct eng_exec *e)
+{
+    char note[200];
+    if (!e->B->race_note_take || e->B->race_note_take(e->ctx, note, sizeof note) != 1)
+        return;
+    size_t l = strlen(e->detail);
+    snprintf(e->detail + l, sizeof e->detail - l, "%s%s", l ? "; " : "", note);
+}
+
 void eng_exec_ready(struct eng_exec *e)
 {
     if (e->ready)
@@ -275,6 +286,8 @@ static void run_check(struct eng_exec *e, const struct eng_rung *R, struct eng_i
     char race[1024];
     if (e->B->race_take)
         (void)e->B->race_take(e->ctx, race, sizeof race);
+    if (e->B->race_note_take)
+        (void)e->B->race_note_take(e->ctx, race, sizeof race);
     int planned = plan_shapes(e, ins, nsh);
     eng_phase_mark("plan");
     if (planned < 0) {
@@ -308,6 +321,7 @@ static void run_check(struct eng_exec *e, const struct eng_rung *R, struct eng_i
     }
     eng_exec_timer_finish(e, &t);
     race_found(e, rc);
+    race_note(e);
     verdict(e, rc, &t);
 }
 

@@ -153,7 +153,8 @@ static int text_end(struct eng_reporter *rep, const struct eng_run_info *run,
         /* a pass says how: a score how close it came, a sampled pass that it judged part of
          * the output */
         if (d->r.detail[0] && (d->r.verdict != CDB_PASS || d->p->spec.e2e || d->p->spec.model ||
-                               strstr(d->r.oracle, "(sampled)"))) {
+                               strstr(d->r.oracle, "(sampled)") ||
+                               strstr(d->r.detail, ENG_RACE_PARTIAL))) {
             /* a compiler's log keeps its lines, each indented under the check's */
             char *detail = text_sanitize(d->r.detail, true);
             size_t len = strlen(detail);

@@ -331,11 +331,11 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         }
     }
     /* The captures the suite ships, then those of --inputs: one check each, at their shape. */
+    const char *inputs = eng_plan_rung_arg(b, "--inputs");
     for (int src = 0; src < 2; src++) {
         struct eng_replay_bind *binds = src == 0 ? r->inputs : NULL;
         size_t nb = src == 0 ? r->ninputs : 0;
-        if (src == 1 && b->o->inputs &&
-            eng_replay_from_path(m, b->o->inputs, &binds, &nb, err, errlen) != 0)
+        if (src == 1 && inputs && eng_replay_from_path(m, inputs, &binds, &nb, err, errlen) != 0)
             return -1;
         if (!nb)
             continue;
@@ -352,7 +352,7 @@ static int plan(struct eng_plan_builder *b, char *err, size_t errlen)
         if (rc != 0)
             return -1;
     }
-    if (!float_input && !r->nsweeps && !r->ninputs && !b->o->inputs) {
+    if (!float_input && !r->nsweeps && !r->ninputs && !eng_plan_rung_arg(b, "--inputs")) {
         snprintf(err, errlen, "suite %s: rung 2 has nothing to vary: no f32, bf16 or fp8e4m3 "
                  "input for the value classes and no \"chunks\" or \"topk\" to sweep", m->name);
         return -1;
@@ -428,6 +428,14 @@ static int oracle(struct eng_exec *e, struct eng_inst *in)
     return 0;
 }
 
+/* Rung 2's option of its own on `kladder run` (engine/rung.h). */
+static const struct eng_rung_opt opts[] = {
+    {.name = "--inputs", .arg = "FILE|DIR",
+     .about = "rung 2: replay captured tensors (safetensors or .npy) named like the suite's input "
+              "buffers"},
+    {0},
+};
+
 const struct eng_rung eng_rung2 = {
     .number = 2,
     .name = "replay real inputs",
@@ -435,5 +443,5 @@ const struct eng_rung eng_rung2 = {
     .free_settings = free_settings,
     .plan = plan,
     .oracle = oracle,
-    .takes_inputs = true,
+    .opts = opts,
 };

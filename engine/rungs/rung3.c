@@ -404,6 +404,7 @@ static int resources_note(struct eng_exec *e, struct eng_inst *in)
 
 const struct eng_rung eng_rung3 = {
     .number = 3,
+    .seam_neighbours = true,
     .name = "test the seams",
     .parse = parse,
     .free_settings = free_settings,

@@ -10,6 +10,7 @@
 #include "common/paths.h"
 #include "common/xalloc.h"
 #include "engine/manifest.h"
+#include "engine/rungs/rung8_facts.h"
 #include "engine/rungs/rung8_model_check.h"
 #include "engine/rung.h"
 
@@ -222,6 +223,7 @@ const struct eng_rung eng_rung8 = {
     .plan_claimed = plan_claimed,
     .hang_note = hang_note,
     .runs_end_to_end = true,
+    .facts_line = eng_rung8_facts_line,
     .op_unavailable = "rung 8 is a model's end-to-end score: run `kladder run --rung 8` with the "
                       "model's evaluation",
 };

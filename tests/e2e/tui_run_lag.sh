@@ -23,7 +23,7 @@ tap_check "auto puts no --lag on the command line" \
 wait_for "kladder devices lists the cpu backend" 'cpu +available'
 keys l
 wait_for "h/l change the backend to cpu" 'Backend +‹ cpu ›'
-keys k k k
+keys k k # up past Run to the last row, Lag (rung 5 has no options of its own below it)
 wait_for "the Lag row is selected" 'Lag +‹ auto'
 keys l
 wait_for "l: off" 'Lag +‹ off ›'

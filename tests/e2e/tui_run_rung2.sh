@@ -1,8 +1,8 @@
 # Rung 2 from the interface: r on the case detail of each gap-2 case (flydsl-1020, flydsl-1213,
 # atom-1750, aiter-5801, aiter-6127) offers its reproducer's rung 2 suite at once (flydsl-1020,
 # whose suite also lists rung 1, offers --case first and rung 2 beside it); on atom-1750
-# the Inputs row takes a folder of captures of one's own (typed at the prompt, passed as
-# --inputs), the run replays them, and the run view shows each check's values (a value class,
+# the row of rung 2's own option --inputs (from its entry) takes a folder of captures of one's
+# own (typed at the prompt, passed as --inputs), the run replays them, and the run view shows each check's values (a value class,
 # or the replayed file).
 . tests/e2e/tui_run_lib
 kl_need "tmux is not installed (scripts/deps.sh --test installs it)" tmux
@@ -25,23 +25,23 @@ for c in flydsl-1020 flydsl-1213 aiter-5801 aiter-6127 atom-1750; do
         keys l l
     fi
     wait_for "$c: its rung 2 reproducer is offered" "Run +‹ $c · rung 2 ›"
-    wait_for "$c: with the Inputs row" 'Inputs +‹ none: the suite'"'"'s value classes and captures'
+    wait_for "$c: with rung 2's --inputs row" '--inputs +‹ not given \(rung 2: replay captured tensors'
     [ $c = atom-1750 ] && break
     keys Escape
     wait_for "$c: Esc goes back to the case" 'The test that catches it'
     keys Escape
 done
-# atom-1750 has one suite and one rung: the panel starts on Backend; k k is the Inputs row.
+# atom-1750 has one suite and one rung: the panel starts on Backend; k k is the --inputs row.
 keys l
 wait_for "h/l change the backend to cpu" 'Backend +‹ cpu ›'
 keys j j l l
 wait_for "variants: buggy" 'Variants +‹ buggy ›'
 keys k k k k
-wait_for "the Inputs row is selected" 'Inputs +‹ none'
+wait_for "the --inputs row is selected" '--inputs +‹ not given'
 keys Enter
 keys -l "$caps"
 keys Enter
-wait_for "the typed folder is the inputs" "Inputs +‹ $caps ›"
+wait_for "the typed folder is the inputs" "--inputs +‹ $caps ›"
 wait_for "--inputs is on the command line" "--inputs"
 tap_check "the command line runs rung 2 of atom-1750 with --inputs and the folder" \
     bash -c "tmux -L '$sock' capture-pane -p -J -t '$session' | tr -s ' \n' ' ' | grep -qE -- 'run --rung 2 --suite atom-1750 .*--inputs $caps '"

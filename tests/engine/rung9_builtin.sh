@@ -6,6 +6,9 @@
 # read by rung 9's own parser, and a run on the cpu backend plans and executes rung 9's checks in
 # workers with the verdicts expected; the run is recorded as rung 9, `results --rung 9` lists
 # it and the dashboard gives it a column. The kladder built from the tree alone still has eight.
+# Rung 9's option of its own (--only NAME, in its entry) is in `run --help`, `run --options`
+# (which the completions read), the man page made from the tables, and the launch panel, and
+# the help/man/completion drift test passes on that kladder; given, it reaches rung 9's planner.
 . tests/lib.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
@@ -37,6 +40,23 @@ k9=$KL_TMP/kladder9
 tap_check "run --rung takes 1 to 9 (its option table)" \
     grep -qE -e "^--rung	int	1	9(	|$)" <("$k9" run --options)
 tap_check "the tree's own kladder still has 8" grep -qE -e "^--rung	int	1	8(	|$)" <("$KLADDER" run --options)
+
+# Rung 9's own option, from its entry alone: the table, help, the man page, the completions.
+tap_check "run --options lists rung 9's --only (the completions read it)" \
+    grep -qE -e "^--only	value	.*NAME$" <("$k9" run --options)
+tap_check "run --help says it" grep -qE -e "^  --only NAME +rung 9: run only the shape so named" \
+    <("$k9" run --help)
+tap_check "the tree's own kladder has no such option" \
+    sh -c "! '$KLADDER' run --options | grep -q '^--only	'"
+scripts/man-options.sh "$k9" docs/kladder.1 >"$KL_TMP/kladder9.1" 2>"$KL_TMP/man.err"
+sed 's/^/# /' "$KL_TMP/man.err"
+tap_check "the man page made from its tables (make man) lists --only" \
+    grep -q '^\\fB\\-\\-only\\fR \\fINAME\\fR' "$KL_TMP/kladder9.1"
+KLADDER=$k9 KL_MAN=$KL_TMP/kladder9.1 KL_TMP=$KL_TMP/drift bash -c 'mkdir -p "$KL_TMP"; bash tests/importers/options_drift.sh' \
+    >"$KL_TMP/drift.tap" 2>&1
+grep '^not ok' "$KL_TMP/drift.tap" | sed 's/^/# /'
+tap_check "the help/man/completion drift test passes on it ($(grep -c '^ok' "$KL_TMP/drift.tap") ok)" \
+    sh -c "! grep -q '^not ok' '$KL_TMP/drift.tap' && grep -q '^ok' '$KL_TMP/drift.tap'"
 
 cp tests/fixtures/rung9/nine.json kernels/flydsl_1199.kl "$KL_TMP/"
 "$k9" --db "$KL_TMP/k.db" run --rung 9 --suite "$KL_TMP/nine.json" --backend cpu --variant both \
@@ -82,6 +102,42 @@ sed 's/^/# /' "$KL_TMP/screens/dash.screen" 2>/dev/null | sed -n '4p;12,13p'
 tap_check "and its dashboard has a ninth column with the pulled host's verdict" \
     sh -c "grep -qE '^ *gap .* 8 [^ ].* R?9 *\$' '$KL_TMP/screens/dash.screen' &&
            grep -qE '^ *. ninehost .*(✓|\+) *\$' '$KL_TMP/screens/dash.screen'"
+
+# --only reaches rung 9's planner (its block of the run): one shape of the two runs.
+"$k9" --db "$KL_TMP/only.db" run --rung 9 --suite "$KL_TMP/nine.json" --backend cpu --only k160 \
+    --no-progress --timeout 120 >"$KL_TMP/only.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/only.txt"
+tap_check "--only k160 runs that shape alone, caught (exit $rc)" \
+    sh -c "test $rc -eq 0 && grep -qE '^fail +buggy +r9 k160 ' '$KL_TMP/only.txt' &&
+           grep -qE '^pass +fixed +r9 k160 ' '$KL_TMP/only.txt' && ! grep -q 'k96' '$KL_TMP/only.txt'"
+"$k9" --db "$KL_TMP/only.db" run --rung 9 --suite "$KL_TMP/nine.json" --backend cpu --only k7 \
+    --no-progress >"$KL_TMP/only-bad.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/only-bad.txt"
+tap_check "a name of no shape: rung 9's own message (exit 2)" \
+    sh -c "test $rc -eq 2 && grep -q -- '--only k7 names no shape' '$KL_TMP/only-bad.txt'"
+"$k9" --db "$KL_TMP/only.db" run --rung 1,5 --suite "$KL_TMP/nine.json" --backend cpu --only k96 \
+    >"$KL_TMP/only-rung.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/only-rung.txt"
+tap_check "given to a run without rung 9: refused, naming its rung (exit 2)" \
+    sh -c "test $rc -eq 2 && grep -q -- \"--only is rung 9's own option; give --rung 9\" '$KL_TMP/only-rung.txt'"
+
+# The launch panel has a row for it (o in Runs opens the suite file): typed there, the command
+# line it starts carries it.
+printf '3\no\n:type %s\nEnter\n:save-screen %s\nUp\nUp\nEnter\n:type k96\nEnter\n:save-screen %s\n' \
+    "$KL_TMP/nine.json" "$KL_TMP/screens/panel.screen" "$KL_TMP/screens/panel-only.screen" \
+    >"$KL_TMP/panel.script"
+XDG_STATE_HOME=$KL_TMP/state KLADDER_SCRIPT=$KL_TMP/panel.script KLADDER_SIZE=200x40 "$k9" \
+    --db "$KL_TMP/k.db" >"$KL_TMP/panel.txt" 2>&1
+sed 's/^/# /' "$KL_TMP/screens/panel.screen" 2>/dev/null | head -14
+tap_check "the launch panel has rung 9's --only row, saying what it does" \
+    grep -qE '^ *--only +. not given \(rung 9: run only the shape so named\)' "$KL_TMP/screens/panel.screen"
+sed 's/^/# /' "$KL_TMP/screens/panel-only.screen" 2>/dev/null | grep -E 'only|kladder run'
+tap_check "a value typed on it goes on the run's command line" \
+    sh -c "grep -qE '^ *--only +. k96 .' '$KL_TMP/screens/panel-only.screen' &&
+           grep -qE 'kladder .*run --rung 9 --suite .* --only k96 ' '$KL_TMP/screens/panel-only.screen'"
 
 sed 's/"shapes"/"shapez"/' "$KL_TMP/nine.json" >"$KL_TMP/bad.json"
 "$k9" --db "$KL_TMP/k.db" run --rung 9 --suite "$KL_TMP/bad.json" --backend cpu >"$KL_TMP/bad.txt" 2>&1

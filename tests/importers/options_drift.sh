@@ -14,7 +14,9 @@
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CONFIG_HOME=$KL_TMP/config XDG_CACHE_HOME=$KL_TMP/cache
-man=docs/kladder.1
+# KL_MAN: the page to hold the tables against (default docs/kladder.1; a kladder built with a
+# rung of its own checks the page made from its own tables, tests/engine/rung9_builtin.sh)
+man=${KL_MAN:-docs/kladder.1}
 
 # the man page, written again from the tables of the binary under test
 if scripts/man-options.sh "$KLADDER" "$man" >"$KL_TMP/man" 2>"$KL_TMP/man.err"; then

@@ -1,5 +1,7 @@
 /* The run view's seam neighbour (tui/views/run_seam.h): the passing check of the same run, rung,
- * suite and variant whose name differs from a failing rung 3 check's in one number only. */
+ * suite and variant whose name differs from a failing rung 3 check's in one number only. Which
+ * rung's checks are seams is its entry's word (seam_neighbours): the built-in ladder is
+ * installed, as the program's top does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "engine/tables/tables.h"
 #include "tui/views/run_seam.h"
 
 static void one_number_apart(void **state)
@@ -54,6 +57,7 @@ static void neighbour(void **state)
 
 int main(void)
 {
+    eng_ladder_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_number_apart),
         cmocka_unit_test(neighbour),

@@ -147,6 +147,73 @@ static void test_plans_beside_the_unit_test(void **state)
     eng_rung_remove(9);
 }
 
+/* Rung 9's own option (--only, in its entry): the table finds its owner; a rung that would
+ * spell it again is refused; the value a run gives reaches rung 9's planner and travels in each
+ * check's spec, through the JSON the worker reads, as rung 9's block and no other rung's. */
+static const struct eng_rung_opt again_opts[] = {{.name = "--only", .arg = "X", .about = "x"}, {0}};
+static const struct eng_rung again = {.number = 10, .name = "again", .opts = again_opts};
+
+static void test_options_reach_the_rung(void **state)
+{
+    (void)state;
+    char err[512], buf[64];
+    const struct eng_rung_opt *o = NULL;
+    assert_null(eng_rung_opt_owner("--only", &o));
+    add_rung9();
+    assert_ptr_equal(eng_rung_opt_owner("--only", &o), &eng_rung9);
+    assert_string_equal(o->arg, "NAME");
+    assert_int_not_equal(eng_rung_add(&again, err, sizeof err), 0);
+    assert_non_null(strstr(err, "option --only is rung 9's already"));
+    assert_null(eng_rung_find(10));
+
+    struct eng_rung_args args = {0};
+    eng_rung_args_set(&args, 9, "--only", "k96");
+    eng_rung_args_set(&args, 9, "--only", "k160"); /* the last one given counts */
+    eng_rung_args_set(&args, 3, "--flag", NULL);
+    assert_string_equal(eng_rung_arg(&args, 9, "--only"), "k160");
+    assert_string_equal(eng_rung_arg(&args, 3, "--flag"), "");
+    assert_null(eng_rung_arg(&args, 3, "--only"));
+    assert_null(eng_rung_arg(&args, 1, "--only"));
+
+    struct eng_manifest *m = eng_manifest_load(suite_path, NULL, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    struct eng_plan_opts po = {.backend = "cpu", .wave = 32, .fixed = true, .buggy = true,
+                               .baseline = true, .timeout_s = 60, .rung_args = &args};
+    struct eng_planned *plan = NULL;
+    size_t n = 0;
+    if (eng_plan_rung(m, suite_path, 9, &po, &plan, &n, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 4); /* per variant: the unit test and k160 alone */
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(plan[i].label, "baseline", 8) != 0)
+            assert_string_equal(plan[i].spec.name, "k160");
+        char *json = eng_check_spec_json(&plan[i].spec);
+        struct eng_check_spec back = {0};
+        if (eng_check_spec_parse(json, &back, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_int_equal(eng_rung_block_get(back.rung_opts, "--only", buf, sizeof buf), 1);
+        assert_string_equal(buf, "k160");
+        assert_int_equal(eng_rung_block_get(back.rung_opts, "--flag", buf, sizeof buf), 0);
+        eng_check_spec_free(&back);
+        free(json);
+    }
+    eng_planned_free(plan, n);
+    assert_int_equal(eng_rung_block_get("[1]", "--only", buf, sizeof buf), -1);
+    assert_int_equal(eng_rung_block_get(NULL, "--only", buf, sizeof buf), 0);
+
+    eng_rung_args_set(&args, 9, "--only", "k7"); /* no such shape: rung 9's own message */
+    plan = NULL;
+    n = 0;
+    assert_int_not_equal(eng_plan_rung(m, suite_path, 9, &po, &plan, &n, err, sizeof err), 0);
+    assert_non_null(strstr(err, "--only k7 names no shape"));
+    eng_planned_free(plan, n);
+    eng_rung_args_free(&args);
+    eng_manifest_free(m);
+    eng_rung_remove(9);
+    assert_null(eng_rung_opt_owner("--only", NULL));
+}
+
 /* A reporter of the test's own: the verdict of every check, by variant and name. */
 struct seen {
     struct eng_reporter r;
@@ -329,6 +396,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ladder_matches_data),
         cmocka_unit_test(test_table_grows_and_shrinks),
         cmocka_unit_test(test_plans_beside_the_unit_test),
+        cmocka_unit_test(test_options_reach_the_rung),
         cmocka_unit_test(test_runs_in_workers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

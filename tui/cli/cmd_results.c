@@ -16,7 +16,6 @@
 #include "tui/cli/opts.h"
 #include "tui/columns.h"
 #include "tui/results_fmt.h"
-#include "tui/score_fmt.h"
 
 static void print_help(const struct cli_parser *p)
 {
@@ -204,10 +203,11 @@ static int show_run(struct cdb *db, const char *id, bool json)
         if (c->first_bad >= 0 || c->bad_count >= 0 || !isnan(c->max_err))
             snprintf(extra, sizeof extra, " [first_bad %lld, bad %lld, max_err %s]",
                      (long long)c->first_bad, (long long)c->bad_count, err_s);
-        char score[200];
-        tui_fmt_score(&c->score, false, score, sizeof score);
-        printf("%s%s%s%s\n", det, c->verdict == CDB_PASS ? "" : extra, score[0] ? " · " : "",
-               score);
+        char facts[200]; /* the rung's facts in its own words (rung 8: the score) */
+        const char *label;
+        eng_rung_facts_line(c, false, &label, facts, sizeof facts);
+        printf("%s%s%s%s\n", det, c->verdict == CDB_PASS ? "" : extra, facts[0] ? " · " : "",
+               facts);
         free(det);
     }
     printf("%zu check%s\n", d.n_checks, d.n_checks == 1 ? "" : "s");

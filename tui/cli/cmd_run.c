@@ -13,6 +13,7 @@
 #include "tui/cli/cli.h"
 #include "tui/cli/opts.h"
 #include "tui/cli/run_e2e.h"
+#include "tui/cli/run_rung_opts.h"
 
 static void print_help(const struct cli_parser *p)
 {
@@ -55,7 +56,7 @@ static int list_suites(void)
             printf("%-18s (invalid: %s)\n", name, err);
         } else {
             char rungs[32] = "";
-            for (int r = 1; r <= 8; r++)
+            for (int r = 1; r <= eng_rung_top(); r++)
                 if (m->has_rung[r])
                     snprintf(rungs + strlen(rungs), sizeof rungs - strlen(rungs), "%s%d",
                              rungs[0] ? "," : "", r);
@@ -101,7 +102,7 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
 {
     size_t cnt;
     const char **files = eng_manifest_list(&cnt);
-    *out = xcalloc(cnt * 8 + 1, sizeof **out);
+    *out = xcalloc(cnt * (size_t)eng_rung_top() + 1, sizeof **out);
     *names = xcalloc(cnt + 1, sizeof **names);
     *n = 0;
     size_t nn = 0;
@@ -112,7 +113,7 @@ static int case_targets(const char *id, struct eng_run_target **out, size_t *n, 
         struct eng_manifest *m = eng_manifest_load(name, NULL, err, sizeof err);
         if (m && m->case_id && strcmp(m->case_id, id) == 0) {
             (*names)[nn++] = name;
-            for (int r = 1; r <= 8; r++)
+            for (int r = 1; r <= eng_rung_top(); r++)
                 if (m->has_rung[r] && eng_rung_find(r))
                     (*out)[(*n)++] = (struct eng_run_target){name, r};
         } else {
@@ -133,9 +134,9 @@ static int suite_targets(const char *suite, struct eng_run_target **out, size_t 
         fprintf(stderr, "kladder run: %s\n", err);
         return -1;
     }
-    *out = xcalloc(9, sizeof **out);
+    *out = xcalloc((size_t)eng_rung_top() + 1, sizeof **out);
     *n = 0;
-    for (int r = 1; r <= 8; r++)
+    for (int r = 1; r <= eng_rung_top(); r++)
         if (m->has_rung[r] && eng_rung_find(r))
             (*out)[(*n)++] = (struct eng_run_target){suite, r};
     if (*n == 0) {
@@ -350,12 +351,12 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
     for (int n = 1; !several && n <= eng_rung_top(); n++)
         if (r->rungs & (1u << n))
             r->rung = n;
-    if (several && (r->e2e.first || o->inputs ||
+    if (several && (r->e2e.first ||
                     (r->suite && (!strcmp(r->suite, "all") || !strcmp(r->suite, "model") ||
                                   !strcmp(r->suite, "model-large")))))
         return cli_usage_error("run", "several rungs run on one suite of one's own; with %s "
                                       "give one --rung",
-                               r->e2e.first ? "--e2e" : o->inputs ? "--inputs" : "--suite all and the built-in model");
+                               r->e2e.first ? "--e2e" : "--suite all and the built-in model");
     if (r->e2e.first) {
         if (r->suite || r->case_id)
             return cli_usage_error("run", "--e2e runs your evaluation command, not a suite: "
@@ -368,7 +369,7 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
     /* rung 8's built-in model: --suite model alone, or with a case's buggy kernels swapped in;
      * --suite model-large the large configuration, alone or with --case */
     bool large = r->suite && !strcmp(r->suite, "model-large");
-    const struct eng_rung *e2e_rung = eng_rung_end_to_end(), *inputs = eng_rung_taking_inputs();
+    const struct eng_rung *e2e_rung = eng_rung_end_to_end();
     if (e2e_rung && r->rung == e2e_rung->number && !r->e2e.first &&
         ((r->suite && !strcmp(r->suite, "model")) || large || r->case_id)) {
         if (r->suite && r->case_id && !large)
@@ -391,10 +392,6 @@ static int settle(struct run_args *r, struct eng_run_opts *o, struct eng_e2e *e2
         return cli_usage_error("run", "--repeat %d contradicts --repeat auto (or --rate, "
                                       "--confidence): give a number of repeats or a rate to rule "
                                       "out, not both", o->repeats);
-    if (o->inputs && (!inputs || r->rung != inputs->number))
-        return cli_usage_error("run", "--inputs replays captured tensors on rung %d; give "
-                                      "--rung %d", inputs ? inputs->number : 0,
-                               inputs ? inputs->number : 0);
     for (int n = 1; !r->case_id && n <= eng_rung_top(); n++)
         if ((r->rungs & (1u << n)) && !eng_rung_find(n)) {
             char have[64];
@@ -570,24 +567,31 @@ int cmd_run(int argc, char **argv, const struct cli_global *g)
         CLI_OPT_STRING_DOC("--junit", &o.junit, "FILE", "also write JUnit XML"),
         CLI_OPT_INT_DOC("--events", &o.events_fd, 0, 1 << 20, "FD",
                         "stream JSON lines (start, check-start, check-done, end)"),
-        CLI_OPT_STRING_DOC("--inputs", &o.inputs, "FILE|DIR",
-                           "rung 2: replay captured tensors (safetensors or .npy) named like the "
-                           "suite's input buffers"),
         CLI_OPT_DO_DOC("--no-progress", &o.progress, no_progress, "no progress bar on stderr"),
-        CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options),
     };
-    const struct cli_parser p = {.verb = "run", .opts = opts, .nopts = CLI_COUNT(opts)};
+    /* then the rungs' own options, as their entries give them, and the e2e ones last */
+    struct run_rung_opts ro;
+    run_rung_opts_init(&ro);
+    size_t nall = CLI_COUNT(opts) + ro.n + 1;
+    struct cli_opt *all = xcalloc(nall, sizeof *all);
+    memcpy(all, opts, sizeof opts);
+    memcpy(all + CLI_COUNT(opts), ro.opts, ro.n * sizeof *all);
+    all[nall - 1] = (struct cli_opt)CLI_OPT_TAKE_NAMED(take_e2e, run_e2e_options);
+    const struct cli_parser p = {.verb = "run", .opts = all, .nopts = nall};
     int status = cli_parse(&p, argc, argv, &r.e2e);
-    if (status != CLI_PARSED)
-        return status;
     o.timeout_s = timeout;
+    o.rung_args = &ro.args;
     struct eng_e2e e2e;
-    if (settle(&r, &o, &e2e) != CLI_PARSED)
-        return 2;
-    struct plan pl;
-    status = plan(&r, &pl);
-    if (status == 0)
-        status = run(g, &o, r.case_id, &pl, argc, argv);
-    plan_free(&pl);
+    if (status == CLI_PARSED)
+        status = settle(&r, &o, &e2e) != CLI_PARSED ? 2 : run_rung_opts_check(&ro, r.rungs);
+    if (status == CLI_PARSED) {
+        struct plan pl;
+        status = plan(&r, &pl);
+        if (status == 0)
+            status = run(g, &o, r.case_id, &pl, argc, argv);
+        plan_free(&pl);
+    }
+    free(all);
+    run_rung_opts_free(&ro);
     return status;
 }

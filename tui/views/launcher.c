@@ -47,10 +47,8 @@ void tui_launcher_run_argv(const struct tui_app *app, const struct tui_run_opts 
         argv[k++] = "--lag";
         argv[k++] = o->lag;
     }
-    if (o->inputs && *o->inputs) {
-        argv[k++] = "--inputs";
-        argv[k++] = o->inputs;
-    }
+    for (int i = 0; i < o->n_extra && i < TUI_ARGV_EXTRA; i++)
+        argv[k++] = o->extra[i];
     snprintf(cmd->num[2], sizeof cmd->num[2], "%d", o->timeout_s);
     argv[k++] = "--timeout";
     argv[k++] = cmd->num[2];

@@ -25,14 +25,17 @@ struct tui_run_opts {
     const char *variant;  /* both, fixed or buggy */
     int repeats;          /* 0: from the suite's failure rate (rung 5) */
     int timeout_s;        /* per check, after setup */
-    const char *inputs;   /* --inputs FILE|DIR (rung 2's captures to replay); NULL or "": none */
     const char *lag;      /* --lag's value (rungs 2 and 5's lag builds); NULL: kladder run's auto */
+    const char *const *extra; /* further arguments, as given (the rung's own options) */
+    int n_extra;          /* at most TUI_ARGV_EXTRA */
 };
 
 /* A command line: v is NULL-terminated; num holds the numbers it points to. */
-#define TUI_ARGV_MAX 28
+#define TUI_ARGV_EXTRA 16
+#define TUI_ARGV_MAX (28 + TUI_ARGV_EXTRA)
 struct tui_argv {
     const char *v[TUI_ARGV_MAX];
+    const char *extra[TUI_ARGV_EXTRA]; /* room for a caller's tui_run_opts.extra */
     char num[3][16];
 };
 

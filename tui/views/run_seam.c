@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "engine/rung.h"
 #include "tui/draw.h"
 #include "tui/results_fmt.h"
 
@@ -32,8 +33,9 @@ static bool same(const char *a, const char *b) { return a && b && !strcmp(a, b);
 const struct cdb_check *tui_seam_neighbour(const struct cdb_check *checks, size_t n, size_t sel)
 {
     const struct cdb_check *k = sel < n ? &checks[sel] : NULL;
-    if (!k || k->rung != 3 || k->verdict != CDB_FAIL || !k->check)
-        return NULL;
+    const struct eng_rung *R = k ? eng_rung_find(k->rung) : NULL;
+    if (!R || !R->seam_neighbours || k->verdict != CDB_FAIL || !k->check)
+        return NULL; /* a rung whose checks are one seam's sides (its entry says so: rung 3) */
     for (size_t i = 0; i < n; i++) {
         const struct cdb_check *c = &checks[i];
         if (i != sel && c->verdict == CDB_PASS && c->rung == k->rung && same(c->suite, k->suite) &&

@@ -6,8 +6,10 @@
  * --events 3` command line (tui/views/launcher.h) to the live run view, which starts and follows
  * it.
  *
- * A rung 2 target takes an inputs file or folder (--inputs: captures of one's own to replay):
- * Enter (or /) on its row opens the prompt to type the path.
+ * Below them, a row for each option of the target rung's own (engine/rung.h, its entry's opts),
+ * named as `kladder run` spells it (rung 2's --inputs: a file or folder of captures of one's
+ * own to replay): h/l steps through its choices, Enter (or /) opens the prompt to type any value
+ * (a flag: h/l gives it or not). The panel names none of them itself.
  *
  * A cell with several suites also offers them all, first: "every suite of this cell", which
  * hands the live view one command line per suite to run one after another as separate runs.
@@ -22,6 +24,7 @@
 #include "casedb/cdb.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/backend/backend.h"
 #include "engine/manifest.h"
 #include "engine/rung.h"
 #include "tui/child.h"
@@ -47,7 +50,7 @@ struct backend_opt {
     char devices[8][96];
 };
 
-enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_LAG, F_INPUTS, F_COUNT };
+enum field { F_TARGET, F_BACKEND, F_DEVICE, F_VARIANT, F_REPEATS, F_TIMEOUT, F_LAG, F_COUNT };
 
 static const char *const variants[] = {"both", "fixed", "buggy"};
 static const int repeat_opts[] = {0, 1, 10, 100, 1000, 10000};
@@ -60,6 +63,9 @@ static const char *const lag_names[][2] = {
     {"1,2,3,4: one wave held behind", "1,2,3,4：一个 wave 落后"},
     {"ahead:1-4: one wave ahead of all the others", "ahead:1-4：一个 wave 领先其余所有 wave"}};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Rows for the target rung's own options after the fixed ones (F_COUNT + k for option k). */
+#define ROPT_MAX 8
 
 struct launch_state {
     char title[200];
@@ -76,7 +82,10 @@ struct launch_state {
     int backend; /* 0 auto, else 1 + index into backends */
     int device;
     int variant, repeats, timeout, lag;
-    char inputs[TUI_SEARCH_MAX + 1]; /* rung 2's --inputs, "" none */
+    /* the values of the rung's own options, "" not given (a flag: "1" given), for rung
+     * ropt_rung: they go with that rung's targets only */
+    int ropt_rung;
+    char ropt[ROPT_MAX][TUI_SEARCH_MAX + 1];
     enum tui_view_id back_to; /* where Esc returns */
 };
 
@@ -162,12 +171,6 @@ static bool engine_rung(int r) { return eng_rung_find(r) != NULL; }
 static int rate_rung(void)
 {
     const struct eng_rung *R = eng_rung_repeating_from_rate();
-    return R ? R->number : 0;
-}
-
-static int inputs_rung(void)
-{
-    const struct eng_rung *R = eng_rung_taking_inputs();
     return R ? R->number : 0;
 }
 
@@ -420,6 +423,41 @@ static bool launch_open(struct tui_app *app, void *state, const struct tui_open 
     return what->id ? open_case(app, state, what->id) : open_cell(app, state, what->gap, what->rung);
 }
 
+/* The options of rung n's own (engine/rung.h), at most ROPT_MAX; *count how many. */
+static const struct eng_rung_opt *rung_opts(int n, int *count)
+{
+    const struct eng_rung *R = n ? eng_rung_find(n) : NULL;
+    *count = 0;
+    for (const struct eng_rung_opt *x = R ? R->opts : NULL; x && x->name && *count < ROPT_MAX; x++)
+        (*count)++;
+    return R ? R->opts : NULL;
+}
+
+/* The rows of the panel: the fixed fields, then the target rung's options. Moving to a target
+ * of another rung forgets the values typed for the one before. */
+static int field_count(struct launch_state *s)
+{
+    int n, rung = s->n_targets ? s->targets[s->target].rung : 0;
+    rung_opts(rung, &n);
+    if (rung != s->ropt_rung) {
+        memset(s->ropt, 0, sizeof s->ropt);
+        s->ropt_rung = rung;
+    }
+    return F_COUNT + n;
+}
+
+/* The number of words a choice option's value steps through (its choices), 0 for one that
+ * takes any value; a flag steps between given and not. */
+static size_t choice_count(const struct eng_rung_opt *o)
+{
+    size_t n = 0;
+    if (!o->arg)
+        return 1;
+    for (const char *const *w = o->choices; w && *w; w++)
+        n++;
+    return n;
+}
+
 static const struct backend_opt *chosen_backend(const struct launch_state *s)
 {
     return s->backend > 0 && s->backend <= s->n_backends ? &s->backends[s->backend - 1] : NULL;
@@ -432,13 +470,23 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
 {
     const struct target *t = &s->targets[i];
     const struct backend_opt *b = chosen_backend(s);
+    int nro;
+    const struct eng_rung_opt *ro = rung_opts(t->rung, &nro);
+    int k = 0;
+    for (int r = 0; t->rung && t->rung == s->ropt_rung && r < nro; r++) {
+        if (!s->ropt[r][0])
+            continue;
+        cmd->extra[k++] = ro[r].name;
+        if (ro[r].arg)
+            cmd->extra[k++] = s->ropt[r];
+    }
     struct tui_run_opts o = {.target = t->args, .n_target = t->nargs,
                              .backend = b ? b->name : NULL, .device = s->device,
                              .variant = variants[s->variant],
                              .repeats = repeat_opts[s->repeats],
                              .timeout_s = timeout_opts[s->timeout],
                              .lag = lag_opts[s->lag],
-                             .inputs = t->rung == inputs_rung() ? s->inputs : NULL};
+                             .extra = cmd->extra, .n_extra = k};
     tui_launcher_run_argv(app, &o, cmd);
 }
 
@@ -446,6 +494,48 @@ static void build_argv_of(struct tui_app *app, const struct launch_state *s, int
 static void build_argv(struct tui_app *app, const struct launch_state *s, struct tui_argv *cmd)
 {
     build_argv_of(app, s, s->targets[s->target].every ? s->target + 1 : s->target, cmd);
+}
+
+/* The Backend row's auto: the backend table's names in preference order, "auto (hip, cuda,
+ * then cpu)", so that the panel types none of them. */
+static void auto_backends(bool zh, char *buf, size_t n)
+{
+    size_t l = (size_t)snprintf(buf, n, "%s", zh ? "自动（" : "auto (");
+    for (size_t i = 0; eng_backends[i] && l < n; i++) {
+        const char *sep = i == 0 ? "" : !eng_backends[i + 1] ? (zh ? "，然后 " : ", then ")
+                                                               : (zh ? "、" : ", ");
+        l += (size_t)snprintf(buf + l, n - l, "%s%s", sep, eng_backends[i]->name);
+    }
+    if (l < n)
+        snprintf(buf + l, n - l, "%s", zh ? "）" : ")");
+}
+
+/* One row of the panel: its name, then its value between arrows (h/l changes it). */
+static void draw_row(int y, int x, int w, bool sel, const char *name, const char *value)
+{
+    tui_draw_pad(y, x, 14, sel ? TUI_ROLE_SELECTED : TUI_ROLE_COLHEAD, name);
+    char line[300];
+    snprintf(line, sizeof line, " %s %.255s %s", tui_draw_ascii() ? "<" : "‹", value,
+             tui_draw_ascii() ? ">" : "›");
+    tui_draw_pad(y, x + 15, w - 15, sel ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL, line);
+}
+
+/* Row f, an option of the target rung's own: its name as run spells it, then its value, or
+ * whether it is given and what it does. */
+static void draw_rung_opt(struct tui_app *app, const struct launch_state *s, int f, int y, int x,
+                          int w)
+{
+    int nro;
+    const struct eng_rung_opt *o = &rung_opts(s->ropt_rung, &nro)[f - F_COUNT];
+    const char *v = s->ropt[f - F_COUNT];
+    char shown[TUI_SEARCH_MAX + 300];
+    if (v[0] && o->arg)
+        snprintf(shown, sizeof shown, "%s", v);
+    else
+        snprintf(shown, sizeof shown, "%s (%s)",
+                 v[0] ? tui_tr(app, "given", "已给出") : tui_tr(app, "not given", "未给出"),
+                 o->about ? o->about : "");
+    draw_row(y, x, w, f == s->field, o->name, shown);
 }
 
 static void launch_draw(struct tui_app *app, void *state)
@@ -462,8 +552,10 @@ static void launch_draw(struct tui_app *app, void *state)
     const struct target *tg_shown = &s->targets[s->target];
     snprintf(val[F_TARGET], sizeof val[0], "%.200s",
              app->lang == TUI_LANG_ZH && tg_shown->label_zh ? tg_shown->label_zh : tg_shown->label);
-    snprintf(val[F_BACKEND], sizeof val[0], "%s", b ? b->name : tui_tr(app, "auto (hip, cuda, then cpu)",
-                                                                  "自动（hip、cuda，然后 cpu）"));
+    if (b)
+        snprintf(val[F_BACKEND], sizeof val[0], "%s", b->name);
+    else
+        auto_backends(app->lang == TUI_LANG_ZH, val[F_BACKEND], sizeof val[0]);
     if (b && s->device < b->n_devices)
         snprintf(val[F_DEVICE], sizeof val[0], "%d · %s", s->device, b->devices[s->device]);
     else
@@ -494,27 +586,16 @@ static void launch_draw(struct tui_app *app, void *state)
         snprintf(val[F_TIMEOUT], sizeof val[0], "%d s per check", timeout_opts[s->timeout]);
     snprintf(val[F_LAG], sizeof val[0], "%s",
              tui_tr(app, lag_names[s->lag][0], lag_names[s->lag][1]));
-    if (!tg->rung || tg->rung != inputs_rung())
-        snprintf(val[F_INPUTS], sizeof val[0], zh ? "仅阶梯 %d" : "rung %d only", inputs_rung());
-    else if (s->inputs[0])
-        snprintf(val[F_INPUTS], sizeof val[0], "%.200s", s->inputs);
-    else
-        snprintf(val[F_INPUTS], sizeof val[0], "%s",
-                 tui_tr(app, "none: the suite's value classes and captures (Enter types a path)",
-                        "无：套件自带的取值类别与捕获（Enter 输入路径）"));
     static const char *const names[F_COUNT][2] = {
         {"Run", "运行"}, {"Backend", "后端"}, {"Device", "设备"},
         {"Variants", "变体"}, {"Repeats", "重复次数"}, {"Time limit", "时限"},
-        {"Lag", "滞后构建"}, {"Inputs", "输入"}};
-    for (int f = 0; f < F_COUNT && y < ymax; f++, y++) {
-        bool sel = f == s->field;
-        tui_draw_pad(y, x, 14, sel ? TUI_ROLE_SELECTED : TUI_ROLE_COLHEAD,
-                     tui_tr(app, names[f][0], names[f][1]));
-        char line[300];
-        snprintf(line, sizeof line, " %s %.255s %s", tui_draw_ascii() ? "<" : "‹", val[f],
-                 tui_draw_ascii() ? ">" : "›");
-        tui_draw_pad(y, x + 15, w - 15, sel ? TUI_ROLE_SELECTED : TUI_ROLE_NORMAL, line);
-    }
+        {"Lag", "滞后构建"}};
+    int nfield = field_count(s);
+    for (int f = 0; f < nfield && y < ymax; f++, y++)
+        if (f >= F_COUNT)
+            draw_rung_opt(app, s, f, y, x, w);
+        else
+            draw_row(y, x, w, f == s->field, tui_tr(app, names[f][0], names[f][1]), val[f]);
     y++;
     char line[1200];
     if (!s->probed) {
@@ -580,16 +661,33 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
     int d = act == TUI_ACT_LEFT ? -1 : 1;
     switch (act) {
     case TUI_ACT_DOWN:
-        cycle(&s->field, F_COUNT, 1);
+        cycle(&s->field, field_count(s), 1);
         return TUI_R_DRAW;
     case TUI_ACT_UP:
-        cycle(&s->field, F_COUNT, -1);
+        cycle(&s->field, field_count(s), -1);
         return TUI_R_DRAW;
     case TUI_ACT_LEFT:
     case TUI_ACT_RIGHT:
+        if (s->field >= F_COUNT) { /* "not given", then each choice (a flag: given) */
+            int nro;
+            const struct eng_rung_opt *o = &rung_opts(s->ropt_rung, &nro)[s->field - F_COUNT];
+            char *v = s->ropt[s->field - F_COUNT];
+            int n = (int)choice_count(o), at = 0;
+            for (int i = 0; o->arg && i < n; i++)
+                if (!strcmp(v, o->choices[i]))
+                    at = i + 1;
+            if (!o->arg)
+                at = v[0] != '\0';
+            if (n > 0) {
+                cycle(&at, n + 1, d);
+                snprintf(v, TUI_SEARCH_MAX + 1, "%s", at == 0 ? "" : o->arg ? o->choices[at - 1] : "1");
+            }
+            return TUI_R_DRAW;
+        }
         switch ((enum field)s->field) {
         case F_TARGET:
             cycle(&s->target, s->n_targets, d);
+            field_count(s); /* another rung's options, none of this one's values */
             break;
         case F_BACKEND:
             /* auto, then the backends that load */
@@ -617,15 +715,15 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
         case F_LAG:
             cycle(&s->lag, N_OF(lag_opts), d);
             break;
-        case F_INPUTS:
         case F_COUNT:
             break;
         }
         return TUI_R_DRAW;
     case TUI_ACT_OPEN: {
-        if (s->field == F_INPUTS && s->targets[s->target].rung &&
-            s->targets[s->target].rung == inputs_rung()) {
-            tui_app_prompt_open(app); /* the typed path lands through launch_search */
+        int nro;
+        const struct eng_rung_opt *ro = rung_opts(s->ropt_rung, &nro);
+        if (s->field >= F_COUNT && ro[s->field - F_COUNT].arg) {
+            tui_app_prompt_open(app); /* the typed value lands through launch_search */
             return TUI_R_DRAW;
         }
         tui_runs_pop(app); /* the panel gives way to the live run */
@@ -657,15 +755,27 @@ static unsigned launch_action(struct tui_app *app, void *state, enum tui_action 
     }
 }
 
-/* The prompt types rung 2's inputs path (Enter keeps it, Esc restores the one before). */
+/* The prompt types the value of the rung's own option on its row (rung 2's --inputs path;
+ * Enter keeps it, Esc restores the one before); on another row it types nothing. */
+static char *typed_field(struct launch_state *s)
+{
+    return s->field >= F_COUNT && s->field - F_COUNT < ROPT_MAX ? s->ropt[s->field - F_COUNT]
+                                                                 : NULL;
+}
+
 static void launch_search(struct tui_app *app, void *state, const char *text)
 {
     (void)app;
-    struct launch_state *s = state;
-    snprintf(s->inputs, sizeof s->inputs, "%s", text);
+    char *v = typed_field(state);
+    if (v)
+        snprintf(v, TUI_SEARCH_MAX + 1, "%s", text);
 }
 
-static const char *launch_search_text(void *state) { return ((struct launch_state *)state)->inputs; }
+static const char *launch_search_text(void *state)
+{
+    const char *v = typed_field(state);
+    return v ? v : "";
+}
 
 static void launch_status(struct tui_app *app, void *state, char *buf, size_t len)
 {

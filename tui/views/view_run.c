@@ -20,6 +20,7 @@
 #include "common/paths.h"
 #include "common/text.h"
 #include "common/xalloc.h"
+#include "engine/rung.h"
 #include "tui/clipboard.h"
 #include "tui/cmdline.h"
 #include "tui/run_report.h"
@@ -27,7 +28,6 @@
 #include "tui/draw.h"
 #include "tui/views/list.h"
 #include "tui/results_fmt.h"
-#include "tui/score_fmt.h"
 #include "tui/views/run_pair.h"
 #include "tui/views/run_seam.h"
 #include "tui/views/view.h"
@@ -494,12 +494,11 @@ static int draw_check(struct tui_app *app, const struct cdb_check *k, int y, int
         }
         y = line_kv(y, x, w, tui_tr(app, "Shape", "形状"), buf, TUI_ROLE_NORMAL);
     }
-    if (y < ymax && k->score.set) { /* rung 8: the score and where the model first went
-                                    * wrong, before the detail so it is never cut */
-        tui_fmt_score(&k->score, app->lang == TUI_LANG_ZH, buf, sizeof buf);
-        y = line_kv(y, x, w, tui_tr(app, "Score", "得分"), buf,
-                    k->verdict == CDB_PASS ? TUI_ROLE_OK : TUI_ROLE_FAIL);
-    }
+    const char *label = NULL; /* the rung's facts in its own words (rung 8: the score and
+                               * where the model first went wrong), before the detail so it is
+                               * never cut */
+    if (y < ymax && eng_rung_facts_line(k, app->lang == TUI_LANG_ZH, &label, buf, sizeof buf))
+        y = line_kv(y, x, w, label, buf, k->verdict == CDB_PASS ? TUI_ROLE_OK : TUI_ROLE_FAIL);
     if (y < ymax) {
         const char *det = k->detail && *k->detail ? k->detail : tui_tr(app, "(none)", "（无）");
         snprintf(buf, sizeof buf, "%s: %s", k->oracle ? k->oracle : "n/a", det);
