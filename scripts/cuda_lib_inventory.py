@@ -35,7 +35,8 @@ HOST = os.path.join(ROOT, "kernels", "kl_host.h")
 LIBS = [
     ("kl_cublas.h", ["cublas_api.h", "cublas_v2.h", "cublas.h"],
      ("cublasStatus_t", "CUBLAS_STATUS_NOT_SUPPORTED"), ("CUBLAS", "cublas")),
-    ("kl_cufft.h", ["cufft.h"], ("cufftResult", "CUFFT_NOT_SUPPORTED"), ("CUFFT", "MAX_CUFFT")),
+    ("kl_cufft.h", ["cufft.h", "cudalibxt.h", "cufftXt.h"], ("cufftResult", "CUFFT_NOT_SUPPORTED"),
+     ("CUFFT", "MAX_CUFFT", "MAX_CUDA_", "CUDA_XT", "LIB_")),
     ("kl_cusparse.h", ["cusparse.h"], ("cusparseStatus_t", "CUSPARSE_STATUS_NOT_SUPPORTED"),
      ("CUSPARSE",)),
     ("kl_cusolver.h", ["cusolver_common.h", "cusolverDn.h", "cusolverSp.h"],
@@ -145,6 +146,7 @@ def render_lib(gen, include, headers, status, prefixes, hand, where):
             sys.exit("cuda_lib_inventory: %s: no such header" % path)
         texts.append((h, strip_comments(open(path, encoding="utf-8").read())))
     for h, text in texts:
+        at = len(lines)  # a literal constant goes ahead of the declarations (an array's size)
         for st in declarations(text):
             m = re.fullmatch(r"typedef enum\s*(\w+)?\s*\{(.*)\}\s*(\w+)", st) or \
                 re.fullmatch(r"enum\s+(\w+)\s*\{(.*)\}()", st)
@@ -251,7 +253,11 @@ def render_lib(gen, include, headers, status, prefixes, hand, where):
                     not all(w in gen.values or w in gen.taken or
                             re.fullmatch(r"0?[xX]?[0-9a-fA-F]*[uUlL]*", w) for w in words):
                 continue
-            lines.append("#define %s %s" % (name, value))
+            if re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", value):
+                lines.insert(at, "#define %s %s" % (name, value))
+                at += 1
+            else:
+                lines.append("#define %s %s" % (name, value))
             gen.values.add(name)
             gen.taken.add(name)
     # the functions

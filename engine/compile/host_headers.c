@@ -45,6 +45,7 @@ static const struct {
     {"cublas_api.h", LIB_CUBLAS},
     {"cublasLt.h", LIB_CUBLAS},
     {"cufft.h", LIB_CUFFT},
+    {"cufftXt.h", LIB_CUFFT},
     {"cusparse.h", LIB_CUSPARSE},
     {"cusparse_v2.h", LIB_CUSPARSE},
     {"cusolverDn.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
