@@ -51,7 +51,20 @@ BUILTIN = {"void", "char", "short", "int", "long", "float", "double", "unsigned"
            "uint32_t", "uint64_t", "const", "struct", "enum"}
 # what kl_host.h and kl_vendor.h declare ahead of the libraries
 AHEAD = {"cudaStream_t", "cudaEvent_t", "cuComplex", "cuFloatComplex", "cuDoubleComplex",
-         "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "cudaError_t"}
+         "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "cudaError_t", "uint2", "uint4",
+         "int2", "int4", "float2", "float4", "double2", "double4"}
+# the device API's qualifiers, taken out of its declarations
+DEVICE_WORDS = {"QUALIFIERS", "QUALIFIERS_MTGP32", "QUALIFIERS_STATIC", "__device__", "__host__",
+                "__forceinline__", "__global__", "__NV_SILENCE_DEPRECATION_BEGIN",
+                "__NV_SILENCE_DEPRECATION_END"}
+# cuRAND's device API (curand_kernel.h and the headers it includes): its state types, and each
+# function declared unsupported on the cpu backend (a kernel using one is refused, naming it)
+DEVICE = ("kl_curand.h", ["curand_kernel.h", "curand_discrete.h", "curand_mrg32k3a.h",
+                          "curand_mtgp32.h", "curand_mtgp32_kernel.h", "curand_philox4x32_x.h",
+                          "curand_uniform.h", "curand_normal.h", "curand_lognormal.h",
+                          "curand_poisson.h", "curand_discrete2.h"],
+          r"(curand|skipahead)\w*", ("CURAND", "MTGP32", "TBL_SIZE"))
+NO_GUARD = {"cublas.h"}
 API_MACROS = {"CUBLASWINAPI", "CUBLASAPI", "CUFFTAPI", "CUSPARSEAPI", "CUSOLVERAPI",
               "CURANDAPI", "CUDARTAPI", "CUSOLVER_CPP_VERSION"}
 
@@ -68,13 +81,31 @@ def defines(text):
     return out
 
 
+def first_branches(text):
+    """The text with each conditional's #else and #elif branches left out (a declaration the
+    header writes twice, one spelling per compiler, is read once)."""
+    out, skip = [], []
+    for line in text.split("\n"):
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        if d and d.group(1).startswith("if"):
+            skip.append(False)
+        elif d and d.group(1) in ("elif", "else") and skip:
+            skip[-1] = True
+        elif d and d.group(1) == "endif" and skip:
+            skip.pop()
+        elif not any(skip):
+            out.append(line)
+    return "\n".join(out)
+
+
 def declarations(text):
     """The header's top-level statements, preprocessor lines, extern "C" and the deprecation
     and calling-convention macros taken out; a function body ends its statement."""
+    text = first_branches(text)
     text = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
     text = re.sub(r'extern\s+"C"\s*\{', " ", text)
     text = re.sub(r"\b\w*DEPRECATED\w*\b(\s*\([^()]*\))?", " ", text)
-    text = re.sub(r"\b(%s)\b" % "|".join(API_MACROS), " ", text)
+    text = re.sub(r"\b(%s)\b" % "|".join(API_MACROS | DEVICE_WORDS), " ", text)
     text = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", text)
     out, cur, depth = [], "", 0
     for ch in text:
@@ -86,7 +117,8 @@ def declarations(text):
             depth -= 1
             if depth == 0 and re.search(r"\)\s*(const\s*)?\{", cur + ch) and \
                     not re.match(r"\s*(typedef|enum|struct|union)\b", cur):
-                cur = ""  # an inline function's body
+                out.append(" ".join(cur[:cur.index("{")].split()))  # an inline function's head
+                cur = ""
                 continue
         if ch == ";" and depth == 0:
             out.append(" ".join(cur.split()))
@@ -106,6 +138,15 @@ class Gen:
     def type_known(self, text):
         words = re.findall(r"[A-Za-z_]\w*", text)
         return all(w in self.known for w in words)
+
+    def field_ok(self, decl):
+        """A member declaration of known types: `T name`, `T *name[N]`, `T a, b[N]`."""
+        first, *more = decl.split(",")
+        m = re.fullmatch(r"([\w\s\*]+?)\s*\b(\w+)((?:\s*\[\s*\w+\s*\])*)", first.strip())
+        dims = re.findall(r"\[\s*(\w+)\s*\]", decl)
+        return bool(m) and self.type_known(m.group(1)) and \
+            all(re.fullmatch(r"\s*\**\s*\w+(\s*\[\s*\w+\s*\])*\s*", d) for d in more) and \
+            all(d.isdigit() or d in self.values for d in dims)
 
     def value_ok(self, v):
         return all(w in self.values or re.fullmatch(r"0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*", w)
@@ -134,9 +175,10 @@ class Gen:
         return lines
 
 
-def render_lib(gen, include, headers, status, prefixes, hand, where):
-    """The generated block's lines for one library, and its counts."""
-    stype, fail = status
+def render_lib(gen, include, headers, status, prefixes, hand, where, device=None):
+    """The generated block's lines for one library, and its counts; with device (a pattern of
+    the device functions' names) its device API instead."""
+    stype, fail = status or (None, None)
     lines, fns, counts = [], [], {"functions": 0, "enumerations": 0, "types": 0}
     hand_fns = set(re.findall(r"\b(\w+)\s*\(", hand))
     texts = []
@@ -146,7 +188,24 @@ def render_lib(gen, include, headers, status, prefixes, hand, where):
             sys.exit("cuda_lib_inventory: %s: no such header" % path)
         texts.append((h, strip_comments(open(path, encoding="utf-8").read())))
     for h, text in texts:
-        at = len(lines)  # a literal constant goes ahead of the declarations (an array's size)
+        # the header's include guard and calling-convention macros, as it defines them (a
+        # helper header tests them to take its path for the library: `#ifdef _CUFFT_H_`);
+        # cublas.h's guard is left out, the toolkit refusing it beside cublas_v2.h's
+        m = re.search(r"^\s*#\s*(?:ifndef\s+(\w+)|if\s+!\s*defined\s*\(?\s*(\w+)\s*\)?)\s*\n"
+                      r"\s*#\s*define\s+(\w+)\s*$", text, re.M)
+        if m and (m.group(1) or m.group(2)) == m.group(3) and h not in NO_GUARD:
+            lines.append("#define %s" % m.group(3))
+        for api in sorted(set(re.findall(r"\b(%s)\b" % "|".join(API_MACROS), text)) - {"CUDARTAPI"}
+                          - gen.taken - {"CUSOLVER_CPP_VERSION"}):
+            lines += ["#ifndef %s" % api, "#define %s" % api, "#endif"]
+            gen.taken.add(api)
+        # its literal constants ahead of its declarations (an array's size)
+        for name, value in defines(text):
+            if name.startswith(prefixes) and name not in gen.taken and name not in gen.values \
+                    and re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", value.strip()):
+                lines.append("#define %s %s" % (name, value.strip()))
+                gen.values.add(name)
+                gen.taken.add(name)
         for st in declarations(text):
             m = re.fullmatch(r"typedef enum\s*(\w+)?\s*\{(.*)\}\s*(\w+)", st) or \
                 re.fullmatch(r"enum\s+(\w+)\s*\{(.*)\}()", st)
@@ -185,9 +244,7 @@ def render_lib(gen, include, headers, status, prefixes, hand, where):
                 if full in gen.taken:
                     continue
                 fields = [" ".join(f.split()) for f in body.split(";") if f.strip()]
-                plain = all(re.fullmatch(r"([\w\s\*]+?)\s*\b(\w+)((?:\s*\[\s*\w+\s*\])*)", f) and
-                            gen.type_known(re.fullmatch(r"([\w\s\*]+?)\s*\b(\w+)((?:\s*\[\s*\w+\s*\])*)", f).group(1))
-                            for f in fields) and fields
+                plain = bool(fields) and all(gen.field_ok(f) for f in fields)
                 if re.search(r"\bstruct\s+%s\s*\{" % full, hand):
                     sys.exit("cuda_lib_inventory: %s declares struct %s by hand; remove it "
                              "(the toolkit's is generated)" % (where, full))
@@ -253,13 +310,19 @@ def render_lib(gen, include, headers, status, prefixes, hand, where):
                     not all(w in gen.values or w in gen.taken or
                             re.fullmatch(r"0?[xX]?[0-9a-fA-F]*[uUlL]*", w) for w in words):
                 continue
-            if re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", value):
-                lines.insert(at, "#define %s %s" % (name, value))
-                at += 1
-            else:
-                lines.append("#define %s %s" % (name, value))
+            lines.append("#define %s %s" % (name, value))
             gen.values.add(name)
             gen.taken.add(name)
+    if device:
+        # the value a call is taken to have is the function's own type (a comparison or an
+        # assignment around the call compiles; the one error is the call's)
+        rets = {}
+        for n, ret, _ in fns:
+            if re.fullmatch(device, n):
+                rets.setdefault(n, set()).add(" ".join(re.sub(r"template\s*<[^>]*>", " ", ret).split()))
+        counts["functions"] = len(rets)
+        return lines + ["KL_CPU_UNSUPPORTED_RET(%s, %s)" % (n, list(r)[0]) if len(r) == 1
+                        else "KL_CPU_UNSUPPORTED(%s)" % n for n, r in sorted(rets.items())], counts
     # the functions
     statuses = {stype} | {t for t, items in gen.enums.items() if items == gen.enums.get(stype)}
     aliases = set(re.findall(r"typedef (\w+) (\w+);", "\n".join(lines)))
@@ -363,6 +426,17 @@ def main():
                                    outside(text, begin, end), where)
         writes.append((path, text, replace(text, begin, end, "\n".join([begin] + block + [end]), path)))
         table.append((where, counts))
+    where, headers, pattern, prefixes = DEVICE
+    path = os.path.join(ROOT, "kernels", where)
+    text = [new for p, old, new in writes if p == path][0]
+    begin, end = begin_end(where.replace(".h", "").replace("kl_", "") + " device API")
+    if begin not in text:
+        sys.exit("cuda_lib_inventory: %s has no generated block (%s)" % (path, begin))
+    block, counts = render_lib(gen, a.include, headers, None, prefixes, outside(text, begin, end),
+                               where, device=pattern)
+    writes = [(p, old, replace(new, begin, end, "\n".join([begin] + block + [end]), path)
+               if p == path else new) for p, old, new in writes]
+    table.append((where + " (device)", counts))
     if a.table:
         for where, c in table:
             print("%s: %d functions, %d enumerations, %d types" % (where, c["functions"],

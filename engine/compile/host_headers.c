@@ -52,6 +52,7 @@ static const struct {
     {"cusolverSp.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
     {"cusolver_common.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
     {"curand.h", LIB_CURAND},
+    {"curand_kernel.h", LIB_CURAND},
 };
 
 static bool listed(const char *const *list, const char *name, size_t n)

@@ -7,7 +7,8 @@
 # program checks both and exits 0). The other sides: the kernel with a sign wrong fails the
 # program's own check; a function no toolkit has is refused as missing API at its line; a
 # library header is served only to a file that includes it (cufftComplex without cufft.h is
-# the compiler's error).
+# the compiler's error). cuRAND's device API (curand_kernel.h) is declared unsupported: a kernel
+# calling curand_init is refused, naming it at its line.
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
@@ -57,3 +58,30 @@ rc=$?
 sed 's/^/# /' "$KL_TMP/noinc.txt"
 tap_check "without #include <cufft.h> cuFFT's types are not there: refused (exit $rc)" \
     sh -c "test $rc -eq 1 && grep -q 'refused .*spectrum.cu: compile error' '$KL_TMP/noinc.txt'"
+
+# cuRAND's device API: its state types are there (a kernel takes them, host code sizes them), and
+# a kernel calling a generator is refused at the call's line, naming the function (the cpu
+# backend does not emulate cuRAND's generators)
+mkdir -p "$KL_TMP/rng"
+cat >"$KL_TMP/rng/dropout.cu" <<'CU'
+#include <curand_kernel.h>
+__global__ void dropout(float *x, curandState *states, int n, float keep)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        curand_init(1234ULL, i, 0, &states[i]);
+        x[i] = curand_uniform(&states[i]) < keep ? x[i] / keep : 0.0f;
+    }
+}
+int main()
+{
+    curandState *states;
+    cudaMalloc(&states, 1024 * sizeof(curandState));
+    return 0;
+}
+CU
+"$KLADDER" scan --backend cpu "$KL_TMP/rng" >"$KL_TMP/rng.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/rng.txt"
+tap_check "a kernel calling curand_init: refused as not supported on the backend, at its line (exit $rc)" \
+    sh -c "test $rc -eq 1 && grep -q 'API not supported on this backend: curand_init.* at dropout.cu:6' '$KL_TMP/rng.txt'"
