@@ -425,7 +425,7 @@ def main():
         block, counts = render_lib(gen, a.include, headers, status, prefixes,
                                    outside(text, begin, end), where)
         writes.append((path, text, replace(text, begin, end, "\n".join([begin] + block + [end]), path)))
-        table.append((where, counts))
+        table.append((where, headers, counts, "`%s`" % status[1]))
     where, headers, pattern, prefixes = DEVICE
     path = os.path.join(ROOT, "kernels", where)
     text = [new for p, old, new in writes if p == path][0]
@@ -436,11 +436,14 @@ def main():
                                where, device=pattern)
     writes = [(p, old, replace(new, begin, end, "\n".join([begin] + block + [end]), path)
                if p == path else new) for p, old, new in writes]
-    table.append((where + " (device)", counts))
-    if a.table:
-        for where, c in table:
-            print("%s: %d functions, %d enumerations, %d types" % (where, c["functions"],
-                                                                   c["enumerations"], c["types"]))
+    table.append((where, headers[:1], counts, "refused where a kernel calls it"))
+    if a.table:  # docs/kernels.md shows it
+        print("| kladder's header | the toolkit's headers | functions | enumerations | types | a call answers |")
+        print("|---|---|---:|---:|---:|---|")
+        for where, headers, c, answer in table:
+            print("| `%s` | %s | %d | %d | %d | %s |" % (
+                where, ", ".join("`%s`" % h for h in headers), c["functions"], c["enumerations"],
+                c["types"], answer))
     stale = [p for p, old, new in writes if old != new]
     if a.check:
         for p in stale:

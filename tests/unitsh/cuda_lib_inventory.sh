@@ -59,3 +59,7 @@ rc=$?
 sed 's/^/# /' "$KL_TMP/out"
 tap_check "cufftResult declared by hand beside the generated one: refused, named" \
     sh -c "test $rc -ne 0 && grep -q 'declares enum cufftResult by hand' '$KL_TMP/out'"
+# docs/kernels.md shows the table the script prints
+grep -v '^# ' "$KL_TMP/table" >"$KL_TMP/rows"
+tap_check "docs/kernels.md shows the libraries' table" \
+    bash -c "grep -Fxf '$KL_TMP/rows' docs/kernels.md | diff -q - '$KL_TMP/rows'"
