@@ -271,7 +271,6 @@ typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
 #define CURAND_LOGNORMAL_H_
 #define CURAND_POISSON_H_
 #define CURAND_DISCRETE_H_
-KL_CPU_UNSUPPORTED_RET(curand, unsigned int)
 KL_CPU_UNSUPPORTED_RET(curand4, uint4)
 KL_CPU_UNSUPPORTED_RET(curand_MRG32k3a, double)
 KL_CPU_UNSUPPORTED_RET(curand_MRGmatMul3x3, void)
@@ -284,7 +283,6 @@ KL_CPU_UNSUPPORTED_RET(curand_box_muller_mrg, float2)
 KL_CPU_UNSUPPORTED_RET(curand_box_muller_mrg_double, double2)
 KL_CPU_UNSUPPORTED_RET(curand_discrete, unsigned int)
 KL_CPU_UNSUPPORTED_RET(curand_discrete4, uint4)
-KL_CPU_UNSUPPORTED_RET(curand_init, void)
 KL_CPU_UNSUPPORTED_RET(curand_log_normal, float)
 KL_CPU_UNSUPPORTED_RET(curand_log_normal2, float2)
 KL_CPU_UNSUPPORTED_RET(curand_log_normal2_double, double2)
@@ -294,22 +292,210 @@ KL_CPU_UNSUPPORTED_RET(curand_log_normal_double, double)
 KL_CPU_UNSUPPORTED_RET(curand_mtgp32_single, float)
 KL_CPU_UNSUPPORTED_RET(curand_mtgp32_single_specific, float)
 KL_CPU_UNSUPPORTED_RET(curand_mtgp32_specific, unsigned int)
-KL_CPU_UNSUPPORTED_RET(curand_normal, float)
 KL_CPU_UNSUPPORTED_RET(curand_normal2, float2)
 KL_CPU_UNSUPPORTED_RET(curand_normal2_double, double2)
 KL_CPU_UNSUPPORTED_RET(curand_normal4, float4)
 KL_CPU_UNSUPPORTED_RET(curand_normal4_double, double4)
-KL_CPU_UNSUPPORTED_RET(curand_normal_double, double)
 KL_CPU_UNSUPPORTED_RET(curand_poisson, unsigned int)
 KL_CPU_UNSUPPORTED_RET(curand_poisson4, uint4)
-KL_CPU_UNSUPPORTED_RET(curand_uniform, float)
 KL_CPU_UNSUPPORTED_RET(curand_uniform2_double, double2)
 KL_CPU_UNSUPPORTED_RET(curand_uniform4, float4)
 KL_CPU_UNSUPPORTED_RET(curand_uniform4_double, double4)
-KL_CPU_UNSUPPORTED_RET(curand_uniform_double, double)
-KL_CPU_UNSUPPORTED_RET(skipahead, void)
-KL_CPU_UNSUPPORTED_RET(skipahead_sequence, void)
 KL_CPU_UNSUPPORTED_RET(skipahead_subsequence, void)
 /* ---- curand device API: end of the generated block ---- */
+
+/* ---- cuRAND's default generator, XORWOW, emulated ------------------------------------------
+ * curand_init, curand, curand_uniform, curand_uniform_double, curand_normal,
+ * curand_normal_double, skipahead and skipahead_sequence on a curandState (curandStateXORWOW_t):
+ * the same state, the same sequence of 32-bit numbers and the same uniforms as the GPU's (the
+ * seed's scramble, the xorshift step with its Weyl counter, subsequences 2^67 numbers apart,
+ * the uniforms' fused multiply-add); the normals are Box-Muller over the same pair of numbers,
+ * with the host's logf, sinf and cosf where the GPU uses its fast __sincosf (a normal may differ
+ * from the GPU's in its last bits). The jumps ahead are the step's matrix over GF(2) raised to
+ * 2^k, computed once per process. The other generators (Philox, MRG32k3a, Sobol, MTGP32) are
+ * refused where a kernel calls them. */
+namespace kl_curand {
+/* a 160-bit state as 5 words; a matrix as its 160 columns. The helpers work on kladder's own
+ * copies and tables, not instrumented (the scheduler switches no thread inside them; the
+ * state's own loads and stores are the callers', which are). */
+#define KL_CURAND_OWN __attribute__((no_sanitize_thread))
+typedef unsigned kl_vec[5];
+static inline KL_CURAND_OWN void kl_step(unsigned v[5])
+{
+    unsigned t = v[0] ^ (v[0] >> 2);
+    v[0] = v[1];
+    v[1] = v[2];
+    v[2] = v[3];
+    v[3] = v[4];
+    v[4] = (v[4] ^ (v[4] << 4)) ^ (t ^ (t << 1));
+}
+static inline KL_CURAND_OWN void kl_matvec(const kl_vec *cols, const unsigned v[5], unsigned out[5])
+{
+    unsigned r[5] = {0, 0, 0, 0, 0};
+    for (int b = 0; b < 160; b++)
+        if (v[b >> 5] >> (b & 31) & 1u)
+            for (int w = 0; w < 5; w++)
+                r[w] ^= cols[b][w];
+    for (int w = 0; w < 5; w++)
+        out[w] = r[w];
+}
+static inline KL_CURAND_OWN void kl_square(kl_vec *m)
+{
+    static kl_vec tmp[160]; /* only while the tables are built, once */
+    for (int j = 0; j < 160; j++)
+        kl_matvec(m, m[j], tmp[j]);
+    for (int j = 0; j < 160; j++)
+        for (int w = 0; w < 5; w++)
+            m[j][w] = tmp[j][w];
+}
+/* the step raised to 2^k (offset) and to 2^(67+k) (subsequence), k < 64 */
+struct kl_jumps {
+    kl_vec offset[64][160], sequence[64][160];
+    KL_CURAND_OWN kl_jumps()
+    {
+        static kl_vec m[160];
+        for (int b = 0; b < 160; b++) {
+            for (int w = 0; w < 5; w++)
+                m[b][w] = 0;
+            m[b][b >> 5] = 1u << (b & 31);
+            kl_step(m[b]);
+        }
+        for (int k = 0; k < 64 + 67; k++) {
+            if (k < 64)
+                for (int j = 0; j < 160; j++)
+                    for (int w = 0; w < 5; w++)
+                        offset[k][j][w] = m[j][w];
+            if (k >= 67)
+                for (int j = 0; j < 160; j++)
+                    for (int w = 0; w < 5; w++)
+                        sequence[k - 67][j][w] = m[j][w];
+            kl_square(m);
+        }
+    }
+};
+/* built on first use (the guard's atomics are not the kernel's accesses: not instrumented) */
+static inline KL_CURAND_OWN const kl_jumps &kl_tables()
+{
+    static const kl_jumps t;
+    return t;
+}
+static inline KL_CURAND_OWN void kl_jump(const kl_vec (*by)[160], unsigned long long n, unsigned v[5])
+{
+    for (int k = 0; n; k++, n >>= 1)
+        if (n & 1u)
+            kl_matvec(by[k], v, v);
+}
+/* the state's words through a copy: the caller's loads and stores are instrumented */
+static inline void kl_jump_state(const kl_vec (*by)[160], unsigned long long n, unsigned *v)
+{
+    unsigned w[5] = {v[0], v[1], v[2], v[3], v[4]};
+    kl_jump(by, n, w);
+    for (int i = 0; i < 5; i++)
+        v[i] = w[i];
+}
+#undef KL_CURAND_OWN
+} // namespace kl_curand
+
+static inline void skipahead(unsigned long long n, curandStateXORWOW_t *state)
+{
+    kl_curand::kl_jump_state(kl_curand::kl_tables().offset, n, state->v);
+    state->d += 362437u * (unsigned)n;
+}
+static inline void skipahead_sequence(unsigned long long n, curandStateXORWOW_t *state)
+{
+    /* 362437 * 2^67 * n is a multiple of 2^32: the counter stays */
+    kl_curand::kl_jump_state(kl_curand::kl_tables().sequence, n, state->v);
+}
+static inline void curand_init(unsigned long long seed, unsigned long long subsequence,
+                               unsigned long long offset, curandStateXORWOW_t *state)
+{
+    unsigned s0 = (unsigned)seed ^ 0xaad26b49u, s1 = (unsigned)(seed >> 32) ^ 0xf7dcefddu;
+    unsigned t0 = 1099087573u * s0, t1 = 2591861531u * s1;
+    state->d = 6615241u + t1 + t0;
+    state->v[0] = 123456789u + t0;
+    state->v[1] = 362436069u ^ t0;
+    state->v[2] = 521288629u + t1;
+    state->v[3] = 88675123u ^ t1;
+    state->v[4] = 5783321u + t0;
+    skipahead_sequence(subsequence, state);
+    skipahead(offset, state);
+    state->boxmuller_flag = 0;
+    state->boxmuller_flag_double = 0;
+    state->boxmuller_extra = 0.f;
+    state->boxmuller_extra_double = 0.;
+}
+static inline unsigned int curand(curandStateXORWOW_t *state)
+{
+    unsigned t = state->v[0] ^ (state->v[0] >> 2);
+    state->v[0] = state->v[1];
+    state->v[1] = state->v[2];
+    state->v[2] = state->v[3];
+    state->v[3] = state->v[4];
+    state->v[4] = (state->v[4] ^ (state->v[4] << 4)) ^ (t ^ (t << 1));
+    state->d += 362437u;
+    return state->v[4] + state->d;
+}
+/* (0, 1]: 2^-32 steps, centred (the GPU's multiply-add is fused) */
+static inline float curand_uniform(curandStateXORWOW_t *state)
+{
+    return fmaf((float)curand(state), 2.3283064e-10f, 2.3283064e-10f / 2.0f);
+}
+static inline double curand_uniform_double(curandStateXORWOW_t *state)
+{
+    unsigned x = curand(state), y = curand(state);
+    unsigned long long z = (unsigned long long)x ^ ((unsigned long long)y << 21);
+    return fma((double)z, 1.1102230246251565e-16, 1.1102230246251565e-16 / 2.0);
+}
+/* Box-Muller: two normals a pair of numbers, the second kept for the next call */
+static inline float curand_normal(curandStateXORWOW_t *state)
+{
+    if (state->boxmuller_flag != 1) {
+        unsigned x = curand(state), y = curand(state);
+        float u = fmaf((float)x, 2.3283064e-10f, 2.3283064e-10f / 2.0f);
+        float v = fmaf((float)y, 2.3283064e-10f * 6.2831855f, 2.3283064e-10f * 6.2831855f / 2.0f);
+        float s = sqrtf(-2.0f * logf(u));
+        state->boxmuller_extra = cosf(v) * s;
+        state->boxmuller_flag = 1;
+        return sinf(v) * s;
+    }
+    state->boxmuller_flag = 0;
+    return state->boxmuller_extra;
+}
+static inline double curand_normal_double(curandStateXORWOW_t *state)
+{
+    if (state->boxmuller_flag_double != 1) {
+        unsigned x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
+        unsigned long long zx = (unsigned long long)x0 ^ ((unsigned long long)x1 << 21);
+        unsigned long long zy = (unsigned long long)y0 ^ ((unsigned long long)y1 << 21);
+        double u = fma((double)zx, 1.1102230246251565e-16, 1.1102230246251565e-16 / 2.0);
+        double v = fma((double)zy, 1.1102230246251565e-16 * 2.0, 1.1102230246251565e-16);
+        double s = sqrt(-2.0 * log(u));
+        state->boxmuller_extra_double = cos(v * 3.1415926535897932) * s;
+        state->boxmuller_flag_double = 1;
+        return sin(v * 3.1415926535897932) * s;
+    }
+    state->boxmuller_flag_double = 0;
+    return state->boxmuller_extra_double;
+}
+/* the other generators' states: refused where a kernel calls one of these on them */
+#define KL_CURAND_OTHER_STATE(ret, name)                                                        \
+    template <typename KlState, typename... A>                                                  \
+    ret name(KlState *, A &&...) __attribute__((error(KL_CPU_UNSUPPORTED_MSG(#name)             \
+                                                      " for this generator (XORWOW's is emulated)")));
+KL_CURAND_OTHER_STATE(unsigned int, curand)
+KL_CURAND_OTHER_STATE(float, curand_uniform)
+KL_CURAND_OTHER_STATE(double, curand_uniform_double)
+KL_CURAND_OTHER_STATE(float, curand_normal)
+KL_CURAND_OTHER_STATE(double, curand_normal_double)
+#undef KL_CURAND_OTHER_STATE
+template <typename KlState>
+void curand_init(unsigned long long, unsigned long long, unsigned long long, KlState *)
+    __attribute__((error(KL_CPU_UNSUPPORTED_MSG("curand_init") " for this generator (XORWOW's is emulated)")));
+template <typename KlState>
+void skipahead(unsigned long long, KlState *)
+    __attribute__((error(KL_CPU_UNSUPPORTED_MSG("skipahead") " for this generator (XORWOW's is emulated)")));
+template <typename KlState>
+void skipahead_sequence(unsigned long long, KlState *)
+    __attribute__((error(KL_CPU_UNSUPPORTED_MSG("skipahead_sequence") " for this generator (XORWOW's is emulated)")));
 #endif
 #endif

@@ -7,8 +7,8 @@
 # program checks both and exits 0). The other sides: the kernel with a sign wrong fails the
 # program's own check; a function no toolkit has is refused as missing API at its line; a
 # library header is served only to a file that includes it (cufftComplex without cufft.h is
-# the compiler's error). cuRAND's device API (curand_kernel.h) is declared unsupported: a kernel
-# calling curand_init is refused, naming it at its line.
+# the compiler's error). cuRAND's device API (curand_kernel.h): XORWOW's numbers are cuRAND's
+# (xorwow.cu), another generator is refused where a kernel starts it.
 . tests/tap.sh
 set -u
 export XDG_DATA_HOME=$KL_TMP/data XDG_CACHE_HOME=$KL_CACHE
@@ -59,13 +59,43 @@ sed 's/^/# /' "$KL_TMP/noinc.txt"
 tap_check "without #include <cufft.h> cuFFT's types are not there: refused (exit $rc)" \
     sh -c "test $rc -eq 1 && grep -q 'refused .*spectrum.cu: compile error' '$KL_TMP/noinc.txt'"
 
-# cuRAND's device API: its state types are there (a kernel takes them, host code sizes them), and
-# a kernel calling a generator is refused at the call's line, naming the function (the cpu
-# backend does not emulate cuRAND's generators)
+# cuRAND's device API: XORWOW (curandState) as cuRAND computes it. xorwow.cu draws integers,
+# uniforms and normals from four threads' states (one subsequence 2^40 out, offsets, both
+# jumps ahead); its output is the toolkit's generator's (xorwow.expected): integers and uniforms
+# to the bit, normals to 1e-6 (the host's logf/sinf/cosf). A state started one subsequence off
+# gives other numbers, and the comparison names the thread.
+same() { python3 - "$1" "$2" <<'PY'
+import sys
+want = [l.split() for l in open(sys.argv[1]) if l.startswith("thread")]
+got = [l.split() for l in open(sys.argv[2]) if l.startswith("thread")]
+bad = [w[:3] for w, g in zip(want, got)
+       if (w[2] != "normal" and w != g) or
+       (w[2] == "normal" and any(abs(float(a) - float(b)) > 1e-6 * max(1.0, abs(float(a)))
+                                 for a, b in zip(w[3:], g[3:])))]
+if len(want) != 12 or len(got) != 12 or bad:
+    print("differs:", " ".join(" ".join(b) for b in bad) or "line count %d" % len(got))
+    sys.exit(1)
+PY
+}
+"$KLADDER" exec "$fx/xorwow.cu" >"$KL_TMP/xorwow.out" 2>&1
+rc=$?
+sed 's/^/# /' "$KL_TMP/xorwow.out"
+tap_check "xorwow.cu runs under exec (exit $rc)" test $rc -eq 0
+tap_check "its numbers are cuRAND's XORWOW's" \
+    same "$fx/xorwow.expected" "$KL_TMP/xorwow.out"
+tap_check "xorwow.cu goes in with draw launchable" test "$(cause "$KL_TMP/scan.json" xorwow.cu)" = "ok draw"
+mkdir -p "$KL_TMP/off"
+sed 's/(1ULL << 40) + 7/(1ULL << 40) + 6/' "$fx/xorwow.cu" >"$KL_TMP/off/xorwow.cu"
+"$KLADDER" exec "$KL_TMP/off/xorwow.cu" >"$KL_TMP/off.out" 2>&1
+why=$(same "$fx/xorwow.expected" "$KL_TMP/off.out")
+tap_check "a state one subsequence off: other numbers, thread 3's ($why)" \
+    bash -c "test -n '$why' && ! grep -q 'thread [012]' <<<'$why' && grep -q 'thread 3 int' <<<'$why'"
+
+# the other generators are refused where a kernel calls them, naming the call
 mkdir -p "$KL_TMP/rng"
 cat >"$KL_TMP/rng/dropout.cu" <<'CU'
 #include <curand_kernel.h>
-__global__ void dropout(float *x, curandState *states, int n, float keep)
+__global__ void dropout(float *x, curandStatePhilox4_32_10_t *states, int n, float keep)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -75,13 +105,13 @@ __global__ void dropout(float *x, curandState *states, int n, float keep)
 }
 int main()
 {
-    curandState *states;
-    cudaMalloc(&states, 1024 * sizeof(curandState));
+    curandStatePhilox4_32_10_t *states;
+    cudaMalloc(&states, 1024 * sizeof(curandStatePhilox4_32_10_t));
     return 0;
 }
 CU
 "$KLADDER" scan --backend cpu "$KL_TMP/rng" >"$KL_TMP/rng.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$KL_TMP/rng.txt"
-tap_check "a kernel calling curand_init: refused as not supported on the backend, at its line (exit $rc)" \
+tap_check "a kernel starting a Philox state: refused as not supported, at its line (exit $rc)" \
     sh -c "test $rc -eq 1 && grep -q 'API not supported on this backend: curand_init.* at dropout.cu:6' '$KL_TMP/rng.txt'"
