@@ -436,7 +436,7 @@ def main():
                                where, device=pattern)
     writes = [(p, old, replace(new, begin, end, "\n".join([begin] + block + [end]), path)
                if p == path else new) for p, old, new in writes]
-    table.append((where, headers[:1], counts, "refused where a kernel calls it"))
+    table.append((where, headers[:1], counts, "refused where a kernel calls it (XORWOW's own, by hand, are not counted)"))
     if a.table:  # docs/kernels.md shows it
         print("| kladder's header | the toolkit's headers | functions | enumerations | types | a call answers |")
         print("|---|---|---:|---:|---:|---|")
