@@ -491,6 +491,13 @@ KL_CURAND_OTHER_STATE(double, curand_normal_double)
 template <typename KlState>
 void curand_init(unsigned long long, unsigned long long, unsigned long long, KlState *)
     __attribute__((error(KL_CPU_UNSUPPORTED_MSG("curand_init") " for this generator (XORWOW's is emulated)")));
+/* Sobol's, over direction vectors (and a scramble constant) */
+template <typename KlDirections, typename KlState>
+void curand_init(KlDirections *, unsigned long long, KlState *)
+    __attribute__((error(KL_CPU_UNSUPPORTED_MSG("curand_init") " for this generator (XORWOW's is emulated)")));
+template <typename KlDirections, typename KlScramble, typename KlState>
+void curand_init(KlDirections *, KlScramble, unsigned long long, KlState *)
+    __attribute__((error(KL_CPU_UNSUPPORTED_MSG("curand_init") " for this generator (XORWOW's is emulated)")));
 template <typename KlState>
 void skipahead(unsigned long long, KlState *)
     __attribute__((error(KL_CPU_UNSUPPORTED_MSG("skipahead") " for this generator (XORWOW's is emulated)")));
