@@ -43,7 +43,11 @@ LIBS = [
      ("cusolverStatus_t", "CUSOLVER_STATUS_NOT_SUPPORTED"), ("CUSOLVER",)),
     # cuRAND has no "not supported" status: a generator kladder cannot make is of the wrong type
     ("kl_curand.h", ["curand.h"], ("curandStatus_t", "CURAND_STATUS_TYPE_ERROR"), ("CURAND",)),
+    # the math constants device and host code use (CUDART_PI_F, CUDART_INF_F, ...): no function
+    ("kl_math_constants.h", ["math_constants.h"], None, ("CUDART_",)),
 ]
+# what a constant's value may call (kernels/kl_vendor.h has them)
+INTRINSICS = {"__int_as_float", "__longlong_as_double", "__hiloint2double"}
 LIBTYPES = ("library_types.h",)
 
 BUILTIN = {"void", "char", "short", "int", "long", "float", "double", "unsigned", "signed",
@@ -305,14 +309,15 @@ def render_lib(gen, include, headers, status, prefixes, hand, where, device=None
             if not name.startswith(prefixes) or name in API_MACROS or name.endswith(("_H", "_H_")) \
                     or name in gen.taken or name in gen.values:
                 continue
-            words = re.findall(r"[A-Za-z_]\w*", value)
-            if not re.fullmatch(r"[\w\s()+\-*/<>|&~^]+", value) or \
-                    not all(w in gen.values or w in gen.taken or
-                            re.fullmatch(r"0?[xX]?[0-9a-fA-F]*[uUlL]*", w) for w in words):
+            words = re.findall(r"[A-Za-z_]\w*", re.sub(r"\b\d[\w.]*(?:[eE][+-]\d+[fFlL]?)?", " ", value))
+            if not re.fullmatch(r"[\w\s()+\-*/<>|&~^.]+", value) or \
+                    not all(w in gen.values or w in gen.taken or w in INTRINSICS for w in words):
                 continue
             lines.append("#define %s %s" % (name, value))
             gen.values.add(name)
             gen.taken.add(name)
+    if not status and not device:  # constants only
+        return lines, counts
     if device:
         # the value a call is taken to have is the function's own type (a comparison or an
         # assignment around the call compiles; the one error is the call's)
@@ -425,7 +430,7 @@ def main():
         block, counts = render_lib(gen, a.include, headers, status, prefixes,
                                    outside(text, begin, end), where)
         writes.append((path, text, replace(text, begin, end, "\n".join([begin] + block + [end]), path)))
-        table.append((where, headers, counts, "`%s`" % status[1]))
+        table.append((where, headers, counts, "`%s`" % status[1] if status else "(constants only)"))
     where, headers, pattern, prefixes = DEVICE
     path = os.path.join(ROOT, "kernels", where)
     text = [new for p, old, new in writes if p == path][0]

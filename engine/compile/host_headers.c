@@ -30,12 +30,16 @@ static const char *const std_headers[] = {
 static const char *const shim_headers[] = {
     "cuda_profiler_api.h", "hipblas.h", "hipblas/hipblas.h", "hip/hip_runtime_api.h", NULL};
 
-/* The CUDA math libraries' headers, each library's in a file of its own
- * (scripts/cuda_lib_inventory.py writes them from the toolkit's headers). */
+/* The CUDA math libraries' headers, each library's in a file of its own, and the toolkit's math
+ * constants (scripts/cuda_lib_inventory.py writes them from the toolkit's headers). */
 static const char *const lib_files[] = {"kernels/kl_cublas.h", "kernels/kl_cufft.h",
                                         "kernels/kl_cusparse.h", "kernels/kl_cusolver.h",
-                                        "kernels/kl_curand.h", NULL};
-enum { LIB_CUBLAS = 1u, LIB_CUFFT = 2u, LIB_CUSPARSE = 4u, LIB_CUSOLVER = 8u, LIB_CURAND = 16u };
+                                        "kernels/kl_curand.h", "kernels/kl_math_constants.h",
+                                        NULL};
+enum {
+    LIB_CUBLAS = 1u, LIB_CUFFT = 2u, LIB_CUSPARSE = 4u, LIB_CUSOLVER = 8u, LIB_CURAND = 16u,
+    LIB_MATH_CONSTANTS = 32u
+};
 static const struct {
     const char *name;
     unsigned files;
@@ -53,6 +57,7 @@ static const struct {
     {"cusolver_common.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
     {"curand.h", LIB_CURAND},
     {"curand_kernel.h", LIB_CURAND},
+    {"math_constants.h", LIB_MATH_CONSTANTS},
 };
 
 static bool listed(const char *const *list, const char *name, size_t n)

@@ -7,7 +7,7 @@
 # kl-test: once (a script and the toolkit's headers; nothing of ours is compiled in)
 . tests/tap.sh
 inc=${CUDA_INCLUDE:-/usr/local/cuda/include}
-for h in cublas_api.h cufft.h cusparse.h cusolverDn.h curand.h library_types.h; do
+for h in cublas_api.h cufft.h cusparse.h cusolverDn.h curand.h library_types.h math_constants.h; do
     if [ ! -f "$inc/$h" ]; then
         tap_skip "no CUDA toolkit header $inc/$h (the generated blocks are checked where one is)"
         exit 0
@@ -41,11 +41,14 @@ tap_check "cublas_v2.h's name for a _v2 function (cublasSgemm)" \
 tap_check "a function beyond the common ones answers not supported (cublasCgelsBatched)" \
     grep -qE '(^| )KL_HOST_CUBLAS\(cublasCgelsBatched\)' kernels/kl_cublas.h
 
+tap_check "a math constant (CUDART_PI_F), as math_constants.h gives it" \
+    grep -qx '#define CUDART_PI_F 3.141592654F' kernels/kl_math_constants.h
+
 # the other sides, on a copy of the tree's script and headers
 mkdir -p "$KL_TMP/t/scripts" "$KL_TMP/t/kernels"
 cp scripts/cuda_lib_inventory.py "$KL_TMP/t/scripts/"
 cp kernels/kl_host.h kernels/kl_cublas.h kernels/kl_cufft.h kernels/kl_cusparse.h \
-    kernels/kl_cusolver.h kernels/kl_curand.h "$KL_TMP/t/kernels/"
+    kernels/kl_cusolver.h kernels/kl_curand.h kernels/kl_math_constants.h "$KL_TMP/t/kernels/"
 sed -i 's/^    CUSPARSE_STATUS_NOT_SUPPORTED = 10,$/    CUSPARSE_STATUS_NOT_SUPPORTED = 11,/' "$KL_TMP/t/kernels/kl_cusparse.h"
 python3 "$KL_TMP/t/scripts/cuda_lib_inventory.py" --include "$inc" --check >"$KL_TMP/out" 2>&1
 rc=$?
