@@ -13,7 +13,8 @@ by hand. Only names and values are taken, never the headers' text. Run again aft
 update; --check exits 1 when the block is not what the headers give (nothing written).
 
 The hand-written part of kl_host.h keeps what is not in the toolkit's enumerations (the
-functions that answer something other than an error code, cuBLAS, HIP).
+functions that answer something other than an error code, HIP); the math libraries are
+scripts/cuda_lib_inventory.py's (kernels/kl_cublas.h, ...).
 """
 import argparse
 import os

@@ -28,8 +28,37 @@ static const char *const std_headers[] = {
 /* Host libraries kernels/kl_host.h declares (the runtime headers themselves are served by
  * kl_vendor.h and kl_host.h together, engine/compile/plain_source.c). */
 static const char *const shim_headers[] = {
-    "cublas_v2.h", "cublas.h", "cublas_api.h", "cublasLt.h", "cuda_profiler_api.h",
-    "hipblas.h", "hipblas/hipblas.h", "hip/hip_runtime_api.h", NULL};
+    "cuda_profiler_api.h", "hipblas.h", "hipblas/hipblas.h", "hip/hip_runtime_api.h", NULL};
+
+/* The CUDA math libraries' headers, each library's in a file of its own, and the toolkit's math
+ * constants (scripts/cuda_lib_inventory.py writes them from the toolkit's headers). */
+static const char *const lib_files[] = {"kernels/kl_cublas.h", "kernels/kl_cufft.h",
+                                        "kernels/kl_cusparse.h", "kernels/kl_cusolver.h",
+                                        "kernels/kl_curand.h", "kernels/kl_math_constants.h",
+                                        NULL};
+enum {
+    LIB_CUBLAS = 1u, LIB_CUFFT = 2u, LIB_CUSPARSE = 4u, LIB_CUSOLVER = 8u, LIB_CURAND = 16u,
+    LIB_MATH_CONSTANTS = 32u
+};
+static const struct {
+    const char *name;
+    unsigned files;
+} lib_headers[] = {
+    {"cublas_v2.h", LIB_CUBLAS},
+    {"cublas.h", LIB_CUBLAS},
+    {"cublas_api.h", LIB_CUBLAS},
+    {"cublasLt.h", LIB_CUBLAS},
+    {"cufft.h", LIB_CUFFT},
+    {"cufftXt.h", LIB_CUFFT},
+    {"cusparse.h", LIB_CUSPARSE},
+    {"cusparse_v2.h", LIB_CUSPARSE},
+    {"cusolverDn.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
+    {"cusolverSp.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
+    {"cusolver_common.h", LIB_CUBLAS | LIB_CUSPARSE | LIB_CUSOLVER},
+    {"curand.h", LIB_CURAND},
+    {"curand_kernel.h", LIB_CURAND},
+    {"math_constants.h", LIB_MATH_CONSTANTS},
+};
 
 static bool listed(const char *const *list, const char *name, size_t n)
 {
@@ -41,7 +70,23 @@ static bool listed(const char *const *list, const char *name, size_t n)
 
 bool eng_host_std_header(const char *name, size_t n) { return listed(std_headers, name, n); }
 
-bool eng_host_shim_header(const char *name, size_t n) { return listed(shim_headers, name, n); }
+bool eng_host_shim_header(const char *name, size_t n)
+{
+    return listed(shim_headers, name, n) || eng_host_lib_headers(name, n) != 0;
+}
+
+unsigned eng_host_lib_headers(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof lib_headers / sizeof lib_headers[0]; i++)
+        if (strlen(lib_headers[i].name) == n && !strncmp(lib_headers[i].name, name, n))
+            return lib_headers[i].files;
+    return 0;
+}
+
+const char *eng_host_lib_file(unsigned i)
+{
+    return i < sizeof lib_files / sizeof lib_files[0] ? lib_files[i] : NULL;
+}
 
 /* HIP's device headers a CUDA compiler has under CUDA's names ("" for those kl_vendor.h's HIP
  * part includes itself, cooperative groups with their reduce), or NULL for any other header.

@@ -86,6 +86,9 @@ struct walk {
      * the standard headers the source includes, hoisted in front of kladder's headers. */
     bool in_launch;
     struct text hoisted;
+    /* the CUDA math libraries' headers it includes (eng_host_lib_headers' bits): kladder's
+     * headers of those libraries go in front after kl_host.h, the others' not at all */
+    unsigned libs;
     /* `kladder exec`: the launch configuration is kept, as kl_exec_launcher's arguments */
     bool exec_host;
     /* A kernel defined at namespace level that the manifest names (not a template): once its
@@ -901,8 +904,10 @@ static int include_line(struct walk *w, struct text *t, const char *file, int li
                 putf(t, "#include <%.*s>", (int)n, name);
             return 0;
         }
-        if (eng_host_shim_header(name, n)) /* kernels/kl_host.h stands in for it */
+        if (eng_host_shim_header(name, n)) { /* kernels/kl_host.h, or a library's, stands in */
+            w->libs |= eng_host_lib_headers(name, n);
             return 0;
+        }
         if (eng_host_std_header(name, n)) {
             char *inc = xasprintf("#include <%.*s>\n", (int)n, name);
             if (!w->hoisted.s || !strstr(w->hoisted.s, inc))
@@ -1054,6 +1059,20 @@ static const char *template_only(const struct walk *w, const char *entry)
     return example;
 }
 
+/* One of kladder's headers (kernels/NAME, built in), put in front of the source. */
+static int put_header(struct text *t, const char *name, char *err, size_t errlen)
+{
+    const struct embed_file *h = embed_find(name);
+    if (!h) {
+        snprintf(err, errlen, "%s is not built in", name);
+        return -1;
+    }
+    putf(t, "#line 1 \"%s\"\n", name + strlen("kernels/"));
+    put(t, (const char *)h->data, h->size);
+    put(t, "\n", 1);
+    return 0;
+}
+
 /* What goes in front of the source: on the cpu backend the standard headers it includes
  * (before any device macro exists), then kladder's device API, then its host declarations. */
 static int put_front(struct text *t, const struct walk *w, char *err, size_t errlen)
@@ -1079,14 +1098,11 @@ static int put_front(struct text *t, const struct walk *w, char *err, size_t err
     if (w->exec_host)
         put(t, "#define KL_EXEC 1\n", strlen("#define KL_EXEC 1\n"));
     for (int i = 0; i < 3 && names[i]; i++) {
-        const struct embed_file *h = embed_find(names[i]);
-        if (!h) {
-            snprintf(err, errlen, "%s is not built in", names[i]);
+        if (put_header(t, names[i], err, errlen) < 0)
             return -1;
-        }
-        putf(t, "#line 1 \"%s\"\n", names[i] + strlen("kernels/"));
-        put(t, (const char *)h->data, h->size);
-        put(t, "\n", 1);
+        for (unsigned lib = 0; i == 1 && eng_host_lib_file(lib); lib++) /* after kl_host.h */
+            if ((w->libs >> lib & 1u) && put_header(t, eng_host_lib_file(lib), err, errlen) < 0)
+                return -1;
     }
     return 0;
 }
