@@ -832,5 +832,43 @@ static inline cudaError_t cudaDeviceCanAccessPeer(int *can, int, int)
     *can = 0; /* one device */
     return cudaSuccess;
 }
+static unsigned kl_exec_device_flags;
+static inline cudaError_t cudaSetDeviceFlags(unsigned f)
+{
+    kl_exec_device_flags = f;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaGetDeviceFlags(unsigned *f)
+{
+    if (!f)
+        return (cudaError_t)kl_exec_note(1);
+    *f = kl_exec_device_flags;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least)
+        *least = 0;
+    if (greatest)
+        *greatest = -5;
+    return cudaSuccess;
+}
+template <typename C>
+static inline cudaError_t cudaDeviceSetSharedMemConfig(C) { return cudaSuccess; }
+/* Host memory is what kernels read and write here: registering it, and the device address of
+ * mapped host memory, change nothing (the address is the host's). */
+static inline cudaError_t cudaHostRegister(void *p, size_t, unsigned)
+{
+    return p ? cudaSuccess : (cudaError_t)kl_exec_note(1);
+}
+static inline cudaError_t cudaHostUnregister(void *p) { return p ? cudaSuccess : (cudaError_t)kl_exec_note(1); }
+template <typename T>
+static inline cudaError_t cudaHostGetDevicePointer(T **d, void *h, unsigned)
+{
+    if (!d || !h)
+        return (cudaError_t)kl_exec_note(1);
+    *d = (T *)h;
+    return cudaSuccess;
+}
 #endif /* KL_EXEC && !KL_EXEC_ABI_ONLY */
 #endif

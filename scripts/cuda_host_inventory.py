@@ -127,9 +127,6 @@ def types(include, hand, enum_names):
             known.add(name)
         else:
             name, body = g
-            if re.search(r"\bstruct\s+%s\s*\{" % name, hand):
-                sys.exit("cuda_host_inventory: kl_host.h declares struct %s by hand; remove it "
-                         "(the toolkit's is generated)" % name)
             fields, ok = [], True
             for decl in body.split(";"):
                 decl = " ".join(decl.split())
@@ -143,7 +140,10 @@ def types(include, hand, enum_names):
                     break
                 fields.append("    %s;" % decl)
             if not ok or not fields:
-                continue
+                continue  # a structure of types it does not know: kl_host.h may write it by hand
+            if re.search(r"\bstruct\s+%s\s*\{" % name, hand):
+                sys.exit("cuda_host_inventory: kl_host.h declares struct %s by hand; remove it "
+                         "(the toolkit's is generated)" % name)
             have = set(re.findall(r"(\w+)(?:\s*\[[^]]*\])*;", "\n".join(fields)))
             for extra in LEGACY_MEMBERS.get(name, []):
                 if extra.split()[-1] not in have:

@@ -103,7 +103,7 @@ static const char *cpu_compiler_id(void)
  * where it holds thrust/ and none of the toolkit's runtime headers, which would shadow
  * kladder's own. A system-wide Thrust (Debian's libthrust-dev) is on the compiler's own path
  * already. "" where there is none. */
-static const char *cpu_thrust_root(void)
+static char *cpu_thrust_root(void)
 {
     static char root[512];
     static bool looked;
@@ -314,24 +314,30 @@ static int confine(char **argv, size_t a, const char *dir, char *src, const char
     return st;
 }
 
-static int cpu_compile(const char *target, const char *source, const char *name,
-                       const char *const *flags, void **code, size_t *code_len, char *log,
-                       size_t loglen)
+/* Whether target is one cpu_compile builds, else false with why in log. "+access": built with
+ * the access hooks the pct schedule interleaves at (a separate target, so the cache keeps both
+ * builds; the hooks cost every other schedule ~2x). */
+static bool cpu_target_known(const char *target, char *log, size_t loglen)
 {
-    if (cpu_load(log, loglen) != 0)
-        return -1;
-    /* "+access": built with the access hooks the pct schedule interleaves at (a separate
-     * target, so the cache keeps both builds; the hooks cost every other schedule ~2x). */
     size_t tlen = strlen(target);
-    bool access_hooks = access_target(target);
     char plain[32];
-    snprintf(plain, sizeof plain, "%.*s", (int)(access_hooks ? tlen - 7 : tlen), target);
+    snprintf(plain, sizeof plain, "%.*s", (int)(access_target(target) ? tlen - 7 : tlen), target);
     if (strcmp(plain, "cpu-wave32") != 0 && strcmp(plain, "cpu-wave64") != 0 &&
         strcmp(plain, "cpu") != 0) {
         snprintf(log, loglen, "cpu backend: target '%s' is not cpu-wave32 or cpu-wave64 (with "
                  "+access for the pct schedule)", target);
-        return -1;
+        return false;
     }
+    return true;
+}
+
+static int cpu_compile(const char *target, const char *source, const char *name,
+                       const char *const *flags, void **code, size_t *code_len, char *log,
+                       size_t loglen)
+{
+    if (cpu_load(log, loglen) != 0 || !cpu_target_known(target, log, loglen))
+        return -1;
+    bool access_hooks = access_target(target);
     char *dir = eng_tool_tmpdir("kladder-cpu", log, loglen);
     if (!dir)
         return -1;
@@ -369,7 +375,7 @@ static int cpu_compile(const char *target, const char *source, const char *name,
         fixed[nfixed++] = o_unique;
     if (access_hooks)
         fixed[nfixed++] = o_tsan;
-    char *thrust = xstrdup(cpu_thrust_root());
+    char *thrust = cpu_thrust_root();
     if (*thrust) {
         fixed[nfixed++] = o_isystem;
         fixed[nfixed++] = thrust;
@@ -419,7 +425,6 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     }
     free(argv);
     free(o_map);
-    free(thrust);
     unlink(o_file);
     free(o_file);
     if (st != 0) {
