@@ -1664,9 +1664,10 @@ static __device__ inline float rint(float x) { return __builtin_rintf(x); }
 static __device__ inline float round(float x) { return __builtin_roundf(x); }
 static __device__ inline float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 /* cbrt: the exponent brought to a multiple of 3 (a mantissa m in [1/8, 1)), a first value from
- * the hardware's exp2 and log2 of m, then Newton steps y -= (y^3 - m) / (3 y^2) in double: two
- * from the float estimate's 2^-22 give double precision, and the float result rounds once from
- * the double. Zero, infinities and NaN return themselves, as cbrt's. */
+ * the hardware's exp2 and log2 of m, then Newton steps y -= (y^3 - m) / (3 y^2) in double, the
+ * residual through fma: two from the float estimate's 2^-22 give double precision (a third
+ * settles the last bit; within 1 ulp of the correctly rounded cube root), and the float result
+ * rounds once from the double. Zero, infinities and NaN return themselves, as cbrt's. */
 static __device__ inline double kl_hip_whole_cbrt(double x, int steps)
 {
     if (x == 0.0 || !__builtin_isfinite(x))
@@ -1676,8 +1677,10 @@ static __device__ inline double kl_hip_whole_cbrt(double x, int steps)
     int r = ((e % 3) + 3) % 3;                           /* e - r is a multiple of 3 */
     m = __builtin_ldexp(m, r - 3);                       /* m in [1/16, 1): |x| = m 2^(e - r + 3) */
     double y = (double)__builtin_amdgcn_exp2f(__builtin_amdgcn_logf((float)m) * (1.0f / 3.0f));
-    for (int i = 0; i < steps; i++)
-        y -= (y * y * y - m) / (3.0 * y * y);
+    for (int i = 0; i < steps; i++) { /* the residual y^3 - m with y^2's rounding error kept */
+        const double y2 = y * y, y2_err = __builtin_fma(y, y, -y2);
+        y -= (__builtin_fma(y2, y, -m) + y2_err * y) / (3.0 * y2);
+    }
     return __builtin_copysign(__builtin_ldexp(y, (e - r + 3) / 3), x);
 }
 static __device__ inline double cbrt(double x) { return kl_hip_whole_cbrt(x, 3); }
