@@ -1749,6 +1749,49 @@ KL_HIP_WHOLE_FROM_INT(unsigned long long, ull, double, double)
 #undef KL_HIP_WHOLE_FROM_INT
 static __device__ inline double __int2double_rn(int x) { return (double)x; }
 static __device__ inline double __uint2double_rn(unsigned x) { return (double)x; }
+/* sinpi and cospi: the argument reduced exactly to [-1, 1] (x - 2 rint(x / 2) is exact in
+ * float), then the builtin sine or cosine of pi times it, so a large x keeps its phase */
+static __device__ inline float kl_hip_whole_halfturns(float x) { return x - 2.0f * __builtin_rintf(x * 0.5f); }
+static __device__ inline float sinpif(float x)
+{
+    return __builtin_sinf(kl_hip_whole_halfturns(x) * 3.14159265358979323846f);
+}
+static __device__ inline float cospif(float x)
+{
+    return __builtin_cosf(kl_hip_whole_halfturns(x) * 3.14159265358979323846f);
+}
+static __device__ inline void sincospif(float x, float *s, float *c)
+{
+    *s = sinpif(x);
+    *c = cospif(x);
+}
+/* the atomics HIP's headers add to kl.h's bare add, exchange, max and compare-and-swap:
+ * subtract, min and the bitwise ones on the integers, unsigned long in every form, and the
+ * floating ones (device scope, relaxed, as kl.h's) */
+#define KL_HIP_WHOLE_ATOMIC(NAME, T, BUILTIN)                                                   \
+    static __device__ inline T NAME(T *p, T v) { return BUILTIN(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); }
+#define KL_HIP_WHOLE_INT_ATOMICS(T)                                                             \
+    KL_HIP_WHOLE_ATOMIC(atomicSub, T, __hip_atomic_fetch_sub)                                   \
+    KL_HIP_WHOLE_ATOMIC(atomicMin, T, __hip_atomic_fetch_min)                                   \
+    KL_HIP_WHOLE_ATOMIC(atomicAnd, T, __hip_atomic_fetch_and)                                   \
+    KL_HIP_WHOLE_ATOMIC(atomicOr, T, __hip_atomic_fetch_or)                                     \
+    KL_HIP_WHOLE_ATOMIC(atomicXor, T, __hip_atomic_fetch_xor)
+KL_HIP_WHOLE_INT_ATOMICS(int)
+KL_HIP_WHOLE_INT_ATOMICS(unsigned)
+KL_HIP_WHOLE_INT_ATOMICS(unsigned long long)
+KL_HIP_WHOLE_INT_ATOMICS(unsigned long)
+#undef KL_HIP_WHOLE_INT_ATOMICS
+KL_HIP_WHOLE_ATOMIC(atomicAdd, unsigned long, __hip_atomic_fetch_add)
+KL_HIP_WHOLE_ATOMIC(atomicExch, unsigned long, __hip_atomic_exchange)
+KL_HIP_WHOLE_ATOMIC(atomicMax, unsigned long, __hip_atomic_fetch_max)
+KL_HIP_WHOLE_ATOMIC(atomicSub, float, __hip_atomic_fetch_sub)
+KL_HIP_WHOLE_ATOMIC(atomicMin, float, __hip_atomic_fetch_min)
+KL_HIP_WHOLE_ATOMIC(atomicAdd, double, __hip_atomic_fetch_add)
+KL_HIP_WHOLE_ATOMIC(atomicSub, double, __hip_atomic_fetch_sub)
+KL_HIP_WHOLE_ATOMIC(atomicExch, double, __hip_atomic_exchange)
+KL_HIP_WHOLE_ATOMIC(atomicMin, double, __hip_atomic_fetch_min)
+KL_HIP_WHOLE_ATOMIC(atomicMax, double, __hip_atomic_fetch_max)
+#undef KL_HIP_WHOLE_ATOMIC
 /* ==== end of the C math and conversions ==================================================== */
 #endif
 

@@ -8,7 +8,9 @@
 #                  <cstring> of its own, props.warpSize beside warpSize read in a kernel;
 #   rounding.hip   device math and conversions: HIP's min and max, lrintf, cbrtf and cbrt,
 #                  floor and ldexp on double, __double2hiint/__double2loint/__hiloint2double,
-#                  and the conversion intrinsics with their rounding modes.
+#                  the conversion intrinsics with their rounding modes, sinpif and cospif, and
+#                  the atomics HIP adds (double add/min/max, integer sub/min/and/or/xor,
+#                  unsigned long, float min).
 # Both go in for gfx1250 with every entry launchable, and go in on the cpu backend too, where
 # rounding.hip runs rung 1: its kernel that floors with __float2int_rd passes against a
 # reference written with floorf, and its twin that truncates with __float2int_rz (wrong for the
@@ -121,6 +123,27 @@ __global__ void conversions(long long *out, const double *x, int n)
     acc += (long long)(cbrt(v) + floor(v) + ldexp(v, 3) + max(v, 1.0) + min(i, n));
     out[i] = acc + llrint(v) + lround(v);
 }
+
+/* the atomics HIP adds beyond add, exchange, max and compare-and-swap, and sinpi/cospi */
+__global__ void tally(double *sum, unsigned *bits, unsigned long *extremes, float *low, const double *x, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double v = x[i];
+    atomicAdd(sum, v);
+    atomicMin(sum + 1, v);
+    atomicMax(sum + 2, v);
+    atomicSub(bits, 1u);
+    atomicMin(bits + 1, (unsigned)i);
+    atomicAnd(bits + 2, ~(1u << (i & 31)));
+    atomicOr(bits + 3, 1u << (i & 31));
+    atomicXor(bits + 4, (unsigned)i);
+    atomicMin(extremes, (unsigned long)i);
+    atomicMax(extremes + 1, (unsigned long)i);
+    atomicAdd(extremes + 2, 1ul);
+    atomicMin(low, sinpif((float)v) + cospif((float)v));
+}
 HIP
 cat >"$d/vendor_lib.hip" <<'HIP'
 #include <hip/hip_runtime.h>
@@ -150,9 +173,9 @@ python3 -c 'import json,sys; [print("#", f["path"].split("/")[-1], f["cause"], f
 tap_check "gfx1250: the scan refuses the two files it must (exit $rc)" test "$rc" -eq 1
 tap_check "gfx1250: host_api.hip goes in, its kernel launchable" \
     test "$(field host_api.hip "$entries")" = "('ok', [('scale_by_coef', 'launchable')])"
-tap_check "gfx1250: rounding.hip goes in, both instances, the reference and conversions launchable" \
+tap_check "gfx1250: rounding.hip goes in, both instances, the reference, conversions and tally launchable" \
     test "$(field rounding.hip "$entries")" = \
-    "('ok', [('conversions', 'launchable'), ('floor_plus<false>', 'launchable'), ('floor_plus<true>', 'launchable'), ('floor_plus_ref', 'launchable')])"
+    "('ok', [('conversions', 'launchable'), ('floor_plus<false>', 'launchable'), ('floor_plus<true>', 'launchable'), ('floor_plus_ref', 'launchable'), ('tally', 'launchable')])"
 tap_check "gfx1250: a vendor library is missing-header with its name" \
     test "$(field vendor_lib.hip 'f["cause"], f["what"]')" = "('missing-header', 'hipcub/hipcub.hpp')"
 tap_check "gfx1250: an intrinsic HIP does not have is missing-api with its name" \
