@@ -815,6 +815,13 @@ KL_CPU_TOF(__ll2float, long long, float)
 KL_CPU_TOF(__ull2float, unsigned long long, float)
 KL_CPU_TOF(__ll2double, long long, double)
 KL_CPU_TOF(__ull2double, unsigned long long, double)
+KL_CPU_TOF(__uint2float, unsigned, float)
+/* int to float: HIP's directed modes beside __int2float_rn above; to double every int is exact */
+static inline float __int2float_rz(int x) { return kl_cpu_to_float_mode<float>((long double)x, 1); }
+static inline float __int2float_rd(int x) { return kl_cpu_to_float_mode<float>((long double)x, 2); }
+static inline float __int2float_ru(int x) { return kl_cpu_to_float_mode<float>((long double)x, 3); }
+static inline double __int2double_rn(int x) { return (double)x; }
+static inline double __uint2double_rn(unsigned x) { return (double)x; }
 #undef KL_CPU_TOF
 
 /* 16-bit floats in a rounding mode: the nearest in float, then the neighbour on the mode's side
@@ -1233,6 +1240,13 @@ typedef unsigned long long uintptr_t;
 #define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 typedef __SIZE_TYPE__ size_t;
+/* warpSize: an int-valued object, as HIP 7's headers have it (no longer a constant), not kl.h's
+ * macro, so host code may read a member of that name (`props.warpSize` of hipDeviceProp_t) */
+#undef warpSize
+struct kl_hip_whole_warp_size {
+    __device__ operator int() const { return __builtin_amdgcn_wavefrontsize(); }
+};
+static constexpr kl_hip_whole_warp_size warpSize{};
 /* HIP's vector types with their make_ functions (host and device), laid out and aligned as
  * HIP's and CUDA's are, as the cpu backend has them */
 #define KL_HIP_WHOLE_VEC(T, NAME, A2, A4)                                                       \
@@ -1637,6 +1651,190 @@ static __device__ inline thread_group tiled_partition(const thread_group &, unsi
 static __device__ inline void sync(const thread_group &g) { g.sync(); }
 } // namespace cooperative_groups
 /* ==== end of the API inventory's additions ================================================= */
+/* ==== the C math and conversions HIP's headers give device code ===========================
+ * What clang's HIP math header and HIP's device functions declare that kernels commonly call
+ * and the AMDGPU backend lowers by itself (no device library here): HIP's min and max, the
+ * double forms of the rounding functions, the float and double integer roundings (lrint,
+ * lround and their long long forms), cbrt, and the conversion intrinsics with their rounding
+ * modes. A conversion to a narrower float in a directed mode rounds to nearest and then steps
+ * one unit toward the mode's direction when the nearest value lies on the wrong side of the
+ * integer, which is the directed result. */
+template <class T>
+static __device__ inline T min(T a, T b) { return a < b ? a : b; }
+template <class T>
+static __device__ inline T max(T a, T b) { return a > b ? a : b; }
+static __device__ inline int min(int a, int b) { return a < b ? a : b; }
+static __device__ inline int max(int a, int b) { return a > b ? a : b; }
+static __device__ inline float min(float a, float b) { return __builtin_fminf(a, b); }
+static __device__ inline float max(float a, float b) { return __builtin_fmaxf(a, b); }
+static __device__ inline double min(double a, double b) { return __builtin_fmin(a, b); }
+static __device__ inline double max(double a, double b) { return __builtin_fmax(a, b); }
+static __host__ inline int min(int a, int b) { return a < b ? a : b; }
+static __host__ inline int max(int a, int b) { return a > b ? a : b; }
+#define KL_HIP_WHOLE_ROUNDING(F, S)                                                             \
+    static __device__ inline F floor##S(F x) { return __builtin_floor##S(x); }                  \
+    static __device__ inline F ceil##S(F x) { return __builtin_ceil##S(x); }                    \
+    static __device__ inline F trunc##S(F x) { return __builtin_trunc##S(x); }                  \
+    static __device__ inline F rint##S(F x) { return __builtin_rint##S(x); }                    \
+    static __device__ inline F nearbyint##S(F x) { return __builtin_rint##S(x); }               \
+    static __device__ inline F round##S(F x) { return __builtin_round##S(x); }                  \
+    static __device__ inline long lrint##S(F x) { return (long)__builtin_rint##S(x); }          \
+    static __device__ inline long long llrint##S(F x) { return (long long)__builtin_rint##S(x); } \
+    static __device__ inline long lround##S(F x) { return (long)__builtin_round##S(x); }        \
+    static __device__ inline long long llround##S(F x) { return (long long)__builtin_round##S(x); } \
+    static __device__ inline F fma##S(F a, F b, F c) { return __builtin_fma##S(a, b, c); }      \
+    static __device__ inline F fmax##S(F a, F b) { return __builtin_fmax##S(a, b); }            \
+    static __device__ inline F fmin##S(F a, F b) { return __builtin_fmin##S(a, b); }            \
+    static __device__ inline F copysign##S(F a, F b) { return __builtin_copysign##S(a, b); }    \
+    static __device__ inline F ldexp##S(F x, int e) { return __builtin_ldexp##S(x, e); }        \
+    static __device__ inline F frexp##S(F x, int *e) { return __builtin_frexp##S(x, e); }
+KL_HIP_WHOLE_ROUNDING(double, )
+#undef KL_HIP_WHOLE_ROUNDING
+static __device__ inline float roundf(float x) { return __builtin_roundf(x); }
+static __device__ inline float rintf(float x) { return __builtin_rintf(x); }
+static __device__ inline float nearbyintf(float x) { return __builtin_rintf(x); }
+static __device__ inline long lrintf(float x) { return (long)__builtin_rintf(x); }
+static __device__ inline long long llrintf(float x) { return (long long)__builtin_rintf(x); }
+static __device__ inline long lroundf(float x) { return (long)__builtin_roundf(x); }
+static __device__ inline long long llroundf(float x) { return (long long)__builtin_roundf(x); }
+static __device__ inline float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+static __device__ inline float frexpf(float x, int *e) { return __builtin_frexpf(x, e); }
+static __device__ inline float floor(float x) { return __builtin_floorf(x); }
+static __device__ inline float ceil(float x) { return __builtin_ceilf(x); }
+static __device__ inline float trunc(float x) { return __builtin_truncf(x); }
+static __device__ inline float rint(float x) { return __builtin_rintf(x); }
+static __device__ inline float round(float x) { return __builtin_roundf(x); }
+static __device__ inline float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+/* cbrt: the exponent brought to a multiple of 3 (a mantissa m in [1/8, 1)), a first value from
+ * the hardware's exp2 and log2 of m, then Newton steps y -= (y^3 - m) / (3 y^2) in double, the
+ * residual through fma: two from the float estimate's 2^-22 give double precision (a third
+ * settles the last bit; within 1 ulp of the correctly rounded cube root), and the float result
+ * rounds once from the double. Zero, infinities and NaN return themselves, as cbrt's. */
+static __device__ inline double kl_hip_whole_cbrt(double x, int steps)
+{
+    if (x == 0.0 || !__builtin_isfinite(x))
+        return x;
+    int e;
+    double m = __builtin_frexp(__builtin_fabs(x), &e); /* |x| = m 2^e, m in [1/2, 1) */
+    int r = ((e % 3) + 3) % 3;                           /* e - r is a multiple of 3 */
+    m = __builtin_ldexp(m, r - 3);                       /* m in [1/16, 1): |x| = m 2^(e - r + 3) */
+    double y = (double)__builtin_amdgcn_exp2f(__builtin_amdgcn_logf((float)m) * (1.0f / 3.0f));
+    for (int i = 0; i < steps; i++) { /* the residual y^3 - m with y^2's rounding error kept */
+        const double y2 = y * y, y2_err = __builtin_fma(y, y, -y2);
+        y -= (__builtin_fma(y2, y, -m) + y2_err * y) / (3.0 * y2);
+    }
+    return __builtin_copysign(__builtin_ldexp(y, (e - r + 3) / 3), x);
+}
+static __device__ inline double cbrt(double x) { return kl_hip_whole_cbrt(x, 3); }
+static __device__ inline float cbrtf(float x) { return (float)kl_hip_whole_cbrt(x, 2); }
+static __device__ inline float cbrt(float x) { return cbrtf(x); }
+/* the bits of a double and back */
+static __device__ inline long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+static __device__ inline double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+static __device__ inline int __double2hiint(double x) { return (int)((unsigned long long)__double_as_longlong(x) >> 32); }
+static __device__ inline int __double2loint(double x) { return (int)(unsigned long long)__double_as_longlong(x); }
+static __device__ inline double __hiloint2double(int hi, int lo)
+{
+    return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
+}
+/* floating to integer: the value rounded in the mode, then converted (exact) */
+#define KL_HIP_WHOLE_TO_INT(F, FN, I, IN, S)                                                    \
+    static __device__ inline I __##FN##2##IN##_rd(F x) { return (I)__builtin_floor##S(x); }     \
+    static __device__ inline I __##FN##2##IN##_rn(F x) { return (I)__builtin_rint##S(x); }      \
+    static __device__ inline I __##FN##2##IN##_ru(F x) { return (I)__builtin_ceil##S(x); }      \
+    static __device__ inline I __##FN##2##IN##_rz(F x) { return (I)x; }
+KL_HIP_WHOLE_TO_INT(float, float, int, int, f)
+KL_HIP_WHOLE_TO_INT(float, float, unsigned, uint, f)
+KL_HIP_WHOLE_TO_INT(float, float, long long, ll, f)
+KL_HIP_WHOLE_TO_INT(float, float, unsigned long long, ull, f)
+KL_HIP_WHOLE_TO_INT(double, double, int, int, )
+KL_HIP_WHOLE_TO_INT(double, double, unsigned, uint, )
+KL_HIP_WHOLE_TO_INT(double, double, long long, ll, )
+KL_HIP_WHOLE_TO_INT(double, double, unsigned long long, ull, )
+#undef KL_HIP_WHOLE_TO_INT
+/* integer to floating in a rounding mode (dir -1 down, 0 toward zero, 1 up) */
+static __device__ inline float kl_hip_whole_step(float r, int up)
+{
+    unsigned b = __builtin_bit_cast(unsigned, r);
+    return __builtin_bit_cast(float, (r > 0) == (up > 0) ? b + 1 : b - 1);
+}
+static __device__ inline double kl_hip_whole_step(double r, int up)
+{
+    unsigned long long b = __builtin_bit_cast(unsigned long long, r);
+    return __builtin_bit_cast(double, (r > 0) == (up > 0) ? b + 1 : b - 1);
+}
+template <typename F, typename I>
+static __device__ inline F kl_hip_whole_from_int(I x, int dir)
+{
+    F r = (F)x; /* to nearest */
+    F limit = 1; /* 2^(bits of I's magnitude): the first value past I's range */
+    for (unsigned i = 0; i < sizeof(I) * 8 - ((I)-1 < 0 ? 1 : 0); i++)
+        limit *= 2;
+    const int side = r >= limit ? 1 : (I)r > x ? 1 : (I)r < x ? -1 : 0; /* r against x */
+    if (side > 0 && (dir < 0 || (dir == 0 && x > 0)))
+        return kl_hip_whole_step(r, -1);
+    if (side < 0 && (dir > 0 || (dir == 0 && x < 0)))
+        return kl_hip_whole_step(r, 1);
+    return r;
+}
+#define KL_HIP_WHOLE_FROM_INT(I, IN, F, FN)                                                     \
+    static __device__ inline F __##IN##2##FN##_rd(I x) { return kl_hip_whole_from_int<F>(x, -1); } \
+    static __device__ inline F __##IN##2##FN##_rn(I x) { return (F)x; }                         \
+    static __device__ inline F __##IN##2##FN##_ru(I x) { return kl_hip_whole_from_int<F>(x, 1); } \
+    static __device__ inline F __##IN##2##FN##_rz(I x) { return kl_hip_whole_from_int<F>(x, 0); }
+KL_HIP_WHOLE_FROM_INT(int, int, float, float)
+KL_HIP_WHOLE_FROM_INT(unsigned, uint, float, float)
+KL_HIP_WHOLE_FROM_INT(long long, ll, float, float)
+KL_HIP_WHOLE_FROM_INT(unsigned long long, ull, float, float)
+KL_HIP_WHOLE_FROM_INT(long long, ll, double, double)
+KL_HIP_WHOLE_FROM_INT(unsigned long long, ull, double, double)
+#undef KL_HIP_WHOLE_FROM_INT
+static __device__ inline double __int2double_rn(int x) { return (double)x; }
+static __device__ inline double __uint2double_rn(unsigned x) { return (double)x; }
+/* sinpi and cospi: the argument reduced exactly to [-1, 1] (x - 2 rint(x / 2) is exact in
+ * float), then the builtin sine or cosine of pi times it, so a large x keeps its phase */
+static __device__ inline float kl_hip_whole_halfturns(float x) { return x - 2.0f * __builtin_rintf(x * 0.5f); }
+static __device__ inline float sinpif(float x)
+{
+    return __builtin_sinf(kl_hip_whole_halfturns(x) * 3.14159265358979323846f);
+}
+static __device__ inline float cospif(float x)
+{
+    return __builtin_cosf(kl_hip_whole_halfturns(x) * 3.14159265358979323846f);
+}
+static __device__ inline void sincospif(float x, float *s, float *c)
+{
+    *s = sinpif(x);
+    *c = cospif(x);
+}
+/* the atomics HIP's headers add to kl.h's bare add, exchange, max and compare-and-swap:
+ * subtract, min and the bitwise ones on the integers, unsigned long in every form, and the
+ * floating ones (device scope, relaxed, as kl.h's) */
+#define KL_HIP_WHOLE_ATOMIC(NAME, T, BUILTIN)                                                   \
+    static __device__ inline T NAME(T *p, T v) { return BUILTIN(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); }
+#define KL_HIP_WHOLE_INT_ATOMICS(T)                                                             \
+    KL_HIP_WHOLE_ATOMIC(atomicSub, T, __hip_atomic_fetch_sub)                                   \
+    KL_HIP_WHOLE_ATOMIC(atomicMin, T, __hip_atomic_fetch_min)                                   \
+    KL_HIP_WHOLE_ATOMIC(atomicAnd, T, __hip_atomic_fetch_and)                                   \
+    KL_HIP_WHOLE_ATOMIC(atomicOr, T, __hip_atomic_fetch_or)                                     \
+    KL_HIP_WHOLE_ATOMIC(atomicXor, T, __hip_atomic_fetch_xor)
+KL_HIP_WHOLE_INT_ATOMICS(int)
+KL_HIP_WHOLE_INT_ATOMICS(unsigned)
+KL_HIP_WHOLE_INT_ATOMICS(unsigned long long)
+KL_HIP_WHOLE_INT_ATOMICS(unsigned long)
+#undef KL_HIP_WHOLE_INT_ATOMICS
+KL_HIP_WHOLE_ATOMIC(atomicAdd, unsigned long, __hip_atomic_fetch_add)
+KL_HIP_WHOLE_ATOMIC(atomicExch, unsigned long, __hip_atomic_exchange)
+KL_HIP_WHOLE_ATOMIC(atomicMax, unsigned long, __hip_atomic_fetch_max)
+KL_HIP_WHOLE_ATOMIC(atomicSub, float, __hip_atomic_fetch_sub)
+KL_HIP_WHOLE_ATOMIC(atomicMin, float, __hip_atomic_fetch_min)
+KL_HIP_WHOLE_ATOMIC(atomicAdd, double, __hip_atomic_fetch_add)
+KL_HIP_WHOLE_ATOMIC(atomicSub, double, __hip_atomic_fetch_sub)
+KL_HIP_WHOLE_ATOMIC(atomicExch, double, __hip_atomic_exchange)
+KL_HIP_WHOLE_ATOMIC(atomicMin, double, __hip_atomic_fetch_min)
+KL_HIP_WHOLE_ATOMIC(atomicMax, double, __hip_atomic_fetch_max)
+#undef KL_HIP_WHOLE_ATOMIC
+/* ==== end of the C math and conversions ==================================================== */
 #endif
 
 /* A HIP source on the cuda backend (the engine defines KL_HIP_SOURCE in front of a .hip file):

@@ -272,13 +272,13 @@ def c_unsupported(row, members):
     return "KL_CPU_UNSUPPORTED(%s)" % name
 
 
-def replace_block(path, block):
+def replace_block(path, block, guard="defined(KL_CPU)"):
     text = open(path).read()
     b, e = text.find(BEGIN), text.find(END)
     if b < 0 or e < 0:
         sys.exit("api_inventory: %s lacks the generated block's marker lines" % path)
     with open(path, "w") as f:
-        f.write(text[:b] + BEGIN + "\n#if defined(KL_CPU) && !defined(KL_API_HAND_ONLY)\n" + block + "#endif\n" + text[e:])
+        f.write(text[:b] + BEGIN + "\n#if %s && !defined(KL_API_HAND_ONLY)\n" % guard + block + "#endif\n" + text[e:])
 
 
 def write_blocks(rows, status):
@@ -295,14 +295,19 @@ def write_blocks(rows, status):
     if cg:
         block += "namespace cooperative_groups {\n" + "".join(d + "\n" for d in cg) + "}\n"
     replace_block(VENDOR, block)
-    host = []
+    # host functions: declared for clang's whole HIP units too (KL_HIP_WHOLE), where host code
+    # is parsed and dropped; a function refused by name is the cpu backend's refusal only
+    host, refused = [], []
     for r in unsup:
         if r[2] == "host":
             if r[3] == "hipError_t":
                 host.append("KL_HOST_FN(hipError_t, %s, hipErrorNotSupported)" % r[0])
             else:
-                host.append("KL_CPU_UNSUPPORTED(%s)" % r[0])
-    replace_block(HOST, "".join(h + "\n" for h in host))
+                refused.append("KL_CPU_UNSUPPORTED(%s)" % r[0])
+    block = "".join(h + "\n" for h in host)
+    if refused:
+        block += "#if defined(KL_CPU)\n" + "".join(h + "\n" for h in refused) + "#endif\n"
+    replace_block(HOST, block, "(defined(KL_CPU) || defined(KL_HIP_WHOLE))")
 
 
 def read_tsv(path):
