@@ -125,6 +125,9 @@ struct eng_caps {
     /* The vendor's sanitizer that can watch this backend's kernels from outside the process
      * (`kladder run --sanitizer`, engine/toolchain/sanitizer_run.h), or NULL. */
     const char *sanitizer;
+    /* The target `kladder scan` compiles for when none is given: the architecture kladder is
+     * built to bring up on this runtime, or the emulator's default wave. */
+    const char *scan_target;
 };
 
 struct eng_backend {

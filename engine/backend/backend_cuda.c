@@ -638,7 +638,7 @@ const struct eng_backend eng_backend_cuda = {
     .name = "cuda",
     .caps = {.real_concurrency = true, .util_block = 256, .delay_ticks = 20000000,
              .poll_spins = 1u << 24, .collectives = "NCCL",
-             .sanitizer = "compute-sanitizer"},
+             .sanitizer = "compute-sanitizer", .scan_target = "sm_90"},
     .load = cuda_load,
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,

@@ -785,7 +785,7 @@ static int hip_compile(const char *target, const char *source, const char *name,
 const struct eng_backend eng_backend_hip = {
     .name = "hip",
     .caps = {.real_concurrency = true, .util_block = 256, .delay_ticks = 20000000,
-             .poll_spins = 1u << 24, .collectives = "RCCL"},
+             .poll_spins = 1u << 24, .collectives = "RCCL", .scan_target = "gfx1250"},
     .load = hip_load,
     .device_count = hip_device_count,
     .device_info = hip_device_info,

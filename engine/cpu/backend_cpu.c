@@ -369,7 +369,8 @@ static int cpu_compile(const char *target, const char *source, const char *name,
     char *o_map = xasprintf("-ffile-prefix-map=%s=.", dir);
     /* the last four are optional: -fno-gnu-unique (GCC only), the access hooks, Thrust's folder */
     static char o_isystem[] = "-isystem";
-    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map, o_tsan, o_tsan, o_tsan, o_tsan};
+    char *fixed[] = {o_std, o_def, o_opt, o_pic, o_vis, o_w, o_g, o_map,
+                     o_tsan, o_tsan, o_tsan, o_tsan};
     size_t nfixed = sizeof fixed / sizeof *fixed - 4;
     if (cpu_gnu_unique_option())
         fixed[nfixed++] = o_unique;
@@ -1455,7 +1456,7 @@ const struct eng_backend eng_backend_cpu = {
      * point of the emulation, far slower than a GPU's. */
     .caps = {.emulated = true, .weak_memory = true, .max_check_bytes = (uint64_t)1 << 30,
              .max_check_threads = (uint64_t)1 << 22, .util_block = 64, .util_grid = 8,
-             .poll_spins = 1u << 14},
+             .poll_spins = 1u << 14, .scan_target = "cpu-wave32"},
     .load = cpu_load,
     .device_count = cpu_device_count,
     .device_info = cpu_device_info,

@@ -107,9 +107,7 @@ static void progress(size_t index, const struct eng_scan_result *r, void *arg)
 
 static const char *default_target(const struct eng_backend *b)
 {
-    if (b->caps.emulated)
-        return "cpu-wave32";
-    return strcmp(b->name, "hip") == 0 ? "gfx1250" : "sm_90";
+    return b->caps.scan_target ? b->caps.scan_target : "";
 }
 
 static int scan(const struct eng_backend *b, const char *target, char **flags,
