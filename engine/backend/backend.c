@@ -19,3 +19,11 @@ const struct eng_backend *eng_backend_find(const char *name)
             return eng_backends[i];
     return NULL;
 }
+
+const struct eng_backend *eng_backend_emulator(void)
+{
+    for (size_t i = 0; eng_backends[i]; i++)
+        if (eng_backends[i]->caps.emulated)
+            return eng_backends[i];
+    return NULL;
+}

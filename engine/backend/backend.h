@@ -254,4 +254,8 @@ void eng_backend_use_table(const struct eng_backend *const *table);
 /* The backend called name, or NULL. */
 const struct eng_backend *eng_backend_find(const char *name);
 
+/* The table's backend that emulates a GPU on the host (caps.emulated), or NULL: what `kladder
+ * exec` runs a program on. */
+const struct eng_backend *eng_backend_emulator(void);
+
 #endif

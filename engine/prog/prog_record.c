@@ -158,16 +158,16 @@ static char *args_line(const struct eng_prog_opts *o)
 /* The cpu backend's machine with the run's wave. */
 static int machine(const struct eng_prog_opts *o, struct eng_machine *m, char *err, size_t errlen)
 {
-    const struct eng_backend *b = eng_backend_find("cpu");
+    const struct eng_backend *b = eng_backend_emulator();
     struct eng_device_info info;
     memset(&info, 0, sizeof info);
     if (!b) {
-        snprintf(err, errlen, "the cpu backend is not built in");
+        snprintf(err, errlen, "no emulating backend is built in");
         return -1;
     }
     if (b->load(err, errlen) != 0 || b->device_info(0, &info, err, errlen) != 0)
         return -1;
-    eng_fingerprint(m, "cpu", &info, o->wave);
+    eng_fingerprint(m, b->name, &info, o->wave);
     return 0;
 }
 

@@ -632,7 +632,7 @@ static void setup_failed(const char *fmt, ...)
 void eng_prog_child(const void *code, size_t len, const struct eng_prog_opts *o, int findings_fd)
 {
     rt.fd = findings_fd;
-    rt.b = eng_backend_find("cpu");
+    rt.b = eng_backend_emulator();
     char err[2048];
     struct eng_open_opts opts = {.wave_size = o->wave, .schedule = o->schedule, .seed = o->seed};
     if (!rt.b || rt.b->open(0, &opts, &rt.ctx, err, sizeof err) != 0)

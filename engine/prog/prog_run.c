@@ -56,7 +56,7 @@ static void set_error(struct eng_prog_result *r, const char *msg)
 /* The compiled object of o->path, or NULL after set_error. */
 static void *compile(const struct eng_prog_opts *o, size_t *len, struct eng_prog_result *r)
 {
-    const struct eng_backend *b = eng_backend_find("cpu");
+    const struct eng_backend *b = eng_backend_emulator();
     const struct embed_file *header = embed_find("kernels/kl.h");
     char err[4096];
     if (!b || !header) {

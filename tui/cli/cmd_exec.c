@@ -180,7 +180,8 @@ static void print_json(const struct eng_prog_opts *o, const struct eng_prog_resu
     cJSON_AddStringToObject(doc, "file", file);
     free(file);
     cJSON_AddStringToObject(doc, "verdict", eng_prog_verdict_name(r->verdict));
-    cJSON_AddStringToObject(doc, "backend", "cpu");
+    const struct eng_backend *emulator = eng_backend_emulator();
+    cJSON_AddStringToObject(doc, "backend", emulator ? emulator->name : "");
     cJSON_AddNumberToObject(doc, "wave", o->wave);
     cJSON_AddStringToObject(doc, "schedule", eng_schedule_name(o->schedule));
     cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
