@@ -1077,6 +1077,26 @@ static void launch_free(struct eng_launch *l)
     free(l->shared);
 }
 
+struct eng_manifest *eng_manifest_plain(const char *path, const char *dir, const char *source,
+                                        const char *const *flags)
+{
+    struct eng_manifest *m = xcalloc(1, sizeof *m);
+    m->path = xstrdup(path);
+    m->dir = xstrdup(dir);
+    m->source = xstrdup(source);
+    size_t nflags = 0;
+    while (flags && flags[nflags])
+        nflags++;
+    m->include_dirs = xcalloc(nflags + 1, sizeof *m->include_dirs);
+    m->include_roots = xcalloc(nflags + 1, sizeof *m->include_roots);
+    for (size_t i = 0; i < nflags; i++)
+        if (!strncmp(flags[i], "-I", 2) && flags[i][2]) {
+            m->include_dirs[m->ninclude_dirs] = xstrdup(flags[i] + 2);
+            m->include_roots[m->ninclude_dirs++] = xstrdup(flags[i] + 2);
+        }
+    return m;
+}
+
 void eng_manifest_free(struct eng_manifest *m)
 {
     if (!m)

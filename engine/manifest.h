@@ -223,6 +223,13 @@ bool eng_manifest_uses_acc(const char *source);
 /* The source text of the manifest's kernel file (malloc'd) or NULL with a message. */
 char *eng_manifest_source(const struct eng_manifest *m, char *err, size_t errlen);
 
+/* A plain source with no manifest of its own (`kladder scan`, `kladder exec`): the file source
+ * in folder dir, named path in messages, its build line's -I folders (from flags, a
+ * NULL-terminated compiler option list, may be NULL) as include_dirs, the folders where the
+ * source walk also looks an include up. Free with eng_manifest_free. */
+struct eng_manifest *eng_manifest_plain(const char *path, const char *dir, const char *source,
+                                        const char *const *flags);
+
 void eng_manifest_free(struct eng_manifest *m);
 
 /* ---- evaluating a manifest at one shape --------------------------------------------------- */

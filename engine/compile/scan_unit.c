@@ -169,22 +169,12 @@ int eng_scan_unit(const struct eng_backend *b, const char *target, const char *r
         r->message = xstrdup("kernels/kl.h is not built in");
         return -1;
     }
-    /* a suite of its own with no entry named: the source prepared as a run prepares it */
-    struct eng_manifest m = {.path = xstrdup(rel), .dir = xstrdup(root), .source = xstrdup(rel)};
-    /* the build line's -I folders are where the source walk looks up an include not beside
-     * the file too (a quoted one after its own folder, as the compiler does), read inside them */
-    size_t nflags = 0;
-    while (flags && flags[nflags])
-        nflags++;
-    m.include_dirs = xcalloc(nflags + 1, sizeof *m.include_dirs);
-    m.include_roots = xcalloc(nflags + 1, sizeof *m.include_roots);
-    for (size_t i = 0; i < nflags; i++)
-        if (!strncmp(flags[i], "-I", 2) && flags[i][2]) {
-            m.include_dirs[m.ninclude_dirs] = xstrdup(flags[i] + 2);
-            m.include_roots[m.ninclude_dirs++] = xstrdup(flags[i] + 2);
-        }
+    /* a suite of its own with no entry named: the source prepared as a run prepares it; the
+     * build line's -I folders are where the source walk looks up an include not beside the
+     * file too (a quoted one after its own folder, as the compiler does), read inside them */
+    struct eng_manifest *m = eng_manifest_plain(rel, root, rel, flags);
     char err[2048];
-    char *source = eng_suite_source(&m, b->caps.emulated, err, sizeof err);
+    char *source = eng_suite_source(m, b->caps.emulated, err, sizeof err);
     if (!source) {
         eng_scan_classify(err, r);
         if (r->cause == ENG_SCAN_COMPILE_ERROR && !strstr(err, "#include")) {
@@ -203,19 +193,11 @@ int eng_scan_unit(const struct eng_backend *b, const char *target, const char *r
                                &len, &r->cached, log, loglen) != 0)
             eng_scan_classify(log, r);
         else
-            judge_entries(&m, b->caps.emulated, code, len, r);
+            judge_entries(m, b->caps.emulated, code, len, r);
         free(code);
         free(log);
         free(source);
     }
-    for (size_t i = 0; i < m.ninclude_dirs; i++) {
-        free(m.include_dirs[i]);
-        free(m.include_roots[i]);
-    }
-    free(m.include_dirs);
-    free(m.include_roots);
-    free(m.path);
-    free(m.dir);
-    free(m.source);
+    eng_manifest_free(m);
     return 0;
 }

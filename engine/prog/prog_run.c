@@ -75,20 +75,9 @@ static void *compile(const struct eng_prog_opts *o, size_t *len, struct eng_prog
     }
     char *slash = strrchr(abs, '/');
     *slash = '\0';
-    struct eng_manifest m = {.path = xstrdup(o->path), .dir = xstrdup(abs[0] ? abs : "/"),
-                             .source = xstrdup(slash + 1), .exec_host = true};
-    /* -I folders are where the source walk looks an include up too, as `kladder scan` does */
-    size_t nflags = 0;
-    while (o->flags && o->flags[nflags])
-        nflags++;
-    m.include_dirs = xcalloc(nflags + 1, sizeof *m.include_dirs);
-    m.include_roots = xcalloc(nflags + 1, sizeof *m.include_roots);
-    for (size_t i = 0; i < nflags; i++)
-        if (!strncmp(o->flags[i], "-I", 2) && o->flags[i][2]) {
-            m.include_dirs[m.ninclude_dirs] = xstrdup(o->flags[i] + 2);
-            m.include_roots[m.ninclude_dirs++] = xstrdup(o->flags[i] + 2);
-        }
-    char *source = eng_suite_source(&m, true, err, sizeof err);
+    struct eng_manifest *m = eng_manifest_plain(o->path, abs[0] ? abs : "/", slash + 1, o->flags);
+    m->exec_host = true;
+    char *source = eng_suite_source(m, true, err, sizeof err);
     void *code = NULL;
     if (!source) {
         set_error(r, err);
@@ -101,7 +90,7 @@ static void *compile(const struct eng_prog_opts *o, size_t *len, struct eng_prog
         size_t loglen = 1 << 16;
         char *log = xmalloc(loglen);
         log[0] = '\0';
-        if (eng_compile_cached(b, target, m.source, (const char *)header->data, source, o->flags,
+        if (eng_compile_cached(b, target, m->source, (const char *)header->data, source, o->flags,
                                &code, len, &r->cached, log, loglen) != 0) {
             char first[1024];
             eng_compile_first_error(log, first, sizeof first);
@@ -113,15 +102,7 @@ static void *compile(const struct eng_prog_opts *o, size_t *len, struct eng_prog
         free(log);
         free(source);
     }
-    for (size_t i = 0; i < m.ninclude_dirs; i++) {
-        free(m.include_dirs[i]);
-        free(m.include_roots[i]);
-    }
-    free(m.include_dirs);
-    free(m.include_roots);
-    free(m.path);
-    free(m.dir);
-    free(m.source);
+    eng_manifest_free(m);
     return code;
 }
 
